@@ -1,0 +1,70 @@
+"""mingraph-lite: the agent loop, taken apart for a course.
+
+The public API is below. Importing this package imports no optional dependency: model adapters,
+widgets and plots load their libraries when first used (see ``_LAZY``).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .agents import Agent
+from .errors import (
+    GraphError,
+    GraphExecutionError,
+    GraphStepLimit,
+    GraphValidationError,
+    LLMUnavailable,
+    MingraphError,
+    ReplayMismatch,
+    ScriptExhausted,
+    StepLimitReached,
+    ToolArgsError,
+)
+from .llms.base import LLM, LLMResponse
+from .llms.scripted import ScriptedLLM
+from .memory import KeepAll, LastN, Memory, Summarise
+from .messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from .observers.base import Observer
+from .observers.console import ConsoleLogger
+from .observers.recorder import EventRecorder
+from .observers.trace import TraceRecorder, read_trace
+from .steps import CallModel, RunTools, Sequence, State, Step
+from .tools import Tool, ToolRegistry
+
+__version__ = "0.1.0"
+
+# name -> module; loaded on first attribute access so their heavy imports stay optional.
+_LAZY = {
+    "OllamaLLM": ".llms.ollama",
+    "OpenAILLM": ".llms.openai",
+    "LocalLLM": ".llms.local",
+    "ReplayLLM": ".llms.replay",
+    "make_llm": ".llms.factory",
+    "FolderView": ".observers.widgets",
+    "CardTimeline": ".observers.widgets",
+    "LiveRun": ".observers.widgets",
+}
+
+__all__ = [
+    "Agent", "AssistantMessage", "CallModel", "CardTimeline", "ConsoleLogger", "EventRecorder", "FolderView",
+    "GraphError", "GraphExecutionError", "GraphStepLimit", "GraphValidationError", "KeepAll", "LLM",
+    "LLMResponse", "LLMUnavailable", "LastN", "LiveRun", "LocalLLM", "Memory", "Message", "MingraphError",
+    "Observer", "OllamaLLM", "OpenAILLM", "ReplayLLM", "ReplayMismatch", "RunTools", "ScriptExhausted",
+    "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "Summarise", "SystemMessage", "Tool",
+    "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder", "UserMessage", "make_llm",
+    "read_trace",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'mingraph_lite' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

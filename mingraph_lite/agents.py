@@ -1,0 +1,120 @@
+"""The agent: a model calling tools in a loop, written with the State pattern.
+
+At any moment the run is in exactly one situation, and each situation is a card: ``_CallingModel``
+(waiting on the manager), ``_RunningTools`` (running the errands on their slips), ``_Finished``
+(hung up). Each card does its situation's work and hands back the next card, so the loop never asks
+"where am I?". The folder (``memory``) only grows; the card in hand flips back and forth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .errors import StepLimitReached, ToolArgsError
+from .memory import KeepAll, Memory
+from .messages import AssistantMessage, ToolMessage, UserMessage
+from .observers.announce import announce
+from .observers.base import Observer
+from .tools import ToolRegistry
+
+
+@dataclass(frozen=True)
+class _CallingModel:
+    step: int
+
+    def run(self, agent: Agent) -> _RunningTools | _Finished:
+        if self.step > agent.max_steps:
+            return _Finished(None, "step limit", self.step - 1)
+        agent._announce("on_step_start", self.step)
+        try:
+            response = agent.llm.generate(agent.memory.messages(), agent.registry.tools)
+        except Exception:
+            agent._announce("on_finish", None, "model failed")
+            raise
+        agent.memory.add(response.message)
+        agent._announce("on_model_reply", response)
+        if response.message.tool_calls:
+            return _RunningTools(response.message, self.step)
+        return _Finished(response.message.content, "answered", self.step)
+
+
+@dataclass(frozen=True)
+class _RunningTools:
+    message: AssistantMessage
+    step: int
+
+    def run(self, agent: Agent) -> _CallingModel:
+        calls = self.message.tool_calls
+        for i, call in enumerate(calls):
+            agent._announce("on_tool_call", call)
+            try:
+                result = agent.registry.run(call)
+            except ToolArgsError as e:  # the model's mistake: answer the slip with what to fix
+                result = ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id,
+                                     name=call.name, is_error=True)
+            except Exception as e:  # not the model's to fix: answer every slip anyway, then stop
+                agent._announce("on_tool_error", call, e)
+                # Providers reject a folder with an unanswered slip, and the folder outlives this run.
+                answers = [ToolMessage(f"Error: tool failed: {e}", call.id, name=call.name, is_error=True)]
+                answers += [ToolMessage(f"Error: not run, because {call.name} failed before it", later.id,
+                                        name=later.name, is_error=True) for later in calls[i + 1:]]
+                for answer in answers:
+                    agent.memory.add(answer)
+                    agent._announce("on_tool_return", answer)
+                agent._announce("on_finish", None, "tool failed")
+                raise
+            agent.memory.add(result)
+            agent._announce("on_tool_return", result)
+        return _CallingModel(self.step + 1)
+
+
+@dataclass(frozen=True)
+class _Finished:
+    answer: str | None
+    reason: str
+    steps: int
+
+    def run(self, agent: Agent) -> None:
+        agent._announce("on_finish", self.answer, self.reason)
+        if self.answer is None:  # never a fake answer: the caller can't tell "I gave up" from a reply
+            raise StepLimitReached(f"no answer after {self.steps} model calls (max_steps={agent.max_steps})",
+                                   steps=self.steps)
+
+
+class Agent:
+    """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
+
+    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent: a
+    default built in the signature would be one folder shared by every agent. Observers hear every
+    announcement and cannot change the run; with ``strict=True`` a failing observer stops it instead.
+    """
+
+    def __init__(self, llm, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
+                 observers: Iterable[Observer] = (), max_steps: int = 10, strict: bool = False) -> None:
+        if not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"max_steps counts model calls and must be an int >= 1, got {max_steps!r}")
+        self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
+        self.memory: Memory = memory if memory is not None else KeepAll(system_prompt)
+        self.observers = tuple(observers)  # a tuple: nobody can sign up mid-run
+        self.max_steps, self.strict = max_steps, strict
+        self.cards: list[tuple[str, int]] = []  # (card, folder size) at each pick-up, for the last run
+
+    def _announce(self, hook: str, *args: Any) -> None:
+        announce(self.observers, hook, *args, strict=self.strict)
+
+    def run(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        question = state.get("question") if isinstance(state, Mapping) else None
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError(f'Agent.run takes {{"question": "<text>"}}, got {state!r}')
+        self.memory.add(UserMessage(question))
+        self._announce("on_run_start", tuple(self.memory.messages()))
+        self.cards = []
+        card = _CallingModel(step=1)
+        while card is not None:  # do what the card says; it hands back the next one
+            self.cards.append((type(card).__name__.lstrip("_"), len(self.memory.messages())))
+            last, card = card, card.run(self)
+        return {"answer": last.answer}
+
+    def __repr__(self) -> str:
+        return f"Agent(llm={self.llm!r}, tools={self.registry.names}, max_steps={self.max_steps})"

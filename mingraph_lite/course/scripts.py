@@ -1,0 +1,88 @@
+"""Scripted managers: the runs the source article reports, replayed without any model.
+
+Each is a ``ScriptedLLM`` whose name says it is scripted. The replies read the folder where a real
+model would (the numbers they convert come from the answer slips), so changing a tool changes the
+run; only the *shape* of each run (how many rounds, which slips) is fixed by the script.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..llms.base import LLMResponse
+from ..llms.scripted import ScriptedLLM
+from ..messages import AssistantMessage, Message, ToolMessage
+
+QUESTION = "What's the temperature in Paris and in Tokyo, in Fahrenheit?"
+SYSTEM_PROMPT = ("You answer questions about the weather. Use get_weather for temperatures and "
+                 "to_fahrenheit for conversions; never do the arithmetic yourself.")
+
+
+def results(messages: Sequence[Message], tool: str) -> list[str]:
+    """The answer slips of ``tool`` in the folder, in order."""
+    return [m.content for m in messages if isinstance(m, ToolMessage) and m.name == tool and not m.is_error]
+
+
+def number(text: str) -> float | int:
+    """The first number in an answer slip ("18", "18°C" or "64.4" -> 18, 18, 64.4)."""
+    match = re.search(r"-?\d+(?:\.\d+)?", text)
+    if match is None:
+        raise ValueError(f"no number in {text!r}")
+    value = float(match.group())
+    return int(value) if value.is_integer() else value
+
+
+def _weather_slips(messages, tools):
+    return [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
+
+
+def _convert(index: int):
+    def reply(messages, tools):
+        return [("to_fahrenheit", {"celsius": number(results(messages, "get_weather")[index])})]
+    return reply
+
+
+def _convert_both(messages, tools):
+    paris, tokyo = (number(r) for r in results(messages, "get_weather")[:2])
+    return [("to_fahrenheit", {"celsius": paris}), ("to_fahrenheit", {"celsius": tokyo})]
+
+
+def _final(messages, tools):
+    paris, tokyo = (number(r) for r in results(messages, "to_fahrenheit")[:2])
+    return f"Paris: {paris}°F, Tokyo: {tokyo}°F"
+
+
+def four_round_manager() -> ScriptedLLM:
+    """Four model calls: both lookups, then one conversion per round (as reported for gpt-5-mini)."""
+    return ScriptedLLM([_weather_slips, _convert(0), _convert(1), _final], name="scripted: four rounds")
+
+
+def three_round_manager() -> ScriptedLLM:
+    """Three model calls: both lookups, both conversions in one reply (as reported for qwen3.5:2b)."""
+    return ScriptedLLM([_weather_slips, _convert_both, _final], name="scripted: three rounds")
+
+
+WRONG_TOKYO_THINKING = ("Paris returned 18 and Tokyo returned 24. Tokyo is already in Fahrenheit, "
+                        "so I don't need to convert it.")
+
+
+def wrong_tokyo_manager() -> ScriptedLLM:
+    """Converts Paris, then answers Tokyo's Celsius number as Fahrenheit, with thinking that says why.
+
+    A scripted re-enactment of the mistake the source article found with qwen3.5 (case 3 of the
+    first-wrong-line method: every answer slip right, the final reasoning wrong).
+    """
+
+    def wrong_final(messages, tools):
+        paris = number(results(messages, "to_fahrenheit")[0])
+        tokyo = number(results(messages, "get_weather")[1])
+        return LLMResponse(AssistantMessage(f"Paris: {paris}°F, Tokyo: {tokyo}°F"),
+                           reasoning=WRONG_TOKYO_THINKING, model="scripted: wrong Tokyo")
+
+    return ScriptedLLM([_weather_slips, _convert(0), wrong_final], name="scripted: wrong Tokyo")
+
+
+def looping_manager(rounds: int = 100) -> ScriptedLLM:
+    """A manager that never stops asking for the same errand: the reason ``max_steps`` exists."""
+    return ScriptedLLM([_weather_slips] * rounds, name="scripted: never stops")

@@ -1,0 +1,98 @@
+"""A scripted manager: replies written in advance. A teaching and testing tool, never a real model.
+
+Every response it gives says ``model="scripted"`` and reports no token counts (``None``): a
+scripted reply costs nothing, and a made-up count would look like a measurement. To compare what
+different folders would cost, pass ``count_tokens=word_count``: counts then follow that stated rule
+(one token per whitespace-separated word) and the model name says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+
+from ..errors import ScriptExhausted
+from ..messages import AssistantMessage, Message, ToolCall
+from .base import LLMResponse
+
+SCRIPTED = "scripted"
+
+#: One scripted reply: an answer, a list of slips, a full envelope, or a function of the folder.
+Reply = Union[str, Sequence[Any], LLMResponse, Callable[[Sequence[Message], Sequence[Mapping[str, Any]]], Any]]
+
+
+def _as_call(item: Any, index: int, step: int) -> ToolCall:
+    if isinstance(item, ToolCall):
+        return item
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+        name, args = item
+        # Stable ticket numbers, so a scripted run prints the same on every machine.
+        return ToolCall(id=f"call_{step}_{index}", name=name, arguments=args)
+    raise TypeError(f"a scripted tool call must be a ToolCall or a (name, arguments) tuple, got {item!r}")
+
+
+def to_response(reply: Any, step: int) -> LLMResponse:
+    """Turn one scripted reply (not a callable) into an ``LLMResponse`` labelled scripted."""
+    if isinstance(reply, LLMResponse):
+        return reply
+    if isinstance(reply, AssistantMessage):
+        return LLMResponse(reply, model=SCRIPTED)
+    if isinstance(reply, str):
+        return LLMResponse(AssistantMessage(reply), model=SCRIPTED)
+    if isinstance(reply, (list, tuple)):
+        calls = tuple(_as_call(item, i, step) for i, item in enumerate(reply, 1))
+        if not calls:
+            raise ValueError("a scripted reply with no tool calls should be a final-answer string")
+        return LLMResponse(AssistantMessage("", tool_calls=calls), model=SCRIPTED)
+    raise TypeError(f"cannot script a reply from {type(reply).__name__}: use a str, a list of tool calls, "
+                    "an LLMResponse or a callable(messages, tools)")
+
+
+def word_count(messages: Sequence[Message], reply: AssistantMessage) -> tuple[int, int]:
+    """The stated rule for scripted token counts: one token per whitespace-separated word.
+
+    Input counts every message read (slips included); output counts the reply. Not a tokenizer.
+    """
+
+    def words(m: Message) -> int:
+        calls = getattr(m, "tool_calls", ())
+        return len(m.content.split()) + sum(len(f"{c.name} {c.arguments}".split()) for c in calls)
+
+    return sum(words(m) for m in messages), words(reply)
+
+
+class ScriptedLLM:
+    """Replies from a script, in order; records what it was read in ``.calls``.
+
+    >>> llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "It's 18°C in Paris."])
+    """
+
+    def __init__(self, replies: Iterable[Reply], *, name: str = SCRIPTED,
+                 count_tokens: Callable[[Sequence[Message], AssistantMessage], tuple[int, int]] | None = None
+                 ) -> None:
+        self._replies = list(replies)
+        self.name = name
+        self.count_tokens = count_tokens
+        self.calls: list[tuple[list[Message], list[Mapping[str, Any]]]] = []
+
+    @property
+    def remaining(self) -> int:
+        return len(self._replies) - len(self.calls)
+
+    def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
+        step = len(self.calls) + 1
+        if step > len(self._replies):
+            raise ScriptExhausted(f"the script has {len(self._replies)} replies and call {step} asked for another")
+        self.calls.append((list(messages), list(tools)))
+        reply = self._replies[step - 1]
+        if callable(reply) and not isinstance(reply, LLMResponse):
+            reply = reply(list(messages), list(tools))
+        response = to_response(reply, step)
+        if self.count_tokens is not None:
+            tokens_in, tokens_out = self.count_tokens(messages, response.message)
+            response = replace(response, input_tokens=tokens_in, output_tokens=tokens_out,
+                               model=f"{response.model} (tokens counted as words)")
+        return response
+
+    def __repr__(self) -> str:
+        return f"ScriptedLLM({len(self._replies)} replies, {len(self.calls)} used, scripted)"

@@ -1,0 +1,66 @@
+"""ConsoleLogger: the step-by-step print of a run, for a person reading along."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from .base import Observer
+
+
+def _n(value: int | None) -> str:
+    return "?" if value is None else str(value)  # "?" = not reported, never a guess
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class ConsoleLogger(Observer):
+    """Prints each step: the reply and its tokens, thinking when present, calls, returns, finish.
+
+    ``stream`` defaults to the current ``sys.stdout`` at print time (so notebooks capture it);
+    ``width`` shortens long replies and thinking; ``show_state`` prints a graph node's input state.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, width: int = 100, show_state: bool = False) -> None:
+        self._stream, self.width, self.show_state = stream, width, show_state
+
+    def _print(self, text: str) -> None:
+        print(text, file=self._stream or sys.stdout)
+
+    def on_step_start(self, step: int) -> None:
+        self._print(f"[step {step}]")
+
+    def on_model_reply(self, response) -> None:
+        message = response.message
+        if message.tool_calls:
+            said = f"(asks for {', '.join(c.name for c in message.tool_calls)})"
+        else:
+            said = repr(_short(message.content, self.width))
+        tokens = (f"tokens in={_n(response.input_tokens)} out={_n(response.output_tokens)} "
+                  f"thinking={_n(response.reasoning_tokens)}")
+        who = f"   [{response.model}]" if response.model else ""
+        self._print(f"  reply: {said}   {tokens}{who}")
+        if response.reasoning:
+            self._print(f"  thinking: {_short(response.reasoning, self.width)}")
+
+    def on_tool_call(self, call) -> None:
+        self._print(f"  call {call.name} {call.arguments}")
+
+    def on_tool_return(self, result) -> None:
+        self._print(f"  returned: {_short(result.content, self.width)}")
+
+    def on_tool_error(self, call, error: BaseException) -> None:
+        self._print(f"  tool failed: {call.name}: {type(error).__name__}: {error}")
+
+    def on_finish(self, answer: str | None, reason: str) -> None:
+        tail = "" if answer is None else " " + repr(_short(answer, self.width))
+        self._print(f"[finish: {reason}]{tail}")
+
+    def on_node_start(self, node: str, state: Any) -> None:
+        self._print(f"[node {node}]" + (f" state={_short(repr(dict(state)), self.width)}" if self.show_state else ""))
+
+    def on_node_end(self, node: str, update: Any) -> None:
+        self._print(f"  update: {_short(repr(dict(update)), self.width)}")

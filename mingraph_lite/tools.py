@@ -1,0 +1,165 @@
+"""The menu of errands: plain functions, with schema and argument checks derived from their signatures.
+
+The model only ever names a tool and fills in arguments. Names are looked up in a dict and the
+arguments are validated by pydantic in strict mode; nothing the model sends is evaluated as code.
+Whatever is wrong with a slip becomes a ``ToolArgsError`` whose text tells the model what to fix.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from .errors import ToolArgsError
+from .messages import ToolCall, ToolMessage
+
+_PARAM_LINE = re.compile(r"^\s*(?:[-*]\s*)?(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)$")
+
+
+def _describe(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
+    """Split a docstring into the tool description and per-argument descriptions.
+
+    Understands the common ``Args:`` block (Google style); everything before it is the description.
+    """
+    doc = inspect.getdoc(fn) or ""
+    head, _, args_block = doc.partition("\nArgs:")
+    params: dict[str, str] = {}
+    for line in args_block.splitlines():
+        match = _PARAM_LINE.match(line)
+        if match:
+            params[match.group(1)] = match.group(2).strip()
+    return " ".join(head.split()), params
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One errand on the menu: the function, its public name and its checked argument model."""
+
+    name: str
+    fn: Callable[..., Any]
+    description: str
+    args_model: type[BaseModel]
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The function spec as providers take it (OpenAI and Ollama share this shape)."""
+        schema = self.args_model.model_json_schema()
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description, "parameters": schema}}
+
+    @classmethod
+    def from_function(cls, fn: Callable[..., Any], name: str | None = None) -> Tool:
+        if not callable(fn):
+            raise TypeError(f"a tool must be a function, got {fn!r}")
+        description, param_docs = _describe(fn)
+        if not description:
+            raise ValueError(f"tool {fn.__name__!r} needs a docstring: it is the model's only description of it")
+        hints = get_type_hints(fn)
+        fields: dict[str, Any] = {}
+        for param in inspect.signature(fn).parameters.values():
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                raise TypeError(f"tool {fn.__name__!r}: *args/**kwargs cannot be described to a model")
+            if param.name not in hints:
+                raise TypeError(f"tool {fn.__name__!r}: argument {param.name!r} needs a type hint")
+            default = ... if param.default is param.empty else param.default
+            fields[param.name] = (hints[param.name],
+                                  Field(default, description=param_docs.get(param.name)))
+        # strict: "18" is not a number and True is not a number; no silent coercion of the model's slips.
+        config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+        model = create_model(f"{fn.__name__}_args", __config__=config, **fields)
+        return cls(name=name or fn.__name__, fn=fn, description=description, args_model=model)
+
+
+def _explain(error: ValidationError) -> str:
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "arguments"
+        if item["type"] == "missing":
+            problems.append(f"missing argument {where!r}")
+        elif item["type"] == "extra_forbidden":
+            problems.append(f"unexpected argument {where!r}")
+        else:
+            problems.append(f"argument {where!r}: {item['msg']} (got {item.get('input')!r})")
+    return "; ".join(problems)
+
+
+class ToolRegistry:
+    """The menu: ``add`` functions, hand ``tools`` to the model, ``run`` its slips."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, Tool] = {}
+
+    def add(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
+        """Register ``fn`` as a tool; usable as ``registry.add(fn)`` or as a ``@registry.add`` decorator."""
+        if fn is None:
+            return lambda f: self.add(f, name=name)
+        tool = Tool.from_function(fn, name)
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+        return fn
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        """The menu as JSON-schema function specs, in registration order."""
+        return [tool.spec for tool in self._tools.values()]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __repr__(self) -> str:
+        return f"ToolRegistry({self.names})"
+
+    def validate(self, call: ToolCall) -> dict[str, Any]:
+        """Check one slip against the menu; return its arguments or raise ``ToolArgsError``."""
+        tool = self._tools.get(call.name)
+        if tool is None:
+            raise ToolArgsError(f"unknown tool {call.name!r}; available tools: {', '.join(self.names) or 'none'}")
+        args: Any = call.arguments
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args.strip() else {}
+            except json.JSONDecodeError as e:
+                raise ToolArgsError(f"arguments for {call.name!r} are not valid JSON ({e.msg}); "
+                                    f"send a JSON object like {self._example(tool)}") from None
+        if not isinstance(args, Mapping):
+            raise ToolArgsError(f"arguments for {call.name!r} must be a JSON object like {self._example(tool)}, "
+                                f"got {type(args).__name__}")
+        # JSON can smuggle NaN/Infinity in as floats; pydantic's allow_inf_nan covers floats only.
+        for key, value in args.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ToolArgsError(f"argument {key!r} of {call.name!r} must be a finite number, got {value!r}")
+        try:
+            checked = tool.args_model.model_validate(dict(args))
+        except ValidationError as e:
+            raise ToolArgsError(f"bad arguments for {call.name!r}: {_explain(e)}; "
+                                f"expected {self._example(tool)}") from None
+        return {name: getattr(checked, name) for name in type(checked).model_fields}
+
+    def run(self, call: ToolCall) -> ToolMessage:
+        """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""
+        args = self.validate(call)
+        result = self._tools[call.name].fn(**args)
+        content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        return ToolMessage(content, tool_call_id=call.id, name=call.name)
+
+    @staticmethod
+    def _example(tool: Tool) -> str:
+        props = tool.args_model.model_json_schema().get("properties", {})
+        return "{" + ", ".join(f'"{k}": <{v.get("type", "value")}>' for k, v in props.items()) + "}"
