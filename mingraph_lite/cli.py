@@ -18,6 +18,8 @@ def demo(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=10, help="ceiling on model calls (default 10)")
     parser.add_argument("--unit-in-result", action="store_true", help='get_weather returns "18°C", not "18"')
     args = parser.parse_args(argv)
+    if args.max_steps < 1:
+        parser.error("--max-steps counts model calls and must be at least 1")
 
     from .agents import Agent
     from .course.scripts import QUESTION, SYSTEM_PROMPT
@@ -28,10 +30,14 @@ def demo(argv: list[str] | None = None) -> int:
 
     try:
         llm = make_llm(args.llm)
-    except (ValueError, ImportError, MingraphError) as e:
+    except (OSError, ValueError, ImportError, MingraphError) as e:  # OSError: replay:PATH not found
         print(f"error: {e}", file=sys.stderr)
         return 2
-    observers = [ConsoleLogger()] + ([TraceRecorder(args.trace)] if args.trace else [])
+    try:
+        observers = [ConsoleLogger()] + ([TraceRecorder(args.trace)] if args.trace else [])
+    except OSError as e:
+        print(f"error: cannot write the trace to {args.trace}: {e}", file=sys.stderr)
+        return 2
     agent = Agent(llm, weather_registry(args.unit_in_result), SYSTEM_PROMPT, observers=observers,
                   max_steps=args.max_steps)
     print(f"model: {getattr(llm, 'name', type(llm).__name__)}")

@@ -1,0 +1,159 @@
+"""The agent loop as a graph: same run, same announcements as Agent; budgets; batch checks; failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from mingraph_lite.agents import Agent
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.errors import GraphExecutionError, ScriptExhausted, StepLimitReached
+from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.tools import ToolRegistry
+
+
+def agent_events(make_llm, registry=None, **limits):
+    rec = EventRecorder()
+    agent = Agent(make_llm(), registry or weather_registry(), SYSTEM_PROMPT, observers=[rec], **limits)
+    try:
+        agent.run({"question": QUESTION})
+    except (StepLimitReached, RuntimeError, ScriptExhausted):
+        pass
+    return rec.events
+
+
+def graph_run(make_llm, registry=None, **limits):
+    rec = EventRecorder()
+    graph = build_agent_graph(make_llm(), registry or weather_registry(), SYSTEM_PROMPT, observers=[rec],
+                              **limits)
+    return graph, run_agent_graph(graph, QUESTION), rec.events
+
+
+def without_nodes(events):
+    return [e for e in events if not e["event"].startswith("node_")]
+
+
+@pytest.mark.parametrize("manager, rounds", [(four_round_manager, 4), (three_round_manager, 3)])
+def test_same_run_and_same_announcements_as_agent(manager, rounds):
+    graph, final, events = graph_run(manager)
+    assert final["answer"] == "Paris: 64°F, Tokyo: 75°F" and final["stop_reason"] == "answered"
+    assert final["model_steps"] == rounds and final["tool_calls_made"] == 4 and final["pending_calls"] == []
+    assert graph.path == ("model", "tools") * (rounds - 1) + ("model",)
+    assert without_nodes(events) == agent_events(manager)
+    names = [e["event"] for e in events]
+    assert names[0] == "node_start" and names[-1] == "node_end"
+    assert names.count("node_start") == 2 * rounds - 1
+    assert names.index("run_start") < names.index("step_start") < names.index("model_reply")
+
+
+def test_the_model_reads_the_same_folder_as_with_agent():
+    llm_a, llm_g = four_round_manager(), four_round_manager()
+    Agent(llm_a, weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})
+    run_agent_graph(build_agent_graph(llm_g, weather_registry(), SYSTEM_PROMPT), QUESTION)
+    assert [list(m) for m, _ in llm_g.calls] == [list(m) for m, _ in llm_a.calls]
+    assert llm_g.calls[0][0] == [SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)]
+
+
+def test_model_budget_stops_before_the_call_and_keeps_the_work_done():
+    graph, final, events = graph_run(four_round_manager, max_model_steps=1)
+    assert final["stop_reason"] == "step limit" and final["answer"] is None
+    assert final["model_steps"] == 1 and final["tool_calls_made"] == 2
+    assert [m.content for m in final["messages"] if isinstance(m, ToolMessage)] == ["18", "24"]
+    assert graph.path == ("model", "tools", "model")
+    assert without_nodes(events) == agent_events(four_round_manager, max_steps=1)
+    assert events[-2]["event"] == "finish" and events[-2]["reason"] == "step limit"
+
+
+def test_tool_budget_is_checked_before_the_batch_starts():
+    calls = []
+    registry = ToolRegistry()
+
+    @registry.add
+    def get_weather(city: str) -> str:
+        """Weather.
+
+        Args:
+            city: a city
+        """
+        calls.append(city)
+        return "18"
+
+    graph, final, _ = graph_run(four_round_manager, registry, max_tool_calls=1)
+    assert calls == [] and final["tool_calls_made"] == 0
+    assert final["stop_reason"] == "tool budget" and final["answer"] is None
+    assert len(final["pending_calls"]) == 2  # not run, and honestly still pending
+    assert graph.path == ("model", "tools")
+
+
+def counting_registry(fail=False):
+    ran = []
+    registry = ToolRegistry()
+
+    @registry.add
+    def get_weather(city: str) -> str:
+        """Weather.
+
+        Args:
+            city: a city
+        """
+        ran.append(city)
+        if fail and city == "Tokyo":
+            raise RuntimeError("weather service down")
+        return "18"
+
+    return registry, ran
+
+
+def test_the_whole_batch_is_checked_before_any_handler_runs():
+    registry, ran = counting_registry()
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": 5})], "sorry"])
+    final = run_agent_graph(build_agent_graph(llm, registry, SYSTEM_PROMPT), QUESTION)
+    assert ran == []  # the valid first slip did not run ahead of the invalid second one
+    first, second = [m for m in final["messages"] if isinstance(m, ToolMessage)]
+    assert first.is_error and "not run" in first.content
+    assert second.is_error and "city" in second.content and "fix" in second.content
+    assert final["answer"] == "sorry" and final["tool_calls_made"] == 0
+
+
+def test_a_failing_tool_ends_the_run_with_an_error_and_the_same_announcements():
+    registry, ran = counting_registry(fail=True)
+    def make():
+        return ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})], "x"])
+
+    graph, final, events = graph_run(make, registry)
+    assert ran == ["Paris", "Tokyo"] and final["tool_calls_made"] == 2
+    assert final["stop_reason"] == "tool failed" and final["answer"] is None
+    assert "weather service down" in final["error"]
+    slips = [m for m in final["messages"] if isinstance(m, ToolMessage)]
+    assert [s.is_error for s in slips] == [False, True]
+    assert graph.path == ("model", "tools")
+    registry2, _ = counting_registry(fail=True)
+    assert without_nodes(events) == agent_events(make, registry2)
+
+
+def test_a_model_failure_is_a_graph_error_with_the_cause():
+    rec = EventRecorder()
+    graph = build_agent_graph(ScriptedLLM([]), weather_registry(), observers=[rec])
+    with pytest.raises(GraphExecutionError) as info:
+        run_agent_graph(graph, QUESTION)
+    assert isinstance(info.value.cause, ScriptExhausted) and info.value.node == "model"
+    assert info.value.state["model_steps"] == 0
+    assert [e["reason"] for e in rec.of("finish")] == ["model failed"]
+
+
+def test_defaults_are_the_scripted_course_run():
+    graph = build_agent_graph()
+    final = run_agent_graph(graph, QUESTION)
+    assert final["answer"] == "Paris: 64°F, Tokyo: 75°F"
+    assert isinstance(final["messages"][-1], AssistantMessage)
+
+
+def test_initial_state_and_budget_arguments_are_checked():
+    with pytest.raises(ValueError, match="question"):
+        initial_agent_state("  ")
+    assert initial_agent_state("hi")["messages"] == [UserMessage("hi")]
+    with pytest.raises(ValueError, match="max_model_steps"):
+        build_agent_graph(four_round_manager(), weather_registry(), max_model_steps=-1)
