@@ -53,7 +53,9 @@ class _RunningTools:
             except ToolArgsError as e:  # the model's mistake: answer the slip with what to fix
                 result = ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id,
                                      name=call.name, is_error=True)
-            except Exception as e:  # not the model's to fix: answer every slip anyway, then stop
+            # Not the model's to fix: answer every slip anyway, then stop. BaseException too: a learner's
+            # Ctrl-C in a slow tool must not leave the folder with a slip no provider will accept.
+            except BaseException as e:
                 agent._announce("on_tool_error", call, e)
                 # Providers reject a folder with an unanswered slip, and the folder outlives this run.
                 answers = [ToolMessage(f"Error: tool failed: {e}", call.id, name=call.name, is_error=True)]

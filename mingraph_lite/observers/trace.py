@@ -56,14 +56,15 @@ def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) ->
     because it means the file is not a trace. ``run`` keeps one run: its ``run_id``, or its
     1-based position among the runs in the file.
     """
-    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    # Bytes, decoded line by line: a writer killed mid-line may leave half a UTF-8 character ("°").
+    lines = Path(path).read_bytes().split(b"\n")
     events = []
     for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
         try:
-            events.append(json.loads(text))
-        except json.JSONDecodeError:
+            events.append(json.loads(text.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
             if number == len(lines) or all(not rest.strip() for rest in lines[number:]):
                 break  # the torn tail of a crashed writer
             raise ValueError(f"{path}: line {number} is not JSON; is this a trace file?") from None

@@ -1,0 +1,203 @@
+"""TraceRecorder and read_trace: JSON Lines that survive a crash and a shared file."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from mingraph_lite.agents import Agent
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.errors import StepLimitReached
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.observers.trace import TRACE_VERSION, TraceRecorder, read_trace, trace_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_into(path, manager=four_round_manager, *others):
+    recorder = EventRecorder()
+    Agent(manager(), weather_registry(), SYSTEM_PROMPT,
+          observers=[TraceRecorder(path), recorder, *others]).run({"question": QUESTION})
+    return recorder.events
+
+
+def python(code: str, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True,
+                          text=True, timeout=120, **kwargs)
+
+
+def test_every_line_is_an_event_with_version_run_id_time_and_sequence(tmp_path):
+    path = tmp_path / "deep" / "dir" / "run.jsonl"  # missing folders are made
+    events = run_into(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(events) == 18
+    traced = [json.loads(line) for line in lines]
+    for line, event in zip(traced, events, strict=True):
+        assert line["v"] == TRACE_VERSION == 1
+        assert isinstance(line["run_id"], str) and len(line["run_id"]) == 32
+        assert datetime.fromisoformat(line["ts"]).tzinfo is not None
+        assert {k: v for k, v in line.items() if k not in ("v", "run_id", "ts", "seq")} == event
+    assert [line["seq"] for line in traced] == list(range(1, 19))
+    assert len({line["run_id"] for line in traced}) == 1
+    times = [datetime.fromisoformat(line["ts"]) for line in traced]
+    assert times == sorted(times)
+    assert read_trace(path) == traced
+
+
+def test_each_run_gets_a_new_id_and_read_trace_selects_a_run(tmp_path):
+    path = tmp_path / "two.jsonl"
+    recorder = TraceRecorder(path)
+    for manager in (four_round_manager, three_round_manager):
+        Agent(manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    everything = read_trace(path)
+    ids = trace_runs(path)
+    assert len(ids) == 2 and ids[0] != ids[1]
+    first, second = read_trace(path, run=1), read_trace(path, run=2)
+    assert len(first) == 18 and len(second) == 16 and first + second == everything
+    assert read_trace(path, run=ids[1]) == second
+    assert {e["run"] for e in second} == {2}
+    with pytest.raises(ValueError, match="2 runs"):
+        read_trace(path, run=3)
+    with pytest.raises(ValueError, match="run_id"):
+        read_trace(path, run="not-a-run")
+
+
+def test_run_ids_are_unique_across_processes(tmp_path):
+    path = tmp_path / "shared.jsonl"
+    code = f"""
+        from mingraph_lite.agents import Agent
+        from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, three_round_manager
+        from mingraph_lite.course.weather import weather_registry
+        from mingraph_lite.observers.trace import TraceRecorder
+        Agent(three_round_manager(), weather_registry(), SYSTEM_PROMPT,
+              observers=[TraceRecorder({str(path)!r})]).run({{"question": QUESTION}})
+        """
+    for _ in range(3):
+        assert python(code).returncode == 0
+    assert len(set(trace_runs(path))) == 3
+    assert len(read_trace(path)) == 3 * 16
+
+
+def test_a_process_killed_mid_run_leaves_every_line_before_the_kill(tmp_path):
+    path = tmp_path / "killed.jsonl"
+    code = f"""
+        import os, signal
+        from mingraph_lite.agents import Agent
+        from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+        from mingraph_lite.course.weather import weather_registry
+        from mingraph_lite.observers.trace import TraceRecorder
+
+        class Killer:
+            seen = 0
+            def __getattr__(self, hook):
+                def die(*args):
+                    Killer.seen += 1
+                    if Killer.seen == 11:  # mid-run: step 2 is done, step 3 is about to start
+                        os.kill(os.getpid(), signal.SIGKILL)
+                return die
+
+        Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+              observers=[TraceRecorder({str(path)!r}), Killer()]).run({{"question": QUESTION}})
+        """
+    result = python(code)
+    assert result.returncode == -9, result.stderr
+    expected = run_into(tmp_path / "whole.jsonl")[:11]
+    traced = read_trace(path)
+    assert [{k: v for k, v in e.items() if k not in ("v", "run_id", "ts", "seq")} for e in traced] == expected
+    assert traced[-1]["event"] == "tool_return" and traced[-1]["content"] == "64"
+
+
+def test_a_torn_last_line_is_skipped_wherever_it_was_cut(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    run_into(whole)
+    data = whole.read_bytes()
+    complete = read_trace(whole)
+    last_start = data.rindex(b"\n", 0, len(data) - 1) + 1
+    assert "°".encode() in data[last_start:]  # the finish line holds a two-byte character to cut through
+    torn = tmp_path / "torn.jsonl"
+    for cut in range(last_start + 1, len(data) - 1):  # every cut inside the last line, "°" included
+        torn.write_bytes(data[:cut])
+        assert read_trace(torn) == complete[:-1], cut
+    torn.write_bytes(data[:-1])  # whole line, only the newline lost: still a whole event
+    assert read_trace(torn) == complete
+
+
+def test_a_bad_line_in_the_middle_is_an_error(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    run_into(path)
+    lines = path.read_bytes().split(b"\n")
+    lines[3] = lines[3][:20]
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(ValueError, match="line 4"):
+        read_trace(path)
+
+
+def test_blank_lines_and_an_empty_file(tmp_path):
+    path = tmp_path / "blank.jsonl"
+    path.write_text("")
+    assert read_trace(path) == []
+    events = run_into(path)
+    path.write_text(path.read_text(encoding="utf-8").replace("\n", "\n\n"), encoding="utf-8")
+    assert len(read_trace(path)) == len(events)
+
+
+WRITER = """
+    import os, sys, time
+    from mingraph_lite.messages import ToolMessage
+    from mingraph_lite.observers.trace import TraceRecorder
+    path, start, index, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    recorder = TraceRecorder(path)
+    recorder.on_run_start([])
+    while not os.path.exists(start):  # all four begin together
+        time.sleep(0.001)
+    for i in range(count):
+        # Lines far longer than a pipe buffer, so a torn or interleaved write would show.
+        recorder.on_tool_return(ToolMessage(str(index) * (20_000 + i), f"w{index}-{i}"))
+    """
+
+
+def test_four_processes_appending_to_one_trace_write_only_whole_lines(tmp_path):
+    path, start, count = tmp_path / "shared.jsonl", tmp_path / "go", 80
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    writers = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(WRITER), str(path), str(start), str(i),
+                                 str(count)], env=env, stderr=subprocess.PIPE, text=True) for i in range(4)]
+    time.sleep(0.5)
+    start.touch()
+    for writer in writers:
+        _, err = writer.communicate(timeout=120)
+        assert writer.returncode == 0, err
+    raw = path.read_bytes()
+    assert raw.endswith(b"\n")
+    lines = raw.split(b"\n")[:-1]
+    assert len(lines) == 4 * (count + 1)
+    events = [json.loads(line) for line in lines]  # every line parses: nothing torn, nothing interleaved
+    assert events == read_trace(path)
+    ids = trace_runs(path)
+    assert len(ids) == 4
+    for run_id in ids:
+        mine = [e for e in events if e["run_id"] == run_id]
+        assert [e["seq"] for e in mine] == list(range(1, count + 2))  # each writer's lines, all, in order
+        returns = mine[1:]
+        writer = returns[0]["tool_call_id"].split("-")[0]
+        assert [e["tool_call_id"] for e in returns] == [f"{writer}-{i}" for i in range(count)]
+        assert all(set(e["content"]) == {writer[1]} and len(e["content"]) == 20_000 + i
+                   for i, e in enumerate(returns))
+
+
+def test_a_step_limit_run_is_traced_to_its_finish(tmp_path):
+    from mingraph_lite.course.scripts import looping_manager
+
+    path = tmp_path / "limit.jsonl"
+    with pytest.raises(StepLimitReached):
+        Agent(looping_manager(), weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(path)],
+              max_steps=2).run({"question": QUESTION})
+    last = read_trace(path)[-1]
+    assert (last["event"], last["answer"], last["reason"]) == ("finish", None, "step limit")
