@@ -84,6 +84,23 @@ class _Finished:
                                    steps=self.steps)
 
 
+def _answer_open_slips(memory: Memory, error: BaseException) -> None:
+    """Answer any slip left without an answer when a run stops mid-round (e.g. a strict listener failed).
+
+    The folder outlives the run, and providers reject a folder with an unanswered slip.
+    """
+    messages = memory.messages()
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            answered = {m.tool_call_id for m in messages[index + 1:] if isinstance(m, ToolMessage)}
+            for call in message.tool_calls:
+                if call.id not in answered:
+                    memory.add(ToolMessage(f"Error: not run, because the run stopped: {type(error).__name__}",
+                                           call.id, name=call.name, is_error=True))
+            return
+
+
 class Agent:
     """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
 
@@ -113,9 +130,13 @@ class Agent:
         self._announce("on_run_start", tuple(self.memory.messages()))
         self.cards = []
         card = _CallingModel(step=1)
-        while card is not None:  # do what the card says; it hands back the next one
-            self.cards.append((type(card).__name__.lstrip("_"), len(self.memory.messages())))
-            last, card = card, card.run(self)
+        try:
+            while card is not None:  # do what the card says; it hands back the next one
+                self.cards.append((type(card).__name__.lstrip("_"), len(self.memory.messages())))
+                last, card = card, card.run(self)
+        except BaseException as e:
+            _answer_open_slips(self.memory, e)
+            raise
         return {"answer": last.answer}
 
     def __repr__(self) -> str:

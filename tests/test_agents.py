@@ -306,6 +306,20 @@ def test_strict_reraises_a_listener_failure():
         agent.run({"question": QUESTION})
 
 
+def test_a_strict_listener_stopping_mid_round_leaves_every_slip_answered():
+    class FailsOnToolCall(Observer):
+        def on_tool_call(self, call):
+            raise RuntimeError("audit log unavailable")
+
+    agent = weather_agent(four_round_manager(), observers=[FailsOnToolCall()], strict=True)
+    with pytest.raises(RuntimeError, match="audit log unavailable"):
+        agent.run({"question": QUESTION})
+    asked = [c.id for m in agent.memory.messages() if isinstance(m, AssistantMessage) for c in m.tool_calls]
+    answered = [m.tool_call_id for m in agent.memory.messages() if isinstance(m, ToolMessage)]
+    assert asked and sorted(asked) == sorted(answered)
+    assert all(m.is_error for m in agent.memory.messages() if isinstance(m, ToolMessage))
+
+
 def test_listener_without_some_hooks_is_fine():
     class OnlyFinish:
         def __init__(self):

@@ -75,3 +75,9 @@ def test_registry_in_both_styles():
         weather_registry().run(ToolCall("3", "get_weather", {"city": "Gotham"}))
     with pytest.raises(ToolArgsError):
         weather_registry().run(ToolCall("4", "to_fahrenheit", {"celsius": "18°C"}))
+
+
+@pytest.mark.parametrize("celsius", [-300, 1e308, -1e308, 10_001])
+def test_an_impossible_temperature_is_a_slip_the_model_can_fix(celsius):
+    with pytest.raises(ToolArgsError, match="absolute zero"):
+        weather_registry().run(ToolCall("t1", "to_fahrenheit", {"celsius": celsius}))
