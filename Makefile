@@ -28,6 +28,7 @@ lab: setup
 	$(BIN)/jupyter lab --notebook-dir=notebooks notebooks/00_start_here.ipynb
 
 test: setup-test
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest tests notebooks $(NBVAL)
 
 lint: setup-test
