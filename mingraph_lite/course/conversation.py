@@ -1,0 +1,191 @@
+"""One fixed conversation, eleven questions in a row on one agent: the memory-strategy comparison.
+
+The model is a scripted stand-in (a small rule-based reader, labelled scripted): it answers only
+from what it is read this round. If a temperature it needs is in the folder, it uses it; if not,
+it asks ``get_weather`` again. So a memory that forgets costs extra tool rounds, and a question
+about the start of the conversation gets a wrong answer when the start is no longer read. Token
+counts follow a stated rule (``word_count``: one token per whitespace-separated word), not a tokenizer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..agents import Agent
+from ..llms.scripted import ScriptedLLM, word_count
+from ..messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
+from ..observers.base import Observer
+from .scripts import SYSTEM_PROMPT, number
+from .weather import WEATHER, weather_registry
+
+QUESTIONS = (
+    "What's the temperature in Paris?",
+    "And in Tokyo?",
+    "What about Cairo?",
+    "Convert Tokyo and Cairo to Fahrenheit, please.",
+    "What's the temperature in London?",
+    "And in Oslo?",
+    "What about Sydney?",
+    "Which is warmest: Tokyo, Cairo or Sydney?",
+    "Which is coldest: London, Oslo or Sydney?",
+    "Convert London and Oslo to Fahrenheit, please.",
+    "Which city did I ask about first?",
+)
+FIRST_CITY = "Paris"  #: the right answer to the last question
+SUMMARY_HEAD = "Summary of the conversation so far:"  # how Summarise labels its summary message
+_CELSIUS = re.compile(r"\b(" + "|".join(map(re.escape, WEATHER)) + r") is (-?\d+(?:\.\d+)?)°C")
+
+
+def cities_in(text: str) -> list[str]:
+    """Known city names in ``text``, in the order they appear."""
+    found = [(text.find(city), city) for city in WEATHER if city in text]
+    return [city for _, city in sorted(found)]
+
+
+def celsius_read(messages: Sequence[Message]) -> dict[str, float | int]:
+    """Every Celsius fact the model can see: answered get_weather slips, and "<City> is N°C" in any text."""
+    facts: dict[str, float | int] = {}
+    asked: dict[str, str] = {}
+    for m in messages:
+        if isinstance(m, AssistantMessage):
+            asked.update({c.id: c.arguments.get("city", "") for c in m.tool_calls
+                          if c.name == "get_weather" and isinstance(c.arguments, dict)})
+        if isinstance(m, ToolMessage) and m.tool_call_id in asked and not m.is_error:
+            facts[asked[m.tool_call_id]] = number(m.content)
+        elif not isinstance(m, ToolMessage):
+            facts.update({city: number(value) for city, value in _CELSIUS.findall(m.content)})
+    return facts
+
+
+def current_turn(messages: Sequence[Message]) -> tuple[str, list[Message]]:
+    """The latest question read, and the messages since it (this turn's slips and answers).
+
+    A window shorter than one turn can drop the question itself: then the question is ``""``.
+    """
+    asked = [i for i, m in enumerate(messages) if isinstance(m, UserMessage)]
+    if not asked:
+        return "", [m for m in messages if not isinstance(m, SystemMessage)]
+    last = asked[-1]
+    return messages[last].content, list(messages[last + 1:])
+
+
+def turn_results(turn: Sequence[Message], tool: str) -> list[str]:
+    """The successful answer slips of ``tool`` in ``turn``, in order."""
+    return [m.content for m in turn if isinstance(m, ToolMessage) and m.name == tool and not m.is_error]
+
+
+def reader_policy(messages: Sequence[Message], tools: Any) -> Any:
+    """The scripted stand-in's whole behaviour: one reply from what it is read this round."""
+    question, turn = current_turn(messages)
+    if not question:
+        return "I can't see your question any more: it is no longer in what I was read."
+    if "first" in question:
+        for m in messages[:-1]:
+            summary = isinstance(m, SystemMessage) and m.content.startswith(SUMMARY_HEAD)
+            if isinstance(m, UserMessage) or summary:
+                seen = cities_in(m.content)
+                if seen:
+                    return f"The first city you asked about is {seen[0]}."
+        return "I can't tell: the start of our conversation is not in what I was read."
+    cities = cities_in(question)
+    known = celsius_read(messages)
+    if any(city not in known for city in cities):  # look them all up together, so they stay together
+        return [("get_weather", {"city": city}) for city in cities]
+    if "Fahrenheit" in question:
+        converted = turn_results(turn, "to_fahrenheit")
+        if not converted:
+            return [("to_fahrenheit", {"celsius": known[city]}) for city in cities]
+        pairs = zip(cities, converted, strict=False)
+        return " and ".join(f"{city} is {number(f)}°F" for city, f in pairs) + "."
+    if "warmest" in question or "coldest" in question:
+        word, pick = ("warmest", max) if "warmest" in question else ("coldest", min)
+        best = pick(cities, key=lambda city: known[city])
+        return f"{best} is the {word} at {known[best]}°C."
+    return " and ".join(f"{city} is {known[city]}°C" for city in cities) + "."
+
+
+def conversation_llm(max_calls: int = 60) -> ScriptedLLM:
+    """The scripted reader, counting tokens as words (the stated rule, not a tokenizer)."""
+    return ScriptedLLM([reader_policy] * max_calls, name="scripted: conversation reader",
+                       count_tokens=word_count)
+
+
+_FACT = re.compile(r"\b(" + "|".join(map(re.escape, WEATHER)) + r") is (-?\d+(?:\.\d+)?)°([CF])")
+
+
+def _summarise(messages: Sequence[Message], tools: Any) -> str:
+    """A scripted summariser that condenses to facts: the first city asked about, and every reading.
+
+    It reads the earlier summary and the transcript ``Summarise`` sends, keeps "<City> is N°C/°F"
+    facts from the answers, and drops the questions' wording and the tool chatter.
+    """
+    text = messages[-1].content
+    first = re.search(r"first asked about (\w[\w ]*?)\.", text)
+    if first is None:
+        asked = [cities_in(line) for line in text.splitlines() if line.startswith("user: ")]
+        first_city = next((found[0] for found in asked if found), None)
+    else:
+        first_city = first.group(1)
+    facts = {(city, unit): value for city, value, unit in _FACT.findall(text)}
+    known = ", ".join(f"{city} is {value}°{unit}" for (city, unit), value in facts.items())
+    head = f"The user first asked about {first_city}. " if first_city else ""
+    return head + (f"Known: {known}." if known else "")
+
+
+def summariser_llm(max_calls: int = 20) -> ScriptedLLM:
+    """The scripted model ``Summarise`` calls to condense older messages (its words count too)."""
+    return ScriptedLLM([_summarise] * max_calls, name="scripted: summariser", count_tokens=word_count)
+
+
+@dataclass(frozen=True)
+class ConversationRun:
+    """The whole conversation under one memory: answers, and tokens per model call."""
+
+    answers: tuple[str, ...]
+    agent_calls: tuple[tuple[int, int, int], ...]  # (question number, input tokens, output tokens)
+    summary_calls: tuple[tuple[int, int, int], ...]  # the summariser's, same shape
+
+    @property
+    def agent_tokens(self) -> int:
+        return sum(i + o for _, i, o in self.agent_calls)
+
+    @property
+    def summary_tokens(self) -> int:
+        return sum(i + o for _, i, o in self.summary_calls)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.agent_tokens + self.summary_tokens
+
+    @property
+    def remembers_first_city(self) -> bool:
+        return FIRST_CITY in self.answers[-1]
+
+
+class _Meter(Observer):
+    def __init__(self) -> None:
+        self.question, self.calls = 0, []
+
+    def on_run_start(self, messages) -> None:
+        self.question += 1
+
+    def on_model_reply(self, response) -> None:
+        self.calls.append((self.question, response.input_tokens or 0, response.output_tokens or 0))
+
+
+def run_conversation(memory: Any, *, llm: Any = None, questions: Iterable[str] = QUESTIONS,
+                     observers: Iterable[Any] = ()) -> ConversationRun:
+    """Ask every question in turn on one agent that reads ``memory``; count every model call's tokens."""
+    meter = _Meter()
+    agent = Agent(llm or conversation_llm(), weather_registry(), SYSTEM_PROMPT, memory=memory,
+                  observers=(meter, *observers))
+    answers, summaries = [], []
+    for number_, question in enumerate(questions, 1):
+        answers.append(agent.run({"question": question})["answer"])
+        done = len(summaries)
+        for response in getattr(memory, "summary_responses", [])[done:]:
+            summaries.append((number_, response.input_tokens or 0, response.output_tokens or 0))
+    return ConversationRun(tuple(answers), tuple(meter.calls), tuple(summaries))

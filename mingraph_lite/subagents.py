@@ -1,0 +1,101 @@
+"""A whole agent behind one tool slip: the parent model hands over a task and reads back an answer.
+
+The parent sees an ordinary tool with one argument, ``task``. Behind it, a fresh run of the
+subagent: a new, empty folder for every call, so one task never sees another's conversation (and a
+parent asking twice gets two independent answers, not one long muddled run).
+
+What crosses the boundary is chosen by who can act on it:
+
+- the subagent answers            -> its answer is the tool's answer slip;
+- it stops without an answer      -> an answer slip saying so (``"Error: the subagent stopped..."``):
+  the parent model can split the task, try another way or report it, so the parent run goes on;
+- the task is empty               -> ``ToolArgsError``: the parent's slip was wrong, it can fix it;
+- anything else (a tool inside that failed, a model that could not be reached, a script that ran
+  out) propagates unchanged: the parent model cannot fix those, and hiding them would be a lie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .agents import Agent
+from .errors import StepLimitReached, ToolArgsError
+from .memory import KeepAll, Memory
+from .messages import AssistantMessage
+
+
+@dataclass(frozen=True)
+class SubagentRun:
+    """One delegated task: what was asked, what came back, and what it took."""
+
+    task: str
+    answer: str | None  # None when the subagent stopped without one
+    model_calls: int
+    stopped: str | None = None  # why it stopped without an answer ("step limit"), else None
+
+
+class SubagentTool:
+    """Wrap ``agent`` as a tool named ``name``; register ``.function`` on the parent's registry.
+
+    ``agent`` is used as a template: each call builds a new ``Agent`` with the same model, tools,
+    system prompt, listeners and ``max_steps``, on a fresh folder made by ``memory`` (default
+    ``KeepAll``). ``runs`` keeps a ``SubagentRun`` per call, for reading after the parent's run.
+
+    >>> helper = SubagentTool(weather_agent, "ask_weather_helper", "Answer one weather question.")
+    >>> parent_registry.add(helper.function)
+    """
+
+    def __init__(self, agent: Agent, name: str, description: str, *,
+                 memory: Callable[[str], Memory] = KeepAll) -> None:
+        if not isinstance(agent, Agent):
+            raise TypeError(f"SubagentTool wraps an Agent (its template), got {type(agent).__name__}")
+        if not name.isidentifier():
+            raise ValueError(f"a tool name must look like a Python identifier, got {name!r}")
+        if not description.strip():
+            raise ValueError("a subagent tool needs a description: it is all the parent model reads about it")
+        self.agent, self.name, self.description, self.memory = agent, name, description.strip(), memory
+        self.runs: list[SubagentRun] = []
+        self.function = self._make_function()
+
+    def _fresh_agent(self) -> Agent:
+        template = self.agent
+        return Agent(template.llm, template.registry, template.system_prompt,
+                     memory=self.memory(template.system_prompt), observers=template.observers,
+                     max_steps=template.max_steps, strict=template.strict)
+
+    def __call__(self, task: str) -> str:
+        if not isinstance(task, str) or not task.strip():
+            raise ToolArgsError(f"{self.name} needs a non-empty 'task': say what the helper should do")
+        agent = self._fresh_agent()
+        try:
+            answer = agent.run({"question": task})["answer"]
+        except StepLimitReached as exc:
+            calls = exc.steps if exc.steps is not None else agent.max_steps
+            self.runs.append(SubagentRun(task, None, calls, stopped="step limit"))
+            return (f"Error: the subagent stopped without an answer after {calls} model calls "
+                    f"(its max_steps is {agent.max_steps}). Try a smaller task, or answer without it.")
+        folder = getattr(agent.memory, "history", None) or agent.memory.messages()
+        calls = sum(isinstance(m, AssistantMessage) for m in folder)
+        self.runs.append(SubagentRun(task, answer, calls))
+        return answer
+
+    def _make_function(self) -> Callable[[str], str]:
+        # The registry reads a plain function's name, docstring and type hints; build exactly that.
+        def delegate(task: str) -> str:
+            return self(task)
+
+        delegate.__name__ = delegate.__qualname__ = self.name
+        delegate.__doc__ = (f"{self.description}\n\nArgs:\n    task: The whole task for the helper, in one "
+                            "self-contained instruction (it cannot see this conversation).")
+        delegate.subagent = self  # type: ignore[attr-defined]
+        return delegate
+
+    def __repr__(self) -> str:
+        return f"SubagentTool({self.name!r}, {len(self.runs)} runs, max_steps={self.agent.max_steps})"
+
+
+def subagent_tool(agent: Agent, name: str, description: str, **options: Any) -> Callable[[str], str]:
+    """The plain function to ``registry.add``; its ``.subagent`` is the ``SubagentTool`` (with ``runs``)."""
+    return SubagentTool(agent, name, description, **options).function

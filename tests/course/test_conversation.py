@@ -1,0 +1,69 @@
+"""The memory comparison conversation: same questions, different folders, honest token counts."""
+
+from mingraph_lite.course.conversation import (
+    FIRST_CITY,
+    QUESTIONS,
+    celsius_read,
+    conversation_llm,
+    run_conversation,
+    summariser_llm,
+)
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from mingraph_lite.memory import KeepAll, LastN, Summarise
+from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, ToolMessage
+
+
+def test_keep_all_answers_every_question_right():
+    run = run_conversation(KeepAll(SYSTEM_PROMPT))
+    assert run.answers == ("Paris is 18°C.", "Tokyo is 24°C.", "Cairo is 31°C.",
+                           "Tokyo is 75°F and Cairo is 88°F.", "London is 14°C.", "Oslo is 7°C.",
+                           "Sydney is 20°C.", "Cairo is the warmest at 31°C.", "Oslo is the coldest at 7°C.",
+                           "London is 57°F and Oslo is 45°F.",
+                           f"The first city you asked about is {FIRST_CITY}.")
+    assert run.remembers_first_city and run.summary_calls == ()
+    # a lookup round for each single-city question, a conversion round for each "Convert", none otherwise
+    assert [q for q, _, _ in run.agent_calls] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 10, 11]
+
+
+def test_token_counts_follow_the_word_rule_and_grow_with_the_folder():
+    llm = conversation_llm()
+    run = run_conversation(KeepAll(SYSTEM_PROMPT), llm=llm)
+    first_folder = llm.calls[0][0]
+    assert run.agent_calls[0][1] == sum(len(m.content.split()) for m in first_folder)
+    inputs = [i for _, i, _ in run.agent_calls]
+    assert inputs == sorted(inputs)  # everything is kept, so each call reads more
+
+
+def test_a_window_forgets_the_start_and_pays_for_lookups_again():
+    keep, window = run_conversation(KeepAll(SYSTEM_PROMPT)), run_conversation(LastN(SYSTEM_PROMPT, 8))
+    assert not window.remembers_first_city
+    assert window.answers[-1] == "The first city you asked about is London."  # confidently wrong
+    assert len(window.agent_calls) > len(keep.agent_calls)  # facts scrolled out were fetched again
+    assert window.total_tokens < keep.total_tokens
+
+
+def test_a_window_shorter_than_a_turn_loses_the_question_itself():
+    run = run_conversation(LastN(SYSTEM_PROMPT, 4))
+    assert "I can't see your question any more: it is no longer in what I was read." in run.answers
+
+
+def test_summarise_counts_its_own_calls_and_keeps_the_first_city():
+    memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=8)
+    run = run_conversation(memory)
+    assert len(run.summary_calls) == len(memory.summary_responses) > 0
+    assert run.summary_tokens == sum(r.input_tokens + r.output_tokens for r in memory.summary_responses)
+    assert run.total_tokens == run.agent_tokens + run.summary_tokens
+    assert run.remembers_first_city
+    assert memory.summary.startswith(f"The user first asked about {FIRST_CITY}.")
+    assert run.agent_tokens < run_conversation(KeepAll(SYSTEM_PROMPT)).agent_tokens
+
+
+def test_celsius_read_pairs_slips_with_answers_and_reads_text():
+    messages = [AssistantMessage("", (ToolCall("a", "get_weather", {"city": "Oslo"}),)),
+                ToolMessage("7", "a", name="get_weather"),
+                SystemMessage("Summary: Paris is 18°C.")]
+    assert celsius_read(messages) == {"Oslo": 7, "Paris": 18}
+
+
+def test_the_conversation_has_several_questions():
+    assert len(QUESTIONS) >= 5
