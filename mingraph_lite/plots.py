@@ -1,0 +1,184 @@
+"""Figures of recorded runs and experiments (matplotlib, imported only when a function is called).
+
+Each function returns the ``Figure``; every axis carries a label with its unit. A run comes from
+an ``EventRecorder``, a list of event dicts, or a trace file path; when it holds several runs the
+last is drawn unless ``run=`` picks one (1-based). The figures are closed in pyplot before they are
+returned, so a notebook shows each one once (as the cell's value), not twice.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .observers.widgets import RunModel, split_runs
+
+_CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555",
+                 "node": "#1f5fa8"}
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError as error:
+        raise ImportError("plots need matplotlib: pip install matplotlib "
+                          "(it comes with pip install mingraph-lite)") from error
+    # Choose Agg only when nobody chose a backend: a notebook kernel sets its own (inline), and
+    # MPLBACKEND or an earlier matplotlib.use() is the user's choice.
+    get = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
+    unset = get() is None if get is not None else False
+    if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in __import__("sys").modules:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _done(plt, fig):
+    plt.close(fig)  # the returned figure still draws; pyplot just stops managing it
+    return fig
+
+
+def run_events(source: Any, *, run: int | None = None) -> list[dict[str, Any]]:
+    """The event dicts of one run from an ``EventRecorder``, a list of events, or a trace path."""
+    if isinstance(source, (str, os.PathLike)):
+        from .observers.trace import read_trace
+
+        events: Iterable[Mapping[str, Any]] = read_trace(source)
+    else:
+        events = getattr(source, "events", source)
+    runs = split_runs(events)
+    if not runs:
+        raise ValueError("no events to plot; record a run with EventRecorder or TraceRecorder first")
+    if run is not None and not 1 <= run <= len(runs):
+        raise ValueError(f"the source holds {len(runs)} runs; run={run} is out of range")
+    return runs[(run or len(runs)) - 1]
+
+
+def _model(events: list[dict[str, Any]]) -> RunModel:
+    model = RunModel()
+    for event in events:
+        model.apply(event)
+    return model
+
+
+def plot_run(source: Any, *, run: int | None = None, title: str | None = None):
+    """The card in hand (top) and the folder size (bottom) along one run, by announcement number.
+
+    The two meanings of "state": the cards flip back and forth, the folder only climbs.
+    """
+    plt = _pyplot()
+    model = _model(run_events(source, run=run))
+    if not model.cards:
+        raise ValueError("this run announced no cards (no model call, tool or node); nothing to draw")
+    end = len(model.sizes)
+    lanes = list(dict.fromkeys(card.label if card.kind == "node" else card.kind.replace("-", " ")
+                               for card in model.cards))
+    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(8, 4.5),
+                                      gridspec_kw={"height_ratios": [max(len(lanes), 2), 2]},
+                                      layout="constrained")
+    for i, card in enumerate(model.cards):
+        stop = model.cards[i + 1].at if i + 1 < len(model.cards) else end
+        lane = lanes.index(card.label if card.kind == "node" else card.kind.replace("-", " "))
+        top.broken_barh([(card.at, max(stop - card.at, 0.6))], (lane - 0.35, 0.7),
+                        color=_CARD_COLOURS.get(card.kind, "#888888"))
+        if card.step is not None and card.kind != "finished":
+            top.text(card.at + 0.1, lane, str(card.step), va="center", color="white", fontsize=8)
+    top.set_yticks(range(len(lanes)), lanes)
+    top.set_ylim(len(lanes) - 0.5, -0.5)
+    top.set_ylabel("card in hand")
+    top.set_title(title or f"card in hand and folder size ({len(model.cards)} cards, numbers = model step)")
+    bottom.step(range(end), model.sizes, where="post", color="#1f5fa8")
+    bottom.set_ylim(0, max(model.sizes) + 1)
+    bottom.yaxis.get_major_locator().set_params(integer=True)
+    bottom.xaxis.get_major_locator().set_params(integer=True)
+    bottom.set_ylabel("folder size (messages)")
+    bottom.set_xlabel("announcement number (events, in order)")
+    return _done(plt, fig)
+
+
+def plot_tokens(source: Any, *, run: int | None = None, title: str | None = None):
+    """Tokens per model call: input, output, and reasoning where the provider reported them.
+
+    A count the provider did not report (``None``) is left out, never drawn as zero.
+    """
+    plt = _pyplot()
+    replies = [e for e in run_events(source, run=run) if e.get("event") == "model_reply"]
+    if not replies:
+        raise ValueError("this run has no model replies, so no token counts to draw")
+    kinds = (("input_tokens", "input", "#1f5fa8"), ("output_tokens", "output", "#2e7d32"),
+             ("reasoning_tokens", "reasoning", "#6a3d9a"))
+    steps = [e.get("step") or i for i, e in enumerate(replies, 1)]
+    fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+    width, missing = 0.27, []
+    for offset, (key, label, colour) in enumerate(kinds):
+        points = [(s, e[key]) for s, e in zip(steps, replies, strict=True) if e.get(key) is not None]
+        if not points:
+            missing.append(label)
+            continue
+        ax.bar([s + (offset - 1) * width for s, _ in points], [v for _, v in points], width,
+               label=label, color=colour)
+    ax.set_xticks(steps)
+    ax.set_xlabel("model call (step)")
+    ax.set_ylabel("tokens (as reported)")
+    model = replies[0].get("model") or "unknown model"
+    ax.set_title(title or f"tokens per model call ({model})")
+    if len(missing) < len(kinds):
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+    if missing:  # said on the figure, so an absent bar is never read as zero
+        ax.text(1.01, 0.0, "not reported:\n" + ",\n".join(missing), transform=ax.transAxes,
+                ha="left", va="bottom", fontsize=8, color="#777777")
+    return _done(plt, fig)
+
+
+def experiment_counts(results: Any, *, variant: str = "variant", outcome: str = "outcome"
+                      ) -> dict[str, Counter]:
+    """Count outcomes per variant from rows (one per run: mappings or a CSV path) or a ready mapping."""
+    if isinstance(results, (str, os.PathLike)):
+        with Path(results).open(newline="", encoding="utf-8") as handle:
+            results = list(csv.DictReader(handle))
+    if isinstance(results, Mapping):
+        return {str(k): Counter(v) for k, v in results.items()}
+    counts: dict[str, Counter] = {}
+    for row in results:
+        if variant not in row or outcome not in row:
+            raise ValueError(f"each result row needs {variant!r} and {outcome!r} keys, got {sorted(row)}")
+        counts.setdefault(str(row[variant]), Counter())[str(row[outcome])] += 1
+    return counts
+
+
+def plot_experiment(results: Any, *, right: str = "right", variant: str = "variant",
+                    outcome: str = "outcome", title: str | None = None):
+    """Per variant, how many runs gave the right answer and how many failed in each way.
+
+    ``results``: rows with ``variant`` and ``outcome`` keys (one row per run), a CSV file of such
+    rows, or ``{variant: {outcome: count}}``. The number of runs per variant is written on the figure.
+    """
+    plt = _pyplot()
+    counts = experiment_counts(results, variant=variant, outcome=outcome)
+    if not counts:
+        raise ValueError("no results to plot")
+    kinds = [right] + sorted({k for c in counts.values() for k in c} - {right})
+    names = list(counts)
+    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(names) + 4), 3.8), layout="constrained")
+    width = 0.8 / len(kinds)
+    colours = ["#2e7d32", "#c62828", "#ef6c00", "#6a3d9a", "#1f5fa8", "#8d6e63", "#555555"]
+    for i, kind in enumerate(kinds):
+        xs = [n + (i - (len(kinds) - 1) / 2) * width for n in range(len(names))]
+        bars = ax.bar(xs, [counts[name][kind] for name in names], width, label=kind,
+                      color=colours[i % len(colours)])
+        ax.bar_label(bars, fontsize=8)
+    totals = [sum(counts[name].values()) for name in names]
+    ax.set_xticks(range(len(names)), [f"{name}\n(n = {total} runs)" for name, total in zip(names, totals,
+                                                                                             strict=True)])
+    ax.set_xlabel("variant")
+    ax.set_ylabel("runs (count)")
+    ax.set_ylim(0, max(max(c.values(), default=0) for c in counts.values()) + 1)
+    runs = f"{totals[0]} runs per variant" if len(set(totals)) == 1 else f"{sum(totals)} runs in all"
+    ax.set_title(title or f"outcomes per variant ({runs})")
+    ax.legend(title="outcome", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    return _done(plt, fig)

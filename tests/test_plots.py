@@ -1,0 +1,107 @@
+"""The figures draw from recorded runs and experiment results, with labelled axes."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from mingraph_lite import plots  # noqa: E402
+from mingraph_lite.agents import Agent  # noqa: E402
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager  # noqa: E402
+from mingraph_lite.course.weather import weather_registry  # noqa: E402
+from mingraph_lite.llms.scripted import word_count  # noqa: E402
+from mingraph_lite.observers.recorder import EventRecorder  # noqa: E402
+from mingraph_lite.observers.trace import TraceRecorder  # noqa: E402
+
+
+@pytest.fixture
+def recorded(tmp_path):
+    recorder, trace = EventRecorder(), tmp_path / "run.jsonl"
+    llm = four_round_manager()
+    llm.count_tokens = word_count  # counts by a stated rule, so the token plot has bars
+    Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder, TraceRecorder(trace)]).run(
+        {"question": QUESTION})
+    return recorder, trace
+
+
+def labelled(ax):
+    return bool(ax.get_xlabel() or not ax.get_xaxis().get_visible()) and bool(ax.get_ylabel())
+
+
+def test_plot_run_draws_the_cards_and_a_climbing_folder(recorded):
+    recorder, trace = recorded
+    fig = plots.plot_run(recorder)
+    top, bottom = fig.axes
+    assert [t.get_text() for t in top.get_yticklabels()] == ["calling model", "running tools", "finished"]
+    assert len(top.collections) == 8  # one bar per card held
+    sizes = list(bottom.lines[0].get_ydata())
+    assert sizes == sorted(sizes) and sizes[-1] == 10
+    assert bottom.get_ylabel() == "folder size (messages)" and "announcement" in bottom.get_xlabel()
+    assert top.get_ylabel() and top.get_title()
+    # the same picture from the trace file
+    again = plots.plot_run(str(trace))
+    assert list(again.axes[1].lines[0].get_ydata()) == sizes
+
+
+def test_plot_tokens_draws_what_was_reported_and_says_what_was_not(recorded):
+    recorder, _ = recorded
+    fig = plots.plot_tokens(recorder)
+    (ax,) = fig.axes
+    inputs = [e["input_tokens"] for e in recorder.of("model_reply")]
+    heights = [round(p.get_height()) for p in ax.patches]
+    assert heights[: len(inputs)] == inputs and len(heights) == 2 * len(inputs)
+    assert ax.get_xlabel() == "model call (step)" and "tokens" in ax.get_ylabel()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["input", "output"]
+    assert any(t.get_text() == "not reported:\nreasoning" for t in ax.texts)
+
+
+def test_plot_tokens_of_a_plain_scripted_run_draws_no_made_up_counts():
+    recorder = EventRecorder()
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run(
+        {"question": QUESTION})
+    (ax,) = plots.plot_tokens(recorder).axes
+    assert ax.patches == [] or len(ax.patches) == 0
+    assert any(t.get_text() == "not reported:\ninput,\noutput,\nreasoning" for t in ax.texts)
+
+
+def test_plot_experiment_counts_right_answers_and_each_failure_kind(tmp_path):
+    rows = ([{"variant": "18", "outcome": "said Celsius was Fahrenheit"}] * 6
+            + [{"variant": "18", "outcome": "made up numbers"}] * 2
+            + [{"variant": "18°C", "outcome": "right"}] * 6
+            + [{"variant": "18°C", "outcome": "made up numbers"}] * 2)
+    fig = plots.plot_experiment(rows)
+    (ax,) = fig.axes
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "right", "made up numbers", "said Celsius was Fahrenheit"]
+    # bars go kind by kind, variant by variant
+    assert [round(p.get_height()) for p in ax.patches] == [0, 6, 2, 2, 6, 0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["18\n(n = 8 runs)", "18°C\n(n = 8 runs)"]
+    assert "8 runs per variant" in ax.get_title()
+    assert ax.get_ylabel() == "runs (count)" and ax.get_xlabel() == "variant"
+    # the same from a CSV file and from ready counts
+    path = tmp_path / "results.csv"
+    path.write_text("variant,outcome\n" + "".join(f"{r['variant']},{r['outcome']}\n" for r in rows),
+                    encoding="utf-8")
+    from_csv = plots.plot_experiment(path)
+    assert [round(p.get_height()) for p in from_csv.axes[0].patches] == [0, 6, 2, 2, 6, 0]
+    counts = {"a": {"right": 3}, "b": {"right": 1, "wrong": 1}}
+    assert "4 runs in all" not in plots.plot_experiment(counts).axes[0].get_title()
+    assert "5 runs in all" in plots.plot_experiment(counts).axes[0].get_title()
+
+
+def test_bad_inputs_say_what_is_wrong():
+    with pytest.raises(ValueError, match="'variant' and 'outcome'"):
+        plots.plot_experiment([{"name": "x"}])
+    with pytest.raises(ValueError, match="no events"):
+        plots.plot_run([])
+    with pytest.raises(ValueError, match="no model replies"):
+        plots.plot_tokens([{"event": "run_start", "messages": []}])
+
+
+def test_figures_are_not_left_open_in_pyplot(recorded):
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    plots.plot_run(recorded[0])
+    assert plt.get_fignums() == before
