@@ -1,0 +1,31 @@
+"""The switch that keeps tests from talking to a real model by accident.
+
+The test configuration sets ``MINGRAPH_REAL_MODELS=off``; a test marked ``live`` switches it back
+on for its own duration. Every adapter that would open a connection to a model server or an API
+calls ``check(provider)`` first. Clients handed in by the caller (``client=...``) are the caller's
+business and pass: that is how the contract tests answer with a mock transport. The local model
+runs in-process with no network, so it is not guarded (CI runs it on purpose).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import LLMUnavailable
+
+ENV = "MINGRAPH_REAL_MODELS"
+_OFF = {"off", "0", "false", "no"}
+
+
+def real_models_allowed() -> bool:
+    """True unless ``MINGRAPH_REAL_MODELS`` says off (it is on when unset, for learners)."""
+    return os.environ.get(ENV, "on").strip().lower() not in _OFF
+
+
+def check(provider: str) -> None:
+    """Raise ``LLMUnavailable`` if real requests to ``provider`` are switched off."""
+    if not real_models_allowed():
+        raise LLMUnavailable(
+            f"refusing a real {provider} request: {ENV}={os.environ.get(ENV)!r} (set by tests/conftest.py). "
+            f"A test that means to call a real model must be marked @pytest.mark.live; "
+            f"otherwise pass client=... with an httpx.MockTransport, or use ScriptedLLM/ReplayLLM.")

@@ -1,0 +1,129 @@
+"""OllamaLLM against the real ``ollama`` client, answered by a mock transport in Ollama's wire format.
+
+The replies below follow the documented ``POST /api/chat`` non-streaming response. We assert the
+request bodies we send as well as how we read the replies.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from mingraph_lite.errors import LLMUnavailable
+from mingraph_lite.llms.ollama import OllamaLLM
+from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, ToolMessage, UserMessage
+
+ollama = pytest.importorskip("ollama")
+
+TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Get the temperature for a city, in degrees Celsius.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+FOLDER = [SystemMessage("You answer questions about the weather."), UserMessage("Paris and Tokyo?")]
+
+
+def reply(message, prompt_eval_count=57, eval_count=21, model="qwen3:0.6b"):
+    return {"model": model, "created_at": "2025-06-01T10:00:00.000000Z", "message": message,
+            "done": True, "done_reason": "stop", "total_duration": 812000000, "load_duration": 21000000,
+            "prompt_eval_count": prompt_eval_count, "prompt_eval_duration": 90000000,
+            "eval_count": eval_count, "eval_duration": 700000000}
+
+
+def adapter(wire, **kwargs):
+    client = ollama.Client(host="http://ollama.test:11434", transport=wire.transport())
+    return OllamaLLM(kwargs.pop("model", "qwen3:0.6b"), client=client, **kwargs)
+
+
+def test_plain_answer_and_the_exact_request(wire_factory):
+    wire = wire_factory(reply({"role": "assistant", "content": "Paris is 18 °C."}))
+    llm = adapter(wire, options={"seed": 1, "temperature": 0})
+    response = llm.generate(FOLDER, TOOLS)
+
+    assert response.message == AssistantMessage("Paris is 18 °C.")
+    assert (response.input_tokens, response.output_tokens) == (57, 21)
+    assert response.reasoning is None and response.reasoning_tokens is None
+    assert response.model == "qwen3:0.6b"
+    assert wire.requests[0].url.path == "/api/chat"
+    assert wire.bodies == [{
+        "model": "qwen3:0.6b",
+        "messages": [{"role": "system", "content": "You answer questions about the weather."},
+                     {"role": "user", "content": "Paris and Tokyo?"}],
+        "tools": TOOLS, "stream": False, "options": {"seed": 1, "temperature": 0}}]
+
+
+def test_several_tool_calls_with_thinking_get_stable_distinct_ids(wire_factory):
+    message = {"role": "assistant", "content": "", "thinking": "I need both cities first.",
+               "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
+                              {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}
+    wire = wire_factory(reply(message, 60, 35), reply(message, 60, 35))
+    llm = adapter(wire, think=True)
+    first = llm.generate(FOLDER, TOOLS)
+    again = llm.generate(FOLDER, TOOLS)
+
+    assert [(c.name, dict(c.arguments)) for c in first.message.tool_calls] == [
+        ("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
+    ids = [c.id for c in first.message.tool_calls]
+    assert len(set(ids)) == 2 and all(i.startswith("call_") for i in ids)
+    assert [c.id for c in again.message.tool_calls] == ids  # same folder, same ticket numbers
+    assert first.reasoning == "I need both cities first."
+    assert first.reasoning_tokens is None  # Ollama reports no separate count: not an estimate
+    assert (first.input_tokens, first.output_tokens) == (60, 35)
+    assert wire.bodies[0]["think"] is True
+    assert "options" not in wire.bodies[0]
+
+
+def test_ids_differ_when_the_folder_differs(wire_factory):
+    message = {"role": "assistant", "content": "",
+               "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}
+    wire = wire_factory(reply(message), reply(message))
+    llm = adapter(wire)
+    a = llm.generate(FOLDER, TOOLS).message.tool_calls[0].id
+    b = llm.generate([*FOLDER, UserMessage("again")], TOOLS).message.tool_calls[0].id
+    assert a != b
+
+
+def test_the_folder_goes_back_with_calls_and_named_answer_slips(wire_factory):
+    calls = (ToolCall("call_a", "get_weather", {"city": "Paris"}),
+             ToolCall("call_b", "get_weather", {"city": "Tokyo"}))
+    folder = [*FOLDER, AssistantMessage("", tool_calls=calls),
+              ToolMessage("18", "call_a", name="get_weather"),
+              ToolMessage("24", "call_b")]  # no name: found through the ticket number
+    wire = wire_factory(reply({"role": "assistant", "content": "Paris 18, Tokyo 24."}))
+    adapter(wire).generate(folder, TOOLS)
+
+    assert wire.bodies[0]["messages"][2:] == [
+        {"role": "assistant",  # the client drops the empty content
+         "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
+                        {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]},
+        {"role": "tool", "content": "18", "tool_name": "get_weather"},
+        {"role": "tool", "content": "24", "tool_name": "get_weather"}]
+
+
+def test_no_tools_sends_an_empty_menu_and_no_think(wire_factory):
+    wire = wire_factory(reply({"role": "assistant", "content": "Hello."}))
+    response = adapter(wire).generate(FOLDER, [])
+    assert response.message == AssistantMessage("Hello.")
+    assert wire.bodies[0]["tools"] == [] and "think" not in wire.bodies[0]
+
+
+def test_a_model_that_cannot_think_says_what_to_do(wire_factory):
+    wire = wire_factory((400, {"error": '"gemma3:1b" does not support thinking'}))
+    with pytest.raises(LLMUnavailable, match="think=None"):
+        adapter(wire, model="gemma3:1b", think=True).generate(FOLDER, TOOLS)
+
+
+def test_a_missing_model_says_pull_it(wire_factory):
+    wire = wire_factory((404, {"error": "model 'qwen9' not found"}))
+    with pytest.raises(LLMUnavailable, match="ollama pull qwen9"):
+        adapter(wire, model="qwen9").generate(FOLDER, TOOLS)
+
+
+def test_other_server_errors_pass_through_unchanged(wire_factory):
+    wire = wire_factory((500, {"error": "out of memory"}))
+    with pytest.raises(ollama.ResponseError, match="out of memory"):
+        adapter(wire).generate(FOLDER, TOOLS)
+
+
+def test_connection_refused_says_run_ollama_serve(wire_factory):
+    wire = wire_factory(httpx.ConnectError("[Errno 111] Connection refused"))
+    with pytest.raises(LLMUnavailable, match="ollama serve"):
+        adapter(wire).generate(FOLDER, TOOLS)

@@ -1,0 +1,125 @@
+"""OpenAILLM against the real ``openai`` client, answered by a mock transport in the Chat Completions
+wire format. We assert the request bodies we send as well as how we read the replies."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from mingraph_lite.errors import LLMUnavailable
+from mingraph_lite.llms.openai import OpenAILLM
+from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, ToolMessage, UserMessage
+
+openai = pytest.importorskip("openai")
+
+TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Get the temperature for a city, in degrees Celsius.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+FOLDER = [SystemMessage("You answer questions about the weather."), UserMessage("Paris and Tokyo?")]
+
+
+def completion(message, prompt=80, completion_tokens=40, reasoning=0, model="gpt-5-mini-2025-08-07"):
+    return {"id": "chatcmpl-abc", "object": "chat.completion", "created": 1754000000, "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "refusal": None, "annotations": [],
+                                                  **message},
+                         "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt + completion_tokens,
+                      "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                      "completion_tokens_details": {"reasoning_tokens": reasoning, "audio_tokens": 0,
+                                                    "accepted_prediction_tokens": 0,
+                                                    "rejected_prediction_tokens": 0}},
+            "service_tier": "default", "system_fingerprint": None}
+
+
+def adapter(wire, **kwargs):
+    client = openai.OpenAI(api_key="test-key", base_url="http://openai.test/v1", max_retries=0,
+                           http_client=httpx.Client(transport=wire.transport()))
+    return OpenAILLM(kwargs.pop("model", "gpt-5-mini"), client=client, **kwargs)
+
+
+def test_plain_answer_with_reasoning_tokens_and_the_exact_request(wire_factory):
+    wire = wire_factory(completion({"content": "Paris is 18 °C."}, 80, 150, reasoning=128))
+    response = adapter(wire, reasoning_effort="low").generate(FOLDER, TOOLS)
+
+    assert response.message == AssistantMessage("Paris is 18 °C.")
+    assert (response.input_tokens, response.output_tokens, response.reasoning_tokens) == (80, 150, 128)
+    assert response.reasoning is None  # Chat Completions never returns the reasoning text
+    assert response.model == "gpt-5-mini-2025-08-07"
+    assert wire.requests[0].url.path == "/v1/chat/completions"
+    assert wire.requests[0].headers["authorization"] == "Bearer test-key"
+    assert wire.bodies == [{
+        "model": "gpt-5-mini",
+        "messages": [{"role": "system", "content": "You answer questions about the weather."},
+                     {"role": "user", "content": "Paris and Tokyo?"}],
+        "tools": TOOLS, "reasoning_effort": "low"}]
+
+
+def test_several_tool_calls_keep_their_ids_and_malformed_arguments_stay_text(wire_factory):
+    wire = wire_factory(completion({"content": None, "tool_calls": [
+        {"id": "call_P", "type": "function",
+         "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+        {"id": "call_T", "type": "function",
+         "function": {"name": "get_weather", "arguments": '{"city": "Tok'}}]}))
+    response = adapter(wire).generate(FOLDER, TOOLS)
+
+    assert response.message.content == ""
+    assert response.message.tool_calls == (ToolCall("call_P", "get_weather", {"city": "Paris"}),
+                                           ToolCall("call_T", "get_weather", '{"city": "Tok'))
+    assert "reasoning_effort" not in wire.bodies[0]
+
+
+def test_the_folder_goes_back_with_calls_and_answer_slips(wire_factory):
+    calls = (ToolCall("call_P", "get_weather", {"city": "Paris"}), ToolCall("call_T", "get_weather", '{"bad'))
+    folder = [*FOLDER, AssistantMessage("", tool_calls=calls),
+              ToolMessage("18", "call_P", name="get_weather"),
+              ToolMessage("Error: bad arguments", "call_T", name="get_weather", is_error=True)]
+    wire = wire_factory(completion({"content": "Paris is 18 °C."}))
+    adapter(wire).generate(folder, TOOLS)
+
+    assert wire.bodies[0]["messages"][2:] == [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_P", "type": "function", "function": {"name": "get_weather",
+                                                                "arguments": json.dumps({"city": "Paris"})}},
+            {"id": "call_T", "type": "function", "function": {"name": "get_weather", "arguments": '{"bad'}}]},
+        {"role": "tool", "tool_call_id": "call_P", "content": "18"},
+        {"role": "tool", "tool_call_id": "call_T", "content": "Error: bad arguments"}]
+
+
+def test_no_tools_sends_no_tools_key(wire_factory):
+    wire = wire_factory(completion({"content": "Hello."}))
+    adapter(wire).generate(FOLDER, [])
+    assert "tools" not in wire.bodies[0]
+
+
+def test_reasoning_effort_on_a_model_that_cannot_reason_says_what_to_do(wire_factory):
+    text = "Unsupported parameter: 'reasoning_effort' is not supported with this model."
+    error = {"error": {"message": text,
+                       "type": "invalid_request_error", "param": "reasoning_effort",
+                       "code": "unsupported_parameter"}}
+    wire = wire_factory((400, error))
+    with pytest.raises(LLMUnavailable, match="reasoning_effort=None"):
+        adapter(wire, model="gpt-4o-mini", reasoning_effort="low").generate(FOLDER, TOOLS)
+
+
+def test_a_rejected_key_names_the_variable(wire_factory):
+    wire = wire_factory((401, {"error": {"message": "Incorrect API key provided",
+                                         "type": "invalid_request_error", "param": None,
+                                         "code": "invalid_api_key"}}))
+    with pytest.raises(LLMUnavailable, match="OPENAI_API_KEY"):
+        adapter(wire).generate(FOLDER, TOOLS)
+
+
+def test_connection_refused_is_unavailable(wire_factory):
+    wire = wire_factory(httpx.ConnectError("[Errno 111] Connection refused"))
+    with pytest.raises(LLMUnavailable, match="cannot reach the OpenAI API"):
+        adapter(wire).generate(FOLDER, TOOLS)
+
+
+def test_a_missing_key_names_the_variable(monkeypatch):
+    monkeypatch.setenv("MINGRAPH_REAL_MODELS", "on")  # get past the guard to the key check
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(LLMUnavailable, match="OPENAI_API_KEY is not set"):
+        OpenAILLM("gpt-5-mini").generate(FOLDER, TOOLS)
