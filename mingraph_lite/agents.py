@@ -8,8 +8,9 @@ At any moment the run is in exactly one situation, and each situation is a card:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .errors import StepLimitReached, ToolArgsError
 from .memory import KeepAll, Memory
@@ -28,7 +29,7 @@ class _CallingModel:
             return _Finished(None, "step limit", self.step - 1)
         agent._announce("on_step_start", self.step)
         try:
-            response = agent.llm.generate(agent.memory.messages(), agent.registry.tools)
+            response = agent.llm.generate(agent.memory.messages(), agent._menu)
         except Exception:
             agent._announce("on_finish", None, "model failed")
             raise
@@ -129,6 +130,7 @@ class Agent:
         self.memory.add(UserMessage(question))
         self._announce("on_run_start", tuple(self.memory.messages()))
         self.cards = []
+        self._menu = self.registry.tools  # one fresh copy of the menu per run
         card = _CallingModel(step=1)
         try:
             while card is not None:  # do what the card says; it hands back the next one

@@ -7,6 +7,7 @@ model's back. JSON crosses the edges (traces, provider payloads) through one ``t
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Union
 
@@ -24,6 +25,12 @@ class ToolCall:
     name: str
     arguments: Mapping[str, Any] | str = field(default_factory=dict)
 
+    def __deepcopy__(self, memo: dict) -> ToolCall:
+        # Only the arguments can be changed from outside; the rest is frozen text.
+        if isinstance(self.arguments, str):
+            return self
+        return ToolCall(self.id, self.name, deepcopy(self.arguments, memo))
+
     def to_dict(self) -> dict[str, Any]:
         args = self.arguments if isinstance(self.arguments, str) else dict(self.arguments)
         return {"id": self.id, "name": self.name, "arguments": args}
@@ -39,6 +46,11 @@ class ToolCall:
 class _Message:
     role: ClassVar[str] = ""
     content: str
+
+    def __deepcopy__(self, memo: dict) -> _Message:
+        # Frozen, with only str/bool/None fields: nothing in it can change, so a copy would be identical.
+        # (A graph hands each node a deep copy of its state; this keeps that copy cheap for folders.)
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
@@ -74,6 +86,11 @@ class AssistantMessage(_Message):
         # A list would make the frozen message mutable through the back door.
         if not isinstance(self.tool_calls, tuple):
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+
+    def __deepcopy__(self, memo: dict) -> AssistantMessage:
+        if not self.tool_calls:
+            return self
+        return AssistantMessage(self.content, tuple(deepcopy(c, memo) for c in self.tool_calls))
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content,

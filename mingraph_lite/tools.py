@@ -11,14 +11,18 @@ import inspect
 import json
 import math
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, get_type_hints
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+if TYPE_CHECKING:  # pydantic loads with the first tool, not with `import mingraph_lite`
+    from pydantic import BaseModel, ValidationError
 
 from .errors import ToolArgsError
 from .messages import ToolCall, ToolMessage
 
+# One encoder for results: json.dumps(..., ensure_ascii=False) builds a new encoder on every call.
+_RESULT_JSON = json.JSONEncoder(ensure_ascii=False)
 _PARAM_LINE = re.compile(r"^\s*(?:[-*]\s*)?(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)$")
 
 
@@ -45,21 +49,30 @@ class Tool:
     fn: Callable[..., Any]
     description: str
     args_model: type[BaseModel]
+    # The parameters schema, generated once (pydantic takes ~0.4 ms per call) and kept as JSON text,
+    # so each ``spec`` is a fresh dict that a caller may change without changing the tool.
+    schema_json: str = field(default="", repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.schema_json:
+            schema = self.args_model.model_json_schema()
+            schema.pop("title", None)
+            for prop in schema.get("properties", {}).values():
+                prop.pop("title", None)
+            object.__setattr__(self, "schema_json", json.dumps(schema))
 
     @property
     def spec(self) -> dict[str, Any]:
-        """The function spec as providers take it (OpenAI and Ollama share this shape)."""
-        schema = self.args_model.model_json_schema()
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description, "parameters": schema}}
+        """The function spec as providers take it (OpenAI and Ollama share this shape); a fresh copy."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                 "parameters": json.loads(self.schema_json)}}
 
     @classmethod
     def from_function(cls, fn: Callable[..., Any], name: str | None = None) -> Tool:
         if not callable(fn):
             raise TypeError(f"a tool must be a function, got {fn!r}")
+        from pydantic import ConfigDict, Field, create_model
+
         description, param_docs = _describe(fn)
         if not description:
             raise ValueError(f"tool {fn.__name__!r} needs a docstring: it is the model's only description of it")
@@ -97,6 +110,7 @@ class ToolRegistry:
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
+        self._menu_json: str | None = None  # the whole menu as JSON text, made once per change
 
     def add(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Register ``fn`` as a tool; usable as ``registry.add(fn)`` or as a ``@registry.add`` decorator."""
@@ -106,6 +120,7 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+        self._menu_json = None
         return fn
 
     @property
@@ -115,7 +130,9 @@ class ToolRegistry:
     @property
     def tools(self) -> list[dict[str, Any]]:
         """The menu as JSON-schema function specs, in registration order."""
-        return [tool.spec for tool in self._tools.values()]
+        if self._menu_json is None:
+            self._menu_json = json.dumps([tool.spec for tool in self._tools.values()])
+        return json.loads(self._menu_json)  # a fresh copy each call: a caller may change it freely
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -145,6 +162,8 @@ class ToolRegistry:
         for key, value in args.items():
             if isinstance(value, float) and not math.isfinite(value):
                 raise ToolArgsError(f"argument {key!r} of {call.name!r} must be a finite number, got {value!r}")
+        from pydantic import ValidationError
+
         try:
             checked = tool.args_model.model_validate(dict(args))
         except ValidationError as e:
@@ -156,7 +175,12 @@ class ToolRegistry:
         """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""
         args = self.validate(call)
         result = self._tools[call.name].fn(**args)
-        content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        if isinstance(result, str):
+            content = result
+        elif type(result) in (int, float) and math.isfinite(result):
+            content = repr(result)  # what JSON would write, without building an encoder (~5 us a call)
+        else:
+            content = _RESULT_JSON.encode(result)
         return ToolMessage(content, tool_call_id=call.id, name=call.name)
 
     @staticmethod
