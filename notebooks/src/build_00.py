@@ -8,23 +8,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from textwrap import dedent
+from nbbuild import NotebookBuilder
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-OUT = Path(__file__).resolve().parents[1] / "00_start_here.ipynb"
-cells: list = []
-
-
-def md(text: str) -> None:
-    cells.append(new_markdown_cell(dedent(text).strip()))
-
-
-def code(text: str) -> None:
-    cells.append(new_code_cell(dedent(text).strip()))
-
+notebook = NotebookBuilder("00_start_here.ipynb")
+md, code = notebook.md, notebook.code
 
 md("""
 # 00 · Start here
@@ -224,15 +211,5 @@ md("""
 """)
 
 
-def build() -> None:
-    nb = new_notebook(cells=cells, metadata={
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"}})
-    for i, cell in enumerate(nb.cells):
-        cell["id"] = f"c{i:02d}"  # stable ids: rebuilding gives a clean diff
-    nbformat.write(nb, OUT)
-    print(f"wrote {OUT.name}: {len(nb.cells)} cells")
-
-
 if __name__ == "__main__":
-    build()
+    notebook.write()

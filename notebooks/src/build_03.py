@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from nbbuild import NotebookBuilder
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-OUT = Path(__file__).resolve().parents[1] / "03_observers.ipynb"
-cells = []
-
-
-def md(text: str) -> None:
-    cells.append(new_markdown_cell(text.strip()))
-
-
-def code(text: str) -> None:
-    cells.append(new_code_cell(text.strip()))
-
+notebook = NotebookBuilder("03_observers.ipynb")
+md, code = notebook.md, notebook.code
 
 md("""
 # 03 · The announcer and the platform
@@ -518,8 +506,4 @@ md("""
   plug in there unchanged.
 """)
 
-nb = new_notebook(cells=cells, metadata={"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"},
-                                         "language_info": {"name": "python"}})
-nbformat.write(nb, OUT)
-print(f"wrote {OUT.name}: {len(cells)} cells")
+notebook.write()

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from nbbuild import NotebookBuilder
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-OUT = Path(__file__).resolve().parents[1] / "04_reasoning_capture.ipynb"
-cells = []
-
-
-def md(text: str) -> None:
-    cells.append(new_markdown_cell(text.strip()))
-
-
-def code(text: str) -> None:
-    cells.append(new_code_cell(text.strip()))
-
+notebook = NotebookBuilder("04_reasoning_capture.ipynb")
+md, code = notebook.md, notebook.code
 
 md("""
 # 04 · Reasoning capture: reading a trace, and why a tool result should carry its unit
@@ -503,8 +491,4 @@ md("""
   outcome count can't see that; only the trace does, so the harness keeps every trace.
 """)
 
-nb = new_notebook(cells=cells, metadata={"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"},
-                                         "language_info": {"name": "python"}})
-nbformat.write(nb, OUT)
-print(f"wrote {OUT.name}: {len(cells)} cells")
+notebook.write()

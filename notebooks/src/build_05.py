@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from nbbuild import NotebookBuilder
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-OUT = Path(__file__).resolve().parents[1] / "05_graph_routing.ipynb"
-cells = []
-
-
-def md(text: str) -> None:
-    cells.append(new_markdown_cell(text.strip()))
-
-
-def code(text: str) -> None:
-    cells.append(new_code_cell(text.strip()))
-
+notebook = NotebookBuilder("05_graph_routing.ipynb")
+md, code = notebook.md, notebook.code
 
 md("""
 # 05 · Graph routing: a worksheet, change slips, and routes you declare
@@ -496,8 +484,4 @@ md("""
 - **One node at a time.** The engine has no parallel branches; LangGraph does, and its bound counts rounds of them.
 """)
 
-nb = new_notebook(cells=cells, metadata={"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"},
-                                         "language_info": {"name": "python"}})
-nbformat.write(nb, OUT)
-print(f"wrote {OUT.name}: {len(cells)} cells")
+notebook.write()
