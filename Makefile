@@ -5,6 +5,8 @@ BIN    := $(VENV)/bin
 # What the course needs to open, and what the full test run needs on top (the local model, LangGraph, pytest...).
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
+# JupyterLab refuses to run as root (containers, CI) unless told; a learner's own account needs nothing.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/notebooks/sanitize.cfg
 
 .PHONY: lab test setup setup-test lint bench demo clean
@@ -25,7 +27,7 @@ setup: $(LAB_STAMP)
 setup-test: $(TEST_STAMP)
 
 lab: setup
-	$(BIN)/jupyter lab --notebook-dir=notebooks notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) --notebook-dir=notebooks notebooks/00_start_here.ipynb
 
 test: setup-test
 	$(BIN)/ruff check .
