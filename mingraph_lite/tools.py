@@ -162,14 +162,16 @@ class ToolRegistry:
         for key, value in args.items():
             if isinstance(value, float) and not math.isfinite(value):
                 raise ToolArgsError(f"argument {key!r} of {call.name!r} must be a finite number, got {value!r}")
-        from pydantic import ValidationError
-
         try:
             checked = tool.args_model.model_validate(dict(args))
-        except ValidationError as e:
+        except Exception as e:
+            from pydantic import ValidationError  # imported only on the error path: runs stay cheap
+
+            if not isinstance(e, ValidationError):
+                raise
             raise ToolArgsError(f"bad arguments for {call.name!r}: {_explain(e)}; "
                                 f"expected {self._example(tool)}") from None
-        return {name: getattr(checked, name) for name in type(checked).model_fields}
+        return dict(checked.__dict__)  # the field values; dict(model) would probe for .keys() first
 
     def run(self, call: ToolCall) -> ToolMessage:
         """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""
