@@ -99,6 +99,14 @@ class LocalLLM:
     same build. ``max_tokens`` caps each piece the model writes, so a call takes seconds on a CPU.
     """
 
+    @property
+    def name(self) -> str:
+        """Who answers, in the same form ``make_llm`` takes: ``local:MODEL``."""
+        return f"local:{self.model}"
+
+    def __repr__(self) -> str:
+        return f"LocalLLM({self.model!r}, seed={self.seed})"
+
     def __init__(self, model: str = "smollm2-135m", *, seed: int = 7, n_ctx: int = 2048, max_tokens: int = 96,
                  temperature: float = 0.0, n_threads: int | None = None) -> None:
         try:

@@ -72,6 +72,14 @@ def stable_call_id(wire_messages: Sequence[Mapping[str, Any]], index: int, name:
 class OllamaLLM:
     """``OllamaLLM("qwen3:0.6b", think=True, options={"seed": 1, "temperature": 0})``."""
 
+    @property
+    def name(self) -> str:
+        """Who answers, in the same form ``make_llm`` takes: ``ollama:MODEL``."""
+        return f"ollama:{self.model}"
+
+    def __repr__(self) -> str:
+        return f"OllamaLLM({self.model!r}, think={self.think!r})"
+
     def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
                  options: Mapping[str, Any] | None = None, client: Any = None) -> None:
         self.model = model

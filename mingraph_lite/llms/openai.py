@@ -58,6 +58,14 @@ def parse_tool_call(call_id: str, name: str, arguments: str | None) -> ToolCall:
 class OpenAILLM:
     """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``."""
 
+    @property
+    def name(self) -> str:
+        """Who answers, in the same form ``make_llm`` takes: ``openai:MODEL``."""
+        return f"openai:{self.model}"
+
+    def __repr__(self) -> str:
+        return f"OpenAILLM({self.model!r}, reasoning_effort={self.reasoning_effort!r})"
+
     def __init__(self, model: str, *, reasoning_effort: str | None = None, client: Any = None) -> None:
         self.model = model
         self.reasoning_effort = reasoning_effort

@@ -54,6 +54,14 @@ class ReplayLLM:
     expected: Sequence[_Expected] = ()
     calls: list[tuple[list[Message], list[Mapping[str, Any]]]] = field(default_factory=list)
 
+    @property
+    def name(self) -> str:
+        """Says that the replies are replayed, the way a scripted model says it is scripted."""
+        return f"replay ({len(self.responses)} recorded replies)"
+
+    def __repr__(self) -> str:
+        return f"ReplayLLM({len(self.responses)} recorded replies, {len(self.calls)} used)"
+
     @classmethod
     def from_trace(cls, path: str | Path, run: int | str | None = None) -> ReplayLLM:
         """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last, or a ``run_id``."""

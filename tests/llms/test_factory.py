@@ -42,6 +42,20 @@ def test_replay_spec(tmp_path):
     assert isinstance(llm, ReplayLLM) and llm.generate([], []).message.content == "Hi."
 
 
+@pytest.mark.parametrize("spec", ["ollama:qwen3:0.6b", "openai:gpt-5-mini"])
+def test_a_model_names_itself_in_the_form_make_llm_takes(spec):
+    llm = make_llm(spec)
+    assert llm.name == spec and spec.split(":", 1)[1] in repr(llm)
+
+
+def test_a_replayed_model_says_it_is_replayed(tmp_path):
+    trace = tmp_path / "run.jsonl"
+    trace.write_text('{"run_id": "r1", "run": 1, "event": "model_reply", "message": {"content": "Hi.",'
+                     ' "tool_calls": []}, "model": "m"}\n')
+    llm = make_llm(f"replay:{trace}")
+    assert llm.name == "replay (1 recorded replies)" and repr(llm) == "ReplayLLM(1 recorded replies, 0 used)"
+
+
 def test_local_spec_without_llama_cpp_names_the_extra(monkeypatch):
     import builtins
 
