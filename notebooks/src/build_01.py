@@ -512,6 +512,32 @@ else:
 """)
 
 md("""
+## Your model, same loop
+
+Everything above used scripted managers, so the counts are the same on every machine. Set
+`MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
+**Predict first:** how many model calls will *your* model need? A small local model may never stop
+asking; that is the ceiling's job.
+""")
+
+code("""
+# NBVAL_IGNORE_OUTPUT
+# (the output depends on the active model: MINGRAPH_LLM, scripted by default)
+from mingraph_lite import EventRecorder, StepLimitReached, make_llm
+
+llm = make_llm()
+recorder = EventRecorder()
+mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder], max_steps=6)
+try:
+    outcome = mine.run({"question": QUESTION})["answer"]
+except StepLimitReached as e:
+    outcome = f"no answer: {e}"
+print(f"model: {llm.name}")
+print(f"model calls: {len(recorder.of('step_start'))}, errands: {len(recorder.of('tool_call'))}")
+print(f"outcome: {outcome}")
+""")
+
+md("""
 ## What is still open
 
 - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means

@@ -474,6 +474,30 @@ else:
 """)
 
 md("""
+## Your model, same cards
+
+With `MINGRAPH_LLM` set to a live model, the same two columns for *its* run. The cards follow the
+same rules; only the number of flips changes.
+""")
+
+code("""
+# NBVAL_IGNORE_OUTPUT
+# (the output depends on the active model: MINGRAPH_LLM, scripted by default)
+from mingraph_lite import make_llm
+
+llm = make_llm()
+mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=6)
+try:
+    outcome = mine.run({"question": QUESTION})["answer"]
+except StepLimitReached as e:
+    outcome = f"no answer: {e}"
+print(f"model: {llm.name}")
+for card, size in mine.cards:
+    print(f"{card:<14} | {size:>2} messages")
+print(f"outcome: {outcome}")
+""")
+
+md("""
 ## What is still open
 
 - **Nobody can watch.** We printed the cards by reading `agent.cards` after the run, and `ConsoleLogger`

@@ -492,6 +492,41 @@ print(folder_view.text())
 """)
 
 md("""
+## Your model, on the record
+
+With `MINGRAPH_LLM` set to a live model, record its run before you know whether anything goes wrong:
+a model's mistake may not come back on the next try. The trace lands in `traces/03_your_model.jsonl`.
+""")
+
+code("""
+# NBVAL_IGNORE_OUTPUT
+# (the output depends on the active model: MINGRAPH_LLM, scripted by default)
+from mingraph_lite import StepLimitReached, make_llm
+
+llm = make_llm()
+yours = Path("traces/03_your_model.jsonl")
+yours.unlink(missing_ok=True)
+try:
+    Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(yours)], max_steps=6).run(
+        {"question": QUESTION})
+except StepLimitReached as e:
+    print(f"no answer: {e}")
+print(f"model: {llm.name}")
+
+
+def detail(line):
+    if line["event"] == "model_reply":  # the slips it passed, or its answer
+        message = line["message"]
+        return "asks for " + ", ".join(c["name"] for c in message["tool_calls"]) if message["tool_calls"] \
+            else repr(message["content"])
+    return line.get("content") or line.get("name") or line.get("reason") or ""
+
+
+for line in read_trace(yours):
+    print(f"{line['event']:<12} step={line['step']}  {str(detail(line))[:70]}")
+""")
+
+md("""
 ## What is still open
 
 - **A broken listener loses data quietly.** The run is protected, the record is not; only a warning says the
