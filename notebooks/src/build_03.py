@@ -509,21 +509,11 @@ yours.unlink(missing_ok=True)
 try:
     Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(yours)], max_steps=6).run(
         {"question": QUESTION})
-except StepLimitReached as e:
-    print(f"no answer: {e}")
+except StepLimitReached as stop:
+    print(f"no answer: {stop}")
 print(f"model: {llm.name}")
-
-
-def detail(line):
-    if line["event"] == "model_reply":  # the slips it passed, or its answer
-        message = line["message"]
-        return "asks for " + ", ".join(c["name"] for c in message["tool_calls"]) if message["tool_calls"] \
-            else repr(message["content"])
-    return line.get("content") or line.get("name") or line.get("reason") or ""
-
-
-for line in read_trace(yours):
-    print(f"{line['event']:<12} step={line['step']}  {str(detail(line))[:70]}")
+for e in read_trace(yours):  # the same reading as the recorder's events above: one format everywhere
+    print(f"{e['step'] or '-':>4}  {e['event']:12}  {detail(e)[:80]}")
 """)
 
 md("""
