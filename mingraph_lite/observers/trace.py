@@ -10,6 +10,7 @@ run id unique across processes, a timestamp and a sequence number.
 from __future__ import annotations
 
 import json
+import math
 import os
 import uuid
 from datetime import datetime, timezone
@@ -37,7 +38,11 @@ class TraceRecorder(RecordingObserver):
         self._seq += 1
         line = {"v": TRACE_VERSION, "run_id": self.run_id, "seq": self._seq,
                 "ts": datetime.now(timezone.utc).isoformat(timespec="microseconds"), **event}
-        data = (json.dumps(line, ensure_ascii=False, default=repr) + "\n").encode("utf-8")
+        try:
+            text = json.dumps(line, ensure_ascii=False, default=repr, allow_nan=False)
+        except ValueError:  # a model's slip carried NaN/Infinity: write it as text, keep the file standard JSON
+            text = json.dumps(_finite(line), ensure_ascii=False, default=repr, allow_nan=False)
+        data = (text + "\n").encode("utf-8")
         # Open per line: nothing buffered in this process is lost if it dies mid-run.
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
@@ -47,6 +52,16 @@ class TraceRecorder(RecordingObserver):
 
     def __repr__(self) -> str:
         return f"TraceRecorder({str(self.path)!r})"
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)  # "nan", "inf": readable, and valid JSON for any reader
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) -> list[dict[str, Any]]:

@@ -201,3 +201,15 @@ def test_a_step_limit_run_is_traced_to_its_finish(tmp_path):
               max_steps=2).run({"question": QUESTION})
     last = read_trace(path)[-1]
     assert (last["event"], last["answer"], last["reason"]) == ("finish", None, "step limit")
+
+
+def test_a_slip_carrying_nan_is_written_as_standard_json(tmp_path):
+    from mingraph_lite.messages import ToolCall
+
+    path = tmp_path / "nan.jsonl"
+    recorder = TraceRecorder(path)
+    recorder.on_tool_call(ToolCall("t1", "to_fahrenheit", {"celsius": float("nan"), "other": float("inf")}))
+    text = path.read_text(encoding="utf-8")
+    assert "NaN" not in text and "Infinity" not in text
+    [event] = read_trace(path)
+    assert event["arguments"] == {"celsius": "nan", "other": "inf"}
