@@ -12,12 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import StepLimitReached, ToolArgsError
+from .errors import StepLimitReached
 from .memory import KeepAll, Memory
 from .messages import AssistantMessage, ToolMessage, UserMessage
 from .observers.announce import announce
 from .observers.base import Observer
-from .tools import ToolRegistry
+from .tools import ToolRegistry, error_slip, failed_slips
 
 
 @dataclass(frozen=True)
@@ -49,20 +49,13 @@ class _RunningTools:
         calls = self.message.tool_calls
         for i, call in enumerate(calls):
             agent._announce("on_tool_call", call)
-            try:
-                result = agent.registry.run(call)
-            except ToolArgsError as e:  # the model's mistake: answer the slip with what to fix
-                result = ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id,
-                                     name=call.name, is_error=True)
+            try:  # a badly filled-in slip is answered with what to fix: the model can correct it
+                result = agent.registry.answer(call)
             # Not the model's to fix: answer every slip anyway, then stop. BaseException too: a learner's
             # Ctrl-C in a slow tool must not leave the folder with a slip no provider will accept.
             except BaseException as e:
                 agent._announce("on_tool_error", call, e)
-                # Providers reject a folder with an unanswered slip, and the folder outlives this run.
-                answers = [ToolMessage(f"Error: tool failed: {e}", call.id, name=call.name, is_error=True)]
-                answers += [ToolMessage(f"Error: not run, because {call.name} failed before it", later.id,
-                                        name=later.name, is_error=True) for later in calls[i + 1:]]
-                for answer in answers:
+                for answer in failed_slips(calls, i, e):
                     agent.memory.add(answer)
                     agent._announce("on_tool_return", answer)
                 agent._announce("on_finish", None, "tool failed")
@@ -97,8 +90,7 @@ def _answer_open_slips(memory: Memory, error: BaseException) -> None:
             answered = {m.tool_call_id for m in messages[index + 1:] if isinstance(m, ToolMessage)}
             for call in message.tool_calls:
                 if call.id not in answered:
-                    memory.add(ToolMessage(f"Error: not run, because the run stopped: {type(error).__name__}",
-                                           call.id, name=call.name, is_error=True))
+                    memory.add(error_slip(call, f"not run, because the run stopped: {type(error).__name__}"))
             return
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
 
-from .errors import ToolArgsError
-from .messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
+from .messages import AssistantMessage, Message, SystemMessage, UserMessage
 from .tools import ToolRegistry
 
 State = dict[str, object]
@@ -83,9 +82,5 @@ class RunTools:
         if not isinstance(last, AssistantMessage) or not last.tool_calls:
             raise ValueError("RunTools needs state['messages'] ending with an assistant message that has tool calls")
         for call in last.tool_calls:
-            try:
-                messages.append(self.registry.run(call))
-            except ToolArgsError as e:
-                messages.append(ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id,
-                                            name=call.name, is_error=True))
+            messages.append(self.registry.answer(call))
         return {"messages": messages}

@@ -11,7 +11,7 @@ import inspect
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_type_hints
 
@@ -105,6 +105,29 @@ def _explain(error: ValidationError) -> str:
     return "; ".join(problems)
 
 
+def error_slip(call: ToolCall, text: str) -> ToolMessage:
+    """An answer slip that reports a problem instead of a result (marked ``is_error``)."""
+    return ToolMessage(f"Error: {text}", call.id, name=call.name, is_error=True)
+
+
+def fix_slip(call: ToolCall, error: ToolArgsError) -> ToolMessage:
+    """The answer to a badly filled-in slip: what was wrong, so the model can send a better one.
+
+    The wording is LangGraph ToolNode's default, which sorts errors the same way.
+    """
+    return error_slip(call, f"{error}\n Please fix your mistakes.")
+
+
+def failed_slips(calls: Sequence[ToolCall], index: int, error: BaseException) -> list[ToolMessage]:
+    """Answers for a batch whose call ``index`` failed in the tool itself: that one, and every later one.
+
+    Providers reject a folder with an unanswered slip, and the folder outlives the run.
+    """
+    failed = calls[index]
+    return [error_slip(failed, f"tool failed: {error}"),
+            *(error_slip(later, f"not run, because {failed.name} failed before it") for later in calls[index + 1:])]
+
+
 class ToolRegistry:
     """The menu: ``add`` functions, hand ``tools`` to the model, ``run`` its slips."""
 
@@ -184,6 +207,13 @@ class ToolRegistry:
         else:
             content = _RESULT_JSON.encode(result)
         return ToolMessage(content, tool_call_id=call.id, name=call.name)
+
+    def answer(self, call: ToolCall) -> ToolMessage:
+        """Run one slip; a slip the model filled in badly is answered with what to fix, not raised."""
+        try:
+            return self.run(call)
+        except ToolArgsError as e:
+            return fix_slip(call, e)
 
     @staticmethod
     def _example(tool: Tool) -> str:

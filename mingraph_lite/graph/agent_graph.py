@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover
 from ..errors import ToolArgsError
 from ..messages import Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..observers.announce import announce
+from ..tools import error_slip, failed_slips, fix_slip
 from .builder import END, START
 
 
@@ -100,30 +101,23 @@ class AgentNodes:
             try:
                 self.registry.validate(call)
             except ToolArgsError as exc:
-                problems[call.id] = f"Error: {exc}\n Please fix your mistakes."
+                problems[call.id] = fix_slip(call, exc)
         answers: list[ToolMessage] = []
         if problems:  # nothing runs: a valid first slip must not run ahead of an invalid second one
             for call in calls:
                 self._announce("on_tool_call", call)
-                text = problems.get(call.id) or (
-                    "Error: not run, because another call in this batch was invalid")
-                answers.append(ToolMessage(text, call.id, name=call.name, is_error=True))
+                answers.append(problems.get(call.id)
+                               or error_slip(call, "not run, because another call in this batch was invalid"))
                 self._announce("on_tool_return", answers[-1])
             return {"messages": answers, "pending_calls": []}
         for i, call in enumerate(calls):
             self._announce("on_tool_call", call)
             made += 1
             try:
-                answer = self.registry.run(call)
-            except ToolArgsError as exc:
-                answer = ToolMessage(f"Error: {exc}\n Please fix your mistakes.", call.id, name=call.name,
-                                     is_error=True)
+                answer = self.registry.answer(call)
             except Exception as exc:  # not the model's to fix: answer every slip, keep what ran, stop
                 self._announce("on_tool_error", call, exc)
-                answers.append(ToolMessage(f"Error: tool failed: {exc}", call.id, name=call.name,
-                                           is_error=True))
-                answers += [ToolMessage(f"Error: not run, because {call.name} failed before it", later.id,
-                                        name=later.name, is_error=True) for later in calls[i + 1:]]
+                answers += failed_slips(calls, i, exc)
                 for slip in answers[-(len(calls) - i):]:
                     self._announce("on_tool_return", slip)
                 self._announce("on_finish", None, "tool failed")
