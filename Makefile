@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.test-installed
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/notebooks/sanitize.cfg
 
-.PHONY: lab test setup setup-test lint bench demo clean
+.PHONY: lab test setup setup-test lint bench demo notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ lint: setup-test
 
 demo: setup
 	$(BIN)/python -m mingraph_lite demo
+
+# Rebuild every notebook from its .py pair and re-execute it with the scripted model.
+notebooks: setup-test
+	$(BIN)/python scripts/execute_notebooks.py
 
 bench: setup-test
 	$(BIN)/python -m benchmarks

@@ -1,53 +1,36 @@
-"""Build notebooks/01_sticky_note_loop.ipynb: the loop most people write first, and what it is missing.
+# %% [markdown]
+# # 01 · The sticky-note loop
+#
+# An agent is a model calling tools in a loop. This notebook writes that loop by hand, the way most
+# people write it first, and finds out what it has to remember.
+#
+# **What you will be able to do at the end**
+#
+# - write the plain `while True` agent loop in ten lines, and name its four parts:
+#   observe, reason, act, evaluate;
+# - explain why *the model* decides how many rounds a question takes, and why your code only decides the
+#   ceiling (`max_steps`);
+# - recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
+# - list what a run has to remember (events, step count, run id, scratch pad, done);
+# - spot the shared mutable default trap, and say why the package's `Agent` does not fall into it.
+#
+# Everything here runs offline: the "model" is a **scripted manager** whose replies were written in
+# advance, and every scripted run says so.
 
-    .venv/bin/python notebooks/src/build_01.py
-    .venv/bin/python scripts/execute_notebooks.py notebooks/01_sticky_note_loop.ipynb
-"""
+# %% [markdown]
+# ## The picture: a manager on the phone
+#
+# The model is a manager on a phone call. They can't reach any files or services. Before the call you
+# hand them a **menu of errands** you can run. During the call they either answer, or pass you a **slip**:
+# "run `get_weather`, city = Paris". Every slip carries a **ticket number** (providers call it the tool
+# call id). You run the errand and hand back an **answer slip** with the same ticket number.
+#
+# The manager forgets everything between calls, so each time you read them **the whole folder** from the
+# top: the standing instructions, the question, every slip and every answer slip so far.
+#
+# Here is the menu for the whole course: two errands on fixed teaching data (not live weather).
 
-# ruff: noqa: E501  (notebook text: markdown table rows cannot be wrapped)
-
-from __future__ import annotations
-
-from nbbuild import NotebookBuilder
-
-notebook = NotebookBuilder("01_sticky_note_loop.ipynb")
-md, code = notebook.md, notebook.code
-
-md("""
-# 01 · The sticky-note loop
-
-An agent is a model calling tools in a loop. This notebook writes that loop by hand, the way most
-people write it first, and finds out what it has to remember.
-
-**What you will be able to do at the end**
-
-- write the plain `while True` agent loop in ten lines, and name its four parts:
-  observe, reason, act, evaluate;
-- explain why *the model* decides how many rounds a question takes, and why your code only decides the
-  ceiling (`max_steps`);
-- recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
-- list what a run has to remember (events, step count, run id, scratch pad, done);
-- spot the shared mutable default trap, and say why the package's `Agent` does not fall into it.
-
-Everything here runs offline: the "model" is a **scripted manager** whose replies were written in
-advance, and every scripted run says so.
-""")
-
-md("""
-## The picture: a manager on the phone
-
-The model is a manager on a phone call. They can't reach any files or services. Before the call you
-hand them a **menu of errands** you can run. During the call they either answer, or pass you a **slip**:
-"run `get_weather`, city = Paris". Every slip carries a **ticket number** (providers call it the tool
-call id). You run the errand and hand back an **answer slip** with the same ticket number.
-
-The manager forgets everything between calls, so each time you read them **the whole folder** from the
-top: the standing instructions, the question, every slip and every answer slip so far.
-
-Here is the menu for the whole course: two errands on fixed teaching data (not live weather).
-""")
-
-code("""
+# %%
 from mingraph_lite import (Agent, CallModel, KeepAll, RunTools, ScriptedLLM, ScriptExhausted, Sequence,
                            StepLimitReached, SystemMessage, UserMessage)
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, looping_manager, three_round_manager,
@@ -60,9 +43,9 @@ for spec in registry.tools:
     print(f"{fn['name']:<14} {fn['description']}")
 print()
 print("question:", QUESTION)
-""")
 
-code('''
+
+# %%
 def describe(message):
     """One line per message in the folder, the way a person would read it."""
     if getattr(message, "tool_calls", ()):
@@ -72,17 +55,16 @@ def describe(message):
         return f"{message.role:<9} answer to [{message.tool_call_id}]: {message.content}"
     text = " ".join(message.content.split())
     return f"{message.role:<9} {text[:70] + '...' if len(text) > 70 else text}"
-''')
 
-md("""
-## First instinct: a fixed list of steps
 
-The package already has a step that calls the model (`CallModel`) and a step that runs the slips
-(`RunTools`), and a `Sequence` that runs steps in order. The round trip "ask, run the errand, ask again"
-is three steps in a list. Let's try it with a scripted manager.
-""")
+# %% [markdown]
+# ## First instinct: a fixed list of steps
+#
+# The package already has a step that calls the model (`CallModel`) and a step that runs the slips
+# (`RunTools`), and a `Sequence` that runs steps in order. The round trip "ask, run the errand, ask again"
+# is three steps in a list. Let's try it with a scripted manager.
 
-code("""
+# %%
 llm = four_round_manager()
 fixed_plan = Sequence([CallModel(llm, registry, SYSTEM_PROMPT), RunTools(registry), CallModel(llm, registry)])
 worksheet = fixed_plan.run({"question": QUESTION})
@@ -92,20 +74,19 @@ print("model calls:", len(llm.calls))
 print("got an answer?", "answer" in worksheet)
 for message in worksheet["messages"]:
     print(" ", describe(message))
-""")
 
-md("""
-The list ran out, and the manager was still passing slips: after two rounds they want a conversion.
-A list only goes forward. It can't draw the arrow from "run the errands" back to "call the model",
-and we can't know in advance how many times that arrow is taken. We need a loop.
 
-## The plain `while True` loop
+# %% [markdown]
+# The list ran out, and the manager was still passing slips: after two rounds they want a conversion.
+# A list only goes forward. It can't draw the arrow from "run the errands" back to "call the model",
+# and we can't know in advance how many times that arrow is taken. We need a loop.
+#
+# ## The plain `while True` loop
+#
+# This is the loop most people write first. Read it before running it: the comments name the four parts
+# of one round.
 
-This is the loop most people write first. Read it before running it: the comments name the four parts
-of one round.
-""")
-
-code('''
+# %%
 def plain_loop(llm, registry, question, *, show=True):
     """Call the manager until they answer instead of passing slips. No ceiling."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
@@ -123,20 +104,19 @@ def plain_loop(llm, registry, question, *, show=True):
             if show:
                 print(f"  [{slip.id}] {slip.name}({slip.arguments}) -> {answer_slip.content}")
             folder.append(answer_slip)
-''')
 
-md("""
-### Predict first
 
-Two scripted managers stand in for two real models. Both get the same question and the same two tools.
-The source article reports that gpt-5-mini and qwen3.5:2b took a different number of rounds on exactly
-this question; these scripts replay the *shape* of those two runs.
+# %% [markdown]
+# ### Predict first
+#
+# Two scripted managers stand in for two real models. Both get the same question and the same two tools.
+# The source article reports that gpt-5-mini and qwen3.5:2b took a different number of rounds on exactly
+# this question; these scripts replay the *shape* of those two runs.
+#
+# **How many model calls will each manager take?** Write your guess here: four-round manager: ...,
+# three-round manager: ... (the names give it away; the real question is *where the difference comes from*).
 
-**How many model calls will each manager take?** Write your guess here: four-round manager: ...,
-three-round manager: ... (the names give it away; the real question is *where the difference comes from*).
-""")
-
-code("""
+# %%
 rows = []
 for make_manager in (four_round_manager, three_round_manager):
     llm = make_manager()
@@ -149,40 +129,36 @@ for make_manager in (four_round_manager, three_round_manager):
 print(f"{'manager':<24} {'model calls':>11} {'errands':>8} {'folder':>7}  answer")
 for name, calls, slips, size, answer in rows:
     print(f"{name:<24} {calls:>11} {slips:>8} {size:>7}  {answer}")
-""")
 
-md("""
-Same tools, same question, same errands (four), same answer; one manager asked for both conversions in
-one reply, the other one at a time. **The model decides how many rounds there are.** It reads each
-answer slip and only then decides whether it needs another errand. The loop's code never says "four".
+# %% [markdown]
+# Same tools, same question, same errands (four), same answer; one manager asked for both conversions in
+# one reply, the other one at a time. **The model decides how many rounds there are.** It reads each
+# answer slip and only then decides whether it needs another errand. The loop's code never says "four".
+#
+# ### Observe, reason, act, evaluate
+#
+# Each pass of the loop is one round of four parts:
+#
+# | part | in `plain_loop` | failure to watch for |
+# |---|---|---|
+# | **observe** | the folder: the question at first, then every answer slip | a vague or unit-less result misleads the next round |
+# | **reason** | `llm.generate(folder, tools)`: slips, or an answer | the model makes up a result instead of asking for it |
+# | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
+# | **evaluate** | "no slips?" ends it; otherwise the answer slips go into the folder | stopping too early, or never stopping |
+#
+# That last cell of the table is where our loop is weak.
 
-### Observe, reason, act, evaluate
+# %% [markdown]
+# ### Exercise 1: count the rounds
+#
+# A third manager (built in the check cell) asks for Paris's weather, then in the next round for Tokyo's,
+# then for both conversions in one reply, then answers. **How many model calls does that take?**
+# Replace `None` with your number and run the check.
 
-Each pass of the loop is one round of four parts:
-
-| part | in `plain_loop` | failure to watch for |
-|---|---|---|
-| **observe** | the folder: the question at first, then every answer slip | a vague or unit-less result misleads the next round |
-| **reason** | `llm.generate(folder, tools)`: slips, or an answer | the model makes up a result instead of asking for it |
-| **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
-| **evaluate** | "no slips?" ends it; otherwise the answer slips go into the folder | stopping too early, or never stopping |
-
-That last cell of the table is where our loop is weak.
-""")
-
-md("""
-### Exercise 1: count the rounds
-
-A third manager (built in the check cell) asks for Paris's weather, then in the next round for Tokyo's,
-then for both conversions in one reply, then answers. **How many model calls does that take?**
-Replace `None` with your number and run the check.
-""")
-
-code("""
+# %%
 answer_1 = None  # your guess: how many model calls?
-""")
 
-code("""
+# %%
 from mingraph_lite.course.scripts import number, results
 
 def _convert_both(messages, tools):
@@ -202,33 +178,30 @@ elif answer_1 == actual:
     print(f"correct: {actual} model calls")
 else:
     print("not quite, hint: count the replies: each reply is one model call, and the last one is the answer")
-""")
 
-md("""
-## The manager who never stops
+# %% [markdown]
+# ## The manager who never stops
+#
+# The plain loop stops only when the manager decides to. What if they never do? A real model can get
+# stuck asking for the same errand again and again, and **every model call is a paid call**.
+# `looping_manager(rounds=30)` is a script that asks for the same two lookups 30 times. A real model
+# would not run out of replies; the script does, which is the only reason this cell ends.
 
-The plain loop stops only when the manager decides to. What if they never do? A real model can get
-stuck asking for the same errand again and again, and **every model call is a paid call**.
-`looping_manager(rounds=30)` is a script that asks for the same two lookups 30 times. A real model
-would not run out of replies; the script does, which is the only reason this cell ends.
-""")
-
-code("""
+# %%
 llm = looping_manager(rounds=30)
 try:
     plain_loop(llm, registry, QUESTION, show=False)
 except ScriptExhausted as e:
     print(f"{type(e).__name__}: {e}")
 print(f"model calls made: {len(llm.calls)}  (with a real model: no end, and a bill for each one)")
-""")
 
-md("""
-The fix is a ceiling. The model still decides the number of rounds; our code only decides the most we
-are willing to pay for. `max_steps` counts **model calls**, and running out is not an answer: the loop
-raises `StepLimitReached`, so no caller can mistake "I gave up" for a reply.
-""")
 
-code('''
+# %% [markdown]
+# The fix is a ceiling. The model still decides the number of rounds; our code only decides the most we
+# are willing to pay for. `max_steps` counts **model calls**, and running out is not an answer: the loop
+# raises `StepLimitReached`, so no caller can mistake "I gave up" for a reply.
+
+# %%
 def capped_loop(llm, registry, question, *, max_steps=10):
     """The same loop with a ceiling on model calls."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
@@ -249,14 +222,12 @@ for make_manager in (three_round_manager, looping_manager):
     except StepLimitReached as e:
         print(f"{llm.name:<24} {type(e).__name__}: {e}")
     print(f"{'':<24} model calls: {len(llm.calls)}")
-''')
 
-md("""
-The ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count.
-The package's `Agent` has the same ceiling (`max_steps`, default 10):
-""")
+# %% [markdown]
+# The ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count.
+# The package's `Agent` has the same ceiling (`max_steps`, default 10):
 
-code("""
+# %%
 llm = looping_manager()
 agent = Agent(llm, registry, SYSTEM_PROMPT, max_steps=5)
 try:
@@ -264,20 +235,17 @@ try:
 except StepLimitReached as e:
     print(f"{type(e).__name__}: {e}")
     print(f"steps on the exception: {e.steps}, model calls made: {len(llm.calls)}")
-""")
 
-md("""
-### Exercise 2: what does `max_steps` count?
+# %% [markdown]
+# ### Exercise 2: what does `max_steps` count?
+#
+# Pick one: `"a"` model calls, `"b"` errands run (tool calls), `"c"` messages in the folder.
+# The check runs the looping manager with `max_steps=3` and counts all three.
 
-Pick one: `"a"` model calls, `"b"` errands run (tool calls), `"c"` messages in the folder.
-The check runs the looping manager with `max_steps=3` and counts all three.
-""")
-
-code("""
+# %%
 answer_2 = None  # "a", "b" or "c"
-""")
 
-code("""
+# %%
 llm = looping_manager()
 agent = Agent(llm, registry, SYSTEM_PROMPT, max_steps=3)
 try:
@@ -295,17 +263,16 @@ elif answer_2 in matching:
     print("correct: max_steps counts model calls, the thing you pay for")
 else:
     print("not quite, hint: which of the three counts equals 3?")
-""")
 
-md("""
-## The sticky-note version
 
-At any moment on the call you are in exactly one **situation**: waiting on the manager, running errands,
-or hung up. What you may do depends on which. The usual way to track it is a sticky note on the desk
-saying where you are, and one rulebook where every rule starts with "what does the note say?".
-""")
+# %% [markdown]
+# ## The sticky-note version
+#
+# At any moment on the call you are in exactly one **situation**: waiting on the manager, running errands,
+# or hung up. What you may do depends on which. The usual way to track it is a sticky note on the desk
+# saying where you are, and one rulebook where every rule starts with "what does the note say?".
 
-code('''
+# %%
 def sticky_note_loop(llm, registry, question, *, max_steps=10):
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     situation, step, answer = "waiting", 0, None            # the sticky note, and what it drags along
@@ -334,39 +301,36 @@ def sticky_note_loop(llm, registry, question, *, max_steps=10):
 llm = three_round_manager()
 print(llm.name)
 print("answer:", sticky_note_loop(llm, registry, QUESTION))
-''')
 
-md("""
-It works, and it prints nicely. But look at its shape:
+# %% [markdown]
+# It works, and it prints nicely. But look at its shape:
+#
+# - every rule for every situation lives in one block, and each one begins by checking the note;
+# - the note, the step counter and the answer are loose variables that every branch must keep in sync
+#   (`step` is bumped in one branch and read in another);
+# - adding a situation, say "ask a human before running an errand", means editing that block and every
+#   check in it.
+#
+# Notebook 02 tears this rulebook into cards, one per situation. Before that: what does a run have to
+# keep, besides the note?
 
-- every rule for every situation lives in one block, and each one begins by checking the note;
-- the note, the step counter and the answer are loose variables that every branch must keep in sync
-  (`step` is bumped in one branch and read in another);
-- adding a situation, say "ask a human before running an errand", means editing that block and every
-  check in it.
+# %% [markdown]
+# ## What a run has to remember
+#
+# Watch the sticky-note loop and list what must survive from one round to the next:
+#
+# | what | why | in `sticky_note_loop` |
+# |---|---|---|
+# | **events**: everything that happened | the model is read it every round; you debug from it | `folder` (messages only) |
+# | **step count** | the ceiling needs a counter | `step` |
+# | **run id** | which run produced this line in a log? | nowhere yet (notebook 03: `TraceRecorder`) |
+# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 05: the worksheet) |
+# | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
+#
+# Passing five loose variables into every function gets noisy fast. One object that holds them all is
+# easier; a dataclass does it in a few lines. Note `field(default_factory=...)`: it matters in a minute.
 
-Notebook 02 tears this rulebook into cards, one per situation. Before that: what does a run have to
-keep, besides the note?
-""")
-
-md("""
-## What a run has to remember
-
-Watch the sticky-note loop and list what must survive from one round to the next:
-
-| what | why | in `sticky_note_loop` |
-|---|---|---|
-| **events**: everything that happened | the model is read it every round; you debug from it | `folder` (messages only) |
-| **step count** | the ceiling needs a counter | `step` |
-| **run id** | which run produced this line in a log? | nowhere yet (notebook 03: `TraceRecorder`) |
-| **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 05: the worksheet) |
-| **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
-
-Passing five loose variables into every function gets noisy fast. One object that holds them all is
-easier; a dataclass does it in a few lines. Note `field(default_factory=...)`: it matters in a minute.
-""")
-
-code('''
+# %%
 from dataclasses import dataclass, field
 from uuid import uuid4
 
@@ -390,32 +354,29 @@ first.events.append("user asked about Paris")
 print("same run id?", first.run_id == second.run_id)
 print("second run's events:", second.events)
 print("done?", first.done)
-''')
 
-md("""
-Each `RunContext()` gets its own list, because `default_factory` is called once per object. Try writing
-`events: list = []` instead and `dataclasses` refuses. It knows that a default is built **once**, when
-Python reads the class, and that a list built once would be shared by every object. That is the next trap.
-""")
+# %% [markdown]
+# Each `RunContext()` gets its own list, because `default_factory` is called once per object. Try writing
+# `events: list = []` instead and `dataclasses` refuses. It knows that a default is built **once**, when
+# Python reads the class, and that a list built once would be shared by every object. That is the next trap.
 
-code("""
+# %%
 try:
     @dataclass
     class BadContext:
         events: list = []
 except ValueError as e:
     print(f"{type(e).__name__}: {e}")
-""")
 
-md("""
-## The shared mutable default trap
 
-An agent needs a folder (a memory). If the caller passes none, the obvious default is a fresh `KeepAll`.
-The obvious way to write that is below. **Predict first:** two agents built without a memory, how many
-folders are there? Write your guess here: ...
-""")
+# %% [markdown]
+# ## The shared mutable default trap
+#
+# An agent needs a folder (a memory). If the caller passes none, the obvious default is a fresh `KeepAll`.
+# The obvious way to write that is below. **Predict first:** two agents built without a memory, how many
+# folders are there? Write your guess here: ...
 
-code('''
+# %%
 class NaiveAgent:
     """The capped loop as a class, with the obvious default. (Don't copy this.)"""
 
@@ -444,22 +405,20 @@ print("greeter's folder before its first run:", len(greeter.memory), "messages")
 
 greeter.run("Hi!")
 read_out = greeter_llm.calls[0][0]
-print(f"\\nwhat the greeter's manager was read on its FIRST call ({len(read_out)} messages):")
+print(f"\nwhat the greeter's manager was read on its FIRST call ({len(read_out)} messages):")
 for message in read_out:
     print(" ", describe(message))
-''')
 
-md("""
-`KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
-Every agent built without a memory gets that same object. So the greeter's manager was read the weather
-agent's whole conversation, and under the weather instructions, because the greeter's own system prompt
-did not exist yet when the folder was built.
+# %% [markdown]
+# `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
+# Every agent built without a memory gets that same object. So the greeter's manager was read the weather
+# agent's whole conversation, and under the weather instructions, because the greeter's own system prompt
+# did not exist yet when the folder was built.
+#
+# The fix: default to `None`, and build the folder inside the constructor, where this agent's system prompt
+# exists. That is what the package's `Agent` does:
 
-The fix: default to `None`, and build the folder inside the constructor, where this agent's system prompt
-exists. That is what the package's `Agent` does:
-""")
-
-code("""
+# %%
 import inspect
 
 print("Agent's memory default:", inspect.signature(Agent).parameters["memory"].default)
@@ -473,29 +432,26 @@ print("same folder object?", greeter.memory is weather_agent.memory)
 
 greeter.run({"question": "Hi!"})
 read_out = greeter_llm.calls[0][0]
-print(f"\\nwhat the greeter's manager was read on its first call ({len(read_out)} messages):")
+print(f"\nwhat the greeter's manager was read on its first call ({len(read_out)} messages):")
 for message in read_out:
     print(" ", describe(message))
-""")
 
-md("""
-### Exercise 3: fix the trap yourself
+# %% [markdown]
+# ### Exercise 3: fix the trap yourself
+#
+# Write `FixedAgent`, a subclass of `NaiveAgent` whose `__init__` defaults `memory` to `None` and builds a
+# fresh `KeepAll(system_prompt)` when none is given. Leave `FixedAgent = None` to skip.
+#
+# ```python
+# class FixedAgent(NaiveAgent):
+#     def __init__(self, llm, registry, system_prompt, memory=None):
+#         ...
+# ```
 
-Write `FixedAgent`, a subclass of `NaiveAgent` whose `__init__` defaults `memory` to `None` and builds a
-fresh `KeepAll(system_prompt)` when none is given. Leave `FixedAgent = None` to skip.
-
-```python
-class FixedAgent(NaiveAgent):
-    def __init__(self, llm, registry, system_prompt, memory=None):
-        ...
-```
-""")
-
-code("""
+# %%
 FixedAgent = None  # replace with your class
-""")
 
-code("""
+# %%
 if FixedAgent is None:
     print("not answered yet: write the FixedAgent class above, then run this cell again")
 else:
@@ -509,18 +465,16 @@ else:
         print("not quite, hint: build the folder from this agent's system_prompt")
     else:
         print("correct: each agent has its own folder, with its own system prompt")
-""")
 
-md("""
-## Your model, same loop
+# %% [markdown]
+# ## Your model, same loop
+#
+# Everything above used scripted managers, so the counts are the same on every machine. Set
+# `MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
+# **Predict first:** how many model calls will *your* model need? A small local model may never stop
+# asking; that is the ceiling's job.
 
-Everything above used scripted managers, so the counts are the same on every machine. Set
-`MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
-**Predict first:** how many model calls will *your* model need? A small local model may never stop
-asking; that is the ceiling's job.
-""")
-
-code("""
+# %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
 from mingraph_lite import EventRecorder, StepLimitReached, make_llm
@@ -535,23 +489,17 @@ except StepLimitReached as e:
 print(f"model: {llm.name}")
 print(f"model calls: {len(recorder.of('step_start'))}, errands: {len(recorder.of('tool_call'))}")
 print(f"outcome: {outcome}")
-""")
 
-md("""
-## What is still open
-
-- **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
-  editing every branch. Notebook 02 gives each situation its own card.
-- **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
-  unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 02
-  separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
-- **Watching.** The only view of a run is what we chose to `print` inside the loop. Notebook 03 lets
-  listeners watch without the loop knowing who they are.
-- **The run id and the scratch pad** have no home yet (notebooks 03 and 05).
-- **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
-  agent handed two unrelated tasks, the second task's folder still holds the first (notebook 06).
-""")
-
-
-if __name__ == "__main__":
-    notebook.write()
+# %% [markdown]
+# ## What is still open
+#
+# - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
+#   editing every branch. Notebook 02 gives each situation its own card.
+# - **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
+#   unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 02
+#   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
+# - **Watching.** The only view of a run is what we chose to `print` inside the loop. Notebook 03 lets
+#   listeners watch without the loop knowing who they are.
+# - **The run id and the scratch pad** have no home yet (notebooks 03 and 05).
+# - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
+#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 06).

@@ -1,0 +1,177 @@
+# %% [markdown]
+# # 00 · Start here
+#
+# This course takes an LLM agent apart. An agent is a model calling tools in a loop; over seven short
+# notebooks you write that loop yourself, split it into the pieces a real framework has, and learn to read
+# what a run did, from the folder of messages to a trace file.
+#
+# **What you will be able to do at the end of this notebook**
+#
+# - run the course offline, and switch it to a real model with one environment variable;
+# - check that your environment has everything (and read what to do when it doesn't);
+# - say which model is answering right now, and run one question through it;
+# - find the notebook for each idea on the course map.
+
+# %% [markdown]
+# ## How to run the course
+#
+# | you want to | type |
+# |---|---|
+# | open the course (builds `.venv` the first time) | `make lab` |
+# | the same notebooks against a real model | `MINGRAPH_LLM=ollama:qwen3.5:2b make lab` |
+# | ... or OpenAI (needs `OPENAI_API_KEY`) | `MINGRAPH_LLM=openai:gpt-5-mini make lab` |
+# | ... or a tiny model in-process, no server | `MINGRAPH_LLM=local make lab` |
+# | run every test and re-check every notebook | `make test` |
+#
+# Without `MINGRAPH_LLM`, every notebook runs with a **scripted** model: replies written in advance,
+# no network, no key, no server, and the same output on every machine. Scripted runs always say they are
+# scripted. With a real model, only the cells about "the active model" change their output.
+
+# %% [markdown]
+# ## Check your environment
+#
+# One row per thing the course needs: the Python version, each package (with its version), the optional
+# extras (missing is fine: the row says how to add one), the active model setting and whether that model
+# can answer. With the scripted default this makes no network call; for Ollama it asks the server once,
+# with a one-second timeout.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (versions and your model setting differ from machine to machine)
+from mingraph_lite.course.envcheck import FAIL, check_environment, format_table
+
+rows = check_environment()
+print(format_table(rows))
+problems = [row for row in rows if row.status == FAIL]
+print()
+print("all good" if not problems else f"{len(problems)} to fix: see the FAIL rows above")
+
+# %% [markdown]
+# ## The running example
+#
+# Every notebook uses the same question and the same two tools, on fixed teaching data (not live weather):
+# `get_weather(city)` answers in degrees Celsius, and `to_fahrenheit(celsius)` converts.
+
+# %%
+from mingraph_lite import Agent, ConsoleLogger, EventRecorder, make_llm
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import get_weather, to_fahrenheit, weather_registry
+
+print("question:      ", QUESTION)
+print("system prompt: ", SYSTEM_PROMPT)
+print("get_weather('Paris') ->", repr(get_weather("Paris")))
+print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
+
+# %% [markdown]
+# The model is like a manager on a phone call who can't reach any files. You hand them a menu of errands;
+# they either answer, or pass you a **slip** ("run `get_weather`, city = Paris") with a ticket number; you run
+# the errand and hand back an answer slip with the same number. Notebook 01 builds this loop by hand.
+#
+# **Predict first:** the question needs two lookups and two conversions. How many times will the manager be
+# called (how many model calls) before it answers? Write your guess here: ...
+#
+# Then run a scripted manager and count the `[step ...]` lines. `ConsoleLogger` prints each step as it happens.
+
+# %%
+manager = four_round_manager()
+agent = Agent(manager, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
+answer = agent.run({"question": QUESTION})["answer"]
+print()
+print("answer:", answer)
+print("model calls:", len(manager.calls), "| manager:", manager.name)
+
+# %% [markdown]
+# ## The active model
+#
+# `make_llm()` builds the model named by `MINGRAPH_LLM` (default: scripted). Notebooks that are *about* a live
+# model use it; the teaching runs keep using named scripted managers so that their outputs stay the same.
+# This cell runs the question through the active model and prints which model answered. With a real model
+# its output differs from run to run; that is expected.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the active model is whatever MINGRAPH_LLM says)
+import os
+
+print("MINGRAPH_LLM =", os.environ.get("MINGRAPH_LLM") or "(unset: scripted)")
+recorder = EventRecorder()
+try:
+    llm = make_llm()
+    result = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    replies = recorder.of("model_reply")
+    who = getattr(llm, "name", None) or getattr(llm, "model", None) or type(llm).__name__
+    print(f"answered by: {replies[-1].get('model')}  ({who})")
+    print("model calls:", len(replies))
+    print("answer:", result["answer"])
+except Exception as e:  # a missing server, key or package: show the reason instead of a traceback
+    print(f"the active model could not answer: {type(e).__name__}: {e}")
+
+# %% [markdown]
+# ## The course map
+#
+# Each notebook opens with what you will be able to do and closes with what is still open; each asks you to
+# predict before it runs, and has exercises with a check cell.
+
+# %%
+COURSE = [
+    ("00_start_here", "how to run the course; which model is in use"),
+    ("01_sticky_note_loop", "the loop most people write first; max_steps; the shared default trap"),
+    ("02_state_cards", "one card per situation; the folder vs the card; who can fix a failure"),
+    ("03_observers", "listeners that watch a run and cannot change it; traces; live views"),
+    ("04_reasoning_capture", "the model's thinking and its tokens; reading a trace; units in results"),
+    ("05_graph_routing", "explicit state and transitions: a small graph runner, then LangGraph"),
+    ("06_memory_and_beyond", "what the model is read each round, and what it costs; subagents"),
+]
+for name, idea in COURSE:
+    print(f"{name:<22} {idea}")
+
+# %% [markdown]
+# ### Exercise 1: switch the model
+#
+# Which environment variable picks the model, and which value runs everything offline with no key and no
+# server? Fill in both strings.
+
+# %%
+answer_1 = (None, None)  # ("VARIABLE_NAME", "value")
+
+# %%
+from mingraph_lite.llms.factory import ENV
+
+variable, value = answer_1
+# only a scripted spec is built here: building it touches no network
+offline = str(value).strip().lower() == "scripted" and make_llm(str(value)).name.startswith("scripted")
+if variable is None and value is None:
+    print("not answered yet: fill in answer_1, then run this cell again")
+elif variable != ENV:
+    print("not quite, hint: the variable's name is in the 'How to run the course' table")
+elif not offline:
+    print("not quite, hint: the default model is the offline one; what does every scripted run call itself?")
+else:
+    print(f"correct: {ENV}={value} runs offline, and it is the default when {ENV} is unset")
+
+# %% [markdown]
+# ### Exercise 2: which notebook?
+#
+# You want to know why a listener that crashes does not stop the run. Which notebook on the map do you open?
+# Write its number as a string, e.g. `"04"`.
+
+# %%
+answer_2 = None  # e.g. "04"
+
+# %%
+wanted = next(name for name, idea in COURSE if "listeners" in idea)
+if answer_2 is None:
+    print("not answered yet: set answer_2, then run this cell again")
+elif wanted.startswith(str(answer_2).zfill(2)):
+    print(f"correct: {wanted}")
+else:
+    print("not quite, hint: the course map calls them listeners")
+
+# %% [markdown]
+# ## What is still open
+#
+# - We ran an agent, but we haven't seen its loop. Notebook 01 writes it by hand and asks what it has to remember.
+# - The scripted manager always takes the same number of rounds. A real model decides for itself: set
+#   `MINGRAPH_LLM` and re-run the "active model" cell to see how many it takes.
+# - The environment check only says a model *can* be reached, not that it answers well. Small local models
+#   make up slips and hit the step limit; later notebooks show how to tell from a trace.
