@@ -1,0 +1,102 @@
+"""Check cells for the notebooks' exercises: ``check("01.1", answer)`` prints a verdict and never raises.
+
+Each notebook's exercises live in one module here (``nb01.py`` for notebook 01, ...), each checker
+registered with ``@exercise(id, kind=..., title=...)``. A checker takes the learner's answer (a function,
+a class or a value) and returns a one-line success message, or raises ``Hint`` with what to look at
+next. The exercise cell ships a stub: a function that raises ``NotImplementedError``, or the value
+``...``; with the stub, the check says "not done yet" and the notebook carries on.
+
+``notebooks/solutions/NN_name.py`` holds the reference answers (``SOLUTIONS``) and plausible wrong ones
+(``WRONG``); ``tests/notebooks/test_exercises.py`` checks that every solution passes and every wrong
+answer fails with its hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Kind = Literal["code", "reasoning"]
+
+
+class Hint(Exception):
+    """Raised by a checker: the answer is not right yet, and the message says where to look."""
+
+
+class NotDone(Exception):
+    """Raised by a checker (or by a stub) when the learner has not started the exercise."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    kind: Kind
+    title: str
+    checker: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    exercise: str
+    status: Literal["passed", "not yet", "not done"]
+    message: str
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def __str__(self) -> str:
+        mark = {"passed": "✅", "not yet": "❌", "not done": "⏳"}[self.status]
+        return f"{mark} {self.exercise} {self.status}: {self.message}"
+
+
+EXERCISES: dict[str, Exercise] = {}
+
+
+def exercise(id: str, *, kind: Kind, title: str) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
+    """Register a checker under an exercise id like ``"02.3"`` (notebook 02, third exercise)."""
+
+    def register(checker: Callable[[Any], str]) -> Callable[[Any], str]:
+        if id in EXERCISES:
+            raise ValueError(f"exercise {id} is registered twice")
+        EXERCISES[id] = Exercise(id, kind, title, checker)
+        return checker
+
+    return register
+
+
+def verdict(id: str, answer: Any) -> Verdict:
+    """Run one exercise's checker on an answer; every outcome, the learner's own crash included, is a verdict."""
+    if id not in EXERCISES:
+        raise KeyError(f"no exercise {id!r}; known: {', '.join(sorted(EXERCISES))}")
+    if answer is ... or answer is None:
+        return Verdict(id, "not done", "replace the `...` in the exercise cell with your answer, then run both cells")
+    try:
+        return Verdict(id, "passed", EXERCISES[id].checker(answer))
+    except (NotDone, NotImplementedError):
+        return Verdict(id, "not done", "the exercise cell still holds the stub: write your code there, then re-run")
+    except Hint as hint:
+        return Verdict(id, "not yet", str(hint))
+    except Exception as exc:  # the learner's code crashed inside the check: that is a hint too
+        return Verdict(id, "not yet", f"your code raised {type(exc).__name__}: {exc}")
+
+
+def check(id: str, answer: Any) -> None:
+    """The check cell: print the verdict (never raise, so the notebook runs on with a stub)."""
+    print(verdict(id, answer))
+
+
+def _register_all() -> None:
+    # Each notebook's checkers register themselves on import; a missing module is a notebook not yet written.
+    from importlib import import_module
+    from pkgutil import iter_modules
+
+    for info in iter_modules(__path__):
+        if info.name.startswith("nb"):
+            import_module(f"{__name__}.{info.name}")
+
+
+_register_all()
+
+__all__ = ["EXERCISES", "Exercise", "Hint", "NotDone", "Verdict", "check", "exercise", "verdict"]
