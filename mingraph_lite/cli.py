@@ -1,4 +1,4 @@
-"""``python -m mingraph_lite demo|brief``: the course's runs from a terminal."""
+"""``python -m mingraph_lite demo|brief|experiment``: the course's runs from a terminal."""
 
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ def demo(argv: list[str] | None = None) -> int:
     return 0
 
 
-COMMANDS = {"demo": "the Paris/Tokyo agent run", "brief": "the weather brief as a state graph"}
+COMMANDS = {"demo": "the Paris/Tokyo agent run", "brief": "the weather brief as a state graph",
+            "experiment": "run, resume and compare the unit experiment"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     command, rest = argv[0], argv[1:]
     if command == "demo":
         return demo(rest)
+    if command == "experiment":
+        from .course.experiment_cli import experiment_main
+
+        return experiment_main(rest)
     from .course.brief import brief_main
 
     return brief_main(rest)

@@ -1,0 +1,113 @@
+"""Build the model an experiment runs, with its sampling settings (temperature, seed) applied per run.
+
+``make_llm(spec)`` builds a model with its defaults; an experiment needs each run's seed and the chosen
+temperature to reach the model. ``model_source(spec, temperature)`` parses the same spec grammar and
+knows, per kind, how to pass them:
+
+- ``local[:MODEL]``: one ``LocalLLM`` loaded once (loading takes seconds); before each run its ``seed``
+  and ``temperature`` attributes are set, which it reads on every call. In this process, so one run
+  at a time.
+- ``ollama:MODEL``: a fresh ``OllamaLLM`` per run with ``options={"seed": ..., "temperature": ...}``;
+  the server takes parallel requests.
+- ``openai:MODEL``: ``OpenAILLM`` sends no temperature or seed, so the provider's defaults apply and
+  the folder records temperature as unknown.
+- ``scripted`` (default): scripted managers modelling the reported behaviour, one picked per run
+  by a ``random.Random`` seeded with the run's seed; temperature means nothing to them.
+- a model object (from Python): used as it is, its own settings, one run at a time.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .modelled import MODELLED_LABEL, modelled_manager
+
+KINDS = ("scripted", "local[:MODEL]", "ollama:MODEL", "openai:MODEL")
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """Where each run's model comes from: ``build(variant, seed) -> (model, script)``."""
+
+    name: str                       # as make_llm spells it: local:smollm2-135m, ollama:qwen3:0.6b, ...
+    build: Callable[[str, int], tuple[Any, str]]
+    parallel: bool                  # may several runs call it at once?
+    live: bool                      # a real model (False: scripted managers modelling the report)
+    temperature: float | None       # what the model really samples with (None: not ours to set)
+    note: str = ""                  # how the settings reach the model, said once before the runs
+
+
+def _scripted(temperature: float | None) -> ModelSource:
+    def build(variant: str, seed: int) -> tuple[Any, str]:
+        behaviour, manager = modelled_manager(variant, random.Random(f"{seed}:{variant}"))
+        return manager, behaviour
+    return ModelSource("scripted (modelled)", build, parallel=True, live=False, temperature=None,
+                       note=f"{MODELLED_LABEL}: each run's seed picks its behaviour; temperature is ignored")
+
+
+def _local(model: str, temperature: float) -> ModelSource:
+    from ..llms.local import MODELS, LocalLLM
+
+    if model and model not in MODELS and not model.endswith(".gguf"):
+        raise ValueError(f"unknown local model {model!r}: use one of {', '.join(sorted(MODELS))} "
+                         "or a path to a .gguf file")
+
+    loaded: list[Any] = []
+    lock = threading.Lock()
+
+    def build(variant: str, seed: int) -> tuple[Any, str]:
+        with lock:
+            if not loaded:  # loaded on the first run, so a bad option fails before seconds of loading
+                loaded.append(LocalLLM(model, seed=seed, temperature=temperature) if model
+                              else LocalLLM(seed=seed, temperature=temperature))
+        llm = loaded[0]
+        llm.seed, llm.temperature = seed, temperature
+        return llm, ""
+    return ModelSource(f"local:{model or 'smollm2-135m'}", build, parallel=False, live=True,
+                       temperature=temperature, note="the local model runs in this process, one run at a time")
+
+
+def _ollama(model: str, temperature: float) -> ModelSource:
+    from ..llms.ollama import OllamaLLM
+
+    def build(variant: str, seed: int) -> tuple[Any, str]:
+        return OllamaLLM(model, options={"seed": seed, "temperature": temperature}), ""
+    return ModelSource(f"ollama:{model}", build, parallel=True, live=True, temperature=temperature)
+
+
+def _openai(model: str, temperature: float) -> ModelSource:
+    from ..llms.openai import OpenAILLM
+
+    llm = OpenAILLM(model)
+    return ModelSource(f"openai:{model}", lambda variant, seed: (llm, ""), parallel=True, live=True,
+                       temperature=None, note="OpenAILLM sends no temperature or seed: the provider's "
+                       "defaults apply, and the folder records the temperature as unknown")
+
+
+def model_name(llm: Any) -> str:
+    """How a model object names itself: ``name`` (local:..., ollama:...), else ``model``, else its class."""
+    return str(getattr(llm, "name", None) or getattr(llm, "model", None) or type(llm).__name__)
+
+
+def model_source(llm: Any = None, temperature: float = 0.7) -> ModelSource:
+    """A spec (``"local:gemma3-270m"``), ``None`` for scripted, or a model object used as it is."""
+    if llm is None or (isinstance(llm, str) and llm.strip().lower() == "scripted"):
+        return _scripted(temperature)
+    if not isinstance(llm, str):
+        return ModelSource(model_name(llm), lambda variant, seed: (llm, ""), parallel=False, live=True,
+                           temperature=getattr(llm, "temperature", None),
+                           note="a model object is used with its own settings, one run at a time")
+    kind, _, rest = llm.strip().partition(":")
+    kind = kind.lower()
+    if kind == "local":
+        return _local(rest, temperature)
+    if kind == "ollama" and rest:
+        return _ollama(rest, temperature)
+    if kind == "openai" and rest:
+        return _openai(rest, temperature)
+    raise ValueError(f"an experiment cannot run the model spec {llm!r}: use one of {', '.join(KINDS)}, "
+                     "e.g. local:gemma3-270m or ollama:qwen3:0.6b")
