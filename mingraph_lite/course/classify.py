@@ -83,6 +83,7 @@ class _Reading:
     calls: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     looked_up: set[str] = field(default_factory=set)
     received: list[float] = field(default_factory=list)  # the Celsius numbers get_weather returned
+    converted: list[float] = field(default_factory=list)  # the Fahrenheit numbers to_fahrenheit returned
     used_tool: bool = False
     final_ok: bool = False
 
@@ -105,8 +106,10 @@ def _tool_call(state: _Reading, event: Mapping[str, Any], line: int) -> Verdict 
         state.used_tool = True
         value = args.get("celsius")
         if not _is_number(value) or not any(abs(value - r) < 0.01 for r in state.received):
+            reused = _is_number(value) and any(abs(value - r) < 0.01 for r in state.converted)
             return state.verdict("wrong slip", line, f"to_fahrenheit({value!r}): no get_weather returned "
-                                 "that number, so the model made it up")
+                                 "that number, " + ("it came back from to_fahrenheit, so it is Fahrenheit "
+                                                    "already" if reused else "so the model made it up"))
     else:
         return state.verdict("wrong slip", line, f"{name!r} is not on the menu")
     return None
@@ -132,6 +135,8 @@ def _tool_return(state: _Reading, event: Mapping[str, Any], line: int) -> Verdic
     if city is not None:
         state.looked_up.add(city)
         state.received.append(got)
+    else:
+        state.converted.append(got)
     return None
 
 

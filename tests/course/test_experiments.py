@@ -179,3 +179,11 @@ def test_modelled_frequencies_approach_the_report_over_many_draws():
     assert abs(right / 800 - REPORTED[1].right_numbers / 8) < 0.05
     assert sum(MODELLED["18"].values()) == sum(MODELLED["18°C"].values()) == 8
     assert len(OUTCOMES) == 5
+
+
+def test_converting_a_converted_number_is_a_wrong_slip_that_says_so():
+    events = [*LOOKUPS, *CONVERTS, reply("", slip("e", "to_fahrenheit", celsius=64)),
+              call("e", "to_fahrenheit", celsius=64)]
+    verdict = classify(events)
+    assert (verdict.outcome, verdict.line) == ("wrong slip", len(events))
+    assert "Fahrenheit already" in verdict.why and "made it up" not in verdict.why
