@@ -214,6 +214,8 @@ def _check_options(experiment: str, runs: int, workers: int, temperature: float,
 
 def _warn(source: ModelSource, temperature: float, workers: int) -> int:
     """Say what the settings will do; return the workers actually used."""
+    if source.live and source.note and not (workers > 1 and not source.parallel):
+        warnings.warn(source.note, UserWarning, stacklevel=3)  # e.g. the local model: one run at a time
     if source.live and source.temperature == 0 and temperature == 0:
         warnings.warn("temperature 0 is greedy decoding: runs that see the same folder will repeat each "
                       "other; pass a temperature such as 0.7 to sample", GreedyWarning, stacklevel=3)

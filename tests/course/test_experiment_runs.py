@@ -159,7 +159,7 @@ def test_local_models_get_each_runs_seed_and_the_temperature(tmp_path, monkeypat
 
 def test_greedy_decoding_warns_and_scripted_does_not(tmp_path, monkeypatch):
     monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: _Sampler())
-    with pytest.warns(GreedyWarning, match="repeat each other"):
+    with pytest.warns(GreedyWarning, match="repeat each other"), pytest.warns(UserWarning, match="one run at a"):
         run_experiment("local", out=tmp_path / "g", runs=1, temperature=0, progress=False)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
