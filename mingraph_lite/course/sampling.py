@@ -9,8 +9,8 @@ knows, per kind, how to pass them:
   at a time.
 - ``ollama:MODEL``: a fresh ``OllamaLLM`` per run with ``options={"seed": ..., "temperature": ...}``;
   the server takes parallel requests.
-- ``openai:MODEL``: ``OpenAILLM`` sends no temperature or seed, so the provider's defaults apply and
-  the folder records temperature as unknown.
+- ``openai:MODEL``: ``OpenAILLM`` sends no temperature or seed by itself, so a small subclass wraps its
+  client to add both to every request (OpenAI itself or any OpenAI-compatible server, e.g. ``serve``).
 - ``scripted`` (default): scripted managers modelling the reported behaviour, one picked per run
   by a ``random.Random`` seeded with the run's seed; temperature means nothing to them.
 - a model object (from Python): used as it is, its own settings, one run at a time.
@@ -22,8 +22,10 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
+from ..errors import LLMUnavailable
 from .modelled import MODELLED_LABEL, modelled_manager
 
 KINDS = ("scripted", "local[:MODEL]", "ollama:MODEL", "openai:MODEL")
@@ -79,13 +81,41 @@ def _ollama(model: str, temperature: float) -> ModelSource:
     return ModelSource(f"ollama:{model}", build, parallel=True, live=True, temperature=temperature)
 
 
+class _SamplingClient:
+    """An OpenAI client whose chat completions also ask for one run's temperature and seed."""
+
+    def __init__(self, client: Any, sampling: dict[str, Any]) -> None:
+        self._client, self._sampling = client, sampling
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create))
+
+    def _create(self, **request: Any) -> Any:
+        try:
+            return self._client.chat.completions.create(**request, **self._sampling)
+        except Exception as error:  # the provider's BadRequestError; any other error passes through
+            if "temperature" in str(error).lower() or "seed" in str(error).lower():
+                raise LLMUnavailable(f"{request.get('model')} refuses this temperature or seed ({error}): "
+                                     "pass the temperature it accepts, e.g. --temperature 1") from error
+            raise
+
+
 def _openai(model: str, temperature: float) -> ModelSource:
     from ..llms.openai import OpenAILLM
 
-    llm = OpenAILLM(model)
-    return ModelSource(f"openai:{model}", lambda variant, seed: (llm, ""), parallel=True, live=True,
-                       temperature=None, note="OpenAILLM sends no temperature or seed: the provider's "
-                       "defaults apply, and the folder records the temperature as unknown")
+    class SampledOpenAILLM(OpenAILLM):
+        """OpenAILLM, plus temperature and seed on every request (it sends neither by itself)."""
+
+        sampling: dict[str, Any] = {}
+
+        def _get_client(self) -> Any:
+            return _SamplingClient(super()._get_client(), self.sampling)
+
+    def build(variant: str, seed: int) -> tuple[Any, str]:
+        llm = SampledOpenAILLM(model)
+        llm.sampling = {"temperature": temperature, "seed": seed}
+        return llm, ""
+    return ModelSource(f"openai:{model}", build, parallel=True, live=True, temperature=temperature,
+                       note="each request carries the temperature and the run's seed (an OpenAI-compatible "
+                       "server such as llama.cpp's honours both; OpenAI treats the seed as best effort)")
 
 
 def model_name(llm: Any) -> str:

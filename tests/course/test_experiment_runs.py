@@ -198,3 +198,33 @@ def test_the_experiment_usage(capsys):
     assert main(["experiment"]) == 2
     assert main(["experiment", "--help"]) == 0
     assert "compare" in capsys.readouterr().out
+
+
+class _FakeOpenAI:
+    """Records each chat.completions.create request and answers right, the way the openai client would."""
+
+    def __init__(self, refuse=False):
+        self.requests, self.refuse = [], refuse
+        self.chat = type("Chat", (), {"completions": self})()
+
+    def create(self, **request):
+        from types import SimpleNamespace as NS
+        self.requests.append(request)
+        if self.refuse:
+            raise RuntimeError("Unsupported value: 'temperature' does not support 0.7 with this model")
+        message = NS(content="Paris: 64°F, Tokyo: 75°F", tool_calls=None)
+        return NS(choices=[NS(message=message)], usage=None, model=request["model"])
+
+
+def test_openai_requests_carry_seed_and_temperature(monkeypatch):
+    from mingraph_lite.llms.openai import OpenAILLM
+    fake = _FakeOpenAI()
+    monkeypatch.setattr(OpenAILLM, "_get_client", lambda self: fake)
+    source = sampling.model_source("openai:gpt-x", 0.7)
+    llm, _ = source.build("18", 4)
+    assert llm.name == "openai:gpt-x" and source.parallel and source.temperature == 0.7
+    llm.generate([], [])
+    assert fake.requests[0]["temperature"] == 0.7 and fake.requests[0]["seed"] == 4
+    monkeypatch.setattr(OpenAILLM, "_get_client", lambda self: _FakeOpenAI(refuse=True))
+    with pytest.raises(LLMUnavailable, match="--temperature 1"):
+        source.build("18", 5)[0].generate([], [])
