@@ -30,6 +30,8 @@ def _unit_parser(name: str) -> argparse.ArgumentParser:
                         help="sampling temperature (default 0.7; 0 is greedy and the runs repeat each other)")
     parser.add_argument("--workers", type=int, default=1,
                         help="runs at once against a server model (default 1; the local model runs one at a time)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="CPU threads of a local model (default: all; 1 is fastest on a busy machine)")
     parser.add_argument("--max-steps", type=int, default=6, help="ceiling on model calls per run (default 6)")
     parser.add_argument("--out", required=True, help="the result folder (created; an existing one is resumed)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -53,7 +55,8 @@ def unit_main(argv: list[str]) -> int:
             warnings.showwarning = lambda message, *rest: print(f"note: {message}", file=sys.stderr)
             results = run_experiment(args.llm, out=args.out, runs=args.runs, seed=args.seed,
                                      temperature=args.temperature, workers=args.workers,
-                                     max_steps=args.max_steps, progress=not args.no_progress)
+                                     max_steps=args.max_steps, threads=args.threads,
+                                     progress=not args.no_progress)
     except (ValueError, ImportError, OSError) as e:
         return _fail(str(e))
     except LLMUnavailable as e:

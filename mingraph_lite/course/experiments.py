@@ -145,7 +145,8 @@ def _one_run(source: ModelSource, variant: Variant, index: int, seed: int, folde
 class _Record:
     """The folder's CSV and summary, rewritten whole (atomically) after every run, under one lock."""
 
-    def __init__(self, folder: Path, settings: Settings, source: ModelSource, planned: int, workers: int):
+    def __init__(self, folder: Path, settings: Settings, source: ModelSource, planned: int, workers: int,
+                 threads: int | None = None):
         self.folder, self.settings, self.source = folder, settings, source
         self.lock = threading.Lock()
         previous = rf.read_summary(folder)
@@ -153,7 +154,8 @@ class _Record:
         self.runs = {r.key: r for r in rf.read_results(folder)}
         rf.tidy(folder, self.runs.values())
         self.summary = {"started": previous.get("started") or _now(), "commands": previous.get("commands", [])}
-        self.command = {"started": _now(), "workers": workers, "runs_done": 0, "wall_seconds": 0.0}
+        self.command = {"started": _now(), "workers": workers, "threads": threads, "runs_done": 0,
+                        "wall_seconds": 0.0}
         self.summary["commands"] = [*self.summary["commands"], self.command]
         self.planned, self.clock = planned, time.perf_counter()
 
@@ -199,7 +201,8 @@ def _version() -> str:
     return __version__
 
 
-def _check_options(experiment: str, runs: int, workers: int, temperature: float, max_steps: int) -> None:
+def _check_options(experiment: str, runs: int, workers: int, temperature: float, max_steps: int,
+                   threads: int | None) -> None:
     if experiment not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {experiment!r}: use one of {', '.join(EXPERIMENTS)}")
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
@@ -210,6 +213,8 @@ def _check_options(experiment: str, runs: int, workers: int, temperature: float,
         raise ValueError(f"temperature must be between 0 (greedy) and 2, got {temperature!r}")
     if max_steps < 1:
         raise ValueError(f"max_steps counts model calls and must be at least 1, got {max_steps!r}")
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads is a number of CPU threads and must be at least 1, got {threads!r}")
 
 
 def _warn(source: ModelSource, temperature: float, workers: int) -> int:
@@ -262,21 +267,22 @@ def _execute(todo, record: _Record, source: ModelSource, workers: int, max_steps
 
 def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: str = "unit", runs: int = 8,
                    seed: int = 0, temperature: float = 0.7, workers: int = 1, max_steps: int = 6,
-                   progress: bool = True) -> ExperimentResults:
+                   threads: int | None = None, progress: bool = True) -> ExperimentResults:
     """``runs`` traced runs per variant into the folder ``out``, skipping runs it already holds.
 
     ``llm``: a spec (``"local:gemma3-270m"``, ``"ollama:qwen3:0.6b"``, ``"openai:gpt-5-mini"``), a model
     object, or ``None``/``"scripted"`` for scripted managers modelling the reported behaviour (labelled
-    so). ``workers`` runs that many at once against a server model. ``progress`` shows a tqdm bar.
+    so). ``workers`` runs that many at once against a server model; ``threads`` caps a local model's CPU
+    threads (1 is fastest on a busy machine). ``progress`` shows a tqdm bar.
     """
-    _check_options(experiment, runs, workers, temperature, max_steps)
-    source = model_source(llm, temperature)
+    _check_options(experiment, runs, workers, temperature, max_steps, threads)
+    source = model_source(llm, temperature, threads)
     workers = _warn(source, temperature, workers)
     folder = Path(out)
     (folder / rf.TRACES).mkdir(parents=True, exist_ok=True)
     settings = Settings(experiment, source.name, seed, source.temperature, max_steps)
     everything = plan(EXPERIMENTS[experiment], runs, seed)
-    record = _Record(folder, settings, source, runs, workers)
+    record = _Record(folder, settings, source, runs, workers, threads)
     todo = [job for job in everything if (job[0].name, job[1]) not in record.runs]
     bar = _bar(len(everything), len(everything) - len(todo), progress, experiment)
     try:

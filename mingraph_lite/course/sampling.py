@@ -6,7 +6,7 @@ knows, per kind, how to pass them:
 
 - ``local[:MODEL]``: one ``LocalLLM`` loaded once (loading takes seconds); before each run its ``seed``
   and ``temperature`` attributes are set, which it reads on every call. In this process, so one run
-  at a time.
+  at a time; ``threads`` sets its CPU threads.
 - ``ollama:MODEL``: a fresh ``OllamaLLM`` per run with ``options={"seed": ..., "temperature": ...}``;
   the server takes parallel requests.
 - ``openai:MODEL``: ``OpenAILLM`` sends no temperature or seed by itself, so a small subclass wraps its
@@ -51,7 +51,7 @@ def _scripted(temperature: float | None) -> ModelSource:
                        note=f"{MODELLED_LABEL}: each run's seed picks its behaviour; temperature is ignored")
 
 
-def _local(model: str, temperature: float) -> ModelSource:
+def _local(model: str, temperature: float, threads: int | None = None) -> ModelSource:
     from ..llms.local import MODELS, LocalLLM
 
     if model and model not in MODELS and not model.endswith(".gguf"):
@@ -64,8 +64,8 @@ def _local(model: str, temperature: float) -> ModelSource:
     def build(variant: str, seed: int) -> tuple[Any, str]:
         with lock:
             if not loaded:  # loaded on the first run, so a bad option fails before seconds of loading
-                loaded.append(LocalLLM(model, seed=seed, temperature=temperature) if model
-                              else LocalLLM(seed=seed, temperature=temperature))
+                loaded.append(LocalLLM(model or "smollm2-135m", seed=seed, temperature=temperature,
+                                       n_threads=threads))
         llm = loaded[0]
         llm.seed, llm.temperature = seed, temperature
         return llm, ""
@@ -123,8 +123,12 @@ def model_name(llm: Any) -> str:
     return str(getattr(llm, "name", None) or getattr(llm, "model", None) or type(llm).__name__)
 
 
-def model_source(llm: Any = None, temperature: float = 0.7) -> ModelSource:
-    """A spec (``"local:gemma3-270m"``), ``None`` for scripted, or a model object used as it is."""
+def model_source(llm: Any = None, temperature: float = 0.7, threads: int | None = None) -> ModelSource:
+    """A spec (``"local:gemma3-270m"``), ``None`` for scripted, or a model object used as it is.
+
+    ``threads`` (local models only) caps the CPU threads llama.cpp uses; on a busy machine 1 is much
+    faster than all cores, whose threads wait for each other.
+    """
     if llm is None or (isinstance(llm, str) and llm.strip().lower() == "scripted"):
         return _scripted(temperature)
     if not isinstance(llm, str):
@@ -134,7 +138,7 @@ def model_source(llm: Any = None, temperature: float = 0.7) -> ModelSource:
     kind, _, rest = llm.strip().partition(":")
     kind = kind.lower()
     if kind == "local":
-        return _local(rest, temperature)
+        return _local(rest, temperature, threads)
     if kind == "ollama" and rest:
         return _ollama(rest, temperature)
     if kind == "openai" and rest:

@@ -147,11 +147,12 @@ class _Sampler:
 
 
 def test_local_models_get_each_runs_seed_and_the_temperature(tmp_path, monkeypatch):
-    fake = _Sampler()
-    monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: fake)
+    fake, built = _Sampler(), []
+    monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: built.append((a, kw)) or fake)
     with pytest.warns(UserWarning, match="one run at a time"):
         results = run_experiment("local:smollm2-135m", out=tmp_path, runs=2, seed=7, temperature=0.4,
-                                 workers=3, progress=False)
+                                 workers=3, threads=1, progress=False)
+    assert len(built) == 1 and built[0][1]["n_threads"] == 1  # loaded once, with the threads asked for
     assert {s for s, _ in fake.seen} == {7, 8} and {t for _, t in fake.seen} == {0.4}
     assert {r.temperature for r in results.runs} == {0.4} and {r.outcome for r in results.runs} == {"right"}
     assert "live model local:smollm2-135m, temperature 0.4" in results.table()
@@ -186,7 +187,8 @@ def test_an_unreachable_model_exits_1_and_keeps_what_it_has(tmp_path, monkeypatc
 
 @pytest.mark.parametrize("options, words", [
     (["--runs", "0"], "runs per variant"), (["--workers", "0"], "at once"),
-    (["--temperature", "-1"], "between 0"), (["--llm", "replay:x.jsonl"], "cannot run the model spec"),
+    (["--temperature", "-1"], "between 0"), (["--threads", "0"], "CPU threads"),
+    (["--llm", "replay:x.jsonl"], "cannot run the model spec"),
     (["--llm", "local:nope"], "unknown local model")])
 def test_bad_options_exit_2_with_one_sentence(tmp_path, capsys, options, words):
     assert main(["experiment", "unit", *options, "--out", str(tmp_path), "--no-progress"]) == 2
