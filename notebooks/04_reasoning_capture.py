@@ -430,7 +430,44 @@ for folder in SHIPPED:
     print(f"--> {v.outcome} (case {v.case}), first wrong line {v.line}: {v.why}\n")
 
 # %% [markdown]
-# INTERPRETATION-OF-REPLAYS
+# Replays show one run at a time. Counting over all recorded runs of each model, from the traces:
+
+# %%
+for folder in SHIPPED:
+    tally = Counter()
+    for row in results_rows(folder):
+        trace = read_trace(folder / row["trace"])
+        tools = Counter(e["name"] for e in trace if e["event"] == "tool_call")
+        first = next(e for e in trace if e["event"] == "model_reply")["message"]
+        tally["runs"] += 1
+        tally["called get_weather at all"] += tools["get_weather"] > 0
+        tally["first reply: a to_fahrenheit slip"] += any(c["name"] == "to_fahrenheit" for c in first["tool_calls"])
+        tally["first reply: an answer, no tool"] += not first["tool_calls"]
+        tally["ended at the step limit"] += trace[-1].get("reason") == "step limit"
+    print(f"{folder.name}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+
+# %% [markdown]
+# What the two tiny models got wrong, and why (read from the traces above and the table below):
+#
+# - **SmolLM2-135M never looked up the weather.** In every one of its 16 runs the very first slip is
+#   `to_fahrenheit` with a number it invented (30, 98.52, 39.59, ...), the first wrong line is line 4, case 1.
+#   Then it asks again, for the same number (run 0 above: 30.0 six times) or for its own last answer (run 1:
+#   32 → 90 → 194 → 381), until the step limit. A model this
+#   small has learned that a question with "Fahrenheit" in it goes with the tool named `to_fahrenheit`; it has
+#   not learned that the tool needs a number from somewhere.
+# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1, "numbers that did not
+#   come from a tool"). Most of those answers are the reply format from the tool menu copied back (`<your
+#   answer> or with one or more function calls...`): it repeated the instructions instead of following them.
+#   The other runs looked the weather up, again and again, and never converted: case 4, never finished.
+# - **Neither model got far enough for the unit to matter.** The article's mistake (case 3: right lookups, then
+#   Celsius read as Fahrenheit) needs a model that looks up both cities first. SmolLM2 never saw what
+#   `get_weather` returns, so `"18"` and `"18°C"` could not make a difference to it, and they didn't.
+#
+# Notice the seeds: run *i* of both variants uses the same seed, so the two variants start from the same first
+# reply whenever the first prompt is the same (it is: the variant only shows in `get_weather`'s answer). That
+# held for all of SmolLM2's runs. For Gemma it did not hold for runs 6 and 7, which began differently in the two
+# variants: on this runtime, a seed makes runs *likely* to repeat, not certain to.
+#
 #
 # ### All the recorded runs, compared
 #
@@ -447,7 +484,12 @@ show(comparison.figure(title="Recorded runs of the shipped local models (8 per v
                              "seeds in each folder's summary)"))
 
 # %% [markdown]
-# INTERPRETATION-OF-COMPARISON
+# How to read it: no run of either model was right (0 of 8 per variant), and the intervals say what 0 of 8 is
+# worth: the true share of right runs could still be anywhere up to about a third. The one difference between
+# variants in the table (Gemma: 5 vs 7 wrong slips out of 8) sits well inside overlapping intervals, so it
+# says nothing about units. These two models are too small to test the article's finding; a model of the
+# article's size (qwen3.5:0.8b), served to a whole class, is the next step (see `data/experiments/README.md`).
+# The article's own figures stay in their own table above: they are another model, run by someone else.
 #
 # ### Exercise 04.3 (code): the interval
 #

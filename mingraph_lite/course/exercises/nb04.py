@@ -91,7 +91,7 @@ def check_wilson(interval: Callable[[int, int], tuple[float, float]]) -> str:
         if k == 0 and high < 1e-9:
             raise Hint("at 0 of 8 your interval is [0, 0]: that is p ± z·se, which claims 8 runs prove "
                        "'never'; use the Wilson centre and half-width")
-        if want_low < low and high < want_high:
+        if high - low < want_high - want_low - 2e-3:
             raise Hint(f"your interval for {k}/{n} is too narrow: for 95%, z = 1.96")
         raise Hint(f"for {k}/{n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
     return "your interval matches the Wilson score interval on five cases, 0/8 and 8/8 included"
