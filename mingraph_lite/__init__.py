@@ -41,7 +41,7 @@ _LAZY = {
     "OpenAILLM": ".llms.openai",
     "LocalLLM": ".llms.local",
     "ReplayLLM": ".llms.replay",
-    "make_llm": ".llms.factory",
+    "make_llm": ".course.scripts",
     "FolderView": ".observers.widgets",
     "CardTimeline": ".observers.widgets",
     "LiveRun": ".observers.widgets",

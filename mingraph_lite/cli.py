@@ -22,9 +22,8 @@ def demo(argv: list[str] | None = None) -> int:
         parser.error("--max-steps counts model calls and must be at least 1")
 
     from .agents import Agent
-    from .course.scripts import QUESTION, SYSTEM_PROMPT
+    from .course.scripts import QUESTION, SYSTEM_PROMPT, make_llm
     from .course.weather import weather_registry
-    from .llms.factory import make_llm
     from .observers.console import ConsoleLogger
     from .observers.trace import TraceRecorder
 
@@ -40,7 +39,7 @@ def demo(argv: list[str] | None = None) -> int:
         return 2
     agent = Agent(llm, weather_registry(args.unit_in_result), SYSTEM_PROMPT, observers=observers,
                   max_steps=args.max_steps)
-    print(f"model: {getattr(llm, 'name', type(llm).__name__)}")
+    print(f"model: {llm.name}")
     print(f"question: {QUESTION}")
     try:
         result = agent.run({"question": QUESTION})

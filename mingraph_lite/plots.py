@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .observers.widgets import RunModel, split_runs
+from .observers.run_model import RunModel, split_runs
 
 _CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555",
                  "node": "#1f5fa8"}
@@ -29,9 +30,11 @@ def _pyplot():
                           "(it comes with pip install mingraph-lite)") from error
     # Choose Agg only when nobody chose a backend: a notebook kernel sets its own (inline), and
     # MPLBACKEND or an earlier matplotlib.use() is the user's choice.
+    # rcParams._get_backend_or_none is private (the one way to ask without picking a backend), so
+    # a matplotlib without it counts as "chosen" and is left alone.
     get = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
-    unset = get() is None if get is not None else False
-    if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in __import__("sys").modules:
+    unset = get is not None and get() is None
+    if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in sys.modules:
         matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -59,20 +62,13 @@ def run_events(source: Any, *, run: int | None = None) -> list[dict[str, Any]]:
     return runs[(run or len(runs)) - 1]
 
 
-def _model(events: list[dict[str, Any]]) -> RunModel:
-    model = RunModel()
-    for event in events:
-        model.apply(event)
-    return model
-
-
 def plot_run(source: Any, *, run: int | None = None, title: str | None = None):
     """The card in hand (top) and the folder size (bottom) along one run, by announcement number.
 
     The two meanings of "state": the cards flip back and forth, the folder only climbs.
     """
     plt = _pyplot()
-    model = _model(run_events(source, run=run))
+    model = RunModel.of(run_events(source, run=run))
     if not model.cards:
         raise ValueError("this run announced no cards (no model call, tool or node); nothing to draw")
     end = len(model.sizes)

@@ -1,6 +1,7 @@
 """Scripted managers: the runs the source article reports, replayed without any model.
 
-Each is a ``ScriptedLLM`` whose name says it is scripted. The replies read the folder where a real
+``make_llm()`` picks the course's model: the one ``$MINGRAPH_LLM`` names, or the four-round
+manager when it names none. Each manager is a ``ScriptedLLM`` whose name says it is scripted. The replies read the folder where a real
 model would (the numbers they convert come from the answer slips), so changing a tool changes the
 run; only the *shape* of each run (how many rounds, which slips) is fixed by the script.
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..llms.base import LLMResponse
+from ..llms.base import LLM, LLMResponse
+from ..llms.factory import llm_from_spec, parse_spec
 from ..llms.scripted import ScriptedLLM
 from ..messages import AssistantMessage, Message, ToolMessage
 
@@ -86,3 +88,12 @@ def wrong_tokyo_manager() -> ScriptedLLM:
 def looping_manager(rounds: int = 100) -> ScriptedLLM:
     """A manager that never stops asking for the same errand: the reason ``max_steps`` exists."""
     return ScriptedLLM([_weather_slips] * rounds, name="scripted: never stops")
+
+
+def make_llm(spec: str | None = None) -> LLM:
+    """The model ``spec`` names, or ``$MINGRAPH_LLM``'s; ``scripted`` (the default) is ``four_round_manager``.
+
+    Forms: ``scripted``, ``ollama:MODEL``, ``openai:MODEL``, ``local[:MODEL]``, ``replay:PATH``.
+    Building a model contacts nothing; its first ``generate`` does.
+    """
+    return llm_from_spec(parse_spec(spec), scripted=four_round_manager)

@@ -1,21 +1,43 @@
-"""make_llm: one short spec (or $MINGRAPH_LLM) picks the model; nothing is contacted on building."""
+"""The model spec: one grammar (or $MINGRAPH_LLM) picks the adapter; nothing is contacted on building."""
 
 from __future__ import annotations
 
 import pytest
 
-from mingraph_lite.llms import make_llm
+from mingraph_lite.llms.factory import FORMS, ModelSpec, llm_from_spec, parse_spec
 from mingraph_lite.llms.ollama import OllamaLLM
 from mingraph_lite.llms.openai import OpenAILLM
 from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 
+HELLO = ScriptedLLM(["Hello."], name="scripted: hello")
 
-def test_default_is_the_scripted_manager(monkeypatch):
+
+def make_llm(spec=None):
+    """What the course's make_llm does, with a scripted model of the test's own."""
+    return llm_from_spec(parse_spec(spec), scripted=lambda: HELLO)
+
+
+def test_default_is_the_scripted_model_handed_in(monkeypatch):
     monkeypatch.delenv("MINGRAPH_LLM", raising=False)
-    llm = make_llm()
-    assert isinstance(llm, ScriptedLLM)
-    assert "scripted" in repr(llm).lower() or "scripted" in str(getattr(llm, "name", ""))
+    assert make_llm() is HELLO
+    assert parse_spec() == ModelSpec("scripted", "", "scripted", is_default=True)
+
+
+@pytest.mark.parametrize("spec, parsed", [
+    ("scripted", ("scripted", "")), ("  Ollama:qwen3:0.6b ", ("ollama", "qwen3:0.6b")),
+    ("local", ("local", "")), ("local:gemma3-270m", ("local", "gemma3-270m")),
+    ("replay:runs/a.jsonl", ("replay", "runs/a.jsonl")), ("", ("scripted", ""))])
+def test_the_grammar(spec, parsed):
+    got = parse_spec(spec)
+    assert (got.kind, got.argument) == parsed
+    assert got.is_default is (spec == "")
+
+
+def test_the_environment_is_read_from_the_mapping_given():
+    assert parse_spec(env={"MINGRAPH_LLM": "openai:gpt-5-mini"}).argument == "gpt-5-mini"
+    with pytest.raises(ValueError, match=r"given to \$MINGRAPH_LLM"):
+        parse_spec(env={"MINGRAPH_LLM": "claude:opus"})
 
 
 def test_the_environment_variable_picks_when_no_spec(monkeypatch):
@@ -73,9 +95,9 @@ def test_local_spec_without_llama_cpp_names_the_extra(monkeypatch):
 
 @pytest.mark.parametrize("spec", ["gpt-5", "ollama", "openai:", "replay:", "scripted:x", "claude:opus"])
 def test_an_unknown_spec_lists_the_valid_forms(spec):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match="given to make_llm") as info:
         make_llm(spec)
-    for form in ("scripted", "ollama:MODEL", "openai:MODEL", "local[:MODEL]", "replay:PATH"):
+    for form in FORMS:
         assert form in str(info.value)
 
 
@@ -83,7 +105,7 @@ def test_importing_the_package_imports_no_client():
     import subprocess
     import sys
 
-    code = ("import sys, mingraph_lite, mingraph_lite.llms; "
+    code = ("import sys, mingraph_lite, mingraph_lite.llms.factory; "
             "bad = [m for m in ('ollama', 'openai', 'llama_cpp') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
