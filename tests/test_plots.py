@@ -6,13 +6,13 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from mingraph_lite import plots  # noqa: E402
-from mingraph_lite.agents import Agent  # noqa: E402
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager  # noqa: E402
-from mingraph_lite.course.weather import weather_registry  # noqa: E402
-from mingraph_lite.llms.scripted import word_count  # noqa: E402
-from mingraph_lite.observers.recorder import EventRecorder  # noqa: E402
-from mingraph_lite.observers.trace import TraceRecorder  # noqa: E402
+from mingraph_lite import plots
+from mingraph_lite.agents import Agent
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.llms.scripted import word_count
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.observers.trace import TraceRecorder
 
 
 @pytest.fixture

@@ -1,10 +1,11 @@
 """The environment check of notebook 00: is every course package here, and can the chosen model answer?
 
-``check_environment()`` returns one ``Check`` row per item: the course packages (read from their
-installed metadata, so nothing heavy is imported), the optional extras, the Python version, the
-active ``MINGRAPH_LLM`` and whether that model is reachable. What the course needs is read from its
-own installed metadata (``pyproject.toml`` says it once); the spec is read by ``parse_spec``. With ``MINGRAPH_LLM=scripted`` (the
-default) no network call is made at all; for Ollama it is one short HTTP request to the server.
+``check_environment()`` returns one ``Check`` row per item: the Python version, the course
+packages and the optional extras (versions read from installed metadata, so nothing heavy is
+imported), the active ``MINGRAPH_LLM`` and whether that model is reachable. What the course needs
+is read from its own installed metadata, so ``pyproject.toml`` says it once; the spec is read by
+``parse_spec``, the one reader of its grammar. With ``MINGRAPH_LLM=scripted`` (the default) no
+network call is made at all; for Ollama it is one short HTTP request to the server.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def check_python(python: SpecifierSet, version: Sequence[int] | None = None) -> 
 
 
 def _http_get_json(url: str, timeout: float) -> object:
-    with urllib.request.urlopen(url, timeout=timeout) as reply:  # noqa: S310 - a local server URL
+    with urllib.request.urlopen(url, timeout=timeout) as reply:  # a local server URL, built above
         return json.loads(reply.read().decode("utf-8"))
 
 
@@ -119,7 +120,7 @@ def _check_ollama(model: str, env: Mapping[str, str], timeout: float,
     host = _ollama_host(env)
     try:
         tags = http_get(f"{host}/api/tags", timeout)
-    except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"; the reason is shown
+    except Exception as exc:  # any failure means "not reachable"; the reason is shown
         return Check("live model", FAIL, f"no Ollama server answers at {host} ({type(exc).__name__}): "
                                          f"start it with `ollama serve`")
     pulled = {m.get("name") or m.get("model") for m in (tags or {}).get("models", [])

@@ -394,7 +394,7 @@ def run_experiment(llm: Any = None, *, trace_dir: str | Path, runs: int = 8, see
                     agent.run({"question": QUESTION})
                 except LLMUnavailable:
                     raise  # no server or key: every further run would fail the same way
-                except Exception:  # noqa: BLE001 - a step limit or failing tool; the trace says which
+                except Exception:  # a step limit or failing tool; the trace says which
                     pass
                 events = read_trace(path, run=recorder.run_id)
                 verdict = classify(events)

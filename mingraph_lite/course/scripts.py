@@ -1,15 +1,16 @@
 """Scripted managers: the runs the source article reports, replayed without any model.
 
 ``make_llm()`` picks the course's model: the one ``$MINGRAPH_LLM`` names, or the four-round
-manager when it names none. Each manager is a ``ScriptedLLM`` whose name says it is scripted. The replies read the folder where a real
-model would (the numbers they convert come from the answer slips), so changing a tool changes the
-run; only the *shape* of each run (how many rounds, which slips) is fixed by the script.
+manager when it names none. Each manager is a ``ScriptedLLM`` whose name says it is scripted.
+The replies read the folder where a real model would (the numbers they convert come from the
+answer slips), so changing a tool changes the run; only the *shape* of each run (how many rounds,
+which slips) is fixed by the script.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..llms.base import LLM, LLMResponse
 from ..llms.factory import llm_from_spec, parse_spec

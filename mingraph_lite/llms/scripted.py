@@ -8,8 +8,9 @@ different folders would cost, pass ``count_tokens=word_count``: counts then foll
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
 
 from ..errors import ScriptExhausted
 from ..messages import AssistantMessage, Message, ToolCall

@@ -6,8 +6,8 @@ hand (where the run is: calling the model, running tools, finished), which flips
 ``LiveRun`` shows both for one run and is used as ``observers=[view]``.
 
 Each view is a ``RecordingObserver``: it turns announcements into event dicts and folds them into
-a ``RunModel`` (``run_model.py``, which the plots read too). A finished trace is the same list of event dicts, so ``from_trace``/``from_events``
-draw a past run with the same code that draws a live one.
+a ``RunModel`` (``run_model.py``, which the plots read too). A finished trace is the same list of
+event dicts, so ``from_trace``/``from_events`` draw a past run with the same code as a live one.
 
 Why updates are safe to make from a listener: the agent announces from the running cell (the
 main thread), and ipywidgets sends a trait change to the browser as soon as it is set, while the

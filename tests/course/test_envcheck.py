@@ -8,7 +8,6 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 from mingraph_lite.course import envcheck
-from mingraph_lite.llms.factory import parse_spec
 from mingraph_lite.course.envcheck import (
     FAIL,
     OK,
@@ -23,6 +22,7 @@ from mingraph_lite.course.envcheck import (
     format_table,
     installed_requirements,
 )
+from mingraph_lite.llms.factory import parse_spec
 
 NEEDS = Requirements.parse(">=3.10", ["pydantic>=2.6", "tqdm>=4.66", 'openai>=1.40; extra == "openai"',
                                       'langgraph<1.3,>=1.2; extra == "langgraph"', 'pytest>=8; extra == "dev"'])

@@ -12,8 +12,8 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TraceRecorder
 from mingraph_lite.observers.run_model import split_runs
+from mingraph_lite.observers.trace import TraceRecorder
 from mingraph_lite.observers.widgets import CardTimeline, FolderView, LiveRun
 from mingraph_lite.tools import ToolRegistry
 
