@@ -4,7 +4,7 @@ Layers only look down. Every import in the package (at the top of a module, insi
 under ``TYPE_CHECKING``: a deferred import is still a dependency) goes to a module in the same
 layer or a lower one, and no chain of imports comes back to where it started. The layers:
 
-    bottom   messages, errors, tools, memory, llms.base   values, the tool menu, the model contract
+    bottom   messages, errors, redaction, wire, tools, memory, llms.base   values, helpers, the contracts
     middle   llms.*, observers.*, graph.*, steps, agents, subagents      the parts a run is made of
     top      course.*, plots, cli, __main__, the package's own __init__   the course and its views
 
@@ -30,6 +30,7 @@ LAYER_NAMES = {BOTTOM: "bottom", MIDDLE: "middle", TOP: "top"}
 #: module (dotted, without "mingraph_lite.") or package prefix -> layer; the longest match wins
 LAYERS = {
     "messages": BOTTOM, "errors": BOTTOM, "tools": BOTTOM, "memory": BOTTOM, "llms.base": BOTTOM,
+    "redaction": BOTTOM, "wire": BOTTOM,
     "llms": MIDDLE, "observers": MIDDLE, "graph": MIDDLE, "steps": MIDDLE, "agents": MIDDLE,
     "subagents": MIDDLE,
     "course": TOP, "plots": TOP, "cli": TOP, "__main__": TOP, "": TOP,
@@ -65,7 +66,9 @@ MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def layer_of(module: str) -> int:
-    prefixes = [p for p in LAYERS if p == "" or module == p or module.startswith(p + ".")]
+    prefixes = [p for p in LAYERS if module == p or (p and module.startswith(p + "."))]
+    if not prefixes:
+        raise AssertionError(f"mingraph_lite.{module} has no layer: add it to LAYERS in {__file__}")
     return LAYERS[max(prefixes, key=len)]
 
 

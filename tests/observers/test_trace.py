@@ -16,7 +16,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TRACE_VERSION, TraceRecorder, read_trace, trace_runs
+from mingraph_lite.observers.trace import TRACE_VERSION, TornLineWarning, TraceRecorder, read_trace, trace_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,6 +115,7 @@ def test_a_process_killed_mid_run_leaves_every_line_before_the_kill(tmp_path):
     assert traced[-1]["event"] == "tool_return" and traced[-1]["content"] == "64"
 
 
+@pytest.mark.filterwarnings("ignore::mingraph_lite.observers.trace.TornLineWarning")
 def test_a_torn_last_line_is_skipped_wherever_it_was_cut(tmp_path):
     whole = tmp_path / "whole.jsonl"
     run_into(whole)
@@ -125,19 +126,24 @@ def test_a_torn_last_line_is_skipped_wherever_it_was_cut(tmp_path):
     torn = tmp_path / "torn.jsonl"
     for cut in range(last_start + 1, len(data) - 1):  # every cut inside the last line, "°" included
         torn.write_bytes(data[:cut])
-        assert read_trace(torn) == complete[:-1], cut
+        trace = read_trace(torn)
+        assert trace == complete[:-1] and trace.skipped == (18,), cut
     torn.write_bytes(data[:-1])  # whole line, only the newline lost: still a whole event
-    assert read_trace(torn) == complete
+    assert read_trace(torn) == complete and read_trace(torn).skipped == ()
 
 
-def test_a_bad_line_in_the_middle_is_an_error(tmp_path):
+def test_a_torn_line_in_the_middle_is_skipped_and_reported(tmp_path):
     path = tmp_path / "bad.jsonl"
     run_into(path)
+    whole = read_trace(path)
     lines = path.read_bytes().split(b"\n")
     lines[3] = lines[3][:20]
     path.write_bytes(b"\n".join(lines))
-    with pytest.raises(ValueError, match="line 4"):
-        read_trace(path)
+    with pytest.warns(TornLineWarning, match=r"skipped 1 torn line\(s\) \(line 4\)"):
+        trace = read_trace(path)
+    assert trace == whole[:3] + whole[4:]  # every whole line, before and after the torn one
+    assert trace.skipped == (4,) and trace.path == path
+    assert trace.lines == tuple(n for n in range(1, 19) if n != 4)
 
 
 def test_blank_lines_and_an_empty_file(tmp_path):
