@@ -12,11 +12,12 @@ import csv
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .observers.run_model import RunModel, split_runs
+from .observers.run_model import RunModel
+from .observers.trace import pick_run, read_trace
 
 _CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555",
                  "node": "#1f5fa8"}
@@ -46,20 +47,10 @@ def _done(plt, fig):
     return fig
 
 
-def run_events(source: Any, *, run: int | None = None) -> list[dict[str, Any]]:
+def run_events(source: Any, *, run: int | str | None = None) -> list[dict[str, Any]]:
     """The event dicts of one run from an ``EventRecorder``, a list of events, or a trace path."""
-    if isinstance(source, (str, os.PathLike)):
-        from .observers.trace import read_trace
-
-        events: Iterable[Mapping[str, Any]] = read_trace(source)
-    else:
-        events = getattr(source, "events", source)
-    runs = split_runs(events)
-    if not runs:
-        raise ValueError("no events to plot; record a run with EventRecorder or TraceRecorder first")
-    if run is not None and not 1 <= run <= len(runs):
-        raise ValueError(f"the source holds {len(runs)} runs; run={run} is out of range")
-    return runs[(run or len(runs)) - 1]
+    events = read_trace(source) if isinstance(source, (str, os.PathLike)) else source
+    return pick_run(events, run)
 
 
 def plot_run(source: Any, *, run: int | None = None, title: str | None = None):

@@ -93,7 +93,7 @@ def test_plot_experiment_counts_right_answers_and_each_failure_kind(tmp_path):
 def test_bad_inputs_say_what_is_wrong():
     with pytest.raises(ValueError, match="'variant' and 'outcome'"):
         plots.plot_experiment([{"name": "x"}])
-    with pytest.raises(ValueError, match="no events"):
+    with pytest.raises(ValueError, match="hold no runs"):
         plots.plot_run([])
     with pytest.raises(ValueError, match="no model replies"):
         plots.plot_tokens([{"event": "run_start", "messages": []}])

@@ -37,20 +37,6 @@ class Card:
     message_count: int
 
 
-def split_runs(events: Iterable[Mapping[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Cut a stream of events into runs: a new run at each ``run_start`` or change of ``run_id``."""
-    runs: list[list[dict[str, Any]]] = []
-    last_key: Any = None
-    for event in events:
-        # A trace names runs by run_id (unique across processes); an EventRecorder numbers them.
-        key = event.get("run_id", event.get("run"))
-        if not runs or event.get("event") == "run_start" or key != last_key:
-            runs.append([])
-        runs[-1].append(dict(event))
-        last_key = key
-    return runs
-
-
 def _start_rows(event: Mapping[str, Any]) -> list[MessageRow]:
     return [MessageRow(m.get("role", "?"), m.get("content") or "", tuple(m.get("tool_calls") or ()),
                        m.get("tool_call_id"), m.get("name"), bool(m.get("is_error")))

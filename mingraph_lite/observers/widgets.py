@@ -28,7 +28,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .base import RecordingObserver
-from .run_model import RunModel, split_runs
+from .run_model import RunModel
+from .trace import pick_run, read_trace
 
 #: Events after which the run waits (on the model, a tool, a node): the picture the learner watches.
 _WAITS = frozenset({"step_start", "tool_call", "node_start"})
@@ -236,29 +237,22 @@ class _View(RecordingObserver):
         self.renders += 1
 
     @classmethod
-    def from_events(cls, events: Iterable[Mapping[str, Any]], *, run: int | None = None, **kwargs: Any):
+    def from_events(cls, events: Iterable[Mapping[str, Any]], *, run: int | str | None = None, **kwargs: Any):
         """A view of a finished run, from event dicts (an ``EventRecorder``'s or a trace's).
 
-        ``run`` picks one run (1-based) when the events hold several; the default is the last.
+        ``run`` picks one run when the events hold several (``pick_run``'s rule); the default is the last.
         """
-        runs = split_runs(getattr(events, "events", events))
-        if not runs:
-            raise ValueError("no events to show; record a run with EventRecorder or TraceRecorder first")
-        if run is not None and not 1 <= run <= len(runs):
-            raise ValueError(f"the events hold {len(runs)} runs; run={run} is out of range")
         view = cls(**kwargs)
         view._replaying = True
-        for event in runs[(run or len(runs)) - 1]:
+        for event in pick_run(events, run):
             view.record(event)
         view._replaying = False
         view.refresh()
         return view
 
     @classmethod
-    def from_trace(cls, path: str | os.PathLike[str], *, run: int | None = None, **kwargs: Any):
+    def from_trace(cls, path: str | os.PathLike[str], *, run: int | str | None = None, **kwargs: Any):
         """A view of a run in a trace file (JSON Lines from ``TraceRecorder``); default the last run."""
-        from .trace import read_trace
-
         return cls.from_events(read_trace(path), run=run, **kwargs)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

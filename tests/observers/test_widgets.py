@@ -12,8 +12,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.run_model import split_runs
-from mingraph_lite.observers.trace import TraceRecorder
+from mingraph_lite.observers.trace import TraceRecorder, run_ids
 from mingraph_lite.observers.widgets import CardTimeline, FolderView, LiveRun
 from mingraph_lite.tools import ToolRegistry
 
@@ -132,13 +131,13 @@ def test_a_finished_run_from_events_or_a_trace_looks_like_the_live_one(tmp_path)
     # a second run in the same trace: the default is the last run, run=1 picks the first
     agent.llm = four_round_manager()
     agent.run({"question": QUESTION})
-    assert len(split_runs(recorder.events)) == 2
+    assert len(run_ids(recorder.events)) == 2
     last = FolderView.from_trace(trace)
     assert len(last.model.rows) == 19  # the folder carried over: 10 + 1 question + 8 new messages
     assert len(FolderView.from_trace(trace, run=1).model.rows) == 10
     with pytest.raises(ValueError, match="2 runs"):
         FolderView.from_trace(trace, run=3)
-    with pytest.raises(ValueError, match="no events"):
+    with pytest.raises(ValueError, match="hold no runs"):
         FolderView.from_events([])
 
 
