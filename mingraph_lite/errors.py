@@ -4,7 +4,7 @@
      ├── ToolArgsError        the model's slip was wrong: goes back to the model as the tool's answer
      ├── StepLimitReached     no answer after max_steps model calls
      ├── ScriptExhausted      a ScriptedLLM/ReplayLLM was asked for more replies than it holds
-     ├── ReplayMismatch       a replayed run asked for something other than what was recorded
+     │    └── ReplayMismatch  a replayed run asked for something other than what was recorded
      ├── ReplayError          a trace cannot be read or replayed; names the file and line (also a ValueError)
      ├── LLMUnavailable       a real model could not be reached or refused the request (says what to do)
      └── GraphError
