@@ -36,7 +36,7 @@ def number(text: str) -> float | int:
     return int(value) if value.is_integer() else value
 
 
-def _weather_slips(messages, tools):
+def _ask_both_temperatures(messages, tools):
     return [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
 
 
@@ -58,12 +58,12 @@ def _final(messages, tools):
 
 def four_round_manager() -> ScriptedLLM:
     """Four model calls: both lookups, then one conversion per round (as reported for gpt-5-mini)."""
-    return ScriptedLLM([_weather_slips, _convert(0), _convert(1), _final], name="scripted: four rounds")
+    return ScriptedLLM([_ask_both_temperatures, _convert(0), _convert(1), _final], name="scripted: four rounds")
 
 
 def three_round_manager() -> ScriptedLLM:
     """Three model calls: both lookups, both conversions in one reply (as reported for qwen3.5:2b)."""
-    return ScriptedLLM([_weather_slips, _convert_both, _final], name="scripted: three rounds")
+    return ScriptedLLM([_ask_both_temperatures, _convert_both, _final], name="scripted: three rounds")
 
 
 WRONG_TOKYO_THINKING = ("Paris returned 18 and Tokyo returned 24. Tokyo is already in Fahrenheit, "
@@ -83,12 +83,12 @@ def wrong_tokyo_manager() -> ScriptedLLM:
         return LLMResponse(AssistantMessage(f"Paris: {paris}°F, Tokyo: {tokyo}°F"),
                            reasoning=WRONG_TOKYO_THINKING, model="scripted: wrong Tokyo")
 
-    return ScriptedLLM([_weather_slips, _convert(0), wrong_final], name="scripted: wrong Tokyo")
+    return ScriptedLLM([_ask_both_temperatures, _convert(0), wrong_final], name="scripted: wrong Tokyo")
 
 
 def looping_manager(rounds: int = 100) -> ScriptedLLM:
     """A manager that never stops asking for the same errand: the reason ``max_steps`` exists."""
-    return ScriptedLLM([_weather_slips] * rounds, name="scripted: never stops")
+    return ScriptedLLM([_ask_both_temperatures] * rounds, name="scripted: never stops")
 
 
 def make_llm(spec: str | None = None) -> LLM:

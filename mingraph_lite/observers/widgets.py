@@ -66,7 +66,7 @@ def _short(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _folder_text(model: RunModel) -> str:
+def _messages_text(model: RunModel) -> str:
     answers = model.answers()
     lines = [f"folder: {len(model.rows)} messages"]
     for number, row in enumerate(model.rows, 1):
@@ -87,7 +87,7 @@ def _folder_text(model: RunModel) -> str:
     return "\n".join(lines)
 
 
-def _folder_html(model: RunModel) -> str:
+def _messages_html(model: RunModel) -> str:
     esc = html.escape
     answers = model.answers()
     parts = [f'<div class="mg-view mg-folder" data-count="{len(model.rows)}">',
@@ -273,10 +273,10 @@ class FolderView(_View):
     """The folder, live: one row per message, slips with their tickets, each answer beside its slip."""
 
     def to_html(self) -> str:
-        return _folder_html(self.model)
+        return _messages_html(self.model)
 
     def text(self) -> str:
-        return _folder_text(self.model)
+        return _messages_text(self.model)
 
     def __repr__(self) -> str:
         return f"FolderView({len(self.model.rows)} messages, {self.model.status})"
@@ -300,25 +300,25 @@ class LiveRun(_View):
 
     def _build(self):
         widgets = _ipywidgets()
-        self._cards_html = widgets.HTML(value="", layout=widgets.Layout(flex="0 0 34%"))
-        self._folder_html = widgets.HTML(value="", layout=widgets.Layout(flex="1 1 66%"))
-        box = widgets.HBox([self._cards_html, self._folder_html],
+        self._timeline_widget = widgets.HTML(value="", layout=widgets.Layout(flex="0 0 34%"))
+        self._messages_widget = widgets.HTML(value="", layout=widgets.Layout(flex="1 1 66%"))
+        box = widgets.HBox([self._timeline_widget, self._messages_widget],
                            layout=widgets.Layout(width="100%", align_items="flex-start"))
         box.add_class("mg-live")
         return box
 
     def _draw(self) -> None:
-        with self._cards_html.hold_sync(), self._folder_html.hold_sync():
-            self._cards_html.value = _STYLE + _timeline_html(self.model)
-            self._folder_html.value = _STYLE + _folder_html(self.model)
+        with self._timeline_widget.hold_sync(), self._messages_widget.hold_sync():
+            self._timeline_widget.value = _STYLE + _timeline_html(self.model)
+            self._messages_widget.value = _STYLE + _messages_html(self.model)
 
     def to_html(self) -> str:
         return (f'<div class="mg-view mg-live" style="display:flex;gap:16px;align-items:flex-start">'
                 f'<div style="flex:0 0 34%">{_timeline_html(self.model)}</div>'
-                f'<div style="flex:1 1 66%">{_folder_html(self.model)}</div></div>')
+                f'<div style="flex:1 1 66%">{_messages_html(self.model)}</div></div>')
 
     def text(self) -> str:
-        return _timeline_text(self.model) + "\n\n" + _folder_text(self.model)
+        return _timeline_text(self.model) + "\n\n" + _messages_text(self.model)
 
     def __repr__(self) -> str:
         return f"LiveRun({len(self.model.cards)} cards, {len(self.model.rows)} messages, {self.model.status})"
