@@ -141,7 +141,10 @@ def safe_json(value: Any, secrets: tuple[str, ...] = (), depth: int = 0) -> Any:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return redact(_SURROGATE.sub("\ufffd", str.__str__(value)), secrets)
+        text = str.__str__(value)
+        if not text.isascii():  # isascii is instant; only other text can hold a lone surrogate
+            text = _SURROGATE.sub("\ufffd", text)
+        return redact(text, secrets)
     if isinstance(value, int):
         try:
             int.__repr__(value)
