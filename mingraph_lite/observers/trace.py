@@ -2,9 +2,9 @@
 
 Record before you know there's a bug: a model's mistake may never happen twice.
 
-Writing. Each line is written whole, in one ``write`` on a file opened for appending, and the file is
-closed again: a crash keeps every line before it, and several processes can share one file without
-tearing each other's lines (POSIX appends go to the end as a unit). Each line carries a format
+Writing. Each line is written whole, in one ``write`` on a file opened for appending (under an
+exclusive ``flock`` where the system has one), and the file is closed again: a crash keeps every
+line before it, and several processes can share one file without tearing each other's lines. Each line carries a format
 version ``v``, a ``run_id`` unique across processes, a timestamp ``ts`` and a sequence number ``seq``
 (per recorder, so a gap says a line is missing). A writer killed mid-line leaves a torn line with no
 newline; the next append sees that and starts on a fresh line, so the torn line never swallows it.
@@ -49,6 +49,11 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock; a race there costs at most a blank line, which readers skip
+    fcntl = None  # type: ignore[assignment]
 
 from ..errors import ReplayError
 from ..redaction import redact, secret_values
@@ -136,7 +141,10 @@ def safe_json(value: Any, secrets: tuple[str, ...] = (), depth: int = 0) -> Any:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return redact(_SURROGATE.sub("\ufffd", str.__str__(value)), secrets)
+        text = str.__str__(value)
+        if not text.isascii():  # isascii is instant; only other text can hold a lone surrogate
+            text = _SURROGATE.sub("\ufffd", text)
+        return redact(text, secrets)
     if isinstance(value, int):
         try:
             int.__repr__(value)
@@ -172,6 +180,10 @@ def _open(path: Path) -> int:
 def _append(path: Path, data: bytes) -> None:
     fd = _open(path)
     try:
+        if fcntl is not None:
+            # Check the tail and write as one step: without the lock, another process's write in
+            # progress looks like a torn tail. The lock goes with the process, killed or not.
+            fcntl.flock(fd, fcntl.LOCK_EX)
         end = os.lseek(fd, 0, os.SEEK_END)
         if end and (os.lseek(fd, end - 1, os.SEEK_SET) == end - 1 and os.read(fd, 1) != b"\n"):
             data = b"\n" + data  # a writer died mid-line: start on a fresh line, leave its torn line alone
