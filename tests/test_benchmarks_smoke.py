@@ -98,3 +98,4 @@ def test_runner_prints_and_report_renders(capsys, tmp_path):
     section = report.Section("x", "X", ("a", "b"), (("1", "2|3"),), (report.Target("p", "m", False),), ("n",))
     text = report.results_md([section], ["--only", "x"], 1.0)
     assert "| 1 | 2\\|3 |" in text and "**MISSED**" in text and "Python" in text
+    assert sys.executable not in text and str(Path.home()) not in text  # no one machine's paths
