@@ -42,3 +42,19 @@ def test_the_envelope_round_trips_through_json():
 def test_an_envelope_from_an_older_trace_fills_what_it_lacks_with_none():
     old = LLMResponse.from_dict({"message": {"content": "Paris: 64°F"}})
     assert old == LLMResponse(AssistantMessage("Paris: 64°F"))
+
+
+def test_no_caller_asks_a_model_for_more_than_the_contract():
+    """``getattr(llm, "name", ...)`` and friends hide a model that breaks the contract: read ``llm.name``."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2] / "mingraph_lite"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("getattr", "hasattr") and node.args
+                    and ast.unparse(node.args[0]).split(".")[-1] in ("llm", "model", "manager")):
+                found.append(f"{path.relative_to(package)}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "read the model through the LLM protocol instead: " + "; ".join(found)
