@@ -2,8 +2,9 @@
 
 Each function returns the ``Figure``; every axis carries a label with its unit. A run comes from
 an ``EventRecorder``, a list of event dicts, or a trace file path; when it holds several runs the
-last is drawn unless ``run=`` picks one (1-based). The figures are closed in pyplot before they are
-returned, so a notebook shows each one once (as the cell's value), not twice.
+last is drawn unless ``run=`` picks one (``pick_run``: 1-based, -1 the last, or a run id). The
+figures are closed in pyplot before they are returned, so a notebook shows each one once (as the
+cell's value), not twice.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def run_events(source: Any, *, run: int | str | None = None) -> list[dict[str, A
     return pick_run(events, run)
 
 
-def plot_run(source: Any, *, run: int | None = None, title: str | None = None):
+def plot_run(source: Any, *, run: int | str | None = None, title: str | None = None):
     """The card in hand (top) and the folder size (bottom) along one run, by announcement number.
 
     The two meanings of "state": the cards flip back and forth, the folder only climbs.
@@ -88,7 +89,7 @@ def plot_run(source: Any, *, run: int | None = None, title: str | None = None):
     return _done(plt, fig)
 
 
-def plot_tokens(source: Any, *, run: int | None = None, title: str | None = None):
+def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None = None):
     """Tokens per model call: input, output, and reasoning where the provider reported them.
 
     A count the provider did not report (``None``) is left out, never drawn as zero.
