@@ -73,3 +73,19 @@ def test_no_secret_survives_redaction(keys, filler, data):
     out = redact(text, secret_values({f"K{i}_KEY": k for i, k in enumerate(keys)}))
     assert not any(k in out for k in keys)
     assert redact(out, secret_values({f"K{i}_KEY": k for i, k in enumerate(keys)})) == out  # nothing left to do
+
+
+@pytest.mark.parametrize("host", ["http://alice:pa55word-2026@gpu.lab:11434", "alice:pa55word-2026@gpu.lab:11434"])
+def test_credentials_in_ollama_host_never_reach_the_error_message(monkeypatch, host):
+    pytest.importorskip("ollama")
+    from mingraph_lite.llms.ollama import OllamaLLM
+
+    class Unreachable:
+        def chat(self, **kwargs):
+            raise ConnectionError("Failed to connect to Ollama")
+
+    monkeypatch.setenv("OLLAMA_HOST", host)
+    with pytest.raises(LLMUnavailable) as info:
+        OllamaLLM("qwen3:0.6b", client=Unreachable()).generate([], [])
+    assert "pa55word" not in str(info.value) and "pa55word" not in str(info.value.args)
+    assert "no Ollama server answers at " in str(info.value) and "***@gpu.lab:11434" in str(info.value)
