@@ -40,16 +40,22 @@ def _sentence(exc: BaseException) -> str:
     return str(exc)
 
 
-def demo(argv: list[str] | None = None) -> int:
-    """Ask the Paris/Tokyo question with the console logger (and, with --trace, a trace)."""
+def _demo_parser() -> argparse.ArgumentParser:
+    from .llms.factory import FORMS
+
     parser = argparse.ArgumentParser(prog="python -m mingraph_lite demo",
                                      description="Ask the Paris/Tokyo question with the console logger.")
     parser.add_argument("--llm", default=None,
-                        help="model spec: scripted (default), ollama:MODEL, openai:MODEL, local[:MODEL], "
-                             "replay:PATH; default from MINGRAPH_LLM")
+                        help=f"model spec: {', '.join(FORMS)}; default from MINGRAPH_LLM, else scripted")
     parser.add_argument("--trace", default=None, help="also append every announcement to this JSON Lines file")
     parser.add_argument("--max-steps", type=int, default=10, help="ceiling on model calls (default 10)")
     parser.add_argument("--unit-in-result", action="store_true", help='get_weather returns "18°C", not "18"')
+    return parser
+
+
+def demo(argv: list[str] | None = None) -> int:
+    """Ask the Paris/Tokyo question with the console logger (and, with --trace, a trace)."""
+    parser = _demo_parser()
     args = parser.parse_args(argv)
     if args.max_steps < 1:
         parser.error("--max-steps counts model calls and must be at least 1")

@@ -96,7 +96,7 @@ class TraceRecorder(RecordingObserver):
             self._step = args[0]
         try:
             event = event_dict(hook, *args)
-        except Exception as exc:  # noqa: BLE001 - e.g. a graph state nested past the recursion limit
+        except Exception as exc:  # e.g. a graph state nested past the recursion limit
             why = f"{type(exc).__name__}: {exc}"
             logger.warning("trace %s: the %s announcement could not be read as an event (%s); "
                            "writing its raw arguments instead", self.path, hook, why)
@@ -129,7 +129,7 @@ def _encode(line: dict[str, Any]) -> str:
     secrets = secret_values()
     try:
         return json.dumps(safe_json(line, secrets), ensure_ascii=False, allow_nan=False)
-    except Exception as exc:  # noqa: BLE001 - safe_json should leave nothing to fail; if it did, say so
+    except Exception as exc:  # safe_json should leave nothing to fail; if it did, say so
         logger.warning("trace: an event could not be written as JSON (%s); writing its name only", exc)
         keep = {k: line.get(k) for k in ("v", "run_id", "seq", "ts", "run", "step", "event")}
         keep["unrecorded"] = f"{type(exc).__name__}: {exc}"
@@ -157,7 +157,7 @@ def safe_json(value: Any, secrets: tuple[str, ...] = (), depth: int = 0) -> Any:
         return _CUT
     try:
         return _container(value, secrets, depth + 1)
-    except Exception as exc:  # noqa: BLE001 - an object whose to_dict/items/repr raises
+    except Exception as exc:  # an object whose to_dict/items/repr raises
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
 
 
