@@ -128,14 +128,15 @@ class _OneLine(logging.Formatter):
 
 
 class _Once(logging.Filter):
-    """Each listener's failure is told once, not at every announcement."""
+    """The same failure is told once, not at every announcement."""
 
     def __init__(self) -> None:
         super().__init__()
         self.seen: set[tuple[str, str]] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        key = (str(record.msg), repr(record.args[0]) if isinstance(record.args, tuple) and record.args else "")
+        error = record.exc_info[1] if record.exc_info else None
+        key = (record.name, f"{type(error).__name__}: {error}" if error is not None else record.getMessage())
         if key in self.seen:
             return False
         self.seen.add(key)

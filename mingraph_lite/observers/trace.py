@@ -56,10 +56,11 @@ except ImportError:  # Windows: no lock; a race there costs at most a blank line
     fcntl = None  # type: ignore[assignment]
 
 from ..errors import ReplayError
-from ..redaction import redact, secret_values
+from ..redaction import RedactingFilter, redact, secret_values
 from .base import RecordingObserver, event_dict
 
 logger = logging.getLogger(__name__)
+logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run was handling
 
 TRACE_VERSION = 1
 MAX_DEPTH = 100
