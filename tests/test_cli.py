@@ -1,5 +1,6 @@
 """``python -m mingraph_lite``: the demo from a terminal."""
 
+import json
 import os
 import re
 import shlex
@@ -187,3 +188,11 @@ def test_credentials_in_ollama_host_never_reach_the_error():
     assert result.returncode == 1
     assert "pa55word" not in result.stderr + result.stdout and "alice" not in result.stderr
     assert "error: LLMUnavailable: no Ollama server answers at http://***@127.0.0.1:9" in result.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="needs /dev/stdout")
+def test_a_trace_to_a_pipe_is_written_whole():
+    result = run_module("demo", "--trace", "/dev/stdout")  # stdout is a pipe here: no tail to read back
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith('{"v": 1')]
+    assert [e["seq"] for e in lines] == list(range(1, 19)) and lines[-1]["event"] == "finish"
