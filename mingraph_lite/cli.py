@@ -16,10 +16,12 @@ A command is a function ``argv -> exit code`` listed in ``COMMANDS``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 
 from .errors import MingraphError, StepLimitReached
 from .redaction import redact
@@ -33,8 +35,8 @@ def _error(problem: object) -> None:
 
 def _sentence(exc: BaseException) -> str:
     """An exception as the sentence a person reads: no errno tuple, no traceback."""
-    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
-        return f"cannot use {exc.filename}: {exc.strerror}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror if exc.filename is None else f"cannot use {exc.filename}: {exc.strerror}"
     return str(exc)
 
 
@@ -125,14 +127,15 @@ class _OneLine(logging.Formatter):
 
 
 class _Once(logging.Filter):
-    """Each listener's failure is told once, not at every announcement."""
+    """The same failure is told once, not at every announcement."""
 
     def __init__(self) -> None:
         super().__init__()
         self.seen: set[tuple[str, str]] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        key = (str(record.msg), repr(record.args[0]) if isinstance(record.args, tuple) and record.args else "")
+        error = record.exc_info[1] if record.exc_info else None
+        key = (record.name, f"{type(error).__name__}: {error}" if error is not None else record.getMessage())
         if key in self.seen:
             return False
         self.seen.add(key)
@@ -147,8 +150,9 @@ def _usage(argv: list[str]) -> int:
     return 0 if asked else 2
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+@contextlib.contextmanager
+def _one_line_reports() -> Iterator[None]:
+    """Warnings and listener failures as one ``warning:`` line each on stderr, for this command only."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_OneLine())
     handler.addFilter(_Once())
@@ -156,13 +160,23 @@ def main(argv: list[str] | None = None) -> int:
     log.addHandler(handler)
     propagate, log.propagate = log.propagate, False
     try:
-        code = COMMANDS[argv[0]][1](argv[1:]) if argv and argv[0] in COMMANDS else _usage(argv)
-        sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at interpreter exit
+        with warnings.catch_warnings():
+            warnings.showwarning = lambda message, *_, **__: print(f"warning: {redact(str(message))}",
+                                                                  file=sys.stderr)
+            yield
+    finally:
+        log.removeHandler(handler)
+        log.propagate = propagate
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        with _one_line_reports():
+            code = COMMANDS[argv[0]][1](argv[1:]) if argv and argv[0] in COMMANDS else _usage(argv)
+            sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at interpreter exit
         return code
     except BrokenPipeError:
         # The reader left (`| head -1`): send what is still buffered nowhere, and end without a word.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE
-    finally:
-        log.removeHandler(handler)
-        log.propagate = propagate

@@ -10,11 +10,13 @@ Two kinds of secret are replaced by ``***``:
 - the credentials part of a URL, ``scheme://user:password@host`` -> ``scheme://***@host``, and the
   same without a scheme (``user:password@host``, the way ``OLLAMA_HOST`` may be set).
 
-The environment is read at each call, so a key exported after import is still caught.
+The environment is read at each call, so a key exported after import is still caught. Log records
+pass through ``RedactingFilter`` where the package logs a failure with its exception.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -66,3 +68,19 @@ def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
             text = _URL_CREDENTIALS.sub(lambda m: m["scheme"] + MASK + "@", text)
             text = _BARE_CREDENTIALS.sub(MASK + "@", text)
     return text
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that redacts a record's message and traceback before any handler sees it.
+
+    The announcer and the trace writer attach it to their loggers: a listener's failure is logged
+    with its exception, and that exception's text can hold whatever the run was handling.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if redact(message) != message:
+            record.msg, record.args = redact(message), ()
+        if record.exc_info and record.exc_info[1] is not None and not record.exc_text:
+            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+        return True

@@ -73,3 +73,38 @@ def test_no_secret_survives_redaction(keys, filler, data):
     out = redact(text, secret_values({f"K{i}_KEY": k for i, k in enumerate(keys)}))
     assert not any(k in out for k in keys)
     assert redact(out, secret_values({f"K{i}_KEY": k for i, k in enumerate(keys)})) == out  # nothing left to do
+
+
+@pytest.mark.parametrize("host", ["http://alice:pa55word-2026@gpu.lab:11434", "alice:pa55word-2026@gpu.lab:11434"])
+def test_credentials_in_ollama_host_never_reach_the_error_message(monkeypatch, host):
+    pytest.importorskip("ollama")
+    from mingraph_lite.llms.ollama import OllamaLLM
+
+    class Unreachable:
+        def chat(self, **kwargs):
+            raise ConnectionError("Failed to connect to Ollama")
+
+    monkeypatch.setenv("OLLAMA_HOST", host)
+    with pytest.raises(LLMUnavailable) as info:
+        OllamaLLM("qwen3:0.6b", client=Unreachable()).generate([], [])
+    assert "pa55word" not in str(info.value) and "pa55word" not in str(info.value.args)
+    assert "no Ollama server answers at " in str(info.value) and "***@gpu.lab:11434" in str(info.value)
+
+
+def test_a_failing_listener_is_logged_without_the_secret_its_error_held(monkeypatch, caplog):
+    import logging
+
+    from mingraph_lite.observers.announce import announce
+
+    key = "ghp_listenerLeak0123456"
+    monkeypatch.setenv("GITHUB_TOKEN", key)
+
+    class Leaky:
+        def on_finish(self, answer, reason):
+            raise RuntimeError(f"could not post {answer} with token {key}")
+
+    with caplog.at_level(logging.WARNING):
+        announce([Leaky()], "on_finish", "done", "answered")
+    [record] = caplog.records
+    assert "failed in on_finish" in caplog.text and "could not post done with token ***" in caplog.text
+    assert key not in caplog.text and key not in logging.Formatter().format(record)

@@ -38,6 +38,7 @@ Runs. ``pick_run`` is the one rule for "run N of a trace" (see its docstring).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -56,10 +57,11 @@ except ImportError:  # Windows: no lock; a race there costs at most a blank line
     fcntl = None  # type: ignore[assignment]
 
 from ..errors import ReplayError
-from ..redaction import redact, secret_values
+from ..redaction import RedactingFilter, redact, secret_values
 from .base import RecordingObserver, event_dict
 
 logger = logging.getLogger(__name__)
+logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run was handling
 
 TRACE_VERSION = 1
 MAX_DEPTH = 100
@@ -174,7 +176,20 @@ def _container(value: Any, secrets: tuple[str, ...], depth: int) -> Any:
 
 def _open(path: Path) -> int:
     # Read-write so the tail can be checked; O_APPEND still sends every write to the end.
-    return os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+    flags = os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    try:
+        return os.open(path, os.O_RDWR | flags, 0o644)
+    except OSError:  # a target that can only be written (a pipe's end): no tail to check
+        return os.open(path, os.O_WRONLY | flags, 0o644)
+
+
+def _torn_tail(fd: int) -> bool:
+    """Whether the file ends in the middle of a line (a writer died writing it)."""
+    try:
+        end = os.lseek(fd, 0, os.SEEK_END)
+        return end > 0 and os.lseek(fd, end - 1, os.SEEK_SET) == end - 1 and os.read(fd, 1) != b"\n"
+    except OSError:  # a pipe or a terminal (--trace /dev/stdout): nothing to read back
+        return False
 
 
 def _append(path: Path, data: bytes) -> None:
@@ -183,10 +198,10 @@ def _append(path: Path, data: bytes) -> None:
         if fcntl is not None:
             # Check the tail and write as one step: without the lock, another process's write in
             # progress looks like a torn tail. The lock goes with the process, killed or not.
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        end = os.lseek(fd, 0, os.SEEK_END)
-        if end and (os.lseek(fd, end - 1, os.SEEK_SET) == end - 1 and os.read(fd, 1) != b"\n"):
-            data = b"\n" + data  # a writer died mid-line: start on a fresh line, leave its torn line alone
+            with contextlib.suppress(OSError):  # some targets (a pipe on some systems) take no lock
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        if _torn_tail(fd):
+            data = b"\n" + data  # start on a fresh line, and leave the torn one alone
         view = memoryview(data)
         while view:  # one write nearly always; a short write (a signal, a full disk) goes on from there
             view = view[os.write(fd, view):]

@@ -240,14 +240,14 @@ def test_values_json_cannot_carry_are_written_in_the_documented_safe_form(tmp_pa
         current = current[0]
     cycle = {"name": "loop"}
     cycle["self"] = cycle
-    arguments = {"lone": "half \ud83d of an emoji", "nan": float("nan"), "big": 7 ** 6000, "raw": b"\xff\x00",
+    arguments = {"lone": "half \ud83d of an emoji", "nan": float("nan"), "cold": -float("inf"), "big": 7 ** 6000, "raw": b"\xff\x00",
                  "deep": deep, "cycle": cycle, "pair": (1, 2), "set": {3}, 5: "int key", "obj": object()}
     recorder.on_tool_call(ToolCall("t1", "to_fahrenheit", arguments))
     [line] = path.read_bytes().split(b"\n")[:-1]
     [event] = read_trace(path)
     assert strict_json(line.decode("utf-8")) == event  # valid UTF-8, standard JSON
     got = event["arguments"]
-    assert got["lone"] == "half \ufffd of an emoji" and got["nan"] == "nan"
+    assert got["lone"] == "half \ufffd of an emoji" and (got["nan"], got["cold"]) == ("nan", "-inf")
     assert got["big"] == hex(7 ** 6000) and int(got["big"], 16) == 7 ** 6000  # nothing lost
     assert got["raw"] == repr(b"\xff\x00") and got["pair"] == [1, 2] and got["set"] == [3]
     assert got["5"] == "int key" and got["obj"].startswith("<object object at")
