@@ -101,11 +101,13 @@ def test_missing_files_are_a_clear_message_not_a_traceback(argv, says, capsys):
     assert says in capsys.readouterr().err
 
 
-def test_max_steps_below_one_is_a_usage_error(capsys):
+@pytest.mark.parametrize("argv", [["--max-steps", "0"], ["--max-steps", "many"], ["--no-such-option"]])
+def test_a_usage_mistake_is_one_line_and_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as info:
-        cli.main(["demo", "--max-steps", "0"])
+        cli.main(["demo", *argv])
     assert info.value.code == 2
-    assert "--max-steps" in capsys.readouterr().err
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: ") and argv[0] in line and line.endswith("see python -m mingraph_lite demo --help")
 
 
 # --- bad input is one sentence and exit 2, before the run starts; faults during it are named --------

@@ -240,8 +240,9 @@ def test_values_json_cannot_carry_are_written_in_the_documented_safe_form(tmp_pa
         current = current[0]
     cycle = {"name": "loop"}
     cycle["self"] = cycle
-    arguments = {"lone": "half \ud83d of an emoji", "nan": float("nan"), "cold": -float("inf"), "big": 7 ** 6000, "raw": b"\xff\x00",
-                 "deep": deep, "cycle": cycle, "pair": (1, 2), "set": {3}, 5: "int key", "obj": object()}
+    arguments = {"lone": "half \ud83d of an emoji", "nan": float("nan"), "cold": -float("inf"), "big": 7 ** 6000,
+                 "raw": b"\xff\x00", "deep": deep, "cycle": cycle, "pair": (1, 2), "set": {3}, 5: "int key",
+                 "obj": object()}
     recorder.on_tool_call(ToolCall("t1", "to_fahrenheit", arguments))
     [line] = path.read_bytes().split(b"\n")[:-1]
     [event] = read_trace(path)
