@@ -185,7 +185,7 @@ KILLED_WRITER = """
     i = 0
     try:
         while True:  # until killed; some lines of megabytes, so the kill may land inside a write and tear it
-            size = rng.choice([10, 3_000, 300_000, 8_000_000])
+            size = rng.choice([10, 3_000, 300_000, 4_000_000])
             recorder.on_tool_return(ToolMessage(("°" if size < 10**6 else "x") * size, f"call-{i}"))
             i += 1
     except OSError:  # the file-size limit cut a write short: wait, mid-line, for the kill
