@@ -40,10 +40,17 @@ def _sentence(exc: BaseException) -> str:
     return str(exc)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage mistake told in one line (argparse alone prints the usage first)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"error: {message}; see {self.prog} --help\n")
+
+
 def _demo_parser() -> argparse.ArgumentParser:
     from .llms.factory import FORMS
 
-    parser = argparse.ArgumentParser(prog="python -m mingraph_lite demo",
+    parser = _Parser(prog="python -m mingraph_lite demo",
                                      description="Ask the Paris/Tokyo question with the console logger.")
     parser.add_argument("--llm", default=None,
                         help=f"model spec: {', '.join(FORMS)}; default from MINGRAPH_LLM, else scripted")

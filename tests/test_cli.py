@@ -101,11 +101,13 @@ def test_missing_files_are_a_clear_message_not_a_traceback(argv, says, capsys):
     assert says in capsys.readouterr().err
 
 
-def test_max_steps_below_one_is_a_usage_error(capsys):
+@pytest.mark.parametrize("argv", [["--max-steps", "0"], ["--max-steps", "many"], ["--no-such-option"]])
+def test_a_usage_mistake_is_one_line_and_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as info:
-        cli.main(["demo", "--max-steps", "0"])
+        cli.main(["demo", *argv])
     assert info.value.code == 2
-    assert "--max-steps" in capsys.readouterr().err
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: ") and argv[0] in line and line.endswith("see python -m mingraph_lite demo --help")
 
 
 # --- bad input is one sentence and exit 2, before the run starts; faults during it are named --------
@@ -196,3 +198,16 @@ def test_a_trace_to_a_pipe_is_written_whole():
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith('{"v": 1')]
     assert [e["seq"] for e in lines] == list(range(1, 19)) and lines[-1]["event"] == "finish"
+
+
+@pytest.mark.filterwarnings("ignore::mingraph_lite.observers.trace.TornLineWarning")
+def test_demo_appends_after_a_writer_killed_mid_line(tmp_path):
+    path = tmp_path / "runs.jsonl"
+    assert run_module("demo", "--trace", str(path)).returncode == 0
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-40])                          # the first run's finish line, cut
+    result = run_module("demo", "--trace", str(path))
+    assert result.returncode == 0 and f"trace: {path}" in result.stdout
+    trace = read_trace(path)
+    assert trace.skipped == (18,) and len(trace) == 17 + 18
+    assert [e["event"] for e in trace[17:]][:1] == ["run_start"] and trace[-1]["event"] == "finish"

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import mingraph_lite
 from mingraph_lite.agents import Agent
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.errors import ReplayError, ReplayMismatch, ScriptExhausted, StepLimitReached
+from mingraph_lite.errors import MingraphError, ReplayError, ReplayMismatch, ScriptExhausted, StepLimitReached
 from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import TraceRecorder
@@ -160,7 +161,8 @@ def test_a_malformed_event_is_a_replay_error_naming_file_and_line(recorded, line
     write_lines(path, events)
     with pytest.raises(ReplayError, match=rf"run.jsonl, line {number}: this \w+ event cannot be replayed") as info:
         ReplayLLM.from_trace(path)
-    assert isinstance(info.value, ValueError) and "Traceback" not in str(info.value)
+    assert isinstance(info.value, MingraphError) and isinstance(info.value, ValueError)
+    assert mingraph_lite.ReplayError is ReplayError  # exported at the top, as DESIGN draws it
 
 
 def test_a_wrong_version_is_a_replay_error_naming_file_and_line(recorded):

@@ -241,8 +241,8 @@ def test_values_json_cannot_carry_are_written_in_the_documented_safe_form(tmp_pa
     cycle = {"name": "loop"}
     cycle["self"] = cycle
     arguments = {"lone": "half \ud83d of an emoji", "nan": float("nan"), "cold": -float("inf"), "big": 7 ** 6000,
-                 "raw": b"\xff\x00",
-                 "deep": deep, "cycle": cycle, "pair": (1, 2), "set": {3}, 5: "int key", "obj": object()}
+                 "raw": b"\xff\x00", "deep": deep, "cycle": cycle, "pair": (1, 2), "set": {3}, 5: "int key",
+                 "obj": object()}
     recorder.on_tool_call(ToolCall("t1", "to_fahrenheit", arguments))
     [line] = path.read_bytes().split(b"\n")[:-1]
     [event] = read_trace(path)
@@ -263,16 +263,25 @@ def test_values_json_cannot_carry_are_written_in_the_documented_safe_form(tmp_pa
 
 
 def test_an_announcement_event_dict_cannot_read_still_makes_a_line_and_a_warning(tmp_path, caplog):
+    class BrokenReply:
+        message = "not a message"
+
+        def to_dict(self):
+            raise ValueError("a reply that cannot say what it is")
+
     path = tmp_path / "state.jsonl"
     recorder = TraceRecorder(path)
     state = {"city": "Paris"}
-    state["again"] = state  # the shared event_dict recurses forever on this
+    state["again"] = state  # a state that contains itself
+    recorder.on_model_reply(BrokenReply())
     recorder.on_node_start("fetch", state)
     recorder.on_node_end("fetch", {"celsius": 18})
-    first, second = read_trace(path)
-    assert first["event"] == "node_start" and first["unrecorded"].startswith("RecursionError")
-    assert first["args"][0] == "fetch" and first["args"][1]["city"] == "Paris"
-    assert second["event"] == "node_end" and second["update"] == {"celsius": 18}
+    first, second, third = read_trace(path)
+    assert first["event"] == "model_reply" and first["unrecorded"] == "ValueError: a reply that cannot say what it is"
+    assert first["args"][0].startswith("<unprintable BrokenReply: ValueError>")
+    assert second["event"] == "node_start"  # as an event, or (if event_dict recursed on it) raw
+    assert second.get("node", second.get("args", [None])[0]) == "fetch"
+    assert third["event"] == "node_end" and third["update"] == {"celsius": 18}
     assert "could not be read as an event" in caplog.text
 
 

@@ -185,7 +185,7 @@ KILLED_WRITER = """
     i = 0
     try:
         while True:  # until killed; some lines of megabytes, so the kill may land inside a write and tear it
-            size = rng.choice([10, 3_000, 300_000, 8_000_000])
+            size = rng.choice([10, 3_000, 300_000, 4_000_000])
             recorder.on_tool_return(ToolMessage(("°" if size < 10**6 else "x") * size, f"call-{i}"))
             i += 1
     except OSError:  # the file-size limit cut a write short: wait, mid-line, for the kill
@@ -285,12 +285,19 @@ def test_concurrent_writers_one_killed_give_exact_line_counts(tmp_path):
     assert len(raw_lines) == len(whole) + len(torn) and len(torn) <= 1
     trace = read_trace(path)
     assert trace.skipped == tuple(torn) and len(trace) == len(whole)
-    by_writer = {}
+    by_run = {}
     for event in trace:
-        by_writer.setdefault(event["run_id"], []).append(event)
-    assert len(by_writer) == writers
-    counts = sorted(len(events) for events in by_writer.values())
-    assert counts[1:] == [count + 1] * (writers - 1)              # each surviving writer: every line
-    for events in by_writer.values():
+        by_run.setdefault(event["run_id"], []).append(event)
+    assert len(by_run) == writers
+    by_writer = {}                                                # writer index -> its events
+    for events in by_run.values():
+        calls = [e["tool_call_id"] for e in events if e["event"] == "tool_return"]
+        by_writer[int(calls[0].split("-")[0][1:]) if calls else 0] = events  # none written: the killed one
+    assert sorted(by_writer) == list(range(writers))
+    for index, events in by_writer.items():
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # in order, none missing
+        assert [e["tool_call_id"] for e in events[1:]] == [f"w{index}-{i}" for i in range(len(events) - 1)]
+        if index:
+            assert len(events) == count + 1                       # each surviving writer: every line
+    counts = [len(by_writer[i]) for i in range(writers)]
     print(f"\nconcurrent writers: {writers} (one killed), lines per writer: {counts}, torn: {len(torn)}")
