@@ -22,12 +22,14 @@
 # %%
 import io
 import json
+import os
 import random
 import shutil
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 from IPython.display import Image, display
 
 from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ReplayLLM, ScriptedLLM,
@@ -339,8 +341,6 @@ print(f"exactly 6 of 8 right: {right_counts[6] / 2000:.0%} of repetitions; "
       f"5 to 7 right: {sum(right_counts[k] for k in (5, 6, 7)) / 2000:.0%}")
 
 # %%
-import matplotlib.pyplot as plt  # noqa: E402
-
 fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
 ax.bar(range(9), [right_counts[k] / 2000 for k in range(9)], color="#1f5fa8")
 ax.axvline(6, color="#c62828", linestyle="--")
@@ -413,7 +413,7 @@ def replay(folder, variant="18", index=0):
                   observers=[ConsoleLogger(), recorder], max_steps=6)
     try:
         agent.run({"question": QUESTION})
-    except Exception as error:  # noqa: BLE001 - a step limit or a failing tool: the trace says which
+    except Exception as error:  # a step limit or a failing tool: the trace says which
         print(f"(the run stopped: {type(error).__name__})")
     return recorder.events
 
@@ -520,8 +520,6 @@ check("04.3", interval)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-import os  # noqa: E402
-
 spec = os.environ.get("MINGRAPH_LLM", "scripted")
 if spec.strip().lower() in ("", "scripted") or spec.startswith("replay"):
     print(f"MINGRAPH_LLM={spec!r}: no live model, nothing to measure here")

@@ -128,7 +128,7 @@ def _one_run(source: ModelSource, variant: Variant, index: int, seed: int, folde
         agent.run({"question": QUESTION})
     except LLMUnavailable:
         raise  # no server, key or weights: every further run would fail the same way
-    except Exception:  # noqa: BLE001 - a step limit or a failing tool; the trace says which
+    except Exception:  # a step limit or a failing tool; the trace says which
         pass
     seconds = round(time.perf_counter() - started, 3)
     events = read_trace(partial)

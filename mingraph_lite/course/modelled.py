@@ -18,6 +18,7 @@ from ..llms.scripted import ScriptedLLM
 from ..messages import AssistantMessage, ToolCall
 from .classify import CITIES
 from .scripts import number, results
+from .weather import to_fahrenheit
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def _final_from_tool(messages, tools):
 
 
 def _own_arithmetic(messages, tools):
-    paris, tokyo = (round(c * 9 / 5 + 32) for c in _celsius(messages))
+    paris, tokyo = (to_fahrenheit(c) for c in _celsius(messages))
     return _reply(f"Paris: {paris}°F, Tokyo: {tokyo}°F", reasoning="Easy enough to convert these myself.")
 
 

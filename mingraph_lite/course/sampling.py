@@ -26,6 +26,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..errors import LLMUnavailable
+from ..llms.factory import parse_spec
 from .modelled import MODELLED_LABEL, modelled_manager
 
 KINDS = ("scripted", "local[:MODEL]", "ollama:MODEL", "openai:MODEL")
@@ -129,19 +130,15 @@ def model_source(llm: Any = None, temperature: float = 0.7, threads: int | None 
     ``threads`` (local models only) caps the CPU threads llama.cpp uses; on a busy machine 1 is much
     faster than all cores, whose threads wait for each other.
     """
-    if llm is None or (isinstance(llm, str) and llm.strip().lower() == "scripted"):
-        return _scripted(temperature)
-    if not isinstance(llm, str):
+    if llm is not None and not isinstance(llm, str):
         return ModelSource(model_name(llm), lambda variant, seed: (llm, ""), parallel=False, live=True,
                            temperature=getattr(llm, "temperature", None),
                            note="a model object is used with its own settings, one run at a time")
-    kind, _, rest = llm.strip().partition(":")
-    kind = kind.lower()
-    if kind == "local":
-        return _local(rest, temperature, threads)
-    if kind == "ollama" and rest:
-        return _ollama(rest, temperature)
-    if kind == "openai" and rest:
-        return _openai(rest, temperature)
-    raise ValueError(f"an experiment cannot run the model spec {llm!r}: use one of {', '.join(KINDS)}, "
-                     "e.g. local:gemma3-270m or ollama:qwen3:0.6b")
+    spec = parse_spec(llm or "scripted")  # the one spec grammar (ValueError naming the valid forms)
+    arg = spec.argument
+    builders = {"scripted": lambda: _scripted(temperature), "local": lambda: _local(arg, temperature, threads),
+                "ollama": lambda: _ollama(arg, temperature), "openai": lambda: _openai(arg, temperature)}
+    if spec.kind not in builders:
+        raise ValueError(f"an experiment cannot run the model spec {llm!r}: use one of {', '.join(KINDS)}, "
+                         "e.g. local:gemma3-270m or ollama:qwen3:0.6b")
+    return builders[spec.kind]()
