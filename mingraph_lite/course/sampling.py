@@ -119,11 +119,6 @@ def _openai(model: str, temperature: float) -> ModelSource:
                        "server such as llama.cpp's honours both; OpenAI treats the seed as best effort)")
 
 
-def model_name(llm: Any) -> str:
-    """How a model object names itself: ``name`` (local:..., ollama:...), else ``model``, else its class."""
-    return str(getattr(llm, "name", None) or getattr(llm, "model", None) or type(llm).__name__)
-
-
 def model_source(llm: Any = None, temperature: float = 0.7, threads: int | None = None) -> ModelSource:
     """A spec (``"local:gemma3-270m"``), ``None`` for scripted, or a model object used as it is.
 
@@ -131,8 +126,8 @@ def model_source(llm: Any = None, temperature: float = 0.7, threads: int | None 
     faster than all cores, whose threads wait for each other.
     """
     if llm is not None and not isinstance(llm, str):
-        return ModelSource(model_name(llm), lambda variant, seed: (llm, ""), parallel=False, live=True,
-                           temperature=getattr(llm, "temperature", None),
+        return ModelSource(llm.name, lambda variant, seed: (llm, ""), parallel=False, live=True,
+                           temperature=None,  # the object's own, which the LLM contract does not tell
                            note="a model object is used with its own settings, one run at a time")
     spec = parse_spec(llm or "scripted")  # the one spec grammar (ValueError naming the valid forms)
     arg = spec.argument
