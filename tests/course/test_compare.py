@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from mingraph_lite import ReplayLLM, read_trace
 from mingraph_lite.cli import main
+from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import Z95, compare, reported_table, wilson
 from mingraph_lite.course.experiments import run_experiment
+from mingraph_lite.course.results_folder import read_results
 
 
 def test_wilson_matches_the_textbook_formula_and_stays_in_bounds():
@@ -56,3 +62,27 @@ def test_the_reported_figures_stay_quoted_as_theirs():
     text = reported_table()
     assert "qwen3.5:0.8b" in text and "0 / 8" in text and "6 / 8" in text
     assert "The State and Observer Patterns" in text
+
+
+SHIPPED = Path(__file__).resolve().parents[2] / "data" / "experiments"
+
+
+@pytest.mark.parametrize("model", ["smollm2-135m", "gemma3-270m"])
+def test_the_shipped_folders_are_whole_sampled_and_replayable(model):
+    folder = SHIPPED / model
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["model"] == f"local:{model}" and summary["complete"] and summary["live"]
+    runs = read_results(folder)
+    assert sorted(r.key for r in runs) == sorted((v, i) for v in ("18", "18°C") for i in range(8))
+    assert {r.temperature for r in runs} == {0.7} and all(r.seed == r.index for r in runs)
+    for r in runs:  # each trace holds its one run, and replaying it asks what the recording asked
+        events = read_trace(folder / r.trace)
+        assert {e["run_id"] for e in events} == {r.run_id}
+        assert classify(events).outcome == r.outcome
+        ReplayLLM.from_trace(folder / r.trace)
+
+
+def test_the_shipped_comparison_is_what_compare_prints_now():
+    comparison = compare([SHIPPED / "smollm2-135m", SHIPPED / "gemma3-270m"])
+    assert (SHIPPED / "comparison.txt").read_text(encoding="utf-8").startswith(comparison.table())
+    assert comparison.table() in (SHIPPED / "README.md").read_text(encoding="utf-8")
