@@ -128,7 +128,7 @@ class Run:
                 attach(exc, node, self.completed, self.state, self.flat)
                 raise
             try:
-                due += resolve(branch, result, where)
+                due += resolve(branch, result, where, self.wiring.nodes)
             except ValueError as exc:
                 raise GraphExecutionError(str(exc), node=node, completed=tuple(self.completed),
                                           state=copy_state(self.state, self.flat)) from None
