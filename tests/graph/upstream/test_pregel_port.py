@@ -9,11 +9,10 @@ its checkpointer, interrupt and cache features are outside this engine's subset 
 # their annotations at run time, as in upstream's file.
 import enum
 import operator
+import time
 from typing import Annotated, Literal, TypedDict
 
 import pytest
-
-from mingraph_lite.errors import GraphValidationError
 
 
 def sorted_add(x: list[str], y: list[str] | list[tuple[str, str]]) -> list[str]:
@@ -149,8 +148,15 @@ def test_reducer_before_first_node(engine, shape):
     from langchain_core.messages import HumanMessage
     from langgraph.graph.message import add_messages
 
-    field = list[str] if shape == "list" else Sequence[str]
-    State = TypedDict("State", {"hello": str, "messages": Annotated[field, add_messages]})
+    class ListState(TypedDict):
+        hello: str
+        messages: Annotated[list[str], add_messages]
+
+    class SequenceState(TypedDict):
+        hello: str
+        messages: Annotated[Sequence[str], add_messages]
+
+    State = ListState if shape == "list" else SequenceState
     seen = []
 
     def node_a(state):
@@ -629,11 +635,118 @@ def test_invoke_two_processes_in_out(engine):
         engine.compile(builder, recursion_limit=1).invoke({"value": 2})
 
 
-def test_graph_validation_error_type(engine):
-    """Not upstream: the ValueError above is, on ours, a GraphValidationError (both catchable)."""
-    graph = engine.StateGraph(Hello)
-    graph.add_node("start", lambda x: x)
-    graph.add_edge("unknown", "start")
-    expected = GraphValidationError if engine.ours else ValueError
-    with pytest.raises(expected):
-        graph.compile()
+# -- Pregel-level tests re-created as StateGraphs -------------------------------------------------
+
+def test_invoke_two_processes_two_in_two_out_invalid(engine):
+    """test_pregel.py::test_invoke_two_processes_two_in_two_out_invalid (its StateGraph part): an
+    entry router picks two nodes that both write the plain field 'hello' in one superstep."""
+    def my_node(input):
+        return {"hello": "world"}
+
+    builder = engine.StateGraph(Hello)
+    builder.add_node("one", my_node)
+    builder.add_node("two", my_node)
+    builder.set_conditional_entry_point(lambda _: ["one", "two"])
+    with pytest.raises(engine.InvalidUpdateError, match="At key 'hello'"):
+        engine.compile(builder).invoke({"hello": "there"})
+
+
+class Inbox(TypedDict, total=False):
+    input: int
+    output: Annotated[list[int], operator.add]  # upstream's Topic channel: every write of a step kept
+
+
+def add_one_to_output(state):
+    return {"output": [state["input"] + 1]}
+
+
+def test_invoke_two_processes_two_in_two_out_valid(engine):
+    """test_pregel.py::test_invoke_two_processes_two_in_two_out_valid, as a StateGraph: two nodes
+    read the input in the same superstep and both land in an accumulating field: [3, 3]."""
+    builder = engine.StateGraph(Inbox)
+    builder.add_node("one", add_one_to_output)
+    builder.add_node("two", add_one_to_output)
+    builder.add_edge(engine.START, "one")
+    builder.add_edge(engine.START, "two")
+    assert engine.compile(builder).invoke({"input": 2})["output"] == [3, 3]
+
+
+def test_invoke_two_processes_two_in_join_two_out(engine):
+    """test_pregel.py::test_invoke_two_processes_two_in_join_two_out, as a StateGraph: chain_four
+    waits for both publishers and adds 10 to each item: [13, 13], every time."""
+    class State(TypedDict, total=False):
+        input: int
+        inbox: Annotated[list[int], operator.add]
+        output: list[int]
+
+    def add_one(state):
+        return {"inbox": [state["input"] + 1]}
+
+    def add_10_each(state):
+        return {"output": sorted(y + 10 for y in state["inbox"])}
+
+    builder = engine.StateGraph(State)
+    builder.add_node("one", add_one)
+    builder.add_node("chain_three", add_one)
+    builder.add_node("chain_four", add_10_each)
+    builder.add_edge(engine.START, "one")
+    builder.add_edge(engine.START, "chain_three")
+    builder.add_edge(["one", "chain_three"], "chain_four")
+    app = engine.compile(builder)
+    for _ in range(100):
+        assert app.invoke({"input": 2})["output"] == [13, 13]
+
+
+def test_invoke_two_processes_one_in_two_out(engine):
+    """test_pregel.py::test_invoke_two_processes_one_in_two_out (updates stream), as a StateGraph:
+    one writes two fields, two reads one of them."""
+    class State(TypedDict, total=False):
+        input: int
+        between: int
+        output: int
+
+    def one(state):
+        return {"between": state["input"] + 1, "output": state["input"] + 1}
+
+    def two(state):
+        return {"output": state["between"] + 1}
+
+    builder = engine.StateGraph(State)
+    builder.add_sequence([one, two])
+    builder.add_edge(engine.START, "one")
+    assert [c for c in engine.compile(builder).stream({"input": 2}, stream_mode="updates")] == [
+        {"one": {"between": 3, "output": 3}}, {"two": {"output": 4}}]
+
+
+def test_parallel_node_execution(engine):
+    """test_pregel.py::test_parallel_node_execution: two sleeping nodes in one superstep.
+
+    Both engines put "fast" first (the step's writes merge by node name). Documented difference:
+    LangGraph runs a superstep's nodes in threads, so the run takes about as long as the slowest
+    node; ours runs them one after another, so it takes the sum.
+    """
+    class State(TypedDict):
+        results: Annotated[list[str], operator.add]
+
+    def slow_node(state):
+        time.sleep(1)
+        return {"results": ["slow"]}
+
+    def fast_node(state):
+        time.sleep(2)
+        return {"results": ["fast"]}
+
+    builder = engine.StateGraph(State)
+    builder.add_node("slow", slow_node)
+    builder.add_node("fast", fast_node)
+    builder.add_edge(engine.START, "slow")
+    builder.add_edge(engine.START, "fast")
+    graph = engine.compile(builder)
+    start = time.perf_counter()
+    result = graph.invoke({"results": []})
+    duration = time.perf_counter() - start
+    assert "fast" in result["results"][0]
+    if engine.ours:
+        assert duration >= 3.0
+    else:
+        assert duration < 3.0
