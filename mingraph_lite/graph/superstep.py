@@ -36,14 +36,21 @@ class Task:
 
 
 def attach(exc: BaseException, node: str | None, completed: list[str], state: dict, flat: dict) -> None:
-    """Attach the graph context to ``exc`` without replacing what a deeper layer already set."""
+    """Attach ``node``, ``completed`` and ``state`` to ``exc``, keeping any a deeper layer already set.
+
+    Attributes, not only ``add_note``: Python 3.10 has no notes, and code reads them (``graph_context``).
+    """
     context = {"node": node, "completed": tuple(completed), "state": None}
     for name, value in context.items():
-        if getattr(exc, name, None) in (None, ()):
-            try:
-                setattr(exc, name, copy_state(state, flat) if name == "state" else value)
-            except (AttributeError, TypeError):  # an exception type that refuses attributes
-                exc.add_note(f"graph context: {name}={value!r}") if hasattr(exc, "add_note") else None
+        if getattr(exc, name, None) not in (None, ()):
+            continue
+        if name == "state":
+            value = copy_state(state, flat)
+        try:
+            setattr(exc, name, value)
+        except (AttributeError, TypeError):  # an exception type that refuses new attributes
+            if hasattr(exc, "add_note"):
+                exc.add_note(f"graph context: {name}={value!r}")
 
 
 def _own(update: Mapping[str, Any] | None) -> dict[str, Any] | None:
