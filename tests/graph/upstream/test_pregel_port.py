@@ -43,6 +43,7 @@ def retriever_one(data: Docs) -> Docs:
 
 
 def retriever_two(data: Docs) -> Docs:
+    time.sleep(0.1)  # upstream's: on LangGraph, analyzer_one (same superstep) streams first
     return {"docs": ["doc3", "doc4"]}
 
 
@@ -270,7 +271,7 @@ def test_in_one_fan_out_state_graph_waiting_edge_invoke(engine):
 
 
 def test_in_one_fan_out_state_graph_waiting_edge_stream(engine):
-    """test_pregel.py::test_in_one_fan_out_state_graph_waiting_edge (stream, without the sleep)."""
+    """test_pregel.py::test_in_one_fan_out_state_graph_waiting_edge (stream)."""
     assert [*engine.compile(waiting_edge(engine)).stream(QUERY)] == ONCE_STREAM
 
 
