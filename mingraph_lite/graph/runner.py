@@ -100,7 +100,11 @@ class CompiledGraph:
 
     @property
     def history(self) -> tuple[StepSnapshot, ...]:
-        """A ``StepSnapshot`` per completed node of the last run, in order."""
+        """A ``StepSnapshot`` per completed node of the last run, in order.
+
+        The states are rebuilt when you read this, by replaying each superstep's recorded updates
+        through the reducers from the input (reducers are pure functions, so the replay is exact).
+        """
         if self._last is None:
             return ()
         return tuple(StepSnapshot(node, _copy_update(update), copy_state(state, flat), number)
