@@ -146,6 +146,7 @@ def test_reducer_before_first_node(engine, shape):
     """test_pregel.py::test_reducer_before_first_node: the input goes through add_messages first."""
     from collections.abc import Sequence
 
+    pytest.importorskip("langgraph", reason="add_messages is LangGraph's: pip install 'mingraph-lite[langgraph]'")
     from langchain_core.messages import HumanMessage
     from langgraph.graph.message import add_messages
 
