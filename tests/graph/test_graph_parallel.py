@@ -256,3 +256,17 @@ def test_a_plain_value_nested_too_deep_is_a_clear_error_not_a_recursion_error():
     graph = StateGraph(Chat).add_node("n", lambda s: None).add_edge(START, "n").add_edge("n", END).compile()
     with pytest.raises(ValueError, match="nested too deeply to copy"):
         graph.invoke({"messages": [nested(10_000)]})
+
+
+def test_a_send_packet_is_the_nodes_own_copy():
+    shared = {"city": "Paris", "notes": []}
+
+    def scribble(packet):
+        packet["notes"].append("scribbled")
+        return {"log": [packet["city"]]}
+
+    b = StateGraph(S).add_node("fetch", scribble)
+    b.add_conditional_edges(START, lambda s: [Send("fetch", shared), Send("fetch", shared)], ["fetch"])
+    graph = b.compile()
+    assert graph.invoke({"log": []})["log"] == ["Paris", "Paris"]
+    assert shared == {"city": "Paris", "notes": []} and graph.steps == (("fetch", "fetch"),)
