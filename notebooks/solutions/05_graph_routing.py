@@ -1,10 +1,10 @@
 """Reference answers for notebook 05, and plausible wrong ones with the hint each must get."""
 
-from __future__ import annotations
 
+import operator
 from copy import deepcopy
+from typing import Annotated, Any, TypedDict
 
-from mingraph_lite.course.brief import BriefState
 from mingraph_lite.course.weather import WEATHER
 
 START, END = "__start__", "__end__"
@@ -172,44 +172,67 @@ def collect_city_in_place(city):
 
 
 # -- 05.4 -------------------------------------------------------------------------------------------
-def declare_on_langgraph(nodes):
-    from langgraph.graph import END, START, StateGraph
+class ParallelBriefState(TypedDict):
+    cities: list[str]
+    include_fahrenheit: bool
+    readings: Annotated[list[dict[str, Any]], operator.add]
+    draft: dict[str, Any] | None
+    review: dict[str, Any] | None
+    revisions: int
+    events: Annotated[list[str], operator.add]
+    answer: str | None
+    status: str
 
-    builder = StateGraph(BriefState)
-    for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
+
+def _declare(builder, nodes, cities, *, parallel=True, second_check=True):
+    from langgraph.graph import END, START
+
+    for city in cities:
+        builder.add_node(f"collect_{city}", collect_city(city))
+    for name in ("write_draft", "check_draft", "revise_draft", "publish", "hold"):
         builder.add_node(name, getattr(nodes, name))
-    builder.add_edge(START, "collect")
-    builder.add_edge("collect", "write_draft")
+    if parallel:
+        for city in cities:
+            builder.add_edge(START, f"collect_{city}")
+        builder.add_edge([f"collect_{city}" for city in cities], "write_draft")
+    else:  # one after the other: correct worksheet, but one superstep per city
+        chain = [START] + [f"collect_{city}" for city in cities] + ["write_draft"]
+        for source, target in zip(chain, chain[1:]):
+            builder.add_edge(source, target)
     builder.add_edge("write_draft", "check_draft")
     builder.add_conditional_edges("check_draft", nodes.route_after_check,
                                   {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-    builder.add_edge("revise_draft", "check_draft")
+    if second_check:
+        builder.add_edge("revise_draft", "check_draft")
     builder.add_edge("publish", END)
     builder.add_edge("hold", END)
     return builder.compile()
 
 
-def declare_forgets_the_second_check(nodes):
-    from langgraph.graph import END, START, StateGraph
+def declare_on_langgraph(nodes, cities):
+    from langgraph.graph import StateGraph
 
-    builder = StateGraph(BriefState)
-    for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
-        builder.add_node(name, getattr(nodes, name))
-    builder.add_edge(START, "collect")
-    builder.add_edge("collect", "write_draft")
-    builder.add_edge("write_draft", "check_draft")
-    builder.add_conditional_edges("check_draft", nodes.route_after_check,
-                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-    builder.add_edge("publish", END)
-    builder.add_edge("hold", END)
-    return builder.compile()
+    return _declare(StateGraph(ParallelBriefState), nodes, cities)
 
 
-def declare_on_ours(nodes):
-    from mingraph_lite.course.brief import connect_brief
-    from mingraph_lite.graph import StateGraph
+def declare_one_after_another(nodes, cities):
+    from langgraph.graph import StateGraph
 
-    return connect_brief(StateGraph(BriefState), nodes).compile()
+    return _declare(StateGraph(ParallelBriefState), nodes, cities, parallel=False)
+
+
+def declare_forgets_the_second_check(nodes, cities):
+    from langgraph.graph import StateGraph
+
+    return _declare(StateGraph(ParallelBriefState), nodes, cities, second_check=False)
+
+
+def declare_but_never_compile(nodes, cities):
+    from langgraph.graph import StateGraph
+
+    builder = StateGraph(ParallelBriefState)
+    _declare(builder, nodes, cities)
+    return builder
 
 
 SOLUTIONS = {"05.1": route_after_check, "05.2": run, "05.3": collect_city, "05.4": declare_on_langgraph}
@@ -225,6 +248,7 @@ WRONG = {
     "05.3": [(collect_city_repeats_the_past, "send only the new one"),
              (collect_city_bare_reading, "one-item lists"),
              (collect_city_in_place, "changed the state it was handed")],
-    "05.4": [(declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
-             (declare_on_ours, "build it on langgraph.graph.StateGraph")],
+    "05.4": [(declare_one_after_another, "every city's collecting node should start at once"),
+             (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
+             (declare_but_never_compile, "return builder.compile()")],
 }

@@ -211,12 +211,14 @@ def _check_slip(city: str, slip: Any) -> dict[str, Any]:
     return slip
 
 
-# -- 05.4: the brief declared on LangGraph ----------------------------------------------------------
+# -- 05.4: the parallel brief declared on LangGraph ------------------------------------------------
 
-def _reference_path(nodes: BriefNodes) -> list[str]:
-    """The sequential brief's path, walked here with the nodes themselves (no engine involved)."""
-    state, path, node = initial_state(["Oslo", "Cairo", "London"]), [], "collect"
-    fixed = {"collect": "write_draft", "write_draft": "check_draft", "revise_draft": "check_draft"}
+def _reference_path(nodes: BriefNodes, cities: list[str]) -> list[str]:
+    """The brief's path after collecting, walked here with the nodes themselves (no engine involved)."""
+    state = initial_state(cities)
+    state["readings"] = [{"city": c, **WEATHER[c]} for c in sorted(cities)]
+    path, node = [], "write_draft"
+    fixed = {"write_draft": "check_draft", "revise_draft": "check_draft"}
     routes = {"accept": "publish", "revise": "revise_draft", "hold": "hold"}
     while True:
         update = getattr(nodes, node)(deepcopy(state))
@@ -227,36 +229,56 @@ def _reference_path(nodes: BriefNodes) -> list[str]:
         node = routes[nodes.route_after_check(state)] if node == "check_draft" else fixed[node]
 
 
-@exercise("05.4", kind="code", title="the brief, declared on LangGraph's StateGraph")
+def _supersteps_on_langgraph(graph: Any, cities: list[str], limit: int) -> tuple[list[tuple[int, str]], dict]:
+    steps, final = [], {}
+    for mode, payload in graph.stream(initial_state(cities), stream_mode=["debug", "values"],
+                                      config={"recursion_limit": limit}):
+        if mode == "values":
+            final = payload
+        elif payload["type"] == "task":
+            steps.append((payload["step"], payload["payload"]["name"]))
+    return steps, final
+
+
+@exercise("05.4", kind="code", title="the brief with parallel branches, declared on LangGraph's StateGraph")
 def check_langgraph(declare_on_langgraph: Any) -> str:
     try:
         import langgraph  # noqa: F401
     except ImportError:
         raise Hint("LangGraph is not installed here: pip install 'mingraph-lite[langgraph]'") from None
-    for style, allowance in (("stubborn", 2), ("complete", 0), ("missing-notice", 3)):
+    for cities, style, allowance in ((["Oslo", "Cairo", "London"], "stubborn", 2),
+                                     (["Sydney", "New York"], "complete", 0),
+                                     (["Cairo", "Oslo"], "missing-notice", 3)):
         nodes = BriefNodes(style, allowance)
-        graph = declare_on_langgraph(nodes)
+        graph = declare_on_langgraph(nodes, cities)
+        if not hasattr(graph, "stream"):
+            raise Hint(f"declare_on_langgraph returned a {type(graph).__name__}, which cannot run: "
+                       "return builder.compile()")
         if not type(graph).__module__.startswith("langgraph"):
             raise Hint(f"declare_on_langgraph returned a {type(graph).__name__} from {type(graph).__module__}: "
                        "build it on langgraph.graph.StateGraph and return builder.compile()")
-        path = []
-        for update in graph.stream(initial_state(["Oslo", "Cairo", "London"]), stream_mode="updates",
-                                   config={"recursion_limit": 4 * allowance + 10}):
-            path += list(update)
-        want = _reference_path(nodes)
-        if path != want:
-            raise Hint(_langgraph_hint(path, want))
-    return "the same nodes and router, declared on LangGraph, take the same path through every exit"
+        steps, final = _supersteps_on_langgraph(graph, cities, 4 * allowance + 10)
+        want = [(1, f"collect_{c}") for c in sorted(cities)]
+        want += [(i + 2, node) for i, node in enumerate(_reference_path(nodes, cities))]
+        if sorted({n for s, n in steps if s == 1}) != [n for _, n in want[:len(cities)]]:
+            raise Hint(f"for {cities} the first superstep ran {sorted(n for s, n in steps if s == 1)}: every "
+                       "city's collecting node should start at once, each with its own edge from START")
+        if steps != want:
+            raise Hint(_langgraph_hint([n for _, n in steps[len(cities):]], [n for _, n in want[len(cities):]]))
+        if sorted(r["city"] for r in final.get("readings", [])) != sorted(cities):
+            raise Hint("the final worksheet does not hold one reading per city")
+    return "every city collected in one superstep, joined, then the same path through every exit, on LangGraph"
 
 
 def _langgraph_hint(path: list[str], want: list[str]) -> str:
     for i, (got, expected) in enumerate(zip(path, want, strict=False)):
         if got != expected:
-            after = f"after {path[i - 1]!r}" if i else "from START"
+            after = f"after {path[i - 1]!r}" if i else "after the collecting branches"
             return f"{after} your graph went to {got!r}; check the edges and the path map out of that node"
     if len(path) < len(want):
-        return (f"your graph ended the run after {path[-1] if path else 'START'!r}: on LangGraph a node with no "
-                "outgoing edge ends the run; which edge is missing?")
+        last = repr(path[-1]) if path else "the collecting branches"
+        return (f"your graph ended the run after {last}: on LangGraph a node with no outgoing edge ends the "
+                "run; which edge is missing?")
     return f"your graph ran on after {want[-1]!r}: publish and hold both go to END"
 
 
