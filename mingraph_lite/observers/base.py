@@ -45,11 +45,15 @@ class Observer:
     def on_finish(self, answer: str | None, reason: str) -> None:
         """The run ended: ``reason`` is "answered", "step limit", "tool failed", or a graph's own."""
 
-    def on_node_start(self, node: str, state: Mapping[str, Any]) -> None:
-        """A graph node is about to run on (a copy of) ``state``."""
+    def on_node_start(self, node: str, state: Mapping[str, Any], superstep: int | None = None) -> None:
+        """A graph node is about to run on (a copy of) ``state`` in ``superstep`` (1-based).
 
-    def on_node_end(self, node: str, update: Mapping[str, Any]) -> None:
-        """A graph node returned ``update``, which has been merged."""
+        Nodes of the same superstep run side by side on the same state; their updates merge after all
+        of them have ended.
+        """
+
+    def on_node_end(self, node: str, update: Mapping[str, Any] | None, superstep: int | None = None) -> None:
+        """A graph node returned ``update`` (None: no change) in ``superstep``; it merges when the step ends."""
 
 
 def _jsonable(value: Any) -> Any:
@@ -62,6 +66,10 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_jsonable(v) for v in value]
     return repr(value)
+
+
+def _superstep(args: tuple) -> dict[str, Any]:
+    return {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
 
 
 def event_dict(hook: str, *args: Any) -> dict[str, Any]:
@@ -84,9 +92,9 @@ def event_dict(hook: str, *args: Any) -> dict[str, Any]:
     if hook == "on_finish":
         return {"event": name, "answer": args[0], "reason": args[1]}
     if hook == "on_node_start":
-        return {"event": name, "node": args[0], "state": _jsonable(args[1])}
+        return {"event": name, "node": args[0], "state": _jsonable(args[1]), **_superstep(args)}
     if hook == "on_node_end":
-        return {"event": name, "node": args[0], "update": _jsonable(args[1])}
+        return {"event": name, "node": args[0], "update": _jsonable(args[1]), **_superstep(args)}
     raise ValueError(f"unknown hook {hook!r}; expected one of {HOOKS}")
 
 
@@ -134,8 +142,8 @@ class RecordingObserver(Observer):
     def on_finish(self, answer, reason):  # noqa: D102
         self._hear("on_finish", answer, reason)
 
-    def on_node_start(self, node, state):  # noqa: D102
-        self._hear("on_node_start", node, state)
+    def on_node_start(self, node, state, superstep=None):  # noqa: D102
+        self._hear("on_node_start", node, state, superstep)
 
-    def on_node_end(self, node, update):  # noqa: D102
-        self._hear("on_node_end", node, update)
+    def on_node_end(self, node, update, superstep=None):  # noqa: D102
+        self._hear("on_node_end", node, update, superstep)

@@ -13,7 +13,7 @@ from mingraph_lite.course.brief import (
     initial_state,
     review_issues,
 )
-from mingraph_lite.errors import GraphExecutionError
+from mingraph_lite.errors import graph_context
 
 COMPLETE = ("collect", "write_draft", "check_draft", "publish")
 MISSING = ("collect", "write_draft", "check_draft", "revise_draft", "check_draft", "publish")
@@ -119,10 +119,11 @@ def test_a_failure_inside_the_graph_names_the_node(monkeypatch):
         raise RuntimeError("printer on fire")
 
     monkeypatch.setattr(BriefNodes, "publish", broken_publish)
-    with pytest.raises(GraphExecutionError) as info:
+    with pytest.raises(RuntimeError, match="printer on fire") as info:  # the node's own error, as itself
         build_brief_graph("complete").invoke(initial_state())
-    assert info.value.node == "publish" and info.value.completed == COMPLETE[:-1]
-    assert info.value.state["status"] == "working" and info.value.state["answer"] is None
+    where = graph_context(info.value)
+    assert where.node == "publish" and where.completed == COMPLETE[:-1]
+    assert where.state["status"] == "working" and where.state["answer"] is None
 
 
 @pytest.mark.parametrize("argv, code, words", [
