@@ -36,6 +36,7 @@ from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_s
 from mingraph_lite.course.exercises import check
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
+from mingraph_lite.errors import graph_context
 from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
 
 # %% [markdown]
@@ -317,8 +318,15 @@ try:
 except GraphValidationError as error:
     print(f"{type(error).__name__}: {error}")
 
+forgotten = declare(nodes).add_node("translate", lambda state: {})  # added, but no edge leads to it
+try:
+    forgotten.compile()
+except GraphValidationError as error:
+    print(f"{type(error).__name__}: {error}")
+
 # %% [markdown]
-# Compile checks the *map*: every route leads somewhere, every node can be reached. It can't prove a router will ever
+# Compile checks the *map*: every route leads somewhere, every node can be reached (LangGraph's compile does not
+# refuse an unreachable node; ours does, because a forgotten edge is almost always a mistake). It can't prove a router will ever
 # choose the exit; for that there is a bound (`max_steps`, below).
 #
 # ## The graph as a picture, and each exit's path
@@ -328,7 +336,7 @@ except GraphValidationError as error:
 
 # %%
 LAYOUT = {START: (0, 6), "collect": (0, 5), "write_draft": (0, 4), "check_draft": (0, 3),
-          "revise_draft": (2.3, 3), "publish": (-1.3, 1.7), "hold": (1.3, 1.7), END: (0, 0.5)}
+          "revise_draft": (2.3, 4), "publish": (-1.3, 1.7), "hold": (1.3, 1.7), END: (0, 0.5)}
 ARROWS = [(START, "collect", ""), ("collect", "write_draft", ""), ("write_draft", "check_draft", ""),
           ("check_draft", "publish", "accept"), ("check_draft", "revise_draft", "revise"),
           ("revise_draft", "check_draft", ""), ("check_draft", "hold", "hold"), ("publish", END, ""),
@@ -336,24 +344,25 @@ ARROWS = [(START, "collect", ""), ("collect", "write_draft", ""), ("write_draft"
 
 
 def draw_graph(ax, path, title, colour="#d62728"):
-    walked = Counter(zip([START, *path], [*path, END]))
+    walked, visits = Counter(zip([START, *path], [*path, END])), Counter(path)
     for source, target, label in ARROWS:
         times = walked[(source, target)]
-        bend = "arc3,rad=0.35" if {source, target} == {"check_draft", "revise_draft"} else "arc3"
+        loop = {source, target} == {"check_draft", "revise_draft"}  # the two arrows of the loop bend apart
         ax.annotate("", xy=LAYOUT[target], xytext=LAYOUT[source],
                     arrowprops=dict(arrowstyle="-|>", color=colour if times else "#bbbbbb", lw=1.2 + 1.8 * times,
-                                    shrinkA=16, shrinkB=16, connectionstyle=bend))
+                                    shrinkA=18, shrinkB=18, connectionstyle="arc3,rad=0.4" if loop else "arc3"))
         if label or times > 1:
             (x1, y1), (x2, y2) = LAYOUT[source], LAYOUT[target]
-            text = label + (f" ×{times}" if times > 1 else "")
-            ax.text((x1 + x2) / 2 + 0.1, (y1 + y2) / 2 + (0.35 if source == "revise_draft" else 0.1), text,
-                    fontsize=8, color=colour if times else "#888888")
+            x, y = x1 + 0.45 * (x2 - x1), y1 + 0.45 * (y2 - y1)
+            x, y = (x + 0.35, y - 0.45) if loop else (x, y)
+            ax.text(x, y, label + (f" ×{times}" if times > 1 else ""), fontsize=8, ha="center",
+                    color=colour if times else "#888888", bbox=dict(fc="white", ec="none", pad=0.5))
     for node, (x, y) in LAYOUT.items():
-        name = {START: "START", END: "END"}.get(node, node)
+        name = {START: "START", END: "END"}.get(node, node) + (f" ×{visits[node]}" if visits[node] > 1 else "")
         ax.text(x, y, name, ha="center", va="center", fontsize=9,
                 bbox=dict(boxstyle="round,pad=0.35", fc="#fde0dd" if node in path else "white",
                           ec=colour if node in path or node in (START, END) else "#999999"))
-    ax.set_xlim(-2.3, 3.3)
+    ax.set_xlim(-2.3, 3.4)
     ax.set_ylim(0, 6.5)
     ax.set_title(title, fontsize=10)
     ax.axis("off")
@@ -384,7 +393,8 @@ my_guess = {"nodes": None, "status": None}  # e.g. {"nodes": 7, "status": "publi
 # %%
 held_graph = declare(BriefNodes("stubborn", max_revisions=2)).compile(max_steps=10)
 held, held_path = path_of(held_graph, state)
-print("what happened:", {"nodes": len(held_path), "status": held["status"]}, "| your guess:", my_guess)
+happened = {"nodes": len(held_path), "status": held["status"]}
+print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
 print("path:", " -> ".join(held_path))
 
 # %% [markdown]
@@ -419,8 +429,9 @@ class Tamperer(BriefNodes):
 try:
     declare(Tamperer("complete")).compile().invoke(state)
 except ValueError as error:
+    where = graph_context(error)  # what the engine attached: the node, the nodes completed, the last good state
     print(f"{type(error).__name__}: {error}")
-    print("  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
+    print("  node:", where.node, "| completed:", where.completed, "| status kept:", where.state["status"])
 
 # %% [markdown]
 # ## Watching a run: `updates` and `values`, from one execution
@@ -441,7 +452,7 @@ for mode, payload in streamed.stream(state, stream_mode=["updates", "values"]):
         final = payload
         print(f"  values   events so far: {len(payload['events'])}, status: {payload['status']}")
 print("\ncollected once:", final["events"].count("collected 2 cities") == 1, "| status:", final["status"])
-print("default stream items:", [list(item) for item in streamed.stream(state)][:3], "...")
+print("stream(state) with no mode yields plain {node: slip} dicts:", [list(item) for item in streamed.stream(state)])
 
 # %% [markdown]
 # ## `max_steps`, and LangGraph's `recursion_limit`
@@ -485,8 +496,20 @@ else:
     steps = [item["step"] for item in saving.stream(state, {"configurable": {"thread_id": "brief"}},
                                                     stream_mode="debug") if item["type"] == "checkpoint"]
     print("LangGraph's checkpoints are numbered", steps, "(-1 is the input; step 0 is START's own superstep)")
+    import langgraph.pregel._loop as loop  # LangGraph's own scheduler: where the limit is set and checked
+
+    print("\nfrom", "/".join(loop.__file__.split("/")[-3:]) + ":")
+    lines = [line.strip() for line in inspect.getsource(loop).splitlines()]
+    for line in dict.fromkeys(line for line in lines if 'self.checkpoint_metadata["step"] + 1' in line
+                              or 'self.config["recursion_limit"] + 1' in line or "if self.step > self.stop" in line):
+        print("   ", line)
 
 # %% [markdown]
+# Read LangGraph's own lines: a fresh run starts at step -1 (the input), so `stop` comes out equal to
+# `recursion_limit`; and `step > stop` is checked at the top of *every* superstep, also the one after your last node
+# that finds nothing left to run (step 7 here). Your six nodes plus START's step 0 make seven supersteps, and the
+# limit has to cover all of them.
+#
 # ## Parallel branches: several nodes in one superstep
 #
 # `collect` looks up the cities one after another. The lookups don't depend on each other: a real brief would fetch
@@ -630,7 +653,8 @@ three = initial_state(["Tokyo", "Paris", "Oslo"])
 final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], collect_city, ParallelBriefState), three)
 for step, ran in log:
     print(f"  superstep {step}: {', '.join(ran)}")
-print("what happened:", {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}, "| your guess:", my_guess)
+happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
+print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
 print("readings:", [r["city"] for r in final["readings"]], "| status:", final["status"])
 
 # %% [markdown]
@@ -677,6 +701,13 @@ for step in sorted({s for s, _ in who.ran}):
     print(f"  superstep {step}: {', '.join(sorted(n for s, n in who.ran if s == step))}")
 print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
       "| same worksheet:", ours_final == final)
+for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
+    try:
+        declare_parallel(StateGraph(ParallelBriefState), BriefNodes(), three["cities"]).compile(max_steps=bound) \
+            .invoke(three)
+        print(f"max_steps={bound}: enough for {len(who.ran)} node executions")
+    except GraphStepLimit:
+        print(f"max_steps={bound}: GraphStepLimit")
 
 # %% [markdown]
 # And the same run as a picture: one row per node, one column per superstep.
@@ -726,28 +757,42 @@ else:
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# Here is the code that declares the parallel brief on each engine, side by side. The only difference is the builder
-# each one is handed: `declare_parallel` is the same function in both columns.
+# Here is the code that runs the parallel brief on each engine, side by side, and then both are run. `declare_parallel`
+# is the same function in both columns; what differs is the builder it is handed, the name of the bound, and how
+# each engine tells you who ran in which superstep (our listeners; LangGraph's `debug` stream).
 
 # %%
-ours_code = """from mingraph_lite.graph import StateGraph
+def run_on_ours(nodes, state):
+    from mingraph_lite.graph import StateGraph
 
-builder = StateGraph(ParallelBriefState)
-graph = declare_parallel(builder, nodes, cities).compile(max_steps=10)
-final = graph.invoke(state)"""
-theirs_code = """from langgraph.graph import StateGraph
+    who = WhoRanWhen()
+    builder = StateGraph(ParallelBriefState)
+    graph = declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
+    final = graph.invoke(state, observers=[who])
+    return final, sorted(who.ran)
 
-builder = StateGraph(ParallelBriefState)
-graph = declare_parallel(builder, nodes, cities).compile()
-final = graph.invoke(state, config={"recursion_limit": 11})"""
-width = max(map(len, ours_code.splitlines())) + 4
+
+def run_on_langgraph(nodes, state):
+    from langgraph.graph import StateGraph
+
+    ran, final = [], None
+    builder = StateGraph(ParallelBriefState)
+    graph = declare_parallel(builder, nodes, state["cities"]).compile()
+    for mode, item in graph.stream(state, stream_mode=["debug", "values"], config={"recursion_limit": 11}):
+        if mode == "values":
+            final = item
+        elif item["type"] == "task":
+            ran.append((item["step"], item["payload"]["name"]))
+    return final, sorted(ran)
+
+
+# %%
+left, right = inspect.getsource(run_on_ours).splitlines(), inspect.getsource(run_on_langgraph).splitlines()
+width = max(map(len, left)) + 2
 print(f"{'ours (mingraph_lite)':<{width}}| LangGraph")
-print("-" * width + "+" + "-" * 50)
-for left, right in zip(ours_code.splitlines(), theirs_code.splitlines()):
-    print(f"{left:<{width}}| {right}")
-
-# %% [markdown]
-# And both run, every writer, compared on the supersteps and on the final worksheet:
+print("-" * width + "+" + "-" * 60)
+for a, b in zip(left + [""] * (len(right) - len(left)), right + [""] * (len(left) - len(right))):
+    print(f"{a:<{width}}| {b}")
 
 # %%
 if LangGraphStateGraph is None:
@@ -755,20 +800,10 @@ if LangGraphStateGraph is None:
 else:
     print(f"{'writer':<16}{'same supersteps':>16}{'same worksheet':>16}   supersteps")
     for style in ("complete", "missing-notice", "stubborn"):
-        who = WhoRanWhen()
-        ours_end = declare_parallel(StateGraph(ParallelBriefState), BriefNodes(style), three["cities"]) \
-            .compile(max_steps=10).invoke(three, observers=[who])
-        theirs_graph = declare_parallel(LangGraphStateGraph(ParallelBriefState), BriefNodes(style),
-                                        three["cities"]).compile()
-        theirs_steps, theirs_end = [], None
-        for mode, payload in theirs_graph.stream(three, stream_mode=["debug", "values"],
-                                                 config={"recursion_limit": 11}):
-            if mode == "values":
-                theirs_end = payload
-            elif payload["type"] == "task":
-                theirs_steps.append((payload["step"], payload["payload"]["name"]))
-        print(f"{style:<16}{str(sorted(who.ran) == sorted(theirs_steps)):>16}{str(ours_end == theirs_end):>16}"
-              f"   {max(s for s, _ in theirs_steps)}")
+        ours_end, ours_ran = run_on_ours(BriefNodes(style), three)
+        theirs_end, theirs_ran = run_on_langgraph(BriefNodes(style), three)
+        print(f"{style:<16}{str(ours_ran == theirs_ran):>16}{str(ours_end == theirs_end):>16}"
+              f"   {max(step for step, _ in theirs_ran)}")
 
 # %% [markdown]
 # ### Where the two engines still differ
@@ -845,8 +880,8 @@ my_guess = {"stop_reason": None, "tool_calls_made": None}  # "answered", "step l
 # %%
 short = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
                                           max_tool_calls=3), QUESTION)
-print("what happened:", {"stop_reason": short["stop_reason"], "tool_calls_made": short["tool_calls_made"]},
-      "| your guess:", my_guess)
+happened = {"stop_reason": short["stop_reason"], "tool_calls_made": short["tool_calls_made"]}
+print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
 print("answer:", short["answer"])
 print("the work kept:", [f"{m.name}={m.content}" for m in short["messages"] if m.role == "tool"])
 
