@@ -662,11 +662,39 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 # the order the slips were merged (sorted by node name, so every run gives the same worksheet), not the order the
 # cities were listed.
 #
-# ### The same graph on the package's engine, and who ran when
+# ## The parallel brief on the real LangGraph, and on ours
 #
-# The package declares fan-outs and joins with LangGraph's spelling: one `add_edge(START, branch)` per branch, and
-# `add_edge([branch, ...], "write_draft")` for the join. Listeners hear each node start and end **with its superstep**,
-# so the same kind of listener you wrote in notebook 03 can draw who ran when:
+# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
+# nodes: `add_edge([branch_1, branch_2, ...], "write_draft")`. The package's `StateGraph` takes the same calls.
+#
+# ### Exercise 05.4: declare the parallel brief on LangGraph
+#
+# Write `declare_on_langgraph(nodes, cities)`: build the parallel brief on `langgraph.graph.StateGraph` over
+# `ParallelBriefState`: one `collect_<city>` node per city (from your or our `collect_city`), all starting at once
+# and joined before `write_draft`; then `write_draft`, `check_draft`, `revise_draft`, `publish` and `hold` from
+# `nodes` (a `BriefNodes`) with its router, wired as before. Return the compiled graph. The check runs it on LangGraph
+# for other cities, writers and allowances, and compares its supersteps with the brief's. If LangGraph is not
+# installed, the check is skipped.
+
+# %%
+def declare_on_langgraph(nodes, cities):
+    raise NotImplementedError  # your code here
+
+
+# %%
+try:
+    import langgraph  # noqa: F401
+except ImportError:
+    print("05.4 skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
+else:
+    check("05.4", declare_on_langgraph)
+
+# %% [markdown]
+# ### Our declaration, on the package's engine, and who ran when
+#
+# Here is our declaration. It takes the builder as an argument, so the very same function can be handed our
+# `StateGraph` or LangGraph's. Listeners hear each node start and end **with its superstep**, so the same kind of
+# listener you wrote in notebook 03 can say who ran when:
 
 # %%
 def declare_parallel(builder, nodes, cities):
@@ -728,33 +756,6 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# ## The same graph on the real LangGraph
-#
-# Everything above uses LangGraph's method names, so the same declaration runs on LangGraph's own `StateGraph`
-# (imported from `langgraph`, never our engine under its name).
-#
-# ### Exercise 05.4: declare the parallel brief on LangGraph
-#
-# Write `declare_on_langgraph(nodes, cities)`: build the parallel brief on `langgraph.graph.StateGraph` over
-# `ParallelBriefState` (one `collect_<city>` node per city from your or our `collect_city`, all starting at once and
-# joined before `write_draft`, then the nodes and the router of `nodes`, a `BriefNodes`), and return the compiled
-# graph. The check runs it on LangGraph for other cities, writers and allowances, and compares the supersteps with
-# the brief's. If LangGraph is not installed, the check is skipped.
-
-# %%
-def declare_on_langgraph(nodes, cities):
-    raise NotImplementedError  # your code here
-
-
-# %%
-try:
-    import langgraph  # noqa: F401
-except ImportError:
-    print("05.4 skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:
-    check("05.4", declare_on_langgraph)
-
-# %% [markdown]
 # ### Ours beside LangGraph's
 #
 # Here is the code that runs the parallel brief on each engine, side by side, and then both are run. `declare_parallel`
@@ -765,9 +766,9 @@ else:
 def run_on_ours(nodes, state):
     from mingraph_lite.graph import StateGraph
 
-    who = WhoRanWhen()
     builder = StateGraph(ParallelBriefState)
     graph = declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
+    who = WhoRanWhen()
     final = graph.invoke(state, observers=[who])
     return final, sorted(who.ran)
 
@@ -775,10 +776,11 @@ def run_on_ours(nodes, state):
 def run_on_langgraph(nodes, state):
     from langgraph.graph import StateGraph
 
-    ran, final = [], None
     builder = StateGraph(ParallelBriefState)
     graph = declare_parallel(builder, nodes, state["cities"]).compile()
-    for mode, item in graph.stream(state, stream_mode=["debug", "values"], config={"recursion_limit": 11}):
+    ran, final = [], None
+    for mode, item in graph.stream(state, stream_mode=["debug", "values"],
+                                   config={"recursion_limit": 11}):
         if mode == "values":
             final = item
         elif item["type"] == "task":
