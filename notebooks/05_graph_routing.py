@@ -39,6 +39,11 @@ from mingraph_lite.course.weather import WEATHER, weather_registry
 from mingraph_lite.errors import graph_context
 from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
 
+try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+except ImportError:
+    LangGraphStateGraph = None
+
 # %% [markdown]
 # ## The job: a weather brief that is checked before it goes out
 #
@@ -323,11 +328,14 @@ try:
     forgotten.compile()
 except GraphValidationError as error:
     print(f"{type(error).__name__}: {error}")
+if LangGraphStateGraph is not None:
+    accepted = declare(nodes, on=LangGraphStateGraph).add_node("translate", lambda state: {}).compile()
+    print("LangGraph compiles the same forgotten node:", "translate" in accepted.nodes)
 
 # %% [markdown]
-# Compile checks the *map*: every route leads somewhere, every node can be reached (LangGraph's compile does not
-# refuse an unreachable node; ours does, because a forgotten edge is almost always a mistake). It can't prove a router will ever
-# choose the exit; for that there is a bound (`max_steps`, below).
+# Compile checks the *map*: every route leads somewhere, every node can be reached. (LangGraph's compile accepts the
+# unreachable node and would simply never run it; ours refuses, because a forgotten edge is almost always a
+# mistake.) Compile can't prove a router will ever choose the exit; for that there is a bound (`max_steps`, below).
 #
 # ## The graph as a picture, and each exit's path
 #
@@ -478,14 +486,12 @@ for bound in (6, 5):
 # that would fail if that were false, on the real LangGraph (skipped if it is not installed):
 
 # %%
-try:
+if LangGraphStateGraph is None:
+    print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
+else:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.errors import GraphRecursionError
-    from langgraph.graph import StateGraph as LangGraphStateGraph
-except ImportError:
-    print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-    LangGraphStateGraph = None
-else:
+
     for limit in (7, 6):
         try:
             end = declare(nodes, on=LangGraphStateGraph).compile().invoke(state, config={"recursion_limit": limit})
@@ -554,8 +560,8 @@ def run_supersteps(graph, state):
                 state[field] = reducer(state[field], value) if reducer and field in state else value
         log.append((step, sorted(slips)))
         active = set()
-        for node in slips:
-            for target in next_nodes(graph, node, state):
+        for node in slips:  # (LangGraph's router reads the old state plus its own node's slip: the same here,
+            for target in next_nodes(graph, node, state):  # since the router's node runs alone in its step)
                 needs = graph["joins"].get(target)
                 if needs:  # a join waits until every one of its sources has finished
                     waiting.setdefault(target, set()).add(node)
@@ -682,9 +688,7 @@ def declare_on_langgraph(nodes, cities):
 
 
 # %%
-try:
-    import langgraph  # noqa: F401
-except ImportError:
+if LangGraphStateGraph is None:
     print("05.4 skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
 else:
     check("05.4", declare_on_langgraph)
