@@ -8,8 +8,9 @@ picture at once (``checks.py``), before anything runs, and names the offender.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ..errors import GraphValidationError
 from .checks import check_wiring
@@ -21,6 +22,18 @@ __all__ = ["END", "START", "Send", "StateGraph"]
 
 Node = Callable[[dict], Any]
 Router = Callable[[dict], Any]
+
+
+def _literal_routes(router: Router) -> dict[str, str] | None:
+    """The routes a ``-> Literal["a", "b"]`` annotation declares, as LangGraph reads them; else None."""
+    target = router if inspect.isfunction(router) or inspect.ismethod(router) else type(router).__call__
+    try:
+        returns = get_type_hints(target).get("return")
+    except Exception:  # an annotation that cannot be resolved declares nothing
+        return None
+    if get_origin(returns) is Literal:
+        return {name: name for name in get_args(returns)}
+    return None
 
 
 class StateGraph:
@@ -68,19 +81,21 @@ class StateGraph:
                               path_map: Mapping[Any, str] | Sequence[str] | None = None) -> StateGraph:
         """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets.
 
-        ``path_map`` declares every route: ``{label: destination}``, or a list of destinations (each
-        its own label). It is required here (optional on LangGraph), so compile can check every
-        route and draw it, and a router cannot invent a destination at run time.
+        ``path_map`` declares the routes: ``{label: destination}``, or a list of destinations (each
+        its own label). Without one, a ``Literal[...]`` return annotation on the router declares
+        them; without either, the router returns node names and may pick any node or END (as on
+        LangGraph), so compile cannot check its routes and the drawing shows it leading everywhere.
         """
         if not callable(router):
             raise TypeError(f"the router after {source!r} must be a function state -> label, got {router!r}")
-        if isinstance(path_map, (list, tuple)):
+        if path_map is None:
+            path_map = _literal_routes(router)
+        elif isinstance(path_map, (list, tuple)):
             path_map = {target: target for target in path_map}
-        if not isinstance(path_map, Mapping) or not path_map:
-            raise TypeError(f"add_conditional_edges({source!r}, ...) needs a path map declaring every route: "
-                            f"{{label: destination}} or a list of destinations, got {path_map!r} (LangGraph "
-                            "can guess the routes; here they are declared so compile can check them)")
-        self._branches.setdefault(source, []).append(Branch(router, dict(path_map)))
+        if path_map is not None and (not isinstance(path_map, Mapping) or not path_map):
+            raise TypeError(f"add_conditional_edges({source!r}, ...) takes a path map {{label: destination}} "
+                            f"or a list of destinations, got {path_map!r}")
+        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map)))
         return self
 
     def add_sequence(self, nodes: Iterable[Node | tuple[str, Node]]) -> StateGraph:
@@ -116,8 +131,8 @@ class StateGraph:
         ``max_steps + 1``). ``observers`` hear every node start and end, with its superstep;
         ``strict`` makes a failing listener stop the run instead of being logged and skipped.
         """
-        if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
-            raise ValueError(f"max_steps counts supersteps and must be an int >= 1, got {max_steps!r}")
+        if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
+            raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
         wiring = Wiring(nodes=dict(self.nodes), edges={k: tuple(v) for k, v in self._edges.items()},
                         branches={k: tuple(v) for k, v in self._branches.items()}, joins=tuple(self._joins))
         check_wiring(wiring)

@@ -39,7 +39,7 @@ def _every_way_out(wiring: Wiring) -> Iterable[tuple[str, list[str]]]:
         yield source, list(targets)
     for source, branches in wiring.branches.items():
         for branch in branches:
-            yield source, branch.destinations()
+            yield source, branch.destinations(wiring.nodes)
     for sources, target in wiring.joins:
         if START in sources:
             raise GraphValidationError("a join cannot wait for START; START is only an entry")

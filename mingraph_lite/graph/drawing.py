@@ -18,7 +18,10 @@ Arrow = tuple[str, str, str | None]  # (kind: "edge" | "route" | "join", target,
 def _ways_out(wiring: Wiring, source: str) -> list[Arrow]:
     arrows: list[Arrow] = [("edge", target, None) for target in wiring.edges.get(source, ())]
     for branch in wiring.branches.get(source, ()):
-        arrows += [("route", target, str(key)) for key, target in branch.path_map.items()]
+        if branch.path_map is None:  # an open router: drawn to every node it could pick, as LangGraph does
+            arrows += [("route", target, "?") for target in branch.destinations(wiring.nodes)]
+        else:
+            arrows += [("route", target, str(key)) for key, target in branch.path_map.items()]
     for sources, target in wiring.joins:
         if source in sources:
             arrows.append(("join", target, "join " + " + ".join(sources)))

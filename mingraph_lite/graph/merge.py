@@ -52,14 +52,20 @@ def start_state(given: Mapping[str, Any], schema: Schema) -> tuple[dict, dict]:
 
 
 def merge_step(state: Mapping[str, Any], flat: Mapping[str, bool], writes: Sequence[Write],
-               schema: Schema) -> tuple[dict, dict]:
-    """Apply one superstep's writes, in order, to a new state; the given one is left untouched."""
+               schema: Schema, *, grow_in_place: bool = False) -> tuple[dict, dict]:
+    """Apply one superstep's writes, in order, to a new state; the given one is left untouched.
+
+    ``grow_in_place`` is the one exception, for the runner's own merge: see ``_append_in_place``.
+    """
     new_state, new_flat = dict(state), dict(flat)
     writer: dict[str, str] = {}  # plain field -> the node that wrote it this step
+    grown: list[tuple[list, int]] | None = [] if grow_in_place else None
     for node, update in writes:
         try:
-            _merge_one(node, update or {}, new_state, new_flat, writer, schema)
+            _merge_one(node, update or {}, new_state, new_flat, writer, schema, grown)
         except Exception as exc:
+            for items, length in grown or ():  # undo the growth: the given state is as it was
+                del items[length:]
             if getattr(exc, "node", None) is None:  # a reducer's own error: say whose update it was
                 with suppress(AttributeError, TypeError):
                     exc.node = node
@@ -68,7 +74,7 @@ def merge_step(state: Mapping[str, Any], flat: Mapping[str, bool], writes: Seque
 
 
 def _merge_one(node: str, update: Mapping[str, Any], new_state: dict, new_flat: dict, writer: dict,
-               schema: Schema) -> None:
+               schema: Schema, grown: list | None) -> None:
     for key, value in update.items():
         reducer = schema.reducers.get(key)
         if reducer is None:
@@ -82,14 +88,26 @@ def _merge_one(node: str, update: Mapping[str, Any], new_state: dict, new_flat: 
         elif key not in new_state:  # a reducer field with no empty value: the first write is kept
             new_state[key], new_flat[key] = take(value)
         else:
-            new_state[key], new_flat[key] = _reduce(reducer, new_state[key], new_flat[key], value)
+            new_state[key], new_flat[key] = _reduce(reducer, new_state[key], new_flat[key], value, grown)
 
 
-def _reduce(reducer: Any, left: Any, left_flat: bool, value: Any) -> tuple[Any, bool]:
+def _reduce(reducer: Any, left: Any, left_flat: bool, value: Any, grown: list | None) -> tuple[Any, bool]:
     right, right_flat = take(value)
     if reducer not in APPENDING:  # an unknown reducer may edit its arguments: give it a copy
         return take(reducer(private_copy(left, left_flat), right))
-    result = reducer(left, right)
-    if type(left) is list and type(right) is list:
-        return result, left_flat and right_flat  # no rescan of the whole list: why a long run stays linear
-    return take(result)
+    if type(left) is list and type(right) is list:  # no rescan of the whole list: it was flat or not
+        if grown is not None:
+            return _append_in_place(left, right, grown), left_flat and right_flat
+        return reducer(left, right), left_flat and right_flat
+    return take(reducer(left, right))
+
+
+def _append_in_place(items: list, more: list, grown: list[tuple[list, int]]) -> list:
+    """``items + more`` without copying ``items``: why a long run stays linear (benchmarks/graph_engine.py).
+
+    The old state shares ``items``, so the caller drops the old state once the merge succeeds, and
+    ``merge_step`` truncates ``items`` back (from ``grown``) if a later write of the step fails.
+    """
+    grown.append((items, len(items)))
+    items.extend(more)
+    return items

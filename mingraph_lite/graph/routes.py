@@ -8,7 +8,7 @@ the builder hands to the runner, so the runner never needs the builder.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,12 +35,18 @@ class Send:
 
 @dataclass(frozen=True)
 class Branch:
-    """A conditional edge: ``router(state)`` returns a label, a list of labels, or ``Send`` packets."""
+    """A conditional edge: ``router(state)`` returns a label, a list of labels, or ``Send`` packets.
+
+    ``path_map`` None is an open router (no map, no ``Literal`` return type): as on LangGraph it
+    returns node names and may lead to any node or END, so the checks count it as leading everywhere.
+    """
 
     router: Callable[[Any], Any]
-    path_map: Mapping[Any, str]
+    path_map: Mapping[Any, str] | None
 
-    def destinations(self) -> list[str]:
+    def destinations(self, nodes: Iterable[str]) -> list[str]:
+        if self.path_map is None:
+            return [*nodes, END]
         return list(dict.fromkeys(self.path_map.values()))
 
 
@@ -57,27 +63,28 @@ class Wiring:
         """Every node or END that ``source`` can lead to, in declaration order."""
         found = list(self.edges.get(source, ()))
         for branch in self.branches.get(source, ()):
-            found += branch.destinations()
+            found += branch.destinations(self.nodes)
         found += [target for sources, target in self.joins if source in sources]
         return list(dict.fromkeys(found))
 
 
-def resolve(branch: Branch, result: Any, where: str) -> list[str | Send]:
+def resolve(branch: Branch, result: Any, where: str, nodes: Iterable[str]) -> list[str | Send]:
     """Turn what a router returned into destinations; an undeclared label is a ValueError."""
     picks = list(result) if isinstance(result, (list, tuple)) else [result]
-    allowed = set(branch.path_map.values())
+    path_map = branch.path_map if branch.path_map is not None else {n: n for n in [*nodes, END]}
+    allowed = set(path_map.values())
     chosen: list[str | Send] = []
     for pick in picks:
         if isinstance(pick, Send):
-            if pick.node not in allowed:
+            if pick.node not in allowed or pick.node == END:
                 raise ValueError(f"the router {where} sent a packet to {pick.node!r}, which is not one of "
-                                 f"its declared routes: {sorted(allowed)}")
+                                 f"its routes: {sorted(map(str, allowed - {END}))}")
             chosen.append(pick)
             continue
         try:
-            chosen.append(branch.path_map[pick])
+            chosen.append(path_map[pick])
         except (KeyError, TypeError):
-            declared = ", ".join(map(repr, branch.path_map))
-            raise ValueError(f"the router {where} returned {pick!r}, which is not a declared route; "
-                             f"declared routes: {declared}") from None
+            what = "declared route" if branch.path_map is not None else "node (nor END)"
+            raise ValueError(f"the router {where} returned {pick!r}, which is not a {what}; "
+                             f"its routes: {', '.join(map(repr, path_map))}") from None
     return chosen

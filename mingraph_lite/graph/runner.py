@@ -104,7 +104,7 @@ class CompiledGraph:
         if self._last is None:
             return ()
         return tuple(StepSnapshot(node, _copy_update(update), copy_state(state, flat), number)
-                     for number, (writes, state, flat) in enumerate(self._last.steps, start=1)
+                     for number, (writes, state, flat) in enumerate(self._last.replay(), start=1)
                      for node, update in writes)
 
     @property
@@ -117,7 +117,7 @@ class CompiledGraph:
         """The nodes of each superstep of the last run: which ran side by side."""
         if self._last is None:
             return ()
-        return tuple(tuple(node for node, _ in writes) for writes, _, _ in self._last.steps)
+        return tuple(tuple(node for node, _ in writes) for writes in self._last.steps)
 
     def draw_mermaid(self, highlight: bool | Iterable[str] = False) -> str:
         """Mermaid flowchart text; ``highlight=True`` marks the nodes the last run visited."""

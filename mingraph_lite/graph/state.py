@@ -51,6 +51,10 @@ class Schema:
 
 def read_schema(state_type: type) -> Schema:
     """Read a TypedDict once: fields, reducers (arity checked) and the reducer fields' empty values."""
+    if not _is_typeddict(state_type):
+        raise TypeError(f"StateGraph needs a TypedDict (class State(TypedDict): ...), got {state_type!r}; "
+                        "LangGraph also takes a dataclass, a pydantic model or one annotated value as the "
+                        "state, this engine takes a TypedDict only")
     try:
         hints = get_type_hints(state_type, include_extras=True)
     except Exception as exc:
@@ -68,6 +72,11 @@ def read_schema(state_type: type) -> Schema:
             if empty is not _MISSING:
                 defaults[name] = empty
     return Schema(getattr(state_type, "__name__", "state"), tuple(hints), reducers, defaults)
+
+
+def _is_typeddict(state_type: Any) -> bool:
+    # typing's and typing_extensions' TypedDicts both make dict subclasses that know their totality
+    return isinstance(state_type, type) and issubclass(state_type, dict) and hasattr(state_type, "__total__")
 
 
 def _reducer_of(name: str, hint: Any) -> Reducer | None:

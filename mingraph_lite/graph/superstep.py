@@ -36,14 +36,26 @@ class Task:
 
 
 def attach(exc: BaseException, node: str | None, completed: list[str], state: dict, flat: dict) -> None:
-    """Attach the graph context to ``exc`` without replacing what a deeper layer already set."""
+    """Attach ``node``, ``completed`` and ``state`` to ``exc``, keeping any a deeper layer already set.
+
+    Attributes, not only ``add_note``: Python 3.10 has no notes, and code reads them (``graph_context``).
+    """
     context = {"node": node, "completed": tuple(completed), "state": None}
     for name, value in context.items():
-        if getattr(exc, name, None) in (None, ()):
-            try:
-                setattr(exc, name, copy_state(state, flat) if name == "state" else value)
-            except (AttributeError, TypeError):  # an exception type that refuses attributes
-                exc.add_note(f"graph context: {name}={value!r}") if hasattr(exc, "add_note") else None
+        if getattr(exc, name, None) not in (None, ()):
+            continue
+        if name == "state":
+            value = copy_state(state, flat)
+        try:
+            setattr(exc, name, value)
+        except (AttributeError, TypeError):  # an exception type that refuses new attributes
+            if hasattr(exc, "add_note"):
+                exc.add_note(f"graph context: {name}={value!r}")
+
+
+def _own(update: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The engine's own copy of an update, so a node that keeps its dict cannot rewrite the record."""
+    return None if update is None else {key: take(value)[0] for key, value in update.items()}
 
 
 class Run:
@@ -56,7 +68,11 @@ class Run:
         self.step = 0
         self.completed: list[str] = []
         self.waiting: list[set[str]] = [set() for _ in self.wiring.joins]
-        self.steps: list[tuple[list[Write], dict, dict]] = []  # per superstep: writes, state, flat after
+        self.first = (copy_state(self.state, self.flat), dict(self.flat))  # after the input: kept apart
+        # Per superstep, only its writes: a snapshot's state is rebuilt from them when asked for.
+        # Keeping every step's whole state would hold O(n^2) items for a run whose list grows each
+        # step, and the garbage collector's walks over them would make a long run quadratic.
+        self.steps: list[list[Write]] = []
         self.due = self._order(self._follow(START, self.state, self.flat))
 
     def superstep(self) -> list[Write]:
@@ -65,21 +81,32 @@ class Run:
             self._stop()
         self.step += 1
         writes = [(task.node, self._run_task(task)) for task in self.due]
-        before, before_flat = self.state, self.flat
+        writes = [(node, _own(update)) for node, update in writes]
+        # What each node's routers read: the state before the step plus that node's own update.
+        # Made before the step's merge, which may grow the old state's lists in place.
         try:
-            self.state, self.flat = merge_step(before, before_flat, writes, self.schema)
+            own_views = [merge_step(self.state, self.flat, [write], self.schema)
+                         if len(writes) > 1 and write[0] in self.wiring.branches else None for write in writes]
+            self.state, self.flat = merge_step(self.state, self.flat, writes, self.schema, grow_in_place=True)
         except Exception as exc:
-            attach(exc, None, self.completed, before, before_flat)
+            attach(exc, None, self.completed, self.state, self.flat)
             raise
         self.completed += [node for node, _ in writes]
-        self.steps.append((writes, self.state, self.flat))
+        self.steps.append(writes)
         due: list[str | Send] = []
-        for node, update in writes:
-            fresh = (self.state, self.flat) if len(writes) == 1 else merge_step(
-                before, before_flat, [(node, update)], self.schema)
-            due += self._follow(node, *fresh)
+        for (node, _), view in zip(writes, own_views, strict=True):
+            due += self._follow(node, *(view or (self.state, self.flat)))
         self.due = self._order(due + self._joined({node for node, _ in writes}))
         return writes
+
+    def replay(self) -> list[tuple[list[Write], dict, dict]]:
+        """Each superstep's writes with the state (and flat flags) after it, rebuilt from the start."""
+        state, flat = self.first
+        rebuilt = []
+        for writes in self.steps:
+            state, flat = merge_step(state, flat, writes, self.schema)
+            rebuilt.append((writes, state, flat))
+        return rebuilt
 
     def _run_task(self, task: Task) -> Any:
         node, step = task.node, self.step
@@ -108,7 +135,7 @@ class Run:
                 attach(exc, node, self.completed, self.state, self.flat)
                 raise
             try:
-                due += resolve(branch, result, where)
+                due += resolve(branch, result, where, self.wiring.nodes)
             except ValueError as exc:
                 raise GraphExecutionError(str(exc), node=node, completed=tuple(self.completed),
                                           state=copy_state(self.state, self.flat)) from None
