@@ -27,12 +27,13 @@ import inspect
 import operator
 from collections import Counter
 from copy import deepcopy
-from typing import Annotated, Any, TypedDict, get_type_hints
+from typing import get_type_hints
 
 import matplotlib.pyplot as plt
 
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, GraphStepLimit, GraphValidationError, Observer
-from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_state, render
+from mingraph_lite.course.brief import (NOTICE, BriefNodes, BriefState, build_brief_graph, initial_state, render,
+                                        step_bound)
 from mingraph_lite.course.exercises import check
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
@@ -95,7 +96,8 @@ print(inspect.getsource(BriefState))
 # %% [markdown]
 # A `TypedDict` is still a plain dict at run time; the type names the fields. `Annotated[list[str], operator.add]`
 # attaches a **reducer** to `events`: the rule "old value + contribution", so the account of what happened only
-# grows. Every field without one is **replaced**: `draft` is *the current draft*, and a new one replaces the old.
+# grows. (`readings` has one too; why it needs one waits for the parallel branches, later.) Every field without one
+# is **replaced**: `draft` is *the current draft*, and a new one replaces the old.
 #
 # `initial_state()` checks the options before any work starts (an unknown city is an error here, not three steps
 # later):
@@ -459,7 +461,8 @@ for mode, payload in streamed.stream(state, stream_mode=["updates", "values"]):
     else:
         final = payload
         print(f"  values   events so far: {len(payload['events'])}, status: {payload['status']}")
-print("\ncollected once:", final["events"].count("collected 2 cities") == 1, "| status:", final["status"])
+collected = [event for event in final["events"] if event.startswith("collected")]
+print("\neach city collected once:", collected, "| status:", final["status"])
 print("stream(state) with no mode yields plain {node: slip} dicts:", [list(item) for item in streamed.stream(state)])
 
 # %% [markdown]
@@ -478,6 +481,17 @@ for bound in (6, 5):
     except GraphStepLimit as error:
         print(f"max_steps={bound}: {type(error).__name__}: {error}")
         print("   completed:", error.completed)
+
+# %% [markdown]
+# How big should the bound be? For the brief, the longest legal run is collect, write, check, then a (revise, check)
+# pair per allowed revision, then publish or hold: `2 * max_revisions + 4` supersteps, which `step_bound` computes.
+# The stubborn writer takes exactly that longest path, so it is the test:
+
+# %%
+for allowed in range(4):
+    _, walked = path_of(declare(BriefNodes("stubborn", allowed)).compile(max_steps=step_bound(allowed)), state)
+    print(f"max_revisions={allowed}: step_bound={step_bound(allowed)}, the stubborn run took {len(walked)}")
+    assert len(walked) == step_bound(allowed)
 
 # %% [markdown]
 # LangGraph's bound is `recursion_limit`, also counted in supersteps, but the same six-node run needs **7**. The extra
@@ -577,7 +591,7 @@ def collect_one(city):  # a first try: each branch collects one city and writes 
     return collect
 
 
-def brief_in_parallel(nodes, cities, collect_node, state_type):
+def brief_in_parallel(nodes, cities, collect_node, reducers):
     branches = [f"collect_{city}" for city in cities]
     steps = ("write_draft", "check_draft", "revise_draft", "publish", "hold")
     return {
@@ -587,13 +601,14 @@ def brief_in_parallel(nodes, cities, collect_node, state_type):
         "routers": {"check_draft": (nodes.route_after_check,
                                     {"accept": "publish", "revise": "revise_draft", "hold": "hold"})},
         "joins": {"write_draft": set(branches)},
-        "reducers": reducers_of(state_type),
+        "reducers": reducers,
         "max_steps": 10,
     }
 
 
+first_sketch = {"events": operator.add}  # suppose only `events` had a reducer, and `readings` were plain
 try:
-    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, BriefState), state)
+    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, first_sketch), state)
 except ValueError as error:
     print("ValueError:", error)
 
@@ -601,19 +616,14 @@ except ValueError as error:
 # `readings` is a plain field: each branch's slip would *replace* it, and whichever merged last would win, silently
 # dropping a city. The loop refuses instead, naming both nodes (LangGraph refuses the same graph with its own
 # `InvalidUpdateError`). The fix is the one you already know: give the field a reducer, so each branch *adds* its
-# reading.
+# reading. That is why the package's `BriefState` (its source is printed near the top) declares
+# `readings: Annotated[list[dict[str, Any]], operator.add]`:
 
 # %%
-class ParallelBriefState(TypedDict):
-    cities: list[str]
-    include_fahrenheit: bool
-    readings: Annotated[list[dict[str, Any]], operator.add]  # now each branch adds its own reading
-    draft: dict[str, Any] | None
-    review: dict[str, Any] | None
-    revisions: int
-    events: Annotated[list[str], operator.add]
-    answer: str | None
-    status: str
+print("BriefState's reducers:", reducers_of(BriefState))
+merged, _ = run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState)),
+                           state)
+print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
 
 
 # %% [markdown]
@@ -656,7 +666,8 @@ my_guess = {"supersteps": None, "nodes": None}  # e.g. {"supersteps": 9, "nodes"
 
 # %%
 three = initial_state(["Tokyo", "Paris", "Oslo"])
-final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], collect_city, ParallelBriefState), three)
+final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], collect_city, reducers_of(BriefState)),
+                            three)
 for step, ran in log:
     print(f"  superstep {step}: {', '.join(ran)}")
 happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
@@ -676,7 +687,7 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 # ### Exercise 05.4: declare the parallel brief on LangGraph
 #
 # Write `declare_on_langgraph(nodes, cities)`: build the parallel brief on `langgraph.graph.StateGraph` over
-# `ParallelBriefState`: one `collect_<city>` node per city (from your or our `collect_city`), all starting at once
+# `BriefState`: one `collect_<city>` node per city (from your or our `collect_city`), all starting at once
 # and joined before `write_draft`; then `write_draft`, `check_draft`, `revise_draft`, `publish` and `hold` from
 # `nodes` (a `BriefNodes`) with its router, wired as before. Return the compiled graph. The check runs it on LangGraph
 # for other cities, writers and allowances, and compares its supersteps with the brief's. If LangGraph is not
@@ -727,7 +738,7 @@ class WhoRanWhen(Observer):
 
 
 who = WhoRanWhen()
-ours = declare_parallel(StateGraph(ParallelBriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
+ours = declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
 ours_final = ours.invoke(three, observers=[who])
 for step in sorted({s for s, _ in who.ran}):
     print(f"  superstep {step}: {', '.join(sorted(n for s, n in who.ran if s == step))}")
@@ -735,7 +746,7 @@ print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == 
       "| same worksheet:", ours_final == final)
 for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
     try:
-        declare_parallel(StateGraph(ParallelBriefState), BriefNodes(), three["cities"]).compile(max_steps=bound) \
+        declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound) \
             .invoke(three)
         print(f"max_steps={bound}: enough for {len(who.ran)} node executions")
     except GraphStepLimit:
@@ -760,6 +771,18 @@ plt.tight_layout()
 plt.show()
 
 # %% [markdown]
+# The package's own brief (`build_brief_graph`) takes the other road LangGraph offers for "one branch per item":
+# a single `collect_city` node and a router at START that returns one `Send("collect_city", {"city": ...})` per city
+# (LangGraph's map-reduce). The node runs once per packet, all in the same superstep; `graph.steps` groups a run's
+# nodes by superstep:
+
+# %%
+packaged = build_brief_graph("missing-notice", max_revisions=1)
+packaged.invoke(three)
+for number, ran in enumerate(packaged.steps, start=1):
+    print(f"  superstep {number}: {', '.join(ran)}")
+
+# %% [markdown]
 # ### Ours beside LangGraph's
 #
 # Here is the code that runs the parallel brief on each engine, side by side, and then both are run. `declare_parallel`
@@ -770,7 +793,7 @@ plt.show()
 def run_on_ours(nodes, state):
     from mingraph_lite.graph import StateGraph
 
-    builder = StateGraph(ParallelBriefState)
+    builder = StateGraph(BriefState)
     graph = declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
     who = WhoRanWhen()
     final = graph.invoke(state, observers=[who])
@@ -780,7 +803,7 @@ def run_on_ours(nodes, state):
 def run_on_langgraph(nodes, state):
     from langgraph.graph import StateGraph
 
-    builder = StateGraph(ParallelBriefState)
+    builder = StateGraph(BriefState)
     graph = declare_parallel(builder, nodes, state["cities"]).compile()
     ran, final = [], None
     for mode, item in graph.stream(state, stream_mode=["debug", "values"],
@@ -824,7 +847,7 @@ from pathlib import Path
 from IPython.display import Markdown, display
 
 doc = Path("../docs/graph.md").read_text(encoding="utf-8")
-table_start = doc.index("\n|", doc.index("## Differences from LangGraph"))
+table_start = doc.index("\n|", doc.index("## Every remaining difference from LangGraph"))
 table = doc[table_start:].split("\n\n")[0]
 display(Markdown(table))
 

@@ -1,10 +1,9 @@
 """Reference answers for notebook 05, and plausible wrong ones with the hint each must get."""
 
 
-import operator
 from copy import deepcopy
-from typing import Annotated, Any, TypedDict
 
+from mingraph_lite.course.brief import BriefState
 from mingraph_lite.course.weather import WEATHER
 
 START, END = "__start__", "__end__"
@@ -172,18 +171,6 @@ def collect_city_in_place(city):
 
 
 # -- 05.4 -------------------------------------------------------------------------------------------
-class ParallelBriefState(TypedDict):
-    cities: list[str]
-    include_fahrenheit: bool
-    readings: Annotated[list[dict[str, Any]], operator.add]
-    draft: dict[str, Any] | None
-    review: dict[str, Any] | None
-    revisions: int
-    events: Annotated[list[str], operator.add]
-    answer: str | None
-    status: str
-
-
 def _declare(builder, nodes, cities, *, parallel=True, second_check=True):
     from langgraph.graph import END, START
 
@@ -212,25 +199,25 @@ def _declare(builder, nodes, cities, *, parallel=True, second_check=True):
 def declare_on_langgraph(nodes, cities):
     from langgraph.graph import StateGraph
 
-    return _declare(StateGraph(ParallelBriefState), nodes, cities)
+    return _declare(StateGraph(BriefState), nodes, cities)
 
 
 def declare_one_after_another(nodes, cities):
     from langgraph.graph import StateGraph
 
-    return _declare(StateGraph(ParallelBriefState), nodes, cities, parallel=False)
+    return _declare(StateGraph(BriefState), nodes, cities, parallel=False)
 
 
 def declare_forgets_the_second_check(nodes, cities):
     from langgraph.graph import StateGraph
 
-    return _declare(StateGraph(ParallelBriefState), nodes, cities, second_check=False)
+    return _declare(StateGraph(BriefState), nodes, cities, second_check=False)
 
 
 def declare_but_never_compile(nodes, cities):
     from langgraph.graph import StateGraph
 
-    builder = StateGraph(ParallelBriefState)
+    builder = StateGraph(BriefState)
     _declare(builder, nodes, cities)
     return builder
 
