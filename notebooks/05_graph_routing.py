@@ -27,6 +27,7 @@ import inspect
 import operator
 from collections import Counter
 from copy import deepcopy
+from pathlib import Path
 from typing import get_type_hints
 
 import matplotlib.pyplot as plt
@@ -842,8 +843,6 @@ else:
 # from that page:
 
 # %%
-from pathlib import Path
-
 from IPython.display import Markdown, display
 
 doc = Path("../docs/graph.md").read_text(encoding="utf-8")
@@ -917,6 +916,31 @@ print("the work kept:", [f"{m.name}={m.content}" for m in short["messages"] if m
 # %% [markdown]
 # The budget is checked before a batch starts, so the batch that would exceed it (the second conversion) never starts;
 # the work already done stays on the worksheet, and there is no answer. A stopped run is reported as stopped.
+#
+# ### A real model that never takes the exit
+#
+# The scripted manager always finds the exit. A real small model may not. The course keeps a recorded run of
+# **SmolLM2-135M** (the local model, run in-process with greedy decoding, temperature 0), asked the same question with
+# the same two tools, its six replies recorded. Here those six replies are **replayed** through the agent graph (the
+# replay also checks that the graph sends the folder the model was sent):
+
+# %%
+from mingraph_lite import ReplayLLM
+
+recording = Path("../data/experiments/smollm2-135m/unit.jsonl")
+replayed = ReplayLLM.from_trace(recording, run=1)
+real = run_agent_graph(build_agent_graph(replayed, weather_registry(unit_in_result=True), SYSTEM_PROMPT,
+                                         max_model_steps=6), QUESTION)
+print("model:", replayed.responses[0].model, "| replies recorded:", len(replayed.responses))
+print("slips it wrote:", [f"{c.name}({c.arguments})" for m in real["messages"] if m.role == "assistant"
+                          for c in m.tool_calls])
+print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
+
+# %% [markdown]
+# The tiny model never looked up a city: it made up a temperature (`30.0`, which no tool returned), converted it, and
+# asked for the same conversion again, six times. The graph did what it is built for: the model-step budget stopped
+# the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that stopped is
+# not a run that delivered, whether the reason is a stubborn writer or a model that loops.
 #
 # ### The active model
 #
