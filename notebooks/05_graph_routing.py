@@ -20,7 +20,8 @@
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; the copy we
 # worked from does not name its author). The code here is ours.
 #
-# Nothing here calls a model except the agent graph near the end, and that one is **scripted** (no network).
+# Nothing here calls a model except the agent graph near the end, and that one is **scripted**, or replays a recorded
+# run of a real model (no network).
 
 # %%
 import inspect
@@ -157,7 +158,8 @@ for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish",
 # Look at what each slip carries. `write_draft` and `revise_draft` set `review=None`: a new draft makes the old
 # verdict meaningless. `check_draft` stores a copy of the draft it checked next to its verdict, and `publish`
 # refuses any draft that is not that one. `revise_draft` never collects again: the readings are already on the
-# worksheet. And `hold` is the second way to finish: `status="needs_attention"`, no answer.
+# worksheet. And `hold` is the second way to finish: `status="needs_attention"`, no answer. (`collect` reads one city
+# at a time through `collect_city`; that one-city step becomes a parallel branch later on.)
 #
 # ## The router: your turn first
 #
