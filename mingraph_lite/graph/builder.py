@@ -51,6 +51,16 @@ class StateGraph:
         self._branches: dict[str, list[Branch]] = {}
         self._joins: list[tuple[tuple[str, ...], str]] = []
 
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The state's field names, in declaration order."""
+        return self.schema.fields
+
+    @property
+    def reducers(self) -> dict[str, Any]:
+        """``{field: reducer}`` for the fields that merge (the others are replaced)."""
+        return dict(self.schema.reducers)
+
     def add_node(self, name: str | Node, fn: Node | None = None) -> StateGraph:
         """Add node ``name`` running ``fn(state) -> update``; ``add_node(fn)`` names it ``fn.__name__``."""
         if fn is None and callable(name):

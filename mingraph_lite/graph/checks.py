@@ -21,8 +21,8 @@ def check_wiring(wiring: Wiring) -> None:
         raise GraphValidationError("the graph has no nodes: add_node(name, fn) first")
     for source, targets in _every_way_out(wiring):
         _check_source(source, wiring)
-        for target in targets:
-            _check_target(source, target, wiring)
+        for how, target in targets:
+            _check_target(source, how, target, wiring)
     if not wiring.successors(START):
         raise GraphValidationError("no entry: nothing leaves START; add_edge(START, '<first node>')")
     successors = {name: wiring.successors(name) for name in (START, *wiring.nodes)}
@@ -34,17 +34,19 @@ def check_wiring(wiring: Wiring) -> None:
     _check_finishing(wiring, successors)
 
 
-def _every_way_out(wiring: Wiring) -> Iterable[tuple[str, list[str]]]:
+def _every_way_out(wiring: Wiring) -> Iterable[tuple[str, list[tuple[str, str]]]]:
+    """(source, [(how it leads there, target), ...]) for every edge, route and join."""
     for source, targets in wiring.edges.items():
-        yield source, list(targets)
+        yield source, [("an edge", target) for target in targets]
     for source, branches in wiring.branches.items():
         for branch in branches:
-            yield source, branch.destinations(wiring.nodes)
+            routes = (branch.path_map or {}).items()
+            yield source, [(f"route {key!r}", target) for key, target in routes]
     for sources, target in wiring.joins:
         if START in sources:
             raise GraphValidationError("a join cannot wait for START; START is only an entry")
         for source in sources:
-            yield source, [target]
+            yield source, [("a join", target)]
 
 
 def _check_source(source: str, wiring: Wiring) -> None:
@@ -55,13 +57,13 @@ def _check_source(source: str, wiring: Wiring) -> None:
                                    f"{', '.join(map(repr, wiring.nodes))}")
 
 
-def _check_target(source: str, target: str, wiring: Wiring) -> None:
+def _check_target(source: str, how: str, target: str, wiring: Wiring) -> None:
     if target == START:
-        raise GraphValidationError(f"an edge from {label(source)} goes back to START; START is only an "
+        raise GraphValidationError(f"{how} from {label(source)} goes back to START; START is only an "
                                    "entry, point it at a node instead")
     if target != END and target not in wiring.nodes:
-        raise GraphValidationError(f"Found edge ending at unknown node {target!r} (from {label(source)}); "
-                                   f"known nodes: {', '.join(map(repr, wiring.nodes))}, or END")
+        raise GraphValidationError(f"Found edge ending at unknown node {target!r}: {how} from {label(source)} "
+                                   f"goes there; known nodes: {', '.join(map(repr, wiring.nodes))}, or END")
 
 
 def _check_finishing(wiring: Wiring, successors: Mapping[str, list[str]]) -> None:

@@ -83,9 +83,9 @@ class Run:
         writes = [(task.node, self._run_task(task)) for task in self.due]
         writes = [(node, _own(update)) for node, update in writes]
         # What each node's routers read: the state before the step plus that node's own update.
-        # Made before the step's merge, which may grow the old state's lists in place.
+        # Made from a copy, before the step's merge, which may grow the old state's lists in place.
         try:
-            own_views = [merge_step(self.state, self.flat, [write], self.schema)
+            own_views = [merge_step(copy_state(self.state, self.flat), self.flat, [write], self.schema)
                          if len(writes) > 1 and write[0] in self.wiring.branches else None for write in writes]
             self.state, self.flat = merge_step(self.state, self.flat, writes, self.schema, grow_in_place=True)
         except Exception as exc:

@@ -31,7 +31,7 @@ def test_builder_methods_chain_and_read_reducers():
     b = StateGraph(S)
     assert b.add_node("a", node) is b and b.add_edge(START, "a") is b
     assert b.add_conditional_edges("a", lambda s: "x", {"x": END}) is b
-    assert b.schema.fields == ("x", "log") and b.schema.reducers == {"log": operator.add}
+    assert b.fields == ("x", "log") and b.reducers == {"log": operator.add}
     assert b.compile().invoke({"x": 1, "log": []}) == {"x": 1, "log": []}
 
 
@@ -48,7 +48,7 @@ def test_builder_methods_chain_and_read_reducers():
     (lambda: builder("a", "b").add_edge(START, "a").add_edge("a", "b").add_edge("b", "a"),
      "'a' has no path to END"),
     (lambda: builder("a").add_edge(START, "a").add_conditional_edges("a", lambda s: "go", {"go": "hlod"}),
-     "unknown node 'hlod' (from 'a')"),
+     "unknown node 'hlod': route 'go' from 'a' goes there"),
     (lambda: builder("a", "b").add_edge(START, "a").add_edge(["a", "ghost"], "b"), "'ghost'"),
     (lambda: builder("a").add_edge(START, "a").add_edge([START, "a"], END), "cannot wait for START"),
 ])

@@ -74,16 +74,16 @@ def test_a_router_reads_its_own_nodes_update_not_its_neighbours(engine):
     reads = []
 
     def route(state):
-        reads.append(sorted(state["log"]))
+        reads.append((sorted(state["log"]), list(state["seen"])))
         return engine.END
 
     b = engine.StateGraph(S)
-    for name in ("x", "y"):
-        b.add_node(name, writes(name))
+    b.add_node("x", lambda s: {"log": ["x"]}).add_node("y", writes("y"))
     b.add_edge(engine.START, "x").add_edge(engine.START, "y")
     b.add_conditional_edges("x", route, [engine.END])
-    assert engine.compile(b).invoke({"log": []})["log"] == ["x", "y"]
-    assert reads == [["x"]]
+    final = engine.compile(b).invoke({"log": [], "seen": ["before"]})
+    assert final["log"] == ["x", "y"] and final["seen"] == ["before", "y saw 0"]
+    assert reads == [(["x"], ["before"])]  # not y's log entry, not y's "seen" either
 
 
 def test_an_annotated_reducer_is_the_last_metadata_item(engine):
