@@ -90,10 +90,28 @@ def _loop_graph(max_steps: int = 20) -> dict[str, Any]:
             "reducers": {"log": operator.add}, "max_steps": max_steps}
 
 
+def _guarded(graph: dict[str, Any], limit: int = 60) -> dict[str, Any]:
+    """The same graph, its nodes counting calls: a loop that never moves on fails instead of hanging."""
+    calls = []
+
+    def guard(fn: Any) -> Any:
+        def node(state: Any) -> Any:
+            calls.append(1)
+            if len(calls) > limit:
+                raise _Runaway
+            return fn(state)
+        return node
+
+    return {**graph, "nodes": {name: guard(fn) for name, fn in graph["nodes"].items()}}
+
+
 def _call_run(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     given = deepcopy(state)
     try:
-        final = run(graph, state)
+        final = run(_guarded(graph), state)
+    except _Runaway:
+        raise Hint("your loop kept running nodes long after the graph should have ended: after each node, move "
+                   "on to the next one (router, fixed edge, or END)") from None
     except KeyError as exc:
         raise Hint(f"your run raised KeyError {exc}: a node with no edge and no router ends the run "
                    "(as in LangGraph), and a field the state does not have yet is simply set") from None
@@ -130,7 +148,10 @@ def _check_copies(run: Any) -> None:
     graph = {"nodes": {"sneaky": sneaky}, "edges": {START: "sneaky", "sneaky": END}, "routers": {},
              "reducers": {"log": operator.add}, "max_steps": 3}
     given = {"log": ["start"], "last": None}
-    final = run(graph, given)
+    try:
+        final = run(_guarded(graph), given)
+    except _Runaway:
+        raise Hint("your loop kept running a one-node graph: after a node with an edge to END, stop") from None
     if "edited in place" in given["log"] or "edited in place" in final.get("log", []):
         raise Hint("a node edited the nested list it was handed and the edit reached the state: hand each node "
                    "a deep copy (copy.deepcopy), so only its returned change slip changes the state")
