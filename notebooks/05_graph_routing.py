@@ -29,7 +29,7 @@ import operator
 from collections import Counter
 from copy import deepcopy
 from pathlib import Path
-from typing import get_type_hints
+from typing import Annotated, TypedDict, get_type_hints
 
 import matplotlib.pyplot as plt
 
@@ -613,12 +613,28 @@ first_sketch = {"events": operator.add}  # suppose only `events` had a reducer, 
 try:
     run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, first_sketch), state)
 except ValueError as error:
-    print("ValueError:", error)
+    print("our loop:", error)
+
+class FirstSketch(TypedDict):  # the same first sketch on both engines: `readings` without a reducer
+    readings: list
+    events: Annotated[list, operator.add]
+
+
+for engine in (StateGraph, LangGraphStateGraph):
+    if engine is None:
+        continue  # LangGraph is not installed
+    sketch = engine(FirstSketch)
+    for city in ("Tokyo", "Paris"):
+        sketch.add_node(f"collect_{city}", collect_one(city))
+        sketch.add_edge(START, f"collect_{city}")
+    try:
+        sketch.compile().invoke({"readings": [], "events": []})
+    except Exception as error:  # each engine has its own error type for this
+        print(f"{engine.__module__.split('.')[0]}: {type(error).__name__}: {str(error).splitlines()[0]}")
 
 # %% [markdown]
 # `readings` is a plain field: each branch's slip would *replace* it, and whichever merged last would win, silently
-# dropping a city. The loop refuses instead, naming both nodes (LangGraph refuses the same graph with its own
-# `InvalidUpdateError`). The fix is the one you already know: give the field a reducer, so each branch *adds* its
+# dropping a city. Our loop refuses instead, naming both nodes, and so do both engines, each with its own error. The fix is the one you already know: give the field a reducer, so each branch *adds* its
 # reading. That is why the package's `BriefState` (its source is printed near the top) declares
 # `readings: Annotated[list[dict[str, Any]], operator.add]`:
 
