@@ -33,7 +33,8 @@ from typing import Annotated, TypedDict, get_type_hints
 
 import matplotlib.pyplot as plt
 
-from mingraph_lite import Agent, ConsoleLogger, EventRecorder, GraphStepLimit, GraphValidationError, Observer
+from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, GraphExecutionError, GraphStepLimit,
+                           GraphValidationError, Observer)
 from mingraph_lite.course.brief import (NOTICE, BriefNodes, BriefState, build_brief_graph, initial_state, render,
                                         step_bound)
 from mingraph_lite.course.exercises import check
@@ -276,8 +277,7 @@ for event in by_hand["events"]:
 # %% [markdown]
 # That is the brief, run by fifteen lines: the first check found the missing notice, the revision added it, the
 # second check passed. Everything a graph engine adds on top is care: checking the declaration before running,
-# refusing unknown fields, keeping a failed merge from half-applying, telling listeners what happens, and running
-# several nodes at once (later in this notebook).
+# refusing a misspelt field, telling listeners what happens, and running several nodes at once (all below).
 #
 # ## The package's engine: declare, compile, run
 #
@@ -445,6 +445,28 @@ except ValueError as error:
     where = graph_context(error)  # what the engine attached: the node, the nodes completed, the last good state
     print(f"{type(error).__name__}: {error}")
     print("  node:", where.node, "| completed:", where.completed, "| status kept:", where.state["status"])
+
+# %% [markdown]
+# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`:
+# LangGraph drops the unknown key without a word (the revision is lost, the old draft is checked again, and the run
+# ends held, with no error anywhere), while ours stops at the node and names the fields. This is one of the places where the package's engine is
+# deliberately stricter than LangGraph:
+
+# %%
+class Misspeller(BriefNodes):
+    def revise_draft(self, state):
+        update = super().revise_draft(state)
+        update["drafts"] = update.pop("draft")  # the typo
+        return update
+
+
+try:
+    declare(Misspeller()).compile().invoke(state)
+except GraphExecutionError as error:
+    print(f"ours: {type(error).__name__}: {error}")
+if LangGraphStateGraph is not None:
+    end = declare(Misspeller(), on=LangGraphStateGraph).compile().invoke(state)
+    print("LangGraph:", end["status"], "| the typo'd key in the final worksheet:", "drafts" in end)
 
 # %% [markdown]
 # ## Watching a run: `updates` and `values`, from one execution
