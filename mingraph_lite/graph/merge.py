@@ -22,8 +22,9 @@ Write = tuple[str, Mapping[str, Any]]  # (node name, its update)
 
 
 def check_update(node: str, update: Any, schema: Schema) -> Mapping[str, Any] | None:
-    """A node's return value as an update: None means "no change"; anything else must be a dict of fields."""
-    if update is None:
+    """A node's return value as an update: None (or {}) means "no change", recorded as None as on
+    LangGraph; anything else must be a dict of fields."""
+    if update is None or (isinstance(update, Mapping) and not update):
         return None
     if not isinstance(update, Mapping):
         raise GraphExecutionError(f"node {node!r} returned {type(update).__name__}; a node returns a dict of "

@@ -68,8 +68,9 @@ class CompiledGraph:
         """Run once, yielding as it goes; LangGraph's default mode, ``"updates"``, unless told otherwise.
 
         ``"updates"`` yields ``{node: update}`` per completed node (``None`` if it changed nothing),
-        ``"values"`` the whole state: the input first, then after each superstep. One mode as a str
-        yields bare payloads; a list of modes yields ``(mode, payload)`` pairs, as LangGraph does.
+        ``"values"`` the whole state: after the input, then after each superstep, each time only if
+        something was written (as LangGraph does). One mode as a str yields bare payloads; a list of
+        modes yields ``(mode, payload)`` pairs, as LangGraph does.
         """
         modes = (stream_mode,) if isinstance(stream_mode, str) else tuple(stream_mode)
         bad = [m for m in modes if m not in STREAM_MODES]
@@ -82,14 +83,14 @@ class CompiledGraph:
             return payload if single else (mode, payload)
 
         run = self._start(state, observers)
-        if "values" in modes:
+        if "values" in modes and state:
             yield emit("values", copy_state(run.state, run.flat))
         while run.due:
             writes = run.superstep()
             if "updates" in modes:
                 for node, update in writes:
                     yield emit("updates", {node: _copy_update(update)})
-            if "values" in modes:
+            if "values" in modes and any(update for _, update in writes):
                 yield emit("values", copy_state(run.state, run.flat))
 
     def _start(self, state: Mapping[str, Any], observers: Iterable[Any] | None) -> Run:
@@ -100,7 +101,11 @@ class CompiledGraph:
 
     @property
     def history(self) -> tuple[StepSnapshot, ...]:
-        """A ``StepSnapshot`` per completed node of the last run, in order."""
+        """A ``StepSnapshot`` per completed node of the last run, in order.
+
+        The states are rebuilt when you read this, by replaying each superstep's recorded updates
+        through the reducers from the input (reducers are pure functions, so the replay is exact).
+        """
         if self._last is None:
             return ()
         return tuple(StepSnapshot(node, _copy_update(update), copy_state(state, flat), number)

@@ -46,14 +46,10 @@ class Observer:
         """The run ended: ``reason`` is "answered", "step limit", "tool failed", or a graph's own."""
 
     def on_node_start(self, node: str, state: Mapping[str, Any], superstep: int | None = None) -> None:
-        """A graph node is about to run on (a copy of) ``state`` in ``superstep`` (1-based).
-
-        Nodes of the same superstep run side by side on the same state; their updates merge after all
-        of them have ended.
-        """
+        """A graph node is about to run on (a copy of) ``state``, in ``superstep`` (1-based)."""
 
     def on_node_end(self, node: str, update: Mapping[str, Any] | None, superstep: int | None = None) -> None:
-        """A graph node returned ``update`` (None: no change) in ``superstep``; it merges when the step ends."""
+        """A graph node returned ``update`` (None: no change); it merges when its ``superstep`` ends."""
 
 
 def _jsonable(value: Any) -> Any:

@@ -141,6 +141,29 @@ def test_sends_over_a_typeddict_field(engine):
     assert final["items"] == ["0", "1", "1.1", "3.1", "2|1", "2|2", "2|3", "2|4", "3"]
 
 
+class Maybe(TypedDict, total=False):
+    x: int
+    log: Annotated[list, operator.add]
+
+
+@pytest.mark.parametrize("nodes, given, expected", [
+    ([lambda s: None, lambda s: {"x": 2}], {}, [{"x": 2, "log": []}]),
+    ([lambda s: None, lambda s: {"x": 2}], {"x": 1}, [{"x": 1, "log": []}, {"x": 2, "log": []}]),
+    ([lambda s: {"x": 1}, lambda s: {"x": 1}], {"x": 1}, [{"x": 1, "log": []}] * 3),
+    ([lambda s: {"log": []}], {}, [{"log": []}]),
+    ([lambda s: {}], {}, []),
+])
+def test_values_come_only_after_a_step_that_wrote_something(engine, nodes, given, expected):
+    b = engine.StateGraph(Maybe)
+    previous = engine.START
+    for i, fn in enumerate(nodes):
+        b.add_node(f"n{i}", fn).add_edge(previous, f"n{i}")
+        previous = f"n{i}"
+    graph = engine.compile(b)
+    assert list(graph.stream(given, stream_mode="values")) == expected
+    assert list(graph.stream(given))[0] == {"n0": None if nodes[0]({}) in (None, {}) else nodes[0]({})}
+
+
 # -- ours only: errors, listeners, drawings, hostile data -----------------------------------------
 
 def test_two_writes_to_a_plain_field_name_both_nodes():
@@ -233,3 +256,17 @@ def test_a_plain_value_nested_too_deep_is_a_clear_error_not_a_recursion_error():
     graph = StateGraph(Chat).add_node("n", lambda s: None).add_edge(START, "n").add_edge("n", END).compile()
     with pytest.raises(ValueError, match="nested too deeply to copy"):
         graph.invoke({"messages": [nested(10_000)]})
+
+
+def test_a_send_packet_is_the_nodes_own_copy():
+    shared = {"city": "Paris", "notes": []}
+
+    def scribble(packet):
+        packet["notes"].append("scribbled")
+        return {"log": [packet["city"]]}
+
+    b = StateGraph(S).add_node("fetch", scribble)
+    b.add_conditional_edges(START, lambda s: [Send("fetch", shared), Send("fetch", shared)], ["fetch"])
+    graph = b.compile()
+    assert graph.invoke({"log": []})["log"] == ["Paris", "Paris"]
+    assert shared == {"city": "Paris", "notes": []} and graph.steps == (("fetch", "fetch"),)

@@ -10,7 +10,7 @@ from typing import Annotated
 import pytest
 from typing_extensions import TypedDict
 
-langchain_core = pytest.importorskip("langchain_core")
+pytest.importorskip("langgraph", reason="add_messages is LangGraph's: pip install 'mingraph-lite[langgraph]'")
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage  # noqa: E402
 from langgraph.graph.message import MessagesState, add_messages  # noqa: E402

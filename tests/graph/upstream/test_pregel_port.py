@@ -43,6 +43,7 @@ def retriever_one(data: Docs) -> Docs:
 
 
 def retriever_two(data: Docs) -> Docs:
+    time.sleep(0.1)  # upstream's: on LangGraph, analyzer_one (same superstep) streams first
     return {"docs": ["doc3", "doc4"]}
 
 
@@ -145,6 +146,7 @@ def test_reducer_before_first_node(engine, shape):
     """test_pregel.py::test_reducer_before_first_node: the input goes through add_messages first."""
     from collections.abc import Sequence
 
+    pytest.importorskip("langgraph", reason="add_messages is LangGraph's: pip install 'mingraph-lite[langgraph]'")
     from langchain_core.messages import HumanMessage
     from langgraph.graph.message import add_messages
 
@@ -270,7 +272,7 @@ def test_in_one_fan_out_state_graph_waiting_edge_invoke(engine):
 
 
 def test_in_one_fan_out_state_graph_waiting_edge_stream(engine):
-    """test_pregel.py::test_in_one_fan_out_state_graph_waiting_edge (stream, without the sleep)."""
+    """test_pregel.py::test_in_one_fan_out_state_graph_waiting_edge (stream)."""
     assert [*engine.compile(waiting_edge(engine)).stream(QUERY)] == ONCE_STREAM
 
 
