@@ -270,3 +270,34 @@ def test_a_send_packet_is_the_nodes_own_copy():
     graph = b.compile()
     assert graph.invoke({"log": []})["log"] == ["Paris", "Paris"]
     assert shared == {"city": "Paris", "notes": []} and graph.steps == (("fetch", "fetch"),)
+
+
+def broken_reducer(left, right):
+    raise ArithmeticError("reducer broke")
+
+
+class Fragile(TypedDict, total=False):
+    log: Annotated[list[str], operator.add]
+    bad: Annotated[list, broken_reducer]
+
+
+@pytest.mark.parametrize("where", ["node", "router", "reducer"])
+def test_a_nodes_routers_or_reducers_own_error_propagates_as_itself(engine, where):
+    def node(state):
+        if where == "node":
+            raise KeyError("city")
+        return {"log": ["ok"], **({"bad": [1]} if where == "reducer" else {})}
+
+    def router(state):
+        if where == "router":
+            raise LookupError("cannot decide")
+        return engine.END
+
+    b = engine.StateGraph(Fragile).add_node("n", node).add_edge(engine.START, "n")
+    b.add_conditional_edges("n", router, [engine.END])
+    error = {"node": KeyError, "router": LookupError, "reducer": ArithmeticError}[where]
+    with pytest.raises(error) as info:
+        engine.compile(b).invoke({"log": []})
+    assert type(info.value) is error  # not wrapped, on either engine
+    if engine.ours:
+        assert graph_context(info.value).node == "n"

@@ -12,9 +12,9 @@ from typing_extensions import TypedDict
 
 pytest.importorskip("langgraph", reason="add_messages is LangGraph's: pip install 'mingraph-lite[langgraph]'")
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage  # noqa: E402
-from langgraph.graph.message import MessagesState, add_messages  # noqa: E402
-from pydantic import BaseModel  # noqa: E402
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langgraph.graph.message import MessagesState, add_messages
+from pydantic import BaseModel
 
 
 class MessagesStatePydantic(BaseModel):
