@@ -40,7 +40,6 @@ from mingraph_lite.course.brief import (NOTICE, BriefNodes, BriefState, build_br
 from mingraph_lite.course.exercises import check
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
-from mingraph_lite.errors import graph_context
 from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
 
 try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
@@ -441,10 +440,9 @@ class Tamperer(BriefNodes):
 
 try:
     declare(Tamperer("complete")).compile().invoke(state)
-except ValueError as error:
-    where = graph_context(error)  # what the engine attached: the node, the nodes completed, the last good state
+except ValueError as error:  # the node's own error, with what the engine attached: where, what ran, the last good state
     print(f"{type(error).__name__}: {error}")
-    print("  node:", where.node, "| completed:", where.completed, "| status kept:", where.state["status"])
+    print("  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
 
 # %% [markdown]
 # A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`:
