@@ -70,11 +70,11 @@ for f in fields(LLMResponse):
 # **the two providers this course talks to** (Ollama, and OpenAI's Chat Completions) do not need it sent back:
 # the next round works without it. So listeners see it, and the folder does not pay for it again every round.
 #
-# That is a fact about these two, not about every provider. Anthropic's documentation on extended thinking says
-# that when Claude thinks and then calls a tool, the thinking block must go back, unchanged, in the same
-# assistant turn as the tool call. OpenAI's Responses API (not the Chat Completions API used here) recommends
-# passing the reasoning items of earlier turns back, for better results with its reasoning models. An adapter
-# for either would have to keep thinking in the folder.
+# That is a fact about these two, not about every provider. Anthropic's guide *Building with extended thinking*
+# says that when Claude thinks and then calls a tool, the thinking block must go back, unchanged, in the same
+# assistant turn as the tool call. OpenAI's cookbook *Better performance from reasoning models using the
+# Responses API* recommends passing the reasoning items of earlier turns back (Responses API, not the Chat
+# Completions API used here). An adapter for either would have to keep thinking in the folder.
 #
 # What each provider reports also differs. The article probed both SDKs directly; what it reported:
 
