@@ -144,15 +144,16 @@ def serve(argv: list[str]) -> int:
     except (ValueError, MingraphError) as e:
         _error(e)
         return 2
-    print(f"serving {server.model} at {server.base_url} (Ctrl-C stops)\n"
-          f"on each laptop: OPENAI_BASE_URL={server.base_url} OPENAI_API_KEY=class "
-          f"MINGRAPH_LLM=openai:{server.model}", flush=True)
-    try:
+    try:  # Ctrl-C may come at any moment from here on, even before the first sleep
+        print(f"serving {server.model} at {server.base_url} (Ctrl-C stops)\n"
+              f"on each laptop: OPENAI_BASE_URL={server.base_url} OPENAI_API_KEY=class "
+              f"MINGRAPH_LLM=openai:{server.model}", flush=True)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
+        return 0
+    finally:
         server.close()
-    return 0
 
 
 def experiment(argv: list[str]) -> int:

@@ -44,7 +44,7 @@ def server():
 
 @pytest.fixture
 def llm(server):
-    client = openai.OpenAI(api_key="class", base_url=server.base_url, max_retries=0, timeout=60)
+    client = openai.OpenAI(api_key="class", base_url=server.base_url, max_retries=0, timeout=300)
     return OpenAILLM("smollm2-135m", client=client)
 
 
@@ -90,13 +90,24 @@ def test_the_serve_command_tells_the_class_what_to_export():
     import signal
     import subprocess
     import sys
+    import time
 
     command = [sys.executable, "-m", "mingraph_lite", "serve", "--port", "0", "--parallel", "1"]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
-        try:
-            first = proc.stdout.readline() + proc.stdout.readline()
-        finally:
-            os.kill(proc.pid, signal.SIGINT)
-        assert proc.wait(timeout=30) == 0  # Ctrl-C stops it cleanly
-    assert first.startswith("serving smollm2-135m at http://127.0.0.1:")
-    assert "OPENAI_BASE_URL=http://127.0.0.1:" in first and "MINGRAPH_LLM=openai:smollm2-135m" in first
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        said = proc.stdout.readline() + proc.stdout.readline()
+        base_url = said.split(" at ", 1)[1].split(" ", 1)[0]
+        for _ in range(60):  # it says where it serves; it must answer there too
+            try:
+                urllib.request.urlopen(f"{base_url}/models", timeout=2)
+                break
+            except urllib.error.URLError:
+                time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=60) == 0  # Ctrl-C stops it cleanly
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert said.startswith("serving smollm2-135m at http://127.0.0.1:")
+    assert "OPENAI_BASE_URL=http://127.0.0.1:" in said and "MINGRAPH_LLM=openai:smollm2-135m" in said
