@@ -90,7 +90,19 @@ print(inspect.getdoc(to_fahrenheit))
 # The name is the function's name; the description is the docstring's text before `Args:`, on one line;
 # each argument becomes a property with its JSON type and its line from the `Args:` block; arguments
 # without a default are `required`. The model's only idea of what a tool does is this text, which is why
-# a tool needs a docstring (the package refuses a function without one).
+# a tool needs a docstring. The package refuses a function without one:
+
+# %%
+def mystery(city: str) -> str:
+    return city
+
+
+try:
+    weather_registry().add(mystery)
+except ValueError as e:
+    print(f"{type(e).__name__}: {e}")
+
+# %% [markdown]
 #
 # ### Exercise 01.1: a tool's JSON schema from a plain function
 #
@@ -226,6 +238,8 @@ for make_manager in (four_round_manager, three_round_manager):
     rows = round_rows(recorder)
     print(f"{llm.name:<22} words read per call: {[r['input_tokens'] for r in rows]}, "
           f"total {sum(r['input_tokens'] for r in rows)}")
+totals = [sum(r["input_tokens"] for r in round_rows(run)) for run in runs.values()]
+assert totals[0] > totals[1]  # the extra round re-reads the whole folder
 
 draw_rounds(runs, unit="tokens (counted as words)")
 
@@ -327,14 +341,16 @@ assert openai_server.bodies[0]["messages"] == ollama_server.bodies[0]["messages"
 
 # %% [markdown]
 # A raw reply, as the Ollama server would send it, and what the adapter made of it. Ollama's tool calls
-# carry **no ticket number**, so the adapter makes one from what the model read and wrote (the same folder
-# gives the same ids). OpenAI sends its own ids, and the arguments as JSON *text*, not an object.
+# carry **no ticket number**, so the adapter makes one from what the model read and wrote. OpenAI sends its
+# own ids, and the arguments as JSON *text*, not an object.
 
 # %%
 print("raw Ollama reply (written by us in Ollama's format):")
 print(json.dumps(raw_reply, indent=2))
 print("\nwhat the Ollama adapter read:", from_ollama)
 print("\nwhat the OpenAI adapter read:", from_openai)
+assert "id" not in str(raw_reply["message"]["tool_calls"]) and from_ollama.message.tool_calls[0].id.startswith("call_")
+assert [c.id for c in from_openai.message.tool_calls] == ["call_A1", "call_A2"]
 
 # %% [markdown]
 # Round 2 shows the real difference. We run the two slips and add the answer slips to the folder; here is
@@ -348,6 +364,11 @@ print("to Ollama:")
 print(json.dumps(ollama_server.bodies[1]["messages"][2:], indent=2, ensure_ascii=False))
 print("\nto OpenAI:")
 print(json.dumps(openai_server.bodies[1]["messages"][2:], indent=2, ensure_ascii=False))
+to_ollama, to_openai = ollama_server.bodies[1]["messages"], openai_server.bodies[1]["messages"]
+assert [m["tool_name"] for m in to_ollama[3:]] == ["get_weather", "get_weather"]
+assert [m["tool_call_id"] for m in to_openai[3:]] == ["call_A1", "call_A2"]
+assert isinstance(to_openai[2]["tool_calls"][0]["function"]["arguments"], str)
+assert isinstance(to_ollama[2]["tool_calls"][0]["function"]["arguments"], dict)
 
 # %% [markdown]
 # Ollama pairs an answer slip with its call by **tool name and order** (`tool_name`); OpenAI by **ticket
