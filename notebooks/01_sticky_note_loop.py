@@ -8,7 +8,8 @@
 # **What you will be able to do at the end**
 #
 # - turn a plain Python function into the JSON schema a model reads (you write `schema_of` yourself);
-# - read the request bodies that go to Ollama and to OpenAI for one round, and a raw reply;
+# - read the request bodies that go to Ollama and to OpenAI for one round, and a raw reply, and spell a
+#   folder the way Ollama wants it (you write `to_ollama`);
 # - write the agent loop with a ceiling, and name its four parts: observe, reason, act, evaluate;
 # - explain why *the model* decides how many rounds a question takes, and why your code only decides the
 #   ceiling (`max_steps`);
@@ -17,7 +18,7 @@
 # - read a recorded run of a real (tiny) model and say what went wrong.
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 60 minutes, exercises included.
+# `try`/`except`. **Time:** about 75 minutes, exercises included.
 #
 # Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
 # (every scripted run says so), except in the last part, which replays a recorded run of a real model.
@@ -374,6 +375,23 @@ assert isinstance(to_ollama[2]["tool_calls"][0]["function"]["arguments"], dict)
 # Ollama pairs an answer slip with its call by **tool name and order** (`tool_name`); OpenAI by **ticket
 # number** (`tool_call_id`), with the arguments sent back as JSON text. One folder, two spellings: that is
 # the adapter's whole job.
+#
+# ### Exercise 01.5: the folder in Ollama's spelling
+#
+# Write `to_ollama(folder)`: the list of message dicts the Ollama adapter puts in `"messages"`, for any
+# folder. System and user messages are their role and content; an assistant message is its role and content,
+# plus `"tool_calls"` when it passed slips (each `{"function": {"name": ..., "arguments": {...}}}`); an answer
+# slip is `{"role": "tool", "content": ..., "tool_name": ...}`. One catch: an answer slip may not say its
+# tool's name (`message.name` is `None`), and then you find it by its ticket number among the earlier slips.
+# The check compares with the adapter on a folder from another shop, with other tools.
+
+# %%
+def to_ollama(folder):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("01.5", to_ollama)
 
 # %% [markdown]
 # ### Exercise 01.4: count the rounds

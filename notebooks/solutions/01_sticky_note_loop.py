@@ -131,3 +131,50 @@ WRONG = {
              (ForgetsTheCallersFolder, "when the caller hands in a memory")],
     "01.4": [(6, "tool calls are not model calls"), (3, "count the manager's replies")],
 }
+
+
+def to_ollama(folder):
+    names, out = {}, []
+    for m in folder:
+        if m.role == "assistant":
+            entry = {"role": "assistant", "content": m.content}
+            if m.tool_calls:
+                entry["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.arguments)}}
+                                       for c in m.tool_calls]
+                names.update((c.id, c.name) for c in m.tool_calls)
+            out.append(entry)
+        elif m.role == "tool":
+            out.append({"role": "tool", "content": m.content, "tool_name": m.name or names[m.tool_call_id]})
+        else:
+            out.append({"role": m.role, "content": m.content})
+    return out
+
+
+def to_ollama_like_openai(folder):
+    out = to_ollama(folder)
+    for entry in out:
+        if "tool_name" in entry:
+            entry["tool_call_id"] = entry.pop("tool_name")
+    return out
+
+
+def to_ollama_keeping_ids(folder):
+    out = to_ollama(folder)
+    calls = [c for m in folder if m.role == "assistant" for c in m.tool_calls]
+    slips = [call for entry in out for call in entry.get("tool_calls", [])]
+    for call, original in zip(slips, calls, strict=True):
+        call["id"] = original.id
+    return out
+
+
+def to_ollama_trusting_names(folder):
+    return [{**entry, "tool_name": entry["tool_name"] if entry["tool_name"] else ""}
+            if "tool_name" in entry else entry
+            for entry in ({**e, "tool_name": m.name or ""} if m.role == "tool" else e
+                          for e, m in zip(to_ollama(folder), folder, strict=True))]
+
+
+SOLUTIONS["01.5"] = to_ollama
+WRONG["01.5"] = [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
+                 (to_ollama_keeping_ids, "carry no ticket number"),
+                 (to_ollama_trusting_names, "without its tool's name")]

@@ -217,3 +217,45 @@ def check_rounds(answer: Any) -> str:
         raise Hint("count the manager's replies: every reply is one model call, the slips and the final "
                    "answer alike; tool calls are not model calls")
     return f"right: {len(llm.calls)} model calls, for the same 4 errands the three-round manager ran in 3"
+
+
+# --- 01.5: the folder in Ollama's spelling --------------------------------------------------------
+
+
+def _lookup_folder() -> list[Any]:
+    from ...messages import AssistantMessage, SystemMessage, ToolCall, UserMessage
+
+    slips = (ToolCall("k1", "find_book", {"title": "Dune", "exact": True}), ToolCall("k2", "price_of", {"isbn": "42"}))
+    return [SystemMessage("You help in a bookshop."), UserMessage("Do you have Dune, and what does it cost?"),
+            AssistantMessage("Let me look.", tool_calls=slips),
+            ToolMessage("yes, shelf 4", tool_call_id="k1", name="find_book"),
+            ToolMessage("12.50", tool_call_id="k2"),  # an answer slip that does not say its tool's name
+            AssistantMessage("We have it on shelf 4, for 12.50.")]
+
+
+@exercise("01.5", kind="code", title="the folder in Ollama's spelling")
+def check_to_ollama(to_ollama: Any) -> str:
+    from ...llms.ollama import to_ollama_messages
+
+    folder = _lookup_folder()
+    want, got = to_ollama_messages(folder), to_ollama(folder)
+    if not isinstance(got, list) or len(got) != len(want):
+        raise Hint("return a list with one dict per message in the folder, in order")
+    for i, (mine, theirs) in enumerate(zip(got, want, strict=True)):
+        role = theirs["role"]
+        if mine == theirs:
+            continue
+        if role == "assistant" and "tool_calls" in theirs:
+            if any("id" in call for call in mine.get("tool_calls", [])):
+                raise Hint("Ollama's tool calls carry no ticket number: send only "
+                           '{"function": {"name": ..., "arguments": {...}}} for each slip')
+            raise Hint(f"message {i}: an assistant message with slips is its content plus "
+                       '"tool_calls", each {"function": {"name": ..., "arguments": <a dict>}}')
+        if role == "tool":
+            if "tool_call_id" in mine:
+                raise Hint("Ollama pairs an answer slip with its call by tool name and order: send "
+                           '"tool_name", not "tool_call_id"')
+            raise Hint(f"message {i}: an answer slip may come without its tool's name; find the name by "
+                       "its ticket number among the earlier slips")
+        raise Hint(f"message {i} ({role}): send just its role and content, spelled as in the wire above")
+    return "your folder matches, message for message, what the Ollama adapter sends for a bookshop you had not seen"
