@@ -368,7 +368,7 @@ check("02.2", sticky_note_loop_with_human)
 # Now the same situation in the card version. `Errands` needs one change: before running a slip, check the
 # city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips left
 # after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
-# folder, and hands back the errands card with the slips that are left. Write both below (the errands card
+# folder, and hands back `ErrandsAskingHuman` with the slips that are left. Write both below (the errands card
 # as a subclass, so this notebook's `Errands` stays as it is for now). `Waiting` and `HungUp` do not change.
 # The check runs your two cards on their own, on a desk with replies and a human you have not seen; a card
 # can be tested alone, without any model.
