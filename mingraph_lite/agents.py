@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import StepLimitReached
+from .llms.base import LLM
 from .memory import KeepAll, Memory
 from .messages import AssistantMessage, ToolMessage, UserMessage
 from .observers.announce import announce
@@ -102,7 +103,7 @@ class Agent:
     announcement and cannot change the run; with ``strict=True`` a failing observer stops it instead.
     """
 
-    def __init__(self, llm, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
+    def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
                  observers: Iterable[Observer] = (), max_steps: int = 10, strict: bool = False) -> None:
         if not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps counts model calls and must be an int >= 1, got {max_steps!r}")

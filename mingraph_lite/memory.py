@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence, runtime_checkable
 
+from .llms.base import LLM
 from .messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 
 
@@ -96,7 +97,7 @@ class Summarise(KeepAll):
     (one extra model call, with its own cost, recorded in ``summary_responses``).
     """
 
-    def __init__(self, system_prompt: str, llm, *, keep_last: int = 4, trigger: int = 8) -> None:
+    def __init__(self, system_prompt: str, llm: LLM, *, keep_last: int = 4, trigger: int = 8) -> None:
         if keep_last < 1 or trigger <= keep_last:
             raise ValueError(f"Summarise needs 1 <= keep_last < trigger, got keep_last={keep_last}, "
                              f"trigger={trigger}")
