@@ -25,7 +25,9 @@
 #
 # **Sources.** The story, the phone-call picture and the two reported runs come from the article
 # *The State and Observer Patterns in a Python Agent Loop* (its author is not named in it); the four
-# parts of a round from the article *The Observe-Reason-Act-Evaluate Cycle* (no author named either).
+# parts of a round from the article *The Observe-Reason-Act-Evaluate Cycle*, and the list of what a run
+# has to remember from the article *Why an agent needs more than a message list* (no author is named in
+# either).
 
 # %% [markdown]
 # ## The picture: a manager on the phone
