@@ -15,13 +15,13 @@
 #   ceiling (`max_steps`);
 # - recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
 # - spot the shared mutable default trap, and fix it;
-# - read a recorded run of a real (tiny) model and say what went wrong.
+# - read recorded runs of two real (tiny) models and say what went wrong.
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
 # `try`/`except`. **Time:** about 75 minutes, exercises included.
 #
 # Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
-# (every scripted run says so), except in the last part, which replays a recorded run of a real model.
+# (every scripted run says so), except in the last part, which replays recorded runs of real models.
 #
 # **Sources.** The story, the phone-call picture and the two reported runs come from the article
 # *The State and Observer Patterns in a Python Agent Loop* (its author is not named in it); the four
@@ -666,79 +666,107 @@ for message in greeter_llm.calls[0][0]:
     print(" ", describe(message))
 
 # %% [markdown]
-# ## A real model on the same loop: a recorded run, replayed
+# ## Real models on the same loop: two recorded runs, replayed
 #
-# So far every manager was scripted. Here is a **real** one: SmolLM2-135M-Instruct (135 million
-# parameters, Q4_1 weights, the smallest model the course ships), run in-process by `llama-cpp-python` on a
-# CPU with **greedy decoding** (temperature 0: it always picks its most likely next token), the two weather
-# tools, this question, and `max_steps=6`. Its run was recorded to a trace file, and `ReplayLLM` hands back
-# the recorded replies in order, so this cell needs no model and gives the same result every time. The
-# replay also checks that our run asks what the recording asked, and stops if it drifts.
+# So far every manager was scripted. Here are **real** ones: the two small models the course ships, each
+# run once on this question with the two weather tools and `max_steps=6`, and recorded to a trace file:
 #
-# **Predict first:** will the 135M model (a) answer right, (b) answer wrong, or (c) never answer?
+# | model | weights | settings |
+# |---|---|---|
+# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | in-process llama.cpp (the `xllamacpp` runtime), greedy decoding (temperature 0: always the most likely next token), seed 7, at most 96 tokens per piece, context 2048 |
+# | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | the same runtime and settings |
+#
+# `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
+# result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
+#
+# **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) never answer?
 
 # %%
-my_guess_tiny = ...  # "a", "b" or "c"
+my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" each
 
 # %%
 from pathlib import Path
 
 from mingraph_lite import ReplayLLM
 
-RECORDED = Path("..") / "data" / "experiments" / "smollm2-135m" / "bare.jsonl"
-replayed = ReplayLLM.from_trace(RECORDED, run=1)
-tiny = EventRecorder()
-try:
-    outcome = Agent(replayed, registry, SYSTEM_PROMPT, observers=[tiny], max_steps=6).run({"question": QUESTION})
-    what = "b" if outcome["answer"] != "Paris: 64°F, Tokyo: 75°F" else "a"
-except StepLimitReached as e:
-    what = "c"
-    print(f"{type(e).__name__}: {e}")
-print("recorded model:", tiny.of("model_reply")[0]["model"])
-for event in tiny.of("model_reply"):
-    slips = ", ".join(f"{c['name']}({c['arguments']})" for c in event["message"]["tool_calls"]) or "answer"
-    print(f"  step {event['step']}: read {event['input_tokens']} tokens, wrote {event['output_tokens']}: {slips}")
-print("outcome:", what, "(no guess written)" if my_guess_tiny is ... else f"(you guessed {my_guess_tiny!r})")
+RUNS = Path("..") / "data" / "runs"
+RECORDED = {"SmolLM2-135M": RUNS / "weather-smollm2-135m.jsonl", "Gemma 3 270M": RUNS / "weather-gemma3-270m.jsonl"}
+real = {}
+for label, trace in RECORDED.items():
+    real[label] = EventRecorder()
+    agent = Agent(ReplayLLM.from_trace(trace), registry, SYSTEM_PROMPT, observers=[real[label]], max_steps=6)
+    try:
+        answer = agent.run({"question": QUESTION})["answer"]
+        outcome = "a" if answer == "Paris: 64°F, Tokyo: 75°F" else "b"
+    except StepLimitReached as e:
+        outcome = f"c ({type(e).__name__}: {e})"
+    print(f"{label} (recorded as {real[label].of('model_reply')[0]['model']!r})")
+    for event in real[label].of("model_reply"):
+        reply = event["message"]
+        said = ", ".join(f"{c['name']}({c['arguments']})" for c in reply["tool_calls"]) or f"answer {reply['content'][:40]!r}..."
+        print(f"  step {event['step']}: read {event['input_tokens']} tokens, wrote {event['output_tokens']}: {said}")
+    guess = my_guess_real[label]
+    print(f"  outcome: {outcome}", "(no guess written)" if guess is ... else f"(you guessed {guess!r})", "\n")
 
 # %%
-draw_rounds({"SmolLM2-135M, greedy, recorded (replayed)": tiny})
+draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in real.items()})
 
 # %% [markdown]
-# **What went wrong.** Its very first slip asks to convert 30 °C. No `get_weather` had run, and neither the
-# question nor the instructions contain a 30: the model **made up** the number. Then it sent the same slip
-# five more times, each time reading the answer slip `86`, until the ceiling stopped it. The cell below
-# checks each of those claims against the trace.
+# **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
+# had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
+# Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
+# stopped it. The cell below checks each of those claims against the trace.
 
 # %%
-replies = tiny.of("model_reply")
+replies = real["SmolLM2-135M"].of("model_reply")
 slips = [(c["name"], c["arguments"]) for e in replies for c in e["message"]["tool_calls"]]
-assert not any(name == "get_weather" for name, _ in slips)             # it never looked anything up
+assert not any(name == "get_weather" for name, _ in slips)              # it never looked anything up
 assert all(slip == ("to_fahrenheit", {"celsius": 30.0}) for slip in slips)  # one slip, six times
-assert "30" not in QUESTION and "30" not in SYSTEM_PROMPT                # 30 came from nowhere
-assert len(replies) == 6 and tiny.of("finish")[0]["reason"] == "step limit"
+assert "30" not in QUESTION and "30" not in SYSTEM_PROMPT                 # 30 came from nowhere
+assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "step limit"
 growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
 print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew by", growth, "tokens a round")
 
-# the other recorded runs (two per variant of notebook 04's experiment) made the very same slips
+# the same model on an earlier runtime (llama-cpp-python), recorded four times for notebook 04's experiment
+earlier = Path("..") / "data" / "experiments" / "smollm2-135m"
 for trace in ("bare.jsonl", "unit.jsonl"):
     for run in (1, 2):
-        other = ReplayLLM.from_trace(RECORDED.parent / trace, run=run)
-        other_slips = [(c.name, c.arguments) for r in other.responses for c in r.message.tool_calls]
-        assert other_slips == slips, (trace, run)
-print("the four recorded runs made identical slips")
+        other = ReplayLLM.from_trace(earlier / trace, run=run)
+        assert [(c.name, c.arguments) for r in other.responses for c in r.message.tool_calls] == slips
+print("four more runs on an earlier runtime made the very same six slips")
 
 # %% [markdown]
-# **Why, as far as a trace can say.** A 135M model is tiny; the adapter forces it to write either an answer
-# or a well-formed slip, so its slips always *parse*, but nothing forces them to make sense. One plausible
-# reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached straight
-# for the conversion tool, filling in a number that looks like a temperature. With greedy decoding the same kind of folder gives the same choice: each round the folder only
-# grew by its own slip and the answer `86` (40 tokens), not enough to change its mind. (Four such runs were
-# recorded, two per variant of the unit experiment in notebook 04; the cell above checked that all four
-# made the same slips.)
+# **Why, as far as a trace can say.** A 135M model is tiny. The local adapter forces it to write either an
+# answer or a well-formed slip, so its slips always *parse*, but nothing forces them to make sense. One
+# plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
+# straight for the conversion tool, filling in a number that looks like a temperature. With greedy decoding
+# the same kind of folder gives the same choice: each round the folder only grew by its own slip and the
+# answer `86`, not enough to change its mind, on two runtimes and five runs.
 #
-# Two things in our loop did their job. The **ceiling** turned "never stops" into six paid calls and a
-# `StepLimitReached`, and there was **no fake answer**: the caller knows it got nothing. Notebook 04 reads
-# such traces line by line and sorts mistakes like this one ("a made-up slip") from others.
+# **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
+# `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
+# A local model has no JSON tool API: the adapter writes the menu *into the prompt* as text, with a reply
+# format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
+
+# %%
+from mingraph_lite.llms.local import TURNS, render_prompt
+
+prompt = render_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], registry.tools, TURNS["gemma3-270m"])
+print(prompt)
+gemma = real["Gemma 3 270M"].of("model_reply")[0]["message"]["content"]
+assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not gemma.endswith(">")
+assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
+
+# %% [markdown]
+# The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
+# filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it:
+# no slips, so **evaluate** said "that's the answer", and the run ended after one call, "answered". The
+# ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
+#
+# Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six paid calls and a
+# `StepLimitReached`, with **no fake answer**: the caller knows it got nothing. For Gemma, nothing in the loop
+# could help; only reading the trace shows the problem. Notebook 04 reads traces line by line and sorts
+# mistakes like these.
 
 # %% [markdown]
 # ## Your model, same loop

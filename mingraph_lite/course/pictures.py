@@ -82,7 +82,7 @@ def round_rows(source: Any) -> list[dict[str, Any]]:
 _TOOL_SHADES = ("#2e7d32", "#8bc34a", "#00796b", "#c0ca33")
 
 
-def _timeline(ax, rows: Sequence[Mapping[str, Any]], shades: Mapping[str, str]) -> None:
+def _timeline(ax, rows: Sequence[Mapping[str, Any]], shades: Mapping[str, str], width: float) -> None:
     at = 0.0
     for row in rows:
         ax.broken_barh([(at, 0.9)], (1.1, 0.8), color=_MODEL)
@@ -92,7 +92,7 @@ def _timeline(ax, rows: Sequence[Mapping[str, Any]], shades: Mapping[str, str]) 
             ax.broken_barh([(at, 0.9)], (0.1, 0.8), color=shades[name], label=name)
             at += 1.0
     ax.set_yticks([0.5, 1.5], ["tool call", "model call"])
-    ax.set_xlim(0, max(at, 1))
+    ax.set_xlim(0, width)  # one scale for every run drawn side by side: a longer run is a longer strip
     ax.set_xticks([])
     ax.set_xlabel("events in order, left to right (numbers = step)", fontsize=8)
     handles = {h.get_label(): h for h in ax.get_legend_handles_labels()[0]}
@@ -101,7 +101,7 @@ def _timeline(ax, rows: Sequence[Mapping[str, Any]], shades: Mapping[str, str]) 
     ax.set_ylim(0, 2.8)  # room above the lanes for the legend
 
 
-def _token_bars(ax, rows: Sequence[Mapping[str, Any]]) -> None:
+def _token_bars(ax, rows: Sequence[Mapping[str, Any]], last_step: int) -> None:
     steps = [row["step"] for row in rows]
     for offset, key, colour, label in ((-0.2, "input_tokens", "#1f5fa8", "read (input)"),
                                        (0.2, "output_tokens", "#e08214", "written (output)")):
@@ -109,8 +109,13 @@ def _token_bars(ax, rows: Sequence[Mapping[str, Any]]) -> None:
         if known:  # a count nobody reported is left out, never drawn as zero
             ax.bar([s + offset for s, _ in known], [v for _, v in known], width=0.4, color=colour, label=label)
     ax.set_xticks(steps)
+    ax.set_xlim(0.4, last_step + 0.6)
     ax.set_xlabel("model call (step)")
     ax.legend(fontsize=7, loc="upper left")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def draw_rounds(runs: Mapping[str, Any], *, unit: str = "tokens"):
@@ -125,13 +130,15 @@ def draw_rounds(runs: Mapping[str, Any], *, unit: str = "tokens"):
     every = {title: round_rows(source) for title, source in runs.items()}
     names = dict.fromkeys(name for rows in every.values() for row in rows for name in row["tools"])
     shades = {name: _TOOL_SHADES[i % len(_TOOL_SHADES)] for i, name in enumerate(names)}
+    width = max(len(rows) + sum(len(row["tools"]) for row in rows) for rows in every.values())
+    last_step = max((row["step"] for rows in every.values() for row in rows), default=1)
     for column, (title, rows) in enumerate(every.items()):
         calls = sum(len(row["tools"]) for row in rows)
         read = sum(row["input_tokens"] or 0 for row in rows)
-        axes[0][column].set_title(f"{title}\n{len(rows)} model calls, {calls} tool calls, {read} {unit} read",
-                                  fontsize=9)
-        _timeline(axes[0][column], rows, shades)
-        _token_bars(axes[1][column], rows)
+        axes[0][column].set_title(f"{title}\n{_count(len(rows), 'model call')}, {_count(calls, 'tool call')}, "
+                                  f"{read} {unit} read", fontsize=9)
+        _timeline(axes[0][column], rows, shades, width)
+        _token_bars(axes[1][column], rows, last_step)
     axes[1][0].set_ylabel(unit)
     return _done(plt, fig)
 
