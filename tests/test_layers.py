@@ -44,15 +44,8 @@ PENDING_EDGES = {
     ("graph.agent_graph", "course.scripts"): "branch core: the agent graph takes its model and tools",
     ("graph.agent_graph", "course.weather"): "branch core: the agent graph takes its model and tools",
 }
-PENDING_CYCLES = {
-    ("graph.builder", "graph.drawing", "graph.runner"): "branch graph: compile() without the deferred import",
-}
-PENDING_SIZES = {
-    "course/experiments.py": "branch exp rewrites the experiment harness",
-    "course/experiments.py:classify": "branch exp rewrites the experiment harness",
-    "course/experiments.py:run_experiment": "branch exp rewrites the experiment harness",
-    "graph/builder.py:_validate": "branch graph rewrites the builder",
-}
+PENDING_CYCLES: dict[tuple[str, ...], str] = {}
+PENDING_SIZES: dict[str, str] = {}
 
 
 def module_name(path: Path) -> str:
