@@ -727,13 +727,41 @@ assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "
 growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
 print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew by", growth, "tokens a round")
 
-# the same model on an earlier runtime (llama-cpp-python), recorded four times for notebook 04's experiment
-earlier = Path("..") / "data" / "experiments" / "smollm2-135m"
-for trace in ("bare.jsonl", "unit.jsonl"):
-    for run in (1, 2):
-        other = ReplayLLM.from_trace(earlier / trace, run=run)
-        assert [(c.name, c.arguments) for r in other.responses for c in r.message.tool_calls] == slips
-print("four more runs on an earlier runtime made the very same six slips")
+
+# %% [markdown]
+# Is this one unlucky run? Greedy decoding repeats itself, so a second greedy run would say nothing new. With
+# **sampling on** it is a fairer test: for notebook 04's experiment, each model was run 16 more times at
+# temperature 0.7 (seeds 0 to 7, on two variants of `get_weather`, same runtime, same `max_steps=6`). The next
+# cell reads all 32 traces.
+
+# %%
+from mingraph_lite import read_trace
+
+sampled = Path("..") / "data" / "experiments"
+
+
+def first_slip_and_end(trace):
+    events = read_trace(trace)
+    calls = [(e["name"], e["arguments"]) for e in events if e["event"] == "tool_call"]
+    finish = [e for e in events if e["event"] == "finish"][-1]
+    return calls, finish
+
+
+smol = [first_slip_and_end(t) for t in sorted((sampled / "smollm2-135m" / "traces").glob("*.jsonl"))]
+made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol})]
+assert len(smol) == 16 and all(calls[0][0] == "to_fahrenheit" for calls, _ in smol)
+assert not any(name == "get_weather" for calls, _ in smol for name, _ in calls)
+assert all(finish["reason"] == "step limit" for _, finish in smol)
+print(f"SmolLM2, {len(smol)} sampled runs: every one starts with to_fahrenheit on a made-up number "
+      f"({', '.join(made_up)}), none looks anything up, all hit the step limit")
+
+gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("*.jsonl"))]
+no_tool = [finish["answer"] for calls, finish in gem if not calls]
+echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
+assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
+assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
+print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without a tool, {len(echoes)} of them "
+      f"echoing the reply format's placeholder; the other {len(gem) - len(no_tool)} never finished")
 
 # %% [markdown]
 # **Why, as far as a trace can say.** A 135M model is tiny. The local adapter forces it to write either an
@@ -741,7 +769,8 @@ print("four more runs on an earlier runtime made the very same six slips")
 # plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
 # straight for the conversion tool, filling in a number that looks like a temperature. With greedy decoding
 # the same kind of folder gives the same choice: each round the folder only grew by its own slip and the
-# answer `86`, not enough to change its mind, on two runtimes and five runs.
+# answer `86`, not enough to change its mind. With sampling on, the made-up number changes from run to run,
+# but the mistake does not.
 #
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
 # `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
