@@ -229,7 +229,7 @@ for label, make_manager in (("four-round manager", four_round_manager),
 # the folder (the menu is not counted). Real tokenizers count differently; the *shape* is the point.
 
 # %%
-from mingraph_lite.llms.scripted import word_count
+from mingraph_lite import word_count
 
 runs = {}
 for make_manager in (four_round_manager, three_round_manager):
@@ -778,9 +778,9 @@ print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without 
 # format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
 
 # %%
-from mingraph_lite.llms.local import TURNS, render_prompt
+from mingraph_lite.course.local_prompt import local_prompt
 
-prompt = render_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], registry.tools, TURNS["gemma3-270m"])
+prompt = local_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], registry.tools, "gemma3-270m")
 print(prompt)
 gemma = real["Gemma 3 270M"].of("model_reply")[0]["message"]["content"]
 assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not gemma.endswith(">")
