@@ -1,0 +1,46 @@
+"""The teaching pictures of notebooks 01-02: what they count, and that they draw offline."""
+
+from __future__ import annotations
+
+import pytest
+
+from mingraph_lite import Agent, EventRecorder
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.llms.scripted import word_count
+
+pictures = pytest.importorskip("mingraph_lite.course.pictures")
+pytest.importorskip("matplotlib")
+
+
+def _recorded(make_manager):
+    llm = make_manager()
+    llm.count_tokens = word_count
+    recorder = EventRecorder()
+    Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    return recorder
+
+
+def test_round_rows_counts_each_model_call_and_the_tool_calls_after_it():
+    rows = pictures.round_rows(_recorded(three_round_manager))
+    assert [row["step"] for row in rows] == [1, 2, 3]
+    assert [row["tools"] for row in rows] == [["get_weather"] * 2, ["to_fahrenheit"] * 2, []]
+    assert [row["answered"] for row in rows] == [False, False, True]
+    assert all(row["input_tokens"] > 0 for row in rows)
+    assert rows[0]["input_tokens"] < rows[1]["input_tokens"] < rows[2]["input_tokens"]  # the folder grows
+
+
+def test_draw_rounds_puts_runs_side_by_side_and_names_their_counts():
+    fig = pictures.draw_rounds({"four": _recorded(four_round_manager), "three": _recorded(three_round_manager)},
+                               unit="words")
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert titles[0].startswith("four\n4 model calls, 4 tool calls")
+    assert titles[1].startswith("three\n3 model calls, 4 tool calls")
+
+
+def test_draw_loop_and_draw_cards_draw_their_boxes():
+    loop = pictures.draw_loop()
+    words = {t.get_text() for t in loop.axes[0].texts}
+    assert {"OBSERVE", "REASON", "ACT", "EVALUATE", "answer", "StepLimitReached"} <= words
+    cards = pictures.draw_cards({"A": (0, 0), "B": (3, 0)}, [("A", "B", "go"), ("B", "A", "back")], new=["B"])
+    assert {"A", "B", "go", "back"} <= {t.get_text() for t in cards.axes[0].texts}
