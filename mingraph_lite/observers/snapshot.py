@@ -88,8 +88,8 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
         lane = lanes.index(span.label if span.kind == "node" else span.kind.replace("-", " "))
         gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next card
         width = span.seconds if span.seconds is not None else gap
-        top.broken_barh([(span.start, max(width, stub))], (lane - 0.35, 0.7),
-                        color=_COLOURS.get(span.kind, "#888888"))
+        top.broken_barh([(span.start, max(width, stub))], (lane - 0.35, 0.7),  # white edge: cards stay apart
+                        facecolor=_COLOURS.get(span.kind, "#888888"), edgecolor="white", linewidth=1.5)
         held = "" if span.seconds is None else f"{span.seconds:.2f} s, "
         top.annotate(f"{held}folder {span.folder_size}", (span.start, lane - 0.42), fontsize=7,
                      ha="left", va="bottom", color="#333333")
