@@ -1,4 +1,4 @@
-"""Notebook 03's helpers: catch the announcer's warnings as short lines, draw the platform, reveal a guess.
+"""Notebook 03's helpers: catch the announcer's warnings as short lines, and draw the platform.
 
 ``listener_warnings`` exists because a broken listener's warning carries a traceback full of
 machine-specific paths; a lesson wants to count and read those warnings, not scroll through them.
@@ -92,12 +92,4 @@ def draw_platform(listeners: Sequence[Any], *, broken: Sequence[Any] = (), title
     return fig
 
 
-def reveal(guess: Any, actual: Any, what: str = "what happened") -> None:
-    """The reveal cell's line: the learner's written guess beside what the run did."""
-    if guess is ...:
-        print(f"your guess: (not written yet) | {what}: {actual!r}")
-    else:
-        print(f"your guess: {guess!r} | {what}: {actual!r} | {'right' if guess == actual else 'not this time'}")
-
-
-__all__ = ["draw_platform", "heard_hooks", "listener_warnings", "reveal"]
+__all__ = ["draw_platform", "heard_hooks", "listener_warnings"]

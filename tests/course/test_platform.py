@@ -7,7 +7,8 @@ import logging
 import pytest
 
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
-from mingraph_lite.course.platform import draw_platform, heard_hooks, listener_warnings, reveal
+from mingraph_lite.course.platform import draw_platform, heard_hooks, listener_warnings
+from mingraph_lite.course.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
 
@@ -57,3 +58,8 @@ def test_reveal_says_not_written_yet_for_the_stub(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out == ["your guess: (not written yet) | errands: 4", "your guess: 4 | errands: 4 | right",
                    "your guess: 3 | errands: 4 | not this time"]
+
+
+def test_reveal_prints_sets_in_one_order(capsys):
+    reveal({"b", "a"}, {"a", "b"}, "right ones")
+    assert capsys.readouterr().out == "your guess: {'a', 'b'} | right ones: {'a', 'b'} | right\n"
