@@ -61,6 +61,12 @@ def card_spans(model: RunModel, times: Sequence[float] | None) -> list[CardSpan]
     return spans
 
 
+def _held(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.1f} s"
+    return f"{seconds * 1000:.0f} ms" if seconds >= 0.001 else "<1 ms"
+
+
 def spans_text(spans: Sequence[CardSpan]) -> str:
     """The timeline as lines: card, how long it was held, folder size."""
     lines = ["timeline: card in hand, how long, folder size"]
@@ -79,23 +85,25 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
     except ImportError as error:
         raise ImportError("the snapshot's timeline needs matplotlib: pip install matplotlib, "
                           "or call snapshot(png=False)") from error
-    lanes = list(dict.fromkeys(s.label if s.kind == "node" else s.kind.replace("-", " ") for s in spans))
-    fig = Figure(figsize=(8.5, 1.6 + 0.45 * len(lanes) + 1.4), layout="constrained")
-    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [max(len(lanes), 2), 2]})
+    # One row per card, top to bottom in time order: a bar as long as the card was in hand, and beside
+    # it the duration and the folder size, so no two labels ever share a row.
+    fig = Figure(figsize=(8.5, 1.6 + 0.24 * len(spans) + 1.5), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [max(len(spans), 4) * 0.24, 1.5]})
     last = max([s.start + (s.seconds or 0) for s in spans] + [sizes[-1][0] if sizes else 0])
-    stub = max(last, 1e-9) * 0.012  # an instant card still gets a visible sliver
+    stub = max(last, 1e-9) * 0.006  # an instant card still gets a visible sliver
+    names = []
     for i, span in enumerate(spans):
-        lane = lanes.index(span.label if span.kind == "node" else span.kind.replace("-", " "))
         gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next card
-        width = span.seconds if span.seconds is not None else gap
-        top.broken_barh([(span.start, max(width, stub))], (lane - 0.35, 0.7),  # white edge: cards stay apart
-                        facecolor=_COLOURS.get(span.kind, "#888888"), edgecolor="white", linewidth=1.5)
-        held = "" if span.seconds is None else f"{span.seconds:.2f} s, "
-        top.annotate(f"{held}folder {span.folder_size}", (span.start, lane - 0.42), fontsize=7,
-                     ha="left", va="bottom", color="#333333")
-    top.set_yticks(range(len(lanes)), lanes)
-    top.set_ylim(len(lanes) - 0.4, -0.75)
-    top.set_ylabel("card in hand")
+        width = max(span.seconds if span.seconds is not None else gap, stub)
+        top.barh(i, width, left=span.start, height=0.7, color=_COLOURS.get(span.kind, "#888888"))
+        held = "" if span.seconds is None else _held(span.seconds) + ", "
+        top.text(span.start + width + last * 0.01, i, f"{held}folder {span.folder_size}", va="center",
+                 fontsize=7, color="#333333")
+        step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
+        names.append(f"{i + 1} {span.label}{step}")
+    top.set_yticks(range(len(spans)), names, fontsize=7)
+    top.set_ylim(len(spans) - 0.5, -0.5)
+    top.set_xlim(-last * 0.01, last * 1.22 + 1e-9)  # room on the right for the last labels
     top.set_title(title, fontsize=10)
     bottom.step([t for t, _ in sizes], [n for _, n in sizes], where="post", color="#1f5fa8")
     bottom.set_ylim(0, max([n for _, n in sizes] + [1]) + 1)
