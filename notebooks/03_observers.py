@@ -321,7 +321,7 @@ for e in events:
         print(f"seq {e['seq']:>2}  step {e['step']}  model_reply  {e['message']['content']!r}")
 
 # %% [markdown]
-# ### Exercise 03.3: how many lines?
+# ### Exercise 03.2: how many lines?
 #
 # The trace above came from the **three-round** manager (both lookups in round 1, both conversions in round 2,
 # the answer in round 3). Now picture a **five-round** manager that asks for one thing per round: Paris's
@@ -332,7 +332,7 @@ for e in events:
 five_round_lines = ...  # your answer: a whole number
 
 # %%
-check("03.3", five_round_lines)
+check("03.2", five_round_lines)
 
 # %% [markdown]
 # ## A broken listener, and the run unchanged
@@ -429,7 +429,7 @@ print("same answer:", busy_answer == silent_answer, "| same folder:", busy_folde
 
 
 # %% [markdown]
-# ### Exercise 03.2: a listener that only cares about tools
+# ### Exercise 03.3: a listener that only cares about tools
 #
 # Write `ToolTally`, a listener that counts how often each tool was *asked for*, by name, in `self.counts` (for
 # example `{"get_weather": 2, "to_fahrenheit": 2}`). Override only the one announcement you need. The check runs
@@ -444,7 +444,7 @@ class ToolTally(Observer):
 
 
 # %%
-check("03.2", ToolTally)
+check("03.3", ToolTally)
 
 # %% [markdown]
 # ## Watching a run live: `FolderView` and `CardTimeline`

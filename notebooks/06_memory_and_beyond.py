@@ -272,7 +272,7 @@ else:
 
 
 # %% [markdown]
-# ### Exercise 06.3: how wide must the window be?
+# ### Exercise 06.2: how wide must the window be?
 #
 # `LastN(8)` forgot where the conversation started. Find the **smallest** `n` for which `LastN(SYSTEM_PROMPT, n)`
 # answers the last question with Paris. (A start: the whole conversation adds `len(memories["KeepAll"])` messages to
@@ -283,10 +283,10 @@ else:
 smallest_n = ...  # your answer: a whole number of messages
 
 # %%
-check("06.3", smallest_n)
+check("06.2", smallest_n)
 
 # %% [markdown]
-# ### Exercise 06.4: how often does the summariser run?
+# ### Exercise 06.3: how often does the summariser run?
 #
 # With `keep_last=4, trigger=8`, the summariser ran six times. Predict how many times it runs with `trigger=12`
 # (and `keep_last=4`), without running it first.
@@ -295,7 +295,7 @@ check("06.3", smallest_n)
 summaries_at_12 = ...  # your answer: a whole number of summariser calls
 
 # %%
-check("06.4", summaries_at_12)
+check("06.3", summaries_at_12)
 
 # %% [markdown]
 # ## Part 2 · A helper agent behind one tool
@@ -559,7 +559,7 @@ print("why:    ", stopped["failed"])
 print("kept:   ", stopped["results"])
 
 # %% [markdown]
-# ### Exercise 06.2: a re-plan node
+# ### Exercise 06.4: a re-plan node
 #
 # Stopping is honest, but Tokyo could still have been done. Write the node that revises the plan instead:
 # `replan(state, replanner)` (the graph will call it with the state; `replanner` is a model, used like the planner
@@ -584,7 +584,7 @@ def replan(state, replanner):
 
 
 # %%
-check("06.2", replan)
+check("06.4", replan)
 
 
 # %% [markdown]

@@ -91,7 +91,7 @@ class OnlyTools(Observer):
         self._write(event="tool_return", name=result.name, content=result.content)
 
 
-# 03.2 ---------------------------------------------------------------- a tool tally
+# 03.3 ---------------------------------------------------------------- a tool tally
 class ToolTally(Observer):
     def __init__(self):
         self.counts = {}
@@ -120,12 +120,12 @@ class TwoHookTally(ToolTally):
         pass
 
 
-SOLUTIONS = {"03.1": JsonLinesListener, "03.2": ToolTally, "03.3": 20}
+SOLUTIONS = {"03.1": JsonLinesListener, "03.2": 20, "03.3": ToolTally}
 
 WRONG = {
     "03.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
              (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line")],
-    "03.2": [(SharedTally, "share one dict"), (TotalTally, "count by the tool's name"),
+    "03.3": [(SharedTally, "share one dict"), (TotalTally, "count by the tool's name"),
              (TwoHookTally, "one announcement is enough")],
-    "03.3": [(16, "count the announcements"), (18, "count the announcements")],
+    "03.2": [(16, "count the announcements"), (18, "count the announcements")],
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from mingraph_lite import SystemMessage, ToolMessage, UserMessage
 from mingraph_lite.course.plan_execute import parse_plan
 
 
@@ -34,7 +34,7 @@ def keep_everything(history, n):
     return list(history)
 
 
-# 06.2 ---------------------------------------------------------------- a re-plan node
+# 06.4 ---------------------------------------------------------------- a re-plan node
 REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
 
 
@@ -87,16 +87,14 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-assert AssistantMessage  # imported for readers who build histories by hand
-
-SOLUTIONS = {"06.1": safe_window, "06.2": replan, "06.3": 39, "06.4": 4}
+SOLUTIONS = {"06.1": safe_window, "06.2": 39, "06.3": 4, "06.4": replan}
 
 WRONG = {
     "06.1": [(naive_slice, "but not the assistant message that asked for it"), (start_later, "never forward"),
              (drop_answer_slips, "but not its answer slip"), (keep_everything, "move the start back only as far")],
-    "06.2": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
+    "06.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],
-    "06.3": [(8, "the window must still reach back"), (60, "a smaller window works too")],
-    "06.4": [(6, "Walk the conversation"), (3, "Walk the conversation")],
+    "06.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],
+    "06.3": [(6, "Walk the conversation"), (3, "Walk the conversation")],
 }

@@ -103,7 +103,7 @@ def _london_sydney_new_york() -> ScriptedLLM:
                         [("to_fahrenheit", {"celsius": 14})], "London is 57°F."], name="scripted: three cities")
 
 
-@exercise("03.2", kind="code", title="a listener that only cares about tools")
+@exercise("03.3", kind="code", title="a listener that only cares about tools")
 def tool_tally(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (ToolTally), not an instance of it")
@@ -132,7 +132,7 @@ def _five_rounds() -> ScriptedLLM:
                         "Paris: 64°F, Tokyo: 75°F"], name="scripted: five rounds")
 
 
-@exercise("03.3", kind="reasoning", title="how many lines will the trace hold?")
+@exercise("03.2", kind="reasoning", title="how many lines will the trace hold?")
 def trace_lines(answer: Any) -> str:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "five.jsonl"

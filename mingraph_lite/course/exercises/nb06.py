@@ -153,7 +153,7 @@ def _check_replan(node: Any, case: dict) -> None:
         raise Hint("count the re-plans (replans + 1): the router uses that count to stop re-planning for ever")
 
 
-@exercise("06.2", kind="code", title="a re-plan node for plan-and-execute")
+@exercise("06.4", kind="code", title="a re-plan node for plan-and-execute")
 def replan_node(node: Any) -> str:
     if not callable(node):
         raise Hint("pass your function itself: replan, without calling it")
@@ -162,7 +162,7 @@ def replan_node(node: Any) -> str:
     return f"your re-plan node handled {len(REPLAN_CASES)} failures you had not seen, keeping what was done"
 
 
-@exercise("06.3", kind="reasoning", title="how wide must the window be?")
+@exercise("06.2", kind="reasoning", title="how wide must the window be?")
 def smallest_window(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
         raise Hint("n is a whole number of messages, 1 or more")
@@ -176,7 +176,7 @@ def smallest_window(answer: Any) -> str:
                "question when the last one is asked")
 
 
-@exercise("06.4", kind="reasoning", title="how often does the summariser run?")
+@exercise("06.3", kind="reasoning", title="how often does the summariser run?")
 def summaries_at_12(answer: Any) -> str:
     memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=12)
     truth = len(run_conversation(memory).summary_calls)
