@@ -484,11 +484,12 @@ watched_answer = watched.run({"question": QUESTION})
 display(timeline.snapshot(), folder_view.snapshot())
 
 # %%
-held = [span for span in timeline.snapshot(png=False).text.splitlines() if "calling model" in span]
-assert len(held) == 3 and len(timeline.model.cards) == 6  # three model calls, two tool rounds, finished
-sizes = [card.folder_size for card in timeline.model.cards]
-assert sizes == sorted(sizes)  # the folder never shrinks, while the cards flip
-print("folder size when each card was picked up:", sizes)
+spans = timeline.snapshot(png=False).spans  # the timeline as data: one entry per card, in time order
+print("cards in hand:", " -> ".join(span.kind for span in spans))
+print("folder size when each card was picked up:", [span.message_count for span in spans])
+assert [span.kind for span in spans].count("calling-model") == 3  # three model calls: the three-round manager
+sizes = [span.message_count for span in spans]
+assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # the folder never shrinks
 
 # %% [markdown]
 # ## A real run, read back from its trace

@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .widgets import _STYLE, RunModel
-
 _COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555", "node": "#1f5fa8"}
 
 
@@ -34,7 +32,7 @@ class CardSpan:
     step: int | None
     start: float            # seconds since the run started (or the announcement number, without times)
     seconds: float | None   # how long it was in hand; None when the run has no times
-    folder_size: int
+    message_count: int      # the folder's size when the card was put in hand
 
 
 def event_times(events: Sequence[Mapping[str, Any]], clock_readings: Sequence[float]) -> list[float] | None:
@@ -47,8 +45,12 @@ def event_times(events: Sequence[Mapping[str, Any]], clock_readings: Sequence[fl
     return None
 
 
-def card_spans(model: RunModel, times: Sequence[float] | None) -> list[CardSpan]:
-    """The model's cards in time order; each lasts until the next card (the last until the last event)."""
+def card_spans(model: Any, times: Sequence[float] | None) -> list[CardSpan]:
+    """A run model's cards in time order; each lasts until the next card (the last until the last event).
+
+    ``model`` is the view's run model: its ``cards`` (each with ``kind``, ``label``, ``step`` and ``at``,
+    the index of the event that put it in hand) and ``sizes`` (the folder's size after each event).
+    """
     end = len(model.sizes) - 1
     spans = []
     for i, card in enumerate(model.cards):
@@ -57,7 +59,7 @@ def card_spans(model: RunModel, times: Sequence[float] | None) -> list[CardSpan]
             start, seconds = float(card.at), None
         else:
             start, seconds = times[card.at], times[max(stop, card.at)] - times[card.at]
-        spans.append(CardSpan(card.label, card.kind, card.step, start, seconds, card.folder_size))
+        spans.append(CardSpan(card.label, card.kind, card.step, start, seconds, model.sizes[card.at]))
     return spans
 
 
@@ -73,7 +75,7 @@ def spans_text(spans: Sequence[CardSpan]) -> str:
     for number, span in enumerate(spans, 1):
         step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
         held = "?" if span.seconds is None else f"{span.seconds:.2f} s"
-        lines.append(f"{number:>3} {span.label + step:<28} {held:>8}   folder has {span.folder_size} messages")
+        lines.append(f"{number:>3} {span.label + step:<28} {held:>8}   folder has {span.message_count} messages")
     return "\n".join(lines)
 
 
@@ -97,7 +99,7 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
         width = max(span.seconds if span.seconds is not None else gap, stub)
         top.barh(i, width, left=span.start, height=0.7, color=_COLOURS.get(span.kind, "#888888"))
         held = "" if span.seconds is None else _held(span.seconds) + ", "
-        top.text(span.start + width + last * 0.01, i, f"{held}folder {span.folder_size}", va="center",
+        top.text(span.start + width + last * 0.01, i, f"{held}folder {span.message_count}", va="center",
                  fontsize=7, color="#333333")
         step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
         names.append(f"{i + 1} {span.label}{step}")
@@ -122,25 +124,29 @@ class Snapshot:
 
     text: str
     html: str
+    spans: tuple[CardSpan, ...] = ()   # the cards in time order, with durations when the run had times
     png: bytes | None = None
 
     @classmethod
-    def of(cls, view: Any, *, png: bool = False) -> Snapshot:
-        """Take the snapshot of a ``FolderView``, ``CardTimeline`` or ``LiveRun`` as it is now."""
-        model: RunModel = view.model
-        run = view.events[len(view.events) - len(model.sizes):]
-        readings = view.times[len(view.times) - len(model.sizes):] if len(view.times) >= len(model.sizes) else []
-        times = event_times(run, readings)
-        text = view.text()
+    def of(cls, view: Any, *, style: str = "", png: bool = False) -> Snapshot:
+        """Take the snapshot of a view (``FolderView``, ``CardTimeline``, ``LiveRun``) as it is now.
+
+        ``style`` is the CSS the live view draws with, put before the HTML so the snapshot looks the same.
+        """
+        model = view.model
+        count = len(model.sizes)  # the events of the run on show (a live view keeps earlier runs' too)
+        readings = view.times[len(view.times) - count:] if len(view.times) >= count else []
+        times = event_times(view.events[len(view.events) - count:], readings)
+        spans = tuple(card_spans(model, times))
+        html, text = style + view.to_html(), view.text()
         if not png:
-            return cls(text, _STYLE + view.to_html())
-        spans = card_spans(model, times)
+            return cls(text, html, spans)
         if not spans:
             raise ValueError("this run announced no cards yet, so there is no timeline to draw")
-        positions = times if times is not None else [float(i) for i in range(len(model.sizes))]
+        positions = times if times is not None else [float(i) for i in range(count)]
         image = timeline_png(spans, list(zip(positions, model.sizes, strict=True)), timed=times is not None,
                              title=f"card timeline: {len(spans)} cards, folder {len(model.rows)} messages")
-        return cls(text + "\n\n" + spans_text(spans), _STYLE + view.to_html(), image)
+        return cls(text + "\n\n" + spans_text(spans), html, spans, image)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"text/plain": self.text, "text/html": self.html}

@@ -352,7 +352,7 @@ class _View(RecordingObserver):
         """
         from .snapshot import Snapshot
 
-        return Snapshot.of(self, png=self._draws_timeline if png is None else png)
+        return Snapshot.of(self, style=_STYLE, png=self._draws_timeline if png is None else png)
 
     def refresh(self) -> None:
         """Draw the current model now (no-op in plain-text mode)."""

@@ -271,6 +271,8 @@ def test_snapshot_keeps_the_finished_picture_with_durations_from_the_injected_cl
     assert len(model_calls) == 4 and all("0.50 s" in line for line in model_calls)
     assert all("0.00 s" in line for line in lines if "running tools" in line or "finished" in line)
     assert lines[2].endswith("folder has 5 messages")
+    assert [span.message_count for span in snap.spans] == [2, 3, 5, 6, 7, 8, 9, 10]
+    assert [span.seconds for span in snap.spans] == [0.5, 0.0] * 3 + [0.5, 0.0]
     bundle = snap._repr_mimebundle_()
     assert bundle == {"text/plain": snap.text, "text/html": snap.html}
 
@@ -289,6 +291,14 @@ def test_snapshot_from_a_trace_uses_its_timestamps_and_from_bare_events_has_no_t
     assert event_times(bare.events, bare.times) is None
     assert "       ? " in bare.snapshot().text  # unknown durations are "?", never a made-up number
     assert [s.start for s in card_spans(bare.model, None)] == [c.at for c in bare.model.cards]
+
+
+def test_the_snapshot_module_does_not_import_the_views():
+    # widgets imports snapshot (when a snapshot is taken); the other way round would be a cycle.
+    import mingraph_lite.observers.snapshot as snapshot
+
+    source = open(snapshot.__file__, encoding="utf-8").read()
+    assert "widgets" not in "".join(line for line in source.splitlines() if "import" in line)
 
 
 def test_folder_snapshot_is_html_only_and_a_run_with_no_cards_has_no_timeline():
