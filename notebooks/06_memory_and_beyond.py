@@ -144,21 +144,32 @@ show(naive_last_n(after_four, 3))
 # reverse is just as bad: an assistant message that asked for tools, kept without the answers, is a question left
 # hanging.
 #
-# ### Exercise 06.1: a window that never separates a tool call from its answers
+# ### Exercise 06.1: a memory strategy that never separates a tool call from its answers
 #
-# Write `safe_window(history, n)`. `history` is a list of messages (no system prompt); return the most recent
-# messages, at least `n` of them (all of them if there are fewer), in order, such that **no answer slip
-# (`ToolMessage`) is kept without the assistant message that asked for it, and no assistant message with slips is
-# kept without its answers**. Keep as few messages as that allows. The check runs your window on conversations this
-# notebook never shows (clocks, currencies, flights; one to three slips per reply) for every `n`.
+# A memory strategy is two methods: `add(message)` puts a message in the folder, and `messages()` returns what the
+# model is read this round. Finish `SafeWindow(system_prompt, n)`: its `messages()` returns the system prompt, then
+# the most recent messages, at least `n` of them (all of them if there are fewer), in order, such that **no answer
+# slip (`ToolMessage`) is kept without the assistant message that asked for it, and no assistant message with slips
+# is kept without the answers it already has**. Keep as few messages as that allows. The check feeds your strategy
+# conversations this notebook never shows (clocks, currencies, flights; one to three slips per reply), one message
+# at a time, for every `n`, and checks what it would read the model after each message.
 
 # %%
-def safe_window(history, n):
-    raise NotImplementedError  # your code here
+class SafeWindow:
+    def __init__(self, system_prompt, n):
+        self.system = SystemMessage(system_prompt)
+        self.n = n
+        self.history = []
+
+    def add(self, message):
+        self.history.append(message)
+
+    def messages(self):
+        raise NotImplementedError  # your code here: [self.system, *the window]
 
 
 # %%
-check("06.1", safe_window)
+check("06.1", SafeWindow)
 
 # %% [markdown]
 # The package's `LastN` is such a window (its start moves back until it no longer cuts an exchange in half), and

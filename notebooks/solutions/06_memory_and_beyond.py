@@ -7,31 +7,50 @@ from mingraph_lite.course.plan_execute import parse_plan
 
 
 # 06.1 ---------------------------------------------------------------- a window that keeps exchanges whole
-def safe_window(history, n):
-    start = max(0, len(history) - n)
-    while start > 0 and isinstance(history[start], ToolMessage):
-        start -= 1  # back to the assistant message whose slips these answer
-    return history[start:]
+class SafeWindow:
+    def __init__(self, system_prompt, n):
+        self.system = SystemMessage(system_prompt)
+        self.n = n
+        self.history = []
+
+    def add(self, message):
+        self.history.append(message)
+
+    def messages(self):
+        start = max(0, len(self.history) - self.n)
+        while start > 0 and isinstance(self.history[start], ToolMessage):
+            start -= 1  # back to the assistant message whose slips these answer
+        return [self.system, *self.history[start:]]
 
 
-def naive_slice(history, n):
-    return history[-n:]
+class NaiveSlice(SafeWindow):
+    def messages(self):
+        return [self.system, *self.history[-self.n:]]
 
 
-def start_later(history, n):
+class StartsLater(SafeWindow):
     """Skips forward past leading answer slips: whole exchanges, but fewer than n messages."""
-    kept = history[-n:]
-    while kept and isinstance(kept[0], ToolMessage):
-        kept = kept[1:]
-    return kept
+
+    def messages(self):
+        kept = self.history[-self.n:]
+        while kept and isinstance(kept[0], ToolMessage):
+            kept = kept[1:]
+        return [self.system, *kept]
 
 
-def drop_answer_slips(history, n):
-    return [m for m in history[-n:] if not isinstance(m, ToolMessage)]
+class DropsAnswerSlips(SafeWindow):
+    def messages(self):
+        return [self.system, *(m for m in self.history[-self.n:] if not isinstance(m, ToolMessage))]
 
 
-def keep_everything(history, n):
-    return list(history)
+class KeepsEverything(SafeWindow):
+    def messages(self):
+        return [self.system, *self.history]
+
+
+class ForgetsTheSystemPrompt(SafeWindow):
+    def messages(self):
+        return super().messages()[1:]
 
 
 # 06.4 ---------------------------------------------------------------- a re-plan node
@@ -87,11 +106,12 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-SOLUTIONS = {"06.1": safe_window, "06.2": 39, "06.3": 4, "06.4": replan}
+SOLUTIONS = {"06.1": SafeWindow, "06.2": 39, "06.3": 4, "06.4": replan}
 
 WRONG = {
-    "06.1": [(naive_slice, "but not the assistant message that asked for it"), (start_later, "never forward"),
-             (drop_answer_slips, "but not its answer slip"), (keep_everything, "move the start back only as far")],
+    "06.1": [(NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+             (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
+             (ForgetsTheSystemPrompt, "start with the system prompt")],
     "06.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...llms.scripted import ScriptedLLM
 from ...memory import LastN, Summarise
-from ...messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from ...messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..conversation import run_conversation, summariser_llm
 from ..plan_execute import parse_plan
 from ..scripts import SYSTEM_PROMPT
@@ -58,12 +58,7 @@ def _shortest(history: list[Message], n: int) -> int:
     return len(history) - start
 
 
-def _whole_exchanges(window: Any, history: list[Message], n: int) -> list[Message]:
-    before = list(history)
-    kept = window(history, n)
-    if history != before:
-        raise Hint("your window changed the history it was given: build a new list, leave the history alone")
-    kept = list(kept)
+def _whole_exchanges(kept: list[Message], history: list[Message], n: int) -> None:
     asked_all, answered_all = _ids(history)
     asked, answered = _ids(kept)
     orphans = sorted(answered - asked)
@@ -74,7 +69,6 @@ def _whole_exchanges(window: Any, history: list[Message], n: int) -> list[Messag
     if unanswered:
         raise Hint(f"with n={n}, the window keeps an assistant message asking for [{unanswered[0]}] but not "
                    "its answer slip: an exchange stays whole, slips and answers together")
-    return kept
 
 
 def _shape(kept: list[Message], history: list[Message], n: int) -> None:
@@ -89,17 +83,38 @@ def _shape(kept: list[Message], history: list[Message], n: int) -> None:
                    "exchange whole: move the start back only as far as needed")
 
 
+PROMPT = "You help travellers."
+
+
+def _read_after_each_message(cls: type) -> list[tuple[list[Message], int, list[Message]]]:
+    """Feed every history to a fresh memory, message by message; keep what it would read the model each time."""
+    seen = []
+    for history in histories():
+        for n in range(1, len(history) + 3):
+            memory = cls(PROMPT, n)
+            for count, message in enumerate(history, 1):
+                memory.add(message)
+                read = list(memory.messages())
+                if not read or not isinstance(read[0], SystemMessage) or read[0].content != PROMPT:
+                    raise Hint("messages() must start with the system prompt (a SystemMessage), then the window")
+                seen.append((history[:count], n, read[1:]))
+    return seen
+
+
 @exercise("06.1", kind="code", title="a memory window that never separates a tool call from its answers")
-def safe_window(window: Any) -> str:
-    if not callable(window):
-        raise Hint("pass your function itself: safe_window, without calling it")
+def safe_window(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (SafeWindow), not an instance of it")
+    if issubclass(cls, LastN):
+        raise Hint("that is the package's LastN; write your own messages()")
+    seen = _read_after_each_message(cls)
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
-    windows = [(history, n, _whole_exchanges(window, history, n))
-               for history in histories() for n in range(1, len(history) + 3)]
-    for history, n, kept in windows:
+    for history, n, kept in seen:
+        _whole_exchanges(kept, history, n)
+    for history, n, kept in seen:
         _shape(kept, history, n)
-    tried = len(windows)
-    return f"every exchange stayed whole in {tried} windows over histories you had not seen"
+    return (f"every exchange stayed whole in all {len(seen)} windows, read after each message of conversations "
+            "you had not seen")
 
 
 REPLAN_CASES = (
