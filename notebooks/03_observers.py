@@ -32,7 +32,6 @@
 # %%
 # %matplotlib inline
 import io
-import json  # noqa: F401  (you will use it in exercise 03.1)
 import time
 from pathlib import Path
 
@@ -276,8 +275,8 @@ for e in recorder.events:
 #
 # Write `JsonLinesListener(path)`: an `Observer` that follows the three rules. Besides `"event"`, a `step_start`
 # line carries `"step"`; a `tool_call` line `"name"` and `"arguments"`; a `tool_return` line `"name"` and
-# `"content"`; a `finish` line `"answer"` and `"reason"`. (`json.dumps` turns a dict into one line of text; the
-# hooks' arguments are listed in the table above.) The check runs your listener on a run this notebook never
+# `"content"`; a `finish` line `"answer"` and `"reason"`. (`import json`, then `json.dumps(a_dict)` turns a dict into
+# one line of text; the hooks' arguments are listed in the table above.) The check runs your listener on a run this notebook never
 # shows, peeks at the file while the model is being called, and reads the file back.
 
 # %%
