@@ -25,8 +25,11 @@ class _Collect(logging.Handler):
         self.lines = lines
 
     def emit(self, record: logging.LogRecord) -> None:
-        listener, hook = (record.args or (None, "?"))[:2]
-        self.lines.append(f"{type(listener).__name__} failed in {hook}, skipped")
+        args = record.args if isinstance(record.args, tuple) else ()
+        if len(args) >= 2:
+            self.lines.append(f"{type(args[0]).__name__} failed in {args[1]}, skipped")
+        else:  # a redacted record keeps only its text: show its first clause
+            self.lines.append(record.getMessage().split(";")[0])
 
 
 @contextmanager

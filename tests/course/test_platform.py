@@ -63,3 +63,10 @@ def test_reveal_says_not_written_yet_for_the_stub(capsys):
 def test_reveal_prints_sets_in_one_order(capsys):
     reveal({"b", "a"}, {"a", "b"}, "right ones")
     assert capsys.readouterr().out == "your guess: {'a', 'b'} | right ones: {'a', 'b'} | right\n"
+
+
+def test_a_warning_without_arguments_is_shown_by_its_text():
+    log = logging.getLogger("mingraph_lite.observers.announce")
+    with listener_warnings() as warned:
+        log.warning("listener <redacted> failed in on_finish; skipped")
+    assert warned == ["listener <redacted> failed in on_finish"]
