@@ -206,7 +206,7 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 from mingraph_lite.observers.base import HOOKS  # the one list of announcements
 
 for hook in HOOKS:
-    print(f"{hook:16} {getattr(Observer, hook).__doc__}")
+    print(f"{hook:16} {getattr(Observer, hook).__doc__.splitlines()[0]}")  # each docstring's first line
 
 # %% [markdown]
 # ## Listener 1: `ConsoleLogger`, for a person reading along
