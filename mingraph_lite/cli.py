@@ -1,4 +1,4 @@
-"""``python -m mingraph_lite demo|brief``: the course's runs from a terminal."""
+"""``python -m mingraph_lite demo|brief|serve``: the course's runs from a terminal, and a model for a class."""
 
 from __future__ import annotations
 
@@ -56,7 +56,41 @@ def demo(argv: list[str] | None = None) -> int:
     return 0
 
 
-COMMANDS = {"demo": "the Paris/Tokyo agent run", "brief": "the weather brief as a state graph"}
+def serve(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mingraph_lite serve",
+                                     description="Serve a shipped local model over an OpenAI-compatible HTTP API, "
+                                                 "so a class can share one machine's model.")
+    parser.add_argument("--model", default="smollm2-135m", help="smollm2-135m (default), gemma3-270m or a .gguf path")
+    parser.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let the room's laptops in (default loopback)")
+    parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free one)")
+    parser.add_argument("--parallel", type=int, default=4, help="requests served at once (default 4)")
+    args = parser.parse_args(argv)
+    if not 0 <= args.port < 65536 or args.parallel < 1:
+        parser.error("--port must be 0-65535 and --parallel at least 1")
+
+    import time
+
+    from .llms.local import LocalServer
+
+    try:
+        server = LocalServer(args.model, host=args.host, port=args.port, n_parallel=args.parallel,
+                             n_ctx=2048 * args.parallel)
+    except (ValueError, MingraphError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"serving {server.model} at {server.base_url} (Ctrl-C stops)\n"
+          f"on each laptop: OPENAI_BASE_URL={server.base_url} OPENAI_API_KEY=class "
+          f"MINGRAPH_LLM=openai:{server.model}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.close()
+    return 0
+
+
+COMMANDS = {"demo": "the Paris/Tokyo agent run", "brief": "the weather brief as a state graph",
+            "serve": "a local model over HTTP for a class"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     command, rest = argv[0], argv[1:]
     if command == "demo":
         return demo(rest)
+    if command == "serve":
+        return serve(rest)
     from .course.brief import brief_main
 
     return brief_main(rest)

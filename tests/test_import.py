@@ -9,7 +9,7 @@ from pathlib import Path
 import mingraph_lite
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ["ollama", "openai", "ipywidgets", "matplotlib", "langgraph", "llama_cpp"]
+HEAVY = ["ollama", "openai", "ipywidgets", "matplotlib", "langgraph", "xllamacpp", "llama_cpp"]
 LAZY = ["OllamaLLM", "OpenAILLM", "LocalLLM", "ReplayLLM", "make_llm", "FolderView", "CardTimeline",
         "LiveRun"]
 

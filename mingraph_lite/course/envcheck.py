@@ -18,6 +18,8 @@ from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
+from mingraph_lite.errors import LLMUnavailable
+
 OK, FAIL, SKIP = "OK", "FAIL", "SKIP"
 
 #: distribution name -> minimum version (as in pyproject.toml); every lesson needs these.
@@ -25,7 +27,7 @@ REQUIRED = {"pydantic": "2.6", "jupyterlab": "4.1", "ipywidgets": "8.1", "matplo
             "ollama": "0.4", "tqdm": "4.66"}
 #: (row name, distribution name, extra that installs it); lessons work without them.
 OPTIONAL = (("openai", "openai", "openai"), ("langgraph", "langgraph", "langgraph"),
-            ("llama_cpp", "llama-cpp-python", "local"))
+            ("xllamacpp", "xllamacpp", "local"))
 MIN_PYTHON = (3, 10)
 OLLAMA_DEFAULT_HOST = "http://localhost:11434"
 
@@ -111,13 +113,13 @@ def _check_ollama(model: str, env: Mapping[str, str], timeout: float,
 
 
 def _check_local(model: str) -> Check:
-    if find_spec("llama_cpp") is None:
-        return Check("live model", FAIL, "llama-cpp-python is missing: pip install 'mingraph-lite[local]'")
+    if find_spec("xllamacpp") is None:
+        return Check("live model", FAIL, "the xllamacpp runtime is missing: pip install 'mingraph-lite[local]'")
     from mingraph_lite.llms.local import find_gguf
 
     try:
         path = find_gguf(model or "smollm2-135m")
-    except (ImportError, ValueError) as exc:
+    except (LLMUnavailable, ValueError) as exc:
         return Check("live model", FAIL, str(exc))
     return Check("live model", OK, f"GGUF file found: {path.name}")
 

@@ -50,7 +50,7 @@ def test_unset_spec_means_scripted_default():
 def test_full_check_has_every_course_package_python_and_model():
     rows = by_name(check_environment({"MINGRAPH_LLM": "scripted"}, http_get=no_network))
     for name in ("python", "pydantic", "jupyterlab", "ipywidgets", "matplotlib", "ollama", "tqdm",
-                 "openai", "langgraph", "llama_cpp", "MINGRAPH_LLM", "live model"):
+                 "openai", "langgraph", "xllamacpp", "MINGRAPH_LLM", "live model"):
         assert name in rows, name
     assert rows["pydantic"].status == OK  # the package itself depends on it, so it is installed here
     assert all(row.status in (OK, FAIL, SKIP) for row in rows.values())
@@ -70,9 +70,9 @@ def test_too_old_required_package_fails():
 def test_missing_optional_package_is_not_a_failure():
     row = check_optional("openai", "openai", "openai", version_of=versions())
     assert row == Check("openai", SKIP, "not installed (optional: pip install 'mingraph-lite[openai]')")
-    found = check_optional("llama_cpp", "llama-cpp-python", "local",
-                           version_of=versions(**{"llama-cpp-python": "0.3.2"}))
-    assert found == Check("llama_cpp", OK, "0.3.2")
+    found = check_optional("xllamacpp", "xllamacpp", "local",
+                           version_of=versions(xllamacpp="2026.10.11549"))
+    assert found == Check("xllamacpp", OK, "2026.10.11549")
 
 
 def test_python_version_row():
