@@ -5,12 +5,18 @@
 #
 # - explain the Observer pattern with one picture: a railway announcer who does not know who is on the platform;
 # - write a listener with one method per announcement, and say why that beats one `hear(event, detail)` method;
-# - plug in the package's three listeners (`ConsoleLogger`, `EventRecorder`, `TraceRecorder`) and read a trace
-#   file back;
+# - write your own listener that keeps a run in a JSON Lines file, then use the package's three listeners
+#   (`ConsoleLogger`, `EventRecorder`, `TraceRecorder`) and read a trace file back;
 # - show that a run is the same with any listeners, none, or a broken one, and where that promise costs you;
-# - watch a run live in the `FolderView` and `CardTimeline` widgets.
+# - watch a run live in the `FolderView` and `CardTimeline` widgets, and keep a picture of it in the notebook.
 #
-# Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere.
+# **Prerequisites:** notebooks 01 (the loop and its sticky note) and 02 (the cards and the folder).
+# **Time:** about 40 minutes, exercises included.
+#
+# Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere; each
+# scripted manager says so in its name. The railway picture, the rule for broken listeners and the trace file come
+# from the article "The State and Observer Patterns in a Python Agent Loop" (its author is not named in the copy
+# this course was built from).
 
 # %% [markdown]
 # ## The picture: a railway station
@@ -24,14 +30,19 @@
 # first.
 
 # %%
+# %matplotlib inline
 import io
-import logging
+import time
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 from IPython.display import display
 
-from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, Observer, SystemMessage, TraceRecorder,
-                           UserMessage, read_trace)
+from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, SystemMessage,
+                           TraceRecorder, UserMessage, read_trace)
+from mingraph_lite.course.exercises import check
+from mingraph_lite.course.platform import draw_platform, listener_warnings
+from mingraph_lite.course.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
 
@@ -50,8 +61,12 @@ print("manager:", four_round_manager())
 #
 # Two listeners sign up: a **supervisor** who prints what happens, and **accounts**, who only counts errands.
 #
-# **Predict first:** with the four-round manager (both lookups, then one conversion per round), how many errands
-# will accounts count? Write your guess here: ...
+# **Predict first:** with the four-round manager (both lookups in round 1, then one conversion per round), how many
+# errands will accounts count? Write your guess in the next cell, then run the one after it.
+
+# %%
+guess_errands = ...  # your guess: a whole number
+
 
 # %%
 def tiny_run(llm, registry, question, listeners=()):
@@ -103,6 +118,7 @@ print("--- empty platform ---")
 empty = tiny_run(four_round_manager(), registry, QUESTION)
 print("  (nothing printed: nobody was listening)")
 print("same folder both times:", [m.to_dict() for m in with_listeners] == [m.to_dict() for m in empty])
+reveal(guess_errands, accounts.errands, "errands accounts counted")
 
 
 # %% [markdown]
@@ -110,7 +126,7 @@ print("same folder both times:", [m.to_dict() for m in with_listeners] == [m.to_
 # pattern.
 #
 # But look inside each listener: `if event == ... elif event == ...`. That is the sticky-note rulebook from
-# notebook 02 again, now copied into every listener. Here is what it costs. A third listener, written by a
+# notebook 01 again, now copied into every listener. Here is what it costs. A third listener, written by a
 # colleague, counts errands too, but spells the event the way they remember it:
 
 # %%
@@ -175,6 +191,7 @@ for line in ["errand done", "errand done", "manager replied", "call over"]:
 print("errands counted:", counter.errands)
 print("hooks the base class doesn't have, per listener:",
       {type(x).__name__: unknown_hooks(x) for x in (counter, TypoCounter())})
+assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_finished"]  # the typo, found
 
 # %% [markdown]
 # ## The package's version: `Observer`
@@ -184,21 +201,29 @@ print("hooks the base class doesn't have, per listener:",
 # `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and `on_tool_return` (or `on_tool_error`
 # for a tool that failed), and finally `on_finish(answer, reason)`.
 
+
 # %%
-from mingraph_lite.observers.base import HOOKS
+from mingraph_lite.observers.base import HOOKS  # the one list of announcements
 
 for hook in HOOKS:
-    print(f"{hook:16} {getattr(Observer, hook).__doc__}")
+    print(f"{hook:16} {getattr(Observer, hook).__doc__.splitlines()[0]}")  # each docstring's first line
 
 # %% [markdown]
 # ## Listener 1: `ConsoleLogger`, for a person reading along
 #
-# **Predict first:** how many `[step ...]` lines will the four-round run print? Write your guess here: ...
+# **Predict first:** how many `[step ...]` lines will the four-round run print?
 
 # %%
-agent = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[ConsoleLogger()])
+guess_step_lines = ...  # your guess: a whole number
+
+# %%
+printed = io.StringIO()
+agent = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[ConsoleLogger(stream=printed)])
 result = agent.run({"question": QUESTION})
-print("\nanswer:", result["answer"])
+print(printed.getvalue())
+print("answer:", result["answer"])
+step_lines = [line for line in printed.getvalue().splitlines() if line.startswith("[step")]
+reveal(guess_step_lines, len(step_lines), "[step ...] lines printed (one per model call)")
 
 # %% [markdown]
 # `tokens in=? out=? thinking=?`: a scripted manager reports no token counts, and the logger prints `?` rather
@@ -234,12 +259,43 @@ for e in recorder.events:
     print(f"{e['step'] or '-':>4}  {e['event']:12}  {detail(e)}")
 
 # %% [markdown]
-# ## Listener 3: `TraceRecorder`, a file that outlives the run
+# ## Listener 3, by your hand: a file that outlives the run
 #
 # A model's mistake may happen once and never again, so the recording has to be running *before* you know there
-# is a bug. `TraceRecorder(path)` appends one JSON object per announcement, one per line (JSON Lines), opening
-# and closing the file for each line: a crash keeps every line written before it. `read_trace(path)` reads it
-# back.
+# is a bug, and it has to outlive the kernel. The format is **JSON Lines**: one JSON object per announcement, one
+# per line. Three rules make such a file trustworthy:
+#
+# 1. **one line per announcement**, each a JSON object with an `"event"` key: the hook's name without `on_`
+#    (`"run_start"`, `"step_start"`, `"model_reply"`, `"tool_call"`, `"tool_return"`, `"tool_error"`, `"finish"`);
+# 2. **written when it is announced**: open the file, write the line, close it. If the run crashes at step 3,
+#    every line before the crash is already on disk;
+# 3. **appended, never overwritten**: a second run on the same file adds its lines after the first run's.
+#
+# ### Exercise 03.1: a listener that writes its own JSON Lines file
+#
+# Write `JsonLinesListener(path)`: an `Observer` that follows the three rules. Besides `"event"`, a `step_start`
+# line carries `"step"`; a `tool_call` line `"name"` and `"arguments"`; a `tool_return` line `"name"` and
+# `"content"`; a `finish` line `"answer"` and `"reason"`. (`import json`, then `json.dumps(a_dict)` turns a dict into
+# one line of text; the hooks' arguments are listed in the table above.) The check runs your listener on a run this notebook never
+# shows, peeks at the file while the model is being called, and reads the file back.
+
+# %%
+class JsonLinesListener(Observer):
+    def __init__(self, path):
+        self.path = Path(path)
+
+    # your hooks here: def on_run_start(self, messages): ..., def on_step_start(self, step): ..., ...
+
+
+# %%
+check("03.1", JsonLinesListener)
+
+# %% [markdown]
+# ## The package's version: `TraceRecorder`
+#
+# `TraceRecorder(path)` follows the same three rules, writing every field of each announcement, plus four of its
+# own on each line: a format version `v`, a `run_id` unique across processes, a timestamp `ts` and a sequence number
+# `seq`. `read_trace(path)` reads it back (and skips a last line torn by a crash).
 
 # %%
 TRACE = Path("traces/03_three_rounds.jsonl")
@@ -264,34 +320,18 @@ for e in events:
         print(f"seq {e['seq']:>2}  step {e['step']}  model_reply  {e['message']['content']!r}")
 
 # %% [markdown]
-# ### Exercise 1: how many lines?
+# ### Exercise 03.2: how many lines?
 #
 # The trace above came from the **three-round** manager (both lookups in round 1, both conversions in round 2,
-# the answer in round 3) and has 16 lines. How many lines will one run of the **four-round** manager write (one
-# conversion per round)? Count the announcements: one `run_start`, then per model call ..., per slip ..., one
-# `finish`.
+# the answer in round 3). Now picture a **five-round** manager that asks for one thing per round: Paris's
+# temperature, then Tokyo's, then one conversion, then the other, then the answer. How many lines will one run of it
+# write to a trace? Count the announcements; don't run it.
 
 # %%
-trace_lines = None  # your answer, e.g. 12
-
+five_round_lines = ...  # your answer: a whole number
 
 # %%
-def check_trace_lines(answer):
-    path = Path("traces/03_exercise.jsonl")
-    path.unlink(missing_ok=True)
-    agent = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[TraceRecorder(path)])
-    agent.run({"question": QUESTION})
-    truth = len(read_trace(path))
-    if answer is None:
-        return "not answered yet"
-    if answer == truth:
-        return "correct"
-    return ("not quite, hint: 1 run_start + 4 model calls x (step_start + model_reply) "
-            "+ 4 slips x (tool_call + tool_return) + 1 finish")
-
-
-print(check_trace_lines(trace_lines))
-
+check("03.2", five_round_lines)
 
 # %% [markdown]
 # ## A broken listener, and the run unchanged
@@ -301,8 +341,11 @@ print(check_trace_lines(trace_lines))
 # its own `try`: the failure is logged as a warning and the run goes on. A passenger trips on the platform; the
 # train doesn't stop.
 #
-# **Predict first:** this listener raises on *every* announcement. Will the run still answer? With the same
-# folder?
+# **Predict first:** this listener raises on *every* announcement. Will the run still give the same answer, with
+# the same folder?
+
+# %%
+guess_broken_same = ...  # your guess: True or False
 
 # %%
 class Broken(Observer):
@@ -313,35 +356,18 @@ class Broken(Observer):
     on_tool_call = on_tool_return = on_tool_error = on_finish = _boom
 
 
-class CountWarnings(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.messages = []
-
-    def emit(self, record):
-        listener, hook = record.args[:2]
-        self.messages.append(f"{type(listener).__name__} failed in {hook}, skipped")
-
-
-# Catch the warnings ourselves: they carry tracebacks with machine-specific paths.
-announce_log = logging.getLogger("mingraph_lite.observers.announce")
-caught = CountWarnings()
-announce_log.addHandler(caught)
-announce_log.propagate = False
-try:
-    calm = Agent(four_round_manager(), registry, SYSTEM_PROMPT)
-    shaken = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()])
-    calm_answer = calm.run({"question": QUESTION})["answer"]
+calm = Agent(four_round_manager(), registry, SYSTEM_PROMPT)
+shaken = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()])
+calm_answer = calm.run({"question": QUESTION})["answer"]
+with listener_warnings() as warned:  # the warnings, one short line each (the full ones carry tracebacks)
     shaken_answer = shaken.run({"question": QUESTION})["answer"]
-finally:
-    announce_log.removeHandler(caught)
-    announce_log.propagate = True
 
 print("answer without listeners:  ", calm_answer)
 print("answer with a broken one:  ", shaken_answer)
 same = [m.to_dict() for m in calm.memory.messages()] == [m.to_dict() for m in shaken.memory.messages()]
 print("same folder:", same)
-print(f"warnings logged: {len(caught.messages)}, the first: {caught.messages[0]}")
+print(f"warnings logged: {len(warned)}, the first: {warned[0]}")
+reveal(guess_broken_same, same and calm_answer == shaken_answer, "same answer and same folder")
 
 # %% [markdown]
 # The cost of that rule: a broken *recorder* silently loses its part of the record, and the only sign is a
@@ -350,45 +376,64 @@ print(f"warnings logged: {len(caught.messages)}, the first: {caught.messages[0]}
 
 # %%
 strict = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()], strict=True)
-try:
-    strict.run({"question": QUESTION})
-except RuntimeError as error:
-    print(f"strict=True: the run stopped: {type(error).__name__}: {error}")
+with listener_warnings():  # a warning logged while the run stops is caught as above, not printed
+    try:
+        strict.run({"question": QUESTION})
+    except RuntimeError as error:
+        print(f"strict=True: the run stopped: {type(error).__name__}: {error}")
 
 # %% [markdown]
 # ## With and without listeners: the same folder
 #
-# All the listeners of this notebook on one platform (the console print captured in a string, so it doesn't fill
-# the page), against an empty platform:
+# Everybody on one platform: the console logger (its print caught in a string, so it doesn't fill the page), the
+# recorder, a trace file, a listener that only counts errands, and the broken one. The picture first: the announcer
+# on the left with its announcements, and an arrow to each listener for each announcement it overrides.
 
 # %%
+class ErrandsRun(Observer):
+    """The accounts department again, now with one method: it hears tool returns and nothing else."""
+
+    def __init__(self):
+        self.errands = 0
+
+    def on_tool_return(self, result):
+        self.errands += 1
+
+
 Path("traces/03_all.jsonl").unlink(missing_ok=True)
 printed = io.StringIO()
-everyone = [ConsoleLogger(stream=printed), EventRecorder(), TraceRecorder("traces/03_all.jsonl"), Broken()]
+errands, everyone_recorder = ErrandsRun(), EventRecorder()
+broken = Broken()
+everyone = [ConsoleLogger(stream=printed), everyone_recorder, TraceRecorder("traces/03_all.jsonl"), errands, broken]
+draw_platform(everyone, broken=[broken])
+plt.show()
 
-announce_log.disabled = True   # the broken listener's warnings were shown above
-try:
-    busy = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=everyone)
+# %%
+busy = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=everyone)
+with listener_warnings() as warned:
     busy_answer = busy.run({"question": QUESTION})
-finally:
-    announce_log.disabled = False
 silent = Agent(four_round_manager(), registry, SYSTEM_PROMPT)
 silent_answer = silent.run({"question": QUESTION})
 
 busy_folder = [m.to_dict() for m in busy.memory.messages()]
 silent_folder = [m.to_dict() for m in silent.memory.messages()]
-print(f"{'':22}{'4 listeners':>14}{'none':>8}")
-print(f"{'messages in folder':22}{len(busy_folder):>14}{len(silent_folder):>8}")
-print(f"{'console lines':22}{printed.getvalue().count(chr(10)):>14}{0:>8}")
-print(f"{'recorded events':22}{len(everyone[1].events):>14}{0:>8}")
+print(f"{'':24}{'5 listeners':>12}{'none':>8}")
+print(f"{'messages in folder':24}{len(busy_folder):>12}{len(silent_folder):>8}")
+print(f"{'console lines':24}{printed.getvalue().count(chr(10)):>12}{0:>8}")
+print(f"{'recorded events':24}{len(everyone_recorder.events):>12}{0:>8}")
+print(f"{'trace lines':24}{len(read_trace('traces/03_all.jsonl')):>12}{0:>8}")
+print(f"{'errands counted':24}{errands.errands:>12}{'-':>8}")
+print(f"{'warnings (broken one)':24}{len(warned):>12}{0:>8}")
+assert busy_answer == silent_answer and busy_folder == silent_folder
 print("same answer:", busy_answer == silent_answer, "| same folder:", busy_folder == silent_folder)
 
 
 # %% [markdown]
-# ### Exercise 2: a listener that only cares about tools
+# ### Exercise 03.3: a listener that only cares about tools
 #
-# Write `ToolTally`, a listener that counts how often each tool was *asked for*, by name, in `self.counts`
-# (`{"get_weather": ..., "to_fahrenheit": ...}`). Override only the one hook you need, and nothing else.
+# Write `ToolTally`, a listener that counts how often each tool was *asked for*, by name, in `self.counts` (for
+# example `{"get_weather": 2, "to_fahrenheit": 2}`). Override only the one announcement you need. The check runs
+# two of your tallies on runs with other cities and other numbers of slips.
 
 # %%
 class ToolTally(Observer):
@@ -398,23 +443,8 @@ class ToolTally(Observer):
     # your hook here: def on_...(self, ...):
 
 
-tally = ToolTally()
-tallied = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[tally]).run({"question": QUESTION})
-
-
 # %%
-def check_tally(listener):
-    own = [n for n in vars(type(listener)) if n.startswith("on_")]
-    if not own:
-        return "not answered yet"
-    if listener.counts == {"get_weather": 2, "to_fahrenheit": 2} and own == ["on_tool_call"]:
-        return "correct"
-    if listener.counts == {"get_weather": 2, "to_fahrenheit": 2}:
-        return f"right counts; hint: you overrode {own}, but on_tool_call alone is enough"
-    return f"not quite (got {listener.counts}), hint: on_tool_call(self, call) gets a ToolCall with .name"
-
-
-print(check_tally(tally))
+check("03.3", ToolTally)
 
 # %% [markdown]
 # ## Watching a run live: `FolderView` and `CardTimeline`
@@ -424,15 +454,10 @@ print(check_tally(tally))
 # model, running tools, finished; it flips back and forth). They are ordinary listeners: the agent doesn't know
 # they are there.
 #
-# The manager below waits a quarter of a second before each reply, so you can watch the cards flip. The next
-# cell prints the same views as plain text.
+# The manager below waits a quarter of a second before each reply, so you can watch the cards flip (in a running
+# notebook; a saved copy shows no live widget, so the cell after it keeps a picture).
 
 # %%
-import time
-
-from mingraph_lite import CardTimeline, FolderView
-
-
 class SlowManager:
     """A scripted manager that takes its time, like a real one."""
 
@@ -450,10 +475,71 @@ watched = Agent(SlowManager(three_round_manager(), 0.25), registry, SYSTEM_PROMP
                 observers=[timeline, folder_view])
 watched_answer = watched.run({"question": QUESTION})
 
+# %% [markdown]
+# What the widgets showed at the end, kept as a snapshot: the timeline in time order (each card as long as it was
+# in hand, with its duration and the folder size when it was picked up), the cards, and the folder. The durations
+# are this machine's; the model calls are the quarter-second waits, and running the tools takes almost no time.
+
 # %%
-print(timeline.text())
-print()
-print(folder_view.text())
+display(timeline.snapshot(), folder_view.snapshot())
+
+# %%
+spans = timeline.snapshot(png=False).spans  # the timeline as data: one entry per card, in time order
+print("cards in hand:", " -> ".join(span.kind for span in spans))
+print("folder size when each card was picked up:", [span.message_count for span in spans])
+assert [span.kind for span in spans].count("calling-model") == 3  # three model calls: the three-round manager
+sizes = [span.message_count for span in spans]
+assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # the folder never shrinks
+
+# %% [markdown]
+# ## A real run, read back from its trace
+#
+# The same view draws a run recorded earlier: `CardTimeline.from_trace(path)` replays the trace's announcements, and
+# the snapshot takes its durations from the trace's timestamps. The course ships traces of **real** runs of its local
+# models, recorded for notebook 04's experiment under `data/experiments/` (one folder per model; its README says with
+# which settings). Nothing in them is scripted. We take the first one.
+
+# %%
+shipped = sorted(Path("../data/experiments").glob("*/*.jsonl")) + sorted(Path("../data/experiments").glob("*/*/*.jsonl"))
+REAL = shipped[0] if shipped else None
+if REAL is None:
+    print("no recorded run is shipped in data/experiments/; notebook 04's live cell records one")
+else:
+    print("trace:", REAL.relative_to("../data/experiments"))
+    display(CardTimeline.from_trace(REAL, run=1, widget=False).snapshot())
+
+# %% [markdown]
+# Read the timeline, then check it against the trace itself: the time between a `step_start` and its `model_reply`
+# is the model at work, the time between a `tool_call` and its `tool_return` is the tool (and the listeners writing
+# their lines).
+
+# %%
+from datetime import datetime
+
+
+def seconds_between(a, b):
+    return (datetime.fromisoformat(b["ts"]) - datetime.fromisoformat(a["ts"])).total_seconds()
+
+
+if REAL is not None:
+    real_events = read_trace(REAL, run=1)
+    pairs = list(zip(real_events, real_events[1:]))
+    model_waits = [seconds_between(a, b) for a, b in pairs if b["event"] == "model_reply"]
+    tool_waits = [seconds_between(a, b) for a, b in pairs if b["event"] == "tool_return"]
+    slips = [f"{c['name']}({c['arguments']})" for e in real_events if e["event"] == "model_reply"
+             for c in e["message"]["tool_calls"]]
+    model = next(e["model"] for e in real_events if e["event"] == "model_reply")
+    print("model:", model, "| the run ended:", real_events[-1]["reason"])
+    print(f"model calls: {len(model_waits)}, each took {min(model_waits):.1f} s to {max(model_waits):.1f} s")
+    print(f"tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1000:.0f} ms")
+    print("slips, in order:", ", ".join(slips))
+    assert min(model_waits) > max(tool_waits)  # the slowest tool was quicker than the quickest model call
+
+# %% [markdown]
+# Where did the time go? Into the model: each call took seconds, while everything between a slip and its answer (the
+# tool, and the listeners writing their lines) took milliseconds, so here a listener that writes a line per
+# announcement costs nothing you could see. The slips say what the model did with that time; notebook 04 reads traces
+# like this one line by line, to find the first line that went wrong.
 
 # %% [markdown]
 # ## Your model, on the record
@@ -484,6 +570,9 @@ for e in read_trace(yours):  # the same reading as the recorder's events above: 
 # - **A broken listener loses data quietly.** The run is protected, the record is not; only a warning says the
 #   trace has gaps. `strict=True` flips the rule for audit logs, at the price of a listener being able to stop
 #   the run.
+# - **A listener that is slow slows the run.** The announcer waits for each listener in turn; a listener that
+#   uploads every line to a server makes every step that much longer. Queues and background writers solve that, at
+#   the price of lines that can be lost when the process dies.
 # - **Run numbers restart per listener.** Runs appended to one trace file from several processes are told apart
 #   by `run_id` (unique across processes) and time, not by the `run` number.
 # - **Listeners see the envelope, not just the message.** `on_model_reply` receives the whole `LLMResponse`:

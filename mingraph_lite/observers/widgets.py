@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .base import RecordingObserver
@@ -168,15 +168,22 @@ class _View(RecordingObserver):
     """Shared plumbing: fold events into a ``RunModel``; re-render throttled; text or widget."""
 
     _name = "view"
+    _draws_timeline = False  # whether its snapshot carries the PNG timeline of the cards
 
-    def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0) -> None:
-        """``widget``: True needs ipywidgets, False is plain text, None (default) picks what works."""
+    def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``widget``: True needs ipywidgets, False is plain text, None (default) picks what works.
+
+        ``clock`` (seconds) is read once per announcement: it paces the redraws and gives the
+        snapshot's timeline its durations; pass a fake one for reproducible durations.
+        """
         super().__init__()
         self.model = RunModel()
         self.events: list[dict[str, Any]] = []
+        self.times: list[float] = []  # one clock reading per live announcement, beside ``events``
         self.interval_ms = interval_ms
         self.renders = 0
-        self._clock = time.monotonic
+        self._clock = clock
         self._last_render = float("-inf")
         self._prev: tuple[Any, float] | None = None
         # How long the run last waited after each kind of wait (a model call, a tool, a node).
@@ -216,6 +223,7 @@ class _View(RecordingObserver):
         if self._replaying:
             return
         kind, now = event.get("event", ""), self._clock()
+        self.times.append(now)
         wait = (kind, event.get("node")) if kind in _WAITS else None
         if self._prev is not None and self._prev[0] is not None:
             self._waits_ms[self._prev[0]] = (now - self._prev[1]) * 1000
@@ -227,6 +235,16 @@ class _View(RecordingObserver):
                 or (wait is not None and self._waits_ms.get(wait, float("inf")) >= self.interval_ms)):
             self.refresh()
             self._last_render = now
+
+    def snapshot(self, *, png: bool | None = None):
+        """What the view shows now, kept as static HTML, text and (for cards) a PNG timeline.
+
+        Display it after the run (``display(view.snapshot())``): a saved notebook then shows the
+        finished picture without a kernel. ``png`` defaults to True for views that show cards.
+        """
+        from .snapshot import Snapshot
+
+        return Snapshot.of(self, style=_STYLE, png=self._draws_timeline if png is None else png)
 
     def refresh(self) -> None:
         """Draw the current model now (no-op in plain-text mode)."""
@@ -285,6 +303,8 @@ class FolderView(_View):
 class CardTimeline(_View):
     """The card in hand at each moment, beside the folder size (which only climbs)."""
 
+    _draws_timeline = True
+
     def to_html(self) -> str:
         return _timeline_html(self.model)
 
@@ -297,6 +317,8 @@ class CardTimeline(_View):
 
 class LiveRun(_View):
     """Both views of one run side by side: the card in hand, and the folder."""
+
+    _draws_timeline = True
 
     def _build(self):
         widgets = _ipywidgets()

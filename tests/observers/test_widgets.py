@@ -243,3 +243,80 @@ def test_throttle_shows_each_slow_model_call_even_when_tools_are_instant():
         assert (f"calling model (step {step})", size) in drawn
     assert len(drawn) < len(view.events)  # the instant tool events after the first were not drawn
     assert drawn[-1] == ("finished (answered)", 10)
+
+
+# ---------------------------------------------------------------- the static snapshot of a finished view
+
+def test_snapshot_keeps_the_finished_picture_with_durations_from_the_injected_clock():
+    pytest.importorskip("matplotlib")
+    clock = FakeClock(0.0)
+
+    class SlowModel:  # each reply takes 0.5 s and each tool 0 s, on the fake clock
+        def __init__(self):
+            self.llm = four_round_manager()
+
+        def generate(self, messages, tools):
+            clock.now += 0.5
+            return self.llm.generate(messages, tools)
+
+    timeline = CardTimeline(widget=False, clock=clock)
+    run_four_rounds(timeline, llm=SlowModel())
+    snap = timeline.snapshot()
+    assert snap.png.startswith(b"\x89PNG")
+    assert snap.html.startswith("<style>") and snap.html.endswith(timeline.to_html())
+    assert 'class="mg-card mg-card-finished"' in snap.html  # the live markup, so the same CSS draws it
+    lines = snap.text.split("timeline: card in hand, how long, folder size\n")[1].splitlines()
+    assert len(lines) == 8
+    model_calls = [line for line in lines if "calling model" in line]
+    assert len(model_calls) == 4 and all("0.50 s" in line for line in model_calls)
+    assert all("0.00 s" in line for line in lines if "running tools" in line or "finished" in line)
+    assert lines[2].endswith("folder has 5 messages")
+    assert [span.message_count for span in snap.spans] == [2, 3, 5, 6, 7, 8, 9, 10]
+    assert [span.seconds for span in snap.spans] == [0.5, 0.0] * 3 + [0.5, 0.0]
+    bundle = snap._repr_mimebundle_()
+    assert bundle == {"text/plain": snap.text, "text/html": snap.html}
+
+
+def test_snapshot_from_a_trace_uses_its_timestamps_and_from_bare_events_has_no_times(tmp_path):
+    pytest.importorskip("matplotlib")
+    from mingraph_lite.observers.snapshot import card_spans, event_times
+
+    recorder, trace = EventRecorder(), tmp_path / "run.jsonl"
+    run_four_rounds(recorder, TraceRecorder(trace))
+    replayed = CardTimeline.from_trace(trace, widget=False)
+    times = event_times(replayed.events, replayed.times)
+    assert replayed.times == [] and len(times) == len(replayed.events) and times == sorted(times)
+    assert all(span.seconds is not None and span.seconds >= 0 for span in card_spans(replayed.model, times))
+    bare = CardTimeline.from_events(recorder, widget=False)
+    assert event_times(bare.events, bare.times) is None
+    assert "       ? " in bare.snapshot().text  # unknown durations are "?", never a made-up number
+    assert [s.start for s in card_spans(bare.model, None)] == [c.at for c in bare.model.cards]
+
+
+def test_the_snapshot_module_does_not_import_the_views():
+    # widgets imports snapshot (when a snapshot is taken); the other way round would be a cycle.
+    import mingraph_lite.observers.snapshot as snapshot
+
+    source = open(snapshot.__file__, encoding="utf-8").read()
+    assert "widgets" not in "".join(line for line in source.splitlines() if "import" in line)
+
+
+def test_folder_snapshot_is_html_only_and_a_run_with_no_cards_has_no_timeline():
+    view = FolderView(widget=False)
+    run_four_rounds(view)
+    snap = view.snapshot()
+    assert snap.png is None and 'data-count="10"' in snap.html and snap.text == view.text()
+    with pytest.raises(ValueError, match="no cards"):
+        CardTimeline(widget=False).snapshot()
+
+
+def test_snapshot_shows_as_html_then_png_in_two_outputs(monkeypatch):
+    pytest.importorskip("matplotlib")
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(sorted(obj)))
+    timeline = CardTimeline(widget=False)
+    run_four_rounds(timeline)
+    timeline.snapshot()._ipython_display_()
+    assert shown == [["text/html", "text/plain"], ["image/png", "text/plain"]]

@@ -1,0 +1,164 @@
+"""A static snapshot of a live view: the finished picture, kept in a saved notebook.
+
+A live widget draws from the kernel; a notebook opened later, or on a code host, shows nothing
+where it was. ``Snapshot`` keeps what the view showed as static HTML (the same markup and classes
+as the live view), plain text, and, for views of cards, a PNG timeline: the cards in time order,
+each bar as long as the card was in hand, labelled with its duration and the folder size.
+
+Durations come from the view's clock, read once per announcement (``FolderView(clock=...)``:
+inject a fake clock for reproducible numbers). A view rebuilt from a trace uses the trace's
+timestamps; one rebuilt from bare events has no times, so its bars are spaced by announcement
+number and the figure says so. matplotlib is imported only when a PNG is drawn.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555", "node": "#1f5fa8"}
+
+
+@dataclass(frozen=True)
+class CardSpan:
+    """One card of the timeline: when it was put in hand, for how long, and the folder size then."""
+
+    label: str
+    kind: str
+    step: int | None
+    start: float            # seconds since the run started (or the announcement number, without times)
+    seconds: float | None   # how long it was in hand; None when the run has no times
+    message_count: int      # the folder's size when the card was put in hand
+
+
+def event_times(events: Sequence[Mapping[str, Any]], clock_readings: Sequence[float]) -> list[float] | None:
+    """Seconds since the first event, one per event: the clock's readings, else a trace's ``ts``, else None."""
+    if clock_readings and len(clock_readings) == len(events):
+        return [t - clock_readings[0] for t in clock_readings]
+    if events and all("ts" in e for e in events):
+        stamps = [datetime.fromisoformat(e["ts"]).timestamp() for e in events]
+        return [t - stamps[0] for t in stamps]
+    return None
+
+
+def card_spans(model: Any, times: Sequence[float] | None) -> list[CardSpan]:
+    """A run model's cards in time order; each lasts until the next card (the last until the last event).
+
+    ``model`` is the view's run model: its ``cards`` (each with ``kind``, ``label``, ``step`` and ``at``,
+    the index of the event that put it in hand) and ``sizes`` (the folder's size after each event).
+    """
+    end = len(model.sizes) - 1
+    spans = []
+    for i, card in enumerate(model.cards):
+        stop = model.cards[i + 1].at if i + 1 < len(model.cards) else end
+        if times is None:
+            start, seconds = float(card.at), None
+        else:
+            start, seconds = times[card.at], times[max(stop, card.at)] - times[card.at]
+        spans.append(CardSpan(card.label, card.kind, card.step, start, seconds, model.sizes[card.at]))
+    return spans
+
+
+def _held(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.1f} s"
+    return f"{seconds * 1000:.0f} ms" if seconds >= 0.001 else "<1 ms"
+
+
+def spans_text(spans: Sequence[CardSpan]) -> str:
+    """The timeline as lines: card, how long it was held, folder size."""
+    lines = ["timeline: card in hand, how long, folder size"]
+    for number, span in enumerate(spans, 1):
+        step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
+        held = "?" if span.seconds is None else f"{span.seconds:.2f} s"
+        lines.append(f"{number:>3} {span.label + step:<28} {held:>8}   folder has {span.message_count} messages")
+    return "\n".join(lines)
+
+
+def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool,
+                 title: str) -> bytes:
+    """Draw the cards as bars along time (top) and the folder size (bottom); return PNG bytes."""
+    try:
+        from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
+    except ImportError as error:
+        raise ImportError("the snapshot's timeline needs matplotlib: pip install matplotlib, "
+                          "or call snapshot(png=False)") from error
+    # One row per card, top to bottom in time order: a bar as long as the card was in hand, and beside
+    # it the duration and the folder size, so no two labels ever share a row.
+    fig = Figure(figsize=(8.5, 1.6 + 0.24 * len(spans) + 1.5), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [max(len(spans), 4) * 0.24, 1.5]})
+    last = max([s.start + (s.seconds or 0) for s in spans] + [sizes[-1][0] if sizes else 0])
+    stub = max(last, 1e-9) * 0.006  # an instant card still gets a visible sliver
+    names = []
+    for i, span in enumerate(spans):
+        gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next card
+        width = max(span.seconds if span.seconds is not None else gap, stub)
+        top.barh(i, width, left=span.start, height=0.7, color=_COLOURS.get(span.kind, "#888888"))
+        held = "" if span.seconds is None else _held(span.seconds) + ", "
+        top.text(span.start + width + last * 0.01, i, f"{held}folder {span.message_count}", va="center",
+                 fontsize=7, color="#333333")
+        step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
+        names.append(f"{i + 1} {span.label}{step}")
+    top.set_yticks(range(len(spans)), names, fontsize=7)
+    top.set_ylim(len(spans) - 0.5, -0.5)
+    top.set_xlim(-last * 0.01, last * 1.22 + 1e-9)  # room on the right for the last labels
+    top.set_title(title, fontsize=10)
+    bottom.step([t for t, _ in sizes], [n for _, n in sizes], where="post", color="#1f5fa8")
+    bottom.set_ylim(0, max([n for _, n in sizes] + [1]) + 1)
+    bottom.yaxis.get_major_locator().set_params(integer=True)
+    bottom.set_ylabel("folder size\n(messages)")
+    bottom.set_xlabel("seconds since the run started" if timed
+                      else "announcement number (this run recorded no times)")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The finished picture of a view: shown in a notebook as HTML, with a PNG timeline below."""
+
+    text: str
+    html: str
+    spans: tuple[CardSpan, ...] = ()   # the cards in time order, with durations when the run had times
+    png: bytes | None = None
+
+    @classmethod
+    def of(cls, view: Any, *, style: str = "", png: bool = False) -> Snapshot:
+        """Take the snapshot of a view (``FolderView``, ``CardTimeline``, ``LiveRun``) as it is now.
+
+        ``style`` is the CSS the live view draws with, put before the HTML so the snapshot looks the same.
+        """
+        model = view.model
+        count = len(model.sizes)  # the events of the run on show (a live view keeps earlier runs' too)
+        readings = view.times[len(view.times) - count:] if len(view.times) >= count else []
+        times = event_times(view.events[len(view.events) - count:], readings)
+        spans = tuple(card_spans(model, times))
+        html, text = style + view.to_html(), view.text()
+        if not png:
+            return cls(text, html, spans)
+        if not spans:
+            raise ValueError("this run announced no cards yet, so there is no timeline to draw")
+        positions = times if times is not None else [float(i) for i in range(count)]
+        image = timeline_png(spans, list(zip(positions, model.sizes, strict=True)), timed=times is not None,
+                             title=f"card timeline: {len(spans)} cards, folder {len(model.rows)} messages")
+        return cls(text + "\n\n" + spans_text(spans), html, spans, image)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"text/plain": self.text, "text/html": self.html}
+
+    def _ipython_display_(self) -> None:
+        # Two outputs, not one bundle: a front end shows one type per output, and both must show.
+        from IPython.display import display
+
+        display(self._repr_mimebundle_(), raw=True)
+        if self.png is not None:
+            display({"image/png": base64.b64encode(self.png).decode("ascii"),
+                     "text/plain": "(the card timeline, as a PNG image)"}, raw=True)
+
+    def __str__(self) -> str:
+        return self.text

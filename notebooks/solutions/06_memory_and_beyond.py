@@ -1,0 +1,120 @@
+"""Reference answers for notebook 06's exercises, and plausible wrong ones with the hint they should get."""
+
+from __future__ import annotations
+
+from mingraph_lite import SystemMessage, ToolMessage, UserMessage
+from mingraph_lite.course.plan_execute import parse_plan
+
+
+# 06.1 ---------------------------------------------------------------- a window that keeps exchanges whole
+class SafeWindow:
+    def __init__(self, system_prompt, n):
+        self.system = SystemMessage(system_prompt)
+        self.n = n
+        self.history = []
+
+    def add(self, message):
+        self.history.append(message)
+
+    def messages(self):
+        start = max(0, len(self.history) - self.n)
+        while start > 0 and isinstance(self.history[start], ToolMessage):
+            start -= 1  # back to the assistant message whose slips these answer
+        return [self.system, *self.history[start:]]
+
+
+class NaiveSlice(SafeWindow):
+    def messages(self):
+        return [self.system, *self.history[-self.n:]]
+
+
+class StartsLater(SafeWindow):
+    """Skips forward past leading answer slips: whole exchanges, but fewer than n messages."""
+
+    def messages(self):
+        kept = self.history[-self.n:]
+        while kept and isinstance(kept[0], ToolMessage):
+            kept = kept[1:]
+        return [self.system, *kept]
+
+
+class DropsAnswerSlips(SafeWindow):
+    def messages(self):
+        return [self.system, *(m for m in self.history[-self.n:] if not isinstance(m, ToolMessage))]
+
+
+class KeepsEverything(SafeWindow):
+    def messages(self):
+        return [self.system, *self.history]
+
+
+class ForgetsTheSystemPrompt(SafeWindow):
+    def messages(self):
+        return super().messages()[1:]
+
+
+# 06.4 ---------------------------------------------------------------- a re-plan node
+REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
+
+
+def _report(state):
+    done = state["done"]
+    finished = "\n".join(f"- {step} -> {result}" for step, result in zip(state["plan"][:done], state["results"]))
+    return (f"Task: {state['task']}\nDone so far:\n{finished or '(nothing yet)'}\n"
+            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\n"
+            f"Steps after it: {state['plan'][done + 1:]}")
+
+
+def replan(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+def replan_whole_plan(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    return {"plan": parse_plan(reply.message.content), "failed": None, "replans": state["replans"] + 1}
+
+
+def replan_keeps_failed(state, replanner):
+    update = replan(state, replanner)
+    return {**update, "failed": state["failed"]}
+
+
+def replan_without_the_reason(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(state["task"])], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+def replan_uncounted(state, replanner):
+    update = replan(state, replanner)
+    return {"plan": update["plan"], "failed": None}
+
+
+def replan_with_results(state, replanner):
+    return {**replan(state, replanner), "results": state["results"]}
+
+
+# a reply is not a plan until its numbering is removed
+def replan_unparsed(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + reply.message.content.splitlines(), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+SOLUTIONS = {"06.1": SafeWindow, "06.2": 39, "06.3": 4, "06.4": replan}
+
+WRONG = {
+    "06.1": [(NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+             (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
+             (ForgetsTheSystemPrompt, "start with the system prompt")],
+    "06.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
+             (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
+             (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],
+    "06.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],
+    "06.3": [(6, "Walk the conversation"), (3, "Walk the conversation")],
+}

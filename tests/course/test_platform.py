@@ -1,0 +1,72 @@
+"""Notebook 03's helpers: warnings caught as short lines, the platform drawn from the listeners' classes."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
+from mingraph_lite.course.platform import draw_platform, heard_hooks, listener_warnings
+from mingraph_lite.course.predict import reveal
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import weather_registry
+
+
+class Broken(Observer):
+    def on_tool_call(self, call):
+        raise RuntimeError("broken")
+
+
+class Returns(Observer):
+    def on_tool_return(self, result):
+        pass
+
+
+def test_listener_warnings_are_short_lines_and_the_logger_is_restored(capsys):
+    log = logging.getLogger("mingraph_lite.observers.announce")
+    before = (list(log.handlers), log.propagate)
+    with listener_warnings() as warned:
+        Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[Broken()]).run(
+            {"question": QUESTION})
+    assert warned == ["Broken failed in on_tool_call, skipped"] * 4  # one per slip of the four-round run
+    assert (list(log.handlers), log.propagate) == before
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_heard_hooks_are_the_overridden_announcements():
+    assert heard_hooks(Returns()) == ["on_tool_return"]
+    assert heard_hooks(Observer()) == []
+    assert len(heard_hooks(EventRecorder())) == 7  # it records everything an agent announces
+    assert "on_run_start" not in heard_hooks(ConsoleLogger())
+
+
+def test_draw_platform_draws_one_arrow_per_overridden_announcement():
+    pytest.importorskip("matplotlib")
+    fig = draw_platform([Returns(), EventRecorder(), Broken()], broken=[])
+    ax = fig.axes[0]
+    arrows = [a for a in ax.texts if getattr(a, "arrow_patch", None) is not None]
+    assert len(arrows) == 1 + 7 + 1
+    labels = {t.get_text() for t in ax.texts}
+    assert {"Returns", "EventRecorder", "Broken", "hears 1 of 7 announcements"} <= labels
+
+
+def test_reveal_says_not_written_yet_for_the_stub(capsys):
+    reveal(..., 4, "errands")
+    reveal(4, 4, "errands")
+    reveal(3, 4, "errands")
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["your guess: (not written yet) | errands: 4", "your guess: 4 | errands: 4 | right",
+                   "your guess: 3 | errands: 4 | not this time"]
+
+
+def test_reveal_prints_sets_in_one_order(capsys):
+    reveal({"b", "a"}, {"a", "b"}, "right ones")
+    assert capsys.readouterr().out == "your guess: {'a', 'b'} | right ones: {'a', 'b'} | right\n"
+
+
+def test_a_warning_without_arguments_is_shown_by_its_text():
+    log = logging.getLogger("mingraph_lite.observers.announce")
+    with listener_warnings() as warned:
+        log.warning("listener <redacted> failed in on_finish; skipped")
+    assert warned == ["listener <redacted> failed in on_finish"]
