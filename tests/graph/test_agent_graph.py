@@ -9,6 +9,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import GraphExecutionError, ScriptExhausted, StepLimitReached
 from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
+from mingraph_lite.graph.agent_graph import langgraph_recursion_limit, node_executions
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from mingraph_lite.observers.recorder import EventRecorder
@@ -84,7 +85,9 @@ def test_tool_budget_is_checked_before_the_batch_starts():
     graph, final, _ = graph_run(four_round_manager, registry, max_tool_calls=1)
     assert calls == [] and final["tool_calls_made"] == 0
     assert final["stop_reason"] == "tool budget" and final["answer"] is None
-    assert len(final["pending_calls"]) == 2  # not run, and honestly still pending
+    slips = [m for m in final["messages"] if isinstance(m, ToolMessage)]
+    assert len(slips) == 2 and all(s.is_error and "tool budget" in s.content for s in slips)
+    assert final["pending_calls"] == []  # not run, and answered as not run: the folder stays valid
     assert graph.path == ("model", "tools")
 
 
@@ -144,11 +147,24 @@ def test_a_model_failure_is_a_graph_error_with_the_cause():
     assert [e["reason"] for e in rec.of("finish")] == ["model failed"]
 
 
-def test_defaults_are_the_scripted_course_run():
-    graph = build_agent_graph()
+def test_a_model_and_a_registry_are_required_and_nothing_is_set_on_the_graph():
+    with pytest.raises(TypeError):
+        build_agent_graph()  # no course defaults: graph/ does not know the course
+    with pytest.raises(TypeError, match="a model and a tool registry"):
+        build_agent_graph(None, weather_registry())
+    graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT)
+    assert not hasattr(graph, "system_prompt") and not hasattr(graph, "step_bound")
     final = run_agent_graph(graph, QUESTION)
     assert final["answer"] == "Paris: 64°F, Tokyo: 75°F"
     assert isinstance(final["messages"][-1], AssistantMessage)
+
+
+def test_the_budget_in_node_executions_and_langgraphs_limit_differ_by_one():
+    assert [node_executions(n) for n in (0, 1, 4)] == [2, 4, 10]
+    assert [langgraph_recursion_limit(n) for n in (0, 1, 4)] == [3, 5, 11]
+    for rounds, manager in ((4, four_round_manager), (3, three_round_manager)):
+        graph, _, _ = graph_run(manager, max_model_steps=rounds)
+        assert len(graph.path) <= node_executions(rounds)
 
 
 def test_initial_state_and_budget_arguments_are_checked():
