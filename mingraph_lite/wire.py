@@ -182,6 +182,24 @@ def parse_arguments(raw: Any) -> Any:
         return raw if raw is not None else "null"
 
 
+def arguments_text(arguments: Any) -> str:
+    """A slip's arguments as the JSON text a provider expects back in the folder (never raises)."""
+    if isinstance(arguments, str):
+        return arguments
+    if isinstance(arguments, (bytes, bytearray)):
+        return bytes(arguments).decode("utf-8", "replace")
+    try:
+        return json.dumps(dict(arguments) if isinstance(arguments, Mapping) else arguments, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):  # a hostile slip: what it was is in the error answer
+        return quote(arguments)
+
+
+def arguments_object(arguments: Any) -> dict[str, Any]:
+    """A slip's arguments as an object, for providers that take one; ``{}`` when they are not one."""
+    parsed = parse_arguments(arguments)
+    return parsed if isinstance(parsed, dict) else {}
+
+
 def call_id(*parts: Any) -> str:
     """A ticket number that depends only on ``parts`` (the folder read, the position, the slip)."""
     try:
