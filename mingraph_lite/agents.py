@@ -148,9 +148,10 @@ class Agent:
         """The clean-up on every way out by error: answer the slips still open, then say it finished."""
         self._error = self._error or error
         reason = self._unrun if self._why == "tool failed" else f"the run stopped ({type(error).__name__})"
-        for call in open_calls(self.memory.messages()):
-            answer = unrun_slip(call, reason)
-            self._file(answer, "on_tool_return", answer)
+        for _ in range(2):  # a memory that failed once may take the answer on a second try
+            for call in open_calls(self.memory.messages()):
+                answer = unrun_slip(call, reason)
+                self._file(answer, "on_tool_return", answer)
         if not self._finished:
             self._finish(None, self._why or "stopped")
 

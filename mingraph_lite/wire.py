@@ -31,6 +31,7 @@ QUOTE_CHARS = 300  # how much of the model's input an error answer quotes back
 #: Marks start with a private-use character: they never come from a tool's schema, and a model that
 #: sends one itself only earns an error answer.
 MARK = "\ue000"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 # A string token (kept as it is) or an integer part too long to convert (replaced by a mark).
 _LONG_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{' + str(MAX_DIGITS + 1) + ',}')
@@ -121,6 +122,8 @@ def _problem(value: Any) -> str | None:
             chars += len(item)
             if item.startswith(MARK):
                 return f"hold {item[1:]}"
+            if _SURROGATE.search(item):  # no UTF-8 for it: a provider or a file would choke on it later
+                return f"hold text that is not valid Unicode (a lone surrogate): {quote(item)}"
         elif isinstance(item, bool) or item is None or isinstance(item, float):
             continue
         elif isinstance(item, int) and item.bit_length() > MAX_DIGITS * 3.33:
@@ -131,6 +134,8 @@ def _problem(value: Any) -> str | None:
                     return f"have a key that is not text: {quote(key)}"
                 if key == f"{MARK}repeated key":
                     return f"repeat the key {child!r}; send each argument once"
+                if _SURROGATE.search(key):
+                    return f"have a key that is not valid Unicode (a lone surrogate): {quote(key)}"
                 chars += len(key)
                 stack.append((child, depth + 1))
         elif isinstance(item, (list, tuple)):
