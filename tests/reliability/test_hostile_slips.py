@@ -95,7 +95,7 @@ def _openai(arguments: str, name: str) -> OpenAILLM:
 def _ollama(arguments_json: str, name: str) -> OllamaLLM:
     body = ('{"model": "qwen3:0.6b", "created_at": "2025-06-01T10:00:00Z", "done": true, "prompt_eval_count": 1, '
             '"eval_count": 1, "message": {"role": "assistant", "content": "", "tool_calls": [{"function": '
-            '{"name": %s, "arguments": %s}}]}}' % (json.dumps(name), arguments_json))
+            '{"name": ' + json.dumps(name) + ', "arguments": ' + arguments_json + "}}]}}")
     ollama = pytest.importorskip("ollama")
     client = ollama.Client(host="http://ollama.test:11434", transport=httpx.MockTransport(
         lambda request: httpx.Response(200, content=body.encode("utf-8", "surrogatepass"),
