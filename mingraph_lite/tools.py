@@ -147,6 +147,8 @@ def open_calls(messages: Sequence[Message]) -> list[ToolCall]:
 
 def shared_ids(calls: Sequence[ToolCall]) -> dict[str, int]:
     """Ticket numbers used by more than one call in a batch, with how many calls use each."""
+    if len({call.id for call in calls}) == len(calls):  # the usual batch: every id its own
+        return {}
     counts = Counter(call.id for call in calls)
     return {call_id: n for call_id, n in counts.items() if n > 1}
 
@@ -220,7 +222,7 @@ class ToolRegistry:
         except ValidationError as e:
             raise ToolArgsError(f"bad arguments for {call.name!r}: {_explain(e)}; "
                                 f"expected {self._example(tool)}") from None
-        return dict(checked)
+        return dict(checked.__dict__)  # the field values, as pydantic keeps them
 
     def run(self, call: ToolCall) -> ToolMessage:
         """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""

@@ -51,8 +51,9 @@ _QUOTE.maxdict = _QUOTE.maxlist = _QUOTE.maxtuple = 8
 
 def quote(value: Any) -> str:
     """A short, safe ``repr`` of anything a model sent: bounded depth, length and digits."""
-    if isinstance(value, str):
-        return shorten(repr(value))
+    if isinstance(value, str):  # cut first: a 10 MB text is not repr'd whole to show 300 characters
+        cut = len(value) - QUOTE_CHARS
+        return repr(value) if cut <= 0 else f"{value[:QUOTE_CHARS]!r}... ({cut:,} more characters cut)"
     try:
         return shorten(_QUOTE.repr(value))
     except (ValueError, RecursionError):  # an int too long for str(), or a repr that recurses
@@ -108,8 +109,34 @@ def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
         raise ValueError("nested too deeply to read") from None
 
 
-def _problem(value: Any) -> str | None:
-    """What is wrong with an arguments object (None if nothing), walked without recursion."""
+_ATOMS = (str, int, float, bool, type(None))
+_MAX_BITS = int(MAX_DIGITS * 3.32)  # an int with more bits has more than MAX_DIGITS digits
+
+
+def _problem(value: Mapping) -> str | None:
+    """What is wrong with an arguments object (None if nothing)."""
+    # Why a fast path: nearly every slip is a few short texts and numbers, and this runs on every call.
+    if len(value) <= 32:
+        chars = 0
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or kind not in _ATOMS or key[:1] == MARK or _SURROGATE.search(key):
+                break
+            if kind is str:
+                if item[:1] == MARK or _SURROGATE.search(item):
+                    break
+                chars += len(item)
+            elif kind is int and item.bit_length() > _MAX_BITS:
+                break
+            chars += len(key)
+        else:
+            if chars <= MAX_ARGUMENT_CHARS:
+                return None
+    return _walk(value)
+
+
+def _walk(value: Any) -> str | None:
+    """The full check, walked without recursion: depth, size, marks, keys, surrogates, long numbers."""
     stack, seen, chars = [(value, 1)], 0, 0
     while stack:
         item, depth = stack.pop()
@@ -126,7 +153,7 @@ def _problem(value: Any) -> str | None:
                 return f"hold text that is not valid Unicode (a lone surrogate): {quote(item)}"
         elif isinstance(item, bool) or item is None or isinstance(item, float):
             continue
-        elif isinstance(item, int) and item.bit_length() > MAX_DIGITS * 3.33:
+        elif isinstance(item, int) and item.bit_length() > _MAX_BITS:
             return f"hold a number with more than {MAX_DIGITS} digits"
         elif isinstance(item, Mapping):
             for key, child in item.items():
@@ -151,6 +178,11 @@ def read_arguments(raw: Any) -> dict[str, Any]:
     Accepts what a provider sends: a JSON object, JSON text (empty text means no arguments), or bytes.
     The message completes "the arguments ...", so a caller can put the tool's name in front.
     """
+    if type(raw) is dict:  # the usual slip, straight to the check
+        problem = _problem(raw)
+        if problem:
+            raise ToolArgsError(problem)
+        return dict(raw)
     if isinstance(raw, (bytes, bytearray)):
         try:
             raw = bytes(raw).decode("utf-8")

@@ -173,3 +173,47 @@ def test_initial_state_and_budget_arguments_are_checked():
     assert initial_agent_state("hi")["messages"] == [UserMessage("hi")]
     with pytest.raises(ValueError, match="max_model_steps"):
         build_agent_graph(four_round_manager(), weather_registry(), max_model_steps=-1)
+
+
+def test_ctrl_c_in_a_tool_cuts_the_round_and_the_folder_stays_as_before_it():
+    registry = ToolRegistry()
+
+    @registry.add
+    def get_weather(city: str) -> str:
+        """Weather.
+
+        Args:
+            city: a city
+        """
+        raise KeyboardInterrupt
+
+    rec = EventRecorder()
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})], "again"])
+    graph = build_agent_graph(llm, registry, SYSTEM_PROMPT, observers=[rec])
+    with pytest.raises(KeyboardInterrupt):
+        run_agent_graph(graph, QUESTION)
+    # every slip was answered as the round was cut, and heard; the round then did not reach the folder
+    answers = rec.of("tool_return")
+    assert len(answers) == 2 and "tool failed" in answers[0]["content"] and "not run" in answers[1]["content"]
+    assert [e["reason"] for e in rec.of("finish")] == ["stopped"]
+    assert run_agent_graph(graph, QUESTION)["answer"] == "again"  # the same graph runs again
+
+
+def test_a_strict_listener_failing_in_the_tools_node_answers_every_slip_before_the_error():
+    class FailsOnFirstAnswer:
+        def on_tool_return(self, result):
+            raise RuntimeError("audit log unavailable")
+
+    rec = EventRecorder()
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]])
+    graph = build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, observers=[rec, FailsOnFirstAnswer()],
+                              strict=True)
+    with pytest.raises(Exception) as info:
+        run_agent_graph(graph, QUESTION)
+    error = getattr(info.value, "cause", None) or info.value
+    assert str(error) == "audit log unavailable"
+    assert len(rec.of("tool_return")) == 2 and [e["reason"] for e in rec.of("finish")] == ["stopped"]
+    state = getattr(info.value, "state", None)
+    if state is not None:  # the last good state: the cut round never reached the folder
+        assert not any(isinstance(m, ToolMessage) for m in state["messages"])
+        assert not any(isinstance(m, AssistantMessage) and m.tool_calls for m in state["messages"])
