@@ -339,6 +339,8 @@ else:
 # - `messages`: the folder, with `operator.add`: every node adds, none rewrites;
 # - `pending_calls`: the batch still to run, **replaced**: writing `[]` clears it (with `add`, an empty list would
 #   leave the old calls pending, and they would run again);
+# - `pending_reply`: the reply that asked for them. It joins the folder together with its answers, in the `tools`
+#   node's one update, so a round cut short (Ctrl-C in a tool) leaves the folder as it was, never a slip unanswered;
 # - `model_steps`, `tool_calls_made`: counters for two separate budgets, checked *before* the work they bound;
 # - `answer` and `stop_reason`: a stopped run keeps `answer=None` and says why it stopped.
 #
