@@ -1,8 +1,14 @@
 """The menu of errands: plain functions, with schema and argument checks derived from their signatures.
 
-The model only ever names a tool and fills in arguments. Names are looked up in a dict and the
-arguments are validated by pydantic in strict mode; nothing the model sends is evaluated as code.
-Whatever is wrong with a slip becomes a ``ToolArgsError`` whose text tells the model what to fix.
+The model only ever names a tool and fills in arguments. Names are looked up in a dict; the
+arguments are read by ``wire.read_arguments`` (bounded size and depth, repeated keys refused) and
+validated by pydantic in strict mode; nothing the model sends is evaluated as code. Whatever is
+wrong with a slip, of any shape or size, becomes a ``ToolArgsError`` whose text tells the model what
+to fix and quotes at most a few hundred characters of what it sent; no tool runs on such a slip.
+
+The answers that are not results live here too, worded once: ``fix_slip`` (a slip to fix),
+``error_slip`` (a tool that failed), ``unrun_slip`` (a slip that will never run) and ``open_calls``
+(which slips still wait for one), used by the ``Agent``'s clean-up and the agent graph alike.
 """
 
 from __future__ import annotations

@@ -217,3 +217,18 @@ def test_a_strict_listener_failing_in_the_tools_node_answers_every_slip_before_t
     if state is not None:  # the last good state: the cut round never reached the folder
         assert not any(isinstance(m, ToolMessage) for m in state["messages"])
         assert not any(isinstance(m, AssistantMessage) and m.tool_calls for m in state["messages"])
+
+
+def test_nothing_under_graph_imports_the_course():
+    import ast
+    from pathlib import Path
+
+    import mingraph_lite
+
+    root = Path(mingraph_lite.__file__).parent
+    for folder in ("graph",):  # llms/factory.py is the house work's (issue 15)
+        for path in (root / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                    assert not any("course" in n for n in names), f"{path.name} imports the course: {names}"
