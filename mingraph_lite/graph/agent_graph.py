@@ -213,21 +213,21 @@ def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
 
 
 def node_executions(max_model_steps: int) -> int:
-    """How many node executions an agent graph with this model budget may need: the engine's bound.
+    """The most node executions an agent run can take with this model budget: our engine's bound.
 
-    ``model`` and ``tools`` alternate, one pair per model call (``2 * max_model_steps``); then the
-    budget stop takes one more ``model`` visit (it finds the budget spent and ends the run), and a
-    margin of one keeps a bound that is exactly reached distinguishable from a loop that never ends.
+    ``model`` and ``tools`` alternate, one pair per model call (``2 * max_model_steps``); a run that
+    spends the whole budget then visits ``model`` once more, to find the budget spent and end. A run
+    that needs more than this is a bug in the loop, and the engine stops it with ``GraphStepLimit``.
     """
-    return 2 * max_model_steps + 2
+    return 2 * max_model_steps + 1
 
 
 def langgraph_recursion_limit(max_model_steps: int) -> int:
-    """LangGraph's ``recursion_limit`` for the same run: one more than ``node_executions``.
+    """LangGraph's ``recursion_limit`` for the same budget: one more than ``node_executions``.
 
-    Our engine counts node executions and raises only when a run needs more than ``max_steps``;
-    LangGraph counts supersteps and raises when the count *reaches* the limit, so the same budget
-    needs a limit one higher. (In this graph each superstep is one node: no parallel branches.)
+    Our engine raises when a run would *exceed* ``max_steps`` node executions; LangGraph raises as
+    soon as its superstep count *reaches* ``recursion_limit``, so the same longest run needs a limit
+    one higher. (Here each superstep is one node: this graph has no parallel branches.)
     """
     return node_executions(max_model_steps) + 1
 

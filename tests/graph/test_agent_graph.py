@@ -160,19 +160,35 @@ def test_a_model_and_a_registry_are_required_and_nothing_is_set_on_the_graph():
 
 
 def test_the_budget_in_node_executions_and_langgraphs_limit_differ_by_one():
-    assert [node_executions(n) for n in (0, 1, 4)] == [2, 4, 10]
-    assert [langgraph_recursion_limit(n) for n in (0, 1, 4)] == [3, 5, 11]
-    for rounds, manager in ((4, four_round_manager), (3, three_round_manager)):
-        graph, _, _ = graph_run(manager, max_model_steps=rounds)
-        assert len(graph.path) <= node_executions(rounds)
+    from mingraph_lite.course.scripts import looping_manager
+    from mingraph_lite.errors import GraphStepLimit
+    from mingraph_lite.graph import StateGraph
+    from mingraph_lite.graph.agent_graph import AgentNodes, AgentState, connect_agent
+
+    assert [node_executions(n) for n in (0, 1, 4)] == [1, 3, 9]
+    assert [langgraph_recursion_limit(n) for n in (0, 1, 4)] == [2, 4, 10]
+    for budget in (1, 3):  # a model that never answers spends the whole budget: the longest run
+        def compiled(max_steps, budget=budget):
+            nodes = AgentNodes(looping_manager(), weather_registry(), max_model_steps=budget)
+            return connect_agent(StateGraph(AgentState), nodes).compile(max_steps=max_steps)
+
+        graph = compiled(node_executions(budget))
+        assert graph.invoke(initial_agent_state(QUESTION))["stop_reason"] == "step limit"
+        assert len(graph.path) == node_executions(budget)  # exactly reached: the bound is tight
+        with pytest.raises(GraphStepLimit):
+            compiled(node_executions(budget) - 1).invoke(initial_agent_state(QUESTION))
 
 
-def test_initial_state_and_budget_arguments_are_checked():
-    with pytest.raises(ValueError, match="question"):
-        initial_agent_state("  ")
-    assert initial_agent_state("hi")["messages"] == [UserMessage("hi")]
-    with pytest.raises(ValueError, match="max_model_steps"):
-        build_agent_graph(four_round_manager(), weather_registry(), max_model_steps=-1)
+def test_langgraphs_recursion_limit_is_tight_for_the_same_budget():
+    pytest.importorskip("langgraph")
+    from mingraph_lite.course.scripts import looping_manager
+
+    for budget in (1, 3):
+        graph = build_agent_graph(looping_manager(), weather_registry(), max_model_steps=budget, engine="langgraph")
+        assert run_agent_graph(graph, QUESTION)["stop_reason"] == "step limit"  # the bound it was built with
+        with pytest.raises(Exception, match="[Rr]ecursion"):
+            graph.invoke(initial_agent_state(QUESTION),
+                         config={"recursion_limit": langgraph_recursion_limit(budget) - 1})
 
 
 def test_ctrl_c_in_a_tool_cuts_the_round_and_the_folder_stays_as_before_it():
