@@ -21,7 +21,6 @@ from .observers.base import Observer
 from .tools import ToolRegistry, error_slip, fix_slip, open_calls, shared_id_error, shared_ids, unrun_slip
 
 logger = logging.getLogger(__name__)
-_FOLDER = object()  # "announce the whole folder" (the run start), resolved once the message is in it
 
 
 @dataclass(frozen=True)
@@ -124,21 +123,22 @@ class Agent:
             announce(self.observers, hook, *args, strict=self.strict and self._error is None)
 
     def _file(self, message: Message, hook: str, *args: Any) -> None:
-        """The one way into the folder: add ``message``, then announce it (each message exactly once)."""
+        """The one way into the folder: add ``message``, then announce it (each message exactly once).
+
+        With no ``args`` the announcement carries the whole folder (how a run's start is announced).
+        """
         try:
             self.memory.add(message)
         except Exception:
             folder = self.memory.messages()
             if folder and folder[-1] is message:  # added before the memory failed: still announce it
-                self._announce(hook, *self._resolve(args))
+                self._announce(hook, *(args or (tuple(folder),)))
             if self._error is None:
                 raise
             logger.warning("memory failed to add %r while the run was stopping", message, exc_info=True)
             return
-        self._announce(hook, *self._resolve(args))
-
-    def _resolve(self, args: tuple) -> tuple:
-        return (tuple(self.memory.messages()),) if args == (_FOLDER,) else args
+        if self.observers:
+            self._announce(hook, *(args or (tuple(self.memory.messages()),)))
 
     def _finish(self, answer: str | None, reason: str) -> None:
         self._finished = True
@@ -164,7 +164,7 @@ class Agent:
         self._menu = self.registry.tools  # one fresh copy of the menu per run
         card: Any = _CallingModel(step=1)
         try:
-            self._file(UserMessage(question), "on_run_start", _FOLDER)  # announced with the folder it starts
+            self._file(UserMessage(question), "on_run_start")  # announced with the folder it starts
             while card is not None:  # do what the card says; it hands back the next one
                 self.cards.append((type(card).__name__.lstrip("_"), len(self.memory.messages())))
                 last, card = card, card.run(self)

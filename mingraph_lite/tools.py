@@ -165,6 +165,17 @@ def shared_id_error(call: ToolCall, count: int) -> ToolArgsError:
                          f"send each call with its own id")
 
 
+def _result_text(result: Any) -> str:
+    """A tool's result as the text of its answer slip: text as it is, anything else as JSON."""
+    if isinstance(result, str):
+        return result
+    # Why: the agent-loop benchmark's target (within 3x of a bare loop) needs it; a number is the usual
+    # result, repr writes it as JSON would, and json.dumps costs ~5 us a call more.
+    if type(result) in (int, float) and math.isfinite(result):
+        return repr(result)
+    return json.dumps(result, ensure_ascii=False)
+
+
 class ToolRegistry:
     """The menu: ``add`` functions, hand ``tools`` to the model, ``run`` its slips."""
 
@@ -234,8 +245,7 @@ class ToolRegistry:
         """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""
         args = self.validate(call)
         result = self._tools[call.name].fn(**args)
-        content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
-        return ToolMessage(content, tool_call_id=call.id, name=call.name)
+        return ToolMessage(_result_text(result), tool_call_id=call.id, name=call.name)
 
     def answer(self, call: ToolCall) -> ToolMessage:
         """Run one slip; a slip the model filled in badly is answered with what to fix, not raised."""
