@@ -120,7 +120,7 @@ class Agent:
         if self.observers:  # an empty platform costs nothing: no call per announcement
             # Once an error stops the run, a strict listener's failure is logged, not raised: the
             # caller must see the error that stopped the run, and the clean-up must finish.
-            announce(self.observers, hook, *args, strict=self.strict and self._error is None)
+            announce(self.observers, hook, *args, strict=self.strict, stopping=self._error is not None)
 
     def _file(self, message: Message, hook: str, *args: Any) -> None:
         """The one way into the folder: add ``message``, then announce it (each message exactly once).

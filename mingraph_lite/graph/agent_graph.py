@@ -94,7 +94,7 @@ class AgentNodes:
 
     def _announce(self, hook: str, *args: Any, quiet: bool = False) -> None:
         # quiet: an error already stops the run; a strict listener must not replace it.
-        announce(self.observers, hook, *args, strict=self.strict and not quiet)
+        announce(self.observers, hook, *args, strict=self.strict, stopping=quiet)
 
     def folder(self, state: dict) -> list[Message]:
         """The folder as the model reads it: the nodes' system prompt first, unless the state has one."""
