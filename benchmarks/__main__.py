@@ -3,6 +3,7 @@
     .venv/bin/python -m benchmarks                    # everything (what `make bench` runs), ~3 minutes
     .venv/bin/python -m benchmarks --only graph       # one or more of: agent graph trace import course
     .venv/bin/python -m benchmarks --quick --no-write # one tiny pass of each, to see that they run
+    .venv/bin/python -m benchmarks --only runtime     # opt-in: xllamacpp vs llama-cpp-python (see local_runtime)
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import sys
 import time
 from pathlib import Path
 
-from . import agent_loop, course, graph_engine, import_time, report, trace_cost
+from . import agent_loop, course, graph_engine, import_time, local_runtime, report, trace_cost
 from .timing import Plan
 
 KEYS = ("agent", "graph", "trace", "import", "course")
+# Opt-in: needs llama-cpp-python, which the project no longer installs (it compiles); skips with a reason.
+OPT_IN = ("runtime",)
 RESULTS = Path(__file__).resolve().parent / "results.md"
 
 
@@ -32,13 +35,15 @@ def measure(key: str, quick: bool) -> report.Section:
         return import_time.run(repeats=1 if quick else 15)
     if key == "course":
         return course.run(quick=quick)
-    raise ValueError(f"unknown benchmark {key!r}; choose from {', '.join(KEYS)}")
+    if key == "runtime":
+        return local_runtime.run(plan if quick else Plan(repeats=7, warmup=1))
+    raise ValueError(f"unknown benchmark {key!r}; choose from {', '.join(KEYS + OPT_IN)}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", nargs="+", choices=KEYS, default=list(KEYS), help="run only these")
+    parser.add_argument("--only", nargs="+", choices=KEYS + OPT_IN, default=list(KEYS), help="run only these")
     parser.add_argument("--quick", action="store_true", help="one tiny pass of each (figures meaningless)")
     parser.add_argument("--no-write", action="store_true", help=f"do not write {RESULTS.name}")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the markdown report")

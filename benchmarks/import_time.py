@@ -21,7 +21,7 @@ from collections import Counter
 
 from .report import Section, Target
 
-FORBIDDEN = ("ollama", "openai", "ipywidgets", "matplotlib", "langgraph", "llama_cpp")
+FORBIDDEN = ("ollama", "openai", "ipywidgets", "matplotlib", "langgraph", "xllamacpp")
 TARGET_MS = 150
 _LIST = ("import sys, json; before = set(sys.modules); import mingraph_lite; "
          "print(json.dumps(sorted(set(sys.modules) - before)))")

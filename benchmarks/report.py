@@ -115,11 +115,16 @@ def _commit() -> str:
         return "?"
 
 
+def _environment() -> str:
+    return "in a virtualenv" if sys.prefix != sys.base_prefix else "system interpreter"
+
+
 def machine() -> list[tuple[str, str]]:
     return [
         ("date (UTC)", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M")),
         ("machine", f"{_cpu()}, {os.cpu_count()} logical cores, {platform.system()} {platform.release()}"),
-        ("Python", f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"),
+        # Where the interpreter lives says nothing about speed and names one machine's folders.
+        ("Python", f"{platform.python_implementation()} {platform.python_version()} ({_environment()})"),
         ("packages", ", ".join(f"{p} {_pkg(p)}" for p in PACKAGES)),
         ("commit", _commit()),
     ]

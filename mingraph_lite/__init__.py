@@ -1,7 +1,13 @@
 """mingraph-lite: the agent loop, taken apart for a course.
 
-The public API is below. Importing this package imports no optional dependency: model adapters,
-widgets and plots load their libraries when first used (see ``_LAZY``).
+The public API is ``__all__`` below, and only it: every name a notebook needs from the core is
+imported from here, by one path. Two other namespaces are public too: ``mingraph_lite.graph`` (the
+StateGraph engine) and ``mingraph_lite.course.*`` (the course's scenario: weather tools, scripted
+managers, the brief, experiments). Any other name in a module is internal to the package and may
+change without notice; the sub-packages ``llms`` and ``observers`` re-export nothing.
+
+Importing this package imports no optional dependency: model adapters, widgets and plots load
+their libraries when first used (see ``_LAZY``).
 """
 
 from __future__ import annotations
@@ -17,20 +23,22 @@ from .errors import (
     GraphValidationError,
     LLMUnavailable,
     MingraphError,
+    ReplayError,
     ReplayMismatch,
     ScriptExhausted,
     StepLimitReached,
     ToolArgsError,
 )
 from .llms.base import LLM, LLMResponse
-from .llms.scripted import ScriptedLLM
+from .llms.scripted import ScriptedLLM, word_count
 from .memory import KeepAll, LastN, Memory, Summarise
 from .messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
-from .observers.base import Observer
+from .observers.base import HOOKS, Observer
 from .observers.console import ConsoleLogger
 from .observers.recorder import EventRecorder
 from .observers.trace import TraceRecorder, read_trace
 from .steps import CallModel, RunTools, Sequence, State, Step
+from .subagents import SubagentTool, subagent_tool
 from .tools import Tool, ToolRegistry
 
 __version__ = "0.1.0"
@@ -41,20 +49,24 @@ _LAZY = {
     "OpenAILLM": ".llms.openai",
     "LocalLLM": ".llms.local",
     "ReplayLLM": ".llms.replay",
-    "make_llm": ".llms.factory",
+    "make_llm": ".course.scripts",
     "FolderView": ".observers.widgets",
     "CardTimeline": ".observers.widgets",
     "LiveRun": ".observers.widgets",
+    "plot_run": ".plots",
+    "plot_tokens": ".plots",
+    "plot_experiment": ".plots",
 }
 
 __all__ = [
     "Agent", "AssistantMessage", "CallModel", "CardTimeline", "ConsoleLogger", "EventRecorder", "FolderView",
-    "GraphError", "GraphExecutionError", "GraphStepLimit", "GraphValidationError", "KeepAll", "LLM",
+    "GraphError", "GraphExecutionError", "GraphStepLimit", "GraphValidationError", "HOOKS", "KeepAll", "LLM",
     "LLMResponse", "LLMUnavailable", "LastN", "LiveRun", "LocalLLM", "Memory", "Message", "MingraphError",
-    "Observer", "OllamaLLM", "OpenAILLM", "ReplayLLM", "ReplayMismatch", "RunTools", "ScriptExhausted",
-    "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "Summarise", "SystemMessage", "Tool",
-    "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder", "UserMessage", "make_llm",
-    "read_trace",
+    "Observer", "OllamaLLM", "OpenAILLM", "ReplayError", "ReplayLLM", "ReplayMismatch", "RunTools",
+    "ScriptExhausted", "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "SubagentTool", "Summarise",
+    "SystemMessage", "Tool", "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder",
+    "UserMessage", "make_llm", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool",
+    "word_count",
 ]
 
 

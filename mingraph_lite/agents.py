@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import StepLimitReached
+from .llms.base import LLM
 from .memory import KeepAll, Memory
 from .messages import AssistantMessage, Message, UserMessage
 from .observers.announce import announce
@@ -99,7 +100,7 @@ class Agent:
     announced once, the error raised is the one that stopped the run, and the agent can run again.
     """
 
-    def __init__(self, llm, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
+    def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
                  observers: Iterable[Observer] = (), max_steps: int = 10, strict: bool = False) -> None:
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
             raise ValueError(f"max_steps counts model calls and must be an int >= 1, got {max_steps!r}")

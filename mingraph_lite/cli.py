@@ -1,74 +1,228 @@
-"""``python -m mingraph_lite demo|brief``: the course's runs from a terminal."""
+"""``python -m mingraph_lite COMMAND``: the course's runs from a terminal.
+
+Every problem is one line on stderr, ``error: <sentence that names the fix>``, never a traceback,
+and secrets in it are shown as ``***``. Exit codes:
+
+    0    done
+    1    the run failed (a tool, the model, or a trace line that could not be written)
+    2    bad input: usage, an unknown model spec, a trace that cannot be read or written;
+         found before the run starts
+    3    no answer within --max-steps
+    141  the reader went away (``demo | head -1``); ends quietly, as a tool killed by SIGPIPE would
+
+A command is a function ``argv -> exit code`` listed in ``COMMANDS``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
+import os
 import sys
+import warnings
+from collections.abc import Callable, Iterator
 
 from .errors import MingraphError, StepLimitReached
+from .redaction import redact
+
+BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `yes | head -1`
 
 
-def demo(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mingraph_lite demo",
+def _error(problem: object) -> None:
+    print(f"error: {redact(str(problem))}", file=sys.stderr)
+
+
+def _sentence(exc: BaseException) -> str:
+    """An exception as the sentence a person reads: no errno tuple, no traceback."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror if exc.filename is None else f"cannot use {exc.filename}: {exc.strerror}"
+    return str(exc)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage mistake told in one line (argparse alone prints the usage first)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"error: {message}; see {self.prog} --help\n")
+
+
+def _demo_parser() -> argparse.ArgumentParser:
+    from .llms.factory import FORMS
+
+    parser = _Parser(prog="python -m mingraph_lite demo",
                                      description="Ask the Paris/Tokyo question with the console logger.")
     parser.add_argument("--llm", default=None,
-                        help="model spec: scripted (default), ollama:MODEL, openai:MODEL, local[:MODEL], "
-                             "replay:PATH; default from MINGRAPH_LLM")
+                        help=f"model spec: {', '.join(FORMS)}; default from MINGRAPH_LLM, else scripted")
     parser.add_argument("--trace", default=None, help="also append every announcement to this JSON Lines file")
     parser.add_argument("--max-steps", type=int, default=10, help="ceiling on model calls (default 10)")
     parser.add_argument("--unit-in-result", action="store_true", help='get_weather returns "18°C", not "18"')
+    return parser
+
+
+def demo(argv: list[str] | None = None) -> int:
+    """Ask the Paris/Tokyo question with the console logger (and, with --trace, a trace)."""
+    parser = _demo_parser()
     args = parser.parse_args(argv)
     if args.max_steps < 1:
         parser.error("--max-steps counts model calls and must be at least 1")
 
     from .agents import Agent
-    from .course.scripts import QUESTION, SYSTEM_PROMPT
+    from .course.scripts import QUESTION, SYSTEM_PROMPT, make_llm
     from .course.weather import weather_registry
-    from .llms.factory import make_llm
     from .observers.console import ConsoleLogger
     from .observers.trace import TraceRecorder
 
     try:
         llm = make_llm(args.llm)
-    except (OSError, ValueError, ImportError, MingraphError) as e:  # OSError: replay:PATH not found
-        print(f"error: {e}", file=sys.stderr)
+    except (OSError, ValueError, ImportError, MingraphError) as e:  # OSError: replay:PATH not readable
+        _error(_sentence(e))
         return 2
     try:
-        observers = [ConsoleLogger()] + ([TraceRecorder(args.trace)] if args.trace else [])
+        trace = TraceRecorder(args.trace) if args.trace else None  # opens the file: fails here, not mid-run
     except OSError as e:
-        print(f"error: cannot write the trace to {args.trace}: {e}", file=sys.stderr)
+        _error(f"cannot write the trace to {args.trace}: {e.strerror or e}; give a writable file path")
         return 2
-    agent = Agent(llm, weather_registry(args.unit_in_result), SYSTEM_PROMPT, observers=observers,
-                  max_steps=args.max_steps)
-    print(f"model: {getattr(llm, 'name', type(llm).__name__)}")
+    agent = Agent(llm, weather_registry(args.unit_in_result), SYSTEM_PROMPT,
+                  observers=[ConsoleLogger()] + ([trace] if trace else []), max_steps=args.max_steps)
+    print(f"model: {llm.name}")
     print(f"question: {QUESTION}")
+    code = _run(agent, {"question": QUESTION})
+    if trace is not None and trace.unwritten:
+        _error(f"the trace {args.trace} is incomplete: {trace.unwritten} of {trace.announcements} lines could not be "
+               f"written ({_sentence(trace.last_error)})")
+        return code or 1
+    if trace is not None and code == 0:
+        print(f"trace: {args.trace}")
+    return code
+
+
+def _run(agent, inputs: dict) -> int:
     try:
-        result = agent.run({"question": QUESTION})
+        result = agent.run(inputs)
     except StepLimitReached as e:
-        print(f"stopped: {e}", file=sys.stderr)
+        print(f"stopped: {redact(str(e))}", file=sys.stderr)
         return 3
     except Exception as e:  # a failed tool or an unreachable model: say what, not a traceback
-        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        _error(f"{type(e).__name__}: {_sentence(e)}")
         return 1
-    print(f"answer: {result['answer']}")
-    if args.trace:
-        print(f"trace: {args.trace}")
+    print(f"answer: {redact(str(result['answer']))}")
     return 0
 
 
-COMMANDS = {"demo": "the Paris/Tokyo agent run", "brief": "the weather brief as a state graph"}
+def brief(argv: list[str]) -> int:
+    """The weather brief as a state graph."""
+    from .course.brief import brief_main
+
+    return brief_main(argv)
+
+
+def _serve_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m mingraph_lite serve",
+                                     description="Serve a shipped local model over an OpenAI-compatible HTTP API, "
+                                                 "so a class can share one machine's model.")
+    parser.add_argument("--model", default="smollm2-135m", help="smollm2-135m (default), gemma3-270m or a .gguf path")
+    parser.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let the room's laptops in (default loopback)")
+    parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free one)")
+    parser.add_argument("--parallel", type=int, default=4, help="requests served at once (default 4)")
+    return parser
+
+
+def serve(argv: list[str]) -> int:
+    """A local model over HTTP for a class: runs until Ctrl-C."""
+    parser = _serve_parser()
+    args = parser.parse_args(argv)
+    if not 0 <= args.port < 65536 or args.parallel < 1:
+        parser.error("--port must be 0-65535 and --parallel at least 1")
+    import time
+
+    from .llms.local import LocalServer
+
+    try:
+        server = LocalServer(args.model, host=args.host, port=args.port, n_parallel=args.parallel,
+                             n_ctx=2048 * args.parallel)
+    except (ValueError, MingraphError) as e:
+        _error(e)
+        return 2
+    print(f"serving {server.model} at {server.base_url} (Ctrl-C stops)\n"
+          f"on each laptop: OPENAI_BASE_URL={server.base_url} OPENAI_API_KEY=class "
+          f"MINGRAPH_LLM=openai:{server.model}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.close()
+    return 0
+
+
+COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
+    "demo": ("the Paris/Tokyo agent run", demo),
+    "brief": ("the weather brief as a state graph", brief),
+    "serve": ("a local model over HTTP for a class", serve),
+}
+
+
+class _OneLine(logging.Formatter):
+    """A listener's failure as one line: the reader needs what failed, not the stack."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__}: {_sentence(record.exc_info[1])})"
+        return "warning: " + redact(text)
+
+
+class _Once(logging.Filter):
+    """The same failure is told once, not at every announcement."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[str, str]] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        key = (record.name, f"{type(error).__name__}: {error}" if error is not None else record.getMessage())
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+
+def _usage(argv: list[str]) -> int:
+    listing = "\n".join(f"  {name:6} {text}" for name, (text, _) in COMMANDS.items())
+    asked = argv[:1] in (["-h"], ["--help"])
+    print(f"usage: python -m mingraph_lite COMMAND [options]\n\ncommands:\n{listing}",
+          file=sys.stdout if asked else sys.stderr)
+    return 0 if asked else 2
+
+
+@contextlib.contextmanager
+def _one_line_reports() -> Iterator[None]:
+    """Warnings and listener failures as one ``warning:`` line each on stderr, for this command only."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    handler.addFilter(_Once())
+    log = logging.getLogger("mingraph_lite")
+    log.addHandler(handler)
+    propagate, log.propagate = log.propagate, False
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = lambda message, *_, **__: print(f"warning: {redact(str(message))}",
+                                                                  file=sys.stderr)
+            yield
+    finally:
+        log.removeHandler(handler)
+        log.propagate = propagate
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in COMMANDS:
-        listing = "\n".join(f"  {name:6} {text}" for name, text in COMMANDS.items())
-        print(f"usage: python -m mingraph_lite COMMAND [options]\n\ncommands:\n{listing}",
-              file=sys.stderr if argv and argv[0] not in ("-h", "--help") else sys.stdout)
-        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    command, rest = argv[0], argv[1:]
-    if command == "demo":
-        return demo(rest)
-    from .course.brief import brief_main
-
-    return brief_main(rest)
+    try:
+        with _one_line_reports():
+            code = COMMANDS[argv[0]][1](argv[1:]) if argv and argv[0] in COMMANDS else _usage(argv)
+            sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # The reader left (`| head -1`): send what is still buffered nowhere, and end without a word.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE

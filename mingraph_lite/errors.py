@@ -4,7 +4,8 @@
      ├── ToolArgsError        the model's slip was wrong: goes back to the model as the tool's answer
      ├── StepLimitReached     no answer after max_steps model calls
      ├── ScriptExhausted      a ScriptedLLM/ReplayLLM was asked for more replies than it holds
-     ├── ReplayMismatch       a replayed run asked for something other than what was recorded
+     │    └── ReplayMismatch  a replayed run asked for something other than what was recorded
+     ├── ReplayError          a trace cannot be read or replayed; names the file and line (also a ValueError)
      ├── LLMUnavailable       a real model could not be reached or refused the request (says what to do)
      └── GraphError
           ├── GraphValidationError   the graph as declared cannot run
@@ -13,15 +14,22 @@
 
 A failing tool's own exception is not wrapped: it propagates unchanged, after its slip is answered.
 A programming mistake by the caller is a plain TypeError/ValueError whose message names the fix.
+No message of these errors shows a secret: ``str()`` passes it through ``redaction.redact``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .redaction import redact
+
 
 class MingraphError(Exception):
     """Base of every error this package raises on purpose."""
+
+    def __str__(self) -> str:
+        # Tracebacks, logs and the CLI all print str(error): one place keeps keys out of all of them.
+        return redact(super().__str__())
 
 
 class ToolArgsError(MingraphError):
@@ -42,6 +50,13 @@ class ScriptExhausted(MingraphError):
 
 class ReplayMismatch(ScriptExhausted):
     """A replayed run diverged from the recording (a different folder or menu at some step)."""
+
+
+class ReplayError(MingraphError, ValueError):
+    """A trace cannot be read or replayed: torn beyond use, malformed, or another format version.
+
+    The message names the file and the line. It is also a ``ValueError``, as any bad input is.
+    """
 
 
 class LLMUnavailable(MingraphError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence, runtime_checkable
 
+from .llms.base import LLM
 from .messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 
 
@@ -120,14 +121,14 @@ class Summarise(KeepAll):
     for tools leaves the memory as it was (the new message included) and its error surfaces from ``add``.
     """
 
-    def __init__(self, system_prompt: str, llm, *, keep_last: int = 4, trigger: int = 8) -> None:
+    def __init__(self, system_prompt: str, llm: LLM, *, keep_last: int = 4, trigger: int = 8) -> None:
         super().__init__(system_prompt)
         _count("Summarise", "keep_last", keep_last, "the messages kept word for word, e.g. keep_last=4")
         _count("Summarise", "trigger", trigger, "how many unsummarised messages start a summary, e.g. trigger=8")
         if trigger <= keep_last:
             raise ValueError(f"Summarise needs keep_last < trigger (a summary must have something to condense), "
                              f"got keep_last={keep_last}, trigger={trigger}")
-        if not callable(getattr(llm, "generate", None)):
+        if not isinstance(llm, LLM):  # the protocol: a generate(messages, tools) method
             raise TypeError(f"Summarise needs a model with generate(messages, tools) to write summaries, got {llm!r}")
         self.llm, self.keep_last, self.trigger = llm, keep_last, trigger
         self.summary: str | None = None

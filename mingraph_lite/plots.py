@@ -2,20 +2,23 @@
 
 Each function returns the ``Figure``; every axis carries a label with its unit. A run comes from
 an ``EventRecorder``, a list of event dicts, or a trace file path; when it holds several runs the
-last is drawn unless ``run=`` picks one (1-based). The figures are closed in pyplot before they are
-returned, so a notebook shows each one once (as the cell's value), not twice.
+last is drawn unless ``run=`` picks one (``pick_run``: 1-based, -1 the last, or a run id). The
+figures are closed in pyplot before they are returned, so a notebook shows each one once (as the
+cell's value), not twice.
 """
 
 from __future__ import annotations
 
 import csv
 import os
+import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .observers.widgets import RunModel, split_runs
+from .observers.run_model import RunModel
+from .observers.trace import pick_run, read_trace
 
 _CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555",
                  "node": "#1f5fa8"}
@@ -29,9 +32,11 @@ def _pyplot():
                           "(it comes with pip install mingraph-lite)") from error
     # Choose Agg only when nobody chose a backend: a notebook kernel sets its own (inline), and
     # MPLBACKEND or an earlier matplotlib.use() is the user's choice.
+    # rcParams._get_backend_or_none is private (the one way to ask without picking a backend), so
+    # a matplotlib without it counts as "chosen" and is left alone.
     get = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
-    unset = get() is None if get is not None else False
-    if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in __import__("sys").modules:
+    unset = get is not None and get() is None
+    if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in sys.modules:
         matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -43,36 +48,19 @@ def _done(plt, fig):
     return fig
 
 
-def run_events(source: Any, *, run: int | None = None) -> list[dict[str, Any]]:
+def run_events(source: Any, *, run: int | str | None = None) -> list[dict[str, Any]]:
     """The event dicts of one run from an ``EventRecorder``, a list of events, or a trace path."""
-    if isinstance(source, (str, os.PathLike)):
-        from .observers.trace import read_trace
-
-        events: Iterable[Mapping[str, Any]] = read_trace(source)
-    else:
-        events = getattr(source, "events", source)
-    runs = split_runs(events)
-    if not runs:
-        raise ValueError("no events to plot; record a run with EventRecorder or TraceRecorder first")
-    if run is not None and not 1 <= run <= len(runs):
-        raise ValueError(f"the source holds {len(runs)} runs; run={run} is out of range")
-    return runs[(run or len(runs)) - 1]
+    events = read_trace(source) if isinstance(source, (str, os.PathLike)) else source
+    return pick_run(events, run)
 
 
-def _model(events: list[dict[str, Any]]) -> RunModel:
-    model = RunModel()
-    for event in events:
-        model.apply(event)
-    return model
-
-
-def plot_run(source: Any, *, run: int | None = None, title: str | None = None):
+def plot_run(source: Any, *, run: int | str | None = None, title: str | None = None):
     """The card in hand (top) and the folder size (bottom) along one run, by announcement number.
 
     The two meanings of "state": the cards flip back and forth, the folder only climbs.
     """
     plt = _pyplot()
-    model = _model(run_events(source, run=run))
+    model = RunModel.of(run_events(source, run=run))
     if not model.cards:
         raise ValueError("this run announced no cards (no model call, tool or node); nothing to draw")
     end = len(model.sizes)
@@ -101,7 +89,7 @@ def plot_run(source: Any, *, run: int | None = None, title: str | None = None):
     return _done(plt, fig)
 
 
-def plot_tokens(source: Any, *, run: int | None = None, title: str | None = None):
+def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None = None):
     """Tokens per model call: input, output, and reasoning where the provider reported them.
 
     A count the provider did not report (``None``) is left out, never drawn as zero.

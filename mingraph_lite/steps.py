@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
 
+from .llms.base import LLM
 from .messages import AssistantMessage, Message, SystemMessage, UserMessage
 from .tools import ToolRegistry, fix_slip, shared_id_error, shared_ids
 
@@ -52,7 +53,7 @@ class CallModel:
     when the model answered without slips, ``answer``.
     """
 
-    def __init__(self, llm, registry: ToolRegistry | None = None, system_prompt: str | None = None) -> None:
+    def __init__(self, llm: LLM, registry: ToolRegistry | None = None, system_prompt: str | None = None) -> None:
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
 
     def run(self, state: Mapping[str, Any]) -> State:

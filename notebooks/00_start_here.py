@@ -11,6 +11,9 @@
 # - check that your environment has everything (and read what to do when it doesn't);
 # - say which model is answering right now, and run one question through it;
 # - find the notebook for each idea on the course map.
+#
+# **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
+# **Time:** 15 minutes here; the whole course takes about 6 hours at a steady pace, 01-06 about an hour each.
 
 # %% [markdown]
 # ## How to run the course
@@ -99,8 +102,7 @@ try:
     llm = make_llm()
     result = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
     replies = recorder.of("model_reply")
-    who = getattr(llm, "name", None) or getattr(llm, "model", None) or type(llm).__name__
-    print(f"answered by: {replies[-1].get('model')}  ({who})")
+    print(f"answered by: {replies[-1].get('model')}  ({llm.name})")
     print("model calls:", len(replies))
     print("answer:", result["answer"])
 except Exception as e:  # a missing server, key or package: show the reason instead of a traceback
@@ -110,44 +112,30 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # ## The course map
 #
 # Each notebook opens with what you will be able to do and closes with what is still open; each asks you to
-# predict before it runs, and has exercises with a check cell.
+# predict before it runs, and has exercises: you write the code (a loop, a card, a listener, a node, a
+# memory), and a check cell right below tells you whether it works, or what to look at next. The check
+# tries your code on cases the notebook never printed, so copying an output will not pass it. Stuck?
+# Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare.
 
 # %%
-COURSE = [
-    ("00_start_here", "how to run the course; which model is in use"),
-    ("01_sticky_note_loop", "the loop most people write first; max_steps; the shared default trap"),
-    ("02_state_cards", "one card per situation; the folder vs the card; who can fix a failure"),
-    ("03_observers", "listeners that watch a run and cannot change it; traces; live views"),
-    ("04_reasoning_capture", "the model's thinking and its tokens; reading a trace; units in results"),
-    ("05_graph_routing", "explicit state and transitions: a small graph runner, then LangGraph"),
-    ("06_memory_and_beyond", "what the model is read each round, and what it costs; subagents"),
-]
-for name, idea in COURSE:
+from mingraph_lite.course.exercises import check
+from mingraph_lite.course.exercises.nb00 import COURSE
+
+for name, idea in COURSE.items():
     print(f"{name:<22} {idea}")
 
 # %% [markdown]
 # ### Exercise 1: switch the model
 #
-# Which environment variable picks the model, and which value runs everything offline with no key and no
-# server? Fill in both strings.
+# Which environment variable picks the model, and which value is the default: the one that needs no key, no
+# server and no model file, and gives the same output on every machine? Replace the `...` with a pair of
+# strings, `("VARIABLE_NAME", "value")`, then run the check.
 
 # %%
-answer_1 = (None, None)  # ("VARIABLE_NAME", "value")
+answer_1 = ...
 
 # %%
-from mingraph_lite.llms.factory import ENV
-
-variable, value = answer_1
-# only a scripted spec is built here: building it touches no network
-offline = str(value).strip().lower() == "scripted" and make_llm(str(value)).name.startswith("scripted")
-if variable is None and value is None:
-    print("not answered yet: fill in answer_1, then run this cell again")
-elif variable != ENV:
-    print("not quite, hint: the variable's name is in the 'How to run the course' table")
-elif not offline:
-    print("not quite, hint: the default model is the offline one; what does every scripted run call itself?")
-else:
-    print(f"correct: {ENV}={value} runs offline, and it is the default when {ENV} is unset")
+check("00.1", answer_1)
 
 # %% [markdown]
 # ### Exercise 2: which notebook?
@@ -156,18 +144,27 @@ else:
 # Write its number as a string, e.g. `"04"`.
 
 # %%
-answer_2 = None  # e.g. "04"
+answer_2 = ...  # e.g. "04"
 
 # %%
-wanted = next(name for name, idea in COURSE if "listeners" in idea)
-if answer_2 is None:
-    print("not answered yet: set answer_2, then run this cell again")
-elif wanted.startswith(str(answer_2).zfill(2)):
-    print(f"correct: {wanted}")
-else:
-    print("not quite, hint: the course map calls them listeners")
+check("00.2", answer_2)
 
 # %% [markdown]
+# ## Where the ideas come from
+#
+# The course retells, in its own words and code, ideas from these articles (their figures are quoted as
+# theirs wherever they appear):
+#
+# - "The State and Observer Patterns in a Python Agent Loop" (the article series behind the `mingraph`
+#   project; its author is not named in our copy): the manager on the phone, the folder, the cards, the
+#   railway announcer, and the `18` vs `18°C` experiment.
+# - "The Observe-Reason-Act-Evaluate Cycle" (author not named in our copy): one loop iteration dissected.
+# - "Why an agent needs more than a message list" (author not named in our copy): what a run has to remember.
+# - "Stage 03: The Brief Is Written. Why Can't We Deliver It Yet? Making State and Control Flow Explicit"
+#   (the story of Lin's travel-practice page; author not named in our copy): the weather brief as a graph.
+# - "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman (DEV Community):
+#   ReAct, plan-and-execute, memory strategies, validated tool arguments.
+#
 # ## What is still open
 #
 # - We ran an agent, but we haven't seen its loop. Notebook 01 writes it by hand and asks what it has to remember.

@@ -54,7 +54,8 @@ def test_a_variant_that_stops_doing_the_work_is_caught():
 @needs_langgraph
 def test_agent_loop_langgraph_variants_do_the_work():
     variants = agent_loop.langgraph_variants()
-    for run in variants.values():
+    assert sorted(variants) == ["d'", "e"]
+    for run in variants.values():  # each run checks its own answer and raises when it is wrong
         run()
         run()  # the cycling fake model must line up again for the next run
 
@@ -98,3 +99,15 @@ def test_runner_prints_and_report_renders(capsys, tmp_path):
     section = report.Section("x", "X", ("a", "b"), (("1", "2|3"),), (report.Target("p", "m", False),), ("n",))
     text = report.results_md([section], ["--only", "x"], 1.0)
     assert "| 1 | 2\\|3 |" in text and "**MISSED**" in text and "Python" in text
+    assert sys.executable not in text and str(Path.home()) not in text  # no one machine's paths
+
+
+def test_runtime_comparison_runs_or_skips_with_a_reason():
+    from benchmarks import local_runtime
+
+    section = local_runtime.run(QUICK)
+    if local_runtime.available():
+        assert section.rows == (("skipped",),) and "llama-cpp-python" in section.notes[0] + section.targets[0].measured
+    else:  # both runtimes present: each one really wrote tokens under the same constraint
+        assert {row[0] for row in section.rows} == {"xllamacpp", "llama-cpp-python"}
+        assert all(float(row[1]) > 0 and int(row[3]) > 0 for row in section.rows)

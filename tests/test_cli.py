@@ -1,6 +1,9 @@
 """``python -m mingraph_lite``: the demo from a terminal."""
 
+import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -98,8 +101,113 @@ def test_missing_files_are_a_clear_message_not_a_traceback(argv, says, capsys):
     assert says in capsys.readouterr().err
 
 
-def test_max_steps_below_one_is_a_usage_error(capsys):
+@pytest.mark.parametrize("argv", [["--max-steps", "0"], ["--max-steps", "many"], ["--no-such-option"]])
+def test_a_usage_mistake_is_one_line_and_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as info:
-        cli.main(["demo", "--max-steps", "0"])
+        cli.main(["demo", *argv])
     assert info.value.code == 2
-    assert "--max-steps" in capsys.readouterr().err
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: ") and argv[0] in line and line.endswith("see python -m mingraph_lite demo --help")
+
+
+# --- bad input is one sentence and exit 2, before the run starts; faults during it are named --------
+
+@pytest.mark.parametrize("target", ["directory", "under-a-file"])
+def test_an_unwritable_trace_target_is_refused_before_the_run(tmp_path, target, capsys):
+    (tmp_path / "file").write_text("x")
+    path = tmp_path if target == "directory" else tmp_path / "file" / "run.jsonl"
+    assert cli.main(["demo", "--trace", str(path)]) == 2
+    captured = capsys.readouterr()
+    [line] = captured.err.splitlines()                        # one sentence
+    assert line.startswith(f"error: cannot write the trace to {path}: ") and "give a writable file" in line
+    assert captured.out == ""                                 # nothing ran
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a disk that is always full)")
+def test_a_trace_that_fails_mid_run_is_reported_not_claimed():
+    result = run_module("demo", "--trace", "/dev/full")
+    assert result.returncode == 1
+    assert "answer: Paris: 64°F, Tokyo: 75°F" in result.stdout and "trace:" not in result.stdout
+    err = result.stderr.splitlines()
+    assert "Traceback" not in result.stderr
+    assert err[-1] == ("error: the trace /dev/full is incomplete: 18 of 18 lines could not be written "
+                       "(No space left on device)")
+    assert len(err) == 2 and err[0].startswith("warning: listener TraceRecorder('/dev/full') failed")
+
+
+def write_trace(path, mutate):
+    from mingraph_lite.agents import Agent
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.observers.trace import TraceRecorder
+
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+          observers=[TraceRecorder(path)]).run({"question": QUESTION})
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(mutate(lines)))
+
+
+@pytest.mark.parametrize("mutate, says", [
+    (lambda lines: lines[:2] + [lines[2].replace(b'"message"', b'"massage"')] + lines[3:],
+     r"bad.jsonl, line 3: this model_reply event cannot be replayed"),
+    (lambda lines: [lines[0].replace(b'{"v": 1', b'{"v": 9')] + lines[1:],
+     r"bad.jsonl, line 1: trace format version 9"),
+    (lambda lines: lines[:8] + [lines[8][:50]] + lines[9:],
+     r"bad.jsonl, line 10: a line of this run is missing"),
+    (lambda lines: [b"this is not a trace"],
+     r"bad.jsonl is not a trace"),
+])
+def test_a_bad_replay_trace_is_one_sentence_naming_file_and_line(tmp_path, mutate, says, capsys):
+    path = tmp_path / "bad.jsonl"
+    write_trace(path, mutate)
+    assert cli.main(["demo", "--llm", f"replay:{path}"]) == 2
+    captured = capsys.readouterr()
+    *warned, line = captured.err.splitlines()
+    assert re.search(says, line) and line.startswith("error: ") and captured.out == ""
+    assert all(w.startswith("warning: ") and "torn line" in w for w in warned)  # one line each, no source
+
+
+def test_a_closed_pipe_ends_quietly():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MINGRAPH_LLM": "scripted"}
+    reader_gone = subprocess.Popen([sys.executable, "-m", "mingraph_lite", "demo"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader_gone.stdout.close()                                 # the reader left before the first line
+    _, err = reader_gone.communicate(timeout=120)
+    assert (reader_gone.returncode, err) == (cli.BROKEN_PIPE, b"")
+    command = f"{shlex.quote(sys.executable)} -m mingraph_lite demo | head -1"
+    for unbuffered in ("", "1"):                               # printed in one go, or line by line
+        piped = subprocess.run(["sh", "-c", command], env={**env, "PYTHONUNBUFFERED": unbuffered},
+                               capture_output=True, text=True, timeout=120)
+        assert piped.stdout.startswith("model: scripted") and piped.stdout.count("\n") == 1
+        assert piped.stderr == ""
+
+
+def test_credentials_in_ollama_host_never_reach_the_error():
+    env = {"OLLAMA_HOST": "http://alice:pa55word-2026@127.0.0.1:9", "MINGRAPH_REAL_MODELS": "on"}
+    result = subprocess.run([sys.executable, "-m", "mingraph_lite", "demo", "--llm", "ollama:qwen3:0.6b"],
+                            env={**os.environ, "PYTHONPATH": str(ROOT), **env}, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 1
+    assert "pa55word" not in result.stderr + result.stdout and "alice" not in result.stderr
+    assert "error: LLMUnavailable: no Ollama server answers at http://***@127.0.0.1:9" in result.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="needs /dev/stdout")
+def test_a_trace_to_a_pipe_is_written_whole():
+    result = run_module("demo", "--trace", "/dev/stdout")  # stdout is a pipe here: no tail to read back
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith('{"v": 1')]
+    assert [e["seq"] for e in lines] == list(range(1, 19)) and lines[-1]["event"] == "finish"
+
+
+@pytest.mark.filterwarnings("ignore::mingraph_lite.observers.trace.TornLineWarning")
+def test_demo_appends_after_a_writer_killed_mid_line(tmp_path):
+    path = tmp_path / "runs.jsonl"
+    assert run_module("demo", "--trace", str(path)).returncode == 0
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-40])                          # the first run's finish line, cut
+    result = run_module("demo", "--trace", str(path))
+    assert result.returncode == 0 and f"trace: {path}" in result.stdout
+    trace = read_trace(path)
+    assert trace.skipped == (18,) and len(trace) == 17 + 18
+    assert [e["event"] for e in trace[17:]][:1] == ["run_start"] and trace[-1]["event"] == "finish"

@@ -1,1 +1,2 @@
-"""The teaching scenarios: the weather data and tools, scripted managers, the brief, experiments."""
+"""The course's namespace: the weather data and tools, the scripted managers and ``make_llm`` (the course's
+default model), the environment check, the brief, the conversation, experiments and exercises."""

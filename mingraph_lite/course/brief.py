@@ -22,17 +22,10 @@ import argparse
 import operator
 from collections.abc import Iterable, Sequence
 from copy import deepcopy
-from typing import Any
-
-try:
-    from typing import Annotated, TypedDict
-except ImportError:  # pragma: no cover
-    from typing import Annotated
-
-    from typing_extensions import TypedDict
+from typing import Annotated, Any, TypedDict
 
 from ..graph.builder import END, START
-from .weather import WEATHER
+from .weather import WEATHER, celsius_to_fahrenheit
 
 NOTICE = "Fixed teaching data, not live weather."
 DRAFT_STYLES = ("missing-notice", "complete", "stubborn")
@@ -73,7 +66,7 @@ def initial_state(cities: Iterable[str] = DEFAULT_CITIES, include_fahrenheit: bo
 
 
 def fahrenheit(celsius: float) -> float:
-    return round(celsius * 9 / 5 + 32, 1)
+    return round(celsius_to_fahrenheit(celsius), 1)
 
 
 def expected_rows(state: dict) -> list[dict[str, Any]]:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..agents import Agent
+from ..llms.base import LLM
 from ..llms.scripted import ScriptedLLM, word_count
+from ..memory import Memory
 from ..messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from ..observers.base import Observer
 from .scripts import SYSTEM_PROMPT, number
@@ -176,7 +178,7 @@ class _Meter(Observer):
         self.calls.append((self.question, response.input_tokens or 0, response.output_tokens or 0))
 
 
-def run_conversation(memory: Any, *, llm: Any = None, questions: Iterable[str] = QUESTIONS,
+def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Iterable[str] = QUESTIONS,
                      observers: Iterable[Any] = ()) -> ConversationRun:
     """Ask every question in turn on one agent that reads ``memory``; count every model call's tokens."""
     meter = _Meter()

@@ -1,9 +1,11 @@
 """The environment check of notebook 00: is every course package here, and can the chosen model answer?
 
-``check_environment()`` returns one ``Check`` row per item: the course packages (read from their
-installed metadata, so nothing heavy is imported), the optional extras, the Python version, the
-active ``MINGRAPH_LLM`` and whether that model is reachable. With ``MINGRAPH_LLM=scripted`` (the
-default) no network call is made at all; for Ollama it is one short HTTP request to the server.
+``check_environment()`` returns one ``Check`` row per item: the Python version, the course
+packages and the optional extras (versions read from installed metadata, so nothing heavy is
+imported), the active ``MINGRAPH_LLM`` and whether that model is reachable. What the course needs
+is read from its own installed metadata, so ``pyproject.toml`` says it once; the spec is read by
+``parse_spec``, the one reader of its grammar. With ``MINGRAPH_LLM=scripted`` (the default) no
+network call is made at all; for Ollama it is one short HTTP request to the server.
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+
+from ..errors import LLMUnavailable
+from ..llms import guard
+from ..llms.factory import ENV, ModelSpec, parse_spec
+
 OK, FAIL, SKIP = "OK", "FAIL", "SKIP"
 
-#: distribution name -> minimum version (as in pyproject.toml); every lesson needs these.
-REQUIRED = {"pydantic": "2.6", "jupyterlab": "4.1", "ipywidgets": "8.1", "matplotlib": "3.8",
-            "ollama": "0.4", "tqdm": "4.66"}
-#: (row name, distribution name, extra that installs it); lessons work without them.
-OPTIONAL = (("openai", "openai", "openai"), ("langgraph", "langgraph", "langgraph"),
-            ("llama_cpp", "llama-cpp-python", "local"))
-MIN_PYTHON = (3, 10)
+PROJECT = "mingraph-lite"
+#: the extras a learner may install; "dev" is for contributors, so the check leaves it out
+EXTRAS = ("openai", "langgraph", "local")
 OLLAMA_DEFAULT_HOST = "http://localhost:11434"
 
 
@@ -42,47 +47,65 @@ class Check:
         return iter((self.name, self.status, self.detail))
 
 
-def _version_tuple(text: str) -> tuple[int, ...]:
-    parts = []
-    for piece in text.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit()) if piece[:1].isdigit() else ""
-        if not digits:
-            break
-        parts.append(int(digits))
-    return tuple(parts)
+@dataclass(frozen=True)
+class Requirements:
+    """What the installed course asks for, read from its own metadata (so pyproject.toml says it once)."""
+
+    python: SpecifierSet
+    required: tuple[Requirement, ...]
+    optional: tuple[tuple[str, Requirement], ...]  # (extra, requirement)
+
+    @classmethod
+    def parse(cls, python: str, requires: Sequence[str]) -> Requirements:
+        """From the ``Requires-Python`` and ``Requires-Dist`` texts of the metadata."""
+        reqs = [Requirement(text) for text in requires]
+        required = tuple(r for r in reqs if r.marker is None)
+        optional = tuple((extra, r) for extra in EXTRAS for r in reqs
+                         if r.marker is not None and r.marker.evaluate({"extra": extra}))
+        return cls(SpecifierSet(python), required, optional)
 
 
-def check_package(dist: str, minimum: str | None = None, *,
+def installed_requirements(dist: str = PROJECT) -> Requirements | None:
+    """The installed course's requirements, or ``None`` when the course itself is not installed."""
+    try:
+        meta = metadata.metadata(dist)
+    except metadata.PackageNotFoundError:
+        return None
+    return Requirements.parse(meta.get("Requires-Python") or "", meta.get_all("Requires-Dist") or [])
+
+
+def check_package(requirement: Requirement, *,
                   version_of: Callable[[str], str] = metadata.version) -> Check:
     """A required package: ``OK`` with its version, or ``FAIL`` naming the fix."""
+    dist = requirement.name
     try:
         version = version_of(dist)
     except metadata.PackageNotFoundError:
         return Check(dist, FAIL, "not installed: run `make setup` (or pip install -e .)")
-    if minimum and _version_tuple(version) < _version_tuple(minimum):
-        return Check(dist, FAIL, f"{version} installed, the course needs >= {minimum}: pip install -U {dist}")
+    if not requirement.specifier.contains(version, prereleases=True):
+        return Check(dist, FAIL, f"{version} installed, the course needs {requirement.specifier}: "
+                                 f"pip install -U '{requirement}'")
     return Check(dist, OK, version)
 
 
-def check_optional(name: str, dist: str, extra: str, *,
+def check_optional(extra: str, requirement: Requirement, *,
                    version_of: Callable[[str], str] = metadata.version) -> Check:
     """An optional package: its version, or ``SKIP`` with the pip command (never ``FAIL``)."""
     try:
-        return Check(name, OK, version_of(dist))
+        return Check(requirement.name, OK, version_of(requirement.name))
     except metadata.PackageNotFoundError:
-        return Check(name, SKIP, f"not installed (optional: pip install 'mingraph-lite[{extra}]')")
+        return Check(requirement.name, SKIP, f"not installed (optional: pip install '{PROJECT}[{extra}]')")
 
 
-def check_python(version: Sequence[int] | None = None) -> Check:
-    version = tuple(version or sys.version_info[:3])
-    text = ".".join(str(v) for v in version)
-    if version[:2] < MIN_PYTHON:
-        return Check("python", FAIL, f"{text}, the course needs >= {MIN_PYTHON[0]}.{MIN_PYTHON[1]}")
+def check_python(python: SpecifierSet, version: Sequence[int] | None = None) -> Check:
+    text = ".".join(str(v) for v in (version or sys.version_info[:3]))
+    if not python.contains(text, prereleases=True):
+        return Check("python", FAIL, f"{text}, the course needs {python}")
     return Check("python", OK, text)
 
 
 def _http_get_json(url: str, timeout: float) -> object:
-    with urllib.request.urlopen(url, timeout=timeout) as reply:  # noqa: S310 - a local server URL
+    with urllib.request.urlopen(url, timeout=timeout) as reply:  # a local server URL, built above
         return json.loads(reply.read().decode("utf-8"))
 
 
@@ -98,7 +121,7 @@ def _check_ollama(model: str, env: Mapping[str, str], timeout: float,
     host = _ollama_host(env)
     try:
         tags = http_get(f"{host}/api/tags", timeout)
-    except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"; the reason is shown
+    except Exception as exc:  # any failure means "not reachable"; the reason is shown
         return Check("live model", FAIL, f"no Ollama server answers at {host} ({type(exc).__name__}): "
                                          f"start it with `ollama serve`")
     pulled = {m.get("name") or m.get("model") for m in (tags or {}).get("models", [])
@@ -111,15 +134,37 @@ def _check_ollama(model: str, env: Mapping[str, str], timeout: float,
 
 
 def _check_local(model: str) -> Check:
-    if find_spec("llama_cpp") is None:
-        return Check("live model", FAIL, "llama-cpp-python is missing: pip install 'mingraph-lite[local]'")
-    from mingraph_lite.llms.local import find_gguf
+    if find_spec("xllamacpp") is None:
+        return Check("live model", FAIL, "the xllamacpp runtime is missing: pip install 'mingraph-lite[local]'")
+    from ..llms.local import find_gguf
 
     try:
         path = find_gguf(model or "smollm2-135m")
-    except (ImportError, ValueError) as exc:
+    except (LLMUnavailable, ValueError) as exc:
         return Check("live model", FAIL, str(exc))
     return Check("live model", OK, f"GGUF file found: {path.name}")
+
+
+def _reach(spec: ModelSpec, env: Mapping[str, str], timeout: float,
+           http_get: Callable[[str, float], object]) -> Check:
+    """Whether the model ``spec`` names can answer, checked as cheaply as possible."""
+    if spec.kind == "scripted":
+        return Check("live model", OK, "scripted, no live model needed")
+    if spec.kind == "ollama":
+        if not guard.real_models_allowed(env):
+            return Check("live model", SKIP, f"not checked: {guard.ENV}={env.get(guard.ENV)} (a test run)")
+        return _check_ollama(spec.argument, env, timeout, http_get)
+    if spec.kind == "openai":
+        from ..llms.openai import KEY_VAR
+
+        if env.get(KEY_VAR, "").strip():
+            return Check("live model", OK, f"{KEY_VAR} is set (not sent anywhere by this check)")
+        return Check("live model", FAIL, f"{KEY_VAR} is not set: export {KEY_VAR}=... before `make lab`")
+    if spec.kind == "local":
+        return _check_local(spec.argument)
+    if Path(spec.argument).expanduser().is_file():
+        return Check("live model", OK, "replays a recorded trace, no live model needed")
+    return Check("live model", FAIL, f"no trace file at {spec.argument}")
 
 
 def check_model(env: Mapping[str, str] | None = None, *, timeout: float = 1.0,
@@ -128,48 +173,30 @@ def check_model(env: Mapping[str, str] | None = None, *, timeout: float = 1.0,
 
     Never touches the network unless the spec names Ollama (one GET of ``/api/tags``, ``timeout`` s).
     """
-    from mingraph_lite.llms import guard
-    from mingraph_lite.llms.factory import ENV, FORMS
-
     env = os.environ if env is None else env
-    raw = (env.get(ENV) or "").strip()
-    spec = raw or "scripted"
-    kind, _, rest = spec.partition(":")
-    kind = kind.lower()
-    shown = spec if raw else "scripted (the default)"
-    if kind == "scripted" and not rest:
-        return [Check(ENV, OK, shown), Check("live model", OK, "scripted, no live model needed")]
-    if kind == "ollama" and rest:
-        if env.get(guard.ENV, "on").strip().lower() in {"off", "0", "false", "no"}:
-            reach = Check("live model", SKIP, f"not checked: {guard.ENV}={env.get(guard.ENV)} (a test run)")
-        else:
-            reach = _check_ollama(rest, env, timeout, http_get)
-    elif kind == "openai" and rest:
-        from mingraph_lite.llms.openai import KEY_VAR
-
-        if env.get(KEY_VAR, "").strip():
-            reach = Check("live model", OK, f"{KEY_VAR} is set (not sent anywhere by this check)")
-        else:
-            reach = Check("live model", FAIL, f"{KEY_VAR} is not set: export {KEY_VAR}=... before `make lab`")
-    elif kind == "local":
-        reach = _check_local(rest)
-    elif kind == "replay" and rest:
-        if Path(rest).expanduser().is_file():
-            reach = Check("live model", OK, "replays a recorded trace, no live model needed")
-        else:
-            reach = Check("live model", FAIL, f"no trace file at {rest}")
-    else:
-        return [Check(ENV, FAIL, f"unknown model spec {spec!r}; valid forms: {', '.join(FORMS)}")]
-    return [Check(ENV, OK, shown), reach]
+    try:
+        spec = parse_spec(env=env)
+    except ValueError as error:
+        return [Check(ENV, FAIL, str(error))]
+    shown = "scripted (the default)" if spec.is_default else spec.text
+    return [Check(ENV, OK, shown), _reach(spec, env, timeout, http_get)]
 
 
 def check_environment(env: Mapping[str, str] | None = None, *, timeout: float = 1.0,
                       http_get: Callable[[str, float], object] = _http_get_json,
-                      version_of: Callable[[str], str] = metadata.version) -> list[Check]:
-    """Every row of notebook 00's check, in reading order."""
-    rows = [check_python()]
-    rows += [check_package(dist, minimum, version_of=version_of) for dist, minimum in REQUIRED.items()]
-    rows += [check_optional(name, dist, extra, version_of=version_of) for name, dist, extra in OPTIONAL]
+                      version_of: Callable[[str], str] = metadata.version,
+                      requirements: Requirements | None = None) -> list[Check]:
+    """Every row of notebook 00's check, in reading order.
+
+    ``requirements`` defaults to the installed course's own metadata (``installed_requirements()``).
+    """
+    needs = requirements or installed_requirements()
+    if needs is None:
+        return [Check(PROJECT, FAIL, "not installed: run `make setup` (or pip install -e .)"),
+                *check_model(env, timeout=timeout, http_get=http_get)]
+    rows = [check_python(needs.python)]
+    rows += [check_package(requirement, version_of=version_of) for requirement in needs.required]
+    rows += [check_optional(extra, requirement, version_of=version_of) for extra, requirement in needs.optional]
     rows += check_model(env, timeout=timeout, http_get=http_get)
     return rows
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..agents import Agent
 from ..errors import LLMUnavailable
-from ..llms.base import LLMResponse
+from ..llms.base import LLM, LLMResponse
 from ..llms.scripted import ScriptedLLM
 from ..messages import AssistantMessage, ToolCall
 from ..observers.trace import TraceRecorder, read_trace
@@ -239,7 +239,7 @@ def _final_from_tool(messages, tools):
 
 
 def _own_arithmetic(messages, tools):
-    paris, tokyo = (round(c * 9 / 5 + 32) for c in _celsius(messages))
+    paris, tokyo = (to_fahrenheit(c) for c in _celsius(messages))
     return _reply(f"Paris: {paris}°F, Tokyo: {tokyo}°F", reasoning="Easy enough to convert these myself.")
 
 
@@ -355,13 +355,13 @@ def versus_reported(results: ExperimentResults) -> str:
     return f"this run: {results.source}\n" + _aligned(heads, body)
 
 
-def is_live(llm: Any) -> bool:
+def is_live(llm: LLM | None) -> bool:
     """A model that is not scripted (``make_llm()`` gives a ``ScriptedLLM`` unless MINGRAPH_LLM names one)."""
     return llm is not None and not isinstance(llm, ScriptedLLM)
 
 
-def model_name(llm: Any) -> str:
-    return str(getattr(llm, "model", None) or getattr(llm, "name", None) or type(llm).__name__)
+def model_name(llm: LLM) -> str:
+    return llm.name
 
 
 def run_experiment(llm: Any = None, *, trace_dir: str | Path, runs: int = 8, seed: int = 0,
@@ -394,7 +394,7 @@ def run_experiment(llm: Any = None, *, trace_dir: str | Path, runs: int = 8, see
                     agent.run({"question": QUESTION})
                 except LLMUnavailable:
                     raise  # no server or key: every further run would fail the same way
-                except Exception:  # noqa: BLE001 - a step limit or failing tool; the trace says which
+                except Exception:  # a step limit or failing tool; the trace says which
                     pass
                 events = read_trace(path, run=recorder.run_id)
                 verdict = classify(events)

@@ -1,16 +1,19 @@
 """Scripted managers: the runs the source article reports, replayed without any model.
 
-Each is a ``ScriptedLLM`` whose name says it is scripted. The replies read the folder where a real
-model would (the numbers they convert come from the answer slips), so changing a tool changes the
-run; only the *shape* of each run (how many rounds, which slips) is fixed by the script.
+``make_llm()`` picks the course's model: the one ``$MINGRAPH_LLM`` names, or the four-round
+manager when it names none. Each manager is a ``ScriptedLLM`` whose name says it is scripted.
+The replies read the folder where a real model would (the numbers they convert come from the
+answer slips), so changing a tool changes the run; only the *shape* of each run (how many rounds,
+which slips) is fixed by the script.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..llms.base import LLMResponse
+from ..llms.base import LLM, LLMResponse
+from ..llms.factory import llm_from_spec, parse_spec
 from ..llms.scripted import ScriptedLLM
 from ..messages import AssistantMessage, Message, ToolMessage
 
@@ -33,7 +36,7 @@ def number(text: str) -> float | int:
     return int(value) if value.is_integer() else value
 
 
-def _weather_slips(messages, tools):
+def _ask_both_temperatures(messages, tools):
     return [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
 
 
@@ -55,12 +58,12 @@ def _final(messages, tools):
 
 def four_round_manager() -> ScriptedLLM:
     """Four model calls: both lookups, then one conversion per round (as reported for gpt-5-mini)."""
-    return ScriptedLLM([_weather_slips, _convert(0), _convert(1), _final], name="scripted: four rounds")
+    return ScriptedLLM([_ask_both_temperatures, _convert(0), _convert(1), _final], name="scripted: four rounds")
 
 
 def three_round_manager() -> ScriptedLLM:
     """Three model calls: both lookups, both conversions in one reply (as reported for qwen3.5:2b)."""
-    return ScriptedLLM([_weather_slips, _convert_both, _final], name="scripted: three rounds")
+    return ScriptedLLM([_ask_both_temperatures, _convert_both, _final], name="scripted: three rounds")
 
 
 WRONG_TOKYO_THINKING = ("Paris returned 18 and Tokyo returned 24. Tokyo is already in Fahrenheit, "
@@ -80,9 +83,18 @@ def wrong_tokyo_manager() -> ScriptedLLM:
         return LLMResponse(AssistantMessage(f"Paris: {paris}°F, Tokyo: {tokyo}°F"),
                            reasoning=WRONG_TOKYO_THINKING, model="scripted: wrong Tokyo")
 
-    return ScriptedLLM([_weather_slips, _convert(0), wrong_final], name="scripted: wrong Tokyo")
+    return ScriptedLLM([_ask_both_temperatures, _convert(0), wrong_final], name="scripted: wrong Tokyo")
 
 
 def looping_manager(rounds: int = 100) -> ScriptedLLM:
     """A manager that never stops asking for the same errand: the reason ``max_steps`` exists."""
-    return ScriptedLLM([_weather_slips] * rounds, name="scripted: never stops")
+    return ScriptedLLM([_ask_both_temperatures] * rounds, name="scripted: never stops")
+
+
+def make_llm(spec: str | None = None) -> LLM:
+    """The model ``spec`` names, or ``$MINGRAPH_LLM``'s; ``scripted`` (the default) is ``four_round_manager``.
+
+    Forms: ``scripted``, ``ollama:MODEL``, ``openai:MODEL``, ``local[:MODEL]``, ``replay:PATH``.
+    Building a model contacts nothing; its first ``generate`` does.
+    """
+    return llm_from_spec(parse_spec(spec), scripted=four_round_manager)

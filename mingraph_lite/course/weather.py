@@ -8,8 +8,8 @@ unit also travels with the result, which is what the model holds several rounds 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
-from typing import Callable
 
 from ..errors import ToolArgsError
 from ..tools import ToolRegistry
@@ -50,6 +50,11 @@ def make_get_weather(unit_in_result: bool = False) -> Callable[[str], str]:
 get_weather = make_get_weather(unit_in_result=False)
 
 
+def celsius_to_fahrenheit(celsius: float) -> float:
+    """The conversion itself, unrounded: the one place the course writes the formula."""
+    return celsius * 9 / 5 + 32
+
+
 def to_fahrenheit(celsius: float) -> float | int:
     """Convert a temperature from degrees Celsius to degrees Fahrenheit, rounded to a whole degree.
 
@@ -58,7 +63,7 @@ def to_fahrenheit(celsius: float) -> float | int:
     """
     if not -273.15 <= celsius <= 10_000:  # a slip the model can fix, not a tool failure
         raise ToolArgsError(f"celsius must be between -273.15 (absolute zero) and 10000, got {celsius!r}")
-    return round(celsius * 9 / 5 + 32)
+    return round(celsius_to_fahrenheit(celsius))
 
 
 def weather_registry(unit_in_result: bool = False) -> ToolRegistry:

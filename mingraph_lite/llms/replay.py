@@ -6,18 +6,25 @@ order, and checks on the way that the run asks what the recording asked: the sam
 and later the same newest messages (the previous reply and its answer slips). A run that drifts
 (other tools, other data, another memory) stops with ``ReplayMismatch`` naming the step, instead
 of silently pairing old replies with new questions.
+
+A trace that cannot be replayed (another format version, a malformed event, a line lost inside the
+chosen run) is a ``ReplayError`` naming the file and line. Which run is replayed follows the one
+rule of ``observers.trace.pick_run``: the last by default, or ``run=N`` (1-based, -1 the last), or a
+``run_id``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mingraph_lite.errors import ReplayMismatch, ScriptExhausted
+from mingraph_lite.errors import ReplayError, ReplayMismatch, ScriptExhausted
 from mingraph_lite.llms.base import LLMResponse
 from mingraph_lite.messages import Message, message_from_dict
+from mingraph_lite.observers.trace import read_trace, run_indices, safe_json
+from mingraph_lite.redaction import secret_values
 
 
 @dataclass(frozen=True)
@@ -26,24 +33,6 @@ class _Expected:
 
     folder: tuple[dict[str, Any], ...] | None = None   # the whole folder (first call only)
     tail: tuple[dict[str, Any], ...] = ()              # the newest messages (later calls)
-
-
-def _pick_run(events: list[Mapping[str, Any]], run: int | str | None) -> list[Mapping[str, Any]]:
-    key = "run_id" if any("run_id" in e for e in events) else "run"
-    ids = list(dict.fromkeys(e.get(key) for e in events))
-    if not ids:
-        raise ValueError("the trace holds no events")
-    if run is None:
-        chosen = ids[-1]                         # the latest run, as a notebook would expect
-    elif isinstance(run, str):
-        if run not in ids:
-            raise ValueError(f"no run with run_id {run!r} in the trace; it holds {ids}")
-        chosen = run
-    else:
-        if run == 0 or not -len(ids) <= run <= len(ids):
-            raise ValueError(f"run={run} but the trace holds {len(ids)} run(s): use 1..{len(ids)} or -1")
-        chosen = ids[run - 1] if run > 0 else ids[run]
-    return [e for e in events if e.get(key) == chosen]
 
 
 @dataclass
@@ -64,29 +53,46 @@ class ReplayLLM:
 
     @classmethod
     def from_trace(cls, path: str | Path, run: int | str | None = None) -> ReplayLLM:
-        """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last, or a ``run_id``."""
-        from mingraph_lite.observers.trace import read_trace  # here, not on top: observers import llms
+        """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last (default), or a ``run_id``.
 
-        return cls.from_events(read_trace(Path(path)), run=run)
+        Raises ``ReplayError`` naming the file and line when the trace is of another version, has a
+        malformed event, or lost a line inside the chosen run (a torn line, a gap in ``seq``).
+        """
+        trace = read_trace(Path(path))
+        if not trace:
+            raise ReplayError(f"{path} holds no events: nothing to replay; record a run with TraceRecorder")
+        return cls._build(trace, run, str(path), [f"{path}, line {n}" for n in trace.lines])
 
     @classmethod
     def from_events(cls, events: Iterable[Mapping[str, Any]], run: int | str | None = None) -> ReplayLLM:
         """The same from event dicts (``EventRecorder().events``, or ``read_trace``)."""
-        chosen = _pick_run(list(events), run)
-        responses, expected = [], []
-        folder = next((tuple(e["messages"]) for e in chosen if e.get("event") == "run_start"), None)
-        tail: list[dict[str, Any]] = []
-        for e in chosen:
-            if e.get("event") == "model_reply":
+        events = list(getattr(events, "events", events))
+        if not events:
+            raise ReplayError("the events are empty: nothing to replay; record a run first")
+        return cls._build(events, run, "the events", [f"event {i}" for i in range(1, len(events) + 1)])
+
+    @classmethod
+    def _build(cls, events: list[Mapping[str, Any]], run: int | str | None, source: str,
+               where: list[str]) -> ReplayLLM:
+        keep = run_indices(events, run)
+        chosen, where = [events[i] for i in keep], [where[i] for i in keep]
+        _check_whole(chosen, where)
+        responses, expected, folder, tail = [], [], None, []
+        for event, at in zip(chosen, where, strict=True):
+            name = event.get("event")
+            if name == "run_start":
+                folder = _read(at, name, lambda e: tuple(m.to_dict() for m in _messages(e["messages"])), event)
+            elif name == "model_reply":
+                response = _read(at, name, _response, event)
                 expected.append(_Expected(folder=folder) if not responses else _Expected(tail=tuple(tail)))
-                response = LLMResponse.from_dict(e)
                 # Say where the reply came from, the way a scripted reply says it is scripted.
                 responses.append(replace(response, model=f"replay:{response.model}"))
                 tail = [response.message.to_dict()]
-            elif e.get("event") == "tool_return":
-                tail.append(message_from_dict({**_only_message(e), "role": "tool"}).to_dict())
+            elif name == "tool_return":
+                tail.append(_read(at, name, _tool_message, event).to_dict())
         if not responses:
-            raise ValueError("the chosen run has no model_reply events: nothing to replay")
+            raise ReplayError(f"{source}: the chosen run has no model_reply events: nothing to replay; "
+                              f"pick another run")
         return cls(responses=responses, expected=expected)
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
@@ -101,6 +107,10 @@ class ReplayLLM:
 
     @staticmethod
     def _check(step: int, sent: list[dict[str, Any]], want: _Expected) -> None:
+        # A trace stores secrets as ***: compare both sides in the form a trace stores.
+        sent = _as_stored(sent)
+        want = _Expected(folder=None if want.folder is None else tuple(_as_stored(want.folder)),
+                         tail=tuple(_as_stored(want.tail)))
         if want.folder is not None and tuple(sent) != want.folder:
             raise ReplayMismatch(f"replay step {step}: the run sent a different folder than recorded "
                                  f"({len(sent)} messages, recorded {len(want.folder)}); first difference: "
@@ -110,8 +120,68 @@ class ReplayLLM:
                                  f"{_first_difference(sent[-len(want.tail):], list(want.tail))}")
 
 
-def _only_message(event: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: event[k] for k in ("content", "tool_call_id", "name", "is_error") if k in event}
+def _as_stored(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return safe_json(list(messages), secret_values())
+
+
+def _read(where: str, name: str, read: Callable[[Mapping[str, Any]], Any], event: Mapping[str, Any]) -> Any:
+    try:
+        return read(event)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReplayError(f"{where}: this {name} event cannot be replayed ({type(exc).__name__}: {exc}); "
+                          f"the trace is damaged or was not written by TraceRecorder") from None
+
+
+def _text(value: Any, what: str) -> str:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{what} is {type(value).__name__}, not text")
+    return value or ""
+
+
+def _messages(data: Any) -> list[Message]:
+    if not isinstance(data, list) or not all(isinstance(m, Mapping) for m in data):
+        raise TypeError("messages is not a list of message objects")
+    for m in data:
+        _text(m.get("content"), "a message's content")
+    return [message_from_dict(m) for m in data]
+
+
+def _response(event: Mapping[str, Any]) -> LLMResponse:
+    message = event["message"]
+    if not isinstance(message, Mapping):
+        raise TypeError("message is not an object")
+    _text(message.get("content"), "the reply's content")
+    calls = message.get("tool_calls") or []
+    if not isinstance(calls, list) or not all(isinstance(c, Mapping) for c in calls):
+        raise TypeError("tool_calls is not a list of objects")
+    for key in ("input_tokens", "output_tokens", "reasoning_tokens"):
+        if event.get(key) is not None and (type(event[key]) is not int):
+            raise TypeError(f"{key} is not a whole number")
+    _text(event.get("reasoning"), "reasoning")
+    return LLMResponse.from_dict(event)
+
+
+def _tool_message(event: Mapping[str, Any]) -> Message:
+    fields = {k: event[k] for k in ("content", "tool_call_id", "name", "is_error") if k in event}
+    if "tool_call_id" not in fields:
+        raise KeyError("tool_call_id")
+    _text(fields.get("content"), "the answer's content")
+    return message_from_dict({**fields, "role": "tool"})
+
+
+def _check_whole(events: list[Mapping[str, Any]], where: list[str]) -> None:
+    """Refuse a run that lost a line: replaying it would pair replies with the wrong questions."""
+    seqs = [e.get("seq") for e in events]
+    if not all(type(s) is int for s in seqs):
+        return  # hand-written events carry no sequence numbers
+    first = events[0]
+    if first.get("event") != "run_start" and seqs[0] != 1:
+        raise ReplayError(f"{where[0]}: the run's first lines are missing (it starts at seq {seqs[0]}, "
+                          f"not with run_start); the trace is torn there, so this run cannot be replayed")
+    for before, after, at in zip(seqs, seqs[1:], where[1:], strict=False):
+        if after != before + 1:
+            raise ReplayError(f"{at}: a line of this run is missing just before it (seq {before} then {after}), "
+                              f"a torn or lost line; this run cannot be replayed, pick another")
 
 
 def _first_difference(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> str:

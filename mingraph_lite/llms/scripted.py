@@ -8,8 +8,9 @@ different folders would cost, pass ``count_tokens=word_count``: counts then foll
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
 
 from ..errors import ScriptExhausted
 from ..messages import AssistantMessage, Message, ToolCall
@@ -31,7 +32,7 @@ def _as_call(item: Any, index: int, step: int) -> ToolCall:
     raise TypeError(f"a scripted tool call must be a ToolCall or a (name, arguments) tuple, got {item!r}")
 
 
-def to_response(reply: Any, step: int) -> LLMResponse:
+def _to_response(reply: Any, step: int) -> LLMResponse:
     """Turn one scripted reply (not a callable) into an ``LLMResponse`` labelled scripted."""
     if isinstance(reply, LLMResponse):
         return reply
@@ -87,7 +88,7 @@ class ScriptedLLM:
         reply = self._replies[step - 1]
         if callable(reply) and not isinstance(reply, LLMResponse):
             reply = reply(list(messages), list(tools))
-        response = to_response(reply, step)
+        response = _to_response(reply, step)
         if self.count_tokens is not None:
             tokens_in, tokens_out = self.count_tokens(messages, response.message)
             response = replace(response, input_tokens=tokens_in, output_tokens=tokens_out,

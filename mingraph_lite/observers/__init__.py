@@ -1,9 +1,7 @@
-"""Listeners on the platform: they hear every announcement of a run and cannot change it."""
+"""Listeners: they hear every announcement of a run and cannot change it.
 
-from .base import Observer, RecordingObserver, event_dict
-from .console import ConsoleLogger
-from .recorder import EventRecorder
-from .trace import TraceRecorder, read_trace
-
-__all__ = ["ConsoleLogger", "EventRecorder", "Observer", "RecordingObserver", "TraceRecorder", "event_dict",
-           "read_trace"]
+``base`` (the ``Observer`` hooks and ``RecordingObserver``), ``announce`` (how a run calls its
+listeners), ``console``, ``recorder`` (``EventRecorder``), ``trace`` (``TraceRecorder``,
+``read_trace``), ``run_model`` (one run folded from its events) and ``widgets`` (live views). The
+public names are exported once, from ``mingraph_lite``; this package re-exports nothing.
+"""

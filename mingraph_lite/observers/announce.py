@@ -11,7 +11,10 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from ..redaction import RedactingFilter
+
 logger = logging.getLogger(__name__)
+logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run was handling
 
 
 def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = False, stopping: bool = False) -> None:

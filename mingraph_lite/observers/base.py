@@ -113,29 +113,29 @@ class RecordingObserver(Observer):
         event = {"run": max(self._run, 1), "step": self._step, **event}
         self.record(event)
 
-    def on_run_start(self, messages):  # noqa: D102
+    def on_run_start(self, messages):
         self._hear("on_run_start", messages)
 
-    def on_step_start(self, step):  # noqa: D102
+    def on_step_start(self, step):
         self._hear("on_step_start", step)
 
-    def on_model_reply(self, response):  # noqa: D102
+    def on_model_reply(self, response):
         self._hear("on_model_reply", response)
 
-    def on_tool_call(self, call):  # noqa: D102
+    def on_tool_call(self, call):
         self._hear("on_tool_call", call)
 
-    def on_tool_return(self, result):  # noqa: D102
+    def on_tool_return(self, result):
         self._hear("on_tool_return", result)
 
-    def on_tool_error(self, call, error):  # noqa: D102
+    def on_tool_error(self, call, error):
         self._hear("on_tool_error", call, error)
 
-    def on_finish(self, answer, reason):  # noqa: D102
+    def on_finish(self, answer, reason):
         self._hear("on_finish", answer, reason)
 
-    def on_node_start(self, node, state):  # noqa: D102
+    def on_node_start(self, node, state):
         self._hear("on_node_start", node, state)
 
-    def on_node_end(self, node, update):  # noqa: D102
+    def on_node_end(self, node, update):
         self._hear("on_node_end", node, update)

@@ -1,10 +1,15 @@
-"""ConsoleLogger: the step-by-step print of a run, for a person reading along."""
+"""ConsoleLogger: the step-by-step print of a run, for a person reading along.
+
+Every line passes through ``redaction.redact`` first, so a key never reaches the screen. A reader
+that goes away (``demo | head -1`` closes the pipe) ends the printing quietly; the run goes on.
+"""
 
 from __future__ import annotations
 
 import sys
 from typing import Any, TextIO
 
+from ..redaction import redact
 from .base import Observer
 
 
@@ -26,9 +31,15 @@ class ConsoleLogger(Observer):
 
     def __init__(self, stream: TextIO | None = None, *, width: int = 100, show_state: bool = False) -> None:
         self._stream, self.width, self.show_state = stream, width, show_state
+        self.closed = False  # set when the reader went away; nothing more is printed
 
     def _print(self, text: str) -> None:
-        print(text, file=self._stream or sys.stdout)
+        if self.closed:
+            return
+        try:
+            print(redact(text), file=self._stream or sys.stdout)
+        except BrokenPipeError:
+            self.closed = True  # nobody reads any more: stop printing, let the run end as it would
 
     def on_step_start(self, step: int) -> None:
         self._print(f"[step {step}]")

@@ -6,8 +6,8 @@ hand (where the run is: calling the model, running tools, finished), which flips
 ``LiveRun`` shows both for one run and is used as ``observers=[view]``.
 
 Each view is a ``RecordingObserver``: it turns announcements into event dicts and folds them into
-a small model. A finished trace is the same list of event dicts, so ``from_trace``/``from_events``
-draw a past run with the same code that draws a live one.
+a ``RunModel`` (``run_model.py``, which the plots read too). A finished trace is the same list of
+event dicts, so ``from_trace``/``from_events`` draw a past run with the same code as a live one.
 
 Why updates are safe to make from a listener: the agent announces from the running cell (the
 main thread), and ipywidgets sends a trait change to the browser as soon as it is set, while the
@@ -25,10 +25,11 @@ import html
 import os
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .base import RecordingObserver
+from .run_model import RunModel
+from .trace import pick_run, read_trace
 
 #: Events after which the run waits (on the model, a tool, a node): the picture the learner watches.
 _WAITS = frozenset({"step_start", "tool_call", "node_start"})
@@ -52,119 +53,10 @@ _STYLE = """<style>
 </style>"""
 
 
-# ---------------------------------------------------------------- the models (pure data, no widgets)
-
-@dataclass(frozen=True)
-class FolderRow:
-    """One message in the folder, as a viewer needs it."""
-
-    role: str
-    content: str
-    slips: tuple[Mapping[str, Any], ...] = ()   # the tool calls (id, name, arguments) of a reply
-    ticket: str | None = None                    # an answer slip: the ticket it answers
-    name: str | None = None                      # an answer slip: the tool's name
-    is_error: bool = False
-    thinking: str | None = None                  # a reply: the model's reasoning, when reported
-    thinking_tokens: int | None = None
-
-
-@dataclass(frozen=True)
-class Card:
-    """The card in hand from announcement number ``at`` on, and the folder size at that moment."""
-
-    kind: str          # "calling-model" | "running-tools" | "finished" | "node"
-    label: str         # "calling model", "running tools", "finished (answered)", or the node's name
-    step: int | None
-    at: int            # index of the announcement that put this card in hand (0-based, within the run)
-    folder_size: int
-
-
-def split_runs(events: Iterable[Mapping[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Cut a stream of events into runs: a new run at each ``run_start`` or change of ``run_id``."""
-    runs: list[list[dict[str, Any]]] = []
-    last_key: Any = None
-    for event in events:
-        # A trace names runs by run_id (unique across processes); an EventRecorder numbers them.
-        key = event.get("run_id", event.get("run"))
-        if not runs or event.get("event") == "run_start" or key != last_key:
-            runs.append([])
-        runs[-1].append(dict(event))
-        last_key = key
-    return runs
-
-
 def _args_text(arguments: Any) -> str:
     if isinstance(arguments, Mapping):
         return ", ".join(f"{k}={v!r}" for k, v in arguments.items())
     return str(arguments)  # raw JSON text the provider sent, shown as is
-
-
-class RunModel:
-    """The folder and the cards of one run, folded from event dicts (live or from a trace)."""
-
-    def __init__(self) -> None:
-        self._reset()
-
-    def _reset(self) -> None:
-        self.rows: list[FolderRow] = []
-        self.cards: list[Card] = []
-        self.sizes: list[int] = []       # folder size after each announcement
-        self.finish: tuple[str | None, str] | None = None
-        self.tool_error: str | None = None
-        self._events = 0
-        self._graph = False
-
-    def _card(self, kind: str, label: str, step: int | None) -> None:
-        self.cards.append(Card(kind, label, step, self._events, len(self.rows)))
-
-    def apply(self, event: Mapping[str, Any]) -> None:
-        kind = event.get("event")
-        step = event.get("step")
-        if kind == "run_start":
-            self._reset()  # a new run: the folder as the first model call will read it
-            self.rows = [FolderRow(m.get("role", "?"), m.get("content") or "",
-                                   tuple(m.get("tool_calls") or ()), m.get("tool_call_id"), m.get("name"),
-                                   bool(m.get("is_error"))) for m in event.get("messages", ())]
-        elif kind == "step_start" and not self._graph:
-            self._card("calling-model", "calling model", step)
-        elif kind == "model_reply":
-            message = event.get("message") or {}
-            self.rows.append(FolderRow("assistant", message.get("content") or "",
-                                       tuple(message.get("tool_calls") or ()),
-                                       thinking=event.get("reasoning"),
-                                       thinking_tokens=event.get("reasoning_tokens")))
-        elif kind == "tool_call" and not self._graph:
-            if not self.cards or self.cards[-1].kind != "running-tools":
-                self._card("running-tools", "running tools", step)
-        elif kind == "tool_return":
-            self.rows.append(FolderRow("tool", event.get("content") or "", ticket=event.get("tool_call_id"),
-                                       name=event.get("name"), is_error=bool(event.get("is_error"))))
-        elif kind == "tool_error":
-            # No row: the agent announces the failed slip's answer (and any skipped slips') after this.
-            call = event.get("call") or {}
-            self.tool_error = f"{call.get('name')} raised {event.get('error_type')}: {event.get('error')}"
-        elif kind == "node_start":
-            self._graph = True  # a graph run: the cards are its nodes
-            self._card("node", str(event.get("node")), step)
-        elif kind == "finish":
-            self.finish = (event.get("answer"), str(event.get("reason")))
-            self._card("finished", f"finished ({event.get('reason')})", step)
-        self.sizes.append(len(self.rows))
-        self._events += 1
-
-    @property
-    def status(self) -> str:
-        if self.finish is not None:
-            why = f": {self.tool_error}" if self.tool_error else ""
-            return f"finished ({self.finish[1]}){why}"
-        if not self.cards:
-            return "waiting to start" if not self.rows else "started"
-        card = self.cards[-1]
-        return card.label + (f" (step {card.step})" if card.step is not None and card.kind != "node" else "")
-
-    def answers(self) -> dict[str, FolderRow]:
-        """Answer slips by the ticket they answer, to show each one beside its slip."""
-        return {row.ticket: row for row in self.rows if row.role == "tool" and row.ticket is not None}
 
 
 # ---------------------------------------------------------------- rendering
@@ -174,28 +66,28 @@ def _short(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def folder_text(model: RunModel) -> str:
+def _messages_text(model: RunModel) -> str:
     answers = model.answers()
     lines = [f"folder: {len(model.rows)} messages"]
     for number, row in enumerate(model.rows, 1):
         if row.role == "tool":
             mark = " ERROR" if row.is_error else ""
-            lines.append(f"{number:>3} tool       #{row.ticket} {row.name or '?'} ->{mark} "
+            lines.append(f"{number:>3} tool       #{row.tool_call_id} {row.name or '?'} ->{mark} "
                          f"{_short(row.content)}")
             continue
         lines.append(f"{number:>3} {row.role:<10} {_short(row.content) if row.content else ''}".rstrip())
-        if row.thinking:
-            lines.append(f"      thinking: {_short(row.thinking, 70)}")
-        for slip in row.slips:
-            answer = answers.get(slip.get("id"))
+        if row.reasoning:
+            lines.append(f"      thinking: {_short(row.reasoning, 70)}")
+        for tool_call in row.tool_calls:
+            answer = answers.get(tool_call.get("id"))
             told = f" -> {_short(answer.content, 40)}" if answer else " -> (waiting)"
-            call = f"{slip.get('name')}({_args_text(slip.get('arguments'))})"
-            lines.append(f"      slip #{slip.get('id')} {call}{told}")
+            shown = f"{tool_call.get('name')}({_args_text(tool_call.get('arguments'))})"
+            lines.append(f"      slip #{tool_call.get('id')} {shown}{told}")
     lines.append(model.status)
     return "\n".join(lines)
 
 
-def folder_html(model: RunModel) -> str:
+def _messages_html(model: RunModel) -> str:
     esc = html.escape
     answers = model.answers()
     parts = [f'<div class="mg-view mg-folder" data-count="{len(model.rows)}">',
@@ -204,39 +96,39 @@ def folder_html(model: RunModel) -> str:
         classes = f"mg-row mg-role-{esc(row.role)}" + (" mg-error" if row.is_error else "")
         body = []
         if row.role == "tool":
-            body.append(f'<span class="mg-ticket">#{esc(str(row.ticket))} {esc(row.name or "?")} '
+            body.append(f'<span class="mg-ticket">#{esc(str(row.tool_call_id))} {esc(row.name or "?")} '
                         '&rarr;</span> ')
         if row.content:
             body.append(f'<span class="mg-content">{esc(row.content)}</span>')
-        if row.thinking:
-            tokens = f" ({row.thinking_tokens} tokens)" if row.thinking_tokens is not None else ""
+        if row.reasoning:
+            tokens = f" ({row.reasoning_tokens} tokens)" if row.reasoning_tokens is not None else ""
             body.append(f'<details class="mg-thinking"><summary>thinking{tokens}</summary>'
-                        f'<span class="mg-content">{esc(row.thinking)}</span></details>')
-        for slip in row.slips:
-            answer = answers.get(slip.get("id"))
+                        f'<span class="mg-content">{esc(row.reasoning)}</span></details>')
+        for tool_call in row.tool_calls:
+            answer = answers.get(tool_call.get("id"))
             told = (f'<span class="mg-answer{" mg-error" if answer.is_error else ""}">&rarr; '
                     f'{esc(_short(answer.content, 60))}</span>' if answer else
                     '<span class="mg-answer mg-waiting">&rarr; (waiting)</span>')
-            call = f'{slip.get("name")}({_args_text(slip.get("arguments"))})'
-            body.append(f'<span class="mg-slip"><span class="mg-ticket">#{esc(str(slip.get("id")))}</span> '
-                        f'{esc(call)} {told}</span>')
+            shown = f'{tool_call.get("name")}({_args_text(tool_call.get("arguments"))})'
+            body.append(f'<span class="mg-slip"><span class="mg-ticket">#{esc(str(tool_call.get("id")))}</span> '
+                        f'{esc(shown)} {told}</span>')
         parts.append(f'<div class="{classes}" data-index="{number}"><span class="mg-role">{number} '
                      f'{esc(row.role)}</span><div>{"".join(body)}</div></div>')
     parts.append(f'<div class="mg-status">{esc(model.status)}</div></div>')
     return "".join(parts)
 
 
-def timeline_text(model: RunModel) -> str:
+def _timeline_text(model: RunModel) -> str:
     lines = [f"cards: {len(model.cards)}, folder: {len(model.rows)} messages"]
     for number, card in enumerate(model.cards, 1):
         step = f" (step {card.step})" if card.step is not None and card.kind != "finished" else ""
         here = "  <- in hand" if number == len(model.cards) and model.finish is None else ""
-        lines.append(f"{number:>3} holding: {card.label + step:<28} | folder has {card.folder_size} messages"
+        lines.append(f"{number:>3} holding: {card.label + step:<28} | folder has {card.message_count} messages"
                      f"{here}")
     return "\n".join(lines)
 
 
-def timeline_html(model: RunModel) -> str:
+def _timeline_html(model: RunModel) -> str:
     esc = html.escape
     parts = [f'<div class="mg-view mg-timeline" data-cards="{len(model.cards)}">',
              f'<h4>card in hand &middot; folder size: <span class="mg-folder-count">{len(model.rows)}</span>'
@@ -246,7 +138,7 @@ def timeline_html(model: RunModel) -> str:
         step = f" (step {card.step})" if card.step is not None and card.kind != "finished" else ""
         parts.append(f'<div class="mg-card mg-card-{esc(card.kind)}{current}" data-index="{number}">'
                      f'<span class="mg-label">{esc(card.label + step)}</span>'
-                     f'<span class="mg-size">folder has {card.folder_size} messages</span></div>')
+                     f'<span class="mg-size">folder has {card.message_count} messages</span></div>')
     parts.append(f'<div class="mg-status">{esc(model.status)}</div></div>')
     return "".join(parts)
 
@@ -345,29 +237,22 @@ class _View(RecordingObserver):
         self.renders += 1
 
     @classmethod
-    def from_events(cls, events: Iterable[Mapping[str, Any]], *, run: int | None = None, **kwargs: Any):
+    def from_events(cls, events: Iterable[Mapping[str, Any]], *, run: int | str | None = None, **kwargs: Any):
         """A view of a finished run, from event dicts (an ``EventRecorder``'s or a trace's).
 
-        ``run`` picks one run (1-based) when the events hold several; the default is the last.
+        ``run`` picks one run when the events hold several (``pick_run``'s rule); the default is the last.
         """
-        runs = split_runs(getattr(events, "events", events))
-        if not runs:
-            raise ValueError("no events to show; record a run with EventRecorder or TraceRecorder first")
-        if run is not None and not 1 <= run <= len(runs):
-            raise ValueError(f"the events hold {len(runs)} runs; run={run} is out of range")
         view = cls(**kwargs)
         view._replaying = True
-        for event in runs[(run or len(runs)) - 1]:
+        for event in pick_run(events, run):
             view.record(event)
         view._replaying = False
         view.refresh()
         return view
 
     @classmethod
-    def from_trace(cls, path: str | os.PathLike[str], *, run: int | None = None, **kwargs: Any):
+    def from_trace(cls, path: str | os.PathLike[str], *, run: int | str | None = None, **kwargs: Any):
         """A view of a run in a trace file (JSON Lines from ``TraceRecorder``); default the last run."""
-        from .trace import read_trace
-
         return cls.from_events(read_trace(path), run=run, **kwargs)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
@@ -388,10 +273,10 @@ class FolderView(_View):
     """The folder, live: one row per message, slips with their tickets, each answer beside its slip."""
 
     def to_html(self) -> str:
-        return folder_html(self.model)
+        return _messages_html(self.model)
 
     def text(self) -> str:
-        return folder_text(self.model)
+        return _messages_text(self.model)
 
     def __repr__(self) -> str:
         return f"FolderView({len(self.model.rows)} messages, {self.model.status})"
@@ -401,10 +286,10 @@ class CardTimeline(_View):
     """The card in hand at each moment, beside the folder size (which only climbs)."""
 
     def to_html(self) -> str:
-        return timeline_html(self.model)
+        return _timeline_html(self.model)
 
     def text(self) -> str:
-        return timeline_text(self.model)
+        return _timeline_text(self.model)
 
     def __repr__(self) -> str:
         return f"CardTimeline({len(self.model.cards)} cards, {self.model.status})"
@@ -415,25 +300,25 @@ class LiveRun(_View):
 
     def _build(self):
         widgets = _ipywidgets()
-        self._cards_html = widgets.HTML(value="", layout=widgets.Layout(flex="0 0 34%"))
-        self._folder_html = widgets.HTML(value="", layout=widgets.Layout(flex="1 1 66%"))
-        box = widgets.HBox([self._cards_html, self._folder_html],
+        self._timeline_widget = widgets.HTML(value="", layout=widgets.Layout(flex="0 0 34%"))
+        self._messages_widget = widgets.HTML(value="", layout=widgets.Layout(flex="1 1 66%"))
+        box = widgets.HBox([self._timeline_widget, self._messages_widget],
                            layout=widgets.Layout(width="100%", align_items="flex-start"))
         box.add_class("mg-live")
         return box
 
     def _draw(self) -> None:
-        with self._cards_html.hold_sync(), self._folder_html.hold_sync():
-            self._cards_html.value = _STYLE + timeline_html(self.model)
-            self._folder_html.value = _STYLE + folder_html(self.model)
+        with self._timeline_widget.hold_sync(), self._messages_widget.hold_sync():
+            self._timeline_widget.value = _STYLE + _timeline_html(self.model)
+            self._messages_widget.value = _STYLE + _messages_html(self.model)
 
     def to_html(self) -> str:
         return (f'<div class="mg-view mg-live" style="display:flex;gap:16px;align-items:flex-start">'
-                f'<div style="flex:0 0 34%">{timeline_html(self.model)}</div>'
-                f'<div style="flex:1 1 66%">{folder_html(self.model)}</div></div>')
+                f'<div style="flex:0 0 34%">{_timeline_html(self.model)}</div>'
+                f'<div style="flex:1 1 66%">{_messages_html(self.model)}</div></div>')
 
     def text(self) -> str:
-        return timeline_text(self.model) + "\n\n" + folder_text(self.model)
+        return _timeline_text(self.model) + "\n\n" + _messages_text(self.model)
 
     def __repr__(self) -> str:
         return f"LiveRun({len(self.model.cards)} cards, {len(self.model.rows)} messages, {self.model.status})"

@@ -8,6 +8,7 @@ rewrite the one in the repository) with its own settings folders, on a free port
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import socket
@@ -28,9 +29,7 @@ def pytest_collection_modifyitems(config, items):
     if not os.path.exists(CHROMIUM):
         reasons.append(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)")
     for module in ("playwright", "pytest_playwright", "jupyterlab"):
-        try:
-            __import__(module)
-        except ImportError:
+        if importlib.util.find_spec(module) is None:
             reasons.append(f"{module} is not installed (pip install -e '.[dev]')")
     if reasons:
         skip = pytest.mark.skip(reason="; ".join(reasons))

@@ -1,8 +1,11 @@
 """The environment check of notebook 00: rows, statuses, and no network unless Ollama is asked for."""
 
 from importlib import metadata
+from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 from mingraph_lite.course import envcheck
 from mingraph_lite.course.envcheck import (
@@ -10,13 +13,19 @@ from mingraph_lite.course.envcheck import (
     OK,
     SKIP,
     Check,
+    Requirements,
     check_environment,
     check_model,
     check_optional,
     check_package,
     check_python,
     format_table,
+    installed_requirements,
 )
+from mingraph_lite.llms.factory import parse_spec
+
+NEEDS = Requirements.parse(">=3.10", ["pydantic>=2.6", "tqdm>=4.66", 'openai>=1.40; extra == "openai"',
+                                      'langgraph<1.3,>=1.2; extra == "langgraph"', 'pytest>=8; extra == "dev"'])
 
 
 def no_network(url, timeout):
@@ -48,36 +57,55 @@ def test_unset_spec_means_scripted_default():
 
 
 def test_full_check_has_every_course_package_python_and_model():
-    rows = by_name(check_environment({"MINGRAPH_LLM": "scripted"}, http_get=no_network))
-    for name in ("python", "pydantic", "jupyterlab", "ipywidgets", "matplotlib", "ollama", "tqdm",
-                 "openai", "langgraph", "llama_cpp", "MINGRAPH_LLM", "live model"):
-        assert name in rows, name
-    assert rows["pydantic"].status == OK  # the package itself depends on it, so it is installed here
-    assert all(row.status in (OK, FAIL, SKIP) for row in rows.values())
+    rows = check_environment({"MINGRAPH_LLM": "scripted"}, http_get=no_network, requirements=NEEDS,
+                             version_of=versions(pydantic="2.10.0", tqdm="4.66.1", langgraph="1.2.24"))
+    assert [tuple(row) for row in rows][1:] == [
+        ("pydantic", OK, "2.10.0"), ("tqdm", OK, "4.66.1"),
+        ("openai", SKIP, "not installed (optional: pip install 'mingraph-lite[openai]')"),
+        ("langgraph", OK, "1.2.24"),  # a dev-only package is not a learner's concern: no row
+        ("MINGRAPH_LLM", OK, "scripted"), ("live model", OK, "scripted, no live model needed")]
+    assert rows[0].name == "python" and rows[0].status == OK
+
+
+def test_the_requirements_are_the_installed_course_metadata():
+    needs = installed_requirements()
+    assert needs is not None  # the test run imports an installed course
+    pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    for requirement in needs.required:
+        assert f'"{requirement.name}{requirement.specifier}"' in pyproject, requirement
+    assert {extra for extra, _ in needs.optional} == {"openai", "langgraph", "local"}
+    assert installed_requirements("no-such-distribution-anywhere") is None
+
+
+def test_an_uninstalled_course_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(envcheck, "installed_requirements", lambda: None)
+    rows = check_environment({}, http_get=no_network)
+    assert rows[0] == Check("mingraph-lite", FAIL, "not installed: run `make setup` (or pip install -e .)")
 
 
 def test_missing_required_package_fails_with_the_fix():
-    row = check_package("tqdm", "4.66", version_of=versions())
+    row = check_package(Requirement("tqdm>=4.66"), version_of=versions())
     assert row.status == FAIL and "pip install" in row.detail
 
 
 def test_too_old_required_package_fails():
-    row = check_package("pydantic", "2.6", version_of=versions(pydantic="1.10.13"))
-    assert row.status == FAIL and "1.10.13" in row.detail and ">= 2.6" in row.detail
-    assert check_package("pydantic", "2.6", version_of=versions(pydantic="2.10.0")).status == OK
+    row = check_package(Requirement("pydantic>=2.6"), version_of=versions(pydantic="1.10.13"))
+    assert row.status == FAIL and "1.10.13" in row.detail and ">=2.6" in row.detail
+    assert "pip install -U 'pydantic>=2.6'" in row.detail
+    assert check_package(Requirement("pydantic>=2.6"), version_of=versions(pydantic="2.10.0")).status == OK
 
 
 def test_missing_optional_package_is_not_a_failure():
-    row = check_optional("openai", "openai", "openai", version_of=versions())
+    row = check_optional("openai", Requirement("openai>=1.40"), version_of=versions())
     assert row == Check("openai", SKIP, "not installed (optional: pip install 'mingraph-lite[openai]')")
-    found = check_optional("llama_cpp", "llama-cpp-python", "local",
-                           version_of=versions(**{"llama-cpp-python": "0.3.2"}))
-    assert found == Check("llama_cpp", OK, "0.3.2")
+    found = check_optional("local", Requirement("xllamacpp>=2026.10"), version_of=versions(xllamacpp="2026.11.2"))
+    assert found == Check("xllamacpp", OK, "2026.11.2")
 
 
 def test_python_version_row():
-    assert check_python((3, 11, 7)) == Check("python", OK, "3.11.7")
-    assert check_python((3, 9, 1)).status == FAIL
+    assert check_python(SpecifierSet(">=3.10"), (3, 11, 7)) == Check("python", OK, "3.11.7")
+    old = check_python(SpecifierSet(">=3.10"), (3, 9, 1))
+    assert old == Check("python", FAIL, "3.9.1, the course needs >=3.10")
 
 
 def test_ollama_reachable_with_the_model_pulled():
@@ -139,9 +167,11 @@ def test_local_finds_a_gguf_path(tmp_path, monkeypatch):
     assert rows[1] == Check("live model", OK, "GGUF file found: tiny.gguf")
 
 
-def test_unknown_spec_fails_and_lists_forms():
+def test_unknown_spec_fails_with_the_grammar_s_own_message():
     rows = check_model({"MINGRAPH_LLM": "gpt4"}, http_get=no_network)
-    assert len(rows) == 1 and rows[0].status == FAIL and "ollama:MODEL" in rows[0].detail
+    with pytest.raises(ValueError) as info:
+        parse_spec(env={"MINGRAPH_LLM": "gpt4"})
+    assert rows == [Check("MINGRAPH_LLM", FAIL, str(info.value))] and "ollama:MODEL" in rows[0].detail
 
 
 @pytest.mark.parametrize("rows", [[("a", "OK", "1.0"), ("longer name", "FAIL", "why")],

@@ -178,7 +178,7 @@ def test_each_modelled_behaviour_lands_in_its_class(behaviour, outcome):
     agent = Agent(llm, weather_registry(True), SYSTEM_PROMPT, observers=[recorder], max_steps=4)
     try:
         agent.run({"question": QUESTION})
-    except Exception:  # noqa: BLE001 - the looping one hits its step limit
+    except Exception:  # the looping one hits its step limit
         pass
     assert classify(recorder.events).outcome == outcome
 
@@ -228,7 +228,7 @@ def test_csv_has_one_row_per_run(tmp_path):
 class _FakeLive:
     """Not a ScriptedLLM, so the harness treats it as live: it answers from the folder, correctly."""
 
-    model = "fake-live"
+    name = model = "fake-live"
 
     def generate(self, messages, tools):
         done = {m.name for m in messages if getattr(m, "role", "") == "tool"}
@@ -253,6 +253,8 @@ def test_a_live_model_is_used_as_is_and_named(tmp_path):
 
 def test_an_unreachable_model_stops_the_experiment(tmp_path):
     class Down:
+        name = "down"
+
         def generate(self, messages, tools):
             raise LLMUnavailable("no server: start ollama")
 

@@ -1,21 +1,46 @@
-"""make_llm: one short spec (or $MINGRAPH_LLM) picks the model; nothing is contacted on building."""
+"""The model spec: one grammar (or $MINGRAPH_LLM) picks the adapter; nothing is contacted on building."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from mingraph_lite.llms import make_llm
+from mingraph_lite.errors import LLMUnavailable
+from mingraph_lite.llms.factory import FORMS, ModelSpec, llm_from_spec, parse_spec
 from mingraph_lite.llms.ollama import OllamaLLM
 from mingraph_lite.llms.openai import OpenAILLM
 from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 
+HELLO = ScriptedLLM(["Hello."], name="scripted: hello")
 
-def test_default_is_the_scripted_manager(monkeypatch):
+
+def make_llm(spec=None):
+    """What the course's make_llm does, with a scripted model of the test's own."""
+    return llm_from_spec(parse_spec(spec), scripted=lambda: HELLO)
+
+
+def test_default_is_the_scripted_model_handed_in(monkeypatch):
     monkeypatch.delenv("MINGRAPH_LLM", raising=False)
-    llm = make_llm()
-    assert isinstance(llm, ScriptedLLM)
-    assert "scripted" in repr(llm).lower() or "scripted" in str(getattr(llm, "name", ""))
+    assert make_llm() is HELLO
+    assert parse_spec() == ModelSpec("scripted", "", "scripted", is_default=True)
+
+
+@pytest.mark.parametrize("spec, parsed", [
+    ("scripted", ("scripted", "")), ("  Ollama:qwen3:0.6b ", ("ollama", "qwen3:0.6b")),
+    ("local", ("local", "")), ("local:gemma3-270m", ("local", "gemma3-270m")),
+    ("replay:runs/a.jsonl", ("replay", "runs/a.jsonl")), ("", ("scripted", ""))])
+def test_the_grammar(spec, parsed):
+    got = parse_spec(spec)
+    assert (got.kind, got.argument) == parsed
+    assert got.is_default is (spec == "")
+
+
+def test_the_environment_is_read_from_the_mapping_given():
+    assert parse_spec(env={"MINGRAPH_LLM": "openai:gpt-5-mini"}).argument == "gpt-5-mini"
+    with pytest.raises(ValueError, match=r"given to \$MINGRAPH_LLM"):
+        parse_spec(env={"MINGRAPH_LLM": "claude:opus"})
 
 
 def test_the_environment_variable_picks_when_no_spec(monkeypatch):
@@ -56,26 +81,17 @@ def test_a_replayed_model_says_it_is_replayed(tmp_path):
     assert llm.name == "replay (1 recorded replies)" and repr(llm) == "ReplayLLM(1 recorded replies, 0 used)"
 
 
-def test_local_spec_without_llama_cpp_names_the_extra(monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_llama(name, *args, **kwargs):
-        if name == "llama_cpp":
-            raise ImportError("no llama_cpp here")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_llama)
-    with pytest.raises(ImportError, match=r"mingraph-lite\[local\]"):
+def test_local_spec_without_the_runtime_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "xllamacpp", None)  # what an environment without the extra looks like
+    with pytest.raises(LLMUnavailable, match=r"mingraph-lite\[local\]"):
         make_llm("local")
 
 
 @pytest.mark.parametrize("spec", ["gpt-5", "ollama", "openai:", "replay:", "scripted:x", "claude:opus"])
 def test_an_unknown_spec_lists_the_valid_forms(spec):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match="given to make_llm") as info:
         make_llm(spec)
-    for form in ("scripted", "ollama:MODEL", "openai:MODEL", "local[:MODEL]", "replay:PATH"):
+    for form in FORMS:
         assert form in str(info.value)
 
 
@@ -83,7 +99,7 @@ def test_importing_the_package_imports_no_client():
     import subprocess
     import sys
 
-    code = ("import sys, mingraph_lite, mingraph_lite.llms; "
-            "bad = [m for m in ('ollama', 'openai', 'llama_cpp') if m in sys.modules]; "
-            "assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True)
+    code = ("import sys, mingraph_lite, mingraph_lite.llms.factory; "
+            "print([m for m in ('ollama', 'openai', 'llama_cpp') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"

@@ -1,4 +1,4 @@
-"""The local model for real: SmolLM2-135M through llama-cpp-python, no server, no network.
+"""The local model for real: SmolLM2-135M run in-process by llama.cpp (xllamacpp), no server, no network.
 
 A 135M model makes up slips and may never answer: the agent run may end in StepLimitReached, and
 that is the honest outcome. Any other error fails the test. A few model calls keep it fast.
@@ -6,6 +6,7 @@ that is the honest outcome. Any other error fails the test. A few model calls ke
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
@@ -13,10 +14,10 @@ import pytest
 from mingraph_lite.agents import Agent
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.errors import StepLimitReached
-from mingraph_lite.llms.local import MODELS, find_gguf
+from mingraph_lite.errors import LLMUnavailable, StepLimitReached
+from mingraph_lite.llms.local import CHATML, GEMMA, MODELS, closed_schema, find_gguf, render_prompt
 from mingraph_lite.llms.replay import ReplayLLM
-from mingraph_lite.messages import UserMessage
+from mingraph_lite.messages import SystemMessage, UserMessage
 from mingraph_lite.observers.trace import TraceRecorder, read_trace
 
 MAX_STEPS = 3
@@ -33,14 +34,39 @@ def test_a_gguf_path_is_taken_as_is(tmp_path):
     assert find_gguf(str(path)) == path
 
 
+def test_a_missing_runtime_is_llm_unavailable_naming_the_extra(monkeypatch):
+    from mingraph_lite.llms.local import LocalLLM
+
+    monkeypatch.setitem(sys.modules, "xllamacpp", None)  # what an environment without the extra looks like
+    with pytest.raises(LLMUnavailable, match=r"mingraph-lite\[local\]"):
+        LocalLLM()
+
+
+def test_the_schema_constraint_is_closed_so_the_model_cannot_invent_keys():
+    # A menu written by hand (not by ToolRegistry, which closes its schemas itself) leaves objects open.
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    closed = closed_schema(schema)
+    assert closed["additionalProperties"] is False and closed["properties"] == schema["properties"]
+    assert "additionalProperties" not in schema  # the menu the model reads is left as it was
+    assert closed_schema({"type": "string"}) == {"type": "string"}
+
+
+def test_each_model_reads_the_folder_in_its_own_turn_format():
+    folder = [SystemMessage("Be brief."), UserMessage("Hi")]
+    chatml, gemma = render_prompt(folder, [], CHATML), render_prompt(folder, [], GEMMA)
+    assert chatml.endswith("<|im_start|>assistant\n") and "<|im_start|>system\nBe brief.<|im_end|>" in chatml
+    assert gemma.endswith("<start_of_turn>model\n") and "<|im_start|>" not in gemma
+    assert "<start_of_turn>user\nBe brief.<end_of_turn>" in gemma  # Gemma has no system role
+
+
 @pytest.fixture(scope="module")
 def local_llm():
-    pytest.importorskip("llama_cpp", reason="the local model needs llama-cpp-python: pip install '.[local]'")
+    pytest.importorskip("xllamacpp", reason="the local model needs xllamacpp: pip install '.[local]'")
     from mingraph_lite.llms.local import LocalLLM
 
     try:
         return LocalLLM()
-    except ImportError as exc:
+    except LLMUnavailable as exc:
         pytest.skip(f"no local weights: {exc}")
 
 
@@ -91,3 +117,11 @@ def test_the_agent_runs_on_the_local_model_and_replays_exactly(local_llm, tmp_pa
     assert replayed_answer == answer
     assert [m.to_dict() for m in again.memory.messages()] == [m.to_dict() for m in agent.memory.messages()]
     assert len(replay.calls) == len(replies)
+
+
+@pytest.mark.slow
+def test_each_round_reuses_the_prompt_the_runtime_already_holds(local_llm):
+    before = local_llm.reused_tokens
+    run_agent(local_llm)
+    # Round two onwards starts with round one's whole prompt: the runtime must not evaluate it again.
+    assert local_llm.reused_tokens - before > 100

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import tempfile
+import warnings
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import mingraph_lite
 from mingraph_lite.agents import Agent
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.errors import ReplayMismatch, ScriptExhausted, StepLimitReached
+from mingraph_lite.errors import MingraphError, ReplayError, ReplayMismatch, ScriptExhausted, StepLimitReached
 from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import TraceRecorder
@@ -114,5 +121,125 @@ def test_picking_a_run_from_a_trace_with_several(tmp_path):
 def test_a_trace_without_replies_is_refused(tmp_path):
     path = tmp_path / "empty.jsonl"
     path.write_text(json.dumps({"run_id": "r", "event": "run_start", "messages": []}) + "\n")
-    with pytest.raises(ValueError, match="no model_reply"):
+    with pytest.raises(ReplayError, match="empty.jsonl: the chosen run has no model_reply"):
         ReplayLLM.from_trace(path)
+    path.write_text("")
+    with pytest.raises(ReplayError, match="empty.jsonl holds no events"):
+        ReplayLLM.from_trace(path)
+    with pytest.raises(ReplayError, match="the events are empty"):
+        ReplayLLM.from_events([])
+
+
+def lines_of(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_lines(path, events):
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+
+
+# a four-round trace: run_start on line 1, model_reply on 3, 9, 13, 17, tool_return on 5, 7, 11, 15
+BREAKS = {
+    "1": lambda e: {**e, "messages": "not a list"},
+    "3": lambda e: {k: v for k, v in e.items() if k != "message"},
+    "9": lambda e: {**e, "message": ["a", "list"]},
+    "13": lambda e: {**e, "message": {**e["message"], "content": 42}},
+    "13b": lambda e: {**e, "message": {**e["message"], "tool_calls": [{"id": "x"}]}},
+    "7": lambda e: {k: v for k, v in e.items() if k != "tool_call_id"},
+    "15": lambda e: {**e, "content": ["not", "text"]},
+    "17": lambda e: {**e, "input_tokens": "many"},
+    "1b": lambda e: {**e, "messages": [{"role": "robot", "content": "hi"}]},
+}
+
+
+@pytest.mark.parametrize("line", sorted(BREAKS))
+def test_a_malformed_event_is_a_replay_error_naming_file_and_line(recorded, line):
+    path, _, _ = recorded
+    events = lines_of(path)
+    number = int(line.rstrip("b"))
+    events[number - 1] = BREAKS[line](events[number - 1])
+    write_lines(path, events)
+    with pytest.raises(ReplayError, match=rf"run.jsonl, line {number}: this \w+ event cannot be replayed") as info:
+        ReplayLLM.from_trace(path)
+    assert isinstance(info.value, MingraphError) and isinstance(info.value, ValueError)
+    assert mingraph_lite.ReplayError is ReplayError  # exported at the top, as DESIGN draws it
+
+
+def test_a_wrong_version_is_a_replay_error_naming_file_and_line(recorded):
+    path, _, _ = recorded
+    events = lines_of(path)
+    events[5]["v"] = 7
+    write_lines(path, events)
+    with pytest.raises(ReplayError, match="run.jsonl, line 6: trace format version 7"):
+        ReplayLLM.from_trace(path)
+
+
+@pytest.mark.filterwarnings("ignore::mingraph_lite.observers.trace.TornLineWarning")
+def test_a_line_lost_inside_the_run_is_a_replay_error_naming_where(recorded):
+    path, _, answer = recorded
+    data = path.read_bytes().split(b"\n")
+    torn = data[:6] + [data[6][:30]] + data[7:]        # line 7 (the second answer slip) torn
+    path.write_bytes(b"\n".join(torn))
+    with pytest.raises(ReplayError, match=r"run.jsonl, line 8: a line of this run is missing just before it"):
+        ReplayLLM.from_trace(path)
+    path.write_bytes(b"\n".join(data[1:]))              # the run_start lost
+    with pytest.raises(ReplayError, match=r"line 1: the run's first lines are missing"):
+        ReplayLLM.from_trace(path)
+    path.write_bytes(b"\n".join(data)[:-30])            # only the last line torn: the run before it replays
+    replay = ReplayLLM.from_trace(path)
+    assert len(replay.responses) == 4
+    assert Agent(replay, weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})["answer"] == answer
+
+
+def test_a_key_in_the_question_replays_although_the_trace_stored_stars(tmp_path, monkeypatch):
+    key = "hf_pastedKey0123456789"
+    monkeypatch.setenv("HF_TOKEN", key)
+    question = f"{QUESTION} My token is {key}."
+    path = tmp_path / "secret.jsonl"
+    answer = Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+                   observers=[TraceRecorder(path)]).run({"question": question})["answer"]
+    assert key not in path.read_text(encoding="utf-8")
+    replay = ReplayLLM.from_trace(path)
+    assert Agent(replay, weather_registry(), SYSTEM_PROMPT).run({"question": question})["answer"] == answer
+    with pytest.raises(ReplayMismatch, match="replay step 1"):  # another question is still a mismatch
+        Agent(ReplayLLM.from_trace(path), weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})
+
+
+damage = st.lists(st.tuples(st.sampled_from(["cut", "drop", "flip", "insert"]), st.integers(0, 10**6),
+                            st.binary(min_size=1, max_size=8)), min_size=1, max_size=4)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(damage=damage)
+def test_a_damaged_trace_replays_or_says_where_never_a_raw_error(damage):
+    """Cut, drop, flip or insert bytes anywhere: ReplayLLM either builds or raises ReplayError."""
+    data = bytearray(_four_round_trace())
+    for kind, at, junk in damage:
+        at %= max(len(data), 1)
+        if kind == "cut":
+            del data[at:]
+        elif kind == "drop":
+            del data[at:at + len(junk) * 7]
+        elif kind == "flip":
+            data[at:at + len(junk)] = junk
+        else:
+            data[at:at] = junk
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        path = Path(folder) / "damaged.jsonl"
+        path.write_bytes(bytes(data))
+        try:
+            replay = ReplayLLM.from_trace(path)
+        except ReplayError as error:
+            assert "damaged.jsonl" in str(error)
+        else:
+            assert all(isinstance(r.message.content, str) for r in replay.responses)
+
+
+@functools.cache
+def _four_round_trace() -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.jsonl"
+        Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+              observers=[TraceRecorder(path)]).run({"question": QUESTION})
+        return path.read_bytes()

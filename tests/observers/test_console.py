@@ -113,3 +113,29 @@ def test_graph_nodes_are_printed(capsys):
     logger.on_node_start("fetch", {"city": "Paris"})
     logger.on_node_end("fetch", {"celsius": 18})
     assert capsys.readouterr().out == "[node fetch] state={'city': 'Paris'}\n  update: {'celsius': 18}\n"
+
+
+def test_secrets_never_reach_the_console(monkeypatch):
+    key = "sk-ant-api03-pastedKEY42"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    stream = io.StringIO()
+    llm = ScriptedLLM([[("get_weather", {"city": key})], f"Your key {key} is safe with me; proxy http://u:pw1234@p:1"])
+    run(llm, ConsoleLogger(stream))
+    out = stream.getvalue()
+    assert key not in out and "pw1234" not in out
+    assert "  call get_weather {'city': '***'}\n" in out and "Your key *** is safe" in out and "http://***@p:1" in out
+
+
+class ClosedPipe(io.StringIO):
+    writes = 0
+
+    def write(self, text):
+        ClosedPipe.writes += 1
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_went_away_ends_the_printing_quietly(caplog):
+    logger = ConsoleLogger(ClosedPipe())
+    assert run(four_round_manager(), logger)["answer"] == "Paris: 64°F, Tokyo: 75°F"  # the run goes on
+    assert logger.closed and ClosedPipe.writes == 1  # one failed try, then silence
+    assert "failed" not in caplog.text                # no listener failure logged

@@ -16,7 +16,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TRACE_VERSION, TraceRecorder, read_trace, trace_runs
+from mingraph_lite.observers.trace import TRACE_VERSION, TornLineWarning, TraceRecorder, read_trace, trace_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,6 +115,7 @@ def test_a_process_killed_mid_run_leaves_every_line_before_the_kill(tmp_path):
     assert traced[-1]["event"] == "tool_return" and traced[-1]["content"] == "64"
 
 
+@pytest.mark.filterwarnings("ignore::mingraph_lite.observers.trace.TornLineWarning")
 def test_a_torn_last_line_is_skipped_wherever_it_was_cut(tmp_path):
     whole = tmp_path / "whole.jsonl"
     run_into(whole)
@@ -125,19 +126,24 @@ def test_a_torn_last_line_is_skipped_wherever_it_was_cut(tmp_path):
     torn = tmp_path / "torn.jsonl"
     for cut in range(last_start + 1, len(data) - 1):  # every cut inside the last line, "°" included
         torn.write_bytes(data[:cut])
-        assert read_trace(torn) == complete[:-1], cut
+        trace = read_trace(torn)
+        assert trace == complete[:-1] and trace.skipped == (18,), cut
     torn.write_bytes(data[:-1])  # whole line, only the newline lost: still a whole event
-    assert read_trace(torn) == complete
+    assert read_trace(torn) == complete and read_trace(torn).skipped == ()
 
 
-def test_a_bad_line_in_the_middle_is_an_error(tmp_path):
+def test_a_torn_line_in_the_middle_is_skipped_and_reported(tmp_path):
     path = tmp_path / "bad.jsonl"
     run_into(path)
+    whole = read_trace(path)
     lines = path.read_bytes().split(b"\n")
     lines[3] = lines[3][:20]
     path.write_bytes(b"\n".join(lines))
-    with pytest.raises(ValueError, match="line 4"):
-        read_trace(path)
+    with pytest.warns(TornLineWarning, match=r"skipped 1 torn line\(s\) \(line 4\)"):
+        trace = read_trace(path)
+    assert trace == whole[:3] + whole[4:]  # every whole line, before and after the torn one
+    assert trace.skipped == (4,) and trace.path == path
+    assert trace.lines == tuple(n for n in range(1, 19) if n != 4)
 
 
 def test_blank_lines_and_an_empty_file(tmp_path):
@@ -213,3 +219,201 @@ def test_a_slip_carrying_nan_is_written_as_standard_json(tmp_path):
     assert "NaN" not in text and "Infinity" not in text
     [event] = read_trace(path)
     assert event["arguments"] == {"celsius": "nan", "other": "inf"}
+
+
+# --- what JSON cannot carry, secrets, torn tails, versions, failures --------------------------------
+
+def strict_json(text):
+    def refuse(constant):
+        raise ValueError(f"non-standard JSON constant {constant}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_values_json_cannot_carry_are_written_in_the_documented_safe_form(tmp_path):
+    from mingraph_lite.messages import ToolCall
+
+    path = tmp_path / "odd.jsonl"
+    recorder = TraceRecorder(path)
+    deep = current = []
+    for _ in range(5000):
+        current.append([])
+        current = current[0]
+    cycle = {"name": "loop"}
+    cycle["self"] = cycle
+    arguments = {"lone": "half \ud83d of an emoji", "nan": float("nan"), "cold": -float("inf"), "big": 7 ** 6000,
+                 "raw": b"\xff\x00", "deep": deep, "cycle": cycle, "pair": (1, 2), "set": {3}, 5: "int key",
+                 "obj": object()}
+    recorder.on_tool_call(ToolCall("t1", "to_fahrenheit", arguments))
+    [line] = path.read_bytes().split(b"\n")[:-1]
+    [event] = read_trace(path)
+    assert strict_json(line.decode("utf-8")) == event  # valid UTF-8, standard JSON
+    got = event["arguments"]
+    assert got["lone"] == "half \ufffd of an emoji" and (got["nan"], got["cold"]) == ("nan", "-inf")
+    assert got["big"] == hex(7 ** 6000) and int(got["big"], 16) == 7 ** 6000  # nothing lost
+    assert got["raw"] == repr(b"\xff\x00") and got["pair"] == [1, 2] and got["set"] == [3]
+    assert got["5"] == "int key" and got["obj"].startswith("<object object at")
+    depth, node = 0, got["deep"]
+    while isinstance(node, list):
+        depth, node = depth + 1, node[0]
+    assert node == "<cut: nested deeper than 100 levels>" and depth < 100
+    node = got["cycle"]
+    while isinstance(node, dict):
+        node = node["self"]
+    assert node == "<cut: nested deeper than 100 levels>"
+
+
+def test_an_announcement_event_dict_cannot_read_still_makes_a_line_and_a_warning(tmp_path, caplog):
+    class BrokenReply:
+        message = "not a message"
+
+        def to_dict(self):
+            raise ValueError("a reply that cannot say what it is")
+
+    path = tmp_path / "state.jsonl"
+    recorder = TraceRecorder(path)
+    state = {"city": "Paris"}
+    state["again"] = state  # a state that contains itself
+    recorder.on_model_reply(BrokenReply())
+    recorder.on_node_start("fetch", state)
+    recorder.on_node_end("fetch", {"celsius": 18})
+    first, second, third = read_trace(path)
+    assert first["event"] == "model_reply" and first["unrecorded"] == "ValueError: a reply that cannot say what it is"
+    assert first["args"][0].startswith("<unprintable BrokenReply: ValueError>")
+    assert second["event"] == "node_start"  # as an event, or (if event_dict recursed on it) raw
+    assert second.get("node", second.get("args", [None])[0]) == "fetch"
+    assert third["event"] == "node_end" and third["update"] == {"celsius": 18}
+    assert "could not be read as an event" in caplog.text
+
+
+def test_a_failed_write_is_loud_and_the_next_lines_are_still_written(tmp_path, monkeypatch):
+    import mingraph_lite.observers.trace as trace_module
+
+    path = tmp_path / "flaky.jsonl"
+    real, calls = trace_module._append, []
+
+    def flaky(target, data):
+        calls.append(data)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        real(target, data)
+
+    monkeypatch.setattr(trace_module, "_append", flaky)
+    recorder = TraceRecorder(path)
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    events = read_trace(path)
+    assert len(events) == 17 and recorder.unwritten == 1 and recorder.announcements == 18
+    assert [e["seq"] for e in events] == [1, 2] + list(range(4, 19))  # the gap shows which line is missing
+    assert recorder.last_error.strerror == "No space left on device"
+    strict = TraceRecorder(tmp_path / "strict.jsonl")
+    calls.clear()
+    with pytest.raises(OSError, match="No space"):  # an audit log that must not miss a line stops the run
+        Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[strict],
+              strict=True).run({"question": QUESTION})
+
+
+def test_an_unwritable_path_fails_when_the_recorder_is_made(tmp_path):
+    (tmp_path / "file").write_text("x")
+    for bad in (tmp_path, tmp_path / "file" / "under-a-file.jsonl"):
+        with pytest.raises(OSError):
+            TraceRecorder(bad)
+
+
+def test_a_key_pasted_into_a_question_is_stored_as_stars(tmp_path, monkeypatch):
+    key = "sk-proj-Zx81KqLmN0pQrStUv"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    monkeypatch.setenv("MAX_TOKENS", "18")
+    path = tmp_path / "secret.jsonl"
+    question = f"My key is {key}, and my proxy is http://me:hunter22@proxy:8080. {QUESTION} (18 max)"
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+          observers=[TraceRecorder(path)]).run({"question": question})
+    text = path.read_text(encoding="utf-8")
+    assert key not in text and "hunter22" not in text
+    first = read_trace(path)[0]["messages"][1]["content"]
+    assert first == f"My key is ***, and my proxy is http://***@proxy:8080. {QUESTION} (18 max)"
+
+
+@pytest.mark.filterwarnings("ignore::mingraph_lite.observers.trace.TornLineWarning")
+def test_an_append_after_a_torn_tail_starts_on_a_fresh_line(tmp_path):
+    path = tmp_path / "torn.jsonl"
+    run_into(path)
+    data = path.read_bytes()
+    path.write_bytes(data[:-25])  # the finish line cut short, as by a killed writer
+    run_into(path, three_round_manager)
+    assert path.read_bytes().count(b"\n") == 17 + 1 + 16  # the torn line ended by the next writer
+    with pytest.warns(TornLineWarning, match=r"skipped 1 torn line\(s\) \(line 18\)"):
+        trace = read_trace(path)
+    assert len(trace) == 17 + 16 and trace.skipped == (18,)
+    assert [e["event"] for e in trace[17:]][:1] == ["run_start"] and trace.lines[17] == 19
+    ids = trace_runs(path)
+    assert [len(read_trace(path, run=i)) for i in ids] == [17, 16]
+
+
+def test_whole_lines_glued_to_a_torn_one_by_an_older_writer_are_still_read(tmp_path):
+    path = tmp_path / "glued.jsonl"
+    run_into(path)
+    lines = path.read_bytes().split(b"\n")[:-1]
+    nested = json.dumps({"v": 1, "run_id": "x", "seq": 99, "event": "tool_call",
+                         "arguments": {"v": 2, "note": "a mark inside the data"}}).encode()
+    glued = lines[:5] + [lines[5][:40] + lines[6] + lines[7][:10] + nested] + lines[8:]
+    path.write_bytes(b"\n".join(glued) + b"\n")
+    with pytest.warns(TornLineWarning):
+        trace = read_trace(path)
+    whole = [json.loads(line) for line in lines]
+    assert trace == whole[:5] + [whole[6], json.loads(nested)] + whole[8:]
+    assert trace.skipped == (6,) and trace.lines[5:7] == (6, 6)
+
+
+@pytest.mark.parametrize("version", [2, 0, "1", None, True])
+def test_another_format_version_is_a_clear_error(tmp_path, version):
+    from mingraph_lite import ReplayError
+
+    path = tmp_path / "future.jsonl"
+    run_into(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[4] = json.dumps({**json.loads(lines[4]), "v": version})
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ReplayError, match=rf"future.jsonl, line 5: trace format version {version!r}.*reads version 1"):
+        read_trace(path)
+
+
+def test_a_file_that_is_not_a_trace_is_an_error_and_a_lone_torn_line_is_an_empty_trace(tmp_path):
+    from mingraph_lite import ReplayError
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n- eggs\n")
+    with pytest.raises(ReplayError, match="notes.txt is not a trace.*line 1"):
+        read_trace(notes)
+    first = tmp_path / "first.jsonl"
+    first.write_bytes(b'{"v": 1, "run_id": "ab')  # the very first line, cut
+    with pytest.warns(TornLineWarning):
+        trace = read_trace(first)
+    assert trace == [] and trace.skipped == (1,)
+
+
+def test_pick_run_is_one_rule_for_traces_and_recorded_events(tmp_path):
+    from mingraph_lite.observers.trace import pick_run
+
+    path = tmp_path / "runs.jsonl"
+    recorder, events = TraceRecorder(path), EventRecorder()
+    for manager in (four_round_manager, three_round_manager, four_round_manager):
+        Agent(manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder, events]).run(
+            {"question": QUESTION})
+    trace = read_trace(path)
+    ids = trace_runs(path)
+    sizes = {None: 18, 1: 18, 2: 16, 3: 18, -1: 18, -2: 16, -3: 18, ids[1]: 16}
+    for run, size in sizes.items():
+        assert len(pick_run(trace, run)) == size
+        if run is not None:  # read_trace without run= keeps every run
+            assert len(read_trace(path, run=run)) == size
+        if not isinstance(run, str):
+            assert len(pick_run(events, run)) == size  # an EventRecorder numbers its runs instead
+    assert pick_run(trace, 2) == read_trace(path, run=ids[1])
+    interleaved = [e for pair in zip(pick_run(trace, 1), pick_run(trace, 2), strict=False) for e in pair]
+    assert pick_run(interleaved, 1) == pick_run(trace, 1)[:16]  # runs interleaved by two writers stay apart
+    for bad in (0, 4, -4, True, 1.0):
+        with pytest.raises(ValueError, match="3 runs.*out of range: give 1..3, -1 for the last, or a run_id"):
+            pick_run(trace, bad)
+    with pytest.raises(ValueError, match="no run with run_id 'nope'"):
+        pick_run(trace, "nope")
+    with pytest.raises(ValueError, match="no runs"):
+        pick_run([], None)

