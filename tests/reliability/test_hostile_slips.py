@@ -140,3 +140,15 @@ def test_the_ollama_parser_hands_every_slip_to_the_registry(label, name, argumen
     # Ollama sends arguments as JSON, not as text: the slip's JSON goes into the reply as it is.
     call = _through(_ollama(arguments, name), label)
     assert call.id.startswith("call_")
+
+
+@pytest.mark.parametrize("label, name, arguments", HOSTILE_SLIPS, ids=[s[0] for s in HOSTILE_SLIPS])
+def test_a_strict_trace_records_every_announcement_of_a_hostile_run(tmp_path, label, name, arguments):
+    from mingraph_lite import EventRecorder, TraceRecorder, read_trace
+
+    registry, _ = counting_registry()
+    recorder, path = EventRecorder(), tmp_path / "run.jsonl"
+    agent = Agent(ScriptedLLM([[ToolCall("call_1", name, arguments)], "done"]), registry, SYSTEM,
+                  observers=[recorder, TraceRecorder(path)], strict=True)  # strict: a trace that fails stops the run
+    assert agent.run({"question": QUESTION}) == {"answer": "done"}
+    assert len(list(read_trace(path))) == len(recorder.events) == 8  # start, 2 x (step, reply), call, answer, finish
