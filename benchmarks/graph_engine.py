@@ -62,7 +62,7 @@ def langgraphs(node: Callable[[dict], dict] = step, max_steps: int = max(SIZES))
     from langgraph.graph import END, START, StateGraph
 
     graph = _declare(StateGraph(Counter), node, START, END).compile()
-    # LangGraph counts supersteps (one per node here) against recursion_limit; same bound as ours.
+    # One node per superstep here; LangGraph's recursion_limit is our max_steps + 1 (the input's step).
     config = {"recursion_limit": max_steps + 1}
     return lambda n: graph.invoke({"count": 0, "limit": n, "events": []}, config=config)
 
@@ -83,10 +83,7 @@ def isolated(make: Callable[..., Callable[[int], dict]]) -> bool:
     return final["events"] == [0, 1, 2, 3, 4] and final["count"] == 5
 
 
-def run(plan: Plan | None = None, *, sizes: tuple[int, ...] = SIZES,
-        include_langgraph: bool = True) -> Section:
-    plan = plan or Plan()
-    notes = []
+def _engines(include_langgraph: bool, notes: list[str]) -> dict[str, Callable[..., Callable[[int], dict]]]:
     engines: dict[str, Callable[..., Callable[[int], dict]]] = {"ours": ours}
     if include_langgraph:
         try:
@@ -94,26 +91,53 @@ def run(plan: Plan | None = None, *, sizes: tuple[int, ...] = SIZES,
             engines["LangGraph"] = langgraphs
         except ImportError:
             notes.append(LANGGRAPH_MISSING)
+    return engines
+
+
+def _table(sizes: tuple[int, ...], with_langgraph: bool, per_node: dict, cpu: dict) -> tuple[list, list]:
+    rows = []
+    for n in sizes:
+        row = [f"{n:,}", us(per_node[("ours", n)]), us(cpu[("ours", n)])]
+        if with_langgraph:
+            lg = per_node[("LangGraph", n)]
+            row += [us(lg), times(ratio(lg, per_node[("ours", n)])),
+                    times(ratio(cpu[("LangGraph", n)], cpu[("ours", n)]))]
+        rows.append(tuple(row))
+    columns = ["node executions", "ours, us per node", "ours, CPU us per node"]
+    if with_langgraph:
+        columns += ["LangGraph, us per node", "LangGraph / ours", "LangGraph / ours, CPU"]
+    return columns, rows
+
+
+def _targets(sizes: tuple[int, ...], with_langgraph: bool, per_node: dict, growth: dict, cpu_growth: dict,
+             isolation: dict) -> list[Target]:
+    lo, hi = sizes[-2], sizes[-1]
+    if with_langgraph:
+        worst = min(ratio(per_node[("LangGraph", n)], per_node[("ours", n)]) for n in sizes)
+        speed = Target("graph engine at least 10x faster per node than LangGraph at every size",
+                       f"smallest LangGraph/ours = {times(worst)}", worst >= 10)
+    else:
+        speed = Target("graph engine at least 10x faster per node than LangGraph", "LangGraph absent", None)
+    return [speed, Target(f"growth t({hi:,})/t({lo:,}) at most 2.3 with isolated nodes",
+                          f"ours {growth['ours']:.2f} wall, {cpu_growth['ours']:.2f} CPU; "
+                          f"isolated: {'yes' if isolation['ours'] else 'NO'}",
+                          growth["ours"] <= 2.3 and isolation["ours"])]
+
+
+def run(plan: Plan | None = None, *, sizes: tuple[int, ...] = SIZES,
+        include_langgraph: bool = True) -> Section:
+    notes: list[str] = []
+    engines = _engines(include_langgraph, notes)
     isolation = {name: isolated(make) for name, make in engines.items()}
     variants = {}
     for name, make in engines.items():
         runner = make(max_steps=max(sizes))
         for n in sizes:
             variants[(name, n)] = _checked(runner, n, name)
-    timings = compare(variants, plan)
+    timings = compare(variants, plan or Plan())
     per_node = {k: t.median_ns / k[1] for k, t in timings.items()}
     cpu = {k: t.cpu_median_ns / k[1] for k, t in timings.items()}
-    rows = []
-    for n in sizes:
-        row = [f"{n:,}", us(per_node[("ours", n)]), us(cpu[("ours", n)])]
-        if "LangGraph" in engines:
-            lg = per_node[("LangGraph", n)]
-            row += [us(lg), times(ratio(lg, per_node[("ours", n)])),
-                    times(ratio(cpu[("LangGraph", n)], cpu[("ours", n)]))]
-        rows.append(tuple(row))
-    columns = ["node executions", "ours, us per node", "ours, CPU us per node"]
-    if "LangGraph" in engines:
-        columns += ["LangGraph, us per node", "LangGraph / ours", "LangGraph / ours, CPU"]
+    columns, rows = _table(sizes, "LangGraph" in engines, per_node, cpu)
     lo, hi = sizes[-2], sizes[-1]
     growth = {name: ratio(timings[(name, hi)].median_ns, timings[(name, lo)].median_ns) for name in engines}
     cpu_growth = {name: ratio(timings[(name, hi)].cpu_median_ns, timings[(name, lo)].cpu_median_ns)
@@ -122,18 +146,7 @@ def run(plan: Plan | None = None, *, sizes: tuple[int, ...] = SIZES,
         hi, lo, ", ".join(f"{name} {g:.2f} ({cpu_growth[name]:.2f})" for name, g in growth.items())))
     notes.insert(1, "isolation (a node that mutates what it was handed changes nothing): " +
                  ", ".join(f"{name} {'yes' if ok else 'NO'}" for name, ok in isolation.items()))
-    targets = []
-    if "LangGraph" in engines:
-        worst = min(ratio(per_node[("LangGraph", n)], per_node[("ours", n)]) for n in sizes)
-        targets.append(Target("graph engine at least 10x faster per node than LangGraph at every size",
-                              f"smallest LangGraph/ours = {times(worst)}", worst >= 10))
-    else:
-        targets.append(Target("graph engine at least 10x faster per node than LangGraph", "LangGraph absent",
-                              None))
-    targets.append(Target(f"growth t({hi:,})/t({lo:,}) at most 2.3 with isolated nodes",
-                          f"ours {growth['ours']:.2f} wall, {cpu_growth['ours']:.2f} CPU; "
-                          f"isolated: {'yes' if isolation['ours'] else 'NO'}",
-                          growth["ours"] <= 2.3 and isolation["ours"]))
+    targets = _targets(sizes, "LangGraph" in engines, per_node, growth, cpu_growth, isolation)
     return Section("graph", "2. Graph engine per node execution", tuple(columns), tuple(rows), tuple(targets),
                    tuple(notes), {"per_node_ns": {f"{k[0]}@{k[1]}": v for k, v in per_node.items()},
                                   "growth": growth, "cpu_growth": cpu_growth, "isolated": isolation})

@@ -8,17 +8,21 @@
      ├── ReplayError          a trace cannot be read or replayed; names the file and line (also a ValueError)
      ├── LLMUnavailable       a real model could not be reached or refused the request (says what to do)
      └── GraphError
-          ├── GraphValidationError   the graph as declared cannot run
-          └── GraphExecutionError    a node, router or reducer failed mid-run; carries what was completed
-              └── GraphStepLimit     the scheduler bound was reached
+          ├── GraphValidationError   the graph as declared cannot run (also a ValueError, as on LangGraph)
+          └── GraphExecutionError    the engine found a bad update or route mid-run (node, completed, state)
+              └── GraphStepLimit     max_steps supersteps ran and more were due
 
 A failing tool's own exception is not wrapped: it propagates unchanged, after its slip is answered.
+So does a graph node's, router's or reducer's own exception (``except ValueError`` still matches, as
+on LangGraph), with the graph context attached as attributes ``node``, ``completed`` and ``state``
+(the last good state); ``graph_context(exc)`` reads them from any exception.
 A programming mistake by the caller is a plain TypeError/ValueError whose message names the fix.
 No message of these errors shows a secret: ``str()`` passes it through ``redaction.redact``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .redaction import redact
@@ -67,15 +71,20 @@ class GraphError(MingraphError):
     """Base of the graph engine's errors."""
 
 
-class GraphValidationError(GraphError):
-    """The graph as declared cannot run; raised by ``compile()`` before anything runs."""
+class GraphValidationError(GraphError, ValueError):
+    """The graph as declared cannot run; raised by ``StateGraph(...)`` or ``compile()`` before anything runs.
+
+    Also a ``ValueError``, the type LangGraph raises for the same mistakes, so code written for one
+    engine catches the other's.
+    """
 
 
 class GraphExecutionError(GraphError):
-    """A node, router or reducer failed mid-run.
+    """The engine itself found something wrong mid-run: an update that is not a dict, an unknown key,
+    an undeclared route, two writes to a plain field in one superstep.
 
-    Carries ``node`` (where it failed), ``completed`` (the nodes that finished, in order),
-    ``state`` (the last state that was merged successfully) and ``cause``.
+    Carries ``node`` (where it went wrong), ``completed`` (the nodes whose updates were merged, in
+    order), ``state`` (the last good state) and ``cause`` (an underlying exception, if any).
     """
 
     def __init__(self, message: str, *, node: str | None = None, completed: tuple[str, ...] = (),
@@ -88,4 +97,26 @@ class GraphExecutionError(GraphError):
 
 
 class GraphStepLimit(GraphExecutionError):
-    """The graph executed ``max_steps`` nodes without reaching END."""
+    """The graph ran ``max_steps`` supersteps and more were due (LangGraph: ``GraphRecursionError``)."""
+
+
+@dataclass(frozen=True)
+class GraphContext:
+    """Where a graph run failed: the node, the nodes completed before it, the last good state."""
+
+    node: str | None
+    completed: tuple[str, ...]
+    state: Any
+
+
+def graph_context(exc: BaseException) -> GraphContext | None:
+    """The graph context attached to ``exc`` by the engine, or None if it did not come from a graph run.
+
+    >>> try:
+    ...     graph.invoke(state)
+    ... except ValueError as exc:  # a node's own error, as itself
+    ...     where = graph_context(exc)  # where.node, where.completed, where.state
+    """
+    if not hasattr(exc, "completed") or not hasattr(exc, "node"):
+        return None
+    return GraphContext(exc.node, tuple(exc.completed), getattr(exc, "state", None))

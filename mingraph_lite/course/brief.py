@@ -1,10 +1,14 @@
 """The weather brief: collect, draft, check, revise, then publish or hold. A workflow with two exits.
 
-    START -> collect -> write_draft -> check_draft --accept--> publish -> END
-                                        |    ^  \\--hold----> hold -----> END
-                                  revise|    |
-                                        v    |
-                                      revise_draft
+    START =Send per city=> collect_city (x N, side by side) -> write_draft -> check_draft
+    check_draft --accept--> publish -> END
+    check_draft --revise--> revise_draft -> check_draft
+    check_draft --hold----> hold -> END
+
+Collecting runs in parallel branches: the entry router sends one ``collect_city`` packet per city,
+all of them run in the same superstep on their own city, their readings merge through the
+``readings`` reducer (in the order the cities were listed), and ``write_draft`` runs once, in the
+next superstep, after every branch has finished: the join before the draft.
 
 The check reads the actual draft and keeps a copy of what it checked; the router refuses a draft
 nobody checked; publish re-checks that it publishes exactly the draft that passed. Revision edits
@@ -24,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from typing import Annotated, Any, TypedDict
 
-from ..graph.builder import END, START
+from ..graph.builder import END, START, Send, StateGraph
 from .weather import WEATHER, celsius_to_fahrenheit
 
 NOTICE = "Fixed teaching data, not live weather."
@@ -35,7 +39,7 @@ DEFAULT_CITIES = ("Tokyo", "Paris")
 class BriefState(TypedDict):
     cities: list[str]
     include_fahrenheit: bool
-    readings: list[dict[str, Any]]  # replaced: what collect found, once
+    readings: Annotated[list[dict[str, Any]], operator.add]  # one per city branch, merged in city order
     draft: dict[str, Any] | None  # the current draft only; a new one replaces it
     review: dict[str, Any] | None  # the assessment of the current draft; None = not checked yet
     revisions: int
@@ -113,13 +117,24 @@ class BriefNodes:
             raise ValueError(f"max_revisions must be an int >= 0, got {max_revisions!r}")
         self.draft_style, self.max_revisions = draft_style, max_revisions
 
+    @staticmethod
+    def fan_out(state: dict, send: Any) -> list[Any]:
+        """The entry router: one ``send("collect_city", {"city": ...})`` packet per city, in order."""
+        return [send("collect_city", {"city": city}) for city in state["cities"]]
+
+    @staticmethod
+    def collect_city(packet: dict) -> dict:
+        """One parallel branch: read one city (its packet holds only the city, not the whole state)."""
+        city = packet["city"]
+        record = WEATHER[city]
+        reading = {"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
+                   "source": "fixed teaching data"}
+        return {"readings": [reading], "events": [f"collected {city}"]}
+
     def collect(self, state: dict) -> dict:
-        readings = []
-        for city in state["cities"]:
-            record = WEATHER[city]
-            readings.append({"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
-                             "source": "fixed teaching data"})
-        return {"readings": readings, "events": [f"collected {len(readings)} cities"]}
+        """Every city at once, one after another: what the parallel branches do together."""
+        updates = [self.collect_city({"city": city}) for city in state["cities"]]
+        return {"readings": [u["readings"][0] for u in updates], "events": [u["events"][0] for u in updates]}
 
     def write_draft(self, state: dict) -> dict:
         notice = NOTICE if self.draft_style == "complete" else ""
@@ -162,12 +177,15 @@ class BriefNodes:
         return "revise" if state["revisions"] < self.max_revisions else "hold"
 
 
-def connect_brief(builder: Any, nodes: BriefNodes) -> Any:
-    """Declare the brief on any builder with LangGraph's method names (ours or LangGraph's own)."""
-    for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
+def connect_brief(builder: Any, nodes: BriefNodes, send: Any = Send) -> Any:
+    """Declare the brief on any builder with LangGraph's method names (ours or LangGraph's own).
+
+    ``send`` is the engine's ``Send`` (ours by default; LangGraph's ``langgraph.types.Send`` there).
+    """
+    for name in ("collect_city", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
         builder.add_node(name, getattr(nodes, name))
-    builder.add_edge(START, "collect")
-    builder.add_edge("collect", "write_draft")
+    builder.add_conditional_edges(START, lambda state: nodes.fan_out(state, send), ["collect_city"])
+    builder.add_edge("collect_city", "write_draft")  # every branch leads here; it runs once, after all
     builder.add_edge("write_draft", "check_draft")
     builder.add_conditional_edges("check_draft", nodes.route_after_check,
                                   {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
@@ -178,7 +196,8 @@ def connect_brief(builder: Any, nodes: BriefNodes) -> Any:
 
 
 def step_bound(max_revisions: int) -> int:
-    """The longest legal run: collect, write, check, (revise, check) per revision, publish or hold."""
+    """The longest legal run, in supersteps: collect (all cities at once), write, check, (revise,
+    check) per revision, publish or hold."""
     return 2 * max_revisions + 4
 
 
@@ -187,15 +206,14 @@ def build_brief_graph(draft_style: str = "missing-notice", max_revisions: int = 
     """The brief compiled on our engine (default) or on LangGraph's (``engine="langgraph"``)."""
     nodes = BriefNodes(draft_style, max_revisions)
     if engine == "mingraph":
-        from ..graph.builder import StateGraph
-
         builder = connect_brief(StateGraph(BriefState), nodes)
         return builder.compile(max_steps=step_bound(max_revisions), observers=observers, strict=strict,
                                name="weather brief")
     if engine == "langgraph":
-        from ..graph.langgraph_port import compile_on_langgraph
+        from ..graph.langgraph_port import compile_on_langgraph, langgraph_send
 
-        return compile_on_langgraph(BriefState, lambda b: connect_brief(b, nodes))
+        send = langgraph_send()
+        return compile_on_langgraph(BriefState, lambda b: connect_brief(b, nodes, send))
     raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")
 
 
@@ -225,7 +243,7 @@ def brief_main(argv: Sequence[str] | None = None) -> int:
                 print(f"{node} updated: {sorted(update)}")
         elif mode == "values":
             final = payload
-    print("path: " + " -> ".join(graph.path))
+    print("supersteps: " + " -> ".join(" | ".join(step) for step in graph.steps))
     if final["status"] == "published":
         print("PUBLISHED")
         print(final["answer"])

@@ -1,28 +1,39 @@
-"""Declaring a graph: nodes, fixed edges, conditional edges with declared routes; checked at compile.
+"""Declaring a graph: nodes, fixed edges, joins, conditional edges with declared routes.
 
+The method names and meanings are LangGraph's, so a declaration written once runs on either engine.
 Every method returns the builder, so a declaration can chain. Nothing is checked while you add
 things one by one (a node may be added after the edge that names it); ``compile()`` checks the whole
-picture at once, before anything runs, and names the offender.
+picture at once (``checks.py``), before anything runs, and names the offender.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ..errors import GraphValidationError
+from .checks import check_wiring
+from .routes import END, START, Branch, Send, Wiring, label
+from .runner import CompiledGraph
 from .state import read_schema
 
-START = "__start__"  #: where every run enters; the same spelling as LangGraph's, so route maps port as-is
-END = "__end__"  #: where a run stops
+__all__ = ["END", "START", "Send", "StateGraph"]
 
-Node = Callable[[dict], Mapping[str, Any]]
+Node = Callable[[dict], Any]
 Router = Callable[[dict], Any]
 
 
-def _label(name: str) -> str:
-    return {START: "START", END: "END"}.get(name, repr(name))
+def _literal_routes(router: Router) -> dict[str, str] | None:
+    """The routes a ``-> Literal["a", "b"]`` annotation declares, as LangGraph reads them; else None."""
+    target = router if inspect.isfunction(router) or inspect.ismethod(router) else type(router).__call__
+    try:
+        returns = get_type_hints(target).get("return")
+    except Exception:  # an annotation that cannot be resolved declares nothing
+        return None
+    if get_origin(returns) is Literal:
+        return {name: name for name in get_args(returns)}
+    return None
 
 
 class StateGraph:
@@ -34,9 +45,21 @@ class StateGraph:
 
     def __init__(self, state_type: type) -> None:
         self.state_type = state_type
-        self.fields, self.reducers = read_schema(state_type)
+        self.schema = read_schema(state_type)
         self.nodes: dict[str, Node] = {}
-        self._exits: dict[str, list[Any]] = {}  # source -> [destination name | (router, path_map)]
+        self._edges: dict[str, list[str]] = {}
+        self._branches: dict[str, list[Branch]] = {}
+        self._joins: list[tuple[tuple[str, ...], str]] = []
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The state's field names, in declaration order."""
+        return self.schema.fields
+
+    @property
+    def reducers(self) -> dict[str, Any]:
+        """``{field: reducer}`` for the fields that merge (the others are replaced)."""
+        return dict(self.schema.reducers)
 
     def add_node(self, name: str | Node, fn: Node | None = None) -> StateGraph:
         """Add node ``name`` running ``fn(state) -> update``; ``add_node(fn)`` names it ``fn.__name__``."""
@@ -47,109 +70,82 @@ class StateGraph:
         if not callable(fn):
             raise TypeError(f"node {name!r} needs a function state -> update, got {fn!r}")
         if name in (START, END):
-            raise GraphValidationError(f"{name!r} is reserved for {_label(name)}; pick another node name")
+            raise GraphValidationError(f"{name!r} is reserved for {label(name)}; pick another node name")
         if name in self.nodes:
             raise GraphValidationError(f"node {name!r} was added twice; node names must be unique")
         self.nodes[name] = fn
         return self
 
-    def add_edge(self, source: str, destination: str) -> StateGraph:
-        """After ``source`` always go to ``destination`` (a node or END)."""
-        self._exits.setdefault(source, []).append(destination)
+    def add_edge(self, source: str | Sequence[str], destination: str) -> StateGraph:
+        """After ``source`` always go to ``destination``; a list of sources is a join (wait for all)."""
+        if isinstance(source, str):
+            self._edges.setdefault(source, []).append(destination)
+        else:
+            sources = tuple(source)
+            if not sources or not all(isinstance(s, str) for s in sources):
+                raise TypeError(f"add_edge needs a node name or a list of node names, got {source!r}")
+            self._joins.append((sources, destination))
         return self
 
-    def add_conditional_edges(self, source: str, router: Router, path_map: Mapping[str, str]) -> StateGraph:
-        """After ``source``, ``router(state)`` returns a label; ``path_map`` says where each label goes.
+    def add_conditional_edges(self, source: str, router: Router,
+                              path_map: Mapping[Any, str] | Sequence[str] | None = None) -> StateGraph:
+        """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets.
 
-        The map is required: the routes are declared up front, so compile can check every one and a
-        router cannot invent a destination at run time.
+        ``path_map`` declares the routes: ``{label: destination}``, or a list of destinations (each
+        its own label). Without one, a ``Literal[...]`` return annotation on the router declares
+        them; without either, the router returns node names and may pick any node or END (as on
+        LangGraph), so compile cannot check its routes and the drawing shows it leading everywhere.
         """
         if not callable(router):
             raise TypeError(f"the router after {source!r} must be a function state -> label, got {router!r}")
-        if not isinstance(path_map, Mapping) or not path_map:
-            raise TypeError(f"add_conditional_edges({source!r}, ...) needs a path map "
-                            f"{{label: destination}} declaring every route, got {path_map!r}")
-        self._exits.setdefault(source, []).append((router, dict(path_map)))
+        if path_map is None:
+            path_map = _literal_routes(router)
+        elif isinstance(path_map, (list, tuple)):
+            path_map = {target: target for target in path_map}
+        if path_map is not None and (not isinstance(path_map, Mapping) or not path_map):
+            raise TypeError(f"add_conditional_edges({source!r}, ...) takes a path map {{label: destination}} "
+                            f"or a list of destinations, got {path_map!r}")
+        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map)))
         return self
 
-    # -- compile -------------------------------------------------------------------------------
+    def add_sequence(self, nodes: Iterable[Node | tuple[str, Node]]) -> StateGraph:
+        """Add nodes and an edge from each to the next (functions, or ``(name, function)`` pairs)."""
+        previous = None
+        for item in nodes:
+            name, fn = item if isinstance(item, tuple) else (getattr(item, "__name__", None), item)
+            self.add_node(name, fn)
+            if previous is not None:
+                self.add_edge(previous, name)
+            previous = name
+        if previous is None:
+            raise ValueError("add_sequence needs at least one node")
+        return self
+
+    def set_entry_point(self, node: str) -> StateGraph:
+        """The same as ``add_edge(START, node)``."""
+        return self.add_edge(START, node)
+
+    def set_conditional_entry_point(self, router: Router, path_map: Any = None) -> StateGraph:
+        """The same as ``add_conditional_edges(START, router, path_map)``."""
+        return self.add_conditional_edges(START, router, path_map)
+
+    def set_finish_point(self, node: str) -> StateGraph:
+        """The same as ``add_edge(node, END)``."""
+        return self.add_edge(node, END)
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,
-                name: str | None = None) -> Any:
+                name: str | None = None) -> CompiledGraph:
         """Check the declaration and return a runnable graph.
 
-        ``max_steps`` counts node executions (not revisions, not model calls): a run that has
-        executed that many nodes without reaching END stops with ``GraphStepLimit`` before starting
-        another. ``observers`` hear every run (node start/end); ``strict`` makes a failing one stop it.
+        ``max_steps`` counts supersteps (see ``runner.py``; LangGraph's ``recursion_limit`` is
+        ``max_steps + 1``). ``observers`` hear every node start and end, with its superstep;
+        ``strict`` makes a failing listener stop the run instead of being logged and skipped.
         """
-        from .runner import CompiledGraph
-
-        if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
-            raise ValueError(f"max_steps counts node executions and must be an int >= 1, got {max_steps!r}")
-        exits = self._validate()
-        return CompiledGraph(state_type=self.state_type, fields=self.fields, reducers=self.reducers,
-                             nodes=dict(self.nodes), exits=exits, max_steps=max_steps,
+        if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
+            raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
+        wiring = Wiring(nodes=dict(self.nodes), edges={k: tuple(v) for k, v in self._edges.items()},
+                        branches={k: tuple(v) for k, v in self._branches.items()}, joins=tuple(self._joins))
+        check_wiring(wiring)
+        return CompiledGraph(schema=self.schema, wiring=wiring, max_steps=max_steps,
                              observers=tuple(observers), strict=strict,
                              name=name or getattr(self.state_type, "__name__", "graph"))
-
-    def _validate(self) -> dict[str, Any]:
-        if not self.nodes:
-            raise GraphValidationError("the graph has no nodes: add_node(name, fn) first")
-        known = ", ".join(map(repr, self.nodes))
-        for source, outs in self._exits.items():
-            if source == END:
-                raise GraphValidationError("an edge leaves END, but END is where a run stops; remove it")
-            if source != START and source not in self.nodes:
-                raise GraphValidationError(f"an edge leaves unknown node {source!r}; known nodes: {known}")
-            for out in outs:
-                targets = out[1].items() if isinstance(out, tuple) else [(None, out)]
-                for label, target in targets:
-                    if target == START:
-                        raise GraphValidationError(f"an edge from {_label(source)} goes back to START; "
-                                                   "START is only an entry, point it at a node instead")
-                    if target != END and target not in self.nodes:
-                        what = f"route {label!r} from" if label is not None else "an edge from"
-                        raise GraphValidationError(f"{what} {_label(source)} goes to unknown node "
-                                                   f"{target!r}; known nodes: {known}, or END")
-        if START not in self._exits:
-            raise GraphValidationError("no entry: nothing leaves START; add_edge(START, '<first node>')")
-        for source, outs in self._exits.items():
-            if len(outs) > 1:
-                raise GraphValidationError(
-                    f"{_label(source)} has {len(outs)} ways out; this engine runs one node at a time, so "
-                    "give each node exactly one edge or one conditional edge (put the choice in its router)")
-        for node in self.nodes:
-            if node not in self._exits:
-                raise GraphValidationError(f"node {node!r} has no way out: add_edge({node!r}, ...) "
-                                           "to another node or to END")
-        exits = {source: outs[0] for source, outs in self._exits.items()}
-        successors = {source: _destinations(out) for source, out in exits.items()}
-        reached = _reachable(START, successors)
-        for node in self.nodes:
-            if node not in reached:
-                raise GraphValidationError(f"node {node!r} is unreachable from START; "
-                                           "connect it or remove it")
-        predecessors: dict[str, set[str]] = {}
-        for source, targets in successors.items():
-            for target in targets:
-                predecessors.setdefault(target, set()).add(source)
-        finishing = _reachable(END, predecessors)
-        for node in self.nodes:
-            if node not in finishing:
-                raise GraphValidationError(f"node {node!r} has no path to END: every way out of it loops "
-                                           "back without an exit; add a route to END")
-        return exits
-
-
-def _destinations(out: Any) -> list[str]:
-    return list(out[1].values()) if isinstance(out, tuple) else [out]
-
-
-def _reachable(origin: str, links: Mapping[str, Iterable[str]]) -> set[str]:
-    seen, queue = {origin}, deque([origin])
-    while queue:
-        for nxt in links.get(queue.popleft(), ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return seen

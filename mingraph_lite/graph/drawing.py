@@ -1,68 +1,77 @@
 """Drawing a graph as text: Mermaid for notebooks and docs, plain ASCII for a terminal.
 
-Both are made here from the declaration, with no network and no extra package. A drawing can mark
-the nodes a run visited, which turns "which way did it go?" into something you can see.
+Both are made here from the declaration, with no network and no extra package. Fixed edges are
+solid, routes are dashed and labelled, and a join (``add_edge(["a", "b"], "c")``) is drawn from each
+of its sources and labelled with what it waits for. Several arrows out of one node are a fan-out:
+their targets run side by side in the next superstep. A drawing can mark the nodes a run visited.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .builder import END, START
+from .routes import END, START, Wiring
+
+Arrow = tuple[str, str, str | None]  # (kind: "edge" | "route" | "join", target, label)
 
 
-def _ways_out(exits: Mapping[str, Any], source: str) -> list[tuple[str | None, str]]:
-    way = exits.get(source)
-    if way is None:
-        return []
-    if isinstance(way, str):
-        return [(None, way)]
-    return [(str(label), target) for label, target in way[1].items()]
+def _ways_out(wiring: Wiring, source: str) -> list[Arrow]:
+    arrows: list[Arrow] = [("edge", target, None) for target in wiring.edges.get(source, ())]
+    for branch in wiring.branches.get(source, ()):
+        if branch.path_map is None:  # an open router: drawn to every node it could pick, as LangGraph does
+            arrows += [("route", target, "?") for target in branch.destinations(wiring.nodes)]
+        else:
+            arrows += [("route", target, str(key)) for key, target in branch.path_map.items()]
+    for sources, target in wiring.joins:
+        if source in sources:
+            arrows.append(("join", target, "join " + " + ".join(sources)))
+    return arrows
 
 
-def _order(nodes: Iterable[str], exits: Mapping[str, Any]) -> list[str]:
+def _order(wiring: Wiring) -> list[str]:
     """START, then nodes in the order a walk from START first meets them, then END."""
     seen, order, queue = {START}, [START], [START]
     while queue:
-        for _, target in _ways_out(exits, queue.pop(0)):
+        for _, target, _ in _ways_out(wiring, queue.pop(0)):
             if target not in seen:
                 seen.add(target)
                 order.append(target)
                 queue.append(target)
-    order += [n for n in nodes if n not in seen]
+    order += [n for n in wiring.nodes if n not in seen]
     if END in order:
         order.remove(END)
     return order + [END]
 
 
-def mermaid(nodes: Iterable[str], exits: Mapping[str, Any], visited: frozenset[str] = frozenset()) -> str:
-    """``flowchart TD`` text; dashed arrows are routes, labelled with their route label."""
+def mermaid(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:
+    """``flowchart TD`` text; dashed arrows are routes (labelled), thick ones feed a join."""
     ids = {START: "__start__", END: "__end__"}
     lines = ["flowchart TD", "    __start__([START])", "    __end__([END])"]
-    for i, node in enumerate(nodes):
+    for i, node in enumerate(wiring.nodes):
         ids[node] = f"n{i}"
         lines.append(f'    n{i}["{node}"]')
-    for source in _order(nodes, exits):
-        for label, target in _ways_out(exits, source):
-            arrow = "-->" if label is None else f"-. {label} .->"
+    for source in _order(wiring):
+        for kind, target, text in _ways_out(wiring, source):
+            arrow = {"edge": "-->", "route": f"-. {text} .->", "join": f"== {text} ==>"}[kind]
             lines.append(f"    {ids[source]} {arrow} {ids[target]}")
-    marked = [ids[n] for n in nodes if n in visited]
+    marked = [ids[n] for n in wiring.nodes if n in visited]
     if marked:
         lines.append("    classDef visited fill:#ffe08a,stroke:#b8860b,stroke-width:2px")
         lines.append(f"    class {','.join(marked)} visited")
     return "\n".join(lines)
 
 
-def ascii(nodes: Iterable[str], exits: Mapping[str, Any], visited: frozenset[str] = frozenset()) -> str:
+def ascii(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:
     """One block per node: its name (``*`` if visited), then one line per way out."""
-    names = {START: "START", END: "END"}
+    names: dict[str, Any] = {START: "START", END: "END"}
     lines = []
-    for source in _order(nodes, exits):
+    for source in _order(wiring):
         mark = " *" if source in visited else ""
-        lines.append(f"[{names.get(source, source)}]{mark}")
-        for label, target in _ways_out(exits, source):
-            arrow = "----->" if label is None else f"--{label}-->"
+        arrows = _ways_out(wiring, source)
+        fan = " (fan-out: these run side by side)" if sum(kind == "edge" for kind, _, _ in arrows) > 1 else ""
+        lines.append(f"[{names.get(source, source)}]{mark}{fan}")
+        for kind, target, text in arrows:
+            arrow = {"edge": "----->", "route": f"--{text}-->", "join": f"=={text}==>"}[kind]
             lines.append(f"    {arrow} {names.get(target, target)}")
     if visited:
         lines.append("(* = visited by the last run)")

@@ -5,9 +5,9 @@ method names both engines share (``add_node``, ``add_edge``, ``add_conditional_e
 module hands it LangGraph's builder. If LangGraph is not installed you get an ImportError naming the
 extra, never our engine under LangGraph's name. ``START``/``END`` are spelled as LangGraph spells them.
 
-Bounds differ in name and count: our ``max_steps=N`` allows N node executions; LangGraph's
-``recursion_limit`` counts super-steps including the one that takes the input, so the same
-sequential run needs ``recursion_limit=N + 1``.
+Bounds differ in name and count: our ``max_steps=N`` allows N supersteps; LangGraph's
+``recursion_limit`` counts supersteps plus the one that takes the input, so the same run needs
+``recursion_limit=N + 1``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,15 @@ def langgraph_state_graph() -> type:
     except ImportError as exc:
         raise ImportError(f"this needs LangGraph, which is not installed: {INSTALL_HINT}") from exc
     return StateGraph
+
+
+def langgraph_send() -> type:
+    """LangGraph's ``Send`` class (for map-reduce routers), or an ImportError that says how to install it."""
+    try:
+        from langgraph.types import Send
+    except ImportError as exc:
+        raise ImportError(f"this needs LangGraph, which is not installed: {INSTALL_HINT}") from exc
+    return Send
 
 
 def compile_on_langgraph(state_type: type, connect: Callable[[Any], Any]) -> Any:

@@ -45,11 +45,11 @@ class Observer:
     def on_finish(self, answer: str | None, reason: str) -> None:
         """The run ended: ``reason`` is "answered", "step limit", "tool failed", or a graph's own."""
 
-    def on_node_start(self, node: str, state: Mapping[str, Any]) -> None:
-        """A graph node is about to run on (a copy of) ``state``."""
+    def on_node_start(self, node: str, state: Mapping[str, Any], superstep: int | None = None) -> None:
+        """A graph node is about to run on (a copy of) ``state``, in ``superstep`` (1-based)."""
 
-    def on_node_end(self, node: str, update: Mapping[str, Any]) -> None:
-        """A graph node returned ``update``, which has been merged."""
+    def on_node_end(self, node: str, update: Mapping[str, Any] | None, superstep: int | None = None) -> None:
+        """A graph node returned ``update`` (None: no change); it merges when its ``superstep`` ends."""
 
 
 def _jsonable(value: Any) -> Any:
@@ -62,6 +62,10 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_jsonable(v) for v in value]
     return repr(value)
+
+
+def _superstep(args: tuple) -> dict[str, Any]:
+    return {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
 
 
 def event_dict(hook: str, *args: Any) -> dict[str, Any]:
@@ -84,9 +88,9 @@ def event_dict(hook: str, *args: Any) -> dict[str, Any]:
     if hook == "on_finish":
         return {"event": name, "answer": args[0], "reason": args[1]}
     if hook == "on_node_start":
-        return {"event": name, "node": args[0], "state": _jsonable(args[1])}
+        return {"event": name, "node": args[0], "state": _jsonable(args[1]), **_superstep(args)}
     if hook == "on_node_end":
-        return {"event": name, "node": args[0], "update": _jsonable(args[1])}
+        return {"event": name, "node": args[0], "update": _jsonable(args[1]), **_superstep(args)}
     raise ValueError(f"unknown hook {hook!r}; expected one of {HOOKS}")
 
 
@@ -134,8 +138,8 @@ class RecordingObserver(Observer):
     def on_finish(self, answer, reason):
         self._hear("on_finish", answer, reason)
 
-    def on_node_start(self, node, state):
-        self._hear("on_node_start", node, state)
+    def on_node_start(self, node, state, superstep=None):
+        self._hear("on_node_start", node, state, superstep)
 
-    def on_node_end(self, node, update):
-        self._hear("on_node_end", node, update)
+    def on_node_end(self, node, update, superstep=None):
+        self._hear("on_node_end", node, update, superstep)

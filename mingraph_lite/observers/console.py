@@ -70,8 +70,12 @@ class ConsoleLogger(Observer):
         tail = "" if answer is None else " " + repr(_short(answer, self.width))
         self._print(f"[finish: {reason}]{tail}")
 
-    def on_node_start(self, node: str, state: Any) -> None:
-        self._print(f"[node {node}]" + (f" state={_short(repr(dict(state)), self.width)}" if self.show_state else ""))
+    def on_node_start(self, node: str, state: Any, superstep: int | None = None) -> None:
+        step = "" if superstep is None else f" (superstep {superstep})"
+        shown = f" state={_short(repr(dict(state)), self.width)}" if self.show_state else ""
+        self._print(f"[node {node}]{step}{shown}")
 
-    def on_node_end(self, node: str, update: Any) -> None:
-        self._print(f"  update: {_short(repr(dict(update)), self.width)}")
+    def on_node_end(self, node: str, update: Any, superstep: int | None = None) -> None:
+        step = "" if superstep is None else f" (superstep {superstep})"
+        changed = "no change" if update is None else _short(repr(dict(update)), self.width)
+        self._print(f"  update{step}: {changed}")

@@ -13,11 +13,13 @@ from mingraph_lite.course.brief import (
     initial_state,
     review_issues,
 )
-from mingraph_lite.errors import GraphExecutionError
+from mingraph_lite.errors import graph_context
+from mingraph_lite.graph import StateGraph
 
-COMPLETE = ("collect", "write_draft", "check_draft", "publish")
-MISSING = ("collect", "write_draft", "check_draft", "revise_draft", "check_draft", "publish")
-STUBBORN = ("collect", "write_draft", "check_draft", "revise_draft", "check_draft", "hold")
+COLLECT = ("collect_city", "collect_city")  # one parallel branch per city, in one superstep
+COMPLETE = (*COLLECT, "write_draft", "check_draft", "publish")
+MISSING = (*COLLECT, "write_draft", "check_draft", "revise_draft", "check_draft", "publish")
+STUBBORN = (*COLLECT, "write_draft", "check_draft", "revise_draft", "check_draft", "hold")
 
 
 @pytest.mark.parametrize("style, path", [("complete", COMPLETE), ("missing-notice", MISSING),
@@ -26,7 +28,10 @@ def test_each_style_takes_its_path(style, path):
     graph = build_brief_graph(style)
     final = graph.invoke(initial_state())
     assert graph.path == path
-    assert final["events"][0] == "collected 2 cities" and final["events"].count("collected 2 cities") == 1
+    assert final["events"][:2] == ["collected Tokyo", "collected Paris"]  # merged in the order listed
+    assert sum(e.startswith("collected") for e in final["events"]) == 2  # revising never collects again
+    assert [r["city"] for r in final["readings"]] == ["Tokyo", "Paris"]
+    assert graph.steps[:2] == (COLLECT, ("write_draft",))  # the branches join before the draft
     if style == "stubborn":
         assert final["status"] == "needs_attention" and final["answer"] is None
         assert final["review"]["issues"] == ["missing_fixed_data_notice"]
@@ -41,18 +46,34 @@ def test_each_style_takes_its_path(style, path):
 def test_the_revision_count_decides_revise_or_hold():
     graph = build_brief_graph("missing-notice", max_revisions=0)
     assert graph.invoke(initial_state())["status"] == "needs_attention"
-    assert graph.path == ("collect", "write_draft", "check_draft", "hold")
+    assert graph.path == (*COLLECT, "write_draft", "check_draft", "hold")
     graph = build_brief_graph("complete", max_revisions=0)
     assert graph.invoke(initial_state())["status"] == "published"
     graph = build_brief_graph("stubborn", max_revisions=2)
     final = graph.invoke(initial_state())
-    assert final["revisions"] == 2 and len(graph.path) == 8 and graph.path[-1] == "hold"
+    assert final["revisions"] == 2 and len(graph.steps) == 8 and graph.path[-1] == "hold"
 
 
 def test_the_brief_follows_the_data(monkeypatch):
     monkeypatch.setitem(brief.WEATHER, "Tokyo", {"celsius": 22, "conditions": "cloudy"})
     final = build_brief_graph().invoke(initial_state())
     assert "Tokyo: 22°C / 71.6°F, cloudy." in final["answer"]
+
+
+def test_each_city_is_collected_in_its_own_branch_on_its_own_packet():
+    seen = []
+    original = BriefNodes.collect_city
+
+    def spy(packet):
+        seen.append(dict(packet))
+        return original(packet)
+
+    nodes = BriefNodes("complete")
+    nodes.collect_city = spy
+    graph = brief.connect_brief(StateGraph(brief.BriefState), nodes).compile(max_steps=10)
+    graph.invoke(initial_state(["Paris", "Oslo", "Tokyo"]))
+    assert seen == [{"city": "Paris"}, {"city": "Oslo"}, {"city": "Tokyo"}]  # a packet, not the state
+    assert graph.steps[0] == ("collect_city",) * 3 and graph.steps[1] == ("write_draft",)
 
 
 def test_celsius_only_and_a_single_city():
@@ -119,15 +140,17 @@ def test_a_failure_inside_the_graph_names_the_node(monkeypatch):
         raise RuntimeError("printer on fire")
 
     monkeypatch.setattr(BriefNodes, "publish", broken_publish)
-    with pytest.raises(GraphExecutionError) as info:
+    with pytest.raises(RuntimeError, match="printer on fire") as info:  # the node's own error, as itself
         build_brief_graph("complete").invoke(initial_state())
-    assert info.value.node == "publish" and info.value.completed == COMPLETE[:-1]
-    assert info.value.state["status"] == "working" and info.value.state["answer"] is None
+    where = graph_context(info.value)
+    assert where.node == "publish" and where.completed == COMPLETE[:-1]
+    assert where.state["status"] == "working" and where.state["answer"] is None
 
 
 @pytest.mark.parametrize("argv, code, words", [
     ([], 0, "PUBLISHED"),
-    (["--draft-style", "complete"], 0, "path: collect -> write_draft -> check_draft -> publish"),
+    (["--draft-style", "complete"], 0,
+     "supersteps: collect_city | collect_city -> write_draft -> check_draft -> publish"),
     (["--draft-style", "stubborn", "--max-revisions", "2"], 1, "HELD (status: needs_attention) after 2"),
     (["--max-revisions", "0"], 1, "missing_fixed_data_notice"),
 ])
@@ -139,7 +162,7 @@ def test_command_line_exit_codes(capsys, argv, code, words):
 def test_command_line_show_updates(capsys):
     brief_main(["--show-updates"])
     out = capsys.readouterr().out
-    assert "collect updated: ['events', 'readings']" in out
+    assert out.count("collect_city updated: ['events', 'readings']") == 2
     assert out.count("check_draft updated:") == 2
 
 

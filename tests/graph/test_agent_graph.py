@@ -7,7 +7,7 @@ import pytest
 from mingraph_lite.agents import Agent
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.errors import GraphExecutionError, ScriptExhausted, StepLimitReached
+from mingraph_lite.errors import ScriptExhausted, StepLimitReached, graph_context
 from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
 from mingraph_lite.graph.agent_graph import langgraph_recursion_limit, node_executions
 from mingraph_lite.llms.scripted import ScriptedLLM
@@ -137,13 +137,14 @@ def test_a_failing_tool_ends_the_run_with_an_error_and_the_same_announcements():
     assert without_nodes(events) == agent_events(make, registry2)
 
 
-def test_a_model_failure_is_a_graph_error_with_the_cause():
+def test_a_model_failure_propagates_as_itself_with_the_graph_context():
     rec = EventRecorder()
     graph = build_agent_graph(ScriptedLLM([]), weather_registry(), observers=[rec])
-    with pytest.raises(GraphExecutionError) as info:
+    with pytest.raises(ScriptExhausted) as info:
         run_agent_graph(graph, QUESTION)
-    assert isinstance(info.value.cause, ScriptExhausted) and info.value.node == "model"
-    assert info.value.state["model_steps"] == 0
+    where = graph_context(info.value)
+    assert where.node == "model" and where.completed == ()
+    assert where.state["model_steps"] == 0
     assert [e["reason"] for e in rec.of("finish")] == ["model failed"]
 
 

@@ -42,20 +42,38 @@ def test_builder_methods_chain_and_read_reducers():
     (lambda: builder("a").add_edge(START, "a").add_edge("a", END).add_edge("ghost", "a"), "'ghost'"),
     (lambda: builder("a").add_edge(START, "a").add_edge("a", END).add_edge(END, "a"), "leaves END"),
     (lambda: builder("a").add_edge(START, "a").add_edge("a", START), "back to START"),
-    (lambda: builder("a", "b").add_edge(START, "a").add_edge("a", END), "'b' has no way out"),
+    (lambda: builder("a", "b").add_edge(START, "a").add_edge("a", END), "'b' is unreachable"),
     (lambda: builder("a", "b").add_edge(START, "a").add_edge("a", END).add_edge("b", END),
      "'b' is unreachable"),
     (lambda: builder("a", "b").add_edge(START, "a").add_edge("a", "b").add_edge("b", "a"),
      "'a' has no path to END"),
     (lambda: builder("a").add_edge(START, "a").add_conditional_edges("a", lambda s: "go", {"go": "hlod"}),
-     "route 'go' from 'a' goes to unknown node 'hlod'"),
-    (lambda: builder("a", "b").add_edge(START, "a").add_edge("a", "b").add_edge("a", END).add_edge("b", END),
-     "'a' has 2 ways out"),
+     "unknown node 'hlod': route 'go' from 'a' goes there"),
+    (lambda: builder("a", "b").add_edge(START, "a").add_edge(["a", "ghost"], "b"), "'ghost'"),
+    (lambda: builder("a").add_edge(START, "a").add_edge([START, "a"], END), "cannot wait for START"),
 ])
 def test_compile_names_what_cannot_run(make, offender):
     with pytest.raises(GraphValidationError) as info:
         make().compile()
     assert offender in str(info.value)
+
+
+def test_a_validation_error_is_also_a_value_error_as_on_langgraph():
+    with pytest.raises(ValueError, match="unknown node 'ghost'"):
+        builder("a").add_edge(START, "a").add_edge("ghost", "a").compile()
+
+
+def test_a_node_with_no_way_out_ends_the_run_there():
+    graph = builder("a", "b").add_edge(START, "a").add_edge("a", "b").compile()
+    assert graph.invoke({"x": 1}) == {"x": 1, "log": []}
+    assert graph.path == ("a", "b")
+
+
+def test_fan_out_and_a_join_compile():
+    b = builder("a", "b", "c", "d").add_edge(START, "a").add_edge("a", "b").add_edge("a", "c")
+    graph = b.add_edge(["b", "c"], "d").add_edge("d", END).compile()
+    assert graph.invoke({"x": 0}) == {"x": 0, "log": []}
+    assert graph.steps == (("a",), ("b", "c"), ("d",))
 
 
 def test_a_loop_with_an_exit_compiles():
@@ -72,14 +90,14 @@ def test_names_and_arguments_are_checked_when_added():
     with pytest.raises(TypeError, match="needs a function"):
         StateGraph(S).add_node("a", 42)
     with pytest.raises(TypeError, match="path map"):
-        builder("a").add_conditional_edges("a", lambda s: "x", None)
+        builder("a").add_conditional_edges("a", lambda s: "x", {})
     with pytest.raises(TypeError, match="TypedDict"):
         StateGraph(dict)
 
 
-@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
+@pytest.mark.parametrize("bad", [-1, 2.5, True])
 def test_max_steps_must_be_a_positive_int(bad):
-    with pytest.raises(ValueError, match="node executions"):
+    with pytest.raises(ValueError, match="counts supersteps"):
         builder("a").add_edge(START, "a").add_edge("a", END).compile(max_steps=bad)
 
 
