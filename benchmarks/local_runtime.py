@@ -2,7 +2,8 @@
 
 Same GGUF (SmolLM2-135M), same prompt (the course's question with its tool menu, as ``LocalLLM``
 renders it), same JSON-schema constraint (``get_weather``'s arguments), 48 tokens at most,
-temperature 0, 2 threads; the two runtimes take turns. Per call, the prompt alternates between two
+temperature 0, 2 threads; the two runtimes take turns, each in a process of its own (two llama.cpp builds
+loaded into one process crash on their shared symbol names). Per call, the prompt alternates between two
 questions so each call evaluates a changed tail, as a round of the agent loop does. Load time is the
 time to construct each runtime's model object from the file.
 
@@ -19,14 +20,19 @@ from __future__ import annotations
 import importlib.util
 import json
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from mingraph_lite.llms.local import closed_schema, find_gguf, render_prompt
 from mingraph_lite.messages import SystemMessage, UserMessage
 
 from .report import Section, Target, times
-from .timing import Plan, compare
+from .timing import Plan
+
+ROOT = Path(__file__).resolve().parents[1]
 
 MISSING = ("llama-cpp-python is not installed (it compiles llama.cpp; see this module's docstring); "
            "the side-by-side runtime benchmark is skipped")
@@ -87,14 +93,41 @@ def _llama_cpp(path: str) -> Callable[[str], int]:
     return call
 
 
-def _load_times(path: str, repeats: int) -> dict[str, float]:
-    loads: dict[str, list[float]] = {"xllamacpp": [], "llama-cpp-python": []}
-    for _ in range(repeats):  # in turns, like every other comparison here
-        for name, make in (("xllamacpp", _xllamacpp), ("llama-cpp-python", _llama_cpp)):
-            started = time.perf_counter()
-            make(path)
-            loads[name].append(time.perf_counter() - started)
-    return {name: statistics.median(values) for name, values in loads.items()}
+class _Worker:
+    """One runtime in a process of its own: two llama.cpp builds in one process clash (their ggml symbols)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.proc = subprocess.Popen([sys.executable, "-m", "benchmarks.local_runtime", name], cwd=ROOT,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.load_s = self._read()["load_s"]
+
+    def _read(self) -> dict:
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the {self.name} worker died (exit {self.proc.wait()})")
+        return json.loads(line)
+
+    def call(self, prompt_index: int) -> dict:
+        self.proc.stdin.write(f"{prompt_index}\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def serve(name: str) -> None:
+    """The worker's side: load, say how long it took, then time each call asked for on stdin."""
+    path, prompts = str(find_gguf("smollm2-135m")), _prompts()
+    started = time.perf_counter()
+    call = {"xllamacpp": _xllamacpp, "llama-cpp-python": _llama_cpp}[name](path)
+    print(json.dumps({"load_s": time.perf_counter() - started}), flush=True)
+    for line in sys.stdin:
+        started = time.perf_counter()
+        tokens = call(prompts[int(line) % len(prompts)])
+        print(json.dumps({"s": time.perf_counter() - started, "tokens": tokens}), flush=True)
 
 
 def run(plan: Plan) -> Section:
@@ -103,27 +136,32 @@ def run(plan: Plan) -> Section:
     if reason:
         return Section("runtime", title, ("runtime",), (("skipped",),), notes=(reason,),
                        targets=(Target("xllamacpp no slower per call than llama-cpp-python", reason, None),))
-    path, prompts = str(find_gguf("smollm2-135m")), _prompts()
-    loads = _load_times(path, 1 if plan.repeats == 1 else 3)
-    runtimes = {"xllamacpp": _xllamacpp(path), "llama-cpp-python": _llama_cpp(path)}
-    turn = {name: 0 for name in runtimes}
-    written: dict[str, list[int]] = {name: [] for name in runtimes}
-
-    def step(name: str) -> Callable[[], object]:
-        def once() -> None:
-            turn[name] += 1
-            written[name].append(runtimes[name](prompts[turn[name] % len(prompts)]))
-        return once
-
-    timings = compare({name: step(name) for name in runtimes},
-                      Plan(repeats=plan.repeats, warmup=plan.warmup, sample_ns=0, collect=False))
-    per_call = {name: t.median_ns / 1e9 for name, t in timings.items()}
-    rows = tuple((name, f"{per_call[name]:.2f}", f"{loads[name]:.2f}", f"{statistics.median(written[name]):.0f}")
-                 for name in runtimes)
+    names = ("xllamacpp", "llama-cpp-python")
+    loads: dict[str, list[float]] = {name: [] for name in names}
+    calls: dict[str, list[dict]] = {name: [] for name in names}
+    for start in range(1 if plan.repeats == 1 else 3):  # each start is one load; the runtimes take turns
+        workers = [_Worker(name) for name in names]
+        for worker in workers:
+            loads[worker.name].append(worker.load_s)
+        for i in range(plan.warmup + plan.repeats if start == 0 else 0):
+            for worker in workers:
+                timed = worker.call(i)
+                if i >= plan.warmup:
+                    calls[worker.name].append(timed)
+        for worker in workers:
+            worker.close()
+    per_call = {name: statistics.median(c["s"] for c in calls[name]) for name in names}
+    load = {name: statistics.median(loads[name]) for name in names}
+    rows = tuple((name, f"{per_call[name]:.2f}", f"{load[name]:.2f}",
+                  f"{statistics.median(c['tokens'] for c in calls[name]):.0f}") for name in names)
     speed = per_call["llama-cpp-python"] / per_call["xllamacpp"]
     return Section("runtime", title, ("runtime", "s per call (median)", "load s (median)", "tokens written"), rows,
                    targets=(Target("xllamacpp no slower per call than llama-cpp-python",
                                    f"llama-cpp-python / xllamacpp = {times(speed)}", speed >= 0.9),),
                    notes=(f"SmolLM2-135M Q4_1, {MAX_TOKENS} tokens max, temperature 0, {THREADS} threads, "
                           f"{plan.repeats} samples per runtime taken in turns",),
-                   data={"per_call_s": per_call, "load_s": loads})
+                   data={"per_call_s": per_call, "load_s": load})
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])

@@ -155,10 +155,17 @@ def serve(argv: list[str]) -> int:
     return 0
 
 
+def experiment(argv: list[str]) -> int:
+    from .course.experiment_cli import experiment_main
+
+    return experiment_main(argv)
+
+
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "demo": ("the Paris/Tokyo agent run", demo),
     "brief": ("the weather brief as a state graph", brief),
     "serve": ("a local model over HTTP for a class", serve),
+    "experiment": ("run, resume and compare the unit experiment", experiment),
 }
 
 

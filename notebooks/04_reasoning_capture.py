@@ -3,39 +3,50 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - say which slot of `LLMResponse` holds the model's thinking and which its thinking-token count, and which
+# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
 #   provider fills which;
-# - find where a run went wrong by reading its trace top to bottom for the **first wrong line**, and say from
-#   that line whose problem it is (the four cases);
-# - run the `18` vs `18°C` experiment as a harness: many traced runs per variant, each classified, a table and a
-#   plot;
-# - tell a reported figure, a scripted re-enactment and a live measurement apart.
+# - find where a run went wrong by reading its trace top to bottom for the **first wrong line**, say from that
+#   line whose problem it is (the four cases), and write one of the classifier's rules yourself;
+# - run the `"18"` vs `"18°C"` experiment as a harness (many traced runs, each classified, resumable) from
+#   Python or from a terminal, and compare result folders with a 95% interval on every share;
+# - tell apart a figure reported in an article, a scripted re-enactment, and runs of a real model.
 #
-# Teaching runs are **scripted** (no model, no network) and say so. Cells marked *live* use the model named by
-# `MINGRAPH_LLM`; with the default (`scripted`) they say there is no live model.
+# **Prerequisites:** notebooks 01 (the loop, the folder, slips and answer slips) and 03 (listeners and trace
+# files). Python: functions, dicts, list comprehensions. **Time:** about 60 minutes, exercises included.
+#
+# **Sources.** The story, the four cases and the reported figures come from the article *The State and
+# Observer Patterns in a Python Agent Loop*, by the author of the mingraph project; we quote its figures as
+# theirs. Runs marked *scripted* are written in advance, not a model. Runs marked *recorded* are real runs of
+# the small local models the course ships, replayed from their trace files.
 
 # %%
 import io
-import re
+import json
+import os
+import random
+import shutil
+from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 from IPython.display import Image, display
 
-from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ScriptedLLM, StepLimitReached,
-                           SystemMessage, ToolCall, ToolRegistry, TraceRecorder, UserMessage, make_llm,
-                           read_trace)
-from mingraph_lite.course.experiments import (MODELLED, classify, is_live, model_name, reported_table,
-                                              run_experiment, versus_reported)
+from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ReplayLLM, ScriptedLLM,
+                           StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
+from mingraph_lite.course.classify import classify
+from mingraph_lite.course.compare import compare, reported_table
+from mingraph_lite.course.exercises import check
+from mingraph_lite.course.exercises.nb04 import recorded, twice_manager
+from mingraph_lite.course.experiments import run_experiment
+from mingraph_lite.course.modelled import MODELLED, modelled_manager
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
-from mingraph_lite.plots import plot_experiment
-
 
 
 def show(fig):
-    """Show a matplotlib figure as a PNG (its text form, which nbval compares, then never changes)."""
+    """Show a matplotlib figure as a PNG image."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)
     display(Image(buffer.getvalue()))
@@ -47,9 +58,7 @@ print("question:", QUESTION)
 # ## The envelope: where thinking goes
 #
 # A listener's `on_model_reply` receives an `LLMResponse`: the message (which goes into the folder) inside an
-# envelope of facts about the reply. Thinking runs to hundreds of tokens per call and no provider needs it sent
-# back, so it lives on the envelope, where listeners see it, and the folder doesn't pay for it again every
-# round.
+# envelope of facts about the reply.
 
 # %%
 for f in fields(LLMResponse):
@@ -57,11 +66,20 @@ for f in fields(LLMResponse):
     print(f"{f.name:17} {str(f.type):18} {where}")
 
 # %% [markdown]
-# Providers differ in what they report. The source article probed both SDKs directly (seed 000, "the model's
-# reasoning had nowhere to go"); what it reported:
+# Why is thinking on the envelope and not in the folder? Thinking runs to hundreds of tokens per call, and
+# **the two providers this course talks to** (Ollama, and OpenAI's Chat Completions) do not need it sent back:
+# the next round works without it. So listeners see it, and the folder does not pay for it again every round.
+#
+# That is a fact about these two, not about every provider. Anthropic's guide *Building with extended thinking*
+# says that when Claude thinks and then calls a tool, the thinking block must go back, unchanged, in the same
+# assistant turn as the tool call. OpenAI's cookbook *Better performance from reasoning models using the
+# Responses API* recommends passing the reasoning items of earlier turns back (Responses API, not the Chat
+# Completions API used here). An adapter for either would have to keep thinking in the folder.
+#
+# What each provider reports also differs. The article probed both SDKs directly; what it reported:
 
 # %%
-PROBE = [  # reported in the source article (seed 000), from probing each provider's SDK
+PROBE = [  # reported in "The State and Observer Patterns in a Python Agent Loop", from probing each SDK
     ("Ollama, qwen3.5:2b", "real: 434 output tokens -> 4", "full text", "none (inside the output count)"),
     ("OpenAI, gpt-5-mini", 'turn down only; "none" refused', "none in Chat Completions",
      "exact: reasoning_tokens"),
@@ -72,49 +90,35 @@ for row in [head, *PROBE]:
     print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
 
 # %% [markdown]
-# Each gives the half the other doesn't. So the switch stays on each adapter in its own terms (`OllamaLLM(model,
-# think=True)`, `OpenAILLM(model, reasoning_effort="low")`), and the envelope has one slot for the text and one
-# for the count. A provider fills what it has; `None` means **not reported**, never an estimate:
+# Each gives the half the other doesn't, so the envelope has one slot for the text and one for the count, and
+# a provider fills what it has; `None` means **not reported**, never an estimate. Even where OpenAI does show
+# something (a reasoning *summary*, through the Responses API), it is a summary written for you, not the
+# reasoning itself: read it as a hint, not as a record.
+#
+# | slot | Ollama (thinking on) | OpenAI Chat Completions | scripted | local models here |
+# |---|---|---|---|---|
+# | `reasoning` | the thinking text | `None` | when the script says | `None` (they don't think aloud) |
+# | `reasoning_tokens` | `None` (counted in the output) | the count | `None` | `None` |
+#
+# ## Record before you know there is a bug
+#
+# In the article, qwen3.5:2b with thinking on was asked our question. Both lookups came back right (18 and 24,
+# Celsius), Paris was converted to 64°F, and the final answer said **Tokyo: 24°F**. Its step-3 thinking,
+# printed by the console logger, said why: *"Tokyo is already in Fahrenheit, so I don't need to convert it."*
+#
+# The author then built the trace recorder and re-ran the same question six times, all recorded: **none of the
+# six got Tokyo wrong** (reported in the article). A model's mistake may not come back when you look for it, so
+# the trace has to be recording already. With recording on, a smaller model (qwen3.5:0.8b) made a related
+# mistake on its first try, this time in a file; we come to it below.
+#
+# Here is a **scripted re-enactment** of the 2b run (`wrong_tokyo_manager`: replies written in advance, with the
+# 2b run's thinking), recorded to a trace file as it happens.
+#
+# **Predict first.** How many model calls and how many tool calls will this run make, and which event (by name)
+# will be the first wrong line of its trace? Write it in the next cell before you run the one after.
 
 # %%
-slots = ["reasoning", "reasoning_tokens", "input_tokens", "output_tokens"]
-filled = {  # what each adapter puts in the slot
-    "Ollama": ["thinking text", "None", "count", "count (thinking included)"],
-    "OpenAI": ["None", "count", "count", "count (thinking included)"],
-    "scripted": ["when the script says", "None", "None", "None"],
-}
-print(f"{'slot':17}" + "".join(f"{name:27}" for name in filled))
-for i, slot in enumerate(slots):
-    print(f"{slot:17}" + "".join(f"{values[i]:27}" for values in filled.values()))
-
-# %% [markdown]
-# *Live cell.* The active model (`make_llm()`, from `MINGRAPH_LLM`) answers the question's first round once, and
-# we print which slots it filled. With a live model the output changes from run to run, so nbval skips it.
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-llm = make_llm()
-print("active model:", model_name(llm), "(live)" if is_live(llm) else
-      "(scripted; try MINGRAPH_LLM=ollama:qwen3.5:2b or openai:gpt-5-mini)")
-response = llm.generate([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], weather_registry().tools)
-print("answered by:", response.model)
-for slot in ("input_tokens", "output_tokens", "reasoning", "reasoning_tokens"):
-    value = getattr(response, slot)
-    print(f"  {slot:17} {'not reported' if value is None else repr(value)[:90]}")
-print("  slips:", [(c.name, c.arguments) for c in response.message.tool_calls])
-
-# %% [markdown]
-# ## The run that got Tokyo wrong
-#
-# In the source article, qwen3.5:2b with thinking on was asked our question. Both lookups came back right (18
-# and 24, Celsius), Paris was converted to 64°F, and the final answer said **Tokyo: 24°F**. The console logger
-# printed the step-3 thinking, which said why.
-#
-# Below is a **scripted re-enactment** of that run (`wrong_tokyo_manager`, not a model), recorded to a trace
-# file.
-#
-# **Predict first:** the run makes three model calls and four tool calls. Which line of its trace will be the
-# first wrong one? Write your guess here (an event name): ...
+my_prediction = "..."  # e.g. "3 model calls, 4 tool calls, first wrong: tool_return"
 
 # %%
 TRACE = Path("traces/04_wrong_tokyo.jsonl")
@@ -122,14 +126,15 @@ TRACE.unlink(missing_ok=True)
 agent = Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
               observers=[ConsoleLogger(), TraceRecorder(TRACE)])
 answer = agent.run({"question": QUESTION})["answer"]
-print("\nanswer:", answer, " <- scripted re-enactment, not a model")
+events = read_trace(TRACE)
+kinds = Counter(e["event"] for e in events)
+print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
+print(f"model calls: {kinds['model_reply']}, tool calls: {kinds['tool_call']}")
 
 
 # %% [markdown]
-# ### Reading the trace by hand
-#
-# Read top to bottom, checking each line against what you know (the teaching data: Paris 18°C, Tokyo 24°C), and
-# stop at the first line that is wrong. First as a few lines of plain Python:
+# Three model calls and **three** tool calls: two lookups, then one conversion (Paris). Tokyo was never
+# converted. Now the trace, numbered, one line per event:
 
 # %%
 def brief(e):
@@ -138,7 +143,7 @@ def brief(e):
         m = e["message"]
         slips = [(c["name"], c["arguments"]) for c in m["tool_calls"]]
         said = f"asks for {slips}" if slips else repr(m["content"])
-        thinking = f"   thinking: {e['reasoning'][:60]!r}..." if e.get("reasoning") else ""
+        thinking = f"   thinking: {e['reasoning'][:55]!r}..." if e.get("reasoning") else ""
         return f"model_reply   {said}{thinking}"
     if e["event"] == "tool_call":
         return f"tool_call     {e['name']}({e['arguments']})"
@@ -149,68 +154,55 @@ def brief(e):
     return e["event"]
 
 
-events = read_trace(TRACE)
-for n, e in enumerate(events, 1):
-    print(f"{n:>2}  step {e['step'] or '-'}  {brief(e)}")
-
-# %%
-celsius = {"Paris": 18, "Tokyo": 24}          # the teaching data, the truth to check against
-
-
-def first_wrong_by_hand(events):
+def print_trace(events):
     for n, e in enumerate(events, 1):
-        is_lookup = e["event"] == "tool_return" and e["name"] == "get_weather"
-        if is_lookup and int(e["content"]) not in celsius.values():
-            return n, "a lookup returned a number that isn't in the data"
-        if e["event"] == "model_reply" and not e["message"]["tool_calls"]:
-            for city, c in celsius.items():
-                if f"{city}: {round(c * 9 / 5 + 32)}°F" not in e["message"]["content"]:
-                    return n, f"the reply's {city} is not {round(c * 9 / 5 + 32)}°F"
-    return None, "nothing wrong"
+        print(f"{n:>2}  {brief(e)}")
 
 
-print(first_wrong_by_hand(events))
+print_trace(events)
 
 # %% [markdown]
-# The hand-written check only knows this one script's phrasing. The package's `classify(events)` does the same
-# walk with checks that don't depend on phrasing: every slip must be for a city asked about (or a number a tool
-# returned), every answer slip must match the teaching data, and the final reply must give each city's
-# Fahrenheit.
-
-# %%
-verdict = classify(events)
-print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}")
-print("why:", verdict.why)
-print("said a Celsius number as Fahrenheit:", verdict.celsius_as_fahrenheit)
-
-# %% [markdown]
-# The line that matters, and what the model was holding when it went wrong:
-
-# %%
-wrong = events[verdict.line - 1]
-print(f"line {verdict.line}: step {wrong['step']}, {wrong['event']}")
-print("  content:  ", repr(wrong["message"]["content"]))
-print("  reasoning:", repr(wrong["reasoning"]))
-held = [(n, e) for n, e in enumerate(events, 1) if e["event"] == "tool_return" and e["name"] == "get_weather"]
-for n, e in held:
-    print(f"line {n}: tool_return {e['name']} answered {e['content']!r}")
-
-# %% [markdown]
-# Every answer slip was right; the final reply was wrong; the thinking says why. That is case 3. But look at
-# what the model held for Tokyo: a bare `"24"`. We come back to that below.
+# ## The first wrong line
 #
-# ## The four cases of "first wrong line"
+# **The convention.** Number the events of one run from 1 (line 1 is `run_start`). Read top to bottom, checking
+# each line against what you know, and stop at the **first** line that is wrong; later lines are often wrong
+# *because* of it, so they don't count. What "wrong" means, line by line:
+#
+# - a **slip** (`tool_call`) is wrong if it names a tool not on the menu, asks `get_weather` about a city the
+#   question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
+#   returned** (only `get_weather`'s numbers are Celsius: a number that came back from `to_fahrenheit` is
+#   Fahrenheit already). A final reply before both lookups is wrong too: its numbers came from nowhere;
+# - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
+#   or from the right conversion;
+# - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°);
+# - a run that ends without an answer never finished.
 #
 # Where the first wrong line sits tells you whose problem it is:
 #
 # | case | the first wrong line | whose problem | where to look |
 # |---|---|---|---|
-# | 1 | a **wrong slip**: wrong tool, wrong/made-up arguments, tool skipped | the request | prompt, tool menu |
+# | 1 | a **wrong slip** | the request | the prompt, the tool menu |
 # | 2 | a right slip but a **wrong answer slip** | the tool | the tool's code |
 # | 3 | every answer slip right, the **final reply wrong** | the reasoning | its thinking, what it held |
 # | 4 | it **never finished** | the limit | what it kept asking for |
 #
-# One scripted run for each (the tool in case 2 has a planted bug: it doubles every temperature):
+# `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules:
+
+# %%
+verdict = classify(events)
+print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}")
+print("why:", verdict.why)
+wrong = events[verdict.line - 1]
+print(f"\nline {verdict.line}: thinking = {wrong['reasoning']!r}")
+for n, e in enumerate(events, 1):
+    if e["event"] == "tool_return" and e["name"] == "get_weather":
+        print(f"line {n}: what it held: get_weather answered {e['content']!r}")
+
+# %% [markdown]
+# Every answer slip was right and the final reply was wrong: case 3, the reasoning. But look at what the model
+# was holding for Tokyo: a bare `"24"`. We come back to that.
+#
+# One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature):
 
 # %%
 buggy = ToolRegistry()
@@ -227,16 +219,12 @@ def get_weather(city: str) -> str:
 
 
 buggy.add(to_fahrenheit)
-
-wrong_city = ScriptedLLM([[("get_weather", {"city": "London"})], "London: 57°F"],
-                         name="scripted: wrong city")
+wrong_city = ScriptedLLM([[("get_weather", {"city": "London"})], "London: 57°F"], name="scripted: wrong city")
 runs = [("asks about London", wrong_city, weather_registry(), 10),
         ("a buggy get_weather", four_round_manager(), buggy, 10),
         ("Tokyo already °F", wrong_tokyo_manager(), weather_registry(), 10),
         ("keeps asking", looping_manager(), weather_registry(), 3)]
-
 print(f"{'scripted run':20} {'outcome':22} {'case':>4} {'line':>4}  first wrong line")
-case_events = {}
 for label, llm, tools, limit in runs:
     recorder = EventRecorder()
     try:
@@ -244,59 +232,54 @@ for label, llm, tools, limit in runs:
     except StepLimitReached:
         pass  # case 4: the trace shows what it kept asking for
     v = classify(recorder.events)
-    case_events[label] = recorder.events
     print(f"{label:20} {v.outcome:22} {v.case:>4} {v.line:>4}  {brief(recorder.events[v.line - 1])}")
 
+# %% [markdown]
+# ### Exercise 04.1 (code): a rule of the classifier
+#
+# Write the first rule of case 1 for `to_fahrenheit`: `made_up_line(events)` returns the line number (1-based,
+# as above) of the first `to_fahrenheit` **slip** whose `celsius` argument is not a number that an earlier
+# `get_weather` answer slip returned, or `None` if there is no such slip.
+#
+# What you need from the events: a `tool_call` has `id`, `name` and `arguments` (a dict); a `tool_return` has
+# `tool_call_id` (the ticket of its slip) and `content` (text such as `"18"` or `"18°C"`). `number("18°C")`
+# gives `18`. The check runs your rule on five scripted runs, among them a run that converts its own result
+# again (`twice_manager`) and one that makes its numbers up (`made_up_manager`).
+
+# %%
+def made_up_line(events):
+    raise NotImplementedError  # your rule here
+
+
+# %%
+check("04.1", made_up_line)
 
 # %% [markdown]
-# ### Exercise 1: which case?
+# ### Exercise 04.2 (reading): which case, which line?
 #
-# A scripted manager converted Paris, and then converted the result *again*. Here is its trace. Which case is it
-# (1 to 4), and which line is the first wrong one? (The final reply is wrong too; that is not the question.)
+# A scripted manager converted Paris, then converted the *result* again, then Tokyo. Which case is it (1 to 4),
+# and which line is the first wrong one? The final reply is wrong too; by the convention above, that does not
+# decide. Answer as `(case, line)`.
 
 # %%
-def _twice(messages, tools):
-    return [("to_fahrenheit", {"celsius": 64})]
-
-
-twice = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})],
-                     [("to_fahrenheit", {"celsius": 18})], _twice, [("to_fahrenheit", {"celsius": 24})],
-                     "Paris: 147°F, Tokyo: 75°F"], name="scripted: converts twice")
-exercise = EventRecorder()
-Agent(twice, weather_registry(), SYSTEM_PROMPT, observers=[exercise]).run({"question": QUESTION})
-for n, e in enumerate(exercise.events, 1):
-    print(f"{n:>2}  step {e['step'] or '-'}  {brief(e)}")
+print_trace(recorded(twice_manager()))
 
 # %%
-answer_case = None   # 1, 2, 3 or 4
-answer_line = None   # the line number
-
+case_and_line = ...  # (case, line)
 
 # %%
-def check_case(case, line):
-    truth = classify(exercise.events)
-    if case is None or line is None:
-        return "not answered yet"
-    if (case, line) == (truth.case, truth.line):
-        return f"correct: {truth.why}"
-    if case != truth.case:
-        return ("not quite, hint: the *first* wrong line decides, not the last. "
-                "Which tool_call asks for a number no get_weather returned?")
-    return "right case, wrong line: count to the tool_call line itself, not its answer"
-
-
-print(check_case(answer_case, answer_line))
+check("04.2", case_and_line)
 
 # %% [markdown]
 # ## The trace pointed at the tool
 #
-# Back to the wrong-Tokyo run. The easy conclusion is "small models are bad at this". But the model's reasoning
-# in the source article's trace said the numbers were "already Fahrenheit temperatures **based on the tool's
-# response format**", and two lines up the model was holding a bare `"18"`.
+# The 0.8b run the article recorded ended with **both** cities as Fahrenheit (Paris 18°F, Tokyo 24°F), and its
+# thinking said the numbers were "already Fahrenheit temperatures based on the tool's response format"
+# (quoted from the article). Two lines up, the model was holding a bare `"18"`.
 #
 # The unit *was* on the menu: `get_weather`'s description says "in degrees Celsius". But the menu is read once,
-# at the start; rounds later the manager holds a slip that just says 18. `weather_registry(unit_in_result=True)`
-# makes the unit travel with the result:
+# at the top of the folder; rounds later the manager holds a slip that just says 18.
+# `weather_registry(unit_in_result=True)` makes the unit travel with the result:
 
 # %%
 print("on the menu:", weather_registry().tools[0]["function"]["description"])
@@ -305,137 +288,257 @@ for unit in (False, True):
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# The source article tested exactly that change on the smallest model: same agent, same question, only the
-# result format different. Its figures:
+# The article tested exactly that change on qwen3.5:0.8b: same agent, same question, only the result format
+# different. Its figures, quoted as theirs:
 
 # %%
 print(reported_table())
 
 # %% [markdown]
-# With the unit in the result, the "already Fahrenheit" mistake disappeared. The traces also showed that the 6
-# right runs were messier than the count: most skipped `to_fahrenheit` (against the prompt), and one made its
-# numbers up, which only the trace gives away. Eight runs on one tiny model: the direction is solid, the exact
-# numbers are not.
+# ## How much do 8 runs wobble?
 #
-# ## The experiment as a harness
+# The article calls the direction of its effect solid and its exact numbers unsure. Why unsure? Suppose a model
+# really behaved as reported, run by run with those frequencies. How many of its next 8 `"18°C"` runs would be
+# right? We can ask a simulation: **scripted managers modelling the reported behaviour** (not a model), one
+# behaviour drawn per run with the reported frequencies, 8 runs, repeated 2,000 times.
 #
-# `run_experiment` in `mingraph_lite.course.experiments` repeats it: N runs per variant, a progress bar over the
-# runs, each run traced (one trace file per variant), each run classified by `classify`, and a table per
-# variant.
-#
-# **Offline there is no model to measure**, so it runs **scripted managers modelling the reported behaviour**:
-# for each run a seeded `random.Random` picks a behaviour with the reported frequencies (out of 8). What the
-# article didn't describe is modelled as a manager that keeps asking until the step limit. This shows the
-# harness and how much 8 runs wobble; it measures nothing.
+# One caveat first: the article describes what 7 of the 8 `"18°C"` runs did (and 6 of the 8 `"18"` runs). For
+# the runs it did not describe, the scripted manager keeps asking until the step limit. That is **our
+# assumption**, and the figure says so.
 
 # %%
 for variant, weights in MODELLED.items():
     print(f'"{variant}":', ", ".join(f"{behaviour} {n}/8" for behaviour, n in weights.items()))
 
 # %% [markdown]
-# **Predict first:** with 8 modelled runs per variant, how many `"18°C"` runs will get the right numbers this
-# time? Write your guess here: ...
+# **Predict first.** In 2,000 repetitions of 8 runs each, in what share of repetitions will *exactly* 6 of the 8
+# be right (the count the article saw)? Write a percentage.
+
+# %%
+my_share_guess = ...  # a percentage, e.g. 50
+
+# %%
+outcome_of = {}  # each modelled behaviour's outcome, read by the classifier from one scripted run
+for behaviour in MODELLED["18°C"]:
+    class Fixed(random.Random):
+        def choices(self, population, weights=None, k=1, picked=behaviour):
+            return [picked]  # always this behaviour, so we can watch it once
+    _, manager = modelled_manager("18°C", Fixed())
+    recorder = EventRecorder()
+    try:
+        Agent(manager, weather_registry(True), SYSTEM_PROMPT, observers=[recorder], max_steps=6).run(
+            {"question": QUESTION})
+    except StepLimitReached:
+        pass
+    outcome_of[behaviour] = classify(recorder.events).outcome
+print(outcome_of)
+
+rng = random.Random(2024)
+right_counts = Counter(
+    sum(outcome_of[modelled_manager("18°C", rng)[0]] == "right" for _ in range(8)) for _ in range(2000))
+print({k: right_counts[k] for k in range(9)})
+print(f"exactly 6 of 8 right: {right_counts[6] / 2000:.0%} of repetitions; "
+      f"5 to 7 right: {sum(right_counts[k] for k in (5, 6, 7)) / 2000:.0%}")
+
+# %%
+fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+ax.bar(range(9), [right_counts[k] / 2000 for k in range(9)], color="#1f5fa8")
+ax.axvline(6, color="#c62828", linestyle="--")
+top = max(right_counts.values()) / 2000
+ax.set_ylim(0, top * 1.35)  # room above the bars for the labels
+ax.text(6.1, top * 1.3, "reported in the article: 6 of 8", color="#c62828", fontsize=8, va="top")
+ax.set_xticks(range(9))
+ax.set_xlabel('"18°C" runs with the right numbers, out of 8')
+ax.set_ylabel("share of 2,000 repetitions")
+ax.set_title("Scripted managers modelling the reported behaviour (not a model): 8 runs, 2,000 times", fontsize=9)
+ax.text(0.01, 0.97, "caveat: 1 run in 8 that the article did not describe\nis modelled as never finishing "
+        "(our assumption)", transform=ax.transAxes, fontsize=8, va="top", color="#555555")
+plt.close(fig)
+show(fig)
+
+# %% [markdown]
+# Even a model that behaved *exactly* as reported shows 6 of 8 right in under a third of its batches of 8; 5 and
+# 7 come up about as often, and 4 about one time in ten. One batch of 8 runs can tell a 0-of-8 variant from a 6-of-8 one, but not
+# 60% from 80%. That is why every share below carries an interval.
 #
-# (The progress bar's output shows timings, so nbval skips this cell; the next cell prints the results.)
+# ## The experiment as a harness
+#
+# `run_experiment` (in `mingraph_lite.course.experiments`) runs N traced runs per variant into a folder. Run
+# `(variant, i)` uses seed `S + i`. Each run is classified by its first wrong line and recorded the moment it
+# ends: `results.csv` (one row per run), `traces/` (one trace file per run), `summary.json` (model, settings,
+# package version, dates). Running the same call again skips the runs already recorded, so an interrupted
+# experiment resumes. From a terminal it is one command:
+#
+# ```
+# python -m mingraph_lite experiment unit --llm local:gemma3-270m --runs 8 --seed 0 --temperature 0.7 --out DIR
+# python -m mingraph_lite experiment compare DIR1 DIR2 ...
+# ```
+#
+# Offline, with no model named, it runs the scripted managers modelling the report, and says so:
 
 # %%
-# NBVAL_IGNORE_OUTPUT
-results = run_experiment(trace_dir="traces/04_experiment", runs=8, seed=1, progress=True)
-
-# %%
+FOLDER = Path("traces/04_experiment")
+shutil.rmtree(FOLDER, ignore_errors=True)  # start afresh, so this notebook shows the same runs every time
+results = run_experiment(out=FOLDER, runs=8, seed=1, progress=False)
 print(results.table())
-
-# %%
-print(f"{'variant':8} {'run':>3}  {'outcome':22} {'line':>4}  why")
-for r in results.runs:
-    print(f"{r.variant:8} {r.run:>3}  {r.outcome:22} {r.line or '-':>4}  {r.why[:80]}")
-
-# %%
-title = "18 vs 18°C: scripted managers modelling the report (not a model)"
-show(plot_experiment(results.counts(), title=title))
+print("\nin the folder:", sorted(p.name for p in FOLDER.iterdir()))
+print("first row:", (FOLDER / "results.csv").read_text(encoding="utf-8").splitlines()[1][:110], "...")
 
 # %% [markdown]
-# How does this re-run compare with the report?
-
-# %%
-print(versus_reported(results))
-
-# %% [markdown]
-# The modelled bare variant can never be right (the report had 0 of 8), but the other counts wobble around the
-# reported ones from seed to seed: 8 runs are few. That is why the article calls its direction solid and its
-# exact numbers unsure, and why a live re-run (below) is a measurement and this one is not.
+# ## Real runs: the local models the course ships
 #
-# ### Exercise 2: right, but how?
-#
-# In the `"18°C"` runs above, how many got the right numbers **without** calling `to_fahrenheit` (doing the
-# arithmetic themselves, against the prompt)? Careful: the table's "used to_fahrenheit" column is not the whole
-# story.
+# The repository ships runs of the two small local models (run in-process, no server), recorded by the command
+# above: 8 runs per variant each, with sampling on. Their settings, from each folder's `summary.json`:
 
 # %%
-own_arithmetic = None   # a number of runs
-
-
-# %%
-def check_own_arithmetic(answer):
-    unit_runs = [r for r in results.runs if r.variant == "18°C"]
-    truth = sum(r.outcome == "right" and not r.converted_with_tool for r in unit_runs)
-    if answer is None:
-        return "not answered yet"
-    if answer == truth:
-        return "correct"
-    return ("not quite, hint: a made-up run also calls to_fahrenheit; read the 'why' column of the per-run "
-            "table for the right runs")
-
-
-print(check_own_arithmetic(own_arithmetic))
+SHIPPED = sorted(p.parent for p in Path("../data/experiments").glob("*/summary.json"))
+for folder in SHIPPED:
+    s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    seeds = f"{s['settings']['seed']}..{s['settings']['seed'] + s['runs_per_variant'] - 1}"
+    print(f"{folder.name}: {s['model']}, temperature {s['settings']['temperature']}, seeds {seeds} "
+          f"(run i of each variant uses seed {s['settings']['seed']}+i), {s['runs_recorded']} runs, "
+          f"at most {s['settings']['max_steps']} model calls per run, package {s['package_version']}")
 
 # %% [markdown]
-# *Live cell.* With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, the model of the
-# report), the same harness runs for real: 8 runs per variant, traces and a CSV saved under
-# `data/experiments/<model>/`. Its output depends on the model, so nbval skips it.
+# A recorded run can be **replayed**: `ReplayLLM` hands back the recorded replies in order (checking that the
+# run asks what the recording asked), so the agent runs again exactly as it did, without the model. Here is the
+# first `"18"` run of each model, replayed through the console logger, then classified:
+
+# %%
+def replay(folder, variant="18", index=0):
+    rows = [r for r in results_rows(folder) if r["variant"] == variant and int(r["index"]) == index]
+    trace = folder / rows[0]["trace"]
+    recorder = EventRecorder()
+    agent = Agent(ReplayLLM.from_trace(trace), weather_registry(variant == "18°C"), SYSTEM_PROMPT,
+                  observers=[ConsoleLogger(), recorder], max_steps=6)
+    try:
+        agent.run({"question": QUESTION})
+    except Exception as error:  # a step limit or a failing tool: the trace says which
+        print(f"(the run stopped: {type(error).__name__})")
+    return recorder.events
+
+
+def results_rows(folder):
+    import csv
+    with (folder / "results.csv").open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+for folder in SHIPPED:
+    print(f"===== {folder.name}: replay of recorded run \"18\" #0 =====")
+    replayed = replay(folder)
+    v = classify(replayed)
+    print(f"--> {v.outcome} (case {v.case}), first wrong line {v.line}: {v.why}\n")
+
+# %% [markdown]
+# Replays show one run at a time. Counting over all recorded runs of each model, from the traces:
+
+# %%
+for folder in SHIPPED:
+    tally = Counter()
+    for row in results_rows(folder):
+        trace = read_trace(folder / row["trace"])
+        tools = Counter(e["name"] for e in trace if e["event"] == "tool_call")
+        first = next(e for e in trace if e["event"] == "model_reply")["message"]
+        tally["runs"] += 1
+        tally["called get_weather at all"] += tools["get_weather"] > 0
+        tally["first reply: a to_fahrenheit slip"] += any(c["name"] == "to_fahrenheit" for c in first["tool_calls"])
+        tally["first reply: an answer, no tool"] += not first["tool_calls"]
+        tally["ended at the step limit"] += trace[-1].get("reason") == "step limit"
+    print(f"{folder.name}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+
+# %% [markdown]
+# What the two tiny models got wrong, and why (read from the traces above and the table below):
+#
+# - **SmolLM2-135M never looked up the weather.** In every one of its 16 runs the very first slip is
+#   `to_fahrenheit` with a number it invented (30, 98.52, 39.59, ...), the first wrong line is line 4, case 1.
+#   Then it asks again, for the same number (run 0 above: 30.0 six times) or for its own last answer (run 1:
+#   32 → 90 → 194 → 381), until the step limit. A model this
+#   small has learned that a question with "Fahrenheit" in it goes with the tool named `to_fahrenheit`; it has
+#   not learned that the tool needs a number from somewhere.
+# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1, "numbers that did not
+#   come from a tool"). Most of those answers are the reply format from the tool menu copied back (`<your
+#   answer> or with one or more function calls...`): it repeated the instructions instead of following them.
+#   The other runs looked the weather up, again and again, and never converted: case 4, never finished.
+# - **Neither model got far enough for the unit to matter.** The article's mistake (case 3: right lookups, then
+#   Celsius read as Fahrenheit) needs a model that looks up both cities first. SmolLM2 never saw what
+#   `get_weather` returns, so `"18"` and `"18°C"` could not make a difference to it, and they didn't.
+#
+# Notice the seeds: run *i* of both variants uses the same seed, so the two variants start from the same first
+# reply whenever the first prompt is the same (it is: the variant only shows in `get_weather`'s answer). That
+# held for all of SmolLM2's runs. For Gemma it did not hold for runs 6 and 7, which began differently in the two
+# variants: on this runtime, a seed makes runs *likely* to repeat, not certain to.
+#
+#
+# ### All the recorded runs, compared
+#
+# **Predict first.** For the two shipped models, which outcome do you expect most often with the bare `"18"`:
+# right, a wrong slip (case 1), or Celsius reported as Fahrenheit (case 3)?
+
+# %%
+my_outcome_guess = ...  # "right", "wrong slip", "wrong final reasoning" or "never finished"
+
+# %%
+comparison = compare(SHIPPED)
+print(comparison.table())
+show(comparison.figure(title="Recorded runs of the shipped local models (8 per variant; temperature and "
+                             "seeds in each folder's summary)"))
+
+# %% [markdown]
+# How to read it: no run of either model was right (0 of 8 per variant), and the intervals say what 0 of 8 is
+# worth: the true share of right runs could still be anywhere up to about a third. The one difference between
+# variants in the table (Gemma: 5 vs 7 wrong slips out of 8) sits well inside overlapping intervals, so it
+# says nothing about units. These two models are too small to test the article's finding; a model of the
+# article's size (qwen3.5:0.8b), served to a whole class, is the next step (see `data/experiments/README.md`).
+# The article's own figures stay in their own table above: they are another model, run by someone else.
+#
+# ### Exercise 04.3 (code): the interval
+#
+# Each bar in the figure is a **Wilson score interval** (Wilson, 1927) for a share of runs: with `k` runs out of
+# `n`, `p = k/n` and `z = 1.96` (for 95%),
+#
+# centre = (p + z²/2n) / (1 + z²/n),   half-width = z · √(p(1−p)/n + z²/4n²) / (1 + z²/n),
+#
+# and the interval is centre ± half-width. Write `interval(k, n)` returning `(low, high)`. Then compare it with
+# the textbook `p ± z·√(p(1−p)/n)` at 0 of 8: what does that one claim?
+
+# %%
+def interval(k, n):
+    raise NotImplementedError  # return (low, high)
+
+
+# %%
+check("04.3", interval)
+
+# %% [markdown]
+# ## Try it with a live model
+#
+# With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, the model of the report), this
+# cell runs 2 runs per variant of it into `traces/04_live` (run it again to add nothing: the runs are recorded).
+# For a whole class on one shared server, see `data/experiments/README.md`. Its output depends on the model, so
+# the saved notebook does not fix it.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-llm = make_llm()
-if is_live(llm):
-    out_dir = Path("..") / "data" / "experiments" / re.sub(r"[^A-Za-z0-9.]+", "-", model_name(llm)).strip("-")
-    live = run_experiment(llm, trace_dir=out_dir, runs=8, progress=True)
-    print(live.table())
-    print("saved:", live.to_csv(out_dir / "results.csv"), "and one trace per variant beside it")
-    show(plot_experiment(live.counts(), title=f"18 vs 18°C, live: {model_name(llm)}"))
+spec = os.environ.get("MINGRAPH_LLM", "scripted")
+if spec.strip().lower() in ("", "scripted") or spec.startswith("replay"):
+    print(f"MINGRAPH_LLM={spec!r}: no live model, nothing to measure here")
 else:
-    print(f"active model: {model_name(llm)} (scripted), so there is nothing to measure here.")
-    print("Run with MINGRAPH_LLM=ollama:qwen3.5:0.8b (or another live model) to measure.")
-
-# %% [markdown]
-# *Recorded live runs.* Live runs saved earlier under `data/experiments/` (one folder per model; the repository
-# ships one from the local SmolLM2-135M model, run with `MINGRAPH_LLM=local`, greedy decoding, so its runs repeat
-# each other). What is on disk depends on what was run, so nbval skips this cell.
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-import csv
-
-recorded = sorted(Path("../data/experiments").glob("*/results.csv"))
-for path in recorded:
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
-    print(f"{path.parent.name}: {len(rows)} live runs recorded")
-    for row in rows:
-        print(f'  "{row["variant"]}" run {row["run"]}: {row["outcome"]:22} line {row["line"] or "-":>3}  '
-              f'{row["why"][:70]}')
-if not recorded:
-    print("no live run recorded under data/experiments/ yet")
+    live = run_experiment(spec, out=Path("traces/04_live"), runs=2, progress=False)
+    print(live.table())
+    show(compare([Path("traces/04_live")]).figure())
 
 # %% [markdown]
 # ## What is still open
 #
-# - **Eight runs, one tiny model.** The reported effect's direction is solid; its size is not, and nobody has
-#   checked whether larger models make the bare-number mistake (gpt-5-mini was right in the two runs the article
-#   made).
+# - **Eight runs, small models.** Every interval above is wide. A class of 30 each running 8 runs per variant
+#   pools into 240 per variant, and intervals a third as wide (`experiment compare` pools folders with the same
+#   model and settings).
 # - **The classifier knows this one question.** It checks against the teaching data and reads numbers out of
 #   free text after each city's name. A general "first wrong line" needs the truth for every tool and a reply
 #   format you can check (structured output), not a regular expression.
-# - **OpenAI's thinking text** needs the Responses API (reasoning summaries), which is close to a new adapter;
-#   Chat Completions gives only the count.
-# - **Right for the wrong reasons.** Four of the six right runs ignored "never do the arithmetic yourself". An
-#   outcome count can't see that; only the trace does, so the harness keeps every trace.
+# - **Thinking that must go back.** An adapter for a provider that needs its thinking returned (Anthropic with
+#   tools, OpenAI's Responses API) would have to keep it in the folder, and the folder would pay for it.
+# - **Right for the wrong reasons.** In the article, four of the six right `"18°C"` runs ignored "never do the
+#   arithmetic yourself". An outcome count can't see that; only the trace does, so the harness keeps every
+#   trace.

@@ -1,30 +1,17 @@
-"""The unit experiment harness: the first-wrong-line classifier on hand-made traces, and the runs."""
+"""The first-wrong-line classifier on hand-made traces and real agent runs, and the modelled managers."""
 
 from __future__ import annotations
 
-import csv
 import random
 from collections import Counter
 
 import pytest
 
-from mingraph_lite import Agent, EventRecorder, LLMResponse, LLMUnavailable, read_trace
-from mingraph_lite.course.experiments import (
-    MODELLED,
-    OUTCOMES,
-    REPORTED,
-    VARIANTS,
-    classify,
-    is_live,
-    modelled_manager,
-    reported_table,
-    run_experiment,
-    stated_fahrenheit,
-    versus_reported,
-)
+from mingraph_lite import Agent, EventRecorder
+from mingraph_lite.course.classify import OUTCOMES, classify, stated_fahrenheit
+from mingraph_lite.course.modelled import MODELLED, REPORTED, modelled_manager
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.messages import AssistantMessage, ToolCall
 
 # --- hand-made traces: just the events classify reads ------------------------------------------
 
@@ -183,29 +170,6 @@ def test_each_modelled_behaviour_lands_in_its_class(behaviour, outcome):
     assert classify(recorder.events).outcome == outcome
 
 
-# --- the harness ----------------------------------------------------------------------------------
-
-def test_offline_experiment_is_deterministic_labelled_and_traced(tmp_path):
-    first = run_experiment(trace_dir=tmp_path / "a", runs=8, seed=3, progress=False)
-    again = run_experiment(trace_dir=tmp_path / "b", runs=8, seed=3, progress=False)
-    strip = [(r.variant, r.outcome, r.script, r.answer) for r in first.runs]
-    assert strip == [(r.variant, r.outcome, r.script, r.answer) for r in again.runs]
-    assert "not a real model" in first.source and "not a real model" in first.table()
-    counts = first.counts()
-    assert list(counts) == ["18", "18°C"] and all(sum(c.values()) == 8 for c in counts.values())
-    assert counts["18"]["right"] == 0  # the modelled bare variant is never right, as reported
-    assert set(counts["18"]) == set(OUTCOMES)
-    for variant in VARIANTS:
-        ids = {e["run_id"] for e in read_trace(tmp_path / "a" / f"{variant.slug}.jsonl")}
-        assert ids == {r.run_id for r in first.runs if r.variant == variant.name}
-
-
-def test_a_rerun_starts_its_trace_files_afresh(tmp_path):
-    run_experiment(trace_dir=tmp_path, runs=2, progress=False)
-    again = run_experiment(trace_dir=tmp_path, runs=3, progress=False)
-    assert len({e["run_id"] for e in read_trace(tmp_path / "bare.jsonl")}) == 3 == len(again.runs) // 2
-
-
 def test_modelled_frequencies_approach_the_report_over_many_draws():
     rng = random.Random(1)
     bare = Counter(modelled_manager("18", rng)[0] for _ in range(800))
@@ -214,70 +178,12 @@ def test_modelled_frequencies_approach_the_report_over_many_draws():
     right = unit["right, with to_fahrenheit"] + unit["right, own arithmetic"]
     assert abs(right / 800 - REPORTED[1].right_numbers / 8) < 0.05
     assert sum(MODELLED["18"].values()) == sum(MODELLED["18°C"].values()) == 8
+    assert len(OUTCOMES) == 5
 
 
-def test_csv_has_one_row_per_run(tmp_path):
-    results = run_experiment(trace_dir=tmp_path, runs=3, progress=False)
-    path = results.to_csv(tmp_path / "out" / "results.csv")
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
-    assert len(rows) == 6
-    assert [r["outcome"] for r in rows] == [r.outcome for r in results.runs]
-    assert rows[0]["trace"] == "bare.jsonl"
-
-
-class _FakeLive:
-    """Not a ScriptedLLM, so the harness treats it as live: it answers from the folder, correctly."""
-
-    name = model = "fake-live"
-
-    def generate(self, messages, tools):
-        done = {m.name for m in messages if getattr(m, "role", "") == "tool"}
-        if "get_weather" not in done:
-            cities = ("Paris", "Tokyo")
-            calls = tuple(ToolCall(f"w{i}", "get_weather", {"city": c}) for i, c in enumerate(cities))
-        elif "to_fahrenheit" not in done:
-            temps = [int(m.content.rstrip("°C")) for m in messages if getattr(m, "name", "") == "get_weather"]
-            calls = tuple(ToolCall(f"f{i}", "to_fahrenheit", {"celsius": t}) for i, t in enumerate(temps))
-        else:
-            return LLMResponse(AssistantMessage("Paris: 64°F, Tokyo: 75°F"), model=self.model)
-        return LLMResponse(AssistantMessage("", calls), model=self.model)
-
-
-def test_a_live_model_is_used_as_is_and_named(tmp_path):
-    results = run_experiment(_FakeLive(), trace_dir=tmp_path, runs=2, progress=False)
-    assert results.source.startswith("live model fake-live")
-    assert {r.outcome for r in results.runs} == {"right"} and {r.script for r in results.runs} == {""}
-    assert {r.model for r in results.runs} == {"fake-live"}
-    assert is_live(_FakeLive()) and not is_live(four_round_manager()) and not is_live(None)
-
-
-def test_an_unreachable_model_stops_the_experiment(tmp_path):
-    class Down:
-        name = "down"
-
-        def generate(self, messages, tools):
-            raise LLMUnavailable("no server: start ollama")
-
-    with pytest.raises(LLMUnavailable):
-        run_experiment(Down(), trace_dir=tmp_path, runs=2, progress=False)
-
-
-def test_bad_run_count_and_the_reported_table(tmp_path):
-    with pytest.raises(ValueError, match="runs per variant"):
-        run_experiment(trace_dir=tmp_path, runs=0, progress=False)
-    text = reported_table()
-    assert "qwen3.5:0.8b" in text and "0 / 8" in text and "6 / 8" in text
-
-
-def test_progress_bar_runs(tmp_path, capsys):
-    pytest.importorskip("tqdm")
-    run_experiment(trace_dir=tmp_path, runs=2, progress=True)
-    assert "unit experiment" in capsys.readouterr().err
-
-
-def test_versus_reported_puts_both_side_by_side(tmp_path):
-    results = run_experiment(trace_dir=tmp_path, runs=4, seed=2, progress=False)
-    text = versus_reported(results)
-    bare = next(line for line in text.splitlines() if line.startswith('"18" '))
-    assert "0 / 8" in bare and "0 / 4" in bare  # reported 0/8 right; the modelled bare runs are never right
-    assert "not a real model" in text
+def test_converting_a_converted_number_is_a_wrong_slip_that_says_so():
+    events = [*LOOKUPS, *CONVERTS, reply("", slip("e", "to_fahrenheit", celsius=64)),
+              call("e", "to_fahrenheit", celsius=64)]
+    verdict = classify(events)
+    assert (verdict.outcome, verdict.line) == ("wrong slip", len(events))
+    assert "Fahrenheit already" in verdict.why and "made it up" not in verdict.why

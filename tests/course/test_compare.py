@@ -1,0 +1,88 @@
+"""compare(): folders pooled by model and settings, Wilson intervals, one table, one figure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mingraph_lite import ReplayLLM, read_trace
+from mingraph_lite.cli import main
+from mingraph_lite.course.classify import classify
+from mingraph_lite.course.compare import Z95, compare, reported_table, wilson
+from mingraph_lite.course.experiments import run_experiment
+from mingraph_lite.course.results_folder import read_results
+
+
+def test_wilson_matches_the_textbook_formula_and_stays_in_bounds():
+    low, high = wilson(6, 8)
+    # Wilson (1927): centre (p + z²/2n) / (1 + z²/n), half-width z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)
+    assert low == pytest.approx(0.4093, abs=1e-3) and high == pytest.approx(0.9285, abs=1e-3)
+    assert wilson(0, 8)[0] == 0 and wilson(8, 8)[1] == 1 and 0 < wilson(0, 8)[1] < 0.4
+    assert wilson(30, 240)[1] - wilson(30, 240)[0] < wilson(1, 8)[1] - wilson(1, 8)[0]  # more runs, narrower
+    assert Z95 == pytest.approx(1.96, abs=1e-3)
+    with pytest.raises(ValueError):
+        wilson(3, 0)
+
+
+def test_folders_of_one_model_and_settings_are_pooled_and_repeated_seeds_noted(tmp_path):
+    run_experiment(out=tmp_path / "alice", runs=3, seed=0, progress=False)
+    run_experiment(out=tmp_path / "bob", runs=3, seed=100, progress=False)
+    pooled = compare([tmp_path / "alice", tmp_path / "bob"])
+    assert [(g.variant, g.runs, len(g.folders)) for g in pooled.groups] == [("18", 6, 2), ("18°C", 6, 2)]
+    assert not pooled.notes
+    run_experiment(out=tmp_path / "copycat", runs=3, seed=0, progress=False)
+    noted = compare([tmp_path / "alice", tmp_path / "copycat"])
+    assert any("more than one folder" in n for n in noted.notes)
+
+
+def test_table_rows_and_figure(tmp_path):
+    run_experiment(out=tmp_path / "a", runs=4, seed=2, progress=False)
+    comparison = compare([tmp_path / "a"])
+    rows = comparison.rows()
+    assert len(rows) == 2 * 5 and all(r["low"] <= r["share"] <= r["high"] for r in rows)
+    assert sum(r["runs"] for r in rows if r["variant"] == "18") == 4
+    assert "Wilson" in comparison.table()
+    fig = comparison.figure()
+    assert len(fig.axes) == 5 and "Wilson" in fig._supxlabel.get_text()
+    assert fig.axes[0].get_yticklabels()[0].get_text().startswith("scripted (modelled)")
+
+
+def test_compare_command_and_its_errors(tmp_path, capsys):
+    run_experiment(out=tmp_path / "a", runs=2, progress=False)
+    figure = tmp_path / "all.png"
+    assert main(["experiment", "compare", str(tmp_path / "a"), "--figure", str(figure)]) == 0
+    assert figure.stat().st_size > 1000 and "Wilson" in capsys.readouterr().out
+    assert main(["experiment", "compare", str(tmp_path / "empty")]) == 2
+    assert "no recorded runs" in capsys.readouterr().err
+
+
+def test_the_reported_figures_stay_quoted_as_theirs():
+    text = reported_table()
+    assert "qwen3.5:0.8b" in text and "0 / 8" in text and "6 / 8" in text
+    assert "The State and Observer Patterns" in text
+
+
+SHIPPED = Path(__file__).resolve().parents[2] / "data" / "experiments"
+
+
+@pytest.mark.parametrize("model", ["smollm2-135m", "gemma3-270m"])
+def test_the_shipped_folders_are_whole_sampled_and_replayable(model):
+    folder = SHIPPED / model
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["model"] == f"local:{model}" and summary["complete"] and summary["live"]
+    runs = read_results(folder)
+    assert sorted(r.key for r in runs) == sorted((v, i) for v in ("18", "18°C") for i in range(8))
+    assert {r.temperature for r in runs} == {0.7} and all(r.seed == r.index for r in runs)
+    for r in runs:  # each trace holds its one run, and replaying it asks what the recording asked
+        events = read_trace(folder / r.trace)
+        assert {e["run_id"] for e in events} == {r.run_id}
+        assert classify(events).outcome == r.outcome
+        ReplayLLM.from_trace(folder / r.trace)
+
+
+def test_the_shipped_comparison_is_what_compare_prints_now():
+    comparison = compare([SHIPPED / "smollm2-135m", SHIPPED / "gemma3-270m"])
+    assert (SHIPPED / "comparison.txt").read_text(encoding="utf-8").startswith(comparison.table())
+    assert comparison.table() in (SHIPPED / "README.md").read_text(encoding="utf-8")
