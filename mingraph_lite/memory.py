@@ -26,6 +26,8 @@ class KeepAll:
     """Read the model everything, every round. Simple, faithful, and the cost grows each round."""
 
     def __init__(self, system_prompt: str) -> None:
+        if not isinstance(system_prompt, str):
+            raise TypeError(f"{type(self).__name__} takes the system prompt as text first, got {system_prompt!r}")
         self.system = SystemMessage(system_prompt)
         self._history: list[Message] = []
 
@@ -47,6 +49,12 @@ class KeepAll:
         return f"{type(self).__name__}({len(self._history)} messages)"
 
 
+def _count(owner: str, name: str, value: object, fix: str) -> None:
+    # bool is an int in Python, and 1.5 messages means nothing: neither is a count.
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{owner} needs {name} as a whole number >= 1 ({fix}), got {value!r}")
+
+
 def safe_start(history: Sequence[Message], start: int) -> int:
     """Move a window's first index back until it does not begin inside a tool-call exchange."""
     start = max(0, min(start, len(history)))
@@ -63,9 +71,8 @@ class LastN(KeepAll):
     """
 
     def __init__(self, system_prompt: str, n: int) -> None:
-        if not isinstance(n, int) or n < 1:
-            raise ValueError(f"LastN needs n >= 1 (the number of recent messages to keep), got {n!r}")
         super().__init__(system_prompt)
+        _count("LastN", "n", n, f"the number of recent messages to keep, e.g. LastN({system_prompt!r}, 6)")
         self.n = n
 
     def messages(self) -> list[Message]:
@@ -90,18 +97,39 @@ SUMMARY_PROMPT = ("Condense this conversation into a few sentences. Keep every f
                   "that a later answer may need; drop the chit-chat.")
 
 
+def _usable_summary(response) -> str:
+    """The summary text of a summariser's reply, or ``ValueError`` saying why it cannot replace history."""
+    message = getattr(response, "message", None)
+    if not isinstance(message, AssistantMessage):
+        raise ValueError(f"the summariser must return an LLMResponse, got {type(response).__name__}; "
+                         f"the history was kept whole")
+    if message.tool_calls:
+        raise ValueError("the summariser asked for tools instead of writing a summary; the history was kept "
+                         "whole (give it no tools and a plain instruction)")
+    text = (message.content or "").strip()
+    if not text:
+        raise ValueError("the summariser returned an empty summary; the history was kept whole")
+    return text
+
+
 class Summarise(KeepAll):
     """Keep the last ``keep_last`` messages word for word and a model-written summary of the rest.
 
     When more than ``trigger`` messages are unsummarised, the older ones are condensed by ``llm``
-    (one extra model call, with its own cost, recorded in ``summary_responses``).
+    (one extra model call, with its own cost, recorded in ``summary_responses``). History is replaced
+    only once a good, non-empty summary is in hand: a summariser that raises, returns nothing or asks
+    for tools leaves the memory as it was (the new message included) and its error surfaces from ``add``.
     """
 
     def __init__(self, system_prompt: str, llm: LLM, *, keep_last: int = 4, trigger: int = 8) -> None:
-        if keep_last < 1 or trigger <= keep_last:
-            raise ValueError(f"Summarise needs 1 <= keep_last < trigger, got keep_last={keep_last}, "
-                             f"trigger={trigger}")
         super().__init__(system_prompt)
+        _count("Summarise", "keep_last", keep_last, "the messages kept word for word, e.g. keep_last=4")
+        _count("Summarise", "trigger", trigger, "how many unsummarised messages start a summary, e.g. trigger=8")
+        if trigger <= keep_last:
+            raise ValueError(f"Summarise needs keep_last < trigger (a summary must have something to condense), "
+                             f"got keep_last={keep_last}, trigger={trigger}")
+        if not isinstance(llm, LLM):  # the protocol: a generate(messages, tools) method
+            raise TypeError(f"Summarise needs a model with generate(messages, tools) to write summaries, got {llm!r}")
         self.llm, self.keep_last, self.trigger = llm, keep_last, trigger
         self.summary: str | None = None
         self._recent: list[Message] = []
@@ -117,14 +145,16 @@ class Summarise(KeepAll):
 
     def _condense(self) -> None:
         cut = safe_start(self._recent, len(self._recent) - self.keep_last)
-        older, self._recent = self._recent[:cut], self._recent[cut:]
+        older = self._recent[:cut]
         if not older:
             return
         earlier = f"Earlier summary: {self.summary}\n" if self.summary else ""
         response = self.llm.generate(
             [SystemMessage(SUMMARY_PROMPT), UserMessage(earlier + _transcript(older))], [])
         self.summary_responses.append(response)
-        self.summary = response.message.content.strip()
+        summary = _usable_summary(response)
+        # Only now, with a good summary in hand, is the history cut: a failure above leaves it whole.
+        self.summary, self._recent = summary, self._recent[cut:]
 
     def messages(self) -> list[Message]:
         head: list[Message] = [self.system]

@@ -16,30 +16,57 @@ from typing import Any, ClassVar, Mapping, Union
 class ToolCall:
     """A slip from the model: run tool ``name`` with ``arguments``; ``id`` is the ticket number.
 
-    ``arguments`` is normally a dict. It may also be the raw JSON text a provider sent, so that
-    malformed JSON reaches the registry and is answered as the model's mistake instead of
-    crashing the adapter.
+    ``arguments`` is normally a dict. It may also be the raw JSON text a provider sent, or whatever
+    else a model put there (``None``, a list, a number): kept as sent, so that the registry answers
+    it as the model's mistake instead of an adapter crashing on it.
     """
 
     id: str
     name: str
-    arguments: Mapping[str, Any] | str = field(default_factory=dict)
+    arguments: Any = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> ToolCall:
-        # Only the arguments can be changed from outside; the rest is frozen text.
-        if isinstance(self.arguments, str):
+        # Only the arguments can be changed from outside; the rest is frozen text. Copied without
+        # recursion: a hostile slip nested thousands of levels deep must not crash a graph's state copy.
+        if isinstance(self.arguments, (str, bytes)):
             return self
-        return ToolCall(self.id, self.name, deepcopy(self.arguments, memo))
+        return ToolCall(self.id, self.name, _copy_tree(self.arguments, memo))
 
     def to_dict(self) -> dict[str, Any]:
-        args = self.arguments if isinstance(self.arguments, str) else dict(self.arguments)
+        args = dict(self.arguments) if isinstance(self.arguments, Mapping) else self.arguments
         return {"id": self.id, "name": self.name, "arguments": args}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ToolCall:
         args = data.get("arguments", {})
         return cls(id=str(data["id"]), name=str(data["name"]),
-                   arguments=args if isinstance(args, str) else dict(args))
+                   arguments=dict(args) if isinstance(args, Mapping) else args)
+
+
+def _copy_tree(value: Any, memo: dict) -> Any:
+    """A deep copy of dicts and lists made with a loop instead of recursion; other values via deepcopy."""
+    def fresh(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {}
+        if isinstance(item, list):
+            return []
+        return item if isinstance(item, (str, int, float, bool, type(None))) else deepcopy(item, memo)
+
+    root = fresh(value)
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        if isinstance(source, dict):
+            for key, child in source.items():
+                target[key] = copy = fresh(child)
+                if isinstance(child, (dict, list)):
+                    stack.append((child, copy))
+        elif isinstance(source, list):
+            for child in source:
+                target.append(copy := fresh(child))
+                if isinstance(child, (dict, list)):
+                    stack.append((child, copy))
+    return root
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
 
 from .llms.base import LLM
 from .messages import AssistantMessage, Message, SystemMessage, UserMessage
-from .tools import ToolRegistry
+from .tools import ToolRegistry, fix_slip, shared_id_error, shared_ids
 
 State = dict[str, object]
 
@@ -82,6 +82,11 @@ class RunTools:
         last = messages[-1] if messages else None
         if not isinstance(last, AssistantMessage) or not last.tool_calls:
             raise ValueError("RunTools needs state['messages'] ending with an assistant message that has tool calls")
+        shared, answered = shared_ids(last.tool_calls), set()
         for call in last.tool_calls:
-            messages.append(self.registry.answer(call))
+            if call.id in answered:  # one answer per ticket number, as providers expect
+                continue
+            answered.add(call.id)
+            messages.append(fix_slip(call, shared_id_error(call, shared[call.id])) if call.id in shared
+                            else self.registry.answer(call))
         return {"messages": messages}

@@ -1,8 +1,14 @@
 """The menu of errands: plain functions, with schema and argument checks derived from their signatures.
 
-The model only ever names a tool and fills in arguments. Names are looked up in a dict and the
-arguments are validated by pydantic in strict mode; nothing the model sends is evaluated as code.
-Whatever is wrong with a slip becomes a ``ToolArgsError`` whose text tells the model what to fix.
+The model only ever names a tool and fills in arguments. Names are looked up in a dict; the
+arguments are read by ``wire.read_arguments`` (bounded size and depth, repeated keys refused) and
+validated by pydantic in strict mode; nothing the model sends is evaluated as code. Whatever is
+wrong with a slip, of any shape or size, becomes a ``ToolArgsError`` whose text tells the model what
+to fix and quotes at most a few hundred characters of what it sent; no tool runs on such a slip.
+
+The answers that are not results live here too, worded once: ``fix_slip`` (a slip to fix),
+``error_slip`` (a tool that failed), ``unrun_slip`` (a slip that will never run) and ``open_calls``
+(which slips still wait for one), used by the ``Agent``'s clean-up and the agent graph alike.
 """
 
 from __future__ import annotations
@@ -11,7 +17,8 @@ import inspect
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_type_hints
 
@@ -19,10 +26,9 @@ if TYPE_CHECKING:  # pydantic loads with the first tool, not with `import mingra
     from pydantic import BaseModel, ValidationError
 
 from .errors import ToolArgsError
-from .messages import ToolCall, ToolMessage
+from .messages import AssistantMessage, Message, ToolCall, ToolMessage
+from .wire import quote, read_arguments, shorten
 
-# One encoder for results: json.dumps(..., ensure_ascii=False) builds a new encoder on every call.
-_RESULT_JSON = json.JSONEncoder(ensure_ascii=False)
 _PARAM_LINE = re.compile(r"^\s*(?:[-*]\s*)?(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)$")
 
 
@@ -97,17 +103,21 @@ def _explain(error: ValidationError) -> str:
     for item in error.errors():
         where = ".".join(str(p) for p in item["loc"]) or "arguments"
         if item["type"] == "missing":
-            problems.append(f"missing argument {where!r}")
+            problems.append(f"missing argument {quote(where)}")
         elif item["type"] == "extra_forbidden":
-            problems.append(f"unexpected argument {where!r}")
+            problems.append(f"unexpected argument {quote(where)}")
         else:
-            problems.append(f"argument {where!r}: {item['msg']} (got {item.get('input')!r})")
+            problems.append(f"argument {quote(where)}: {item['msg']} (got {quote(item.get('input'))})")
     return "; ".join(problems)
 
 
+# How much of an error answer may be text we did not write (a tool's exception message, say).
+ERROR_CHARS = 1_000
+
+
 def error_slip(call: ToolCall, text: str) -> ToolMessage:
-    """An answer slip that reports a problem instead of a result (marked ``is_error``)."""
-    return ToolMessage(f"Error: {text}", call.id, name=call.name, is_error=True)
+    """An answer slip that reports a problem instead of a result (marked ``is_error``), kept short."""
+    return ToolMessage(f"Error: {shorten(text, ERROR_CHARS)}", call.id, name=call.name, is_error=True)
 
 
 def fix_slip(call: ToolCall, error: ToolArgsError) -> ToolMessage:
@@ -118,14 +128,52 @@ def fix_slip(call: ToolCall, error: ToolArgsError) -> ToolMessage:
     return error_slip(call, f"{error}\n Please fix your mistakes.")
 
 
-def failed_slips(calls: Sequence[ToolCall], index: int, error: BaseException) -> list[ToolMessage]:
-    """Answers for a batch whose call ``index`` failed in the tool itself: that one, and every later one.
+def unrun_slip(call: ToolCall, reason: str) -> ToolMessage:
+    """The answer to a slip that will never run: providers reject a folder with a slip left open."""
+    return error_slip(call, f"not run, because {reason}")
 
-    Providers reject a folder with an unanswered slip, and the folder outlives the run.
+
+def open_calls(messages: Sequence[Message]) -> list[ToolCall]:
+    """The calls of the last assistant message that asked for tools and still wait for an answer.
+
+    One per ticket number (a second call with the same id is answered by the first's answer). This is
+    the one place that says which slips are open: the agent's clean-up and the agent graph both ask it.
     """
-    failed = calls[index]
-    return [error_slip(failed, f"tool failed: {error}"),
-            *(error_slip(later, f"not run, because {failed.name} failed before it") for later in calls[index + 1:])]
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            answered = {m.tool_call_id for m in messages[index + 1:] if isinstance(m, ToolMessage)}
+            waiting: dict[str, ToolCall] = {}
+            for call in message.tool_calls:
+                if call.id not in answered:
+                    waiting.setdefault(call.id, call)
+            return list(waiting.values())
+    return []
+
+
+def shared_ids(calls: Sequence[ToolCall]) -> dict[str, int]:
+    """Ticket numbers used by more than one call in a batch, with how many calls use each."""
+    if len({call.id for call in calls}) == len(calls):  # the usual batch: every id its own
+        return {}
+    counts = Counter(call.id for call in calls)
+    return {call_id: n for call_id, n in counts.items() if n > 1}
+
+
+def shared_id_error(call: ToolCall, count: int) -> ToolArgsError:
+    """Two slips with one ticket number: neither runs, and the one answer says how to fix it."""
+    return ToolArgsError(f"{count} calls share the id {quote(call.id)}, so none of them ran; "
+                         f"send each call with its own id")
+
+
+def _result_text(result: Any) -> str:
+    """A tool's result as the text of its answer slip: text as it is, anything else as JSON."""
+    if isinstance(result, str):
+        return result
+    # Why: the agent-loop benchmark's target (within 3x of a bare loop) needs it; a number is the usual
+    # result, repr writes it as JSON would, and json.dumps costs ~5 us a call more.
+    if type(result) in (int, float) and math.isfinite(result):
+        return repr(result)
+    return json.dumps(result, ensure_ascii=False)
 
 
 class ToolRegistry:
@@ -167,46 +215,37 @@ class ToolRegistry:
         return f"ToolRegistry({self.names})"
 
     def validate(self, call: ToolCall) -> dict[str, Any]:
-        """Check one slip against the menu; return its arguments or raise ``ToolArgsError``."""
-        tool = self._tools.get(call.name)
+        """Check one slip against the menu; return its arguments or raise ``ToolArgsError``.
+
+        Whatever the model put in the slip (any name, any arguments, of any size or depth), the
+        outcome is checked arguments or a ``ToolArgsError``; nothing is evaluated, nothing runs.
+        """
+        tool = self._tools.get(call.name) if isinstance(call.name, str) else None
         if tool is None:
-            raise ToolArgsError(f"unknown tool {call.name!r}; available tools: {', '.join(self.names) or 'none'}")
-        args: Any = call.arguments
-        if isinstance(args, str):
-            try:
-                args = json.loads(args) if args.strip() else {}
-            except json.JSONDecodeError as e:
-                raise ToolArgsError(f"arguments for {call.name!r} are not valid JSON ({e.msg}); "
-                                    f"send a JSON object like {self._example(tool)}") from None
-        if not isinstance(args, Mapping):
-            raise ToolArgsError(f"arguments for {call.name!r} must be a JSON object like {self._example(tool)}, "
-                                f"got {type(args).__name__}")
-        # JSON can smuggle NaN/Infinity in as floats; pydantic's allow_inf_nan covers floats only.
+            raise ToolArgsError(f"unknown tool {quote(call.name)}; available tools: {', '.join(self.names) or 'none'}")
+        try:
+            args = read_arguments(call.arguments)
+        except ToolArgsError as e:
+            raise ToolArgsError(f"the arguments for {call.name!r} {e}; send a JSON object like "
+                                f"{self._example(tool)}") from None
+        # JSON can smuggle NaN/Infinity in as floats; pydantic's allow_inf_nan covers float fields only.
         for key, value in args.items():
             if isinstance(value, float) and not math.isfinite(value):
                 raise ToolArgsError(f"argument {key!r} of {call.name!r} must be a finite number, got {value!r}")
-        try:
-            checked = tool.args_model.model_validate(dict(args))
-        except Exception as e:
-            from pydantic import ValidationError  # imported only on the error path: runs stay cheap
+        from pydantic import ValidationError
 
-            if not isinstance(e, ValidationError):
-                raise
+        try:
+            checked = tool.args_model.model_validate(args)
+        except ValidationError as e:
             raise ToolArgsError(f"bad arguments for {call.name!r}: {_explain(e)}; "
                                 f"expected {self._example(tool)}") from None
-        return dict(checked.__dict__)  # the field values; dict(model) would probe for .keys() first
+        return dict(checked.__dict__)  # the field values, as pydantic keeps them
 
     def run(self, call: ToolCall) -> ToolMessage:
         """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""
         args = self.validate(call)
         result = self._tools[call.name].fn(**args)
-        if isinstance(result, str):
-            content = result
-        elif type(result) in (int, float) and math.isfinite(result):
-            content = repr(result)  # what JSON would write, without building an encoder (~5 us a call)
-        else:
-            content = _RESULT_JSON.encode(result)
-        return ToolMessage(content, tool_call_id=call.id, name=call.name)
+        return ToolMessage(_result_text(result), tool_call_id=call.id, name=call.name)
 
     def answer(self, call: ToolCall) -> ToolMessage:
         """Run one slip; a slip the model filled in badly is answered with what to fix, not raised."""

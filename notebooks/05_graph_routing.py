@@ -905,7 +905,9 @@ print(inspect.getsource(AgentNodes.route_after_tools))
 # %% [markdown]
 # `messages` is the folder, with `operator.add`: every node adds, none rewrites. `pending_calls` is the batch still
 # to run, **replaced**: writing `[]` clears it (with `add`, an empty list would leave the old calls pending, and they
-# would run again). A stopped run keeps `answer=None` and says why in `stop_reason`.
+# would run again). `pending_reply` is the reply that asked for them: it joins the folder together with its answers,
+# in the `tools` node's one update, so a round cut short (Ctrl-C in a tool) leaves the folder as it was, never with a
+# slip unanswered. A stopped run keeps `answer=None` and says why in `stop_reason`.
 #
 # The same listeners as notebook 03 plug in unchanged. The nodes announce what `Agent` announces, in the same order;
 # the engine adds its node start and end around them.

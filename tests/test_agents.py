@@ -376,3 +376,64 @@ def test_invalid_input_is_a_value_error_naming_the_shape(state):
 
 def test_repr_names_the_tools():
     assert "get_weather" in repr(weather_agent(four_round_manager()))
+
+
+def test_a_strict_listener_failing_mid_batch_with_a_failing_memory_keeps_the_original_error():
+    # The case: the strict listener fails on the first answer, and the memory then fails once
+    # while the clean-up answers the second slip. Every slip still ends with one answer, every message
+    # in the folder was announced once, and the listener's error is the one raised.
+    audit_down = RuntimeError("audit log unavailable")
+
+    class FailsOnFirstAnswer(Observer):
+        def on_tool_return(self, result):
+            if result.tool_call_id == "call_1":
+                raise audit_down
+
+    class FailsOnce(KeepAll):
+        failed = False
+
+        def add(self, message):
+            if isinstance(message, ToolMessage) and message.tool_call_id == "call_2" and not self.failed:
+                self.failed = True
+                raise OSError("disk full")
+            super().add(message)
+
+    recorder = EventRecorder()
+    llm = ScriptedLLM([[ToolCall("call_1", "get_weather", {"city": "Paris"}),
+                        ToolCall("call_2", "get_weather", {"city": "Tokyo"})]])
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=FailsOnce(SYSTEM_PROMPT),
+                  observers=[recorder, FailsOnFirstAnswer()], strict=True)
+    with pytest.raises(RuntimeError) as info:
+        agent.run({"question": QUESTION})
+    assert info.value is audit_down
+    answers = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
+    assert [m.tool_call_id for m in answers] == ["call_1", "call_2"]
+    assert "not run, because the run stopped (RuntimeError)" in answers[1].content
+    heard = [e["tool_call_id"] for e in recorder.of("tool_return")]
+    assert heard == ["call_1", "call_2"]  # the clean-up's answer was announced too, exactly once
+    assert [e["reason"] for e in recorder.of("finish")] == ["stopped"]
+
+
+def test_two_calls_with_one_id_get_one_answer_and_neither_runs():
+    ran = []
+    registry = weather_registry()
+    llm = ScriptedLLM([[ToolCall("same", "get_weather", {"city": "Paris"}),
+                        ToolCall("same", "get_weather", {"city": "Tokyo"}),
+                        ToolCall("other", "get_weather", {"city": "Oslo"})], "done"])
+    agent = Agent(llm, registry, SYSTEM_PROMPT, observers=[EventRecorder()])
+    agent._announce = lambda hook, *args: ran.append(hook)  # count announcements without a listener
+    assert agent.run({"question": QUESTION}) == {"answer": "done"}
+    answers = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
+    assert [m.tool_call_id for m in answers] == ["same", "other"]
+    assert answers[0].is_error and "2 calls share the id 'same'" in answers[0].content
+    assert "send each call with its own id" in answers[0].content and not answers[1].is_error
+    assert ran.count("on_tool_call") == 2  # one per ticket number
+
+
+def test_an_error_answer_quotes_at_most_a_few_hundred_characters_and_says_how_much_was_cut():
+    llm = ScriptedLLM([[ToolCall("c", "get_weather", "x" * 10_000_000)], "done"])
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT)
+    agent.run({"question": QUESTION})
+    (answer,) = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
+    assert len(answer.content) < 600
+    assert "(9,999,700 more characters cut)" in answer.content and "the limit is 20,000" in answer.content

@@ -101,9 +101,9 @@ def test_last_n_moves_back_to_the_asking_message():
     assert memory.history == history
 
 
-@pytest.mark.parametrize("n", [0, -1, 1.5, "3"])
+@pytest.mark.parametrize("n", [0, -1, 1.5, "3", True, False, None])
 def test_last_n_needs_a_positive_int(n):
-    with pytest.raises(ValueError, match="n >= 1"):
+    with pytest.raises(ValueError, match="n as a whole number >= 1"):
         LastN(PROMPT, n)
 
 
@@ -179,7 +179,41 @@ def test_summarise_waits_while_slips_are_unanswered():
     assert_slips_together(window, memory.history)
 
 
-@pytest.mark.parametrize("keep_last, trigger", [(0, 4), (4, 4), (5, 2)])
+@pytest.mark.parametrize("keep_last, trigger", [(0, 4), (4, 4), (5, 2), (1.5, 8), (True, 8), (2, 8.0), (2, True)])
 def test_summarise_checks_its_settings(keep_last, trigger):
-    with pytest.raises(ValueError, match="keep_last"):
+    with pytest.raises(ValueError, match="keep_last|trigger"):
         Summarise(PROMPT, ScriptedLLM([]), keep_last=keep_last, trigger=trigger)
+
+
+def test_the_issue_examples_are_refused_with_the_fix_named():
+    with pytest.raises(ValueError, match=r"whole number >= 1 .*LastN\('s', 6\)"):
+        LastN("s", True)
+    with pytest.raises(ValueError, match=r"whole number >= 1 .*keep_last=4"):
+        Summarise(PROMPT, ScriptedLLM([]), keep_last=1.5)
+
+
+def _filled(summariser, n=5):
+    memory = Summarise(PROMPT, summariser, keep_last=1, trigger=2)
+    added = [UserMessage("q1"), AssistantMessage("a1"), UserMessage("q2")]
+    for message in added[:n]:
+        memory.add(message)
+    return memory
+
+
+def _boom(messages, tools):
+    raise RuntimeError("summariser down")
+
+
+@pytest.mark.parametrize("reply, error, match", [
+    (_boom, RuntimeError, "summariser down"),
+    ("", ValueError, "empty summary"),
+    ("   ", ValueError, "empty summary"),
+    ([("get_weather", {"city": "Paris"})], ValueError, "asked for tools"),
+])
+def test_a_failing_summariser_leaves_the_history_whole_and_its_error_surfaces(reply, error, match):
+    memory = _filled(ScriptedLLM([reply]), n=2)
+    before = memory.messages()
+    with pytest.raises(error, match=match):
+        memory.add(UserMessage("q2"))  # the third unsummarised message starts a summary
+    assert memory.messages() == [*before, UserMessage("q2")]  # nothing cut, the new message kept
+    assert memory.summary is None and len(memory.history) == 3

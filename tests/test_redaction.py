@@ -77,16 +77,18 @@ def test_no_secret_survives_redaction(keys, filler, data):
 
 @pytest.mark.parametrize("host", ["http://alice:pa55word-2026@gpu.lab:11434", "alice:pa55word-2026@gpu.lab:11434"])
 def test_credentials_in_ollama_host_never_reach_the_error_message(monkeypatch, host):
-    pytest.importorskip("ollama")
+    ollama = pytest.importorskip("ollama")
+    import httpx
+
     from mingraph_lite.llms.ollama import OllamaLLM
 
-    class Unreachable:
-        def chat(self, **kwargs):
-            raise ConnectionError("Failed to connect to Ollama")
+    def refuse(request):  # the client's documented test seam: a transport that cannot connect
+        raise httpx.ConnectError("Failed to connect to Ollama", request=request)
 
+    unreachable = ollama.Client(host="http://127.0.0.1:9", transport=httpx.MockTransport(refuse))
     monkeypatch.setenv("OLLAMA_HOST", host)
     with pytest.raises(LLMUnavailable) as info:
-        OllamaLLM("qwen3:0.6b", client=Unreachable()).generate([], [])
+        OllamaLLM("qwen3:0.6b", client=unreachable).generate([], [])
     assert "pa55word" not in str(info.value) and "pa55word" not in str(info.value.args)
     assert "no Ollama server answers at " in str(info.value) and "***@gpu.lab:11434" in str(info.value)
 

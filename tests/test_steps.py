@@ -111,3 +111,16 @@ def test_a_list_of_steps_goes_only_forward():
     assert pipeline(three_round_manager()).run({"question": QUESTION})["answer"] == "Paris: 64°F, Tokyo: 75°F"
     result = pipeline(four_round_manager()).run({"question": QUESTION})
     assert "answer" not in result and result["messages"][-1].tool_calls
+
+
+def test_run_tools_answers_each_ticket_number_once():
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.messages import AssistantMessage, ToolCall, ToolMessage
+    from mingraph_lite.steps import RunTools
+
+    calls = (ToolCall("a", "get_weather", {"city": "Paris"}), ToolCall("a", "get_weather", {"city": "Tokyo"}),
+             ToolCall("b", "get_weather", {"city": "Paris"}))
+    out = RunTools(weather_registry()).run({"messages": [AssistantMessage("", calls)]})["messages"]
+    answers = [m for m in out if isinstance(m, ToolMessage)]
+    assert [m.tool_call_id for m in answers] == ["a", "b"]
+    assert answers[0].is_error and "share the id" in answers[0].content and not answers[1].is_error

@@ -9,9 +9,13 @@ The same loop as ``Agent``, with the situation written into the state instead of
 the folder (appended). The nodes announce what ``Agent`` announces, in the same order, so the same
 listeners work unchanged; the engine adds its node start/end hooks around them.
 
-Two deliberate differences from ``Agent``: the tools node checks the whole batch before running
-any handler (if one slip is wrong, none runs and each gets an answer saying why), and a stopped
-run ends with ``stop_reason`` in the state instead of raising, so the work done stays inspectable.
+Three deliberate differences from ``Agent``: the tools node checks the whole batch before running
+any handler (if one slip is wrong, none runs and each gets an answer saying why); a stopped run
+ends with ``stop_reason`` in the state instead of raising, so the work done stays inspectable; and
+a reply that asks for tools joins the folder together with its answers, in the tools node's one
+update. A round cut short (Ctrl-C in a tool, a strict listener that fails) therefore leaves the
+folder as it was before the round: never a slip without its answer. The system prompt is the
+nodes' own and is read out first each round, as ``KeepAll`` does; the state holds the conversation.
 """
 
 from __future__ import annotations
@@ -28,15 +32,17 @@ except ImportError:  # pragma: no cover
     from typing_extensions import TypedDict
 
 from ..errors import ToolArgsError
-from ..messages import Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from ..messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..observers.announce import announce
-from ..tools import error_slip, failed_slips, fix_slip
+from ..tools import error_slip, fix_slip, open_calls, shared_id_error, shared_ids, unrun_slip
+from ..wire import shorten
 from .builder import END, START
 
 
 class AgentState(TypedDict):
     messages: Annotated[list[Message], operator.add]  # the folder: every node adds, none rewrites
     pending_calls: list[ToolCall]  # the batch still to run: replaced, so [] clears it
+    pending_reply: AssistantMessage | None  # the reply that asked for them; filed with its answers
     model_steps: int  # model calls made (the budget is checked before each one)
     tool_calls_made: int  # handlers started
     answer: str | None  # only an answer from the model; never filled in by a stop
@@ -45,88 +51,140 @@ class AgentState(TypedDict):
 
 
 def initial_agent_state(question: str, system_prompt: str | None = None) -> dict[str, Any]:
-    """The worksheet for one question: the folder as the first model call will read it."""
+    """The worksheet for one question (``system_prompt`` only for nodes built without their own)."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError(f"the agent graph needs a non-empty question string, got {question!r}")
     folder: list[Message] = [SystemMessage(system_prompt)] if system_prompt else []
-    return {"messages": [*folder, UserMessage(question)], "pending_calls": [], "model_steps": 0,
-            "tool_calls_made": 0, "answer": None, "stop_reason": None, "error": None}
+    return {"messages": [*folder, UserMessage(question)], "pending_calls": [], "pending_reply": None,
+            "model_steps": 0, "tool_calls_made": 0, "answer": None, "stop_reason": None, "error": None}
+
+
+class _Round:
+    """The messages one tools-node visit files, each announced as it is filed (the one path in)."""
+
+    def __init__(self, nodes: AgentNodes, reply: AssistantMessage | None) -> None:
+        self.nodes, self.messages = nodes, [reply] if reply is not None else []
+        self.error: BaseException | None = None  # what stopped the round, once something did
+        self.failure: str | None = None  # the tool failure, in words, for the state's ``error``
+
+    def file(self, answer: ToolMessage) -> None:
+        self.messages.append(answer)
+        self.nodes._announce("on_tool_return", answer, quiet=self.error is not None)
+
+    def close(self, reason: str) -> None:
+        """Answer every slip still open in this round (the package's one notion of "open")."""
+        for call in open_calls(self.messages):
+            self.file(unrun_slip(call, reason))
 
 
 class AgentNodes:
     """The two nodes and two routers; engine-neutral, so LangGraph can run the very same functions."""
 
-    def __init__(self, llm: Any, registry: Any, *, max_model_steps: int = 10, max_tool_calls: int = 20,
-                 observers: Iterable[Any] = (), strict: bool = False) -> None:
+    def __init__(self, llm: Any, registry: Any, *, system_prompt: str | None = None, max_model_steps: int = 10,
+                 max_tool_calls: int = 20, observers: Iterable[Any] = (), strict: bool = False) -> None:
         for name, value in (("max_model_steps", max_model_steps), ("max_tool_calls", max_tool_calls)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
-        self.llm, self.registry = llm, registry
+        if llm is None or registry is None:
+            raise TypeError("the agent graph needs a model and a tool registry: "
+                            "build_agent_graph(llm, registry, system_prompt)")
+        self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
         self.max_model_steps, self.max_tool_calls = max_model_steps, max_tool_calls
         self.observers, self.strict = tuple(observers), strict
 
-    def _announce(self, hook: str, *args: Any) -> None:
-        announce(self.observers, hook, *args, strict=self.strict)
+    def _announce(self, hook: str, *args: Any, quiet: bool = False) -> None:
+        # quiet: an error already stops the run; a strict listener must not replace it.
+        announce(self.observers, hook, *args, strict=self.strict, stopping=quiet)
+
+    def folder(self, state: dict) -> list[Message]:
+        """The folder as the model reads it: the nodes' system prompt first, unless the state has one."""
+        messages = list(state["messages"])
+        if self.system_prompt and not (messages and isinstance(messages[0], SystemMessage)):
+            return [SystemMessage(self.system_prompt), *messages]
+        return messages
 
     def model(self, state: dict) -> dict:
         """Ask the model once (if the budget allows); return its reply and the batch it asks for."""
         done = state["model_steps"]
         if done == 0:
-            self._announce("on_run_start", tuple(state["messages"]))
+            self._announce("on_run_start", tuple(self.folder(state)))
         if done >= self.max_model_steps:  # checked before the call it bounds
             self._announce("on_finish", None, "step limit")
             return {"stop_reason": "step limit"}
         self._announce("on_step_start", done + 1)
         try:
-            response = self.llm.generate(state["messages"], self.registry.tools)
+            response = self.llm.generate(self.folder(state), self.registry.tools)
         except Exception:
-            self._announce("on_finish", None, "model failed")
+            self._announce("on_finish", None, "model failed", quiet=True)
             raise
         self._announce("on_model_reply", response)
         reply = response.message
-        if reply.tool_calls:
-            return {"messages": [reply], "pending_calls": list(reply.tool_calls), "model_steps": done + 1}
+        if reply.tool_calls:  # filed by the tools node, together with its answers
+            return {"pending_reply": reply, "pending_calls": list(reply.tool_calls), "model_steps": done + 1}
         self._announce("on_finish", reply.content, "answered")
         return {"messages": [reply], "pending_calls": [], "model_steps": done + 1,
                 "answer": reply.content, "stop_reason": "answered"}
 
     def tools(self, state: dict) -> dict:
-        """Check the whole batch, then run it; answer every slip; clear the batch."""
+        """Check the whole batch, then run it; answer every slip exactly once; clear the batch."""
         calls, made = state["pending_calls"], state["tool_calls_made"]
-        if made + len(calls) > self.max_tool_calls:  # checked before any handler starts
-            self._announce("on_finish", None, "tool budget")
-            return {"stop_reason": "tool budget"}
+        reply = state.get("pending_reply") or AssistantMessage("", tuple(calls))
+        done = _Round(self, reply)
+        update: dict[str, Any] = {"messages": done.messages, "pending_calls": [], "pending_reply": None}
+        try:
+            if made + len(calls) > self.max_tool_calls:  # checked before any handler starts
+                done.close(f"the batch would pass the tool budget (max_tool_calls={self.max_tool_calls})")
+                self._announce("on_finish", None, "tool budget")
+                return {**update, "stop_reason": "tool budget"}
+            problems = self._problems(calls)
+            if problems:  # nothing runs: a valid first slip must not run ahead of an invalid second one
+                for call in _distinct(calls):
+                    self._announce("on_tool_call", call)
+                    done.file(problems.get(call.id) or
+                              unrun_slip(call, "another call in this batch was invalid"))
+                return update
+            made = self._run_batch(calls, made, done)
+        except BaseException as exc:  # Ctrl-C or a strict listener: the round is cut, every slip answered
+            done.error = done.error or exc
+            done.close(f"the run stopped ({type(exc).__name__})")
+            self._announce("on_finish", None, "stopped", quiet=True)
+            raise
+        update["tool_calls_made"] = made
+        if isinstance(done.error, Exception):
+            self._announce("on_finish", None, "tool failed")
+            return {**update, "stop_reason": "tool failed", "error": done.failure}
+        return update
+
+    def _problems(self, calls: list[ToolCall]) -> dict[str, ToolMessage]:
+        shared = shared_ids(calls)
         problems = {}
         for call in calls:
             try:
+                if call.id in shared:
+                    raise shared_id_error(call, shared[call.id])
                 self.registry.validate(call)
             except ToolArgsError as exc:
-                problems[call.id] = fix_slip(call, exc)
-        answers: list[ToolMessage] = []
-        if problems:  # nothing runs: a valid first slip must not run ahead of an invalid second one
-            for call in calls:
-                self._announce("on_tool_call", call)
-                answers.append(problems.get(call.id)
-                               or error_slip(call, "not run, because another call in this batch was invalid"))
-                self._announce("on_tool_return", answers[-1])
-            return {"messages": answers, "pending_calls": []}
-        for i, call in enumerate(calls):
+                problems.setdefault(call.id, fix_slip(call, exc))
+        return problems
+
+    def _run_batch(self, calls: list[ToolCall], made: int, done: _Round) -> int:
+        for call in calls:
             self._announce("on_tool_call", call)
             made += 1
             try:
                 answer = self.registry.answer(call)
-            except Exception as exc:  # not the model's to fix: answer every slip, keep what ran, stop
-                self._announce("on_tool_error", call, exc)
-                answers += failed_slips(calls, i, exc)
-                for slip in answers[-(len(calls) - i):]:
-                    self._announce("on_tool_return", slip)
-                self._announce("on_finish", None, "tool failed")
-                return {"messages": answers, "pending_calls": [], "tool_calls_made": made,
-                        "stop_reason": "tool failed",
-                        "error": f"{call.name} failed: {type(exc).__name__}: {exc}"}
-            answers.append(answer)
-            self._announce("on_tool_return", answer)
-        return {"messages": answers, "pending_calls": [], "tool_calls_made": made}
+            # Not the model's to fix: answer every slip, keep what ran, stop. BaseException too: after
+            # Ctrl-C the slip that was running says so, and the round is then cut (see ``tools``).
+            except BaseException as exc:
+                done.error, done.failure = exc, f"{call.name} failed: {type(exc).__name__}: {shorten(str(exc))}"
+                self._announce("on_tool_error", call, exc, quiet=True)
+                done.file(error_slip(call, f"tool failed: {exc}"))
+                done.close(f"{call.name} failed before it")
+                if not isinstance(exc, Exception):
+                    raise
+                return made
+            done.file(answer)
+        return made
 
     @staticmethod
     def route_after_model(state: dict) -> str:
@@ -139,6 +197,11 @@ class AgentNodes:
         return "end" if state["stop_reason"] is not None else "model"
 
 
+def _distinct(calls: list[ToolCall]) -> list[ToolCall]:
+    """The first call of each ticket number: each id is answered once."""
+    return list({call.id: call for call in reversed(calls)}.values())[::-1]
+
+
 def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
     """Declare the loop on any builder with LangGraph's method names (ours or LangGraph's own)."""
     builder.add_node("model", nodes.model)
@@ -149,42 +212,47 @@ def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
     return builder
 
 
-def _graph_bound(max_model_steps: int) -> int:
-    # model and tools alternate, and a stop takes one extra model visit: the longest legal run.
-    return 2 * max_model_steps + 2
+def node_executions(max_model_steps: int) -> int:
+    """The most node executions an agent run can take with this model budget: our engine's bound.
+
+    ``model`` and ``tools`` alternate, one pair per model call (``2 * max_model_steps``); a run that
+    spends the whole budget then visits ``model`` once more, to find the budget spent and end. A run
+    that needs more than this is a bug in the loop, and the engine stops it with ``GraphStepLimit``.
+    """
+    return 2 * max_model_steps + 1
 
 
-def build_agent_graph(llm: Any = None, registry: Any = None, system_prompt: str | None = None, *,
+def langgraph_recursion_limit(max_model_steps: int) -> int:
+    """LangGraph's ``recursion_limit`` for the same budget: one more than ``node_executions``.
+
+    Our engine raises when a run would *exceed* ``max_steps`` node executions; LangGraph raises as
+    soon as its superstep count *reaches* ``recursion_limit``, so the same longest run needs a limit
+    one higher. (Here each superstep is one node: this graph has no parallel branches.)
+    """
+    return node_executions(max_model_steps) + 1
+
+
+def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None, *,
                       max_model_steps: int = 10, max_tool_calls: int = 20, observers: Iterable[Any] = (),
                       strict: bool = False, engine: str = "mingraph") -> Any:
-    """The agent loop compiled as a graph. ``llm=None`` is the course's scripted four-round manager.
+    """The agent loop compiled as a graph, for ``llm`` and the tools in ``registry``.
 
     ``engine="langgraph"`` declares the same nodes on LangGraph's own StateGraph (the ``langgraph``
-    extra). ``system_prompt`` is kept on the graph (``graph.system_prompt``) for ``run_agent_graph``.
+    extra), with its ``recursion_limit`` bound in (``with_config``), so both run the same budget.
     """
-    if llm is None or registry is None:
-        from ..course.scripts import four_round_manager
-        from ..course.weather import weather_registry
-
-        llm = four_round_manager() if llm is None else llm
-        registry = weather_registry() if registry is None else registry
-    nodes = AgentNodes(llm, registry, max_model_steps=max_model_steps, max_tool_calls=max_tool_calls,
-                       observers=observers, strict=strict)
-    bound = _graph_bound(max_model_steps)
+    nodes = AgentNodes(llm, registry, system_prompt=system_prompt, max_model_steps=max_model_steps,
+                       max_tool_calls=max_tool_calls, observers=observers, strict=strict)
     if engine == "mingraph":
         from .builder import StateGraph
 
-        graph = connect_agent(StateGraph(AgentState), nodes).compile(max_steps=bound, observers=observers,
-                                                                      strict=strict, name="agent")
-    elif engine == "langgraph":
+        return connect_agent(StateGraph(AgentState), nodes).compile(
+            max_steps=node_executions(max_model_steps), observers=observers, strict=strict, name="agent")
+    if engine == "langgraph":
         from .langgraph_port import compile_on_langgraph
 
         graph = compile_on_langgraph(AgentState, lambda b: connect_agent(b, nodes))
-    else:
-        raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")
-    graph.system_prompt = system_prompt
-    graph.step_bound = bound
-    return graph
+        return graph.with_config(recursion_limit=langgraph_recursion_limit(max_model_steps))
+    raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")
 
 
 def run_agent_graph(graph: Any, question: str) -> dict[str, Any]:
@@ -192,9 +260,4 @@ def run_agent_graph(graph: Any, question: str) -> dict[str, Any]:
 
     A stopped run is reported as stopped: ``answer`` stays None and ``stop_reason`` says why.
     """
-    from .runner import CompiledGraph
-
-    state = initial_agent_state(question, getattr(graph, "system_prompt", None))
-    if isinstance(graph, CompiledGraph):
-        return graph.invoke(state)
-    return graph.invoke(state, config={"recursion_limit": graph.step_bound + 1})  # LangGraph's bound
+    return graph.invoke(initial_agent_state(question))

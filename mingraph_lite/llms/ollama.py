@@ -8,8 +8,6 @@ so each ToolMessage goes back as ``{"role": "tool", "content": ..., "tool_name":
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,6 +17,7 @@ from mingraph_lite.llms import guard
 from mingraph_lite.llms.base import LLMResponse
 from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
 from mingraph_lite.redaction import redact
+from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, parse_arguments, quote
 
 DEFAULT_HOST = "http://localhost:11434"
 
@@ -32,26 +31,17 @@ def _import_ollama() -> Any:
     return ollama
 
 
-def _arguments(call: ToolCall) -> dict[str, Any]:
-    # Ollama wants an object. Raw text only reaches here from another provider's folder.
-    if isinstance(call.arguments, str):
-        try:
-            parsed = json.loads(call.arguments)
-        except ValueError:
-            return {}
-        return parsed if isinstance(parsed, dict) else {}
-    return dict(call.arguments)
-
-
 def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """Our folder in Ollama's spelling: tool calls without ids, answers named by tool."""
     names: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage):
-            entry: dict[str, Any] = {"role": "assistant", "content": m.content}
+            entry: dict[str, Any] = {"role": "assistant"}
+            if m.content:  # as the official client sends it: no empty content
+                entry["content"] = m.content
             if m.tool_calls:
-                entry["tool_calls"] = [{"function": {"name": c.name, "arguments": _arguments(c)}}
+                entry["tool_calls"] = [{"function": {"name": c.name, "arguments": arguments_object(c.arguments)}}
                                        for c in m.tool_calls]
                 names.update((c.id, c.name) for c in m.tool_calls)
             out.append(entry)
@@ -66,8 +56,43 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 def stable_call_id(wire_messages: Sequence[Mapping[str, Any]], index: int, name: str,
                    arguments: Any) -> str:
     """A ticket number from the folder read, the position and the slip itself: same run, same id."""
-    blob = json.dumps([list(wire_messages), index, name, arguments], sort_keys=True, default=str)
-    return "call_" + hashlib.sha256(blob.encode()).hexdigest()[:12]
+    return call_id(list(wire_messages), index, name, arguments)
+
+
+# The reply's envelope is a few levels deep (message, tool_calls, item, function) before the arguments.
+_ENVELOPE_DEPTH = 6
+
+
+def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[AssistantMessage, dict[str, Any]]:
+    """Ollama's ``/api/chat`` reply read with the bounded reader: (the message, the reply's other fields).
+
+    The official client parses the whole reply with pydantic, so one hostile slip (arguments that are
+    a list, 5,000 levels deep, or a 5,000-digit number) would crash the reply before we could answer
+    it. Read here, each slip comes out as a ``ToolCall`` the registry answers like any other.
+    """
+    text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
+    try:
+        reply = loads(text, depth_limit=MAX_DEPTH + _ENVELOPE_DEPTH)
+    except ValueError as exc:
+        raise LLMUnavailable(f"Ollama sent a reply that is not JSON ({exc}): {quote(text)}") from None
+    message = reply.get("message") if isinstance(reply, dict) else None
+    if not isinstance(message, dict):
+        raise LLMUnavailable(f"Ollama sent a reply without a message: {quote(reply)}")
+    calls = []
+    for i, item in enumerate(message.get("tool_calls") or ()):
+        function = (item.get("function") if isinstance(item, dict) else None) or {}
+        name = function.get("name") if isinstance(function, dict) else None
+        name = name if isinstance(name, str) else quote(name)
+        raw = function.get("arguments") if isinstance(function, dict) else None
+        given = item.get("id") if isinstance(item, dict) else None
+        calls.append(ToolCall(id=given if isinstance(given, str) and given else
+                              stable_call_id(wire, i, name, raw), name=name, arguments=parse_arguments(raw)))
+    content = message.get("content")
+    return AssistantMessage(content=content if isinstance(content, str) else "", tool_calls=tuple(calls)), reply
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class OllamaLLM:
@@ -102,9 +127,11 @@ class OllamaLLM:
         client = self._get_client()
         ollama = _import_ollama()
         wire = to_ollama_messages(messages)
-        try:
-            reply = client.chat(model=self.model, messages=wire, tools=list(tools) or None,
-                                think=self.think, options=self.options)
+        request = {key: value for key, value in (
+            ("model", self.model), ("messages", wire), ("tools", list(tools)), ("stream", False),
+            ("think", self.think), ("options", self.options)) if value is not None}  # Ollama's documented body
+        try:  # the client's own request and errors, but its reply read by us (see ``read_reply``)
+            raw = client._request_raw("POST", "/api/chat", json=request)
         except ollama.ResponseError as exc:
             problem = self._explain(exc)
             if problem is None:
@@ -114,16 +141,12 @@ class OllamaLLM:
             host = redact(self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST)  # user:password@ -> ***@
             raise LLMUnavailable(f"no Ollama server answers at {host}: start it with `ollama serve` "
                                  f"(or set OLLAMA_HOST / host=...), then `ollama pull {self.model}`") from exc
-        msg = reply.message
-        calls = tuple(
-            ToolCall(id=getattr(c, "id", None) or stable_call_id(wire, i, c.function.name,
-                                                                 c.function.arguments),
-                     name=c.function.name, arguments=dict(c.function.arguments or {}))
-            for i, c in enumerate(msg.tool_calls or ()))
-        return LLMResponse(message=AssistantMessage(content=msg.content or "", tool_calls=calls),
-                           input_tokens=reply.prompt_eval_count, output_tokens=reply.eval_count,
-                           reasoning=msg.thinking or None, reasoning_tokens=None,
-                           model=reply.model or self.model)
+        message, reply = read_reply(raw.content, wire)
+        thinking = reply["message"].get("thinking")
+        return LLMResponse(message=message, input_tokens=_count(reply.get("prompt_eval_count")),
+                           output_tokens=_count(reply.get("eval_count")),
+                           reasoning=thinking if isinstance(thinking, str) and thinking else None,
+                           reasoning_tokens=None, model=reply.get("model") or self.model)
 
     def _explain(self, exc: Any) -> LLMUnavailable | None:
         text = str(getattr(exc, "error", exc))

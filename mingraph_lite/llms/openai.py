@@ -8,7 +8,6 @@ The wire spelling of messages lives here too: the local model speaks the same di
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,6 +16,7 @@ from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
 from mingraph_lite.llms.base import LLMResponse
 from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
+from mingraph_lite.wire import arguments_text, parse_arguments, quote
 
 KEY_VAR = "OPENAI_API_KEY"
 
@@ -36,8 +36,7 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
         if isinstance(m, AssistantMessage) and m.tool_calls:
             out.append({"role": "assistant", "content": m.content or None, "tool_calls": [
                 {"id": c.id, "type": "function",
-                 "function": {"name": c.name, "arguments": c.arguments if isinstance(c.arguments, str)
-                              else json.dumps(dict(c.arguments))}}
+                 "function": {"name": c.name, "arguments": arguments_text(c.arguments)}}
                 for c in m.tool_calls]})
         elif isinstance(m, ToolMessage):
             out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
@@ -46,13 +45,11 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def parse_tool_call(call_id: str, name: str, arguments: str | None) -> ToolCall:
-    """Keep malformed JSON as text: the registry answers it as the model's slip, not our crash."""
-    try:
-        parsed = json.loads(arguments or "{}")
-    except ValueError:
-        return ToolCall(id=call_id, name=name, arguments=arguments or "")
-    return ToolCall(id=call_id, name=name, arguments=parsed if isinstance(parsed, dict) else arguments or "")
+def parse_tool_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    """One slip from the wire, whatever is in it: checked arguments, or what the model sent, kept for the
+    registry to answer as the model's mistake (``wire.parse_arguments``), never our crash."""
+    return ToolCall(id=call_id if isinstance(call_id, str) else str(call_id), name=name if isinstance(name, str)
+                    else quote(name), arguments=parse_arguments("" if arguments is None else arguments))
 
 
 class OpenAILLM:

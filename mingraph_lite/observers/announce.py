@@ -17,10 +17,12 @@ logger = logging.getLogger(__name__)
 logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run was handling
 
 
-def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = False) -> None:
+def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = False, stopping: bool = False) -> None:
     """Call ``observer.<hook>(*args)`` on each observer, isolating each one's failures.
 
     A listener that lacks the hook is skipped: duck-typed listeners need only the hooks they use.
+    ``stopping=True`` is for the clean-up after an error has already stopped the run: every listener
+    still hears it, and a failure is logged at debug level only (the run's own error says enough).
     """
     for observer in observers:
         method = getattr(observer, hook, None)
@@ -29,7 +31,10 @@ def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = Fal
         try:
             method(*args)
         except Exception:
-            if strict:
+            if strict and not stopping:
                 raise
+            if stopping:
+                logger.debug("listener %r failed in %s while the run was stopping", observer, hook, exc_info=True)
+                continue
             logger.warning("listener %r failed in %s; skipped (pass strict=True to stop the run instead)",
                            observer, hook, exc_info=True)

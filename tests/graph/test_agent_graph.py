@@ -9,6 +9,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import ScriptExhausted, StepLimitReached, graph_context
 from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
+from mingraph_lite.graph.agent_graph import langgraph_recursion_limit, node_executions
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from mingraph_lite.observers.recorder import EventRecorder
@@ -84,7 +85,9 @@ def test_tool_budget_is_checked_before_the_batch_starts():
     graph, final, _ = graph_run(four_round_manager, registry, max_tool_calls=1)
     assert calls == [] and final["tool_calls_made"] == 0
     assert final["stop_reason"] == "tool budget" and final["answer"] is None
-    assert len(final["pending_calls"]) == 2  # not run, and honestly still pending
+    slips = [m for m in final["messages"] if isinstance(m, ToolMessage)]
+    assert len(slips) == 2 and all(s.is_error and "tool budget" in s.content for s in slips)
+    assert final["pending_calls"] == []  # not run, and answered as not run: the folder stays valid
     assert graph.path == ("model", "tools")
 
 
@@ -145,16 +148,104 @@ def test_a_model_failure_propagates_as_itself_with_the_graph_context():
     assert [e["reason"] for e in rec.of("finish")] == ["model failed"]
 
 
-def test_defaults_are_the_scripted_course_run():
-    graph = build_agent_graph()
+def test_a_model_and_a_registry_are_required_and_nothing_is_set_on_the_graph():
+    with pytest.raises(TypeError):
+        build_agent_graph()  # no course defaults: graph/ does not know the course
+    with pytest.raises(TypeError, match="a model and a tool registry"):
+        build_agent_graph(None, weather_registry())
+    graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT)
+    assert not hasattr(graph, "system_prompt") and not hasattr(graph, "step_bound")
     final = run_agent_graph(graph, QUESTION)
     assert final["answer"] == "Paris: 64°F, Tokyo: 75°F"
     assert isinstance(final["messages"][-1], AssistantMessage)
 
 
-def test_initial_state_and_budget_arguments_are_checked():
-    with pytest.raises(ValueError, match="question"):
-        initial_agent_state("  ")
-    assert initial_agent_state("hi")["messages"] == [UserMessage("hi")]
-    with pytest.raises(ValueError, match="max_model_steps"):
-        build_agent_graph(four_round_manager(), weather_registry(), max_model_steps=-1)
+def test_the_budget_in_node_executions_and_langgraphs_limit_differ_by_one():
+    from mingraph_lite.course.scripts import looping_manager
+    from mingraph_lite.errors import GraphStepLimit
+    from mingraph_lite.graph import StateGraph
+    from mingraph_lite.graph.agent_graph import AgentNodes, AgentState, connect_agent
+
+    assert [node_executions(n) for n in (0, 1, 4)] == [1, 3, 9]
+    assert [langgraph_recursion_limit(n) for n in (0, 1, 4)] == [2, 4, 10]
+    for budget in (1, 3):  # a model that never answers spends the whole budget: the longest run
+        def compiled(max_steps, budget=budget):
+            nodes = AgentNodes(looping_manager(), weather_registry(), max_model_steps=budget)
+            return connect_agent(StateGraph(AgentState), nodes).compile(max_steps=max_steps)
+
+        graph = compiled(node_executions(budget))
+        assert graph.invoke(initial_agent_state(QUESTION))["stop_reason"] == "step limit"
+        assert len(graph.path) == node_executions(budget)  # exactly reached: the bound is tight
+        with pytest.raises(GraphStepLimit):
+            compiled(node_executions(budget) - 1).invoke(initial_agent_state(QUESTION))
+
+
+def test_langgraphs_recursion_limit_is_tight_for_the_same_budget():
+    pytest.importorskip("langgraph")
+    from mingraph_lite.course.scripts import looping_manager
+
+    for budget in (1, 3):
+        graph = build_agent_graph(looping_manager(), weather_registry(), max_model_steps=budget, engine="langgraph")
+        assert run_agent_graph(graph, QUESTION)["stop_reason"] == "step limit"  # the bound it was built with
+        with pytest.raises(Exception, match="[Rr]ecursion"):
+            graph.invoke(initial_agent_state(QUESTION),
+                         config={"recursion_limit": langgraph_recursion_limit(budget) - 1})
+
+
+def test_ctrl_c_in_a_tool_cuts_the_round_and_the_folder_stays_as_before_it():
+    registry = ToolRegistry()
+
+    @registry.add
+    def get_weather(city: str) -> str:
+        """Weather.
+
+        Args:
+            city: a city
+        """
+        raise KeyboardInterrupt
+
+    rec = EventRecorder()
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})], "again"])
+    graph = build_agent_graph(llm, registry, SYSTEM_PROMPT, observers=[rec])
+    with pytest.raises(KeyboardInterrupt):
+        run_agent_graph(graph, QUESTION)
+    # every slip was answered as the round was cut, and heard; the round then did not reach the folder
+    answers = rec.of("tool_return")
+    assert len(answers) == 2 and "tool failed" in answers[0]["content"] and "not run" in answers[1]["content"]
+    assert [e["reason"] for e in rec.of("finish")] == ["stopped"]
+    assert run_agent_graph(graph, QUESTION)["answer"] == "again"  # the same graph runs again
+
+
+def test_a_strict_listener_failing_in_the_tools_node_answers_every_slip_before_the_error():
+    class FailsOnFirstAnswer:
+        def on_tool_return(self, result):
+            raise RuntimeError("audit log unavailable")
+
+    rec = EventRecorder()
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]])
+    graph = build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, observers=[rec, FailsOnFirstAnswer()],
+                              strict=True)
+    with pytest.raises(Exception) as info:
+        run_agent_graph(graph, QUESTION)
+    error = getattr(info.value, "cause", None) or info.value
+    assert str(error) == "audit log unavailable"
+    assert len(rec.of("tool_return")) == 2 and [e["reason"] for e in rec.of("finish")] == ["stopped"]
+    state = getattr(info.value, "state", None)
+    if state is not None:  # the last good state: the cut round never reached the folder
+        assert not any(isinstance(m, ToolMessage) for m in state["messages"])
+        assert not any(isinstance(m, AssistantMessage) and m.tool_calls for m in state["messages"])
+
+
+def test_nothing_under_graph_imports_the_course():
+    import ast
+    from pathlib import Path
+
+    import mingraph_lite
+
+    root = Path(mingraph_lite.__file__).parent
+    for folder in ("graph",):  # llms/factory.py is the house work's (issue 15)
+        for path in (root / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                    assert not any("course" in n for n in names), f"{path.name} imports the course: {names}"

@@ -8,6 +8,7 @@ from mingraph_lite.course.brief import DRAFT_STYLES, build_brief_graph, initial_
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import build_agent_graph, initial_agent_state
+from mingraph_lite.graph.agent_graph import langgraph_recursion_limit
 from mingraph_lite.graph.langgraph_port import langgraph_state_graph, run_on_langgraph, run_on_mingraph
 from mingraph_lite.observers.recorder import EventRecorder
 
@@ -44,7 +45,8 @@ def test_the_agent_graph_takes_the_same_path_to_the_same_state(manager, limits):
                                   engine=engine, **limits)
         state = initial_agent_state(QUESTION, SYSTEM_PROMPT)
         runner = run_on_mingraph if engine == "mingraph" else run_on_langgraph
-        kwargs = {} if engine == "mingraph" else {"recursion_limit": graph.step_bound + 1}
+        budget = limits.get("max_model_steps", 10)
+        kwargs = {} if engine == "mingraph" else {"recursion_limit": langgraph_recursion_limit(budget)}
         results.append(runner(graph, state, **kwargs))
         heard.append([e for e in rec.events if not e["event"].startswith("node_")])
     (ours, our_path, _), (theirs, their_path, _) = results

@@ -127,3 +127,34 @@ def test_connection_refused_says_run_ollama_serve(wire_factory):
     wire = wire_factory(httpx.ConnectError("[Errno 111] Connection refused"))
     with pytest.raises(LLMUnavailable, match="ollama serve"):
         adapter(wire).generate(FOLDER, TOOLS)
+
+
+@pytest.mark.parametrize("arguments, problem", [
+    (None, "must be a JSON object, got null"), ([1, 2], "must be a JSON object, got list"),
+    (5, "must be a JSON object, got int"), ("Paris", "are not valid JSON"),
+])
+def test_a_reply_whose_arguments_are_not_an_object_is_read_and_answered(wire_factory, arguments, problem):
+    # The official client's own parse refuses such a reply whole; read by us, the slip is answerable.
+    from mingraph_lite.course.weather import weather_registry
+
+    wire = wire_factory(reply({"role": "assistant", "content": "", "tool_calls": [
+        {"function": {"name": "get_weather", "arguments": arguments}}]}))
+    (call,) = adapter(wire).generate(FOLDER, TOOLS).message.tool_calls
+    answer = weather_registry().answer(call)
+    assert answer.is_error and problem in answer.content
+
+
+def test_deep_huge_and_repeated_arguments_in_a_raw_reply_become_answerable_slips():
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.llms.ollama import read_reply
+
+    def body(arguments):
+        return ('{"model": "m", "done": true, "message": {"role": "assistant", "content": "", "tool_calls": '
+                '[{"function": {"name": "get_weather", "arguments": ' + arguments + "}}]}}")
+
+    for raw, problem in [('{"city": ' + "[" * 5000 + "]" * 5000 + "}", "nested deeper than 16 levels"),
+                         ('{"city": 1' + "0" * 5000 + "}", "a number with 5001 digits"),
+                         ('{"city": "Paris", "city": "Tokyo"}', "repeat the key 'city'")]:
+        message, _ = read_reply(body(raw).encode(), [])
+        answer = weather_registry().answer(message.tool_calls[0])
+        assert answer.is_error and problem in answer.content, answer.content

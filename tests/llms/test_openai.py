@@ -123,3 +123,20 @@ def test_a_missing_key_names_the_variable(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(LLMUnavailable, match="OPENAI_API_KEY is not set"):
         OpenAILLM("gpt-5-mini").generate(FOLDER, TOOLS)
+
+
+@pytest.mark.parametrize("arguments, problem", [
+    ('{"city": "Paris", "city": "Tokyo"}', "repeat the key 'city'"),
+    ('{"city": ' + "[" * 5000 + "]" * 5000 + "}", "nested deeper than 16 levels"),
+    ('{"city": 1' + "0" * 5000 + "}", "a number with 5001 digits"),
+    ("null", "must be a JSON object, got null"), ("[1]", "must be a JSON object, got list"),
+])
+def test_hostile_arguments_text_stays_text_and_is_answered_with_what_to_fix(wire_factory, arguments, problem):
+    from mingraph_lite.course.weather import weather_registry
+
+    wire = wire_factory(completion({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}]}))
+    (call,) = adapter(wire).generate([UserMessage("q")], []).message.tool_calls
+    assert call.arguments == arguments  # kept as the model wrote it, for the registry to judge
+    answer = weather_registry().answer(call)
+    assert answer.is_error and problem in answer.content and len(answer.content) < 800
