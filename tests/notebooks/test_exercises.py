@@ -75,3 +75,11 @@ def test_saved_notebook_shows_not_done_yet_for_each_stub(stem):
             shown = "".join(out.get("text", "") for out in cell.get("outputs", []))
             assert f"{ex} not done" in shown, f"{stem}: the check cell of {ex} shows {shown!r}"
             assert not any(out.get("output_type") == "error" for out in cell.get("outputs", []))
+
+
+def test_the_course_asks_for_at_least_20_exercises_in_01_to_06_most_of_them_code():
+    course = [EXERCISES[ex] for ex in USED if "01" <= ex[:2] <= "06"]
+    code = [ex for ex in course if ex.kind == "code"]
+    assert len(course) >= 20 and len(code) >= 12, f"{len(course)} exercises, {len(code)} asking for code"
+    for stem in sorted({stem for stem in USED.values() if "01" <= stem[:2] <= "06"}):
+        assert sum(1 for ex, s in USED.items() if s == stem) >= 3, f"{stem} has fewer than 3 exercises"
