@@ -380,7 +380,7 @@ assert isinstance(to_ollama[2]["tool_calls"][0]["function"]["arguments"], dict)
 # number** (`tool_call_id`), with the arguments sent back as JSON text. One folder, two spellings: that is
 # the adapter's whole job.
 #
-# ### Exercise 01.5: the folder in Ollama's spelling
+# ### Exercise 01.2: the folder in Ollama's spelling
 #
 # Write `to_ollama(folder)`: the list of message dicts the Ollama adapter puts in `"messages"`, for any
 # folder. System and user messages are their role and content; an assistant message is its role and content,
@@ -395,10 +395,10 @@ def to_ollama(folder):
 
 
 # %%
-check("01.5", to_ollama)
+check("01.2", to_ollama)
 
 # %% [markdown]
-# ### Exercise 01.4: count the rounds
+# ### Exercise 01.3: count the rounds
 #
 # A third manager asks for Paris's weather, then in the next round for Tokyo's, then for both conversions in
 # one reply, then answers. **How many model calls does that take?** Replace `...` with a number. (The check
@@ -408,7 +408,7 @@ check("01.5", to_ollama)
 rounds = ...  # your answer: how many model calls?
 
 # %%
-check("01.4", rounds)
+check("01.3", rounds)
 
 # %% [markdown]
 # ## The manager who never stops
@@ -433,7 +433,7 @@ assert len(llm.calls) == 30  # every reply in the script was used: only running 
 # willing to pay for. `max_steps` counts **model calls**, and running out is not an answer: the loop raises
 # `StepLimitReached`, so no caller can mistake "I gave up" for a reply.
 #
-# ### Exercise 01.2: the loop with a ceiling
+# ### Exercise 01.4: the loop with a ceiling
 #
 # Write `capped_loop(llm, registry, system_prompt, question, *, max_steps=10)`: the plain loop, but it makes
 # at most `max_steps` model calls, returns the final text when the model answers, and raises
@@ -446,7 +446,7 @@ def capped_loop(llm, registry, system_prompt, question, *, max_steps=10):
 
 
 # %%
-check("01.2", capped_loop)
+check("01.4", capped_loop)
 
 
 # %% [markdown]
@@ -638,7 +638,7 @@ for message in read_out:
 # agent's whole conversation, under the weather instructions, because the greeter's own system prompt did
 # not exist yet when the folder was built.
 #
-# ### Exercise 01.3: fix the trap
+# ### Exercise 01.5: fix the trap
 #
 # Write `FixedAgent`, a subclass of `NaiveAgent` whose `__init__` defaults `memory` to `None` and builds a
 # fresh `KeepAll(system_prompt)` when none is given (a memory the caller hands in is used as it is).
@@ -650,7 +650,7 @@ class FixedAgent(NaiveAgent):
 
 
 # %%
-check("01.3", FixedAgent)
+check("01.5", FixedAgent)
 
 # %% [markdown]
 # That is what the package's `Agent` does:
@@ -675,7 +675,7 @@ for message in greeter_llm.calls[0][0]:
 #
 # | model | weights | settings |
 # |---|---|---|
-# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | in-process llama.cpp (the `xllamacpp` runtime), greedy decoding (temperature 0: always the most likely next token), seed 7, at most 96 tokens per piece, context 2048 |
+# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | in-process llama.cpp (the `xllamacpp` runtime), greedy decoding (temperature 0: always the most likely next token), seed 7, at most 96 tokens per completion (a reply takes two or more: first "answer or which tool?", then the text or the arguments, so its total can pass 96), context 2048 |
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | the same runtime and settings |
 #
 # `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same

@@ -194,10 +194,11 @@ print(f"Waiting was picked up {picked.count('Waiting')} times",
 # | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `_CallingModel`, `_RunningTools`, `_Finished` |
 # | answers | what has happened so far? | where am I, so what do I do now? |
 # | changes | on every message, and only grows | when something happens; flips back and forth |
-# | in a graph (notebook 05) | the worksheet's `messages` | which node runs next |
+# | in a graph (notebook 05) | the state's `messages` | which node runs next |
 #
-# The package's `steps.State` is the *worksheet* (a dict of what we've got), the left column; the State
-# *pattern* is about the right column.
+# So the word "state" means two things. In the left column it means *what we've got*: the package's
+# `steps.State` is exactly that, a dict of values (notebook 05 calls it the *worksheet*). In the State
+# *pattern* it means *where we are*: the right column.
 #
 # A look-alike: the errand runner picking a tool function from the slip's name is the Strategy pattern:
 # *you* pick the object from outside. In the State pattern, *each card picks the next card*.
@@ -269,9 +270,10 @@ print("cards:", " -> ".join(cards))
 print(actual, "(no guess written)" if ... in my_guess_limit.values() else f"(you guessed {my_guess_limit})")
 
 # %% [markdown]
-# So the rule is: **each model call is one `CallingModel` card**, and two cards make no call: the
-# `Finished` card, and, at the step limit, the last `CallingModel` card, which only sees the ceiling and
-# hands over `Finished`. The cell below checks both halves on two runs.
+# So the rule is: **every model call happens on a `CallingModel` card** (one call per card), and two cards
+# make no call: the `Finished` card, and, at the step limit, one last `CallingModel` card, which only sees the
+# ceiling and hands over `Finished`. That is why a run stopped after 3 calls shows 4 `CallingModel` cards.
+# The cell below checks both halves on two runs.
 
 # %%
 answered = Agent(three_round_manager(), registry, SYSTEM_PROMPT)

@@ -203,10 +203,14 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 
 
 # %%
-from mingraph_lite.observers.base import HOOKS  # the one list of announcements
+import inspect
+
+from mingraph_lite import HOOKS  # the one list of announcements
 
 for hook in HOOKS:
-    print(f"{hook:16} {getattr(Observer, hook).__doc__.splitlines()[0]}")  # each docstring's first line
+    method = getattr(Observer, hook)
+    arguments = str(inspect.signature(method)).replace("(self, ", "(").replace("(self)", "()").replace("'", "")
+    print(f"{hook}{arguments}\n    {method.__doc__.splitlines()[0]}")  # each docstring's first line
 
 # %% [markdown]
 # ## Listener 1: `ConsoleLogger`, for a person reading along
@@ -496,17 +500,13 @@ assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # th
 #
 # The same view draws a run recorded earlier: `CardTimeline.from_trace(path)` replays the trace's announcements, and
 # the snapshot takes its durations from the trace's timestamps. The course ships traces of **real** runs of its local
-# models, recorded for notebook 04's experiment under `data/experiments/` (one folder per model; its README says with
-# which settings). Nothing in them is scripted. We take the first one.
+# models under `data/runs/` (its README says which model, with which settings). Nothing in them is scripted. We take
+# SmolLM2-135M's.
 
 # %%
-shipped = sorted(Path("../data/experiments").glob("*/*.jsonl")) + sorted(Path("../data/experiments").glob("*/*/*.jsonl"))
-REAL = shipped[0] if shipped else None
-if REAL is None:
-    print("no recorded run is shipped in data/experiments/; notebook 04's live cell records one")
-else:
-    print("trace:", REAL.relative_to("../data/experiments"))
-    display(CardTimeline.from_trace(REAL, run=1, widget=False).snapshot())
+REAL = Path("../data/runs/weather-smollm2-135m.jsonl")
+print("trace:", REAL.name)
+display(CardTimeline.from_trace(REAL, run=1, widget=False).snapshot())
 
 # %% [markdown]
 # Read the timeline, then check it against the trace itself: the time between a `step_start` and its `model_reply`

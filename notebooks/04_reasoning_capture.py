@@ -15,7 +15,7 @@
 # files). Python: functions, dicts, list comprehensions. **Time:** about 60 minutes, exercises included.
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
-# Observer Patterns in a Python Agent Loop*, by the author of the mingraph project; we quote its figures as
+# Observer Patterns in a Python Agent Loop* (its author is not named in our copy); we quote its figures as
 # theirs. Runs marked *scripted* are written in advance, not a model. Runs marked *recorded* are real runs of
 # the small local models the course ships, replayed from their trace files.
 
@@ -40,7 +40,7 @@ from mingraph_lite.course.exercises import check
 from mingraph_lite.course.exercises.nb04 import recorded, twice_manager
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.modelled import MODELLED, modelled_manager
-from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
+from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
 
@@ -242,8 +242,14 @@ for label, llm, tools, limit in runs:
 # `get_weather` answer slip returned, or `None` if there is no such slip.
 #
 # What you need from the events: a `tool_call` has `id`, `name` and `arguments` (a dict); a `tool_return` has
-# `tool_call_id` (the ticket of its slip) and `content` (text such as `"18"` or `"18°C"`). `number("18°C")`
-# gives `18`. The check runs your rule on five scripted runs, among them a run that converts its own result
+# `tool_call_id` (the ticket of its slip) and `content` (text such as `"18"` or `"18°C"`). `number` (imported
+# at the top) reads the number out of such text:
+
+# %%
+print(number("18°C"), number("18"), number("64.4"))
+
+# %% [markdown]
+# The check runs your rule on five scripted runs, among them a run that converts its own result
 # again (`twice_manager`) and one that makes its numbers up (`made_up_manager`).
 
 # %%
@@ -447,17 +453,23 @@ for folder in SHIPPED:
         tally["ended at the step limit"] += trace[-1].get("reason") == "step limit"
     print(f"{folder.name}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
 
+smollm2 = Path("../data/experiments/smollm2-135m")
+chain = [e["arguments"]["celsius"] for e in read_trace(smollm2 / "traces/bare-02.jsonl") if e["event"] == "tool_call"]
+print('SmolLM2, "18" run 2, what it converted:', chain)
+assert all(abs(to_fahrenheit(a) - b) < 0.5 for a, b in zip(chain[1:], chain[2:]))  # each, the one before converted
+
 # %% [markdown]
 # What the two tiny models got wrong, and why (read from the traces above and the table below):
 #
 # - **SmolLM2-135M never looked up the weather.** In every one of its 16 runs the very first slip is
 #   `to_fahrenheit` with a number it invented (30, 98.52, 39.59, ...), the first wrong line is line 4, case 1.
-#   Then it asks again, for the same number (run 0 above: 30.0 six times) or for its own last answer (run 1:
-#   32 → 90 → 194 → 381), until the step limit. A model this
+#   Then it asks again, for the same number (run 0 above: 30.0 six times) or for its own last answer (run 2:
+#   39.59, then 100 → 212 → 414 → 777 → 1431, each the conversion of the one before), until the step limit. A
+#   model this
 #   small has learned that a question with "Fahrenheit" in it goes with the tool named `to_fahrenheit`; it has
 #   not learned that the tool needs a number from somewhere.
-# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1, "numbers that did not
-#   come from a tool"). Most of those answers are the reply format from the tool menu copied back (`<your
+# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1, because the first wrong
+#   line is a reply about cities no tool was asked about, whether or not it holds numbers). Most of those answers are the reply format from the tool menu copied back (`<your
 #   answer> or with one or more function calls...`): it repeated the instructions instead of following them.
 #   The other runs looked the weather up, again and again, and never converted: case 4, never finished.
 # - **Neither model got far enough for the unit to matter.** The article's mistake (case 3: right lookups, then

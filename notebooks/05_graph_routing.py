@@ -960,16 +960,17 @@ print("the work kept:", [f"{m.name}={m.content}" for m in short["messages"] if m
 # ### A real model that never takes the exit
 #
 # The scripted manager always finds the exit. A real small model may not. The course keeps a recorded run of
-# **SmolLM2-135M** (the local model, run in-process with greedy decoding, temperature 0), asked the same question with
-# the same two tools, its six replies recorded. Here those six replies are **replayed** through the agent graph (the
-# replay also checks that the graph sends the folder the model was sent):
+# **SmolLM2-135M** (the local model, run in-process by llama.cpp with greedy decoding, temperature 0; the settings
+# are in `data/runs/README.md`), asked the same question with the same two tools, its six replies recorded. Here
+# those six replies are **replayed** through the agent graph (the replay also checks that the graph sends the folder
+# the model was sent):
 
 # %%
 from mingraph_lite import ReplayLLM
 
-recording = Path("../data/experiments/smollm2-135m/unit.jsonl")
+recording = Path("../data/runs/weather-smollm2-135m.jsonl")
 replayed = ReplayLLM.from_trace(recording, run=1)
-real = run_agent_graph(build_agent_graph(replayed, weather_registry(unit_in_result=True), SYSTEM_PROMPT,
+real = run_agent_graph(build_agent_graph(replayed, weather_registry(), SYSTEM_PROMPT,
                                          max_model_steps=6), QUESTION)
 print("model:", replayed.responses[0].model, "| replies recorded:", len(replayed.responses))
 print("slips it wrote:", [f"{c.name}({c.arguments})" for m in real["messages"] if m.role == "assistant"
@@ -993,7 +994,7 @@ from mingraph_lite import make_llm
 
 llm = make_llm()
 live = run_agent_graph(build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, max_model_steps=6), QUESTION)
-print("model:", getattr(llm, "name", type(llm).__name__))
+print("model:", llm.name)
 print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 
 # %% [markdown]

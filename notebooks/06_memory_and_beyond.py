@@ -254,7 +254,9 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 # - **`Summarise` keeps the fact** (the summary says "The user first asked about Paris") and its agent calls read less
 #   than `KeepAll`'s (the grey dashed line). But the summariser's six calls are not free: on a conversation this short,
 #   the total ends up a little *above* `KeepAll`. The saving only wins once the conversation is long enough.
-# - **`KeepAll` is right every time** and its curve bends upward: each question costs more than the one before.
+# - **`KeepAll` is right every time** and its curve bends upward: each *model call* reads the whole folder so far,
+#   so every call costs more than the one before it. (A question that needs fewer calls can still cost less in total
+#   than the question before it; the table above shows a few.)
 #
 # There is no free strategy: each trades tokens against what can be forgotten, and which trade is right depends on the
 # conversation. The source article names a third one we don't build here: keep the key facts in a store outside the

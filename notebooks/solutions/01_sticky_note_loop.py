@@ -119,17 +119,25 @@ class ForgetsTheCallersFolder(NaiveAgent):
         super().__init__(llm, registry, system_prompt, KeepAll(system_prompt))
 
 
-SOLUTIONS = {"01.1": schema_of, "01.2": capped_loop, "01.3": FixedAgent, "01.4": 4}
+class TruthyTestAgent(NaiveAgent):
+    """The fresh reader's first try: an empty folder is falsy, so the caller's new folder is thrown away."""
+
+    def __init__(self, llm, registry, system_prompt, memory=None):
+        super().__init__(llm, registry, system_prompt, memory if memory else KeepAll(system_prompt))
+
+
+SOLUTIONS = {"01.1": schema_of, "01.4": capped_loop, "01.5": FixedAgent, "01.3": 4}
 
 WRONG = {
     "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
              (schema_all_required, "no default value"),
              (schema_whole_docstring, "before its 'Args:' block")],
-    "01.2": [(loop_one_call_too_many, "counts model calls, exactly"),
+    "01.4": [(loop_one_call_too_many, "counts model calls, exactly"),
              (loop_with_a_fake_answer, "fake answer")],
-    "01.3": [(SharedFolderAgent, "still share one folder"),
-             (ForgetsTheCallersFolder, "when the caller hands in a memory")],
-    "01.4": [(6, "tool calls are not model calls"), (3, "count the manager's replies")],
+    "01.5": [(SharedFolderAgent, "still share one folder"),
+             (ForgetsTheCallersFolder, "when the caller hands in a memory"),
+             (TruthyTestAgent, "`memory is None`")],
+    "01.3": [(6, "tool calls are not model calls"), (3, "count the manager's replies")],
 }
 
 
@@ -174,7 +182,7 @@ def to_ollama_trusting_names(folder):
                           for e, m in zip(to_ollama(folder), folder, strict=True))]
 
 
-SOLUTIONS["01.5"] = to_ollama
-WRONG["01.5"] = [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
+SOLUTIONS["01.2"] = to_ollama
+WRONG["01.2"] = [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
                  (to_ollama_keeping_ids, "carry no ticket number"),
                  (to_ollama_trusting_names, "without its tool's name")]

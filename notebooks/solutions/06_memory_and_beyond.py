@@ -108,8 +108,23 @@ def replan_unparsed(state, replanner):
 
 SOLUTIONS = {"06.1": SafeWindow, "06.2": 39, "06.3": 4, "06.4": replan}
 
+class WrapsLastN:
+    """The fresh reader's shortcut: hand the work to the package's answer. Passes nothing the exercise asks."""
+
+    def __init__(self, system_prompt, n):
+        from mingraph_lite import LastN
+
+        self.inner = LastN(system_prompt, n)
+
+    def add(self, message):
+        self.inner.add(message)
+
+    def messages(self):
+        return self.inner.messages()
+
+
 WRONG = {
-    "06.1": [(NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+    "06.1": [(WrapsLastN, "hands the work to the package's LastN"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
     "06.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),

@@ -100,7 +100,7 @@ def check_schema_of(schema_of: Any) -> str:
             "(str, int, float and bool arguments, with and without defaults and docs)")
 
 
-# --- 01.2: the loop with a ceiling ----------------------------------------------------------------
+# --- 01.4: the loop with a ceiling ----------------------------------------------------------------
 
 
 def _adding_menu() -> ToolRegistry:
@@ -136,7 +136,7 @@ def _run_loop(loop: Any, llm: Any, registry: ToolRegistry, prompt: str, question
         return e
 
 
-@exercise("01.2", kind="code", title="the loop with a ceiling")
+@exercise("01.4", kind="code", title="the loop with a ceiling")
 def check_capped_loop(loop: Any) -> str:
     llm = _adder()
     got = _run_loop(loop, llm, _adding_menu(), "You add numbers with the add tool.", "What is 2 + 3 + 4?", 5)
@@ -165,10 +165,10 @@ def check_capped_loop(loop: Any) -> str:
     return "your loop answers when the model does, and stops after exactly max_steps model calls otherwise"
 
 
-# --- 01.3: the shared mutable default, fixed ------------------------------------------------------
+# --- 01.5: the shared mutable default, fixed ------------------------------------------------------
 
 
-@exercise("01.3", kind="code", title="fix the shared mutable default")
+@exercise("01.5", kind="code", title="fix the shared mutable default")
 def check_fixed_agent(cls: Any) -> str:
     if not inspect.isclass(cls):
         raise Hint("hand in the class itself (FixedAgent), not an object made from it")
@@ -186,11 +186,12 @@ def check_fixed_agent(cls: Any) -> str:
         raise Hint("build the folder from this agent's own system_prompt")
     mine = KeepAll("A folder the caller made.")
     if cls(ScriptedLLM([]), registry, "You are agent three.", memory=mine).memory is not mine:
-        raise Hint("when the caller hands in a memory, use it: only a missing one gets a fresh folder")
+        raise Hint("when the caller hands in a memory, use it: only a missing one (`memory is None`) gets a fresh "
+                   "folder; a new, empty folder counts as false in `if memory:`")
     return "each agent gets its own folder with its own system prompt, and a folder handed in is used"
 
 
-# --- 01.4: count the rounds -----------------------------------------------------------------------
+# --- 01.3: count the rounds -----------------------------------------------------------------------
 
 
 def _one_city_at_a_time() -> ScriptedLLM:
@@ -205,7 +206,7 @@ def _one_city_at_a_time() -> ScriptedLLM:
                         convert_both, final], name="scripted: one city at a time")
 
 
-@exercise("01.4", kind="reasoning", title="count the rounds")
+@exercise("01.3", kind="reasoning", title="count the rounds")
 def check_rounds(answer: Any) -> str:
     from ..scripts import QUESTION, SYSTEM_PROMPT
 
@@ -219,7 +220,7 @@ def check_rounds(answer: Any) -> str:
     return f"right: {len(llm.calls)} model calls, for the same 4 errands the three-round manager ran in 3"
 
 
-# --- 01.5: the folder in Ollama's spelling --------------------------------------------------------
+# --- 01.2: the folder in Ollama's spelling --------------------------------------------------------
 
 
 def _lookup_folder() -> list[Any]:
@@ -233,7 +234,7 @@ def _lookup_folder() -> list[Any]:
             AssistantMessage("We have it on shelf 4, for 12.50.")]
 
 
-@exercise("01.5", kind="code", title="the folder in Ollama's spelling")
+@exercise("01.2", kind="code", title="the folder in Ollama's spelling")
 def check_to_ollama(to_ollama: Any) -> str:
     from ...llms.ollama import to_ollama_messages
 

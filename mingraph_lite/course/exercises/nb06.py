@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...llms.scripted import ScriptedLLM
-from ...memory import LastN, Summarise
+from ...memory import KeepAll, LastN, Summarise
 from ...messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..conversation import run_conversation, summariser_llm
 from ..plan_execute import parse_plan
@@ -101,12 +101,19 @@ def _read_after_each_message(cls: type) -> list[tuple[list[Message], int, list[M
     return seen
 
 
+def _leans_on(cls: type) -> bool:
+    """Whether a fresh window keeps one of the package's memories inside it and hands the work to it."""
+    window = cls(PROMPT, 2)
+    return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
+
+
 @exercise("06.1", kind="code", title="a memory window that never separates a tool call from its answers")
 def safe_window(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (SafeWindow), not an instance of it")
-    if issubclass(cls, LastN):
-        raise Hint("that is the package's LastN; write your own messages()")
+    if issubclass(cls, LastN) or _leans_on(cls):
+        raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
+                   "messages()")
     seen = _read_after_each_message(cls)
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
     for history, n, kept in seen:
