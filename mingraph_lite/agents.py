@@ -97,7 +97,9 @@ class Agent:
 
     Whichever way a run ends (an answer, the step limit, a failing tool, model, listener or memory,
     Ctrl-C), every slip in the folder has exactly one answer, every message in the folder was
-    announced once, the error raised is the one that stopped the run, and the agent can run again.
+    announced once, the error raised is the one that stopped the run, and the agent can run again
+    (its memory carries the conversation on: a new question is read with the folder so far; build a
+    new ``Agent`` for a fresh folder).
     """
 
     def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,

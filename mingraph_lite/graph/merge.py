@@ -5,8 +5,10 @@ name, then ``Send`` packets in the order they were sent), so a run is the same e
 reducer field folds every write of the step in that order; a plain field takes one write per step,
 and a second write to it in the same step is an error naming both nodes (LangGraph's rule too).
 
-Nothing stored is ever edited in place: a merge builds a new dict, so an older state (the history,
-the last good state after a failure) stays exactly as it was.
+A merge builds a new dict, so an older state (the history, the last good state after a failure)
+keeps its values, with one exception kept for speed (``_append_in_place``): a list merged with
+``operator.add`` is extended in place and cut back if the merge fails; the history records each
+step's update and rebuilds past states from them, so it does not rely on those lists.
 """
 
 from __future__ import annotations
