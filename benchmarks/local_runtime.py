@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mingraph_lite.llms.local import closed_schema, find_gguf, render_prompt
+from mingraph_lite.llms.local import closed_schema, find_gguf, render_prompt, start_runtime
 from mingraph_lite.messages import SystemMessage, UserMessage
 
 from .report import Section, Target, times
@@ -65,12 +65,8 @@ def _schema() -> dict:
 
 
 def _xllamacpp(path: str) -> Callable[[str], int]:
-    import xllamacpp
-
-    params = xllamacpp.CommonParams()
-    params.model.path, params.n_ctx, params.n_parallel, params.warmup, params.verbosity = path, N_CTX, 1, False, 0
-    params.cpuparams.n_threads = THREADS
-    server, schema = xllamacpp.Server(params), _schema()
+    # The runtime started exactly as LocalLLM starts it, so the benchmark measures what the course runs.
+    server, schema = start_runtime(Path(path), n_ctx=N_CTX, n_parallel=1, n_threads=THREADS), _schema()
 
     def call(prompt: str) -> int:
         out = server.handle_completions({"prompt": prompt, "json_schema": schema, "n_predict": MAX_TOKENS,

@@ -119,7 +119,7 @@ def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
     return {**parameters, "additionalProperties": False} if parameters.get("type") == "object" else dict(parameters)
 
 
-def _start(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | None, **settings: Any) -> Any:
+def start_runtime(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | None, **settings: Any) -> Any:
     """llama.cpp's server, in this process, on the given GGUF file (and on a loopback port of its own)."""
     try:
         import xllamacpp
@@ -160,7 +160,7 @@ class LocalLLM:
         #: Prompt tokens the runtime took from its cache instead of evaluating again (all calls so far).
         self.reused_tokens = 0
         # One slot: every round extends the prompt of the round before, which the runtime keeps cached.
-        self._server = _start(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
+        self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
 
     def _complete(self, prompt: str, *, max_tokens: int | None = None, stop: Sequence[str] = (),
                   **constraint: Any) -> tuple[str, int, int]:
@@ -230,8 +230,9 @@ class LocalServer:
                  n_ctx: int = 4096, n_parallel: int = 2, max_tokens: int = 256, n_threads: int | None = None) -> None:
         self.path = find_gguf(model)
         self.model = model if model in MODELS else self.path.stem
-        self._server = _start(self.path, n_ctx=n_ctx, n_parallel=n_parallel, n_threads=n_threads, use_jinja=True,
-                              hostnames=[host], port=port, model_alias={self.model}, n_predict=max_tokens)
+        self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=n_parallel, n_threads=n_threads,
+                                     use_jinja=True, hostnames=[host], port=port, model_alias={self.model},
+                                     n_predict=max_tokens)
         self.address = self._server.listening_address
 
     @property
