@@ -41,7 +41,7 @@
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (versions and your model setting differ from machine to machine)
-from mingraph_lite.course.envcheck import FAIL, check_environment, format_table
+from lessons.envcheck import FAIL, check_environment, format_table
 
 rows = check_environment()
 print(format_table(rows))
@@ -118,8 +118,8 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare.
 
 # %%
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.exercises.nb00 import COURSE
+from lessons.exercises import check
+from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
     print(f"{name:<22} {idea}")

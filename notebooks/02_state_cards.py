@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, EventRecorder, ScriptedLLM, StepLimitReached,
                            SystemMessage, ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage, plot_run)
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.pictures import draw_cards
+from lessons.exercises import check
+from lessons.pictures import draw_cards
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
                                           results, three_round_manager)
 from mingraph_lite.course.weather import WEATHER, get_weather, to_fahrenheit, weather_registry

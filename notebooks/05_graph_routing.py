@@ -37,7 +37,7 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, GraphExecutionEr
                            GraphValidationError, Observer)
 from mingraph_lite.course.brief import (NOTICE, BriefNodes, BriefState, build_brief_graph, initial_state, render,
                                         step_bound)
-from mingraph_lite.course.exercises import check
+from lessons.exercises import check
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
 from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph

@@ -30,11 +30,11 @@ import matplotlib.pyplot as plt
 
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, KeepAll, LastN, ScriptedLLM, StepLimitReached,
                            Summarise, SystemMessage, ToolMessage, ToolRegistry, UserMessage)
-from mingraph_lite.course.conversation import QUESTIONS, conversation_llm, run_conversation, summariser_llm
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan,
+from lessons.conversation import QUESTIONS, conversation_llm, run_conversation, summariser_llm
+from lessons.exercises import check
+from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan,
                                                planner_llm, step_question)
-from mingraph_lite.course.predict import reveal
+from lessons.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph

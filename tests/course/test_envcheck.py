@@ -7,8 +7,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from mingraph_lite.course import envcheck
-from mingraph_lite.course.envcheck import (
+from lessons import envcheck
+from lessons.envcheck import (
     FAIL,
     OK,
     SKIP,

@@ -23,9 +23,9 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from ..errors import LLMUnavailable
-from ..llms import guard
-from ..llms.factory import ENV, ModelSpec, parse_spec
+from mingraph_lite.errors import LLMUnavailable
+from mingraph_lite.llms import guard
+from mingraph_lite.llms.factory import ENV, ModelSpec, parse_spec
 
 OK, FAIL, SKIP = "OK", "FAIL", "SKIP"
 
@@ -136,7 +136,7 @@ def _check_ollama(model: str, env: Mapping[str, str], timeout: float,
 def _check_local(model: str) -> Check:
     if find_spec("xllamacpp") is None:
         return Check("live model", FAIL, "the xllamacpp runtime is missing: pip install 'mingraph-lite[local]'")
-    from ..llms.local import find_gguf
+    from mingraph_lite.llms.local import find_gguf
 
     try:
         path = find_gguf(model or "smollm2-135m")
@@ -155,7 +155,7 @@ def _reach(spec: ModelSpec, env: Mapping[str, str], timeout: float,
             return Check("live model", SKIP, f"not checked: {guard.ENV}={env.get(guard.ENV)} (a test run)")
         return _check_ollama(spec.argument, env, timeout, http_get)
     if spec.kind == "openai":
-        from ..llms.openai import KEY_VAR
+        from mingraph_lite.llms.openai import KEY_VAR
 
         if env.get(KEY_VAR, "").strip():
             return Check("live model", OK, f"{KEY_VAR} is set (not sent anywhere by this check)")
