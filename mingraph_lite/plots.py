@@ -28,8 +28,7 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError as error:
-        raise ImportError("plots need matplotlib: pip install matplotlib "
-                          "(it comes with pip install mingraph-lite)") from error
+        raise ImportError("plots need matplotlib: pip install 'mingraph-lite[plots]'") from error
     # Choose Agg only when nobody chose a backend: a notebook kernel sets its own (inline), and
     # MPLBACKEND or an earlier matplotlib.use() is the user's choice.
     # rcParams._get_backend_or_none is private (the one way to ask without picking a backend), so

@@ -30,8 +30,8 @@ from mingraph_lite.llms.factory import ENV, ModelSpec, parse_spec
 OK, FAIL, SKIP = "OK", "FAIL", "SKIP"
 
 PROJECT = "mingraph-lite"
-#: the extras a learner may install; "dev" is for contributors, so the check leaves it out
-EXTRAS = ("openai", "langgraph", "local")
+#: the extra the notebooks need (required here), and those a learner may add; "dev" is for contributors
+COURSE, EXTRAS = "course", ("langgraph", "local")
 OLLAMA_DEFAULT_HOST = "http://localhost:11434"
 
 
@@ -59,9 +59,16 @@ class Requirements:
     def parse(cls, python: str, requires: Sequence[str]) -> Requirements:
         """From the ``Requires-Python`` and ``Requires-Dist`` texts of the metadata."""
         reqs = [Requirement(text) for text in requires]
-        required = tuple(r for r in reqs if r.marker is None)
-        optional = tuple((extra, r) for extra in EXTRAS for r in reqs
-                         if r.marker is not None and r.marker.evaluate({"extra": extra}))
+
+        def extra(name: str) -> list[Requirement]:
+            """The extra's own requirements, with the project's extras it names (``mingraph-lite[plots]``) opened."""
+            found = [r for r in reqs if r.marker is not None and "extra" in str(r.marker)
+                     and r.marker.evaluate({"extra": name})]
+            return [x for r in found for x in ([r] if r.name != PROJECT else
+                                                [y for e in sorted(r.extras) for y in extra(e)])]
+
+        required = tuple(r for r in reqs if r.marker is None) + tuple(extra(COURSE))
+        optional = tuple((name, r) for name in EXTRAS for r in extra(name))
         return cls(SpecifierSet(python), required, optional)
 
 
