@@ -6,6 +6,7 @@ the bare install holds only the project, pydantic and pydantic's own dependencie
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,7 +45,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bare-install-") as tmp:
         venv.create(tmp, with_pip=True)
         python = str(Path(tmp) / "bin" / "python")
-        run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT))
+        # Built from a copy of what a wheel holds, so no build/ or egg-info is left in the checkout.
+        source = Path(tmp) / "src"
+        shutil.copytree(ROOT / "mingraph_lite", source / "mingraph_lite",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy(ROOT / name, source / name)
+        run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(source))
         listed = run(python, "-c", "import importlib.metadata as m; "
                                    "print('\\n'.join(sorted(d.metadata['Name'] for d in m.distributions())))")
         names = {line.strip().lower().replace("_", "-") for line in listed.splitlines() if line.strip()}
