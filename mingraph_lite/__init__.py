@@ -49,7 +49,6 @@ _LAZY = {
     "OpenAILLM": ".llms.openai",
     "LocalLLM": ".llms.local",
     "ReplayLLM": ".llms.replay",
-    "make_llm": ".course.scripts",
     "FolderView": ".observers.widgets",
     "CardTimeline": ".observers.widgets",
     "LiveRun": ".observers.widgets",
@@ -65,7 +64,7 @@ __all__ = [
     "Observer", "OllamaLLM", "OpenAILLM", "ReplayError", "ReplayLLM", "ReplayMismatch", "RunTools",
     "ScriptExhausted", "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "SubagentTool", "Summarise",
     "SystemMessage", "Tool", "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder",
-    "UserMessage", "make_llm", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool",
+    "UserMessage", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool",
     "word_count",
 ]
 

@@ -56,8 +56,8 @@ print("all good" if not problems else f"{len(problems)} to fix: see the FAIL row
 # `get_weather(city)` answers in degrees Celsius, and `to_fahrenheit(celsius)` converts.
 
 # %%
-from mingraph_lite import Agent, ConsoleLogger, EventRecorder, make_llm
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite import Agent, ConsoleLogger, EventRecorder
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, make_llm
 from mingraph_lite.course.weather import get_weather, to_fahrenheit, weather_registry
 
 print("question:      ", QUESTION)

@@ -809,7 +809,7 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import make_llm
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 recorder = EventRecorder()

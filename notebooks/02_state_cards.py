@@ -709,7 +709,7 @@ check("02.4", who_fixes)
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import make_llm
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=6)

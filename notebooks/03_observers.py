@@ -550,7 +550,8 @@ if REAL is not None:
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import StepLimitReached, make_llm
+from mingraph_lite import StepLimitReached
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 yours = Path("traces/03_your_model.jsonl")

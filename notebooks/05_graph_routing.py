@@ -895,8 +895,7 @@ display(Markdown(table))
 # slips it asks for) and `tools` (check the whole batch, run it, answer every slip). The worksheet:
 
 # %%
-from mingraph_lite.graph import AgentState
-from mingraph_lite.graph.agent_graph import AgentNodes
+from mingraph_lite.graph import AgentNodes, AgentState
 
 print(inspect.getsource(AgentState))
 print(inspect.getsource(AgentNodes.route_after_model))
@@ -990,7 +989,7 @@ print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mingraph_lite import make_llm
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 live = run_agent_graph(build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, max_model_steps=6), QUESTION)
