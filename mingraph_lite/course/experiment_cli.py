@@ -1,8 +1,7 @@
 """``python -m mingraph_lite experiment unit|compare``: the experiment harness from a terminal.
 
-Exit codes: 0 the experiment completed (or the comparison was drawn), 2 bad options (one sentence on
-stderr), 130 interrupted (the folder stays consistent: run the same command again to resume), 1 the
-model could not be reached.
+Exit codes: 0 done, 1 the model could not be reached, 2 bad options (one sentence on stderr),
+130 interrupted (the folder stays consistent: the same command resumes).
 """
 
 from __future__ import annotations

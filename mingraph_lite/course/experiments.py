@@ -1,11 +1,8 @@
 """The unit experiment: does the model need the unit *in* get_weather's result?
 
-``run_experiment(llm, out=DIR, runs=8, seed=S, temperature=T, workers=K)`` runs ``runs`` traced runs
-per variant (``get_weather`` returning ``"18"`` or ``"18°C"``); run ``(variant, index)`` uses seed
-``S + index``, whatever ``workers``. Each run is classified by the first wrong line of its trace
-(``classify``) and recorded in DIR as soon as it ends (``results_folder``); running the same call again
-skips the runs already recorded, so an interrupted experiment resumes where it stopped.
-``python -m mingraph_lite experiment unit ...`` is the same from a terminal.
+``run_experiment`` runs ``runs`` traced runs per variant (``"18"`` or ``"18°C"``), run ``index`` with seed
+``seed + index`` whatever ``workers``; each is classified by its first wrong line and recorded as soon as
+it ends, so running the same call again resumes. ``python -m mingraph_lite experiment unit`` is the same.
 """
 
 from __future__ import annotations
