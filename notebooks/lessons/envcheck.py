@@ -88,7 +88,7 @@ def check_package(requirement: Requirement, *,
     try:
         version = version_of(dist)
     except metadata.PackageNotFoundError:
-        return Check(dist, FAIL, "not installed: run `make setup` (or pip install -e .)")
+        return Check(dist, FAIL, "not installed: run `make setup` (or pip install -e '.[course]')")
     if not requirement.specifier.contains(version, prereleases=True):
         return Check(dist, FAIL, f"{version} installed, the course needs {requirement.specifier}: "
                                  f"pip install -U '{requirement}'")
@@ -199,7 +199,7 @@ def check_environment(env: Mapping[str, str] | None = None, *, timeout: float = 
     """
     needs = requirements or installed_requirements()
     if needs is None:
-        return [Check(PROJECT, FAIL, "not installed: run `make setup` (or pip install -e .)"),
+        return [Check(PROJECT, FAIL, "not installed: run `make setup` (or pip install -e '.[course]')"),
                 *check_model(env, timeout=timeout, http_get=http_get)]
     rows = [check_python(needs.python)]
     rows += [check_package(requirement, version_of=version_of) for requirement in needs.required]

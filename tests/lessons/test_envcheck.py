@@ -62,7 +62,7 @@ def test_full_check_has_every_course_package_python_and_model():
                              version_of=versions(pydantic="2.10.0", tqdm="4.66.1", langgraph="1.2.24"))
     assert [tuple(row) for row in rows][1:] == [
         ("pydantic", OK, "2.10.0"), ("tqdm", OK, "4.66.1"),  # the course extra is required here
-        ("openai", FAIL, "not installed: run `make setup` (or pip install -e .)"),  # through mingraph-lite[openai]
+        ("openai", FAIL, "not installed: run `make setup` (or pip install -e '.[course]')"),  # through mingraph-lite[openai]
         ("langgraph", OK, "1.2.24"),  # a dev-only package is not a learner's concern: no row
         ("MINGRAPH_LLM", OK, "scripted"), ("live model", OK, "scripted, no live model needed")]
     assert rows[0].name == "python" and rows[0].status == OK
@@ -93,7 +93,7 @@ def test_the_requirements_are_read_from_the_installed_metadata():
 def test_an_uninstalled_course_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(envcheck, "installed_requirements", lambda: None)
     rows = check_environment({}, http_get=no_network)
-    assert rows[0] == Check("mingraph-lite", FAIL, "not installed: run `make setup` (or pip install -e .)")
+    assert rows[0] == Check("mingraph-lite", FAIL, "not installed: run `make setup` (or pip install -e '.[course]')")
 
 
 def test_missing_required_package_fails_with_the_fix():
