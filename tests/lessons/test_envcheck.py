@@ -62,7 +62,7 @@ def test_full_check_has_every_course_package_python_and_model():
                              version_of=versions(pydantic="2.10.0", tqdm="4.66.1", langgraph="1.2.24"))
     assert [tuple(row) for row in rows][1:] == [
         ("pydantic", OK, "2.10.0"), ("tqdm", OK, "4.66.1"),  # the course extra is required here
-        ("openai", FAIL, "not installed: run `make setup` (or pip install -e '.[course]')"),  # through mingraph-lite[openai]
+        ("openai", FAIL, "not installed: run `make setup` (or pip install -e '.[course]')"),
         ("langgraph", OK, "1.2.24"),  # a dev-only package is not a learner's concern: no row
         ("MINGRAPH_LLM", OK, "scripted"), ("live model", OK, "scripted, no live model needed")]
     assert rows[0].name == "python" and rows[0].status == OK
