@@ -11,8 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from mingraph_lite import Agent, EventRecorder, FolderView, LLMUnavailable, OllamaLLM, OpenAILLM, UserMessage
-from mingraph_lite import plot_run as plot_run_
+from mingraph_lite import (
+    Agent,
+    CardTimeline,
+    EventRecorder,
+    FolderView,
+    LLMUnavailable,
+    OllamaLLM,
+    OpenAILLM,
+    UserMessage,
+    plot_run,
+)
 from mingraph_lite.course.experiment_cli import experiment_main
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
@@ -65,7 +74,15 @@ def test_a_plot_without_matplotlib_names_the_extra(monkeypatch):
     recorder = _recorded()
     hide(monkeypatch, "matplotlib")
     with pytest.raises(ImportError, match=r"pip install 'mingraph-lite\[plots\]'"):
-        plot_run_(recorder)
+        plot_run(recorder)
+
+
+def test_a_timeline_snapshot_without_matplotlib_names_the_extra(monkeypatch):
+    view = CardTimeline(widget=False)
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[view]).run({"question": QUESTION})
+    hide(monkeypatch, "matplotlib")
+    with pytest.raises(ImportError, match=r"pip install 'mingraph-lite\[plots\]'"):
+        view.snapshot(png=True)
 
 
 def test_an_experiment_without_tqdm_prints_plain_progress_lines(monkeypatch, tmp_path, capsys):
