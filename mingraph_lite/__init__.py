@@ -1,13 +1,9 @@
-"""mingraph-lite: the agent loop, taken apart for a course.
+"""mingraph-lite: the agent loop, taken apart.
 
-The public API is ``__all__`` below, and only it: every name a notebook needs from the core is
-imported from here, by one path. Two other namespaces are public too: ``mingraph_lite.graph`` (the
-StateGraph engine) and ``mingraph_lite.course.*`` (the course's scenario: weather tools, scripted
-managers, the brief, experiments). Any other name in a module is internal to the package and may
-change without notice; the sub-packages ``llms`` and ``observers`` re-export nothing.
-
-Importing this package imports no optional dependency: model adapters, widgets and plots load
-their libraries when first used (see ``_LAZY``).
+The public names are ``__all__`` here, ``mingraph_lite.graph``'s ``__all__`` (the StateGraph engine) and
+the names each ``mingraph_lite.course`` module defines (the weather scenario, scripted managers,
+``make_llm``, brief, experiments): one path per name. Everything else is internal. Importing this
+needs only pydantic; adapters, widgets and plots load their extras when first used (``_LAZY``).
 """
 
 from __future__ import annotations
@@ -43,13 +39,12 @@ from .tools import Tool, ToolRegistry
 
 __version__ = "0.1.0"
 
-# name -> module; loaded on first attribute access so their heavy imports stay optional.
+# name -> module, imported on first access
 _LAZY = {
     "OllamaLLM": ".llms.ollama",
     "OpenAILLM": ".llms.openai",
     "LocalLLM": ".llms.local",
     "ReplayLLM": ".llms.replay",
-    "make_llm": ".course.scripts",
     "FolderView": ".observers.widgets",
     "CardTimeline": ".observers.widgets",
     "LiveRun": ".observers.widgets",
@@ -65,7 +60,7 @@ __all__ = [
     "Observer", "OllamaLLM", "OpenAILLM", "ReplayError", "ReplayLLM", "ReplayMismatch", "RunTools",
     "ScriptExhausted", "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "SubagentTool", "Summarise",
     "SystemMessage", "Tool", "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder",
-    "UserMessage", "make_llm", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool",
+    "UserMessage", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool",
     "word_count",
 ]
 

@@ -1,16 +1,8 @@
-"""``python -m mingraph_lite COMMAND``: the course's runs from a terminal.
+"""``python -m mingraph_lite COMMAND``: a function ``argv -> exit code`` listed in ``COMMANDS``.
 
-Every problem is one line on stderr, ``error: <sentence that names the fix>``, never a traceback,
-and secrets in it are shown as ``***``. Exit codes:
-
-    0    done
-    1    the run failed (a tool, the model, or a trace line that could not be written)
-    2    bad input: usage, an unknown model spec, a trace that cannot be read or written;
-         found before the run starts
-    3    no answer within --max-steps
-    141  the reader went away (``demo | head -1``); ends quietly, as a tool killed by SIGPIPE would
-
-A command is a function ``argv -> exit code`` listed in ``COMMANDS``.
+Every problem is one redacted line on stderr, ``error: <sentence that names the fix>``. Exit codes:
+0 done; 1 the run failed (a tool, the model, a trace line not written); 2 bad input, found before the
+run starts; 3 no answer within --max-steps; 141 the reader went away (``demo | head -1``), as SIGPIPE.
 """
 
 from __future__ import annotations
@@ -22,6 +14,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator
+from importlib import import_module
 
 from .errors import MingraphError, StepLimitReached
 from .redaction import redact
@@ -51,7 +44,7 @@ def _demo_parser() -> argparse.ArgumentParser:
     from .llms.factory import FORMS
 
     parser = _Parser(prog="python -m mingraph_lite demo",
-                                     description="Ask the Paris/Tokyo question with the console logger.")
+                     description="Ask the Paris/Tokyo question with the console logger.")
     parser.add_argument("--llm", default=None,
                         help=f"model spec: {', '.join(FORMS)}; default from MINGRAPH_LLM, else scripted")
     parser.add_argument("--trace", default=None, help="also append every announcement to this JSON Lines file")
@@ -110,11 +103,9 @@ def _run(agent, inputs: dict) -> int:
     return 0
 
 
-def brief(argv: list[str]) -> int:
-    """The weather brief as a state graph."""
-    from .course.brief import brief_main
-
-    return brief_main(argv)
+def _course(module: str, function: str) -> Callable[[list[str]], int]:
+    """A course command, imported when it runs."""
+    return lambda argv: getattr(import_module(f".course.{module}", __package__), function)(argv)
 
 
 def _serve_parser() -> argparse.ArgumentParser:
@@ -156,17 +147,11 @@ def serve(argv: list[str]) -> int:
         server.close()
 
 
-def experiment(argv: list[str]) -> int:
-    from .course.experiment_cli import experiment_main
-
-    return experiment_main(argv)
-
-
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "demo": ("the Paris/Tokyo agent run", demo),
-    "brief": ("the weather brief as a state graph", brief),
+    "brief": ("the weather brief as a state graph", _course("brief", "brief_main")),
     "serve": ("a local model over HTTP for a class", serve),
-    "experiment": ("run, resume and compare the unit experiment", experiment),
+    "experiment": ("run, resume and compare the unit experiment", _course("experiment_cli", "experiment_main")),
 }
 
 
@@ -231,6 +216,6 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at interpreter exit
         return code
     except BrokenPipeError:
-        # The reader left (`| head -1`): send what is still buffered nowhere, and end without a word.
+        # send what is still buffered nowhere, and end without a word
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE

@@ -1,10 +1,8 @@
-"""Figures of recorded runs and experiments (matplotlib, imported only when a function is called).
+"""Figures of recorded runs and experiments (matplotlib, imported when a function is called).
 
-Each function returns the ``Figure``; every axis carries a label with its unit. A run comes from
-an ``EventRecorder``, a list of event dicts, or a trace file path; when it holds several runs the
-last is drawn unless ``run=`` picks one (``pick_run``: 1-based, -1 the last, or a run id). The
-figures are closed in pyplot before they are returned, so a notebook shows each one once (as the
-cell's value), not twice.
+A run comes from an ``EventRecorder``, a list of event dicts or a trace path; ``run=`` picks one as
+``pick_run`` does (default: the last). Each function returns a ``Figure`` already closed in pyplot, so
+a notebook shows it once, as the cell's value.
 """
 
 from __future__ import annotations
@@ -28,12 +26,9 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError as error:
-        raise ImportError("plots need matplotlib: pip install matplotlib "
-                          "(it comes with pip install mingraph-lite)") from error
-    # Choose Agg only when nobody chose a backend: a notebook kernel sets its own (inline), and
-    # MPLBACKEND or an earlier matplotlib.use() is the user's choice.
-    # rcParams._get_backend_or_none is private (the one way to ask without picking a backend), so
-    # a matplotlib without it counts as "chosen" and is left alone.
+        raise ImportError("plots need matplotlib: pip install 'mingraph-lite[plots]'") from error
+    # Agg only when nobody chose a backend (a kernel, MPLBACKEND or matplotlib.use() did not). The private
+    # _get_backend_or_none is the one way to ask without choosing; without it, leave matplotlib alone.
     get = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
     unset = get is not None and get() is None
     if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in sys.modules:
@@ -55,10 +50,7 @@ def run_events(source: Any, *, run: int | str | None = None) -> list[dict[str, A
 
 
 def plot_run(source: Any, *, run: int | str | None = None, title: str | None = None):
-    """The card in hand (top) and the folder size (bottom) along one run, by announcement number.
-
-    The two meanings of "state": the cards flip back and forth, the folder only climbs.
-    """
+    """The card in hand (top) and the folder size (bottom) along one run, by announcement number."""
     plt = _pyplot()
     model = RunModel.of(run_events(source, run=run))
     if not model.cards:
@@ -90,10 +82,7 @@ def plot_run(source: Any, *, run: int | str | None = None, title: str | None = N
 
 
 def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None = None):
-    """Tokens per model call: input, output, and reasoning where the provider reported them.
-
-    A count the provider did not report (``None``) is left out, never drawn as zero.
-    """
+    """Tokens per model call: input, output and reasoning; a count not reported is left out, not drawn as 0."""
     plt = _pyplot()
     replies = [e for e in run_events(source, run=run) if e.get("event") == "model_reply"]
     if not replies:
@@ -117,7 +106,7 @@ def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None 
     ax.set_title(title or f"tokens per model call ({model})")
     if len(missing) < len(kinds):
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
-    if missing:  # said on the figure, so an absent bar is never read as zero
+    if missing:
         ax.text(1.01, 0.0, "not reported:\n" + ",\n".join(missing), transform=ax.transAxes,
                 ha="left", va="bottom", fontsize=8, color="#777777")
     return _done(plt, fig)
@@ -141,11 +130,7 @@ def experiment_counts(results: Any, *, variant: str = "variant", outcome: str = 
 
 def plot_experiment(results: Any, *, right: str = "right", variant: str = "variant",
                     outcome: str = "outcome", title: str | None = None):
-    """Per variant, how many runs gave the right answer and how many failed in each way.
-
-    ``results``: rows with ``variant`` and ``outcome`` keys (one row per run), a CSV file of such
-    rows, or ``{variant: {outcome: count}}``. The number of runs per variant is written on the figure.
-    """
+    """Per variant, how many runs were right and how many failed in each way (rows, a CSV or counts)."""
     plt = _pyplot()
     counts = experiment_counts(results, variant=variant, outcome=outcome)
     if not counts:

@@ -41,7 +41,7 @@
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (versions and your model setting differ from machine to machine)
-from mingraph_lite.course.envcheck import FAIL, check_environment, format_table
+from lessons.envcheck import FAIL, check_environment, format_table
 
 rows = check_environment()
 print(format_table(rows))
@@ -56,8 +56,8 @@ print("all good" if not problems else f"{len(problems)} to fix: see the FAIL row
 # `get_weather(city)` answers in degrees Celsius, and `to_fahrenheit(celsius)` converts.
 
 # %%
-from mingraph_lite import Agent, ConsoleLogger, EventRecorder, make_llm
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite import Agent, ConsoleLogger, EventRecorder
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, make_llm
 from mingraph_lite.course.weather import get_weather, to_fahrenheit, weather_registry
 
 print("question:      ", QUESTION)
@@ -118,8 +118,8 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare.
 
 # %%
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.exercises.nb00 import COURSE
+from lessons.exercises import check
+from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
     print(f"{name:<22} {idea}")

@@ -48,8 +48,8 @@ import json
 
 from mingraph_lite import (Agent, CallModel, EventRecorder, KeepAll, RunTools, ScriptedLLM, ScriptExhausted,
                            Sequence, StepLimitReached, SystemMessage, UserMessage)
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.pictures import draw_loop, draw_rounds, round_rows
+from lessons.exercises import check
+from lessons.pictures import draw_loop, draw_rounds, round_rows
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           three_round_manager)
 from mingraph_lite.course.weather import to_fahrenheit, weather_registry
@@ -780,7 +780,7 @@ print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without 
 # format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
 
 # %%
-from mingraph_lite.course.local_prompt import local_prompt
+from lessons.local_prompt import local_prompt
 
 prompt = local_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], registry.tools, "gemma3-270m")
 print(prompt)
@@ -809,7 +809,7 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import make_llm
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 recorder = EventRecorder()

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, EventRecorder, ScriptedLLM, StepLimitReached,
                            SystemMessage, ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage, plot_run)
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.pictures import draw_cards
+from lessons.exercises import check
+from lessons.pictures import draw_cards
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
                                           results, three_round_manager)
 from mingraph_lite.course.weather import WEATHER, get_weather, to_fahrenheit, weather_registry
@@ -709,7 +709,7 @@ check("02.4", who_fixes)
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import make_llm
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=6)

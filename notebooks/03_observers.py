@@ -40,9 +40,9 @@ from IPython.display import display
 
 from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, SystemMessage,
                            TraceRecorder, UserMessage, read_trace)
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.platform import draw_platform, listener_warnings
-from mingraph_lite.course.predict import reveal
+from lessons.exercises import check
+from lessons.platform import draw_platform, listener_warnings
+from lessons.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
 
@@ -550,7 +550,8 @@ if REAL is not None:
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import StepLimitReached, make_llm
+from mingraph_lite import StepLimitReached
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 yours = Path("traces/03_your_model.jsonl")

@@ -36,8 +36,8 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, Rep
                            StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import compare, reported_table
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.exercises.nb04 import recorded, twice_manager
+from lessons.exercises import check
+from lessons.exercises.nb04 import recorded, twice_manager
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.modelled import MODELLED, modelled_manager
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,

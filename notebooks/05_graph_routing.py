@@ -37,7 +37,7 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, GraphExecutionEr
                            GraphValidationError, Observer)
 from mingraph_lite.course.brief import (NOTICE, BriefNodes, BriefState, build_brief_graph, initial_state, render,
                                         step_bound)
-from mingraph_lite.course.exercises import check
+from lessons.exercises import check
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
 from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
@@ -895,8 +895,7 @@ display(Markdown(table))
 # slips it asks for) and `tools` (check the whole batch, run it, answer every slip). The worksheet:
 
 # %%
-from mingraph_lite.graph import AgentState
-from mingraph_lite.graph.agent_graph import AgentNodes
+from mingraph_lite.graph import AgentNodes, AgentState
 
 print(inspect.getsource(AgentState))
 print(inspect.getsource(AgentNodes.route_after_model))
@@ -990,7 +989,7 @@ print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mingraph_lite import make_llm
+from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
 live = run_agent_graph(build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, max_model_steps=6), QUESTION)

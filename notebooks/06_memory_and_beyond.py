@@ -29,17 +29,16 @@ from typing import Annotated, TypedDict
 import matplotlib.pyplot as plt
 
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, KeepAll, LastN, ScriptedLLM, StepLimitReached,
-                           Summarise, SystemMessage, ToolMessage, ToolRegistry, UserMessage)
-from mingraph_lite.course.conversation import QUESTIONS, conversation_llm, run_conversation, summariser_llm
-from mingraph_lite.course.exercises import check
-from mingraph_lite.course.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan,
-                                               planner_llm, step_question)
-from mingraph_lite.course.predict import reveal
+                           Summarise, SystemMessage, ToolMessage, ToolRegistry, UserMessage, subagent_tool,
+                           word_count)
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
-from mingraph_lite.llms.scripted import word_count
-from mingraph_lite.subagents import subagent_tool
+from lessons.conversation import QUESTIONS, conversation_llm, run_conversation, summariser_llm
+from lessons.exercises import check
+from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm,
+                                  step_question)
+from lessons.predict import reveal
 
 for number, question in enumerate(QUESTIONS, 1):
     print(f"{number:>2}. {question}")
@@ -270,7 +269,7 @@ if spec == "scripted":
     print("active model: scripted; the comparison above is the scripted one. Set MINGRAPH_LLM to a live model "
           "(e.g. ollama:qwen3.5:2b) to count real tokens, as its provider reports them.")
 else:
-    from mingraph_lite import make_llm
+    from mingraph_lite.course.scripts import make_llm
 
     for name, make in {"KeepAll": lambda: KeepAll(SYSTEM_PROMPT), "LastN(8)": lambda: LastN(SYSTEM_PROMPT, 8),
                        "Summarise(4, 8)": lambda: Summarise(SYSTEM_PROMPT, make_llm(), keep_last=4,

@@ -5,9 +5,13 @@ Real model requests are refused by the guard (``MINGRAPH_REAL_MODELS=off``) unle
 """
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
+# The notebooks' own helpers (``lessons``) sit beside the notebooks, outside the installed package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
 os.environ["MINGRAPH_REAL_MODELS"] = "off"
 os.environ["MINGRAPH_LLM"] = "scripted"
 

@@ -14,12 +14,16 @@ adapters that keep it sit in the middle. ``steps``, ``agents`` and ``subagents``
 like the graph engine, so they sit in the middle too: they hear about observers, and only the
 course above them knows the weather scenario.
 
+The package boundary: the package imports only itself, the standard library, pydantic and the optional
+libraries of its extras; never the notebooks' helpers (``notebooks/lessons``) or any other project folder.
+
 Sizes: no module over 400 lines, no function over 40 (from its ``def`` line to its last line).
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,6 +39,10 @@ LAYERS = {
     "subagents": MIDDLE,
     "course": TOP, "plots": TOP, "cli": TOP, "__main__": TOP, "": TOP,
 }
+#: besides itself and the standard library: pydantic (and typing_extensions, which pydantic brings), then the
+#: libraries of the extras, each imported only where it is used
+THIRD_PARTY = {"pydantic", "typing_extensions", "ollama", "openai", "xllamacpp", "ipywidgets", "IPython",
+               "matplotlib", "tqdm", "langgraph"}
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 40
 
@@ -125,6 +133,30 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return groups
+
+
+def foreign_imports(source: str) -> set[str]:
+    """Top-level names of the absolute imports in ``source`` that are neither ours, stdlib nor allowed."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.add(node.module.split(".")[0])
+    return found - set(sys.stdlib_module_names) - THIRD_PARTY - {"mingraph_lite"}
+
+
+def test_foreign_imports_sees_the_course_side_folder():
+    assert foreign_imports("import json\nfrom lessons.exercises import check\nimport notebooks.lessons") == {
+        "lessons", "notebooks"}
+    assert foreign_imports("def f():\n    from pydantic import BaseModel\n    import mingraph_lite.graph") == set()
+
+
+def test_the_package_imports_nothing_outside_it():
+    """Nothing installed imports the notebooks' helpers or another project folder (they are not installed)."""
+    breaches = {f"{name}: {foreign}" for name, path in MODULES.items()
+                for foreign in foreign_imports(path.read_text(encoding="utf-8"))}
+    assert not breaches, f"the package imports what a bare install lacks: {sorted(breaches)}"
 
 
 def test_every_module_has_a_layer_and_the_graph_sees_the_imports():

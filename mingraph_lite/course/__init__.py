@@ -1,2 +1,2 @@
-"""The course's namespace: the weather data and tools, the scripted managers and ``make_llm`` (the course's
-default model), the environment check, the brief, the conversation, experiments and exercises."""
+"""The installed scenario: weather tools and data, scripted managers and ``make_llm``, the brief and the
+experiments. What only the notebooks use lives beside them, in ``notebooks/lessons``."""

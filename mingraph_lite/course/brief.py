@@ -5,19 +5,12 @@
     check_draft --revise--> revise_draft -> check_draft
     check_draft --hold----> hold -> END
 
-Collecting runs in parallel branches: the entry router sends one ``collect_city`` packet per city,
-all of them run in the same superstep on their own city, their readings merge through the
-``readings`` reducer (in the order the cities were listed), and ``write_draft`` runs once, in the
-next superstep, after every branch has finished: the join before the draft.
+The city branches run in one superstep and merge through the ``readings`` reducer; ``write_draft``
+runs once after all of them (the join). Publish re-checks that it publishes exactly the draft that
+passed; ``hold`` ends with ``status="needs_attention"`` and no answer, never a bad draft passed off.
 
-The check reads the actual draft and keeps a copy of what it checked; the router refuses a draft
-nobody checked; publish re-checks that it publishes exactly the draft that passed. Revision edits
-the wording from the readings already collected: it never collects again. ``hold`` is the honest
-second way to finish: ``status="needs_attention"`` and no answer, never a draft passed off as good.
-
-Draft styles (how the writer behaves, so every exit can be run offline):
-``missing-notice`` (default) forgets the data notice in the first draft and fixes it on revision;
-``complete`` writes it right first time; ``stubborn`` keeps forgetting it, so the run ends in hold.
+Draft styles, so every exit runs offline: ``missing-notice`` (default) forgets the data notice once,
+``complete`` writes it right first time, ``stubborn`` keeps forgetting it (the run ends in hold).
 """
 
 from __future__ import annotations
@@ -40,16 +33,16 @@ class BriefState(TypedDict):
     cities: list[str]
     include_fahrenheit: bool
     readings: Annotated[list[dict[str, Any]], operator.add]  # one per city branch, merged in city order
-    draft: dict[str, Any] | None  # the current draft only; a new one replaces it
-    review: dict[str, Any] | None  # the assessment of the current draft; None = not checked yet
+    draft: dict[str, Any] | None
+    review: dict[str, Any] | None  # None = the current draft is not checked yet
     revisions: int
-    events: Annotated[list[str], operator.add]  # the account of what happened: it only grows
+    events: Annotated[list[str], operator.add]
     answer: str | None  # filled only by publish
     status: str  # "working", "published" or "needs_attention"
 
 
 def initial_state(cities: Iterable[str] = DEFAULT_CITIES, include_fahrenheit: bool = True) -> dict[str, Any]:
-    """The worksheet before any work: options checked here, so a bad option never reaches a node."""
+    """The state before any work: options checked here, so a bad option never reaches a node."""
     if isinstance(cities, str):
         raise TypeError(f"cities must be a list of city names, e.g. [{cities!r}], not a single string")
     if not isinstance(include_fahrenheit, bool):
@@ -74,7 +67,7 @@ def fahrenheit(celsius: float) -> float:
 
 
 def expected_rows(state: dict) -> list[dict[str, Any]]:
-    """The rows a correct draft shows, computed from the collected readings (never hard-coded)."""
+    """The rows a correct draft shows, computed from the collected readings."""
     return [{"city": r["city"], "celsius": r["celsius"], "conditions": r["conditions"],
              "fahrenheit": fahrenheit(r["celsius"]) if state["include_fahrenheit"] else None}
             for r in state["readings"]]
@@ -124,7 +117,7 @@ class BriefNodes:
 
     @staticmethod
     def collect_city(packet: dict) -> dict:
-        """One parallel branch: read one city (its packet holds only the city, not the whole state)."""
+        """One parallel branch: its packet holds only the city, not the whole state."""
         city = packet["city"]
         record = WEATHER[city]
         reading = {"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
@@ -132,13 +125,12 @@ class BriefNodes:
         return {"readings": [reading], "events": [f"collected {city}"]}
 
     def collect(self, state: dict) -> dict:
-        """Every city at once, one after another: what the parallel branches do together."""
+        """Every city, one after another: what the parallel branches do together."""
         updates = [self.collect_city({"city": city}) for city in state["cities"]]
         return {"readings": [u["readings"][0] for u in updates], "events": [u["events"][0] for u in updates]}
 
     def write_draft(self, state: dict) -> dict:
         notice = NOTICE if self.draft_style == "complete" else ""
-        # review=None on purpose: a new draft makes the old assessment meaningless
         return {"draft": {"rows": expected_rows(state), "notice": notice}, "review": None,
                 "events": ["wrote draft"]}
 
@@ -178,14 +170,11 @@ class BriefNodes:
 
 
 def connect_brief(builder: Any, nodes: BriefNodes, send: Any = Send) -> Any:
-    """Declare the brief on any builder with LangGraph's method names (ours or LangGraph's own).
-
-    ``send`` is the engine's ``Send`` (ours by default; LangGraph's ``langgraph.types.Send`` there).
-    """
+    """Declare the brief on any builder with LangGraph's method names; ``send`` is that engine's ``Send``."""
     for name in ("collect_city", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
         builder.add_node(name, getattr(nodes, name))
     builder.add_conditional_edges(START, lambda state: nodes.fan_out(state, send), ["collect_city"])
-    builder.add_edge("collect_city", "write_draft")  # every branch leads here; it runs once, after all
+    builder.add_edge("collect_city", "write_draft")  # runs once, after every branch
     builder.add_edge("write_draft", "check_draft")
     builder.add_conditional_edges("check_draft", nodes.route_after_check,
                                   {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
@@ -196,8 +185,7 @@ def connect_brief(builder: Any, nodes: BriefNodes, send: Any = Send) -> Any:
 
 
 def step_bound(max_revisions: int) -> int:
-    """The longest legal run, in supersteps: collect (all cities at once), write, check, (revise,
-    check) per revision, publish or hold."""
+    """The longest legal run in supersteps: collect, write, check, (revise, check) per revision, publish or hold."""
     return 2 * max_revisions + 4
 
 

@@ -1,9 +1,8 @@
 """The first-wrong-line classifier: read one run's trace top to bottom and stop at the first wrong line.
 
 Four cases, in the order a run can go wrong: (1) a wrong slip (a call the question did not ask for, or
-a number no tool returned), (2) a wrong tool result (a tool answered wrong or failed), (3) wrong final
-reasoning (every slip and result right, the reply still wrong), (4) never finished. ``classify`` is a
-pure function of the trace's events, so a recorded run can be re-classified at any time.
+a number no tool returned), (2) a wrong tool result, (3) wrong final reasoning (every slip and result
+right, the reply still wrong), (4) never finished. A pure function of the events: re-run it any time.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from typing import Any
 from .scripts import number
 from .weather import WEATHER, to_fahrenheit
 
-#: Every outcome, "right" first; the others are the four cases of the first wrong line, in order.
 OUTCOMES = ("right", "wrong slip", "wrong tool result", "wrong final reasoning", "never finished")
 CASES = {"wrong slip": 1, "wrong tool result": 2, "wrong final reasoning": 3, "never finished": 4}
 CITIES = ("Paris", "Tokyo")  # the two the question asks about
@@ -42,10 +40,7 @@ _TEMP = re.compile(r"(-?\d+(?:\.\d+)?)\s*(°\s*[CF]\b|degrees?\s+(?:celsius|fahr
 
 
 def stated_fahrenheit(text: str, cities: Sequence[str] = CITIES) -> dict[str, float | None]:
-    """The Fahrenheit number a reply gives for each city (a number after the city's name).
-
-    A number marked °F wins; a bare number counts when there is none; a °C number never does.
-    """
+    """The Fahrenheit number a reply gives after each city's name: °F first, else a bare number, never °C."""
     mentions = sorted((m.start(), city) for city in cities for m in re.finditer(re.escape(city), text, re.I))
     marked: dict[str, list[float]] = {c: [] for c in cities}
     bare: dict[str, list[float]] = {c: [] for c in cities}
@@ -77,7 +72,7 @@ def _is_number(value: Any) -> bool:
 
 @dataclass
 class _Reading:
-    """What the reader has seen so far in one run (mutable: it is local to one ``classify`` call)."""
+    """What the reader has seen so far in one run."""
 
     cities: Sequence[str]
     calls: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
@@ -165,11 +160,7 @@ def _finish(state: _Reading, event: Mapping[str, Any], line: int) -> Verdict:
 
 
 def classify(events: Iterable[Mapping[str, Any]], cities: Sequence[str] = CITIES) -> Verdict:
-    """Read one run's events top to bottom and stop at the first wrong line.
-
-    Right means: every slip was for a city asked about or a number a tool returned, every answer
-    slip matches the teaching data, and the final reply gives each city's Fahrenheit (within 1°).
-    """
+    """Read one run's events top to bottom and stop at the first wrong line (right: each city's °F within 1°)."""
     state = _Reading(tuple(cities))
     for line, event in enumerate(events, 1):
         kind = event.get("event")

@@ -1,8 +1,7 @@
 """``python -m mingraph_lite experiment unit|compare``: the experiment harness from a terminal.
 
-Exit codes: 0 the experiment completed (or the comparison was drawn), 2 bad options (one sentence on
-stderr), 130 interrupted (the folder stays consistent: run the same command again to resume), 1 the
-model could not be reached.
+Exit codes: 0 done, 1 the model could not be reached, 2 bad options (one sentence on stderr),
+130 interrupted (the folder stays consistent: the same command resumes).
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import time
 import warnings
 
 from ..errors import LLMUnavailable
-from .results_folder import FIGURE
 
 
 def _unit_parser(name: str) -> argparse.ArgumentParser:
@@ -65,11 +63,18 @@ def unit_main(argv: list[str]) -> int:
         return _fail(f"interrupted: every finished run is recorded in {args.out}; run the same command "
                      "again to resume", 130)
     print(results.table())
-    figure = save_figure(compare([args.out]), args.out)
-    print(f"folder: {args.out} (results.csv, summary.json, traces/, {FIGURE}); "
+    print(f"folder: {args.out} (results.csv, summary.json, traces/); "
           f"wall time {time.perf_counter() - started:.0f} s")
-    print(f"figure: {figure}")
+    _figure(lambda: save_figure(compare([args.out]), args.out))
     return 0
+
+
+def _figure(save) -> None:
+    """Draw the figure, or say in one line which extra draws it: the table and CSV stand without it."""
+    try:
+        print(f"figure: {save()}")
+    except ImportError:
+        print("figure: not drawn, matplotlib is missing: pip install 'mingraph-lite[plots]'")
 
 
 def compare_main(argv: list[str]) -> int:
@@ -85,7 +90,7 @@ def compare_main(argv: list[str]) -> int:
     try:
         comparison = compare(args.folders)
         print(comparison.table())
-        print(f"figure: {comparison.save(args.figure)}")
+        _figure(lambda: comparison.save(args.figure))
     except (ValueError, OSError) as e:
         return _fail(str(e))
     return 0

@@ -1,11 +1,8 @@
 """The unit experiment: does the model need the unit *in* get_weather's result?
 
-``run_experiment(llm, out=DIR, runs=8, seed=S, temperature=T, workers=K)`` runs ``runs`` traced runs
-per variant (``get_weather`` returning ``"18"`` or ``"18°C"``); run ``(variant, index)`` uses seed
-``S + index``, whatever ``workers``. Each run is classified by the first wrong line of its trace
-(``classify``) and recorded in DIR as soon as it ends (``results_folder``); running the same call again
-skips the runs already recorded, so an interrupted experiment resumes where it stopped.
-``python -m mingraph_lite experiment unit ...`` is the same from a terminal.
+``run_experiment`` runs ``runs`` traced runs per variant (``"18"`` or ``"18°C"``), run ``index`` with seed
+``seed + index`` whatever ``workers``; each is classified by its first wrong line and recorded as soon as
+it ends, so running the same call again resumes. ``python -m mingraph_lite experiment unit`` is the same.
 """
 
 from __future__ import annotations
@@ -231,11 +228,30 @@ def _warn(source: ModelSource, temperature: float, workers: int) -> int:
     return workers
 
 
+class _Lines:
+    """Progress without tqdm (a bare install): one plain line per finished run."""
+
+    def __init__(self, total: int, done: int, name: str) -> None:
+        self.total, self.done, self.name, self.last = total, done, name, ""
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        self.last = text
+
+    def update(self) -> None:
+        self.done += 1
+        print(f"{self.name} experiment: {self.done}/{self.total} runs; {self.last}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
 def _bar(total: int, done: int, progress: bool, name: str):
     if not progress:
         return None
-    from tqdm.auto import tqdm
-
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _Lines(total, done, name)
     return tqdm(total=total, initial=done, desc=f"{name} experiment", unit="run", file=sys.stderr)
 
 
@@ -273,7 +289,7 @@ def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: 
     ``llm``: a spec (``"local:gemma3-270m"``, ``"ollama:qwen3:0.6b"``, ``"openai:gpt-5-mini"``), a model
     object, or ``None``/``"scripted"`` for scripted managers modelling the reported behaviour (labelled
     so). ``workers`` runs that many at once against a server model; ``threads`` caps a local model's CPU
-    threads (1 is fastest on a busy machine). ``progress`` shows a tqdm bar.
+    threads (1 is fastest on a busy machine). ``progress`` shows a tqdm bar (plain lines without tqdm).
     """
     _check_options(experiment, runs, workers, temperature, max_steps, threads)
     source = model_source(llm, temperature, threads)

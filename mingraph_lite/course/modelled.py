@@ -1,10 +1,8 @@
 """Scripted managers modelling the unit experiment the source article reported (not a real model).
 
-The article "The State and Observer Patterns in a Python Agent Loop" (by the author of mingraph) asked
-qwen3.5:0.8b the Paris/Tokyo question 8 times with ``get_weather`` returning a bare ``"18"`` and 8 times
-with ``"18°C"`` (``REPORTED``). Offline, the harness runs *scripted managers modelling that reported
-behaviour*: a seeded ``random.Random`` picks each run's behaviour with the reported frequencies. That
-shows how the harness works and how much 8 runs wobble; it measures nothing.
+The article asked qwen3.5:0.8b the Paris/Tokyo question 8 times per ``get_weather`` result style
+(``REPORTED``). Offline, a seeded ``random.Random`` picks each run's behaviour with the reported
+frequencies: that shows how the harness works and how much 8 runs wobble; it measures nothing.
 """
 
 from __future__ import annotations
@@ -37,8 +35,7 @@ REPORTED_SOURCE = ('reported in the article "The State and Observer Patterns in 
 REPORTED_NOTES = ('Of the 6 right "18°C" runs, only 2 called to_fahrenheit; 4 did the arithmetic themselves. '
                   "One run skipped get_weather, made up 10°C and 5°C and answered 50°F and 41°F.")
 
-#: Behaviour -> runs out of 8, per variant, from ``REPORTED`` and ``REPORTED_NOTES``. The article does not
-#: say what the remaining runs did ("not described"): they are modelled as a manager that keeps asking.
+#: Behaviour -> runs out of 8, per variant; runs the article does not describe keep asking.
 MODELLED = {
     "18": {"celsius as fahrenheit": 6, "kept asking (not described)": 2},
     "18°C": {"right, with to_fahrenheit": 2, "right, own arithmetic": 4, "made up numbers": 1,

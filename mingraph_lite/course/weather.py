@@ -1,8 +1,7 @@
 """The two tools of the running example, on fixed teaching data (not live weather).
 
-``get_weather`` comes in two result styles, the subject of the unit experiment: a bare ``"18"``
-or ``"18°C"``. Its description says "in degrees Celsius" either way; the question is whether the
-unit also travels with the result, which is what the model holds several rounds later.
+``get_weather`` comes in two result styles, the subject of the unit experiment: a bare ``"18"`` or
+``"18°C"``. Its description says Celsius either way; the question is whether the unit travels with it.
 """
 
 from __future__ import annotations
@@ -51,7 +50,7 @@ get_weather = make_get_weather(unit_in_result=False)
 
 
 def celsius_to_fahrenheit(celsius: float) -> float:
-    """The conversion itself, unrounded: the one place the course writes the formula."""
+    """The one place the course writes the formula (unrounded)."""
     return celsius * 9 / 5 + 32
 
 

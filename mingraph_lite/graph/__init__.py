@@ -6,9 +6,9 @@
 what ``max_steps`` counts, and the one table of every difference from LangGraph: ``docs/graph.md``.
 """
 
-from .agent_graph import AgentState, build_agent_graph, initial_agent_state, run_agent_graph
+from .agent_graph import AgentNodes, AgentState, build_agent_graph, initial_agent_state, run_agent_graph
 from .builder import END, START, Send, StateGraph
 from .runner import CompiledGraph, StepSnapshot
 
-__all__ = ["END", "START", "AgentState", "CompiledGraph", "Send", "StateGraph", "StepSnapshot",
+__all__ = ["END", "START", "AgentNodes", "AgentState", "CompiledGraph", "Send", "StateGraph", "StepSnapshot",
            "build_agent_graph", "initial_agent_state", "run_agent_graph"]

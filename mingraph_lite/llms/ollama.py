@@ -26,8 +26,7 @@ def _import_ollama() -> Any:
     try:
         import ollama
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("OllamaLLM needs the ollama client: pip install 'mingraph-lite' "
-                          "(or pip install ollama)") from exc
+        raise LLMUnavailable("OllamaLLM needs the ollama client: pip install 'mingraph-lite[ollama]'") from exc
     return ollama
 
 

@@ -25,7 +25,7 @@ def _import_openai() -> Any:
     try:
         import openai
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("OpenAILLM needs the openai client: pip install 'mingraph-lite[openai]'") from exc
+        raise LLMUnavailable("OpenAILLM needs the openai client: pip install 'mingraph-lite[openai]'") from exc
     return openai
 
 

@@ -85,7 +85,7 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
     try:
         from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
     except ImportError as error:
-        raise ImportError("the snapshot's timeline needs matplotlib: pip install matplotlib, "
+        raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
                           "or call snapshot(png=False)") from error
     # One row per card, top to bottom in time order: a bar as long as the card was in hand, and beside
     # it the duration and the folder size, so no two labels ever share a row.

@@ -159,8 +159,7 @@ def _ipywidgets():
     try:
         import ipywidgets
     except ImportError as error:
-        raise ImportError("the live views need ipywidgets: pip install ipywidgets "
-                          "(it comes with pip install mingraph-lite)") from error
+        raise ImportError("the live views need ipywidgets: pip install 'mingraph-lite[widgets]'") from error
     return ipywidgets
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mingraph_lite import SystemMessage, ToolMessage, UserMessage
-from mingraph_lite.course.plan_execute import parse_plan
+from lessons.plan_execute import parse_plan
 
 
 # 06.1 ---------------------------------------------------------------- a window that keeps exchanges whole

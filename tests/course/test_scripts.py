@@ -135,7 +135,7 @@ def test_make_llm_reads_the_environment_and_an_explicit_spec_wins(monkeypatch):
         make_llm()
 
 
-def test_make_llm_is_the_one_the_package_exports():
+def test_make_llm_has_one_public_path_the_course_s():
     import mingraph_lite
 
-    assert mingraph_lite.make_llm is make_llm
+    assert make_llm.__module__ == "mingraph_lite.course.scripts" and not hasattr(mingraph_lite, "make_llm")

@@ -13,9 +13,8 @@ import urllib.request
 
 import pytest
 
-from mingraph_lite import make_llm
 from mingraph_lite.agents import Agent
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, make_llm
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import LLMUnavailable, StepLimitReached
 from mingraph_lite.llms.openai import OpenAILLM

@@ -15,7 +15,7 @@ from types import ModuleType
 import jupytext
 import pytest
 
-from mingraph_lite.course.exercises import EXERCISES, verdict
+from lessons.exercises import EXERCISES, verdict
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 CHECK = re.compile(r"""\bcheck\(\s*["'](\d\d\.\d+)["']""")

@@ -1,6 +1,6 @@
 """The memory comparison conversation: same questions, different folders, honest token counts."""
 
-from mingraph_lite.course.conversation import (
+from lessons.conversation import (
     FIRST_CITY,
     QUESTIONS,
     celsius_read,

@@ -6,13 +6,13 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...agents import Agent
-from ...llms.scripted import ScriptedLLM
-from ...observers.recorder import EventRecorder
-from ..classify import classify
-from ..compare import wilson
-from ..scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
-from ..weather import weather_registry
+from mingraph_lite.agents import Agent
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.course.classify import classify
+from mingraph_lite.course.compare import wilson
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
+from mingraph_lite.course.weather import weather_registry
 from . import Hint, exercise
 
 _LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]

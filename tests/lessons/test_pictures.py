@@ -9,7 +9,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import word_count
 
-pictures = pytest.importorskip("mingraph_lite.course.pictures")
+pictures = pytest.importorskip("lessons.pictures")
 pytest.importorskip("matplotlib")
 
 

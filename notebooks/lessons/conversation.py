@@ -14,14 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..agents import Agent
-from ..llms.base import LLM
-from ..llms.scripted import ScriptedLLM, word_count
-from ..memory import Memory
-from ..messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
-from ..observers.base import Observer
-from .scripts import SYSTEM_PROMPT, number
-from .weather import WEATHER, weather_registry
+from mingraph_lite.agents import Agent
+from mingraph_lite.llms.base import LLM
+from mingraph_lite.llms.scripted import ScriptedLLM, word_count
+from mingraph_lite.memory import Memory
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
+from mingraph_lite.observers.base import Observer
+from mingraph_lite.course.scripts import SYSTEM_PROMPT, number
+from mingraph_lite.course.weather import WEATHER, weather_registry
 
 QUESTIONS = (
     "What's the temperature in Paris?",

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...agents import Agent
-from ...errors import StepLimitReached, ToolArgsError
-from ...llms.scripted import ScriptedLLM
-from ...messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
-from ...tools import ToolRegistry
-from ..weather import WEATHER, to_fahrenheit, weather_registry
+from mingraph_lite.agents import Agent
+from mingraph_lite.errors import StepLimitReached, ToolArgsError
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from mingraph_lite.tools import ToolRegistry
+from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
 from . import Hint, NotDone, exercise
 
 # --- 02.1: which cards, in which order ------------------------------------------------------------

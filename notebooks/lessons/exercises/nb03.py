@@ -11,13 +11,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ...agents import Agent
-from ...llms.scripted import ScriptedLLM
-from ...observers.base import HOOKS, Observer
-from ...observers.recorder import EventRecorder
-from ...observers.trace import TraceRecorder, read_trace
-from ..scripts import SYSTEM_PROMPT
-from ..weather import weather_registry
+from mingraph_lite.agents import Agent
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.observers.base import HOOKS, Observer
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.observers.trace import TraceRecorder, read_trace
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from mingraph_lite.course.weather import weather_registry
 from . import Hint, NotDone, exercise
 
 #: The fields each kind of line must carry, beside "event" (the hook's name without "on_").

@@ -10,14 +10,14 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ...agents import Agent
-from ...errors import StepLimitReached
-from ...llms.scripted import ScriptedLLM
-from ...memory import KeepAll
-from ...messages import ToolMessage
-from ...tools import Tool, ToolRegistry
-from ..scripts import number, results
-from ..weather import weather_registry
+from mingraph_lite.agents import Agent
+from mingraph_lite.errors import StepLimitReached
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.memory import KeepAll
+from mingraph_lite.messages import ToolMessage
+from mingraph_lite.tools import Tool, ToolRegistry
+from mingraph_lite.course.scripts import number, results
+from mingraph_lite.course.weather import weather_registry
 from . import Hint, exercise
 
 # --- 01.1: a tool's JSON schema from a plain function ------------------------------------------------
@@ -208,7 +208,7 @@ def _one_city_at_a_time() -> ScriptedLLM:
 
 @exercise("01.3", kind="reasoning", title="count the rounds")
 def check_rounds(answer: Any) -> str:
-    from ..scripts import QUESTION, SYSTEM_PROMPT
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
 
     llm = _one_city_at_a_time()
     Agent(llm, weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})
@@ -224,7 +224,7 @@ def check_rounds(answer: Any) -> str:
 
 
 def _lookup_folder() -> list[Any]:
-    from ...messages import AssistantMessage, SystemMessage, ToolCall, UserMessage
+    from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, UserMessage
 
     slips = (ToolCall("k1", "find_book", {"title": "Dune", "exact": True}), ToolCall("k2", "price_of", {"isbn": "42"}))
     return [SystemMessage("You help in a bookshop."), UserMessage("Do you have Dune, and what does it cost?"),
@@ -236,7 +236,7 @@ def _lookup_folder() -> list[Any]:
 
 @exercise("01.2", kind="code", title="the folder in Ollama's spelling")
 def check_to_ollama(to_ollama: Any) -> str:
-    from ...llms.ollama import to_ollama_messages
+    from mingraph_lite.llms.ollama import to_ollama_messages
 
     folder = _lookup_folder()
     want, got = to_ollama_messages(folder), to_ollama(folder)

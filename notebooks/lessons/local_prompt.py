@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..llms.local import TURNS, render_prompt
-from ..messages import Message
+from mingraph_lite.llms.local import TURNS, render_prompt
+from mingraph_lite.messages import Message
 
 
 def local_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], model: str = "smollm2-135m") -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...llms.scripted import ScriptedLLM
-from ...memory import KeepAll, LastN, Summarise
-from ...messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.memory import KeepAll, LastN, Summarise
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..conversation import run_conversation, summariser_llm
 from ..plan_execute import parse_plan
-from ..scripts import SYSTEM_PROMPT
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from . import Hint, exercise
 
 

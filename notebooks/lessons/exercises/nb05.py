@@ -10,8 +10,8 @@ import operator
 from copy import deepcopy
 from typing import Any
 
-from ..brief import NOTICE, BriefNodes, expected_rows, initial_state
-from ..weather import WEATHER
+from mingraph_lite.course.brief import NOTICE, BriefNodes, expected_rows, initial_state
+from mingraph_lite.course.weather import WEATHER
 from . import Hint, exercise
 
 START, END = "__start__", "__end__"  # spelt as LangGraph and the course's engine spell them

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mingraph_lite.course.plan_execute import (
+from lessons.plan_execute import (
     DEFAULT_PLAN,
     build_plan_execute_graph,
     executor_llm,

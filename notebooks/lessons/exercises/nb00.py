@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scripts import make_llm
+from mingraph_lite.course.scripts import make_llm
 from . import Hint, exercise
 
 #: The course map the notebook prints: notebook -> the idea it teaches.
@@ -21,7 +21,7 @@ COURSE = {
 
 @exercise("00.1", kind="reasoning", title="Switch the model")
 def check_switch(answer: Any) -> str:
-    from ...llms.factory import ENV
+    from mingraph_lite.llms.factory import ENV
 
     if not (isinstance(answer, tuple) and len(answer) == 2):
         raise Hint('answer with a pair of strings: ("VARIABLE_NAME", "value")')

@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
+from lessons.platform import draw_platform, heard_hooks, listener_warnings
+from lessons.predict import reveal
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
-from mingraph_lite.course.platform import draw_platform, heard_hooks, listener_warnings
-from mingraph_lite.course.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from lessons.local_prompt import local_prompt
 from mingraph_lite import SystemMessage, UserMessage
-from mingraph_lite.course.local_prompt import local_prompt
 from mingraph_lite.course.weather import weather_registry
 
 FOLDER = [SystemMessage("You answer."), UserMessage("Paris?")]

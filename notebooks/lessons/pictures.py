@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..plots import _done, _pyplot, run_events
+from mingraph_lite.plots import _done, _pyplot, run_events
 
 _MODEL, _TOOL, _ANSWER, _NEW = "#6a3d9a", "#2e7d32", "#555555", "#d95f02"
 

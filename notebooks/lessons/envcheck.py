@@ -23,15 +23,15 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from ..errors import LLMUnavailable
-from ..llms import guard
-from ..llms.factory import ENV, ModelSpec, parse_spec
+from mingraph_lite.errors import LLMUnavailable
+from mingraph_lite.llms import guard
+from mingraph_lite.llms.factory import ENV, ModelSpec, parse_spec
 
 OK, FAIL, SKIP = "OK", "FAIL", "SKIP"
 
 PROJECT = "mingraph-lite"
-#: the extras a learner may install; "dev" is for contributors, so the check leaves it out
-EXTRAS = ("openai", "langgraph", "local")
+#: the extra the notebooks need (required here), and those a learner may add; "dev" is for contributors
+COURSE, EXTRAS = "course", ("langgraph", "local")
 OLLAMA_DEFAULT_HOST = "http://localhost:11434"
 
 
@@ -59,9 +59,16 @@ class Requirements:
     def parse(cls, python: str, requires: Sequence[str]) -> Requirements:
         """From the ``Requires-Python`` and ``Requires-Dist`` texts of the metadata."""
         reqs = [Requirement(text) for text in requires]
-        required = tuple(r for r in reqs if r.marker is None)
-        optional = tuple((extra, r) for extra in EXTRAS for r in reqs
-                         if r.marker is not None and r.marker.evaluate({"extra": extra}))
+
+        def extra(name: str) -> list[Requirement]:
+            """The extra's own requirements, with the project's extras it names (``mingraph-lite[plots]``) opened."""
+            found = [r for r in reqs if r.marker is not None and "extra" in str(r.marker)
+                     and r.marker.evaluate({"extra": name})]
+            return [x for r in found for x in ([r] if r.name != PROJECT else
+                                                [y for e in sorted(r.extras) for y in extra(e)])]
+
+        required = tuple(r for r in reqs if r.marker is None) + tuple(extra(COURSE))
+        optional = tuple((name, r) for name in EXTRAS for r in extra(name))
         return cls(SpecifierSet(python), required, optional)
 
 
@@ -81,7 +88,7 @@ def check_package(requirement: Requirement, *,
     try:
         version = version_of(dist)
     except metadata.PackageNotFoundError:
-        return Check(dist, FAIL, "not installed: run `make setup` (or pip install -e .)")
+        return Check(dist, FAIL, "not installed: run `make setup` (or pip install -e '.[course]')")
     if not requirement.specifier.contains(version, prereleases=True):
         return Check(dist, FAIL, f"{version} installed, the course needs {requirement.specifier}: "
                                  f"pip install -U '{requirement}'")
@@ -136,7 +143,7 @@ def _check_ollama(model: str, env: Mapping[str, str], timeout: float,
 def _check_local(model: str) -> Check:
     if find_spec("xllamacpp") is None:
         return Check("live model", FAIL, "the xllamacpp runtime is missing: pip install 'mingraph-lite[local]'")
-    from ..llms.local import find_gguf
+    from mingraph_lite.llms.local import find_gguf
 
     try:
         path = find_gguf(model or "smollm2-135m")
@@ -155,7 +162,7 @@ def _reach(spec: ModelSpec, env: Mapping[str, str], timeout: float,
             return Check("live model", SKIP, f"not checked: {guard.ENV}={env.get(guard.ENV)} (a test run)")
         return _check_ollama(spec.argument, env, timeout, http_get)
     if spec.kind == "openai":
-        from ..llms.openai import KEY_VAR
+        from mingraph_lite.llms.openai import KEY_VAR
 
         if env.get(KEY_VAR, "").strip():
             return Check("live model", OK, f"{KEY_VAR} is set (not sent anywhere by this check)")
@@ -192,7 +199,7 @@ def check_environment(env: Mapping[str, str] | None = None, *, timeout: float = 
     """
     needs = requirements or installed_requirements()
     if needs is None:
-        return [Check(PROJECT, FAIL, "not installed: run `make setup` (or pip install -e .)"),
+        return [Check(PROJECT, FAIL, "not installed: run `make setup` (or pip install -e '.[course]')"),
                 *check_model(env, timeout=timeout, http_get=http_get)]
     rows = [check_python(needs.python)]
     rows += [check_package(requirement, version_of=version_of) for requirement in needs.required]

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..observers.base import HOOKS, Observer
+from mingraph_lite.observers.base import HOOKS, Observer
 
 _ANNOUNCER = "mingraph_lite.observers.announce"
 _AGENT_HOOKS = tuple(h for h in HOOKS if not h.startswith("on_node"))  # node hooks belong to graph runs

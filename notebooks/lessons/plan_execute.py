@@ -20,14 +20,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, TypedDict
 
-from ..agents import Agent
-from ..errors import StepLimitReached
-from ..graph.builder import END, START, StateGraph
-from ..llms.scripted import ScriptedLLM, word_count
-from ..messages import Message, SystemMessage, UserMessage
+from mingraph_lite.agents import Agent
+from mingraph_lite.errors import StepLimitReached
+from mingraph_lite.graph.builder import END, START, StateGraph
+from mingraph_lite.llms.scripted import ScriptedLLM, word_count
+from mingraph_lite.messages import Message, SystemMessage, UserMessage
 from .conversation import celsius_read, current_turn, turn_results
-from .scripts import number
-from .weather import weather_registry
+from mingraph_lite.course.scripts import number
+from mingraph_lite.course.weather import weather_registry
 
 PLANNER_PROMPT = ("Break the user's task into a short numbered list of steps, one per line. Each step must "
                   "be doable with the weather tools or by writing text. Do not carry the steps out.")
