@@ -1,11 +1,8 @@
-"""The platform: listeners hear what a run announces and cannot change it.
+"""Listeners hear what a run announces and cannot change it.
 
-One method per announcement, each a no-op until a listener overrides it, so a listener that
-only cares about tool results writes ``on_tool_return`` and nothing else. A run calls these
-through one announcer that isolates each listener (see ``Agent._announce``).
-
-``event_dict`` turns any announcement into plain JSON-ready data. The event recorder, the trace
-file and the widgets all use it, so there is one spelling of each event everywhere.
+One method per announcement, each a no-op until a listener overrides it; a run calls them through
+one announcer that isolates each listener (``announce.py``). ``event_dict`` turns an announcement
+into plain JSON-ready data: the recorder, the trace file and the widgets share its one spelling.
 """
 
 from __future__ import annotations
@@ -22,10 +19,10 @@ HOOKS = ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_
 
 
 class Observer:
-    """A listener on the platform. Override the hooks you care about; the rest do nothing."""
+    """A listener. Override the hooks you care about; the rest do nothing."""
 
     def on_run_start(self, messages: Sequence[Message]) -> None:
-        """A run begins; ``messages`` is the folder as the first model call will read it."""
+        """A run begins; ``messages`` are what the first model call will read."""
 
     def on_step_start(self, step: int) -> None:
         """Model call number ``step`` (1-based) is about to happen."""
@@ -34,10 +31,10 @@ class Observer:
         """The model replied; the whole envelope, tokens and thinking included."""
 
     def on_tool_call(self, call: ToolCall) -> None:
-        """A slip is about to be run."""
+        """A tool call is about to be run."""
 
     def on_tool_return(self, result: ToolMessage) -> None:
-        """A slip was answered (also when the answer is an error the model can fix)."""
+        """A tool call was answered (also when the answer is an error the model can fix)."""
 
     def on_tool_error(self, call: ToolCall, error: BaseException) -> None:
         """A tool failed in a way the model cannot fix; the run stops after this."""
@@ -64,41 +61,32 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def _superstep(args: tuple) -> dict[str, Any]:
-    return {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
-
-
 def event_dict(hook: str, *args: Any) -> dict[str, Any]:
     """Turn an announcement (``hook`` name and its arguments) into a flat JSON-ready dict."""
+    if hook not in HOOKS:
+        raise ValueError(f"unknown hook {hook!r}; expected one of {HOOKS}")
     name = hook.removeprefix("on_")
     if hook == "on_run_start":
         return {"event": name, "messages": [m.to_dict() for m in args[0]]}
     if hook == "on_step_start":
         return {"event": name, "step": args[0]}
-    if hook == "on_model_reply":
-        return {"event": name, **args[0].to_dict()}
-    if hook == "on_tool_call":
-        return {"event": name, **args[0].to_dict()}
-    if hook == "on_tool_return":
-        return {"event": name, **args[0].to_dict()}
     if hook == "on_tool_error":
         call, error = args
-        return {"event": name, "call": call.to_dict(), "error_type": type(error).__name__,
-                "error": str(error)}
+        return {"event": name, "call": call.to_dict(), "error_type": type(error).__name__, "error": str(error)}
     if hook == "on_finish":
         return {"event": name, "answer": args[0], "reason": args[1]}
-    if hook == "on_node_start":
-        return {"event": name, "node": args[0], "state": _jsonable(args[1]), **_superstep(args)}
-    if hook == "on_node_end":
-        return {"event": name, "node": args[0], "update": _jsonable(args[1]), **_superstep(args)}
-    raise ValueError(f"unknown hook {hook!r}; expected one of {HOOKS}")
+    if hook in ("on_node_start", "on_node_end"):
+        superstep = {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
+        return {"event": name, "node": args[0], ("state" if hook == "on_node_start" else "update"): _jsonable(args[1]),
+                **superstep}
+    return {"event": name, **args[0].to_dict()}  # one value that knows its own dict: a reply, call or answer
 
 
 class RecordingObserver(Observer):
-    """An Observer that turns every announcement into an event dict and hands it to ``record``.
+    """Hears every hook, turns it into an event dict and hands it to ``record``.
 
-    It numbers runs (``run``, 1-based per listener) and remembers the current model step, so each
-    event carries both. Subclasses only write ``record``.
+    Each event also carries ``run`` (1-based per listener) and the current model ``step``.
+    Subclasses write ``record``.
     """
 
     def __init__(self) -> None:
@@ -108,38 +96,23 @@ class RecordingObserver(Observer):
     def record(self, event: dict[str, Any]) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _event(self, hook: str, *args: Any) -> dict[str, Any]:
+        return event_dict(hook, *args)
+
     def _hear(self, hook: str, *args: Any) -> None:
         if hook == "on_run_start":
             self._run, self._step = self._run + 1, None
         elif hook == "on_step_start":
             self._step = args[0]
-        event = event_dict(hook, *args)
-        event = {"run": max(self._run, 1), "step": self._step, **event}
-        self.record(event)
+        self.record({"run": max(self._run, 1), "step": self._step, **self._event(hook, *args)})
 
-    def on_run_start(self, messages):
-        self._hear("on_run_start", messages)
 
-    def on_step_start(self, step):
-        self._hear("on_step_start", step)
+def _hearing(hook: str):
+    def hear(self: RecordingObserver, *args: Any) -> None:
+        self._hear(hook, *args)
+    hear.__name__ = hook
+    return hear
 
-    def on_model_reply(self, response):
-        self._hear("on_model_reply", response)
 
-    def on_tool_call(self, call):
-        self._hear("on_tool_call", call)
-
-    def on_tool_return(self, result):
-        self._hear("on_tool_return", result)
-
-    def on_tool_error(self, call, error):
-        self._hear("on_tool_error", call, error)
-
-    def on_finish(self, answer, reason):
-        self._hear("on_finish", answer, reason)
-
-    def on_node_start(self, node, state, superstep=None):
-        self._hear("on_node_start", node, state, superstep)
-
-    def on_node_end(self, node, update, superstep=None):
-        self._hear("on_node_end", node, update, superstep)
+for _hook in HOOKS:  # every hook, written once: a hook added to HOOKS is heard with no other change
+    setattr(RecordingObserver, _hook, _hearing(_hook))
