@@ -282,15 +282,16 @@ def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: 
     (folder / rf.TRACES).mkdir(parents=True, exist_ok=True)
     settings = Settings(experiment, source.name, seed, source.temperature, max_steps)
     everything = plan(EXPERIMENTS[experiment], runs, seed)
-    record = _Record(folder, settings, source, runs, workers, threads)
-    todo = [job for job in everything if (job[0].name, job[1]) not in record.runs]
-    bar = _bar(len(everything), len(everything) - len(todo), progress, experiment)
-    try:
-        _execute(todo, record, source, workers, max_steps, bar)
-    finally:
-        record.add()  # the summary says how far this command got, even when it was interrupted
-        if bar is not None:
-            bar.close()
+    with rf.locked(folder):  # one command at a time: a second one would remove this one's unfinished traces
+        record = _Record(folder, settings, source, runs, workers, threads)
+        todo = [job for job in everything if (job[0].name, job[1]) not in record.runs]
+        bar = _bar(len(everything), len(everything) - len(todo), progress, experiment)
+        try:
+            _execute(todo, record, source, workers, max_steps, bar)
+        finally:
+            record.add()  # the summary says how far this command got, even when it was interrupted
+            if bar is not None:
+                bar.close()
     wanted = {(v.name, i) for v, i, _ in everything}
     mine = tuple(r for r in record.ordered() if r.key in wanted)
     return ExperimentResults(mine, record.label(), folder)
