@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..observers.trace import safe_json
+from ..observers.base import safe_json
 from ..redaction import redact, secret_values
 
 RESULTS, SUMMARY, TRACES, FIGURE, LOCK = "results.csv", "summary.json", "traces", "outcomes.png", ".lock"

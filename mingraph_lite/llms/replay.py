@@ -23,7 +23,8 @@ from typing import Any
 from mingraph_lite.errors import ReplayError, ReplayMismatch, ScriptExhausted
 from mingraph_lite.llms.base import LLMResponse
 from mingraph_lite.messages import Message, message_from_dict
-from mingraph_lite.observers.trace import pick_run, read_trace, safe_json
+from mingraph_lite.observers.base import safe_json
+from mingraph_lite.observers.trace import pick_run, read_trace
 from mingraph_lite.redaction import secret_values
 
 

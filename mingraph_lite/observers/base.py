@@ -7,7 +7,11 @@ into plain JSON-ready data: the recorder, the trace file and the widgets share i
 
 from __future__ import annotations
 
+import math
+import re
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from ..redaction import redact
 
 if TYPE_CHECKING:
     from ..llms.base import LLMResponse
@@ -16,6 +20,9 @@ if TYPE_CHECKING:
 #: Every hook, in the order a run can announce them; the event name is the hook minus ``on_``.
 HOOKS = ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return",
          "on_tool_error", "on_finish", "on_node_start", "on_node_end")
+MAX_DEPTH = 100
+_CUT = f"<cut: nested deeper than {MAX_DEPTH} levels>"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Observer:
@@ -49,16 +56,46 @@ class Observer:
         """A graph node returned ``update`` (None: no change); it merges when its ``superstep`` ends."""
 
 
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+def safe_json(value: Any, secrets: tuple[str, ...] | None = None, depth: int = 0) -> Any:
+    """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail.
+
+    A lone surrogate becomes "\ufffd"; NaN and the infinities ``"nan"``, ``"inf"``, ``"-inf"``; an integer
+    too long for ``str`` its ``hex``; anything nested deeper than ``MAX_DEPTH`` (or containing itself)
+    is cut there; tuples and sets become lists; an object with ``to_dict()`` that dict; other keys
+    and objects their ``repr``.
+    """
+    if value is None or isinstance(value, bool):
         return value
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
+    if isinstance(value, str):
+        text = str.__str__(value)
+        if not text.isascii():  # only non-ASCII text can hold a lone surrogate
+            text = _SURROGATE.sub("\ufffd", text)
+        return text if secrets is None else redact(text, secrets)
+    if isinstance(value, int):
+        try:
+            int.__repr__(value)
+        except ValueError:  # more digits than Python will print in decimal
+            return hex(value)
+        return int(value)
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else repr(float(value))
+    if depth >= MAX_DEPTH:
+        return _CUT
+    try:
+        return _container(value, secrets, depth + 1)
+    except Exception as exc:  # an object whose to_dict/items/repr raises
+        return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
+
+
+def _container(value: Any, secrets: tuple[str, ...] | None, depth: int) -> Any:
+    if hasattr(value, "to_dict") and not isinstance(value, type):
+        return safe_json(value.to_dict(), secrets, depth)
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {safe_json(k if isinstance(k, str) else repr(k), secrets): safe_json(v, secrets, depth)
+                for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    return repr(value)
+        return [safe_json(v, secrets, depth) for v in value]
+    return safe_json(repr(value), secrets)
 
 
 def event_dict(hook: str, *args: Any) -> dict[str, Any]:
@@ -77,7 +114,7 @@ def event_dict(hook: str, *args: Any) -> dict[str, Any]:
         return {"event": name, "answer": args[0], "reason": args[1]}
     if hook in ("on_node_start", "on_node_end"):
         superstep = {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
-        return {"event": name, "node": args[0], ("state" if hook == "on_node_start" else "update"): _jsonable(args[1]),
+        return {"event": name, "node": args[0], ("state" if hook == "on_node_start" else "update"): safe_json(args[1]),
                 **superstep}
     return {"event": name, **args[0].to_dict()}  # one value that knows its own dict: a reply, call or answer
 

@@ -1,8 +1,4 @@
-"""ConsoleLogger: the step-by-step print of a run, for a person reading along.
-
-Every line passes through ``redaction.redact`` first, so a key never reaches the screen. A reader
-that goes away (``demo | head -1`` closes the pipe) ends the printing quietly; the run goes on.
-"""
+"""ConsoleLogger: the step-by-step print of a run, for a person reading along; every line is redacted."""
 
 from __future__ import annotations
 
@@ -17,16 +13,20 @@ def _n(value: int | None) -> str:
     return "?" if value is None else str(value)  # "?" = not reported, never a guess
 
 
+def _superstep(number: int | None) -> str:
+    return "" if number is None else f" (superstep {number})"
+
+
 def _short(text: str, limit: int) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class ConsoleLogger(Observer):
-    """Prints each step: the reply and its tokens, thinking when present, calls, returns, finish.
+    """Prints each step: the reply and its tokens, thinking, tool calls and returns, the finish.
 
-    ``stream`` defaults to the current ``sys.stdout`` at print time (so notebooks capture it);
-    ``width`` shortens long replies and thinking; ``show_state`` prints a graph node's input state.
+    ``stream`` defaults to ``sys.stdout`` at print time (so notebooks capture it); ``width`` shortens
+    long texts; ``show_state`` prints a graph node's input state.
     """
 
     def __init__(self, stream: TextIO | None = None, *, width: int = 100, show_state: bool = False) -> None:
@@ -38,8 +38,8 @@ class ConsoleLogger(Observer):
             return
         try:
             print(redact(text), file=self._stream or sys.stdout)
-        except BrokenPipeError:
-            self.closed = True  # nobody reads any more: stop printing, let the run end as it would
+        except BrokenPipeError:  # the reader went away (`demo | head -1`): stop printing, the run goes on
+            self.closed = True
 
     def on_step_start(self, step: int) -> None:
         self._print(f"[step {step}]")
@@ -71,11 +71,9 @@ class ConsoleLogger(Observer):
         self._print(f"[finish: {reason}]{tail}")
 
     def on_node_start(self, node: str, state: Any, superstep: int | None = None) -> None:
-        step = "" if superstep is None else f" (superstep {superstep})"
         shown = f" state={_short(repr(dict(state)), self.width)}" if self.show_state else ""
-        self._print(f"[node {node}]{step}{shown}")
+        self._print(f"[node {node}]{_superstep(superstep)}{shown}")
 
     def on_node_end(self, node: str, update: Any, superstep: int | None = None) -> None:
-        step = "" if superstep is None else f" (superstep {superstep})"
         changed = "no change" if update is None else _short(repr(dict(update)), self.width)
-        self._print(f"  update{step}: {changed}")
+        self._print(f"  update{_superstep(superstep)}: {changed}")

@@ -2,26 +2,19 @@
 
 Record before you know there's a bug: a model's mistake may never happen twice.
 
-Writing. Each line is written whole, in one ``write`` on a file opened for appending (under an
-exclusive ``flock`` where the system has one), and the file is closed again: a crash keeps every
-line before it, and several processes can share one file without tearing each other's lines. Each
-line carries a format version ``v``, a ``run_id`` unique across processes, a timestamp ``ts`` and a
-sequence number ``seq`` (per recorder: a gap says a line is missing). A writer killed mid-line leaves
-a torn line; the next append starts on a fresh line, so the torn one never swallows it.
+Each line is written whole, in one ``write`` on a file opened for appending (under ``flock`` where
+the system has one) and closed again: a crash keeps every line before it, and processes sharing a
+file never tear each other's lines. A line carries a format version ``v``, a ``run_id`` unique across
+processes, a timestamp ``ts`` and a sequence number ``seq`` (a gap says a line is missing). A writer
+killed mid-line leaves a torn line; the next append starts on a fresh line after it.
 
-What JSON cannot carry is written in a safe form (``safe_json``): a lone surrogate becomes "�";
-NaN and the infinities the strings ``"nan"``, ``"inf"``, ``"-inf"``; an integer too long for
-``str`` its hexadecimal ``"0x..."``; anything nested deeper than ``MAX_DEPTH`` (or containing
-itself) is cut there; tuples and sets become lists, other keys and objects their ``repr``, and an
-object with ``to_dict()`` that dict. An announcement that cannot be read at all becomes a line with
-its raw ``args`` and ``unrecorded`` saying why. Every string passes through ``redaction.redact``.
-A line that cannot be written raises ``OSError`` from the listener (counted in ``unwritten``).
+What JSON cannot carry is written in a safe form (``safe_json``), so every announcement makes a line,
+and every string passes through ``redaction.redact``. A line that cannot be written raises
+``OSError`` from the listener and is counted in ``unwritten``.
 
-Reading. ``read_trace`` returns a ``Trace``: the events, their line numbers (``lines``), and the
-lines it skipped (``skipped``, also told in a ``TornLineWarning``): torn lines, and lines of valid
-JSON that are not events. A line of another format version, or whose ``run_id`` or ``run`` is of
-the wrong type, is a ``ReplayError`` naming the file and line; so is a file with no event at all.
-``pick_run`` is the one rule for "run N"; ``run_ids`` lists the runs.
+``read_trace`` skips torn lines and valid JSON that is not an event (telling both in a
+``TornLineWarning``); a line of another format version, or with a ``run_id`` or ``run`` of the wrong
+type, is a ``ReplayError`` naming the file and line. ``pick_run`` is the one rule for "run N".
 """
 
 from __future__ import annotations
@@ -29,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import math
 import os
 import re
 import uuid
@@ -45,16 +37,13 @@ except ImportError:  # Windows: no lock; a race there costs at most a blank line
     fcntl = None  # type: ignore[assignment]
 
 from ..errors import ReplayError
-from ..redaction import RedactingFilter, redact, secret_values
-from .base import RecordingObserver
+from ..redaction import RedactingFilter, secret_values
+from .base import RecordingObserver, safe_json
 
 logger = logging.getLogger(__name__)
 logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run was handling
 
 TRACE_VERSION = 1
-MAX_DEPTH = 100
-_CUT = f"<cut: nested deeper than {MAX_DEPTH} levels>"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _MARK = b'{"v": '  # how every line this module writes begins
 
 
@@ -94,7 +83,8 @@ class TraceRecorder(RecordingObserver):
         line = {"v": TRACE_VERSION, "run_id": self.run_id, "seq": self._seq,
                 "ts": datetime.now(timezone.utc).isoformat(timespec="microseconds"), **event}
         try:
-            _append(self.path, (_encode(line) + "\n").encode("utf-8"))
+            text = json.dumps(safe_json(line, secret_values()), ensure_ascii=False, allow_nan=False)
+            _append(self.path, (text + "\n").encode("utf-8"))
         except OSError as exc:
             self.unwritten += 1
             self.last_error = exc
@@ -107,53 +97,6 @@ class TraceRecorder(RecordingObserver):
 
     def __repr__(self) -> str:
         return f"TraceRecorder({str(self.path)!r})"
-
-
-def _encode(line: dict[str, Any]) -> str:
-    secrets = secret_values()
-    try:
-        return json.dumps(safe_json(line, secrets), ensure_ascii=False, allow_nan=False)
-    except Exception as exc:  # safe_json should leave nothing to fail; if it did, say so
-        logger.warning("trace: an event could not be written as JSON (%s); writing its name only", exc)
-        keep = {k: line.get(k) for k in ("v", "run_id", "seq", "ts", "run", "step", "event")}
-        keep["unrecorded"] = f"{type(exc).__name__}: {exc}"
-        return json.dumps(safe_json(keep, secrets), ensure_ascii=False, allow_nan=False)
-
-
-def safe_json(value: Any, secrets: tuple[str, ...] = (), depth: int = 0) -> Any:
-    """``value`` in the safe form the module docstring describes, with ``secrets`` redacted."""
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        text = str.__str__(value)
-        if not text.isascii():  # only non-ASCII text can hold a lone surrogate
-            text = _SURROGATE.sub("\ufffd", text)
-        return redact(text, secrets)
-    if isinstance(value, int):
-        try:
-            int.__repr__(value)
-        except ValueError:  # more digits than Python will print in decimal
-            return hex(value)
-        return int(value)
-    if isinstance(value, float):
-        return float(value) if math.isfinite(value) else repr(float(value))
-    if depth >= MAX_DEPTH:
-        return _CUT
-    try:
-        return _container(value, secrets, depth + 1)
-    except Exception as exc:  # an object whose to_dict/items/repr raises
-        return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
-
-
-def _container(value: Any, secrets: tuple[str, ...], depth: int) -> Any:
-    if hasattr(value, "to_dict") and not isinstance(value, type):
-        return safe_json(value.to_dict(), secrets, depth)
-    if isinstance(value, Mapping):
-        return {safe_json(k if isinstance(k, str) else repr(k), secrets): safe_json(v, secrets, depth)
-                for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [safe_json(v, secrets, depth) for v in value]
-    return safe_json(repr(value), secrets)
 
 
 def _open(path: Path) -> int:

@@ -1,31 +1,27 @@
-"""Live views of a run: its messages as they accumulate, and the card (state) it is in.
+"""Live views of a run: its messages as they accumulate (``FolderView``), the card it is in
+(``CardTimeline``: calling the model, running tools, finished), or both (``LiveRun``).
 
-``FolderView`` shows the messages (what has happened; they only accumulate). ``CardTimeline``
-shows the card in hand (where the run is: calling the model, running tools, finished), which
-flips back and forth. ``LiveRun`` shows both. Each is a ``RecordingObserver`` folding events into
-a ``RunModel``; a trace is the same events, so ``from_trace``/``from_events`` draw a past run with
-the code that draws a live one. Every event is redacted before it is kept (``redaction.redact``).
-
-Updates from a listener are safe: the agent announces from the running cell's thread, and
-ipywidgets sends a trait change to the browser as soon as it is set. We redraw at most every
-``interval_ms``, but always before the run waits on a model, a tool or a node (the picture the
-learner stares at) and at the end. Nothing here prints. Without ipywidgets or outside a kernel,
-the views show the same model as plain text (``view.text()``) or static HTML.
+Each view folds redacted events into a ``RunModel``; a trace holds the same events, so
+``from_trace`` draws a past run with the code that draws a live one. The agent announces from the
+cell's thread and ipywidgets sends each change at once, so a view redraws while the cell runs: at
+most every ``interval_ms``, but always before the run waits on a model, a tool or a node, and at
+the end. Nothing here prints. Without ipywidgets or a kernel, a view is plain text or static HTML.
 """
 
 from __future__ import annotations
 
 import html
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from string import Template
 from typing import Any
 
 from ..redaction import secret_values
-from .base import RecordingObserver
+from .base import RecordingObserver, safe_json
 from .run_model import CARD_COLOURS, RunModel
-from .trace import pick_run, safe_json
+from .trace import pick_run
 
 _WAITS = frozenset({"step_start", "tool_call", "node_start"})  # after these, the run waits
 _ALWAYS = frozenset({"run_start", "finish", "tool_error"})      # these always redraw
@@ -136,12 +132,8 @@ def _timeline_html(model: RunModel) -> str:
 
 
 def _in_kernel() -> bool:
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    return getattr(shell, "kernel", None) is not None
 
 
 def _ipywidgets():
@@ -166,24 +158,19 @@ class _View(RecordingObserver):
         snapshot's timeline its durations; pass a fake one for reproducible durations.
         """
         super().__init__()
-        self.model = RunModel()
-        self.events: list[dict[str, Any]] = []
+        self.model, self.events = RunModel(), []
         self.times: list[float] = []  # one clock reading per live announcement, beside ``events``
         self.interval_ms, self.renders, self._clock = interval_ms, 0, clock
-        self._last_render = float("-inf")
-        self._prev: tuple[Any, float] | None = None
+        self._last_render, self._prev, self._replaying = float("-inf"), None, False
         self._waits_ms: dict[Any, float] = {}  # how long the run last waited after each kind of wait
-        self._replaying = False
-        self.widget = None
         if widget is None:
             widget = _in_kernel() and not os.environ.get("MINGRAPH_NO_WIDGETS")
             try:
-                widget = widget and _ipywidgets() is not None
+                widget = widget and bool(_ipywidgets())
             except ImportError:
                 widget = False
-        if widget:
-            self.widget = self._build()
-            self.refresh()
+        self.widget = self._build() if widget else None
+        self.refresh()
 
     def _build(self):
         return _ipywidgets().HTML(value="")
