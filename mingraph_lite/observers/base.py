@@ -1,8 +1,6 @@
-"""Listeners hear what a run announces and cannot change it.
+"""Listeners hear what a run announces (one no-op method per announcement) and cannot change it.
 
-One method per announcement, each a no-op until a listener overrides it; a run calls them through
-one announcer that isolates each listener (``announce.py``). ``event_dict`` turns an announcement
-into plain JSON-ready data: the recorder, the trace file and the widgets share its one spelling.
+``event_dict`` turns an announcement into JSON-ready data, the one spelling every recorder shares.
 """
 
 from __future__ import annotations
@@ -59,10 +57,9 @@ class Observer:
 def safe_json(value: Any, secrets: tuple[str, ...] | None = None, depth: int = 0) -> Any:
     """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail.
 
-    A lone surrogate becomes "\ufffd"; NaN and the infinities ``"nan"``, ``"inf"``, ``"-inf"``; an integer
-    too long for ``str`` its ``hex``; anything nested deeper than ``MAX_DEPTH`` (or containing itself)
-    is cut there; tuples and sets become lists; an object with ``to_dict()`` that dict; other keys
-    and objects their ``repr``.
+    A lone surrogate becomes "\ufffd", NaN and the infinities ``"nan"``, ``"inf"``, ``"-inf"``, an integer too
+    long for ``str`` its ``hex``; what is nested deeper than ``MAX_DEPTH`` (or contains itself) is cut there;
+    tuples and sets become lists, an object with ``to_dict()`` that dict, other keys and objects their ``repr``.
     """
     if value is None or isinstance(value, bool):
         return value
@@ -120,11 +117,7 @@ def event_dict(hook: str, *args: Any) -> dict[str, Any]:
 
 
 class RecordingObserver(Observer):
-    """Hears every hook, turns it into an event dict and hands it to ``record``.
-
-    Each event also carries ``run`` (1-based per listener) and the current model ``step``.
-    Subclasses write ``record``.
-    """
+    """Hears every hook and hands ``record`` its event dict, with ``run`` (1-based) and the model ``step``."""
 
     def __init__(self) -> None:
         self._run = 0
@@ -144,12 +137,5 @@ class RecordingObserver(Observer):
         self.record({"run": max(self._run, 1), "step": self._step, **self._event(hook, *args)})
 
 
-def _hearing(hook: str):
-    def hear(self: RecordingObserver, *args: Any) -> None:
-        self._hear(hook, *args)
-    hear.__name__ = hook
-    return hear
-
-
 for _hook in HOOKS:  # every hook, written once: a hook added to HOOKS is heard with no other change
-    setattr(RecordingObserver, _hook, _hearing(_hook))
+    setattr(RecordingObserver, _hook, lambda self, *args, _hook=_hook: self._hear(_hook, *args))

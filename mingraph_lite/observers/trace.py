@@ -45,6 +45,7 @@ logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run w
 
 TRACE_VERSION = 1
 _MARK = b'{"v": '  # how every line this module writes begins
+_NOT_JSON = object()
 
 
 class TornLineWarning(UserWarning):
@@ -52,10 +53,8 @@ class TornLineWarning(UserWarning):
 
 
 class TraceRecorder(RecordingObserver):
-    """Append every announcement to ``path`` as one JSON line (see the module docstring).
-
-    The file is created (with its folders) at once, so an unwritable path fails before a run starts.
-    """
+    """Append every announcement to ``path`` as one JSON line; the file is created (with its folders)
+    at once, so an unwritable path fails before a run starts."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
@@ -146,6 +145,22 @@ class Trace(list):
         """Where event ``i`` came from, as an error names it."""
         return f"{self.path}, line {self.lines[i]}" if self.path else f"event {self.lines[i]}"
 
+    def _checked(self) -> Trace:
+        """Refuse what no reader can use: another format version, a run id or number of the wrong type."""
+        for i, event in enumerate(self):
+            version, run = event.get("v", TRACE_VERSION), event.get("run", 1)  # hand-written events may lack them
+            if type(version) is not int or version != TRACE_VERSION:
+                raise ReplayError(f"{self.where(i)}: trace format version {version!r}, but this mingraph-lite "
+                                  f"reads version {TRACE_VERSION}; use the mingraph-lite that wrote it, or record "
+                                  f"the run again")
+            if "run_id" in event and not isinstance(event["run_id"], str):
+                raise ReplayError(f"{self.where(i)}: run_id {event['run_id']!r} is not a string, so no run can "
+                                  f"be told apart; give a trace written by TraceRecorder")
+            if type(run) is not int:
+                raise ReplayError(f"{self.where(i)}: run {run!r} is not a whole number; give a trace written "
+                                  f"by TraceRecorder")
+        return self
+
 
 def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) -> Trace:
     """Read a trace file back as a ``Trace``; ``run`` keeps one run (``pick_run``'s rule)."""
@@ -160,9 +175,7 @@ def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) ->
             lines += [number] * len(found)
             if skipped:
                 (other if skipped == "other" else torn).append(number)
-    trace = Trace(events, path=path, lines=lines, skipped=sorted(torn + other))
-    for i, event in enumerate(trace):
-        _check_event(event, trace.where(i))
+    trace = Trace(events, path=path, lines=lines, skipped=sorted(torn + other))._checked()
     if not events and (other or not all(_torn_like(raw_lines[n - 1]) for n in torn)):
         raise ReplayError(f"{path} is not a trace: no line is a trace event (line {trace.skipped[0]} is not "
                           f"one); give a file written by TraceRecorder")
@@ -172,19 +185,16 @@ def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) ->
 
 
 def _warn_skipped(path: Path, numbers: list[int], what: str, why: str) -> None:
+    where = ", ".join(map(str, numbers[:10])) + (" ..." if len(numbers) > 10 else "")
     if numbers:
-        where = ", ".join(map(str, numbers[:10])) + (" ..." if len(numbers) > 10 else "")
         warnings.warn(f"{path}: skipped {len(numbers)} {what} (line {where}), {why}; every whole event was read",
                       TornLineWarning, stacklevel=3)
 
 
 def _parse_line(raw: bytes) -> tuple[list[dict[str, Any]], str | None]:
     """The events on one line, and what was skipped of it: None, "torn" or "other" (JSON, not an event)."""
-    try:
-        whole = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        pass
-    else:
+    whole = _json(raw)
+    if whole is not _NOT_JSON:
         return ([whole], None) if _is_event(whole) else ([], "other")
     # Glued lines (an older writer appended after a torn tail): a whole event starts at a mark and
     # ends just before a later mark or at the end; a mark inside an event's own data just fails to parse.
@@ -209,25 +219,11 @@ def _json(raw: bytes) -> Any:
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
+        return _NOT_JSON
 
 
 def _torn_like(raw: bytes) -> bool:
     return raw.startswith(_MARK) or _MARK.startswith(raw)
-
-
-def _check_event(event: Mapping[str, Any], where: str) -> None:
-    """Refuse what no reader can use: another format version, a run id or number of the wrong type."""
-    version = event.get("v", TRACE_VERSION)  # hand-written events may leave it out
-    if type(version) is not int or version != TRACE_VERSION:
-        raise ReplayError(f"{where}: trace format version {version!r}, but this mingraph-lite reads version "
-                          f"{TRACE_VERSION}; use the mingraph-lite that wrote it, or record the run again")
-    if "run_id" in event and not isinstance(event["run_id"], str):
-        raise ReplayError(f"{where}: run_id {event['run_id']!r} is not a string, so no run can be told "
-                          f"apart; give a trace written by TraceRecorder")
-    run = event.get("run", 1)
-    if type(run) is not int:
-        raise ReplayError(f"{where}: run {run!r} is not a whole number; give a trace written by TraceRecorder")
 
 
 def _as_trace(source: Any) -> Trace:
@@ -237,10 +233,7 @@ def _as_trace(source: Any) -> Trace:
     if isinstance(source, Trace):
         return source
     events = list(getattr(source, "events", source))
-    trace = Trace(events, lines=range(1, len(events) + 1))
-    for i, event in enumerate(trace):
-        _check_event(event, trace.where(i))
-    return trace
+    return Trace(events, lines=range(1, len(events) + 1))._checked()
 
 
 def _run_key(event: Mapping[str, Any]) -> tuple[str, Any]:

@@ -153,10 +153,7 @@ class _View(RecordingObserver):
     def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """``widget``: True needs ipywidgets, False is plain text, None (default) picks what works.
-
-        ``clock`` (seconds) is read once per announcement: it paces the redraws and gives the
-        snapshot's timeline its durations; pass a fake one for reproducible durations.
-        """
+        ``clock`` (seconds) paces the redraws and times the snapshot's cards: pass a fake one to test."""
         super().__init__()
         self.model, self.events = RunModel(), []
         self.times: list[float] = []  # one clock reading per live announcement, beside ``events``
@@ -169,14 +166,8 @@ class _View(RecordingObserver):
                 widget = widget and bool(_ipywidgets())
             except ImportError:
                 widget = False
-        self.widget = self._build() if widget else None
+        self.widget = _ipywidgets().HTML(value="") if widget else None
         self.refresh()
-
-    def _build(self):
-        return _ipywidgets().HTML(value="")
-
-    def _draw(self) -> None:
-        self.widget.value = _STYLE + self.to_html()
 
     def record(self, event: dict[str, Any]) -> None:
         event = safe_json(event, secret_values())  # what a view shows is redacted, like a trace
@@ -198,11 +189,8 @@ class _View(RecordingObserver):
             self._last_render = now
 
     def snapshot(self, *, png: bool | None = None):
-        """What the view shows now as static HTML, text and (for cards) a PNG timeline.
-
-        Display it after the run (``display(view.snapshot())``): a saved notebook then shows the
-        finished picture without a kernel. ``png`` defaults to True for views that show cards.
-        """
+        """What the view shows now, as static HTML, text and (``png``, default for cards) a PNG timeline:
+        display it after the run, and a saved notebook shows the finished picture without a kernel."""
         from .snapshot import Snapshot
 
         return Snapshot.of(self, style=_STYLE, png=self._draws_timeline if png is None else png)
@@ -211,8 +199,7 @@ class _View(RecordingObserver):
         """Draw the current model now (no-op in plain-text mode)."""
         if self.widget is None:
             return
-        with self.widget.hold_sync():
-            self._draw()
+        self.widget.value = _STYLE + self.to_html()
         self.renders += 1
 
     @classmethod
@@ -273,20 +260,6 @@ class LiveRun(_View):
     """Both views of one run side by side: the card in hand, and the messages."""
 
     _draws_timeline = True
-
-    def _build(self):
-        widgets = _ipywidgets()
-        self._timeline_widget = widgets.HTML(value="", layout=widgets.Layout(flex="0 0 34%"))
-        self._messages_widget = widgets.HTML(value="", layout=widgets.Layout(flex="1 1 66%"))
-        box = widgets.HBox([self._timeline_widget, self._messages_widget],
-                           layout=widgets.Layout(width="100%", align_items="flex-start"))
-        box.add_class("mg-live")
-        return box
-
-    def _draw(self) -> None:
-        with self._timeline_widget.hold_sync(), self._messages_widget.hold_sync():
-            self._timeline_widget.value = _STYLE + _timeline_html(self.model)
-            self._messages_widget.value = _STYLE + _messages_html(self.model)
 
     def to_html(self) -> str:
         return (f'<div class="mg-view mg-live" style="display:flex;gap:16px;align-items:flex-start">'

@@ -52,5 +52,5 @@ def test_the_widget_itself_draws_redacted_html(secret):
     view = LiveRun(widget=True)
     Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[view]).run(
         {"question": QUESTION_WITH_SECRETS})
-    drawn = "".join(child.value for child in view.widget.children)
+    drawn = view.widget.value
     assert "My key is ***" in drawn and KEY not in drawn and "pa55word" not in drawn
