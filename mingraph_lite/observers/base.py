@@ -95,6 +95,12 @@ def _container(value: Any, secrets: tuple[str, ...] | None, depth: int) -> Any:
     return safe_json(repr(value), secrets)
 
 
+def shorten(text: Any, width: int, end: str = "…") -> str:
+    """``text`` on one line, cut to ``width`` characters ending in ``end``."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - len(end)] + end
+
+
 def event_dict(hook: str, *args: Any) -> dict[str, Any]:
     """Turn an announcement (``hook`` name and its arguments) into a flat JSON-ready dict."""
     if hook not in HOOKS:

@@ -1,8 +1,5 @@
-"""One run folded from its event dicts: its messages and the cards (states) it went through.
-
-Live views and plots read the same model, from ``RecordingObserver`` events during a run or from
-``read_trace`` afterwards, so a past run is drawn by the same code as a live one. Pure data.
-"""
+"""One run folded from its event dicts (live, or read back from a trace): its messages and the cards
+(states) it went through. Views and plots read it, so a past run is drawn like a live one."""
 
 from __future__ import annotations
 
@@ -65,7 +62,6 @@ class RunModel:
 
     @classmethod
     def of(cls, events: Iterable[Mapping[str, Any]]) -> RunModel:
-        """The model of one finished run's events."""
         model = cls()
         for event in events:
             model.apply(event)

@@ -1,11 +1,9 @@
-"""A static snapshot of a live view: the finished picture, kept in a saved notebook.
+"""A static snapshot of a view: the finished picture, kept in a saved notebook (a live widget draws
+from the kernel, so a notebook opened later shows nothing where it was).
 
-A live widget draws from the kernel; a notebook opened later shows nothing where it was.
-``Snapshot`` keeps what the view showed as static HTML (the live markup and classes), plain text,
-and, for views of cards, a PNG timeline: each card as a bar as long as it was in hand, labelled
-with its duration and the message count. Durations come from the view's clock (inject a fake one
-for reproducible numbers), else a trace's timestamps; bare events have no times, so their bars are
-spaced by announcement number and the figure says so. matplotlib is imported only to draw a PNG.
+It keeps the view's HTML and text and, for cards, a PNG timeline: each card a bar as long as it was
+in hand. Durations come from the view's clock, else a trace's timestamps; bare events have no times,
+so their bars are spaced by announcement number and the figure says so.
 """
 
 from __future__ import annotations
@@ -73,7 +71,7 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
     try:
         from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
     except ImportError as error:
-        raise ImportError("the snapshot's timeline needs matplotlib: pip install matplotlib, "
+        raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
                           "or call snapshot(png=False)") from error
     # One row per card, in time order, so no two labels ever share a row.
     fig = Figure(figsize=(8.5, 1.6 + 0.24 * len(spans) + 1.5), layout="constrained")
@@ -115,10 +113,7 @@ class Snapshot:
 
     @classmethod
     def of(cls, view: Any, *, style: str = "", png: bool = False) -> Snapshot:
-        """Take the snapshot of a view (``FolderView``, ``CardTimeline``, ``LiveRun``) as it is now.
-
-        ``style`` is the CSS the live view draws with, put before the HTML so the snapshot looks the same.
-        """
+        """The snapshot of a view as it is now; ``style`` is the CSS the live view draws with."""
         model = view.model
         count = len(model.sizes)  # the events of the run on show (a live view keeps earlier runs' too)
         readings = view.times[len(view.times) - count:] if len(view.times) >= count else []

@@ -1,20 +1,15 @@
-"""TraceRecorder: one JSON object per announcement, one per line, appended to a file (JSON Lines).
+"""TraceRecorder: each announcement as one JSON line appended to a file. Record before you know
+there's a bug: a model's mistake may never happen twice.
 
-Record before you know there's a bug: a model's mistake may never happen twice.
+Each line is written whole, in one ``write`` under ``flock`` where the system has one: a crash keeps
+every line before it, and processes sharing a file never tear each other's lines. A line carries a
+format version ``v``, a ``run_id`` unique across processes, a timestamp ``ts`` and a sequence number
+``seq`` (a gap says a line is missing); what JSON cannot carry is written in ``safe_json``'s form,
+redacted. A writer killed mid-line leaves a torn line; the next append starts on a fresh line.
 
-Each line is written whole, in one ``write`` on a file opened for appending (under ``flock`` where
-the system has one) and closed again: a crash keeps every line before it, and processes sharing a
-file never tear each other's lines. A line carries a format version ``v``, a ``run_id`` unique across
-processes, a timestamp ``ts`` and a sequence number ``seq`` (a gap says a line is missing). A writer
-killed mid-line leaves a torn line; the next append starts on a fresh line after it.
-
-What JSON cannot carry is written in a safe form (``safe_json``), so every announcement makes a line,
-and every string passes through ``redaction.redact``. A line that cannot be written raises
-``OSError`` from the listener and is counted in ``unwritten``.
-
-``read_trace`` skips torn lines and valid JSON that is not an event (telling both in a
-``TornLineWarning``); a line of another format version, or with a ``run_id`` or ``run`` of the wrong
-type, is a ``ReplayError`` naming the file and line. ``pick_run`` is the one rule for "run N".
+``read_trace`` skips torn lines and JSON that is not an event, with a ``TornLineWarning``; a line of
+another version, or with a ``run_id`` or ``run`` of the wrong type, is a ``ReplayError`` naming the
+file and line. ``pick_run`` is the one rule for "run N".
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from string import Template
 from typing import Any
 
 from ..redaction import secret_values
-from .base import RecordingObserver, safe_json
+from .base import RecordingObserver, safe_json, shorten
 from .run_model import CARD_COLOURS, RunModel
 from .trace import pick_run
 
@@ -43,11 +43,6 @@ _STYLE = Template("""<style>
 </style>""").substitute(model=CARD_COLOURS["calling-model"], tools=CARD_COLOURS["running-tools"])
 
 
-def _short(text: str, width: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _call_text(call: Mapping[str, Any]) -> str:
     arguments = call.get("arguments")
     if isinstance(arguments, Mapping):
@@ -60,15 +55,15 @@ def _messages_text(model: RunModel) -> str:
     lines = [f"folder: {len(model.rows)} messages"]
     for number, row in enumerate(model.rows, 1):
         if row.role == "tool":
-            mark = " ERROR" if row.is_error else ""
-            lines.append(f"{number:>3} tool       #{row.tool_call_id} {row.name or '?'} ->{mark} {_short(row.content)}")
+            said = ("-> ERROR " if row.is_error else "-> ") + shorten(row.content, 90)
+            lines.append(f"{number:>3} tool       #{row.tool_call_id} {row.name or '?'} {said}")
             continue
-        lines.append(f"{number:>3} {row.role:<10} {_short(row.content)}".rstrip())
+        lines.append(f"{number:>3} {row.role:<10} {shorten(row.content, 90)}".rstrip())
         if row.reasoning:
-            lines.append(f"      thinking: {_short(row.reasoning, 70)}")
+            lines.append(f"      thinking: {shorten(row.reasoning, 70)}")
         for call in row.tool_calls:
             answer = answers.get(call.get("id"))
-            told = f" -> {_short(answer.content, 40)}" if answer else " -> (waiting)"
+            told = f" -> {shorten(answer.content, 40)}" if answer else " -> (waiting)"
             lines.append(f"      slip #{call.get('id')} {_call_text(call)}{told}")
     lines.append(model.status)
     return "\n".join(lines)
@@ -87,7 +82,7 @@ def _row_html(row, answers: Mapping[str, Any]) -> str:
     for call in row.tool_calls:
         answer = answers.get(call.get("id"))
         told = (f'<span class="mg-answer{" mg-error" if answer.is_error else ""}">&rarr; '
-                f'{esc(_short(answer.content, 60))}</span>' if answer else
+                f'{esc(shorten(answer.content, 60))}</span>' if answer else
                 '<span class="mg-answer mg-waiting">&rarr; (waiting)</span>')
         body.append(f'<span class="mg-slip"><span class="mg-ticket">#{esc(str(call.get("id")))}</span> '
                     f'{esc(_call_text(call))} {told}</span>')
@@ -131,18 +126,23 @@ def _timeline_html(model: RunModel) -> str:
     return "".join(parts)
 
 
-def _in_kernel() -> bool:
-    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
-    return getattr(shell, "kernel", None) is not None
-
-
 def _ipywidgets():
     try:
         import ipywidgets
     except ImportError as error:
-        raise ImportError("the live views need ipywidgets: pip install ipywidgets "
-                          "(it comes with pip install mingraph-lite)") from error
+        raise ImportError("the live views need ipywidgets: pip install 'mingraph-lite[widgets]'") from error
     return ipywidgets
+
+
+def _can_draw() -> bool:
+    """A widget only inside a Jupyter kernel (a front end draws it) and with ipywidgets there."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    if getattr(shell, "kernel", None) is None or os.environ.get("MINGRAPH_NO_WIDGETS"):
+        return False
+    try:
+        return bool(_ipywidgets())
+    except ImportError:
+        return False
 
 
 class _View(RecordingObserver):
@@ -160,13 +160,8 @@ class _View(RecordingObserver):
         self.interval_ms, self.renders, self._clock = interval_ms, 0, clock
         self._last_render, self._prev, self._replaying = float("-inf"), None, False
         self._waits_ms: dict[Any, float] = {}  # how long the run last waited after each kind of wait
-        if widget is None:
-            widget = _in_kernel() and not os.environ.get("MINGRAPH_NO_WIDGETS")
-            try:
-                widget = widget and bool(_ipywidgets())
-            except ImportError:
-                widget = False
-        self.widget = _ipywidgets().HTML(value="") if widget else None
+        draw = _can_draw() if widget is None else widget
+        self.widget = _ipywidgets().HTML(value="") if draw else None
         self.refresh()
 
     def record(self, event: dict[str, Any]) -> None:
@@ -213,10 +208,7 @@ class _View(RecordingObserver):
         view.refresh()
         return view
 
-    @classmethod
-    def from_trace(cls, path: str | os.PathLike[str], *, run: int | str | None = None, **kwargs: Any):
-        """A view of a run in a trace file (default: the last run)."""
-        return cls.from_events(path, run=run, **kwargs)
+    from_trace = from_events  # a trace file's path is one more source pick_run reads
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         if self.widget is None:

@@ -165,7 +165,7 @@ def test_plain_text_fallback_without_ipywidgets(monkeypatch):
     assert bundle["text/plain"] == repr(view)
     assert "mg-live" in bundle["text/html"]
     assert str(view) == view.text()
-    with pytest.raises(ImportError, match="pip install ipywidgets"):
+    with pytest.raises(ImportError, match=r"pip install 'mingraph-lite\[widgets\]'"):
         FolderView(widget=True)
 
 
