@@ -103,8 +103,7 @@ class RunModel:
             return f"finished ({self.finish[1]})" + (f": {self.tool_error}" if self.tool_error else "")
         if not self.cards:
             return "waiting to start" if not self.rows else "started"
-        card = self.cards[-1]
-        return card.label + (f" (step {card.step})" if card.step is not None and card.kind != "node" else "")
+        return self.cards[-1].label if self.cards[-1].kind == "node" else self.cards[-1].title
 
     def answers(self) -> dict[str, MessageRow]:
         """Tool messages by the call they answer, to show each one beside its call."""

@@ -18,7 +18,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import uuid
 import warnings
 from collections.abc import Iterable, Mapping
@@ -145,15 +144,14 @@ class Trace(list):
         for i, event in enumerate(self):
             version, run = event.get("v", TRACE_VERSION), event.get("run", 1)  # hand-written events may lack them
             if type(version) is not int or version != TRACE_VERSION:
-                raise ReplayError(f"{self.where(i)}: trace format version {version!r}, but this mingraph-lite "
-                                  f"reads version {TRACE_VERSION}; use the mingraph-lite that wrote it, or record "
-                                  f"the run again")
+                raise ReplayError(f"{self.where(i)}: trace format version {version!r}, but this mingraph-lite reads "
+                                  f"version {TRACE_VERSION}; use the mingraph-lite that wrote it, or record it again")
             if "run_id" in event and not isinstance(event["run_id"], str):
-                raise ReplayError(f"{self.where(i)}: run_id {event['run_id']!r} is not a string, so no run can "
-                                  f"be told apart; give a trace written by TraceRecorder")
+                raise ReplayError(f"{self.where(i)}: run_id {event['run_id']!r} is not a string, so no run can be "
+                                  "told apart; give a trace written by TraceRecorder")
             if type(run) is not int:
-                raise ReplayError(f"{self.where(i)}: run {run!r} is not a whole number; give a trace written "
-                                  f"by TraceRecorder")
+                raise ReplayError(f"{self.where(i)}: run {run!r} is not a whole number; give a trace written by "
+                                  "TraceRecorder")
         return self
 
 
@@ -165,11 +163,12 @@ def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) ->
     raw_lines = path.read_bytes().split(b"\n")
     for number, raw in enumerate(raw_lines, 1):
         if raw.strip():
-            found, skipped = _parse_line(raw)
-            events += found
-            lines += [number] * len(found)
-            if skipped:
-                (other if skipped == "other" else torn).append(number)
+            value = _json(raw)
+            if _is_event(value):
+                events.append(value)
+                lines.append(number)
+            else:  # torn by a writer that died mid-line, or JSON that is not an event
+                (torn if value is _NOT_JSON else other).append(number)
     trace = Trace(events, path=path, lines=lines, skipped=sorted(torn + other))._checked()
     if not events and (other or not all(_torn_like(raw_lines[n - 1]) for n in torn)):
         raise ReplayError(f"{path} is not a trace: no line is a trace event (line {trace.skipped[0]} is not "
@@ -184,26 +183,6 @@ def _warn_skipped(path: Path, numbers: list[int], what: str, why: str) -> None:
     if numbers:
         warnings.warn(f"{path}: skipped {len(numbers)} {what} (line {where}), {why}; every whole event was read",
                       TornLineWarning, stacklevel=3)
-
-
-def _parse_line(raw: bytes) -> tuple[list[dict[str, Any]], str | None]:
-    """The events on one line, and what was skipped of it: None, "torn" or "other" (JSON, not an event)."""
-    whole = _json(raw)
-    if whole is not _NOT_JSON:
-        return ([whole], None) if _is_event(whole) else ([], "other")
-    # Glued lines (an older writer appended after a torn tail): a whole event starts at a mark and
-    # ends just before a later mark or at the end; a mark inside an event's own data just fails to parse.
-    starts = [m.start() for m in re.finditer(re.escape(_MARK), raw)]
-    found, torn, at = [], not starts or starts[0] != 0, 0
-    while at < len(starts):
-        ends = starts[at + 1:] + [len(raw)]
-        hit = next((j for j, end in enumerate(ends) if _is_event(_json(raw[starts[at]:end]))), None)
-        if hit is None:
-            torn, at = True, at + 1
-        else:
-            found.append(_json(raw[starts[at]:ends[hit]]))
-            at += hit + 1
-    return found, "torn" if torn else None
 
 
 def _is_event(value: Any) -> bool:

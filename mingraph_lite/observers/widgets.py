@@ -36,10 +36,8 @@ _STYLE = Template("""<style>
 .mg-content{white-space:pre-wrap;word-break:break-word}
 .mg-slip{display:block}.mg-ticket{color:#999}.mg-answer{color:$tools}
 .mg-error,.mg-error .mg-role,.mg-error .mg-answer{color:#c62828}
-.mg-thinking summary{color:#999;cursor:pointer}
-.mg-current{background:#fff6d5;font-weight:bold}
-.mg-size{color:#555;margin-left:auto}
-.mg-status{margin-top:4px;color:#555}
+.mg-thinking summary{color:#999;cursor:pointer}.mg-current{background:#fff6d5;font-weight:bold}
+.mg-size{color:#555;margin-left:auto}.mg-status{margin-top:4px;color:#555}
 </style>""").substitute(model=CARD_COLOURS["calling-model"], tools=CARD_COLOURS["running-tools"])
 
 
@@ -145,10 +143,14 @@ def _can_draw() -> bool:
         return False
 
 
+_MESSAGES = (_messages_html, _messages_text)
+_TIMELINE = (_timeline_html, _timeline_text)
+
+
 class _View(RecordingObserver):
     """What every view shares: fold events into a ``RunModel``; redraw, throttled; text or widget."""
 
-    _draws_timeline = False  # whether its snapshot carries the PNG timeline of the cards
+    _shows: tuple[tuple[Callable[[RunModel], str], Callable[[RunModel], str]], ...] = ()  # (HTML, text) renderers
 
     def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -188,7 +190,7 @@ class _View(RecordingObserver):
         display it after the run, and a saved notebook shows the finished picture without a kernel."""
         from .snapshot import Snapshot
 
-        return Snapshot.of(self, style=_STYLE, png=self._draws_timeline if png is None else png)
+        return Snapshot.of(self, style=_STYLE, png=_TIMELINE in self._shows if png is None else png)
 
     def refresh(self) -> None:
         """Draw the current model now (no-op in plain-text mode)."""
@@ -216,6 +218,12 @@ class _View(RecordingObserver):
         data = self.widget._repr_mimebundle_(include=include, exclude=exclude)
         return {**((data[0] if isinstance(data, tuple) else data) or {}), "text/plain": repr(self)}
 
+    def to_html(self) -> str:
+        return "".join(html(self.model) for html, _ in self._shows)
+
+    def text(self) -> str:
+        return "\n\n".join(text(self.model) for _, text in self._shows)
+
     def __str__(self) -> str:
         return self.text()
 
@@ -223,11 +231,7 @@ class _View(RecordingObserver):
 class FolderView(_View):
     """The run's messages, live: each tool call with its id, and each answer beside its call."""
 
-    def to_html(self) -> str:
-        return _messages_html(self.model)
-
-    def text(self) -> str:
-        return _messages_text(self.model)
+    _shows = (_MESSAGES,)
 
     def __repr__(self) -> str:
         return f"FolderView({len(self.model.rows)} messages, {self.model.status})"
@@ -236,13 +240,7 @@ class FolderView(_View):
 class CardTimeline(_View):
     """The card in hand at each moment, beside the message count (which only climbs)."""
 
-    _draws_timeline = True
-
-    def to_html(self) -> str:
-        return _timeline_html(self.model)
-
-    def text(self) -> str:
-        return _timeline_text(self.model)
+    _shows = (_TIMELINE,)
 
     def __repr__(self) -> str:
         return f"CardTimeline({len(self.model.cards)} cards, {self.model.status})"
@@ -251,15 +249,12 @@ class CardTimeline(_View):
 class LiveRun(_View):
     """Both views of one run side by side: the card in hand, and the messages."""
 
-    _draws_timeline = True
+    _shows = (_TIMELINE, _MESSAGES)
 
     def to_html(self) -> str:
         return (f'<div class="mg-view mg-live" style="display:flex;gap:16px;align-items:flex-start">'
                 f'<div style="flex:0 0 34%">{_timeline_html(self.model)}</div>'
                 f'<div style="flex:1 1 66%">{_messages_html(self.model)}</div></div>')
-
-    def text(self) -> str:
-        return _timeline_text(self.model) + "\n\n" + _messages_text(self.model)
 
     def __repr__(self) -> str:
         return f"LiveRun({len(self.model.cards)} cards, {len(self.model.rows)} messages, {self.model.status})"
