@@ -1,8 +1,5 @@
-"""The announcer: tell every listener, and let none of them change the run.
-
-Each listener is called inside its own ``try``: one that raises is logged and skipped, so a run is
-the same with any listeners, none, or a broken one. ``strict=True`` (for audit logs) re-raises.
-"""
+"""The announcer: each listener is called inside its own ``try``, and one that raises is logged and
+skipped, so a run is the same with any listeners, none, or a broken one (``strict=True`` re-raises)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""One run folded from its event dicts (live, or read back from a trace): its messages and the cards
-(states) it went through. Views and plots read it, so a past run is drawn like a live one."""
+"""One run folded from its event dicts (live, or read back from a trace): its messages and the situations
+it went through (``Card``, the course's word). Views and plots read it, so a past run is drawn like a live one."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-#: One colour per kind of card, for every view and figure that draws cards.
+#: One colour per kind of situation, for every view and figure that draws them.
 CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555", "node": "#1f5fa8"}
 
 
@@ -27,12 +27,12 @@ class MessageRow:
 
 @dataclass(frozen=True)
 class Card:
-    """The card (state) the run held from event number ``at`` on, and how many messages it had then."""
+    """The situation the run was in from event number ``at`` on, and how many messages it had then."""
 
     kind: str          # "calling-model" | "running-tools" | "finished" | "node"
     label: str         # "calling model", "running tools", "finished (answered)", or the node's name
     step: int | None
-    at: int            # index, within the run, of the event that began this card
+    at: int            # index, within the run, of the event that began it
     message_count: int
 
     @property
@@ -47,7 +47,7 @@ def _row(message: Mapping[str, Any], **extra: Any) -> MessageRow:
 
 
 class RunModel:
-    """The messages and the cards of one run, folded from event dicts (live or from a trace)."""
+    """The messages and the situations of one run, folded from its event dicts."""
 
     def __init__(self) -> None:
         self._reset()
@@ -58,7 +58,7 @@ class RunModel:
         self.sizes: list[int] = []       # how many messages after each event
         self.finish: tuple[str | None, str] | None = None
         self.tool_error: str | None = None
-        self._graph = False              # a graph run: its cards are its nodes
+        self._graph = False              # in a graph run, the situations are its nodes
 
     @classmethod
     def of(cls, events: Iterable[Mapping[str, Any]]) -> RunModel:

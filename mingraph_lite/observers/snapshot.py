@@ -1,8 +1,8 @@
 """A static snapshot of a view: the finished picture, kept in a saved notebook (a live widget draws
 from the kernel, so a notebook opened later shows nothing where it was).
 
-It keeps the view's HTML and text and, for cards, a PNG timeline: each card a bar as long as it was
-in hand. Durations come from the view's clock, else a trace's timestamps; bare events have no times,
+It keeps the view's HTML and text and, for a view of situations (``Card``), a PNG timeline: each one a
+bar as long as it lasted. Durations come from the view's clock, else a trace's timestamps; bare events have no times,
 so their bars are spaced by announcement number and the figure says so.
 """
 
@@ -20,7 +20,7 @@ from .run_model import CARD_COLOURS, Card
 
 @dataclass(frozen=True)
 class CardSpan(Card):
-    """A card on the timeline: when it began and how long it was in hand."""
+    """A situation on the timeline: when it began and how long it lasted."""
 
     start: float            # seconds since the run started (or the announcement number, without times)
     seconds: float | None   # None when the run has no times
@@ -37,7 +37,7 @@ def event_times(events: Sequence[Mapping[str, Any]], clock_readings: Sequence[fl
 
 
 def card_spans(model: Any, times: Sequence[float] | None) -> list[CardSpan]:
-    """A ``RunModel``'s cards in time order; each lasts until the next card (the last until the last event)."""
+    """A ``RunModel``'s situations in time order; each lasts until the next (the last until the last event)."""
     end = len(model.sizes) - 1
     spans = []
     for i, card in enumerate(model.cards):
@@ -57,7 +57,7 @@ def _held(seconds: float) -> str:
 
 
 def spans_text(spans: Sequence[CardSpan]) -> str:
-    """The timeline as lines: card, how long it was held, message count."""
+    """The timeline as lines: situation, how long it lasted, message count."""
     lines = ["timeline: card in hand, how long, folder size"]
     for number, span in enumerate(spans, 1):
         held = "?" if span.seconds is None else f"{span.seconds:.2f} s"
@@ -67,20 +67,20 @@ def spans_text(spans: Sequence[CardSpan]) -> str:
 
 def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool,
                  title: str) -> bytes:
-    """Draw the cards as bars along time (top) and the message count (bottom); return PNG bytes."""
+    """Draw the situations as bars along time (top) and the message count (bottom); return PNG bytes."""
     try:
         from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
     except ImportError as error:
         raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
                           "or call snapshot(png=False)") from error
-    # One row per card, in time order, so no two labels ever share a row.
+    # One row per situation, in time order, so no two labels ever share a row.
     fig = Figure(figsize=(8.5, 1.6 + 0.24 * len(spans) + 1.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [max(len(spans), 4) * 0.24, 1.5]})
     last = max([s.start + (s.seconds or 0) for s in spans] + [sizes[-1][0] if sizes else 0])
-    stub = max(last, 1e-9) * 0.006  # an instant card still gets a visible sliver
+    stub = max(last, 1e-9) * 0.006  # an instant one still gets a visible sliver
     names = []
     for i, span in enumerate(spans):
-        gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next card
+        gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next one
         width = max(span.seconds if span.seconds is not None else gap, stub)
         top.barh(i, width, left=span.start, height=0.7, color=CARD_COLOURS.get(span.kind, "#888888"))
         held = "" if span.seconds is None else _held(span.seconds) + ", "
@@ -108,7 +108,7 @@ class Snapshot:
 
     text: str
     html: str
-    spans: tuple[CardSpan, ...] = ()   # the cards in time order, with durations when the run had times
+    spans: tuple[CardSpan, ...] = ()   # the situations in time order, with durations when the run had times
     png: bytes | None = None
 
     @classmethod

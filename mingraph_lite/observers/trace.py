@@ -55,15 +55,13 @@ class TraceRecorder(RecordingObserver):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         os.close(_open(self.path))
-        self.run_id = uuid.uuid4().hex
-        self.unwritten = 0
-        self.last_error: OSError | None = None
-        self._seq = 0
+        self.run_id, self._seq = uuid.uuid4().hex, 0
+        self.unwritten, self.last_error = 0, None  # lines that could not be written, and the last why
 
     def _event(self, hook: str, *args: Any) -> dict[str, Any]:
         try:
             return super()._event(hook, *args)
-        except Exception as exc:  # e.g. a graph state nested past the recursion limit
+        except Exception as exc:  # e.g. a value whose to_dict raises
             why = f"{type(exc).__name__}: {exc}"
             logger.warning("trace %s: the %s announcement could not be read as an event (%s); "
                            "writing its raw arguments instead", self.path, hook, why)

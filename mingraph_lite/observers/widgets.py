@@ -1,4 +1,4 @@
-"""Live views of a run: its messages as they accumulate (``FolderView``), the card it is in
+"""Live views of a run: its messages as they accumulate (``FolderView``), the situation it is in
 (``CardTimeline``: calling the model, running tools, finished), or both (``LiveRun``).
 
 Each view folds redacted events into a ``RunModel``; a trace holds the same events, so
@@ -155,7 +155,7 @@ class _View(RecordingObserver):
     def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """``widget``: True needs ipywidgets, False is plain text, None (default) picks what works.
-        ``clock`` (seconds) paces the redraws and times the snapshot's cards: pass a fake one to test."""
+        ``clock`` (seconds) paces the redraws and times the snapshot's timeline: pass a fake one to test."""
         super().__init__()
         self.model, self.events = RunModel(), []
         self.times: list[float] = []  # one clock reading per live announcement, beside ``events``
@@ -186,7 +186,7 @@ class _View(RecordingObserver):
             self._last_render = now
 
     def snapshot(self, *, png: bool | None = None):
-        """What the view shows now, as static HTML, text and (``png``, default for cards) a PNG timeline:
+        """What the view shows now, as static HTML, text and (``png``, default with a timeline) a PNG timeline:
         display it after the run, and a saved notebook shows the finished picture without a kernel."""
         from .snapshot import Snapshot
 
@@ -238,7 +238,7 @@ class FolderView(_View):
 
 
 class CardTimeline(_View):
-    """The card in hand at each moment, beside the message count (which only climbs)."""
+    """The situation at each moment (the card in hand), beside the message count (which only climbs)."""
 
     _shows = (_TIMELINE,)
 
@@ -247,7 +247,7 @@ class CardTimeline(_View):
 
 
 class LiveRun(_View):
-    """Both views of one run side by side: the card in hand, and the messages."""
+    """Both views of one run side by side: the situations, and the messages."""
 
     _shows = (_TIMELINE, _MESSAGES)
 
