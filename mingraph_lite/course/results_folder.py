@@ -140,7 +140,7 @@ def summary_json(summary: Mapping[str, Any]) -> str:
 def locked(folder: str | os.PathLike[str]) -> Iterator[None]:
     """Hold ``folder``'s lock file while a command writes into it; ``ResultsFolderBusy`` if another holds it.
 
-    The file is created atomically (``O_CREAT | O_EXCL``, which shared drives honour too) and names its
+    The file is created atomically (``O_CREAT | O_EXCL``, which network drives honour too) and names its
     holder; it is removed on the way out. A lock whose holder died on this host is taken over.
     """
     path = Path(folder) / LOCK
@@ -180,16 +180,14 @@ def _holder(path: Path) -> dict[str, Any] | None:
 
 def _dead(holder: dict[str, Any] | None) -> bool:
     """Whether the holder is a process of this host that no longer runs (elsewhere we cannot tell)."""
-    if holder is None or holder.get("host") != socket.gethostname() or type(holder.get("pid")) is not int:
-        return False
-    if os.name == "nt":  # os.kill would end the process there, not ask about it
-        return False
+    if os.name == "nt" or holder is None or holder.get("host") != socket.gethostname():
+        return False  # on Windows os.kill would end the process, not ask about it
     try:
-        os.kill(holder["pid"], 0)
+        os.kill(int(holder["pid"]), 0)  # signal 0 only asks whether it runs
     except ProcessLookupError:
         return True
-    except OSError:  # alive, under another user
-        return False
+    except (OSError, TypeError, ValueError, KeyError):  # alive under another user, or no pid to ask about
+        pass
     return False
 
 
