@@ -27,6 +27,7 @@ from typing import Any
 from ..agents import Agent
 from ..errors import LLMUnavailable
 from ..observers.trace import TraceRecorder, read_trace
+from ..redaction import redact
 from . import results_folder as rf
 from .classify import OUTCOMES, classify
 from .modelled import MODELLED_LABEL
@@ -98,7 +99,7 @@ class ExperimentResults:
             mine = [r for r in self.runs if r.variant == v]
             body.append([f'"{v}"', len(mine), *(counts[o] for o in OUTCOMES),
                          sum(r.celsius_as_fahrenheit for r in mine), sum(r.converted_with_tool for r in mine)])
-        return f"source: {self.source}\n" + aligned(heads, body)
+        return redact(f"source: {self.source}\n" + aligned(heads, body))
 
 
 def aligned(heads: Sequence[str], body: Sequence[Sequence[Any]]) -> str:

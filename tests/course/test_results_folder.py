@@ -41,10 +41,10 @@ def written(folder: Path) -> str:
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_no_secret_reaches_the_csv_the_summary_or_the_comparison(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    run_experiment(LeakyModel(), out=tmp_path, runs=1, progress=False)
+    shown = run_experiment(LeakyModel(), out=tmp_path, runs=1, progress=False).table()
     summary = json.loads((tmp_path / rf.SUMMARY).read_text(encoding="utf-8"))
     assert summary["model"] == "proxy model http://***@proxy:8080 key=***"
-    text = written(tmp_path) + compare([tmp_path]).table() + str(compare([tmp_path]).rows())
+    text = written(tmp_path) + shown + compare([tmp_path]).table() + str(compare([tmp_path]).rows())
     assert KEY not in text and "pa55word" not in text
 
 
