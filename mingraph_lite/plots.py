@@ -15,11 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .observers.run_model import RunModel
-from .observers.trace import pick_run, read_trace
-
-_CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555",
-                 "node": "#1f5fa8"}
+from .observers.run_model import CARD_COLOURS, RunModel
+from .observers.trace import pick_run
 
 
 def _pyplot():
@@ -45,8 +42,7 @@ def _done(plt, fig):
 
 def run_events(source: Any, *, run: int | str | None = None) -> list[dict[str, Any]]:
     """The event dicts of one run from an ``EventRecorder``, a list of events, or a trace path."""
-    events = read_trace(source) if isinstance(source, (str, os.PathLike)) else source
-    return pick_run(events, run)
+    return pick_run(source, run)
 
 
 def plot_run(source: Any, *, run: int | str | None = None, title: str | None = None):
@@ -65,7 +61,7 @@ def plot_run(source: Any, *, run: int | str | None = None, title: str | None = N
         stop = model.cards[i + 1].at if i + 1 < len(model.cards) else end
         lane = lanes.index(card.label if card.kind == "node" else card.kind.replace("-", " "))
         top.broken_barh([(card.at, max(stop - card.at, 0.6))], (lane - 0.35, 0.7),
-                        color=_CARD_COLOURS.get(card.kind, "#888888"))
+                        color=CARD_COLOURS.get(card.kind, "#888888"))
         if card.step is not None and card.kind != "finished":
             top.text(card.at + 0.1, lane, str(card.step), va="center", color="white", fontsize=8)
     top.set_yticks(range(len(lanes)), lanes)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..redaction import redact
 from .classify import CASES, OUTCOMES
 from .experiments import EXPERIMENTS, aligned
 from .modelled import REPORTED, REPORTED_NOTES, REPORTED_SOURCE
@@ -122,7 +123,7 @@ def compare(folders: Iterable[str | os.PathLike[str]]) -> Comparison:
         runs, summary = read_results(folder), read_summary(folder)
         if not runs:
             raise ValueError(f"{folder} holds no recorded runs (no results.csv): run the experiment into it first")
-        model = str(summary.get("model") or runs[0].model)
+        model = redact(str(summary.get("model") or runs[0].model))  # a folder written before redaction
         for r in runs:
             g = pooled.setdefault((model, r.temperature, r.variant),
                                   {"counts": Counter(dict.fromkeys(OUTCOMES, 0)), "folders": [], "seeds": []})

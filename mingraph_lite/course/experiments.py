@@ -24,6 +24,7 @@ from typing import Any
 from ..agents import Agent
 from ..errors import LLMUnavailable
 from ..observers.trace import TraceRecorder, read_trace
+from ..redaction import redact
 from . import results_folder as rf
 from .classify import OUTCOMES, classify
 from .modelled import MODELLED_LABEL
@@ -95,7 +96,7 @@ class ExperimentResults:
             mine = [r for r in self.runs if r.variant == v]
             body.append([f'"{v}"', len(mine), *(counts[o] for o in OUTCOMES),
                          sum(r.celsius_as_fahrenheit for r in mine), sum(r.converted_with_tool for r in mine)])
-        return f"source: {self.source}\n" + aligned(heads, body)
+        return redact(f"source: {self.source}\n" + aligned(heads, body))
 
 
 def aligned(heads: Sequence[str], body: Sequence[Sequence[Any]]) -> str:
@@ -298,15 +299,16 @@ def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: 
     (folder / rf.TRACES).mkdir(parents=True, exist_ok=True)
     settings = Settings(experiment, source.name, seed, source.temperature, max_steps)
     everything = plan(EXPERIMENTS[experiment], runs, seed)
-    record = _Record(folder, settings, source, runs, workers, threads)
-    todo = [job for job in everything if (job[0].name, job[1]) not in record.runs]
-    bar = _bar(len(everything), len(everything) - len(todo), progress, experiment)
-    try:
-        _execute(todo, record, source, workers, max_steps, bar)
-    finally:
-        record.add()  # the summary says how far this command got, even when it was interrupted
-        if bar is not None:
-            bar.close()
+    with rf.locked(folder):  # one command at a time: a second one would remove this one's unfinished traces
+        record = _Record(folder, settings, source, runs, workers, threads)
+        todo = [job for job in everything if (job[0].name, job[1]) not in record.runs]
+        bar = _bar(len(everything), len(everything) - len(todo), progress, experiment)
+        try:
+            _execute(todo, record, source, workers, max_steps, bar)
+        finally:
+            record.add()  # the summary says how far this command got, even when it was interrupted
+            if bar is not None:
+                bar.close()
     wanted = {(v.name, i) for v, i, _ in everything}
     mine = tuple(r for r in record.ordered() if r.key in wanted)
     return ExperimentResults(mine, record.label(), folder)

@@ -7,27 +7,40 @@ Layout (one folder per model and settings)::
     traces/bare-03.jsonl   the trace of run 3 of the "18" variant (one run per file)
     outcomes.png       the figure
 
-Every file is written to a ``.partial`` name and moved into place with ``os.replace``, which is atomic
-on one file system: a Ctrl-C or a killed process leaves either the old file or the new one, never half.
-A run's trace is moved into place before its row is written, and the row is what marks it recorded, so
-a run cut short is simply run again on resume. Leftover ``.partial`` files and traces with no row are
-removed when a folder is opened.
+Every file is written to a ``.partial`` name and moved into place with ``os.replace`` (atomic on one
+file system): a Ctrl-C or a kill leaves the old file or the new one, never half. A run's trace is moved
+into place before its row is written, and the row marks it recorded, so a run cut short is run again on
+resume; leftover ``.partial`` files and traces with no row are removed when a folder is opened.
+
+One command writes into a folder at a time (``locked``): a second one, from another terminal or another
+laptop on a shared drive, would remove the first one's unfinished traces. Secrets never reach the files:
+every text passes through ``redaction.redact``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import socket
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-RESULTS, SUMMARY, TRACES, FIGURE = "results.csv", "summary.json", "traces", "outcomes.png"
+from ..observers.base import safe_json
+from ..redaction import redact, secret_values
+
+RESULTS, SUMMARY, TRACES, FIGURE, LOCK = "results.csv", "summary.json", "traces", "outcomes.png", ".lock"
 PARTIAL = ".partial"
+
+
+class ResultsFolderBusy(ValueError):
+    """Another experiment command is writing into this results folder."""
 
 
 @dataclass(frozen=True)
@@ -97,10 +110,10 @@ def read_summary(folder: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def results_csv(runs: Iterable[RunResult]) -> str:
-    out = io.StringIO()
+    out, secrets = io.StringIO(), secret_values()
     writer = csv.DictWriter(out, fieldnames=[f.name for f in fields(RunResult)], lineterminator="\n")
     writer.writeheader()
-    writer.writerows(asdict(r) for r in runs)
+    writer.writerows({k: redact(v, secrets) if isinstance(v, str) else v for k, v in asdict(r).items()} for r in runs)
     return out.getvalue()
 
 
@@ -120,4 +133,66 @@ def tidy(folder: Path, recorded: Iterable[RunResult]) -> int:
 
 
 def summary_json(summary: Mapping[str, Any]) -> str:
-    return json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(safe_json(summary, secret_values()), indent=2, ensure_ascii=False) + "\n"
+
+
+@contextlib.contextmanager
+def locked(folder: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold ``folder``'s lock file while a command writes into it; ``ResultsFolderBusy`` if another holds it.
+
+    The file is created atomically (``O_CREAT | O_EXCL``, which network drives honour too) and names its
+    holder; it is removed on the way out. A lock whose holder died on this host is taken over.
+    """
+    path = Path(folder) / LOCK
+    mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": datetime.now(timezone.utc).isoformat()}
+    _take(path, mine)
+    try:
+        yield
+    finally:
+        if _holder(path) == mine:
+            path.unlink()
+
+
+def _take(path: Path, mine: dict[str, Any]) -> None:
+    for _ in range(2):  # a second try only after taking over a dead holder's lock
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            holder = _holder(path)
+            if not _dead(holder):
+                raise ResultsFolderBusy(_busy(path, holder)) from None
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(mine))
+        return
+    raise ResultsFolderBusy(_busy(path, _holder(path)))
+
+
+def _holder(path: Path) -> dict[str, Any] | None:
+    try:
+        holder = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # gone, or being written this instant
+    return holder if isinstance(holder, dict) else None
+
+
+def _dead(holder: dict[str, Any] | None) -> bool:
+    """Whether the holder is a process of this host that no longer runs (elsewhere we cannot tell)."""
+    if os.name == "nt" or holder is None or holder.get("host") != socket.gethostname():
+        return False  # on Windows os.kill would end the process, not ask about it
+    try:
+        os.kill(int(holder["pid"]), 0)  # signal 0 only asks whether it runs
+    except ProcessLookupError:
+        return True
+    except (OSError, TypeError, ValueError, KeyError):  # alive under another user, or no pid to ask about
+        pass
+    return False
+
+
+def _busy(path: Path, holder: dict[str, Any] | None) -> str:
+    who = ("another experiment command" if holder is None else
+           f"another experiment command (pid {holder.get('pid')} on {holder.get('host')}, since {holder.get('since')})")
+    return (f"{path.parent} is in use by {who}; wait for it to finish or pass another --out folder "
+            f"(if no such command runs any more, delete {path})")

@@ -23,7 +23,8 @@ from typing import Any
 from mingraph_lite.errors import ReplayError, ReplayMismatch, ScriptExhausted
 from mingraph_lite.llms.base import LLMResponse
 from mingraph_lite.messages import Message, message_from_dict
-from mingraph_lite.observers.trace import read_trace, run_indices, safe_json
+from mingraph_lite.observers.base import safe_json
+from mingraph_lite.observers.trace import pick_run, read_trace
 from mingraph_lite.redaction import secret_values
 
 
@@ -61,7 +62,7 @@ class ReplayLLM:
         trace = read_trace(Path(path))
         if not trace:
             raise ReplayError(f"{path} holds no events: nothing to replay; record a run with TraceRecorder")
-        return cls._build(trace, run, str(path), [f"{path}, line {n}" for n in trace.lines])
+        return cls._build(pick_run(trace, run), str(path))
 
     @classmethod
     def from_events(cls, events: Iterable[Mapping[str, Any]], run: int | str | None = None) -> ReplayLLM:
@@ -69,13 +70,11 @@ class ReplayLLM:
         events = list(getattr(events, "events", events))
         if not events:
             raise ReplayError("the events are empty: nothing to replay; record a run first")
-        return cls._build(events, run, "the events", [f"event {i}" for i in range(1, len(events) + 1)])
+        return cls._build(pick_run(events, run), "the events")
 
     @classmethod
-    def _build(cls, events: list[Mapping[str, Any]], run: int | str | None, source: str,
-               where: list[str]) -> ReplayLLM:
-        keep = run_indices(events, run)
-        chosen, where = [events[i] for i in keep], [where[i] for i in keep]
+    def _build(cls, chosen: Any, source: str) -> ReplayLLM:
+        where = [chosen.where(i) for i in range(len(chosen))]
         _check_whole(chosen, where)
         responses, expected, folder, tail = [], [], None, []
         for event, at in zip(chosen, where, strict=True):

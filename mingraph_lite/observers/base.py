@@ -1,16 +1,15 @@
-"""The platform: listeners hear what a run announces and cannot change it.
+"""Listeners hear what a run announces (one no-op method per announcement) and cannot change it.
 
-One method per announcement, each a no-op until a listener overrides it, so a listener that
-only cares about tool results writes ``on_tool_return`` and nothing else. A run calls these
-through one announcer that isolates each listener (see ``Agent._announce``).
-
-``event_dict`` turns any announcement into plain JSON-ready data. The event recorder, the trace
-file and the widgets all use it, so there is one spelling of each event everywhere.
+``event_dict`` turns an announcement into JSON-ready data, the one spelling every recorder shares.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from ..redaction import redact
 
 if TYPE_CHECKING:
     from ..llms.base import LLMResponse
@@ -19,13 +18,16 @@ if TYPE_CHECKING:
 #: Every hook, in the order a run can announce them; the event name is the hook minus ``on_``.
 HOOKS = ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return",
          "on_tool_error", "on_finish", "on_node_start", "on_node_end")
+MAX_DEPTH = 100
+_CUT = f"<cut: nested deeper than {MAX_DEPTH} levels>"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Observer:
-    """A listener on the platform. Override the hooks you care about; the rest do nothing."""
+    """A listener. Override the hooks you care about; the rest do nothing."""
 
     def on_run_start(self, messages: Sequence[Message]) -> None:
-        """A run begins; ``messages`` is the folder as the first model call will read it."""
+        """A run begins; ``messages`` are what the first model call will read."""
 
     def on_step_start(self, step: int) -> None:
         """Model call number ``step`` (1-based) is about to happen."""
@@ -34,10 +36,10 @@ class Observer:
         """The model replied; the whole envelope, tokens and thinking included."""
 
     def on_tool_call(self, call: ToolCall) -> None:
-        """A slip is about to be run."""
+        """A tool call is about to be run."""
 
     def on_tool_return(self, result: ToolMessage) -> None:
-        """A slip was answered (also when the answer is an error the model can fix)."""
+        """A tool call was answered (also when the answer is an error the model can fix)."""
 
     def on_tool_error(self, call: ToolCall, error: BaseException) -> None:
         """A tool failed in a way the model cannot fix; the run stops after this."""
@@ -52,54 +54,76 @@ class Observer:
         """A graph node returned ``update`` (None: no change); it merges when its ``superstep`` ends."""
 
 
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+def safe_json(value: Any, secrets: tuple[str, ...] | None = None, depth: int = 0) -> Any:
+    """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail.
+
+    A lone surrogate becomes "\ufffd", NaN and the infinities ``"nan"``, ``"inf"``, ``"-inf"``, an integer too
+    long for ``str`` its ``hex``; what is nested deeper than ``MAX_DEPTH`` (or contains itself) is cut there;
+    tuples and sets become lists, an object with ``to_dict()`` that dict, other keys and objects their ``repr``.
+    """
+    if value is None or isinstance(value, bool):
         return value
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
+    if isinstance(value, str):
+        text = str.__str__(value)
+        if not text.isascii():  # only non-ASCII text can hold a lone surrogate
+            text = _SURROGATE.sub("\ufffd", text)
+        return text if secrets is None else redact(text, secrets)
+    if isinstance(value, int):
+        try:
+            int.__repr__(value)
+        except ValueError:  # more digits than Python will print in decimal
+            return hex(value)
+        return int(value)
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else repr(float(value))
+    if depth >= MAX_DEPTH:
+        return _CUT
+    try:
+        return _container(value, secrets, depth + 1)
+    except Exception as exc:  # an object whose to_dict/items/repr raises
+        return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
+
+
+def _container(value: Any, secrets: tuple[str, ...] | None, depth: int) -> Any:
+    if hasattr(value, "to_dict") and not isinstance(value, type):
+        return safe_json(value.to_dict(), secrets, depth)
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {safe_json(k if isinstance(k, str) else repr(k), secrets): safe_json(v, secrets, depth)
+                for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    return repr(value)
+        return [safe_json(v, secrets, depth) for v in value]
+    return safe_json(repr(value), secrets)
 
 
-def _superstep(args: tuple) -> dict[str, Any]:
-    return {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
+def shorten(text: Any, width: int, end: str = "…") -> str:
+    """``text`` on one line, cut to ``width`` characters ending in ``end``."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - len(end)] + end
 
 
 def event_dict(hook: str, *args: Any) -> dict[str, Any]:
     """Turn an announcement (``hook`` name and its arguments) into a flat JSON-ready dict."""
+    if hook not in HOOKS:
+        raise ValueError(f"unknown hook {hook!r}; expected one of {HOOKS}")
     name = hook.removeprefix("on_")
     if hook == "on_run_start":
         return {"event": name, "messages": [m.to_dict() for m in args[0]]}
     if hook == "on_step_start":
         return {"event": name, "step": args[0]}
-    if hook == "on_model_reply":
-        return {"event": name, **args[0].to_dict()}
-    if hook == "on_tool_call":
-        return {"event": name, **args[0].to_dict()}
-    if hook == "on_tool_return":
-        return {"event": name, **args[0].to_dict()}
     if hook == "on_tool_error":
         call, error = args
-        return {"event": name, "call": call.to_dict(), "error_type": type(error).__name__,
-                "error": str(error)}
+        return {"event": name, "call": call.to_dict(), "error_type": type(error).__name__, "error": str(error)}
     if hook == "on_finish":
         return {"event": name, "answer": args[0], "reason": args[1]}
-    if hook == "on_node_start":
-        return {"event": name, "node": args[0], "state": _jsonable(args[1]), **_superstep(args)}
-    if hook == "on_node_end":
-        return {"event": name, "node": args[0], "update": _jsonable(args[1]), **_superstep(args)}
-    raise ValueError(f"unknown hook {hook!r}; expected one of {HOOKS}")
+    if hook in ("on_node_start", "on_node_end"):
+        superstep = {"superstep": args[2]} if len(args) > 2 and args[2] is not None else {}
+        return {"event": name, "node": args[0], ("state" if hook == "on_node_start" else "update"): safe_json(args[1]),
+                **superstep}
+    return {"event": name, **args[0].to_dict()}  # one value that knows its own dict: a reply, call or answer
 
 
 class RecordingObserver(Observer):
-    """An Observer that turns every announcement into an event dict and hands it to ``record``.
-
-    It numbers runs (``run``, 1-based per listener) and remembers the current model step, so each
-    event carries both. Subclasses only write ``record``.
-    """
+    """Hears every hook and hands ``record`` its event dict, with ``run`` (1-based) and the model ``step``."""
 
     def __init__(self) -> None:
         self._run = 0
@@ -108,38 +132,16 @@ class RecordingObserver(Observer):
     def record(self, event: dict[str, Any]) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _event(self, hook: str, *args: Any) -> dict[str, Any]:
+        return event_dict(hook, *args)
+
     def _hear(self, hook: str, *args: Any) -> None:
         if hook == "on_run_start":
             self._run, self._step = self._run + 1, None
         elif hook == "on_step_start":
             self._step = args[0]
-        event = event_dict(hook, *args)
-        event = {"run": max(self._run, 1), "step": self._step, **event}
-        self.record(event)
+        self.record({"run": max(self._run, 1), "step": self._step, **self._event(hook, *args)})
 
-    def on_run_start(self, messages):
-        self._hear("on_run_start", messages)
 
-    def on_step_start(self, step):
-        self._hear("on_step_start", step)
-
-    def on_model_reply(self, response):
-        self._hear("on_model_reply", response)
-
-    def on_tool_call(self, call):
-        self._hear("on_tool_call", call)
-
-    def on_tool_return(self, result):
-        self._hear("on_tool_return", result)
-
-    def on_tool_error(self, call, error):
-        self._hear("on_tool_error", call, error)
-
-    def on_finish(self, answer, reason):
-        self._hear("on_finish", answer, reason)
-
-    def on_node_start(self, node, state, superstep=None):
-        self._hear("on_node_start", node, state, superstep)
-
-    def on_node_end(self, node, update, superstep=None):
-        self._hear("on_node_end", node, update, superstep)
+for _hook in HOOKS:  # every hook, written once: a hook added to HOOKS is heard with no other change
+    setattr(RecordingObserver, _hook, lambda self, *args, _hook=_hook: self._hear(_hook, *args))

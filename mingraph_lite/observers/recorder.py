@@ -22,7 +22,6 @@ class EventRecorder(RecordingObserver):
         return [e["event"] for e in self.events]
 
     def of(self, name: str) -> list[dict[str, Any]]:
-        """Only the events called ``name``."""
         return [e for e in self.events if e["event"] == name]
 
     def clear(self) -> None:

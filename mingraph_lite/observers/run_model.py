@@ -1,9 +1,5 @@
-"""One run, folded from its events: the messages so far and the cards (states) it went through.
-
-A live view and a plot read the same model: ``RunModel.apply(event)`` takes the event dicts that
-``RecordingObserver`` makes during a run, or that ``read_trace`` reads back afterwards, so a past
-run is drawn by the same code as a live one. Pure data: no widgets, no matplotlib.
-"""
+"""One run folded from its event dicts (live, or read back from a trace): its messages and the situations
+it went through (``Card``, the course's word). Views and plots read it, so a past run is drawn like a live one."""
 
 from __future__ import annotations
 
@@ -11,10 +7,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+#: One colour per kind of situation, for every view and figure that draws them.
+CARD_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555", "node": "#1f5fa8"}
+
 
 @dataclass(frozen=True)
 class MessageRow:
-    """One message of the run, as a viewer needs it."""
+    """One message of the run, as a view shows it."""
 
     role: str
     content: str
@@ -22,40 +21,33 @@ class MessageRow:
     tool_call_id: str | None = None                   # a tool message: the call it answers
     name: str | None = None                           # a tool message: the tool's name
     is_error: bool = False
-    reasoning: str | None = None                      # an assistant message: the thinking, when reported
+    reasoning: str | None = None
     reasoning_tokens: int | None = None
 
 
 @dataclass(frozen=True)
 class Card:
-    """The card (state) the run held from event number ``at`` on, and how many messages it had then."""
+    """The situation the run was in from event number ``at`` on, and how many messages it had then."""
 
     kind: str          # "calling-model" | "running-tools" | "finished" | "node"
     label: str         # "calling model", "running tools", "finished (answered)", or the node's name
     step: int | None
-    at: int            # index of the event that put this card in hand (0-based, within the run)
+    at: int            # index, within the run, of the event that began it
     message_count: int
 
-
-def _start_rows(event: Mapping[str, Any]) -> list[MessageRow]:
-    return [MessageRow(m.get("role", "?"), m.get("content") or "", tuple(m.get("tool_calls") or ()),
-                       m.get("tool_call_id"), m.get("name"), bool(m.get("is_error")))
-            for m in event.get("messages", ())]
-
-
-def _reply_row(event: Mapping[str, Any]) -> MessageRow:
-    message = event.get("message") or {}
-    return MessageRow("assistant", message.get("content") or "", tuple(message.get("tool_calls") or ()),
-                      reasoning=event.get("reasoning"), reasoning_tokens=event.get("reasoning_tokens"))
+    @property
+    def title(self) -> str:
+        """The label with its model step, as the views and the timeline write it."""
+        return self.label + (f" (step {self.step})" if self.step is not None and self.kind != "finished" else "")
 
 
-def _tool_row(event: Mapping[str, Any]) -> MessageRow:
-    return MessageRow("tool", event.get("content") or "", tool_call_id=event.get("tool_call_id"),
-                      name=event.get("name"), is_error=bool(event.get("is_error")))
+def _row(message: Mapping[str, Any], **extra: Any) -> MessageRow:
+    return MessageRow(message.get("role", "?"), message.get("content") or "", tuple(message.get("tool_calls") or ()),
+                      message.get("tool_call_id"), message.get("name"), bool(message.get("is_error")), **extra)
 
 
 class RunModel:
-    """The messages and the cards of one run, folded from event dicts (live or from a trace)."""
+    """The messages and the situations of one run, folded from its event dicts."""
 
     def __init__(self) -> None:
         self._reset()
@@ -66,11 +58,10 @@ class RunModel:
         self.sizes: list[int] = []       # how many messages after each event
         self.finish: tuple[str | None, str] | None = None
         self.tool_error: str | None = None
-        self._graph = False              # a graph run: its cards are its nodes
+        self._graph = False              # in a graph run, the situations are its nodes
 
     @classmethod
     def of(cls, events: Iterable[Mapping[str, Any]]) -> RunModel:
-        """The model of one finished run's events."""
         model = cls()
         for event in events:
             model.apply(event)
@@ -82,19 +73,20 @@ class RunModel:
     def apply(self, event: Mapping[str, Any]) -> None:
         kind, step = event.get("event"), event.get("step")
         if kind == "run_start":
-            self._reset()  # a new run: the messages as the first model call will read them
-            self.rows = _start_rows(event)
+            self._reset()
+            self.rows = [_row(m) for m in event.get("messages", ())]
         elif kind == "step_start" and not self._graph:
             self._card("calling-model", "calling model", step)
         elif kind == "model_reply":
-            self.rows.append(_reply_row(event))
+            self.rows.append(_row({**(event.get("message") or {}), "role": "assistant"},
+                                  reasoning=event.get("reasoning"), reasoning_tokens=event.get("reasoning_tokens")))
         elif kind == "tool_call" and not self._graph:
             if not self.cards or self.cards[-1].kind != "running-tools":
                 self._card("running-tools", "running tools", step)
         elif kind == "tool_return":
-            self.rows.append(_tool_row(event))
+            self.rows.append(_row({**event, "role": "tool"}))
         elif kind == "tool_error":
-            # No row: the agent announces the failed call's tool message (and any skipped ones') after this.
+            # No row: the agent announces the failed call's ToolMessage after this.
             call = event.get("call") or {}
             self.tool_error = f"{call.get('name')} raised {event.get('error_type')}: {event.get('error')}"
         elif kind == "node_start":
@@ -108,12 +100,10 @@ class RunModel:
     @property
     def status(self) -> str:
         if self.finish is not None:
-            why = f": {self.tool_error}" if self.tool_error else ""
-            return f"finished ({self.finish[1]}){why}"
+            return f"finished ({self.finish[1]})" + (f": {self.tool_error}" if self.tool_error else "")
         if not self.cards:
             return "waiting to start" if not self.rows else "started"
-        card = self.cards[-1]
-        return card.label + (f" (step {card.step})" if card.step is not None and card.kind != "node" else "")
+        return self.cards[-1].label if self.cards[-1].kind == "node" else self.cards[-1].title
 
     def answers(self) -> dict[str, MessageRow]:
         """Tool messages by the call they answer, to show each one beside its call."""

@@ -1,14 +1,9 @@
-"""A static snapshot of a live view: the finished picture, kept in a saved notebook.
+"""A static snapshot of a view: the finished picture, kept in a saved notebook (a live widget draws
+from the kernel, so a notebook opened later shows nothing where it was).
 
-A live widget draws from the kernel; a notebook opened later, or on a code host, shows nothing
-where it was. ``Snapshot`` keeps what the view showed as static HTML (the same markup and classes
-as the live view), plain text, and, for views of cards, a PNG timeline: the cards in time order,
-each bar as long as the card was in hand, labelled with its duration and the folder size.
-
-Durations come from the view's clock, read once per announcement (``FolderView(clock=...)``:
-inject a fake clock for reproducible numbers). A view rebuilt from a trace uses the trace's
-timestamps; one rebuilt from bare events has no times, so its bars are spaced by announcement
-number and the figure says so. matplotlib is imported only when a PNG is drawn.
+It keeps the view's HTML and text and, for a view of situations (``Card``), a PNG timeline: each one a
+bar as long as it lasted. Durations come from the view's clock, else a trace's timestamps; bare events have no times,
+so their bars are spaced by announcement number and the figure says so.
 """
 
 from __future__ import annotations
@@ -20,19 +15,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-_COLOURS = {"calling-model": "#6a3d9a", "running-tools": "#2e7d32", "finished": "#555555", "node": "#1f5fa8"}
+from .run_model import CARD_COLOURS, Card
 
 
 @dataclass(frozen=True)
-class CardSpan:
-    """One card of the timeline: when it was put in hand, for how long, and the folder size then."""
+class CardSpan(Card):
+    """A situation on the timeline: when it began and how long it lasted."""
 
-    label: str
-    kind: str
-    step: int | None
     start: float            # seconds since the run started (or the announcement number, without times)
-    seconds: float | None   # how long it was in hand; None when the run has no times
-    message_count: int      # the folder's size when the card was put in hand
+    seconds: float | None   # None when the run has no times
 
 
 def event_times(events: Sequence[Mapping[str, Any]], clock_readings: Sequence[float]) -> list[float] | None:
@@ -46,11 +37,7 @@ def event_times(events: Sequence[Mapping[str, Any]], clock_readings: Sequence[fl
 
 
 def card_spans(model: Any, times: Sequence[float] | None) -> list[CardSpan]:
-    """A run model's cards in time order; each lasts until the next card (the last until the last event).
-
-    ``model`` is the view's run model: its ``cards`` (each with ``kind``, ``label``, ``step`` and ``at``,
-    the index of the event that put it in hand) and ``sizes`` (the folder's size after each event).
-    """
+    """A ``RunModel``'s situations in time order; each lasts until the next (the last until the last event)."""
     end = len(model.sizes) - 1
     spans = []
     for i, card in enumerate(model.cards):
@@ -59,7 +46,7 @@ def card_spans(model: Any, times: Sequence[float] | None) -> list[CardSpan]:
             start, seconds = float(card.at), None
         else:
             start, seconds = times[card.at], times[max(stop, card.at)] - times[card.at]
-        spans.append(CardSpan(card.label, card.kind, card.step, start, seconds, model.sizes[card.at]))
+        spans.append(CardSpan(card.kind, card.label, card.step, card.at, card.message_count, start, seconds))
     return spans
 
 
@@ -70,39 +57,36 @@ def _held(seconds: float) -> str:
 
 
 def spans_text(spans: Sequence[CardSpan]) -> str:
-    """The timeline as lines: card, how long it was held, folder size."""
+    """The timeline as lines: situation, how long it lasted, message count."""
     lines = ["timeline: card in hand, how long, folder size"]
     for number, span in enumerate(spans, 1):
-        step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
         held = "?" if span.seconds is None else f"{span.seconds:.2f} s"
-        lines.append(f"{number:>3} {span.label + step:<28} {held:>8}   folder has {span.message_count} messages")
+        lines.append(f"{number:>3} {span.title:<28} {held:>8}   folder has {span.message_count} messages")
     return "\n".join(lines)
 
 
 def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool,
                  title: str) -> bytes:
-    """Draw the cards as bars along time (top) and the folder size (bottom); return PNG bytes."""
+    """Draw the situations as bars along time (top) and the message count (bottom); return PNG bytes."""
     try:
         from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
     except ImportError as error:
         raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
                           "or call snapshot(png=False)") from error
-    # One row per card, top to bottom in time order: a bar as long as the card was in hand, and beside
-    # it the duration and the folder size, so no two labels ever share a row.
+    # One row per situation, in time order, so no two labels ever share a row.
     fig = Figure(figsize=(8.5, 1.6 + 0.24 * len(spans) + 1.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [max(len(spans), 4) * 0.24, 1.5]})
     last = max([s.start + (s.seconds or 0) for s in spans] + [sizes[-1][0] if sizes else 0])
-    stub = max(last, 1e-9) * 0.006  # an instant card still gets a visible sliver
+    stub = max(last, 1e-9) * 0.006  # an instant one still gets a visible sliver
     names = []
     for i, span in enumerate(spans):
-        gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next card
+        gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next one
         width = max(span.seconds if span.seconds is not None else gap, stub)
-        top.barh(i, width, left=span.start, height=0.7, color=_COLOURS.get(span.kind, "#888888"))
+        top.barh(i, width, left=span.start, height=0.7, color=CARD_COLOURS.get(span.kind, "#888888"))
         held = "" if span.seconds is None else _held(span.seconds) + ", "
         top.text(span.start + width + last * 0.01, i, f"{held}folder {span.message_count}", va="center",
                  fontsize=7, color="#333333")
-        step = f" (step {span.step})" if span.step is not None and span.kind != "finished" else ""
-        names.append(f"{i + 1} {span.label}{step}")
+        names.append(f"{i + 1} {span.title}")
     top.set_yticks(range(len(spans)), names, fontsize=7)
     top.set_ylim(len(spans) - 0.5, -0.5)
     top.set_xlim(-last * 0.01, last * 1.22 + 1e-9)  # room on the right for the last labels
@@ -124,15 +108,12 @@ class Snapshot:
 
     text: str
     html: str
-    spans: tuple[CardSpan, ...] = ()   # the cards in time order, with durations when the run had times
+    spans: tuple[CardSpan, ...] = ()   # the situations in time order, with durations when the run had times
     png: bytes | None = None
 
     @classmethod
     def of(cls, view: Any, *, style: str = "", png: bool = False) -> Snapshot:
-        """Take the snapshot of a view (``FolderView``, ``CardTimeline``, ``LiveRun``) as it is now.
-
-        ``style`` is the CSS the live view draws with, put before the HTML so the snapshot looks the same.
-        """
+        """The snapshot of a view as it is now; ``style`` is the CSS the live view draws with."""
         model = view.model
         count = len(model.sizes)  # the events of the run on show (a live view keeps earlier runs' too)
         readings = view.times[len(view.times) - count:] if len(view.times) >= count else []

@@ -1,39 +1,15 @@
-"""TraceRecorder: one JSON object per announcement, one per line, appended to a file (JSON Lines).
+"""TraceRecorder: each announcement as one JSON line appended to a file. Record before you know
+there's a bug: a model's mistake may never happen twice.
 
-Record before you know there's a bug: a model's mistake may never happen twice.
+Each line is written whole, in one ``write`` under ``flock`` where the system has one: a crash keeps
+every line before it, and processes sharing a file never tear each other's lines. A line carries a
+format version ``v``, a ``run_id`` unique across processes, a timestamp ``ts`` and a sequence number
+``seq`` (a gap says a line is missing); what JSON cannot carry is written in ``safe_json``'s form,
+redacted. A writer killed mid-line leaves a torn line; the next append starts on a fresh line.
 
-Writing. Each line is written whole, in one ``write`` on a file opened for appending (under an
-exclusive ``flock`` where the system has one), and the file is closed again: a crash keeps every
-line before it, and several processes can share one file without tearing each other's lines. Each line carries a format
-version ``v``, a ``run_id`` unique across processes, a timestamp ``ts`` and a sequence number ``seq``
-(per recorder, so a gap says a line is missing). A writer killed mid-line leaves a torn line with no
-newline; the next append sees that and starts on a fresh line, so the torn line never swallows it.
-
-What JSON cannot carry is written in a safe form, so every announcement makes a line:
-
-- a lone surrogate in a string (half of an emoji, from a badly decoded reply) becomes U+FFFD "�";
-- ``NaN``, ``Infinity`` and ``-Infinity`` become the strings ``"nan"``, ``"inf"`` and ``"-inf"``
-  (the file stays standard JSON that any reader accepts);
-- an integer too long for ``str`` (over 4,300 digits) becomes its hexadecimal text, ``"0x..."``;
-- anything nested deeper than ``MAX_DEPTH`` levels (or a structure that contains itself) is cut
-  there and replaced by the string ``"<cut: nested deeper than 100 levels>"``;
-- a tuple or set becomes a list, a key that is not a string becomes its ``repr``, an object with
-  ``to_dict()`` becomes that dict, and any other object (``bytes`` included) becomes its ``repr``;
-- an announcement that cannot be read at all becomes a line with its ``event`` name, its raw
-  ``args`` in the forms above and ``unrecorded`` saying why (and a logged warning).
-
-Secrets never reach the file: every string, keys included, passes through ``redaction.redact``
-(a key pasted into a question is stored as ``***``). A line that cannot be written (disk full, no
-permission) raises ``OSError`` from the listener, so the announcer logs it, or stops a ``strict``
-run; ``unwritten`` counts such lines, and the next announcement is written as usual.
-
-Reading. ``read_trace`` returns a ``Trace``: a list of the event dicts, plus ``skipped``, the line
-numbers of torn lines it skipped (also announced with a ``TornLineWarning``), and ``lines``, the line
-number of each event. Torn lines are skipped wherever they are, and a whole line glued to a torn one
-by an older writer is still read. A line of another format version is a ``ReplayError``, and so is a
-file in which no line is a trace event.
-
-Runs. ``pick_run`` is the one rule for "run N of a trace" (see its docstring).
+``read_trace`` skips torn lines and JSON that is not an event, with a ``TornLineWarning``; a line of
+another version, or with a ``run_id`` or ``run`` of the wrong type, is a ``ReplayError`` naming the
+file and line. ``pick_run`` is the one rule for "run N".
 """
 
 from __future__ import annotations
@@ -41,9 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import math
 import os
-import re
 import uuid
 import warnings
 from collections.abc import Iterable, Mapping
@@ -57,53 +31,41 @@ except ImportError:  # Windows: no lock; a race there costs at most a blank line
     fcntl = None  # type: ignore[assignment]
 
 from ..errors import ReplayError
-from ..redaction import RedactingFilter, redact, secret_values
-from .base import RecordingObserver, event_dict
+from ..redaction import RedactingFilter, secret_values
+from .base import RecordingObserver, safe_json
 
 logger = logging.getLogger(__name__)
 logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run was handling
 
 TRACE_VERSION = 1
-MAX_DEPTH = 100
-_CUT = f"<cut: nested deeper than {MAX_DEPTH} levels>"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _MARK = b'{"v": '  # how every line this module writes begins
+_NOT_JSON = object()
 
 
 class TornLineWarning(UserWarning):
-    """``read_trace`` skipped lines cut short by a writer that died mid-line."""
+    """``read_trace`` skipped lines that are not events: torn by a dying writer, or other JSON."""
 
 
 class TraceRecorder(RecordingObserver):
-    """Append every announcement to ``path`` as one JSON line (see the module docstring).
-
-    The file is opened (and created, with its folders) at once, so an unwritable path fails here,
-    before a run starts, not at the first announcement.
-    """
+    """Append every announcement to ``path`` as one JSON line; the file is created (with its folders)
+    at once, so an unwritable path fails before a run starts."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         os.close(_open(self.path))
-        self.run_id = uuid.uuid4().hex
-        self.unwritten = 0                    # lines that could not be written (OSError)
-        self.last_error: OSError | None = None
-        self._seq = 0
+        self.run_id, self._seq = uuid.uuid4().hex, 0
+        self.unwritten, self.last_error = 0, None  # lines that could not be written, and the last why
 
-    def _hear(self, hook: str, *args: Any) -> None:
-        if hook == "on_run_start":
-            self._run, self._step = self._run + 1, None
-        elif hook == "on_step_start":
-            self._step = args[0]
+    def _event(self, hook: str, *args: Any) -> dict[str, Any]:
         try:
-            event = event_dict(hook, *args)
-        except Exception as exc:  # e.g. a graph state nested past the recursion limit
+            return super()._event(hook, *args)
+        except Exception as exc:  # e.g. a value whose to_dict raises
             why = f"{type(exc).__name__}: {exc}"
             logger.warning("trace %s: the %s announcement could not be read as an event (%s); "
                            "writing its raw arguments instead", self.path, hook, why)
-            event = {"event": hook.removeprefix("on_"), "args": list(args), "unrecorded": why}
-        self.record({"run": max(self._run, 1), "step": self._step, **event})
+            return {"event": hook.removeprefix("on_"), "args": list(args), "unrecorded": why}
 
     def record(self, event: dict[str, Any]) -> None:
         if event["event"] == "run_start":
@@ -112,7 +74,8 @@ class TraceRecorder(RecordingObserver):
         line = {"v": TRACE_VERSION, "run_id": self.run_id, "seq": self._seq,
                 "ts": datetime.now(timezone.utc).isoformat(timespec="microseconds"), **event}
         try:
-            _append(self.path, (_encode(line) + "\n").encode("utf-8"))
+            text = json.dumps(safe_json(line, secret_values()), ensure_ascii=False, allow_nan=False)
+            _append(self.path, (text + "\n").encode("utf-8"))
         except OSError as exc:
             self.unwritten += 1
             self.last_error = exc
@@ -127,53 +90,6 @@ class TraceRecorder(RecordingObserver):
         return f"TraceRecorder({str(self.path)!r})"
 
 
-def _encode(line: dict[str, Any]) -> str:
-    secrets = secret_values()
-    try:
-        return json.dumps(safe_json(line, secrets), ensure_ascii=False, allow_nan=False)
-    except Exception as exc:  # safe_json should leave nothing to fail; if it did, say so
-        logger.warning("trace: an event could not be written as JSON (%s); writing its name only", exc)
-        keep = {k: line.get(k) for k in ("v", "run_id", "seq", "ts", "run", "step", "event")}
-        keep["unrecorded"] = f"{type(exc).__name__}: {exc}"
-        return json.dumps(safe_json(keep, secrets), ensure_ascii=False, allow_nan=False)
-
-
-def safe_json(value: Any, secrets: tuple[str, ...] = (), depth: int = 0) -> Any:
-    """``value`` in the safe form the module docstring describes, with ``secrets`` redacted."""
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        text = str.__str__(value)
-        if not text.isascii():  # isascii is instant; only other text can hold a lone surrogate
-            text = _SURROGATE.sub("\ufffd", text)
-        return redact(text, secrets)
-    if isinstance(value, int):
-        try:
-            int.__repr__(value)
-        except ValueError:  # more digits than Python will print in decimal
-            return hex(value)
-        return int(value)
-    if isinstance(value, float):
-        return float(value) if math.isfinite(value) else repr(float(value))
-    if depth >= MAX_DEPTH:
-        return _CUT
-    try:
-        return _container(value, secrets, depth + 1)
-    except Exception as exc:  # an object whose to_dict/items/repr raises
-        return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
-
-
-def _container(value: Any, secrets: tuple[str, ...], depth: int) -> Any:
-    if hasattr(value, "to_dict") and not isinstance(value, type):
-        return safe_json(value.to_dict(), secrets, depth)
-    if isinstance(value, Mapping):
-        return {(safe_json(k, secrets) if isinstance(k, str) else safe_json(repr(k), secrets)):
-                safe_json(v, secrets, depth) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [safe_json(v, secrets, depth) for v in value]
-    return safe_json(repr(value), secrets)
-
-
 def _open(path: Path) -> int:
     # Read-write so the tail can be checked; O_APPEND still sends every write to the end.
     flags = os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
@@ -184,7 +100,6 @@ def _open(path: Path) -> int:
 
 
 def _torn_tail(fd: int) -> bool:
-    """Whether the file ends in the middle of a line (a writer died writing it)."""
     try:
         end = os.lseek(fd, 0, os.SEEK_END)
         return end > 0 and os.lseek(fd, end - 1, os.SEEK_SET) == end - 1 and os.read(fd, 1) != b"\n"
@@ -201,118 +116,117 @@ def _append(path: Path, data: bytes) -> None:
             with contextlib.suppress(OSError):  # some targets (a pipe on some systems) take no lock
                 fcntl.flock(fd, fcntl.LOCK_EX)
         if _torn_tail(fd):
-            data = b"\n" + data  # start on a fresh line, and leave the torn one alone
+            data = b"\n" + data
         view = memoryview(data)
-        while view:  # one write nearly always; a short write (a signal, a full disk) goes on from there
+        while view:  # a short write (a signal, a full disk) goes on from where it stopped
             view = view[os.write(fd, view):]
     finally:
         os.close(fd)
 
 
 class Trace(list):
-    """The events of a trace file, in file order: a list, plus where each event came from.
-
-    ``path`` is the file, ``lines[i]`` the line number of event ``i``, and ``skipped`` the line
-    numbers of the torn lines that were skipped (``len(trace.skipped)`` is how many).
-    """
+    """Events in file order: a list, plus ``path``, ``lines`` (each event's line number; for events
+    not read from a file, its 1-based position) and ``skipped`` (the line numbers not read)."""
 
     def __init__(self, events: Iterable[dict[str, Any]] = (), *, path: Path | None = None,
                  lines: Iterable[int] = (), skipped: Iterable[int] = ()) -> None:
         super().__init__(events)
         self.path, self.lines, self.skipped = path, tuple(lines), tuple(skipped)
 
+    def where(self, i: int) -> str:
+        """Where event ``i`` came from, as an error names it."""
+        return f"{self.path}, line {self.lines[i]}" if self.path else f"event {self.lines[i]}"
+
+    def _checked(self) -> Trace:
+        """Refuse what no reader can use: another format version, a run id or number of the wrong type."""
+        for i, event in enumerate(self):
+            version, run = event.get("v", TRACE_VERSION), event.get("run", 1)  # hand-written events may lack them
+            if type(version) is not int or version != TRACE_VERSION:
+                raise ReplayError(f"{self.where(i)}: trace format version {version!r}, but this mingraph-lite reads "
+                                  f"version {TRACE_VERSION}; use the mingraph-lite that wrote it, or record it again")
+            if "run_id" in event and not isinstance(event["run_id"], str):
+                raise ReplayError(f"{self.where(i)}: run_id {event['run_id']!r} is not a string, so no run can be "
+                                  "told apart; give a trace written by TraceRecorder")
+            if type(run) is not int:
+                raise ReplayError(f"{self.where(i)}: run {run!r} is not a whole number; give a trace written by "
+                                  "TraceRecorder")
+        return self
+
 
 def read_trace(path: str | os.PathLike[str], *, run: int | str | None = None) -> Trace:
-    """Read a trace back as a ``Trace`` (a list of event dicts); ``run`` keeps one run (see ``pick_run``).
-
-    Torn lines are skipped wherever they are and reported in ``.skipped`` and a ``TornLineWarning``.
-    Raises ``ReplayError`` (naming the file and line) for another format version, or a file in
-    which no line is a trace event.
-    """
+    """Read a trace file back as a ``Trace``; ``run`` keeps one run (``pick_run``'s rule)."""
     path = Path(path)
-    events, lines, skipped = [], [], []
+    events, lines, torn, other = [], [], [], []
     # Bytes, split on "\n" only: a torn line may end in half a UTF-8 character ("°").
     raw_lines = path.read_bytes().split(b"\n")
     for number, raw in enumerate(raw_lines, 1):
-        if not raw.strip():
-            continue
-        found, torn = _parse_line(raw)
-        for event in found:
-            _check_version(event, path, number)
-        events += found
-        lines += [number] * len(found)
-        if torn:
-            skipped.append(number)
-    if skipped and not events and not all(_torn_like(raw_lines[n - 1]) for n in skipped):
-        raise ReplayError(f"{path} is not a trace: no line is a trace event (line {skipped[0]} is not "
+        if raw.strip():
+            value = _json(raw)
+            if _is_event(value):
+                events.append(value)
+                lines.append(number)
+            else:  # torn by a writer that died mid-line, or JSON that is not an event
+                (torn if value is _NOT_JSON else other).append(number)
+    trace = Trace(events, path=path, lines=lines, skipped=sorted(torn + other))._checked()
+    if not events and (other or not all(_torn_like(raw_lines[n - 1]) for n in torn)):
+        raise ReplayError(f"{path} is not a trace: no line is a trace event (line {trace.skipped[0]} is not "
                           f"one); give a file written by TraceRecorder")
-    if skipped:
-        where = ", ".join(map(str, skipped[:10])) + (" ..." if len(skipped) > 10 else "")
-        warnings.warn(f"{path}: skipped {len(skipped)} torn line(s) (line {where}), cut short by a writer "
-                      f"that stopped mid-line; every whole line was read", TornLineWarning, stacklevel=2)
-    trace = Trace(events, path=path, lines=lines, skipped=skipped)
-    if run is None:
-        return trace
-    keep = run_indices(trace, run)
-    return Trace([trace[i] for i in keep], path=path, lines=[lines[i] for i in keep], skipped=skipped)
+    _warn_skipped(path, torn, "torn line(s)", "cut short by a writer that stopped mid-line")
+    _warn_skipped(path, other, "line(s)", "valid JSON that is not a trace event")
+    return trace if run is None else pick_run(trace, run)
 
 
-def _parse_line(raw: bytes) -> tuple[list[dict[str, Any]], bool]:
-    """The events on one line, and whether part of it was torn."""
-    whole = _event(raw)
-    if whole is not None:
-        return [whole], False
-    # Glued lines (an older writer appended after a torn tail): a whole event starts at a mark and
-    # ends just before a later mark or at the end; a mark inside an event's own data just fails to parse.
-    starts = [m.start() for m in re.finditer(re.escape(_MARK), raw)]
-    found, torn, at = [], not starts or starts[0] != 0, 0
-    while at < len(starts):
-        ends = starts[at + 1:] + [len(raw)]
-        hit = next((j for j, end in enumerate(ends) if _is_event(_event(raw[starts[at]:end]))), None)
-        if hit is None:
-            torn, at = True, at + 1
-        else:
-            found.append(_event(raw[starts[at]:ends[hit]]))
-            at += hit + 1
-    return found, torn
+def _warn_skipped(path: Path, numbers: list[int], what: str, why: str) -> None:
+    where = ", ".join(map(str, numbers[:10])) + (" ..." if len(numbers) > 10 else "")
+    if numbers:
+        warnings.warn(f"{path}: skipped {len(numbers)} {what} (line {where}), {why}; every whole event was read",
+                      TornLineWarning, stacklevel=3)
 
 
-def _is_event(value: dict[str, Any] | None) -> bool:
-    return value is not None and "event" in value
+def _is_event(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("event"), str)
 
 
-def _event(raw: bytes) -> dict[str, Any] | None:
+def _json(raw: bytes) -> Any:
     try:
-        value = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+        return _NOT_JSON
 
 
 def _torn_like(raw: bytes) -> bool:
     return raw.startswith(_MARK) or _MARK.startswith(raw)
 
 
-def _check_version(event: dict[str, Any], path: Path, number: int) -> None:
-    version = event.get("v", TRACE_VERSION)  # hand-written events may leave it out
-    if type(version) is not int or version != TRACE_VERSION:
-        raise ReplayError(f"{path}, line {number}: trace format version {version!r}, but this mingraph-lite "
-                          f"reads version {TRACE_VERSION}; use the mingraph-lite that wrote it, or record "
-                          f"the run again")
+def _as_trace(source: Any) -> Trace:
+    """A path, a ``Trace``, an ``EventRecorder`` or a list of event dicts, as a checked ``Trace``."""
+    if isinstance(source, (str, os.PathLike)):
+        return read_trace(source)
+    if isinstance(source, Trace):
+        return source
+    events = list(getattr(source, "events", source))
+    return Trace(events, lines=range(1, len(events) + 1))._checked()
 
 
-def _run_key(event: Mapping[str, Any]) -> Any:
+def _run_key(event: Mapping[str, Any]) -> tuple[str, Any]:
     return ("run_id", event["run_id"]) if "run_id" in event else ("run", event.get("run"))
 
 
-def run_ids(events: Iterable[Mapping[str, Any]]) -> list[Any]:
-    """The runs in ``events``, in order of first appearance: each ``run_id`` (or ``run`` number)."""
-    return [key[1] for key in dict.fromkeys(_run_key(e) for e in events)]
+def run_ids(source: Any) -> list[Any]:
+    """The runs of ``source`` (see ``pick_run``) in order of first appearance: each ``run_id`` or ``run``."""
+    return [key[1] for key in dict.fromkeys(map(_run_key, _as_trace(source)))]
 
 
-def run_indices(events: list[Mapping[str, Any]], run: int | str | None) -> list[int]:
-    """The positions in ``events`` of the run ``pick_run`` picks (for callers that need where it came from)."""
-    keys = list(dict.fromkeys(_run_key(e) for e in events))
+def pick_run(source: Any, run: int | str | None = None) -> Trace:
+    """The events of one run, in order, as a ``Trace``. The one rule for "run N", everywhere:
+
+    ``source`` is a trace path, a ``Trace``, an ``EventRecorder`` or a list of event dicts. A run is
+    every event with the same ``run_id`` (runs interleaved by several processes stay apart), or, for
+    events without one, the same ``run`` number; runs count in order of first appearance. ``run`` is
+    a 1-based position, a negative one counting from the end, or a ``run_id``; ``None`` is the last.
+    """
+    trace = _as_trace(source)
+    keys = list(dict.fromkeys(map(_run_key, trace)))
     if not keys:
         raise ValueError("the events hold no runs; record one with EventRecorder or TraceRecorder first")
     if isinstance(run, str):
@@ -327,21 +241,6 @@ def run_indices(events: list[Mapping[str, Any]], run: int | str | None) -> list[
                          f"-1 for the last, or a run_id")
     else:
         chosen = keys[run - 1] if run > 0 else keys[run]
-    return [i for i, e in enumerate(events) if _run_key(e) == chosen]
-
-
-def pick_run(events: Iterable[Mapping[str, Any]], run: int | str | None = None) -> list[dict[str, Any]]:
-    """The events of one run, in their order. The one rule for "run N", everywhere:
-
-    a run is every event with the same ``run_id`` (trace lines; runs interleaved by several
-    processes stay apart), or, for events without one (``EventRecorder``), the same ``run`` number.
-    Runs are counted in order of first appearance. ``run`` is a 1-based position, a negative one
-    counting from the end (-1 is the last), or a ``run_id`` string; ``None`` means the last run.
-    """
-    events = list(getattr(events, "events", events))
-    return [dict(events[i]) for i in run_indices(events, run)]
-
-
-def trace_runs(path: str | os.PathLike[str]) -> list[str]:
-    """The run ids in a trace file, in the order they first appear."""
-    return run_ids(read_trace(path))
+    keep = [i for i, e in enumerate(trace) if _run_key(e) == chosen]
+    return Trace([dict(trace[i]) for i in keep], path=trace.path, lines=[trace.lines[i] for i in keep],
+                 skipped=trace.skipped)

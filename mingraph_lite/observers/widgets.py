@@ -1,69 +1,51 @@
-"""Live views of a run: the folder filling up, and the card in hand flipping.
+"""Live views of a run: its messages as they accumulate (``FolderView``), the situation it is in
+(``CardTimeline``: calling the model, running tools, finished), or both (``LiveRun``).
 
-Two meanings of "state" sit side by side here. ``FolderView`` shows the folder (what has
-happened: every message the model is read, which only grows). ``CardTimeline`` shows the card in
-hand (where the run is: calling the model, running tools, finished), which flips back and forth.
-``LiveRun`` shows both for one run and is used as ``observers=[view]``.
-
-Each view is a ``RecordingObserver``: it turns announcements into event dicts and folds them into
-a ``RunModel`` (``run_model.py``, which the plots read too). A finished trace is the same list of
-event dicts, so ``from_trace``/``from_events`` draw a past run with the same code as a live one.
-
-Why updates are safe to make from a listener: the agent announces from the running cell (the
-main thread), and ipywidgets sends a trait change to the browser as soon as it is set, while the
-cell is still running. We re-render at most every ``interval_ms``, except just before the run
-waits on a model, a tool or a node (the learner stares at that picture) and at the end. Nothing
-here prints: a print from a listener lands in whatever output area is current.
-
-Without ipywidgets, or outside a Jupyter kernel, the views keep the same model and show it as
-plain text (``view.text()``, ``print(view)``) or static HTML when displayed.
+Each view folds redacted events into a ``RunModel``; a trace holds the same events, so
+``from_trace`` draws a past run with the code that draws a live one. The agent announces from the
+cell's thread and ipywidgets sends each change at once, so a view redraws while the cell runs: at
+most every ``interval_ms``, but always before the run waits on a model, a tool or a node, and at
+the end. Nothing here prints. Without ipywidgets or a kernel, a view is plain text or static HTML.
 """
 
 from __future__ import annotations
 
 import html
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
+from string import Template
 from typing import Any
 
-from .base import RecordingObserver
-from .run_model import RunModel
-from .trace import pick_run, read_trace
+from ..redaction import secret_values
+from .base import RecordingObserver, safe_json, shorten
+from .run_model import CARD_COLOURS, RunModel
+from .trace import pick_run
 
-#: Events after which the run waits (on the model, a tool, a node): the picture the learner watches.
-_WAITS = frozenset({"step_start", "tool_call", "node_start"})
-#: Events that always re-render.
-_ALWAYS = frozenset({"run_start", "finish", "tool_error"})
+_WAITS = frozenset({"step_start", "tool_call", "node_start"})  # after these, the run waits
+_ALWAYS = frozenset({"run_start", "finish", "tool_error"})      # these always redraw
 
-_STYLE = """<style>
+_STYLE = Template("""<style>
 .mg-view{font-family:var(--jp-code-font-family,monospace);font-size:12px;line-height:1.35}
 .mg-view h4{margin:0 0 4px 0;font-size:13px}
 .mg-row,.mg-card{display:flex;gap:8px;padding:2px 4px;border-bottom:1px solid #e4e4e4}
 .mg-role{min-width:72px;font-weight:bold}
 .mg-role-system .mg-role{color:#777}.mg-role-user .mg-role{color:#1f5fa8}
-.mg-role-assistant .mg-role{color:#6a3d9a}.mg-role-tool .mg-role{color:#2e7d32}
+.mg-role-assistant .mg-role{color:$model}.mg-role-tool .mg-role{color:$tools}
 .mg-content{white-space:pre-wrap;word-break:break-word}
-.mg-slip{display:block}.mg-ticket{color:#999}.mg-answer{color:#2e7d32}
+.mg-slip{display:block}.mg-ticket{color:#999}.mg-answer{color:$tools}
 .mg-error,.mg-error .mg-role,.mg-error .mg-answer{color:#c62828}
-.mg-thinking summary{color:#999;cursor:pointer}
-.mg-current{background:#fff6d5;font-weight:bold}
-.mg-size{color:#555;margin-left:auto}
-.mg-status{margin-top:4px;color:#555}
-</style>"""
+.mg-thinking summary{color:#999;cursor:pointer}.mg-current{background:#fff6d5;font-weight:bold}
+.mg-size{color:#555;margin-left:auto}.mg-status{margin-top:4px;color:#555}
+</style>""").substitute(model=CARD_COLOURS["calling-model"], tools=CARD_COLOURS["running-tools"])
 
 
-def _args_text(arguments: Any) -> str:
+def _call_text(call: Mapping[str, Any]) -> str:
+    arguments = call.get("arguments")
     if isinstance(arguments, Mapping):
-        return ", ".join(f"{k}={v!r}" for k, v in arguments.items())
-    return str(arguments)  # raw JSON text the provider sent, shown as is
-
-
-# ---------------------------------------------------------------- rendering
-
-def _short(text: str, width: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+        arguments = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+    return f"{call.get('name')}({arguments})"  # raw JSON text from the provider is shown as is
 
 
 def _messages_text(model: RunModel) -> str:
@@ -71,88 +53,75 @@ def _messages_text(model: RunModel) -> str:
     lines = [f"folder: {len(model.rows)} messages"]
     for number, row in enumerate(model.rows, 1):
         if row.role == "tool":
-            mark = " ERROR" if row.is_error else ""
-            lines.append(f"{number:>3} tool       #{row.tool_call_id} {row.name or '?'} ->{mark} "
-                         f"{_short(row.content)}")
+            said = ("-> ERROR " if row.is_error else "-> ") + shorten(row.content, 90)
+            lines.append(f"{number:>3} tool       #{row.tool_call_id} {row.name or '?'} {said}")
             continue
-        lines.append(f"{number:>3} {row.role:<10} {_short(row.content) if row.content else ''}".rstrip())
+        lines.append(f"{number:>3} {row.role:<10} {shorten(row.content, 90)}".rstrip())
         if row.reasoning:
-            lines.append(f"      thinking: {_short(row.reasoning, 70)}")
-        for tool_call in row.tool_calls:
-            answer = answers.get(tool_call.get("id"))
-            told = f" -> {_short(answer.content, 40)}" if answer else " -> (waiting)"
-            shown = f"{tool_call.get('name')}({_args_text(tool_call.get('arguments'))})"
-            lines.append(f"      slip #{tool_call.get('id')} {shown}{told}")
+            lines.append(f"      thinking: {shorten(row.reasoning, 70)}")
+        for call in row.tool_calls:
+            answer = answers.get(call.get("id"))
+            told = f" -> {shorten(answer.content, 40)}" if answer else " -> (waiting)"
+            lines.append(f"      slip #{call.get('id')} {_call_text(call)}{told}")
     lines.append(model.status)
     return "\n".join(lines)
 
 
+def _row_html(row, answers: Mapping[str, Any]) -> str:
+    esc, body = html.escape, []
+    if row.role == "tool":
+        body.append(f'<span class="mg-ticket">#{esc(str(row.tool_call_id))} {esc(row.name or "?")} &rarr;</span> ')
+    if row.content:
+        body.append(f'<span class="mg-content">{esc(row.content)}</span>')
+    if row.reasoning:
+        tokens = f" ({row.reasoning_tokens} tokens)" if row.reasoning_tokens is not None else ""
+        body.append(f'<details class="mg-thinking"><summary>thinking{tokens}</summary>'
+                    f'<span class="mg-content">{esc(row.reasoning)}</span></details>')
+    for call in row.tool_calls:
+        answer = answers.get(call.get("id"))
+        told = (f'<span class="mg-answer{" mg-error" if answer.is_error else ""}">&rarr; '
+                f'{esc(shorten(answer.content, 60))}</span>' if answer else
+                '<span class="mg-answer mg-waiting">&rarr; (waiting)</span>')
+        body.append(f'<span class="mg-slip"><span class="mg-ticket">#{esc(str(call.get("id")))}</span> '
+                    f'{esc(_call_text(call))} {told}</span>')
+    return "".join(body)
+
+
 def _messages_html(model: RunModel) -> str:
-    esc = html.escape
-    answers = model.answers()
-    parts = [f'<div class="mg-view mg-folder" data-count="{len(model.rows)}">',
-             f'<h4>folder: <span class="mg-folder-count">{len(model.rows)}</span> messages</h4>']
+    answers, count = model.answers(), len(model.rows)
+    parts = [f'<div class="mg-view mg-folder" data-count="{count}">',
+             f'<h4>folder: <span class="mg-folder-count">{count}</span> messages</h4>']
     for number, row in enumerate(model.rows, 1):
-        classes = f"mg-row mg-role-{esc(row.role)}" + (" mg-error" if row.is_error else "")
-        body = []
-        if row.role == "tool":
-            body.append(f'<span class="mg-ticket">#{esc(str(row.tool_call_id))} {esc(row.name or "?")} '
-                        '&rarr;</span> ')
-        if row.content:
-            body.append(f'<span class="mg-content">{esc(row.content)}</span>')
-        if row.reasoning:
-            tokens = f" ({row.reasoning_tokens} tokens)" if row.reasoning_tokens is not None else ""
-            body.append(f'<details class="mg-thinking"><summary>thinking{tokens}</summary>'
-                        f'<span class="mg-content">{esc(row.reasoning)}</span></details>')
-        for tool_call in row.tool_calls:
-            answer = answers.get(tool_call.get("id"))
-            told = (f'<span class="mg-answer{" mg-error" if answer.is_error else ""}">&rarr; '
-                    f'{esc(_short(answer.content, 60))}</span>' if answer else
-                    '<span class="mg-answer mg-waiting">&rarr; (waiting)</span>')
-            shown = f'{tool_call.get("name")}({_args_text(tool_call.get("arguments"))})'
-            body.append(f'<span class="mg-slip"><span class="mg-ticket">#{esc(str(tool_call.get("id")))}</span> '
-                        f'{esc(shown)} {told}</span>')
-        parts.append(f'<div class="{classes}" data-index="{number}"><span class="mg-role">{number} '
-                     f'{esc(row.role)}</span><div>{"".join(body)}</div></div>')
-    parts.append(f'<div class="mg-status">{esc(model.status)}</div></div>')
+        role = html.escape(row.role)
+        parts.append(f'<div class="mg-row mg-role-{role}{" mg-error" if row.is_error else ""}" data-index="{number}">'
+                     f'<span class="mg-role">{number} {role}</span><div>{_row_html(row, answers)}</div></div>')
+    parts.append(f'<div class="mg-status">{html.escape(model.status)}</div></div>')
     return "".join(parts)
+
+
+def _in_hand(model: RunModel, number: int) -> bool:
+    return number == len(model.cards) and model.finish is None
 
 
 def _timeline_text(model: RunModel) -> str:
     lines = [f"cards: {len(model.cards)}, folder: {len(model.rows)} messages"]
     for number, card in enumerate(model.cards, 1):
-        step = f" (step {card.step})" if card.step is not None and card.kind != "finished" else ""
-        here = "  <- in hand" if number == len(model.cards) and model.finish is None else ""
-        lines.append(f"{number:>3} holding: {card.label + step:<28} | folder has {card.message_count} messages"
-                     f"{here}")
+        here = "  <- in hand" if _in_hand(model, number) else ""
+        lines.append(f"{number:>3} holding: {card.title:<28} | folder has {card.message_count} messages{here}")
     return "\n".join(lines)
 
 
 def _timeline_html(model: RunModel) -> str:
     esc = html.escape
     parts = [f'<div class="mg-view mg-timeline" data-cards="{len(model.cards)}">',
-             f'<h4>card in hand &middot; folder size: <span class="mg-folder-count">{len(model.rows)}</span>'
-             '</h4>']
+             f'<h4>card in hand &middot; folder size: <span class="mg-folder-count">{len(model.rows)}</span></h4>']
     for number, card in enumerate(model.cards, 1):
-        current = " mg-current" if number == len(model.cards) and model.finish is None else ""
-        step = f" (step {card.step})" if card.step is not None and card.kind != "finished" else ""
+        current = " mg-current" if _in_hand(model, number) else ""
         parts.append(f'<div class="mg-card mg-card-{esc(card.kind)}{current}" data-index="{number}">'
-                     f'<span class="mg-label">{esc(card.label + step)}</span>'
+                     f'<span class="mg-label">{esc(card.title)}</span>'
                      f'<span class="mg-size">folder has {card.message_count} messages</span></div>')
     parts.append(f'<div class="mg-status">{esc(model.status)}</div></div>')
     return "".join(parts)
-
-
-# ---------------------------------------------------------------- the views
-
-def _in_kernel() -> bool:
-    """True inside a Jupyter kernel, where a widget has a front end to draw it."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def _ipywidgets():
@@ -163,62 +132,44 @@ def _ipywidgets():
     return ipywidgets
 
 
-class _View(RecordingObserver):
-    """Shared plumbing: fold events into a ``RunModel``; re-render throttled; text or widget."""
+def _can_draw() -> bool:
+    """A widget only inside a Jupyter kernel (a front end draws it) and with ipywidgets there."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    if getattr(shell, "kernel", None) is None or os.environ.get("MINGRAPH_NO_WIDGETS"):
+        return False
+    try:
+        return bool(_ipywidgets())
+    except ImportError:
+        return False
 
-    _name = "view"
-    _draws_timeline = False  # whether its snapshot carries the PNG timeline of the cards
+
+_MESSAGES = (_messages_html, _messages_text)
+_TIMELINE = (_timeline_html, _timeline_text)
+
+
+class _View(RecordingObserver):
+    """What every view shares: fold events into a ``RunModel``; redraw, throttled; text or widget."""
+
+    _shows: tuple[tuple[Callable[[RunModel], str], Callable[[RunModel], str]], ...] = ()  # (HTML, text) renderers
 
     def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """``widget``: True needs ipywidgets, False is plain text, None (default) picks what works.
-
-        ``clock`` (seconds) is read once per announcement: it paces the redraws and gives the
-        snapshot's timeline its durations; pass a fake one for reproducible durations.
-        """
+        ``clock`` (seconds) paces the redraws and times the snapshot's timeline: pass a fake one to test."""
         super().__init__()
-        self.model = RunModel()
-        self.events: list[dict[str, Any]] = []
+        self.model, self.events = RunModel(), []
         self.times: list[float] = []  # one clock reading per live announcement, beside ``events``
-        self.interval_ms = interval_ms
-        self.renders = 0
-        self._clock = clock
-        self._last_render = float("-inf")
-        self._prev: tuple[Any, float] | None = None
-        # How long the run last waited after each kind of wait (a model call, a tool, a node).
-        self._waits_ms: dict[Any, float] = {}
-        self._replaying = False
-        self.widget = None
-        if widget is None:
-            widget = _in_kernel() and not os.environ.get("MINGRAPH_NO_WIDGETS")
-            if widget:
-                try:
-                    _ipywidgets()
-                except ImportError:
-                    widget = False
-        if widget:
-            self.widget = self._build()
-            self.refresh()
-
-    # The one place a subclass decides what it draws.
-    def _build(self):
-        return _ipywidgets().HTML(value="")
-
-    def to_html(self) -> str:  # pragma: no cover - each view overrides
-        raise NotImplementedError
-
-    def text(self) -> str:  # pragma: no cover - each view overrides
-        raise NotImplementedError
-
-    def _apply(self, event: dict[str, Any]) -> None:
-        self.model.apply(event)
-
-    def _draw(self) -> None:
-        self.widget.value = _STYLE + self.to_html()
+        self.interval_ms, self.renders, self._clock = interval_ms, 0, clock
+        self._last_render, self._prev, self._replaying = float("-inf"), None, False
+        self._waits_ms: dict[Any, float] = {}  # how long the run last waited after each kind of wait
+        draw = _can_draw() if widget is None else widget
+        self.widget = _ipywidgets().HTML(value="") if draw else None
+        self.refresh()
 
     def record(self, event: dict[str, Any]) -> None:
+        event = safe_json(event, secret_values())  # what a view shows is redacted, like a trace
         self.events.append(event)
-        self._apply(event)
+        self.model.apply(event)
         if self._replaying:
             return
         kind, now = event.get("event", ""), self._clock()
@@ -227,38 +178,30 @@ class _View(RecordingObserver):
         if self._prev is not None and self._prev[0] is not None:
             self._waits_ms[self._prev[0]] = (now - self._prev[1]) * 1000
         self._prev = (wait, now)
-        # A flood of fast events (a scripted run, a cached model) is drawn at most every interval.
-        # Before a wait, the picture is drawn if the last wait of the same kind was long enough to
-        # see (unknown counts as long): a slow model call is not shown under the previous card.
+        # A flood of fast events is drawn at most every interval. Before a wait, the picture is drawn
+        # if the last wait of the same kind was long enough to see (unknown counts as long).
         if (kind in _ALWAYS or (now - self._last_render) * 1000 >= self.interval_ms
                 or (wait is not None and self._waits_ms.get(wait, float("inf")) >= self.interval_ms)):
             self.refresh()
             self._last_render = now
 
     def snapshot(self, *, png: bool | None = None):
-        """What the view shows now, kept as static HTML, text and (for cards) a PNG timeline.
-
-        Display it after the run (``display(view.snapshot())``): a saved notebook then shows the
-        finished picture without a kernel. ``png`` defaults to True for views that show cards.
-        """
+        """What the view shows now, as static HTML, text and (``png``, default with a timeline) a PNG timeline:
+        display it after the run, and a saved notebook shows the finished picture without a kernel."""
         from .snapshot import Snapshot
 
-        return Snapshot.of(self, style=_STYLE, png=self._draws_timeline if png is None else png)
+        return Snapshot.of(self, style=_STYLE, png=_TIMELINE in self._shows if png is None else png)
 
     def refresh(self) -> None:
         """Draw the current model now (no-op in plain-text mode)."""
         if self.widget is None:
             return
-        with self.widget.hold_sync():
-            self._draw()
+        self.widget.value = _STYLE + self.to_html()
         self.renders += 1
 
     @classmethod
     def from_events(cls, events: Iterable[Mapping[str, Any]], *, run: int | str | None = None, **kwargs: Any):
-        """A view of a finished run, from event dicts (an ``EventRecorder``'s or a trace's).
-
-        ``run`` picks one run when the events hold several (``pick_run``'s rule); the default is the last.
-        """
+        """A view of a finished run from event dicts or a trace path; ``run`` as ``pick_run`` (default: the last)."""
         view = cls(**kwargs)
         view._replaying = True
         for event in pick_run(events, run):
@@ -267,79 +210,51 @@ class _View(RecordingObserver):
         view.refresh()
         return view
 
-    @classmethod
-    def from_trace(cls, path: str | os.PathLike[str], *, run: int | str | None = None, **kwargs: Any):
-        """A view of a run in a trace file (JSON Lines from ``TraceRecorder``); default the last run."""
-        return cls.from_events(read_trace(path), run=run, **kwargs)
+    from_trace = from_events  # a trace file's path is one more source pick_run reads
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = {"text/plain": repr(self)}
-        if self.widget is not None:
-            data = self.widget._repr_mimebundle_(include=include, exclude=exclude)
-            data = data[0] if isinstance(data, tuple) else data
-            bundle = {**(data or {}), "text/plain": repr(self)}
-        else:
-            bundle["text/html"] = _STYLE + self.to_html()
-        return bundle
+        if self.widget is None:
+            return {"text/plain": repr(self), "text/html": _STYLE + self.to_html()}
+        data = self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        return {**((data[0] if isinstance(data, tuple) else data) or {}), "text/plain": repr(self)}
+
+    def to_html(self) -> str:
+        return "".join(html(self.model) for html, _ in self._shows)
+
+    def text(self) -> str:
+        return "\n\n".join(text(self.model) for _, text in self._shows)
 
     def __str__(self) -> str:
         return self.text()
 
 
 class FolderView(_View):
-    """The folder, live: one row per message, slips with their tickets, each answer beside its slip."""
+    """The run's messages, live: each tool call with its id, and each answer beside its call."""
 
-    def to_html(self) -> str:
-        return _messages_html(self.model)
-
-    def text(self) -> str:
-        return _messages_text(self.model)
+    _shows = (_MESSAGES,)
 
     def __repr__(self) -> str:
         return f"FolderView({len(self.model.rows)} messages, {self.model.status})"
 
 
 class CardTimeline(_View):
-    """The card in hand at each moment, beside the folder size (which only climbs)."""
+    """The situation at each moment (the card in hand), beside the message count (which only climbs)."""
 
-    _draws_timeline = True
-
-    def to_html(self) -> str:
-        return _timeline_html(self.model)
-
-    def text(self) -> str:
-        return _timeline_text(self.model)
+    _shows = (_TIMELINE,)
 
     def __repr__(self) -> str:
         return f"CardTimeline({len(self.model.cards)} cards, {self.model.status})"
 
 
 class LiveRun(_View):
-    """Both views of one run side by side: the card in hand, and the folder."""
+    """Both views of one run side by side: the situations, and the messages."""
 
-    _draws_timeline = True
-
-    def _build(self):
-        widgets = _ipywidgets()
-        self._timeline_widget = widgets.HTML(value="", layout=widgets.Layout(flex="0 0 34%"))
-        self._messages_widget = widgets.HTML(value="", layout=widgets.Layout(flex="1 1 66%"))
-        box = widgets.HBox([self._timeline_widget, self._messages_widget],
-                           layout=widgets.Layout(width="100%", align_items="flex-start"))
-        box.add_class("mg-live")
-        return box
-
-    def _draw(self) -> None:
-        with self._timeline_widget.hold_sync(), self._messages_widget.hold_sync():
-            self._timeline_widget.value = _STYLE + _timeline_html(self.model)
-            self._messages_widget.value = _STYLE + _messages_html(self.model)
+    _shows = (_TIMELINE, _MESSAGES)
 
     def to_html(self) -> str:
         return (f'<div class="mg-view mg-live" style="display:flex;gap:16px;align-items:flex-start">'
                 f'<div style="flex:0 0 34%">{_timeline_html(self.model)}</div>'
                 f'<div style="flex:1 1 66%">{_messages_html(self.model)}</div></div>')
-
-    def text(self) -> str:
-        return _timeline_text(self.model) + "\n\n" + _messages_text(self.model)
 
     def __repr__(self) -> str:
         return f"LiveRun({len(self.model.cards)} cards, {len(self.model.rows)} messages, {self.model.status})"

@@ -176,11 +176,11 @@ def test_outside_a_kernel_auto_is_plain_text():
 def test_widget_mode_updates_the_html_and_keeps_a_stable_text_repr():
     pytest.importorskip("ipywidgets")
     view = LiveRun(widget=True)
-    cards, folder = view.widget.children
-    assert "mg-timeline" in cards.value and 'data-count="0"' in folder.value
+    assert "mg-timeline" in view.widget.value and 'data-count="0"' in view.widget.value
     run_four_rounds(view)
-    assert 'data-count="10"' in folder.value and folder.value.count('class="mg-row mg-role-tool') == 4
-    assert "finished (answered)" in cards.value
+    drawn = view.widget.value
+    assert 'data-count="10"' in drawn and drawn.count('class="mg-row mg-role-tool') == 4
+    assert "finished (answered)" in drawn and "mg-live" in drawn
     bundle = view._repr_mimebundle_()
     assert bundle["text/plain"] == "LiveRun(8 cards, 10 messages, finished (answered))"
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == view.widget.model_id
@@ -204,7 +204,7 @@ def test_throttle_draws_floods_rarely_but_slow_runs_fully(seconds_per_event, exp
     view = FolderView(widget=True, interval_ms=100)
     view._clock = FakeClock(seconds_per_event)
     drawn = []
-    view._draw = lambda: drawn.append(view.to_html())
+    view.refresh = lambda: drawn.append(view.to_html())
     run_four_rounds(view)
     events = len(view.events)
     if expect_all:
@@ -236,7 +236,7 @@ def test_throttle_shows_each_slow_model_call_even_when_tools_are_instant():
     view = CardTimeline(widget=True, interval_ms=100)
     view._clock = clock
     drawn = []
-    view._draw = lambda: drawn.append((view.model.status, len(view.model.rows)))
+    view.refresh = lambda: drawn.append((view.model.status, len(view.model.rows)))
     run_four_rounds(view, llm=SlowModel())
     # what the learner stares at during each model call: the right card and the folder so far
     for step, size in ((1, 2), (2, 5), (3, 7), (4, 9)):
