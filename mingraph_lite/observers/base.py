@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 #: Every hook, in the order a run can announce them; the event name is the hook minus ``on_``.
 HOOKS = ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return",
-         "on_tool_error", "on_finish", "on_node_start", "on_node_end")
+         "on_tool_error", "on_finish", "on_node_start", "on_node_end", "on_memory_call")
 
 
 class Observer:
@@ -51,6 +51,9 @@ class Observer:
     def on_node_end(self, node: str, update: Mapping[str, Any] | None, superstep: int | None = None) -> None:
         """A graph node returned ``update`` (None: no change); it merges when its ``superstep`` ends."""
 
+    def on_memory_call(self, response: LLMResponse) -> None:
+        """The memory called its own model (``Summarise``); not a reply of the run, but its tokens count."""
+
 
 def _jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, float, bool)):
@@ -75,7 +78,7 @@ def event_dict(hook: str, *args: Any) -> dict[str, Any]:
         return {"event": name, "messages": [m.to_dict() for m in args[0]]}
     if hook == "on_step_start":
         return {"event": name, "step": args[0]}
-    if hook == "on_model_reply":
+    if hook in ("on_model_reply", "on_memory_call"):
         return {"event": name, **args[0].to_dict()}
     if hook == "on_tool_call":
         return {"event": name, **args[0].to_dict()}
@@ -143,3 +146,6 @@ class RecordingObserver(Observer):
 
     def on_node_end(self, node, update, superstep=None):
         self._hear("on_node_end", node, update, superstep)
+
+    def on_memory_call(self, response):
+        self._hear("on_memory_call", response)
