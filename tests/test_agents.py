@@ -1,14 +1,17 @@
 """The Agent: the loop, its cards, its ways out, and listeners that cannot change a run."""
 
+from __future__ import annotations
+
 import io
 import logging
 from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mingraph_lite.agents import Agent
+from mingraph_lite.agents import Agent, card_transitions
 from mingraph_lite.course.scripts import (
     QUESTION,
     SYSTEM_PROMPT,
@@ -19,13 +22,13 @@ from mingraph_lite.course.scripts import (
 )
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import ScriptExhausted, StepLimitReached
-from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.memory import KeepAll, LastN
+from mingraph_lite.llms.scripted import ScriptedLLM, word_count
+from mingraph_lite.memory import KeepAll, LastN, Summarise
 from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.observers.base import HOOKS, Observer
 from mingraph_lite.observers.console import ConsoleLogger
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TraceRecorder
+from mingraph_lite.observers.trace import TraceRecorder, read_trace
 from mingraph_lite.steps import Sequence
 
 ANSWER = "Paris: 64°F, Tokyo: 75°F"
@@ -437,3 +440,82 @@ def test_an_error_answer_quotes_at_most_a_few_hundred_characters_and_says_how_mu
     (answer,) = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
     assert len(answer.content) < 600
     assert "(9,999,700 more characters cut)" in answer.content and "the limit is 20,000" in answer.content
+
+
+# --- the situations' diagram, read from their annotations -------------------------------------------
+
+def test_card_transitions_are_read_from_the_run_annotations_and_cover_every_run():
+    edges = card_transitions()
+    assert sorted(edges) == [("CallingModel", "Finished"), ("CallingModel", "RunningTools"),
+                             ("RunningTools", "CallingModel")]
+    for manager, kwargs in ((four_round_manager, {}), (looping_manager, {"max_steps": 2})):
+        agent = weather_agent(manager(), **kwargs)
+        try:
+            agent.run({"question": QUESTION})
+        except StepLimitReached:
+            pass
+        names = [name for name, _ in agent.cards]
+        assert set(zip(names, names[1:], strict=False)) <= set(edges)  # every hand-over a run made is drawn
+
+
+@dataclass(frozen=True)
+class Asking:
+    def run(self, run) -> Waiting | Done:
+        return Done()
+
+
+@dataclass(frozen=True)
+class Waiting:
+    def run(self, run) -> Asking:
+        return Asking()
+
+
+@dataclass(frozen=True)
+class Done:
+    def run(self, run) -> None:
+        return None
+
+
+def test_card_transitions_follow_a_learners_own_classes():
+    assert card_transitions(Asking) == [("Asking", "Waiting"), ("Asking", "Done"), ("Waiting", "Asking")]
+    assert card_transitions(Done) == []
+
+
+# --- a memory's own model calls are announced -------------------------------------------------------
+
+def summarising_agent(observers):
+    summariser = ScriptedLLM(["a short summary"] * 10, name="scripted: summariser", count_tokens=word_count)
+    memory = Summarise(SYSTEM_PROMPT, summariser, keep_last=2, trigger=3)
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})],
+                       [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 24})], ANSWER])
+    return Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=memory, observers=observers)
+
+
+def test_summarise_model_calls_are_announced_with_their_tokens_and_reach_the_trace(tmp_path):
+    recorder, path = EventRecorder(), tmp_path / "t.jsonl"
+    agent = summarising_agent([recorder, TraceRecorder(path)])
+    assert agent.run({"question": QUESTION}) == {"answer": ANSWER}
+    spent = agent.memory.summary_responses
+    heard = recorder.of("memory_call")
+    assert len(heard) == len(spent) > 0
+    assert [(e["input_tokens"], e["output_tokens"]) for e in heard] == [
+        (r.input_tokens, r.output_tokens) for r in spent]
+    assert all(e["input_tokens"] > 0 for e in heard)
+    assert recorder.names().count("model_reply") == 4  # not a reply of the run
+    traced = [e for e in read_trace(path) if e["event"] == "memory_call"]
+    assert [e["input_tokens"] for e in traced] == [e["input_tokens"] for e in heard]
+    # the message that set off each summary is announced before it
+    names = recorder.names()
+    assert all(names[i - 1] in ("run_start", "model_reply", "tool_return") for i, n in enumerate(names)
+               if n == "memory_call")
+
+
+def test_a_summariser_that_fails_after_answering_is_still_heard():
+    recorder = EventRecorder()
+    memory = Summarise(SYSTEM_PROMPT, ScriptedLLM([""], count_tokens=word_count), keep_last=1, trigger=2)
+    agent = Agent(three_round_manager(), weather_registry(), SYSTEM_PROMPT, memory=memory, observers=[recorder])
+    with pytest.raises(ValueError, match="empty summary"):
+        agent.run({"question": QUESTION})
+    assert len(recorder.of("memory_call")) == len(memory.summary_responses) == 1
+    assert recorder.names()[-1] == "finish"
+    assert_folder_valid(agent.memory.messages())

@@ -217,3 +217,14 @@ def test_a_failing_summariser_leaves_the_history_whole_and_its_error_surfaces(re
         memory.add(UserMessage("q2"))  # the third unsummarised message starts a summary
     assert memory.messages() == [*before, UserMessage("q2")]  # nothing cut, the new message kept
     assert memory.summary is None and len(memory.history) == 3
+
+
+def test_summarise_names_what_its_model_lacks():
+    class Nameless:
+        def generate(self, messages, tools):
+            return "never called"
+
+    with pytest.raises(TypeError, match=r"has no name$"):
+        Summarise(PROMPT, Nameless())
+    with pytest.raises(TypeError, match=r"has no name and no generate$"):
+        Summarise(PROMPT, object())
