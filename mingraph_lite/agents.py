@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +26,7 @@ from .tools import ToolRegistry, answer_once, error_answer, open_calls, unrun_an
 logger = logging.getLogger(__name__)
 
 
-def _memory_calls(memory: Memory) -> list[LLMResponse]:
-    """The replies a memory got from its own model so far (``Summarise`` keeps them; most memories make none)."""
-    return getattr(memory, "summary_responses", [])
-
-
-@dataclass(frozen=True)
+@dataclass
 class _Run:
     """What a situation may use: the memory, the tool specs handed to the model, the model, the registry."""
 
@@ -47,19 +42,20 @@ class _Run:
 
         With no ``args`` the announcement carries every message the model will read (a run's start).
         """
-        made = len(_memory_calls(self.memory))
+        replies: Sequence[LLMResponse] = getattr(self.memory, "summary_responses", ())  # Summarise's own calls
+        made = len(replies)
         try:
             self.memory.add(message)
         except Exception:
             messages = self.memory.messages()
             if messages and messages[-1] is message:  # added before the memory failed: still announce it
-                self._announce_added(hook, args, made)
+                self._announce_added(hook, args, replies[made:])
             raise
-        self._announce_added(hook, args, made)
+        self._announce_added(hook, args, replies[made:])
 
-    def _announce_added(self, hook: str, args: tuple, made: int) -> None:
+    def _announce_added(self, hook: str, args: tuple, memory_calls: Sequence[LLMResponse]) -> None:
         self.announce(hook, *(args or (tuple(self.memory.messages()),)))
-        for response in _memory_calls(self.memory)[made:]:  # its own event: not a model reply of the run
+        for response in memory_calls:  # its own event: not a model reply of the run
             self.announce("on_memory_call", response)
 
 

@@ -1,17 +1,14 @@
 """Redaction: secrets never leave the program. Every text that does (a trace line, a console line, an
-error message) passes through ``redact`` on its way out.
-
-Two kinds of secret are replaced by ``***``:
+error message, a log record through ``RedactingFilter``) passes through ``redact``, which replaces
+with ``***``:
 
 - the value of an environment variable whose name ends in ``KEY``, ``TOKEN``, ``SECRET`` or
-  ``PASSWORD`` (any case: ``OPENAI_API_KEY``, ``HF_TOKEN``, ``db_password``), when the value is at
-  least 8 characters long and is not a plain number or boolean (``MAX_TOKENS=18`` and
-  ``TOKENIZERS_PARALLELISM=false`` are settings, not secrets);
-- the credentials part of a URL, ``scheme://user:password@host`` -> ``scheme://***@host``, and the
-  same without a scheme (``user:password@host``, the way ``OLLAMA_HOST`` may be set).
+  ``PASSWORD`` (any case), when it is at least 8 characters and not a plain number or boolean
+  (``MAX_TOKENS=18`` and ``TOKENIZERS_PARALLELISM=false`` are settings, not secrets);
+- a URL's credentials, ``scheme://user:password@host`` -> ``scheme://***@host``, also without a scheme
+  (``user:password@host``, as ``OLLAMA_HOST`` may be set).
 
-The environment is read at each call, so a key exported after import is still caught. Log records
-pass through ``RedactingFilter`` where the package logs a failure with its exception.
+The environment is read at each call, so a key exported after import is still caught.
 """
 
 from __future__ import annotations
@@ -71,11 +68,8 @@ def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """A logging filter that redacts a record's message and traceback before any handler sees it.
-
-    The announcer and the trace writer attach it to their loggers: a listener's failure is logged
-    with its exception, and that exception's text can hold whatever the run was handling.
-    """
+    """Redacts a log record's message and traceback before any handler sees it (a failure's text may
+    hold whatever the run was handling)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

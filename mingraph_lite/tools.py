@@ -128,6 +128,8 @@ def answer_once(calls: Sequence[ToolCall]) -> list[tuple[ToolCall, ToolMessage |
     When several calls share an id, none of them runs: the pair carries the one answer, saying how to
     fix it. Otherwise the answer is ``None`` and the call may run.
     """
+    if len({call.id for call in calls}) == len(calls):  # the usual batch, cheaply: every id its own
+        return [(call, None) for call in calls]
     counts = Counter(call.id for call in calls)
     first: dict[str, ToolCall] = {}
     for call in calls:
