@@ -1,10 +1,8 @@
 """The agent: a model calling tools in a loop, written with the State pattern.
 
-A run is always in exactly one situation, each a class (the course's cards): ``_CallingModel``,
-``_RunningTools``, ``_Finished``. Each does its situation's work through a narrow ``_Run`` context and
-returns the next one, so the loop never asks "where am I?". A situation that cannot go on raises
-``_Stopped``, which says why the run ended and what is still to be answered; the ``Agent`` cleans up.
-The conversation in memory only grows; the situation changes back and forth.
+A run is always in one situation, each a class (the course's cards): ``_CallingModel``, ``_RunningTools``,
+``_Finished``. Each works through a narrow ``_Run`` context and returns the next, so the loop never asks
+"where am I?". One that cannot go on raises ``_Stopped``: why the run ended, what is still to answer.
 """
 
 from __future__ import annotations
@@ -38,32 +36,27 @@ class _Run:
     announce: Callable[..., None]
 
     def add(self, message: Message, hook: str, *args: Any) -> None:
-        """The one way into memory: add ``message`` and announce it once, then any model call memory made.
-
-        With no ``args`` the announcement carries every message the model will read (a run's start).
-        """
+        """The one way into memory: add ``message``, announce it once, then any model call memory made."""
         replies: Sequence[LLMResponse] = getattr(self.memory, "summary_responses", ())  # Summarise's own calls
-        made = len(replies)
+        made, error = len(replies), None
         try:
             self.memory.add(message)
-        except Exception:
+        except Exception as e:
             messages = self.memory.messages()
-            if messages and messages[-1] is message:  # added before the memory failed: still announce it
-                self._announce_added(hook, args, replies[made:])
-            raise
-        self._announce_added(hook, args, replies[made:])
-
-    def _announce_added(self, hook: str, args: tuple, memory_calls: Sequence[LLMResponse]) -> None:
-        self.announce(hook, *(args or (tuple(self.memory.messages()),)))
-        for response in memory_calls:  # its own event: not a model reply of the run
+            if not messages or messages[-1] is not message:  # not added: nothing to announce
+                raise
+            error = e  # added before the memory failed: announced all the same, then raised
+        self.announce(hook, *(args or (tuple(self.memory.messages()),)))  # no args: a run's start
+        for response in replies[made:]:  # its own event: not a model reply of the run
             self.announce("on_memory_call", response)
+        if error is not None:
+            raise error
 
 
 class _Stopped(BaseException):
     """A run that cannot go on: the error, the finish reason, why open calls never ran, the failed call."""
 
-    def __init__(self, error: BaseException, reason: str, unrun: str | None = None,
-                 failed: ToolCall | None = None) -> None:
+    def __init__(self, error: BaseException, reason: str, unrun: str | None = None, failed: ToolCall | None = None):
         super().__init__(reason)
         self.error, self.reason, self.failed = error, reason, failed
         self.unrun = unrun or f"the run stopped ({type(error).__name__})"
@@ -95,16 +88,12 @@ class _RunningTools:
     def run(self, run: _Run) -> _CallingModel:
         for call, refused in answer_once(self.message.tool_calls):
             run.announce("on_tool_call", call)
-            result = refused or self._answer(run, call)
+            try:  # a badly filled-in call is answered with what to fix: the model can correct it
+                result = refused or run.registry.answer(call)
+            except BaseException as e:  # not the model's to fix; Ctrl-C in a slow tool too
+                raise _Stopped(e, "tool failed", f"{call.name} failed before it", failed=call) from None
             run.add(result, "on_tool_return", result)
         return _CallingModel(self.model_call + 1)
-
-    @staticmethod
-    def _answer(run: _Run, call: ToolCall) -> ToolMessage:
-        try:  # a badly filled-in call is answered with what to fix: the model can correct it
-            return run.registry.answer(call)
-        except BaseException as e:  # not the model's to fix; Ctrl-C in a slow tool too
-            raise _Stopped(e, "tool failed", f"{call.name} failed before it", failed=call) from None
 
 
 @dataclass(frozen=True)
@@ -121,35 +110,28 @@ class _Finished:
 
 
 def card_transitions(first: type = _CallingModel) -> list[tuple[str, str]]:
-    """Every (situation, next situation) pair from ``first`` on, read from the ``run`` return annotations.
-
-    A class whose ``run`` returns ``None`` ends a run. Notebook 02 draws the cards from this.
-    """
-    edges, seen, todo = [], set(), [first]
-    while todo:
-        current = todo.pop(0)
-        if current in seen:
-            continue
-        seen.add(current)
+    """Every (situation, next situation) pair from ``first`` on, read from the ``run`` return annotations."""
+    edges, found = [], [first]
+    for current in found:  # grows as the annotations name new classes
         returns = typing.get_type_hints(current.run).get("return")
         for following in typing.get_args(returns) or (returns,):
             if isinstance(following, type) and following is not type(None):
                 edges.append((current.__name__.lstrip("_"), following.__name__.lstrip("_")))
-                todo.append(following)
+                if following not in found:
+                    found.append(following)
     return edges
 
 
 class Agent:
     """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
 
-    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent (a
-    default built in the signature would be shared by every agent). Observers hear every announcement
-    and cannot change the run; with ``strict=True`` a failing observer stops it instead.
+    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent (one
+    built in the signature would be shared by every agent). Observers hear every announcement and cannot
+    change the run; with ``strict=True`` a failing observer stops it instead.
 
     Whichever way a run ends (an answer, the step limit, a failing tool, model, listener or memory,
-    Ctrl-C), every tool call in memory has exactly one answer, every message in memory was announced
-    once, the error raised is the one that stopped the run, and the agent can run again (its memory
-    carries the conversation on; build a new ``Agent`` for a fresh one).
+    Ctrl-C), every tool call in memory has exactly one answer, every message was announced once, the
+    error raised is the one that stopped the run, and the agent can run again on the same memory.
     """
 
     def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
@@ -184,10 +166,9 @@ class Agent:
         except BaseException as e:
             stop = e if isinstance(e, _Stopped) else _Stopped(e, "stopped")
             self._stop(run, stop, finished=isinstance(situation, _Finished))
-            error = stop.error
         else:
             return {"answer": last.answer}
-        raise error  # outside the handler, so the traceback is the error's own
+        raise stop.error  # outside the handler, so the traceback is the error's own
 
     def _stop(self, run: _Run, stop: _Stopped, finished: bool) -> None:
         """The clean-up on every way out by error: answer every open call, then announce the finish."""

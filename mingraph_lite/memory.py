@@ -50,7 +50,6 @@ class KeepAll:
 
 
 def _count(owner: str, name: str, value: object, fix: str) -> None:
-    # bool is an int in Python, and 1.5 messages means nothing: neither is a count.
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{owner} needs {name} as a whole number >= 1 ({fix}), got {value!r}")
 
@@ -111,10 +110,9 @@ def _usable_summary(response) -> str:
 class Summarise(KeepAll):
     """Keep the last ``keep_last`` messages word for word and a model-written summary of the rest.
 
-    When more than ``trigger`` messages are unsummarised, ``llm`` condenses the older ones: a model
-    call of its own, kept in ``summary_responses`` (the ``Agent`` announces each as ``on_memory_call``).
-    History is cut only with a good summary in hand: a summariser that raises, returns nothing or asks
-    for tools leaves the memory as it was (the new message included), and its error surfaces from ``add``.
+    Past ``trigger`` unsummarised messages, ``llm`` condenses the older ones in a model call of its own,
+    kept in ``summary_responses`` (the ``Agent`` announces each as ``on_memory_call``). A summariser that
+    raises, returns nothing or asks for tools leaves the history whole, and its error surfaces from ``add``.
     """
 
     def __init__(self, system_prompt: str, llm: LLM, *, keep_last: int = 4, trigger: int = 8) -> None:
@@ -136,8 +134,7 @@ class Summarise(KeepAll):
     def add(self, message: Message) -> None:
         super().add(message)
         self._recent.append(message)
-        # Only at a quiet moment: never while tool calls wait for their answers.
-        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)  # never mid-exchange
         if len(self._recent) > self.trigger and not waiting:
             self._condense()
 
@@ -147,11 +144,9 @@ class Summarise(KeepAll):
         if not older:
             return
         earlier = f"Earlier summary: {self.summary}\n" if self.summary else ""
-        response = self.llm.generate(
-            [SystemMessage(SUMMARY_PROMPT), UserMessage(earlier + _transcript(older))], [])
+        response = self.llm.generate([SystemMessage(SUMMARY_PROMPT), UserMessage(earlier + _transcript(older))], [])
         self.summary_responses.append(response)
-        summary = _usable_summary(response)
-        self.summary, self._recent = summary, self._recent[cut:]
+        self.summary, self._recent = _usable_summary(response), self._recent[cut:]  # cut only with a good one
 
     def messages(self) -> list[Message]:
         head: list[Message] = [self.system]

@@ -16,9 +16,8 @@ from typing import Any, ClassVar, Mapping, Union
 class ToolCall:
     """The model asks to run tool ``name`` with ``arguments``; its answer will carry the same ``id``.
 
-    ``arguments`` is normally a dict, but is kept as the model sent it (JSON text, ``None``, a list...),
-    so that the registry answers it as the model's mistake instead of an adapter crashing on it.
-    """
+    ``arguments`` is kept as the model sent it (a dict, or JSON text, ``None``, a list...), so the
+    registry answers a bad one as the model's mistake instead of an adapter crashing on it."""
 
     id: str
     name: str
@@ -118,8 +117,7 @@ class AssistantMessage(_Message):
         return AssistantMessage(self.content, tuple(deepcopy(c, memo) for c in self.tool_calls))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"role": self.role, "content": self.content,
-                "tool_calls": [c.to_dict() for c in self.tool_calls]}
+        return {"role": self.role, "content": self.content, "tool_calls": [c.to_dict() for c in self.tool_calls]}
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,10 @@
-"""Redaction: secrets never leave the program. Every text that does (a trace line, a console line, an
-error message, a log record through ``RedactingFilter``) passes through ``redact``, which replaces
-with ``***``:
+"""Redaction: secrets never leave the program. Every text that does (a trace or console line, an error,
+a log record through ``RedactingFilter``) passes through ``redact``, which replaces with ``***``:
 
-- the value of an environment variable whose name ends in ``KEY``, ``TOKEN``, ``SECRET`` or
-  ``PASSWORD`` (any case), when it is at least 8 characters and not a plain number or boolean
-  (``MAX_TOKENS=18`` and ``TOKENIZERS_PARALLELISM=false`` are settings, not secrets);
-- a URL's credentials, ``scheme://user:password@host`` -> ``scheme://***@host``, also without a scheme
-  (``user:password@host``, as ``OLLAMA_HOST`` may be set).
-
-The environment is read at each call, so a key exported after import is still caught.
+- the value of an environment variable named ``*KEY``, ``*TOKEN``, ``*SECRET`` or ``*PASSWORD`` (any
+  case), at least 8 characters and not a plain number or boolean (``MAX_TOKENS=18`` is a setting);
+- a URL's credentials, ``scheme://user:password@host`` -> ``scheme://***@host``, with or without the
+  scheme (as ``OLLAMA_HOST`` may be set). The environment is read at each call.
 """
 
 from __future__ import annotations
@@ -48,10 +44,7 @@ def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
 
 
 def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
-    """``text`` with every secret (see the module docstring) replaced by ``***``.
-
-    ``secrets`` is ``secret_values()`` computed once by a caller that redacts many strings in a row.
-    """
+    """``text`` with every secret replaced by ``***`` (``secrets``: ``secret_values()``, computed once by a caller)."""
     if not isinstance(text, str) or not text:
         return text
     # Only values longer than the mask: each replacement then shortens the text, so the loop ends.

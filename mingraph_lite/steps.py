@@ -46,11 +46,8 @@ class Sequence:
 
 
 class CallModel:
-    """One model call, starting the conversation from ``state["question"]`` when there is none yet.
-
-    Returns ``messages`` (with the reply appended), ``reply`` (the ``LLMResponse``) and, for a reply
-    without tool calls, ``answer``.
-    """
+    """One model call (from ``state["question"]`` when there are no ``messages`` yet): returns ``messages``
+    with the reply appended, ``reply`` (the ``LLMResponse``) and, for a reply without tool calls, ``answer``."""
 
     def __init__(self, llm: LLM, registry: ToolRegistry | None = None, system_prompt: str | None = None) -> None:
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt

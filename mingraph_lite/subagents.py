@@ -36,13 +36,8 @@ class SubagentRun:
 class SubagentTool:
     """Wrap ``agent`` as a tool named ``name``; register ``.function`` on the parent's registry.
 
-    ``agent`` is a template: each call builds a new ``Agent`` with its model, tools, system prompt,
-    listeners and ``max_steps``, on a fresh memory made by ``memory``. ``runs`` keeps a ``SubagentRun``
-    per call.
-
-    >>> helper = SubagentTool(weather_agent, "ask_weather_helper", "Answer one weather question.")
-    >>> parent_registry.add(helper.function)
-    """
+    Each call runs a new ``Agent`` built like the template ``agent`` (model, tools, system prompt,
+    listeners, ``max_steps``) on a fresh memory made by ``memory``; ``runs`` keeps a ``SubagentRun`` each."""
 
     def __init__(self, agent: Agent, name: str, description: str, *,
                  memory: Callable[[str], Memory] = KeepAll) -> None:
@@ -56,16 +51,12 @@ class SubagentTool:
         self.runs: list[SubagentRun] = []
         self.function = self._make_function()
 
-    def _fresh_agent(self) -> Agent:
-        template = self.agent
-        return Agent(template.llm, template.registry, template.system_prompt,
-                     memory=self.memory(template.system_prompt), observers=template.observers,
-                     max_steps=template.max_steps, strict=template.strict)
-
     def __call__(self, task: str) -> str:
         if not isinstance(task, str) or not task.strip():
             raise ToolArgsError(f"{self.name} needs a non-empty 'task': say what the helper should do")
-        agent = self._fresh_agent()
+        template = self.agent
+        agent = Agent(template.llm, template.registry, template.system_prompt, observers=template.observers,
+                      memory=self.memory(template.system_prompt), max_steps=template.max_steps, strict=template.strict)
         try:
             answer = agent.run({"question": task})["answer"]
         except StepLimitReached as exc:

@@ -1,12 +1,10 @@
 """Tools: plain functions, with schema and argument checks derived from their signatures.
 
-The model only names a tool and fills in arguments. Names are looked up in a dict; arguments are read
-by ``wire.read_arguments`` (bounded size and depth, repeated keys refused) and validated by pydantic in
-strict mode; nothing the model sends is evaluated. Whatever is wrong with a tool call becomes a
-``ToolArgsError`` that tells the model what to fix, and no tool runs on it.
-
-The ``ToolMessage``s that are not results are worded here, once, for the ``Agent``, ``RunTools`` and
-the agent graph: ``fix_answer``, ``error_answer``, ``unrun_answer``, ``answer_once`` and ``open_calls``.
+The model only names a tool and fills in arguments: names are looked up in a dict, arguments read by
+``wire.read_arguments`` and validated by pydantic in strict mode, nothing evaluated. Whatever is wrong
+becomes a ``ToolArgsError`` telling the model what to fix, and no tool runs. The answers that are not
+results are worded here once (``fix_answer``, ``error_answer``, ``unrun_answer``), with the rules for
+which calls get one (``answer_once``, ``open_calls``), for the ``Agent``, ``RunTools`` and the agent graph.
 """
 
 from __future__ import annotations
@@ -34,11 +32,7 @@ def _describe(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
     """The tool description and per-argument descriptions (a Google-style ``Args:`` block)."""
     doc = inspect.getdoc(fn) or ""
     head, _, args_block = doc.partition("\nArgs:")
-    params: dict[str, str] = {}
-    for line in args_block.splitlines():
-        match = _PARAM_LINE.match(line)
-        if match:
-            params[match.group(1)] = match.group(2).strip()
+    params = {m.group(1): m.group(2).strip() for m in map(_PARAM_LINE.match, args_block.splitlines()) if m}
     return " ".join(head.split()), params
 
 
@@ -123,11 +117,8 @@ def unrun_answer(call: ToolCall, reason: str) -> ToolMessage:
 
 
 def answer_once(calls: Sequence[ToolCall]) -> list[tuple[ToolCall, ToolMessage | None]]:
-    """Each call id once, with its first call: providers take exactly one answer per id.
-
-    When several calls share an id, none of them runs: the pair carries the one answer, saying how to
-    fix it. Otherwise the answer is ``None`` and the call may run.
-    """
+    """Each call id once, with its first call (providers take one answer per id), and the answer due
+    when several calls share the id: none of them runs. ``None``: the call may run."""
     if len({call.id for call in calls}) == len(calls):  # the usual batch, cheaply: every id its own
         return [(call, None) for call in calls]
     counts = Counter(call.id for call in calls)
@@ -163,7 +154,6 @@ class ToolRegistry:
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
-        self._specs_json: str | None = None  # every spec as JSON text, made once per change
 
     def add(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Register ``fn`` as a tool; usable as ``registry.add(fn)`` or as a ``@registry.add`` decorator."""
@@ -173,7 +163,6 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
-        self._specs_json = None
         return fn
 
     @property
@@ -183,9 +172,7 @@ class ToolRegistry:
     @property
     def tools(self) -> list[dict[str, Any]]:
         """JSON-schema function specs, in registration order; a fresh copy each call."""
-        if self._specs_json is None:
-            self._specs_json = json.dumps([tool.spec for tool in self._tools.values()])
-        return json.loads(self._specs_json)
+        return [tool.spec for tool in self._tools.values()]
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -234,5 +221,5 @@ class ToolRegistry:
 
     @staticmethod
     def _example(tool: Tool) -> str:
-        props = tool.args_model.model_json_schema().get("properties", {})
+        props = json.loads(tool.schema_json).get("properties", {})
         return "{" + ", ".join(f'"{k}": <{v.get("type", "value")}>' for k, v in props.items()) + "}"

@@ -89,10 +89,7 @@ def _mark_number(match: re.Match) -> str:
 
 
 def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
-    """``json.loads`` that cannot recurse away or choke on digits, and marks repeated keys.
-
-    Raises ``ValueError`` (``json.JSONDecodeError``) only for text that is not JSON.
-    """
+    """``json.loads`` that marks too-deep parts, too-long numbers and repeated keys instead of failing."""
     cuts = _depth_cuts(text, depth_limit)
     for start, end in reversed(cuts):  # a too-deep part becomes a mark the reader reports
         text = f'{text[:start]}"{MARK}nested deeper than {MAX_DEPTH} levels"{text[end:]}'
@@ -167,15 +164,8 @@ def _walk(value: Any) -> str | None:
 
 
 def read_arguments(raw: Any) -> dict[str, Any]:
-    """Arguments (a dict, JSON text, empty text or bytes) as a checked dict, or ``ToolArgsError``.
-
-    The error's text completes "the arguments ...", so a caller can put the tool's name in front.
-    """
-    if type(raw) is dict:  # the usual case, straight to the check
-        problem = _problem(raw)
-        if problem:
-            raise ToolArgsError(problem)
-        return dict(raw)
+    """Arguments (a dict, JSON text, empty text or bytes) as a checked dict, or ``ToolArgsError`` whose
+    text completes "the arguments ...", so a caller can put the tool's name in front."""
     if isinstance(raw, (bytes, bytearray)):
         try:
             raw = bytes(raw).decode("utf-8")
@@ -191,7 +181,7 @@ def read_arguments(raw: Any) -> dict[str, Any]:
             raw = loads(raw)
         except ValueError as e:
             raise ToolArgsError(f"are not valid JSON ({getattr(e, 'msg', e)}): {quote(raw)}") from None
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, (dict, Mapping)):
         kind = "null" if raw is None else type(raw).__name__
         raise ToolArgsError(f"must be a JSON object, got {kind}: {quote(raw)}")
     problem = _problem(raw)
@@ -201,10 +191,8 @@ def read_arguments(raw: Any) -> dict[str, Any]:
 
 
 def parse_arguments(raw: Any) -> Any:
-    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, unchanged.
-
-    Not raised here: the registry reads the same value and answers the model with what to fix.
-    """
+    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, unchanged
+    (the registry reads it again and answers the model with what to fix)."""
     try:
         return read_arguments(raw)
     except ToolArgsError:
