@@ -92,7 +92,6 @@ def plot_run(source: Any, *, run: int | str | None = None, title: str | None = N
 def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None = None):
     """Tokens per model call: input, output, and reasoning where the provider reported them.
 
-    A memory's own model calls (``memory_call``, e.g. ``Summarise``) are bars too, labelled "memory".
     A count the provider did not report (``None``) is left out, never drawn as zero.
     """
     plt = _pyplot()
