@@ -122,10 +122,10 @@ class Summarise(KeepAll):
         if trigger <= keep_last:
             raise ValueError(f"Summarise needs keep_last < trigger (a summary must have something to condense), "
                              f"got keep_last={keep_last}, trigger={trigger}")
-        missing = [part for part in ("name", "generate") if not hasattr(llm, part)]
-        if missing:  # the LLM protocol, part by part, so the message names what is absent
+        if not isinstance(llm, LLM):
+            missing = " and no ".join(part for part in ("name", "generate") if part not in dir(llm))
             raise TypeError(f"Summarise needs a model (an LLM: a name and generate(messages, tools)); "
-                            f"{llm!r} has no {' and no '.join(missing)}")
+                            f"{llm!r} has no {missing}")
         self.llm, self.keep_last, self.trigger = llm, keep_last, trigger
         self.summary: str | None = None
         self._recent: list[Message] = []
