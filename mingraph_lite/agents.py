@@ -1,105 +1,137 @@
 """The agent: a model calling tools in a loop, written with the State pattern.
 
-At any moment the run is in exactly one situation, and each situation is a card: ``_CallingModel``
-(waiting on the manager), ``_RunningTools`` (running the errands on their slips), ``_Finished``
-(hung up). Each card does its situation's work and hands back the next card, so the loop never asks
-"where am I?". The folder (``memory``) only grows; the card in hand flips back and forth.
+A run is always in one situation, each a class (the course's cards): ``_CallingModel``, ``_RunningTools``,
+``_Finished``. Each works through a narrow ``_Run`` context and returns the next, so the loop never asks
+"where am I?". One that cannot go on raises ``_Stopped``: why the run ended, what is still to answer.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import StepLimitReached
-from .llms.base import LLM
+from .llms.base import LLM, LLMResponse
 from .memory import KeepAll, Memory
-from .messages import AssistantMessage, Message, UserMessage
+from .messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from .observers.announce import announce
 from .observers.base import Observer
-from .tools import ToolRegistry, error_slip, fix_slip, open_calls, shared_id_error, shared_ids, unrun_slip
+from .tools import ToolRegistry, answer_once, error_answer, open_calls, unrun_answer
 
 logger = logging.getLogger(__name__)
 
 
+@dataclass
+class _Run:
+    """What a situation may use: the memory, the tool specs handed to the model, the model, the registry."""
+
+    memory: Memory
+    tools: list[dict[str, Any]]
+    llm: LLM
+    registry: ToolRegistry
+    max_steps: int
+    announce: Callable[..., None]
+
+    def add(self, message: Message, hook: str, *args: Any) -> None:
+        """The one way into memory: add ``message``, announce it once, then any model call memory made."""
+        replies: Sequence[LLMResponse] = getattr(self.memory, "summary_responses", ())  # Summarise's own calls
+        made, error = len(replies), None
+        try:
+            self.memory.add(message)
+        except Exception as e:
+            messages = self.memory.messages()
+            if not messages or messages[-1] is not message:  # not added: nothing to announce
+                raise
+            error = e  # added before the memory failed: announced all the same, then raised
+        self.announce(hook, *(args or (tuple(self.memory.messages()),)))  # no args: a run's start
+        for response in replies[made:]:  # its own event: not a model reply of the run
+            self.announce("on_memory_call", response)
+        if error is not None:
+            raise error
+
+
+class _Stopped(BaseException):
+    """A run that cannot go on: the error, the finish reason, why open calls never ran, the failed call."""
+
+    def __init__(self, error: BaseException, reason: str, unrun: str | None = None, failed: ToolCall | None = None):
+        super().__init__(reason)
+        self.error, self.reason, self.failed = error, reason, failed
+        self.unrun = unrun or f"the run stopped ({type(error).__name__})"
+
+
 @dataclass(frozen=True)
 class _CallingModel:
-    step: int
+    model_call: int  # 1-based: the number ``max_steps`` bounds
 
-    def run(self, agent: Agent) -> _RunningTools | _Finished:
-        if self.step > agent.max_steps:
-            return _Finished(None, "step limit", self.step - 1)
-        agent._announce("on_step_start", self.step)
-        agent._why = "model failed"  # if generate raises, this is how the run ended
-        response = agent.llm.generate(agent.memory.messages(), agent._menu)
-        agent._why = None
-        agent._file(response.message, "on_model_reply", response)
+    def run(self, run: _Run) -> _RunningTools | _Finished:
+        if self.model_call > run.max_steps:
+            return _Finished(None, "step limit", self.model_call - 1)
+        run.announce("on_step_start", self.model_call)
+        try:
+            response = run.llm.generate(run.memory.messages(), run.tools)
+        except BaseException as e:
+            raise _Stopped(e, "model failed") from None
+        run.add(response.message, "on_model_reply", response)
         if response.message.tool_calls:
-            return _RunningTools(response.message, self.step)
-        return _Finished(response.message.content, "answered", self.step)
+            return _RunningTools(response.message, self.model_call)
+        return _Finished(response.message.content, "answered", self.model_call)
 
 
 @dataclass(frozen=True)
 class _RunningTools:
     message: AssistantMessage
-    step: int
+    model_call: int
 
-    def run(self, agent: Agent) -> _CallingModel:
-        calls = self.message.tool_calls
-        shared, done = shared_ids(calls), set()
-        for call in calls:
-            if call.id in done:  # one answer per ticket number: the first call with it took it
-                continue
-            done.add(call.id)
-            agent._announce("on_tool_call", call)
-            if call.id in shared:  # two slips, one ticket: neither runs, the model can renumber them
-                result = fix_slip(call, shared_id_error(call, shared[call.id]))
-            else:
-                result = self._answer(agent, call)
-            agent._file(result, "on_tool_return", result)
-        return _CallingModel(self.step + 1)
-
-    @staticmethod
-    def _answer(agent: Agent, call) -> Any:
-        try:  # a badly filled-in slip is answered with what to fix: the model can correct it
-            return agent.registry.answer(call)
-        # Not the model's to fix: answer this slip, let the clean-up answer the rest, then stop.
-        # BaseException too: a learner's Ctrl-C in a slow tool must not leave a slip unanswered.
-        except BaseException as e:
-            agent._error, agent._why, agent._unrun = e, "tool failed", f"{call.name} failed before it"
-            agent._announce("on_tool_error", call, e)
-            failed = error_slip(call, f"tool failed: {e}")
-            agent._file(failed, "on_tool_return", failed)
-            raise
+    def run(self, run: _Run) -> _CallingModel:
+        for call, refused in answer_once(self.message.tool_calls):
+            run.announce("on_tool_call", call)
+            try:  # a badly filled-in call is answered with what to fix: the model can correct it
+                result = refused or run.registry.answer(call)
+            except BaseException as e:  # not the model's to fix; Ctrl-C in a slow tool too
+                raise _Stopped(e, "tool failed", f"{call.name} failed before it", failed=call) from None
+            run.add(result, "on_tool_return", result)
+        return _CallingModel(self.model_call + 1)
 
 
 @dataclass(frozen=True)
 class _Finished:
     answer: str | None
     reason: str
-    steps: int
+    model_calls: int
 
-    def run(self, agent: Agent) -> None:
-        agent._finish(self.answer, self.reason)
+    def run(self, run: _Run) -> None:
+        run.announce("on_finish", self.answer, self.reason)
         if self.answer is None:  # never a fake answer: the caller can't tell "I gave up" from a reply
-            raise StepLimitReached(f"no answer after {self.steps} model calls (max_steps={agent.max_steps})",
-                                   steps=self.steps)
+            raise StepLimitReached(f"no answer after {self.model_calls} model calls (max_steps={run.max_steps})",
+                                   steps=self.model_calls)
+
+
+def card_transitions(first: type = _CallingModel) -> list[tuple[str, str]]:
+    """Every (situation, next situation) pair from ``first`` on, read from the ``run`` return annotations."""
+    edges, found = [], [first]
+    for current in found:  # grows as the annotations name new classes
+        returns = typing.get_type_hints(current.run).get("return")
+        for following in typing.get_args(returns) or (returns,):
+            if isinstance(following, type) and following is not type(None):
+                edges.append((current.__name__.lstrip("_"), following.__name__.lstrip("_")))
+                if following not in found:
+                    found.append(following)
+    return edges
 
 
 class Agent:
     """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
 
-    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent: a
-    default built in the signature would be one folder shared by every agent. Observers hear every
-    announcement and cannot change the run; with ``strict=True`` a failing observer stops it instead.
+    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent (one
+    built in the signature would be shared by every agent). Observers hear every announcement and cannot
+    change the run; with ``strict=True`` a failing observer stops it instead.
 
     Whichever way a run ends (an answer, the step limit, a failing tool, model, listener or memory,
-    Ctrl-C), every slip in the folder has exactly one answer, every message in the folder was
-    announced once, the error raised is the one that stopped the run, and the agent can run again
-    (its memory carries the conversation on: a new question is read with the folder so far; build a
-    new ``Agent`` for a fresh folder).
+    Ctrl-C), every tool call in memory has exactly one answer, every message was announced once, the
+    error raised is the one that stopped the run, and the agent can run again on the same memory.
     """
 
     def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
@@ -110,71 +142,52 @@ class Agent:
         self.memory: Memory = memory if memory is not None else KeepAll(system_prompt)
         self.observers = tuple(observers)  # a tuple: nobody can sign up mid-run
         self.max_steps, self.strict = max_steps, strict
-        self.cards: list[tuple[str, int]] = []  # (card, folder size) at each pick-up, for the last run
-        self._reset()
-
-    def _reset(self) -> None:
-        self._error: BaseException | None = None  # the error stopping the run, once there is one
-        self._why: str | None = None  # the finish reason to announce if the run stops on an error
-        self._unrun = "the run stopped"  # why slips still open when it stops never ran
-        self._finished = False
+        self.cards: list[tuple[str, int]] = []  # (situation, message count) as each began, for the last run
+        self._stopping = False
 
     def _announce(self, hook: str, *args: Any) -> None:
-        if self.observers:  # an empty platform costs nothing: no call per announcement
-            # Once an error stops the run, a strict listener's failure is logged, not raised: the
-            # caller must see the error that stopped the run, and the clean-up must finish.
-            announce(self.observers, hook, *args, strict=self.strict, stopping=self._error is not None)
-
-    def _file(self, message: Message, hook: str, *args: Any) -> None:
-        """The one way into the folder: add ``message``, then announce it (each message exactly once).
-
-        With no ``args`` the announcement carries the whole folder (how a run's start is announced).
-        """
-        try:
-            self.memory.add(message)
-        except Exception:
-            folder = self.memory.messages()
-            if folder and folder[-1] is message:  # added before the memory failed: still announce it
-                self._announce(hook, *(args or (tuple(folder),)))
-            if self._error is None:
-                raise
-            logger.warning("memory failed to add %r while the run was stopping", message, exc_info=True)
-            return
         if self.observers:
-            self._announce(hook, *(args or (tuple(self.memory.messages()),)))
-
-    def _finish(self, answer: str | None, reason: str) -> None:
-        self._finished = True
-        self._announce("on_finish", answer, reason)
-
-    def _stop(self, error: BaseException) -> None:
-        """The clean-up on every way out by error: answer the slips still open, then say it finished."""
-        self._error = self._error or error
-        reason = self._unrun if self._why == "tool failed" else f"the run stopped ({type(error).__name__})"
-        for _ in range(2):  # a memory that failed once may take the answer on a second try
-            for call in open_calls(self.memory.messages()):
-                answer = unrun_slip(call, reason)
-                self._file(answer, "on_tool_return", answer)
-        if not self._finished:
-            self._finish(None, self._why or "stopped")
+            # While stopping, a strict listener's failure is logged, not raised: the caller must see the
+            # error that stopped the run, and the clean-up must finish.
+            announce(self.observers, hook, *args, strict=self.strict, stopping=self._stopping)
 
     def run(self, state: Mapping[str, Any]) -> dict[str, Any]:
         question = state.get("question") if isinstance(state, Mapping) else None
         if not isinstance(question, str) or not question.strip():
             raise ValueError(f'Agent.run takes {{"question": "<text>"}}, got {state!r}')
-        self._reset()
-        self.cards = []
-        self._menu = self.registry.tools  # one fresh copy of the menu per run
-        card: Any = _CallingModel(step=1)
+        self.cards, self._stopping = [], False
+        run = _Run(self.memory, self.registry.tools, self.llm, self.registry, self.max_steps, self._announce)
+        situation: Any = _CallingModel(1)
         try:
-            self._file(UserMessage(question), "on_run_start")  # announced with the folder it starts
-            while card is not None:  # do what the card says; it hands back the next one
-                self.cards.append((type(card).__name__.lstrip("_"), len(self.memory.messages())))
-                last, card = card, card.run(self)
+            run.add(UserMessage(question), "on_run_start")
+            while situation is not None:  # each situation does its work and returns the next one
+                self.cards.append((type(situation).__name__.lstrip("_"), len(self.memory.messages())))
+                last, situation = situation, situation.run(run)
         except BaseException as e:
-            self._stop(e)
-            raise
-        return {"answer": last.answer}
+            stop = e if isinstance(e, _Stopped) else _Stopped(e, "stopped")
+            self._stop(run, stop, finished=isinstance(situation, _Finished))
+        else:
+            return {"answer": last.answer}
+        raise stop.error  # outside the handler, so the traceback is the error's own
+
+    def _stop(self, run: _Run, stop: _Stopped, finished: bool) -> None:
+        """The clean-up on every way out by error: answer every open call, then announce the finish."""
+        self._stopping = True
+        if stop.failed is not None:
+            run.announce("on_tool_error", stop.failed, stop.error)
+            self._add_answer(run, error_answer(stop.failed, f"tool failed: {stop.error}"))
+        for _ in range(2):  # a memory that failed once may take the answer on a second try
+            for call in open_calls(self.memory.messages()):
+                self._add_answer(run, unrun_answer(call, stop.unrun))
+        if not finished:
+            run.announce("on_finish", None, stop.reason)
+
+    @staticmethod
+    def _add_answer(run: _Run, answer: ToolMessage) -> None:
+        try:
+            run.add(answer, "on_tool_return", answer)
+        except Exception:  # the run already stops on its own error, the one the caller must see
+            logger.warning("memory failed to add %r while the run was stopping", answer, exc_info=True)
 
     def __repr__(self) -> str:
         return f"Agent(llm={self.llm!r}, tools={self.registry.names}, max_steps={self.max_steps})"

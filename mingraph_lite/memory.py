@@ -1,21 +1,21 @@
-"""Memory decides what the model is read each round: the folder, as our code reads it out.
+"""Memory decides which messages the model reads each round.
 
-Three strategies behind one protocol (``add``, ``messages``). Every strategy keeps the system prompt
-first, and no strategy ever separates an assistant message that asked for tools from its answer
-slips: providers reject a folder with an answer to a slip they cannot see, or a slip with no answer.
+Three strategies behind one protocol (``add``, ``messages``). Each keeps the system prompt first and
+never separates an assistant message with tool calls from its ``ToolMessage``s: providers reject an
+answer to a call they cannot see, or a call with no answer.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, Sequence, runtime_checkable
 
-from .llms.base import LLM
+from .llms.base import LLM, LLMResponse
 from .messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 
 
 @runtime_checkable
 class Memory(Protocol):
-    """What the agent needs from a folder."""
+    """What the agent needs from a memory."""
 
     def add(self, message: Message) -> None: ...
 
@@ -50,7 +50,6 @@ class KeepAll:
 
 
 def _count(owner: str, name: str, value: object, fix: str) -> None:
-    # bool is an int in Python, and 1.5 messages means nothing: neither is a count.
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{owner} needs {name} as a whole number >= 1 ({fix}), got {value!r}")
 
@@ -59,16 +58,12 @@ def safe_start(history: Sequence[Message], start: int) -> int:
     """Move a window's first index back until it does not begin inside a tool-call exchange."""
     start = max(0, min(start, len(history)))
     while start > 0 and isinstance(history[start], ToolMessage):
-        start -= 1  # back to the assistant message whose slips these answer
+        start -= 1  # back to the assistant message whose tool calls these answer
     return start
 
 
 class LastN(KeepAll):
-    """Read the system prompt and the last ``n`` messages.
-
-    The window grows past ``n`` only when that is needed to keep a tool call together with its
-    answer slips.
-    """
+    """Read the system prompt and the last ``n`` messages (more only to keep a tool call with its answers)."""
 
     def __init__(self, system_prompt: str, n: int) -> None:
         super().__init__(system_prompt)
@@ -115,10 +110,9 @@ def _usable_summary(response) -> str:
 class Summarise(KeepAll):
     """Keep the last ``keep_last`` messages word for word and a model-written summary of the rest.
 
-    When more than ``trigger`` messages are unsummarised, the older ones are condensed by ``llm``
-    (one extra model call, with its own cost, recorded in ``summary_responses``). History is replaced
-    only once a good, non-empty summary is in hand: a summariser that raises, returns nothing or asks
-    for tools leaves the memory as it was (the new message included) and its error surfaces from ``add``.
+    Past ``trigger`` unsummarised messages, ``llm`` condenses the older ones in a model call of its own,
+    kept in ``summary_responses`` (the ``Agent`` announces each as ``on_memory_call``). A summariser that
+    raises, returns nothing or asks for tools leaves the history whole, and its error surfaces from ``add``.
     """
 
     def __init__(self, system_prompt: str, llm: LLM, *, keep_last: int = 4, trigger: int = 8) -> None:
@@ -128,18 +122,19 @@ class Summarise(KeepAll):
         if trigger <= keep_last:
             raise ValueError(f"Summarise needs keep_last < trigger (a summary must have something to condense), "
                              f"got keep_last={keep_last}, trigger={trigger}")
-        if not isinstance(llm, LLM):  # the protocol: a generate(messages, tools) method
-            raise TypeError(f"Summarise needs a model with generate(messages, tools) to write summaries, got {llm!r}")
+        if not isinstance(llm, LLM):
+            missing = " and no ".join(part for part in ("name", "generate") if part not in dir(llm))
+            raise TypeError(f"Summarise needs a model (an LLM: a name and generate(messages, tools)); "
+                            f"{llm!r} has no {missing}")
         self.llm, self.keep_last, self.trigger = llm, keep_last, trigger
         self.summary: str | None = None
         self._recent: list[Message] = []
-        self.summary_responses: list = []
+        self.summary_responses: list[LLMResponse] = []
 
     def add(self, message: Message) -> None:
         super().add(message)
         self._recent.append(message)
-        # Only condense at a quiet moment: never while slips are waiting for their answers.
-        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)  # never mid-exchange
         if len(self._recent) > self.trigger and not waiting:
             self._condense()
 
@@ -149,12 +144,9 @@ class Summarise(KeepAll):
         if not older:
             return
         earlier = f"Earlier summary: {self.summary}\n" if self.summary else ""
-        response = self.llm.generate(
-            [SystemMessage(SUMMARY_PROMPT), UserMessage(earlier + _transcript(older))], [])
+        response = self.llm.generate([SystemMessage(SUMMARY_PROMPT), UserMessage(earlier + _transcript(older))], [])
         self.summary_responses.append(response)
-        summary = _usable_summary(response)
-        # Only now, with a good summary in hand, is the history cut: a failure above leaves it whole.
-        self.summary, self._recent = summary, self._recent[cut:]
+        self.summary, self._recent = _usable_summary(response), self._recent[cut:]  # cut only with a good one
 
     def messages(self) -> list[Message]:
         head: list[Message] = [self.system]

@@ -1,8 +1,8 @@
-"""The folder's contents: the messages a model is read, and the slips it passes back.
+"""The messages a model reads and writes, and the tool calls it sends.
 
-Every value is a frozen dataclass: a message that is in the folder can't be edited behind the
-model's back. JSON crosses the edges (traces, provider payloads) through one ``to_dict`` /
-``from_dict`` pair per type, so there is exactly one spelling of each message on disk.
+Every value is a frozen dataclass, so a message in a conversation can't be edited behind the model's
+back. JSON crosses the edges (traces, provider payloads) through one ``to_dict``/``from_dict`` pair
+per type: one spelling of each message on disk.
 """
 
 from __future__ import annotations
@@ -14,20 +14,18 @@ from typing import Any, ClassVar, Mapping, Union
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A slip from the model: run tool ``name`` with ``arguments``; ``id`` is the ticket number.
+    """The model asks to run tool ``name`` with ``arguments``; its answer will carry the same ``id``.
 
-    ``arguments`` is normally a dict. It may also be the raw JSON text a provider sent, or whatever
-    else a model put there (``None``, a list, a number): kept as sent, so that the registry answers
-    it as the model's mistake instead of an adapter crashing on it.
-    """
+    ``arguments`` is kept as the model sent it (a dict, or JSON text, ``None``, a list...), so the
+    registry answers a bad one as the model's mistake instead of an adapter crashing on it."""
 
     id: str
     name: str
     arguments: Any = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> ToolCall:
-        # Only the arguments can be changed from outside; the rest is frozen text. Copied without
-        # recursion: a hostile slip nested thousands of levels deep must not crash a graph's state copy.
+        # Only the arguments can change; copied without recursion, so a hostile call nested thousands
+        # of levels deep cannot crash a graph's state copy.
         if isinstance(self.arguments, (str, bytes)):
             return self
         return ToolCall(self.id, self.name, _copy_tree(self.arguments, memo))
@@ -75,8 +73,7 @@ class _Message:
     content: str
 
     def __deepcopy__(self, memo: dict) -> _Message:
-        # Frozen, with only str/bool/None fields: nothing in it can change, so a copy would be identical.
-        # (A graph hands each node a deep copy of its state; this keeps that copy cheap for folders.)
+        # Frozen, with only str/bool/None fields: a copy would be identical (and a graph copies state often).
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,7 +100,7 @@ class UserMessage(_Message):
 
 @dataclass(frozen=True)
 class AssistantMessage(_Message):
-    """The model's reply: an answer (``content``), slips (``tool_calls``), or both."""
+    """The model's reply: an answer (``content``), ``tool_calls``, or both."""
 
     role: ClassVar[str] = "assistant"
     content: str = ""
@@ -120,17 +117,12 @@ class AssistantMessage(_Message):
         return AssistantMessage(self.content, tuple(deepcopy(c, memo) for c in self.tool_calls))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"role": self.role, "content": self.content,
-                "tool_calls": [c.to_dict() for c in self.tool_calls]}
+        return {"role": self.role, "content": self.content, "tool_calls": [c.to_dict() for c in self.tool_calls]}
 
 
 @dataclass(frozen=True)
 class ToolMessage(_Message):
-    """An answer slip: the result of one tool call, carrying the same ticket number.
-
-    ``is_error`` marks an answer slip that reports a failure (a bad slip or a tool that
-    failed), so that viewers and traces can show it without parsing the text.
-    """
+    """The answer to one tool call, with its ``id``; ``is_error`` marks a reported failure."""
 
     role: ClassVar[str] = "tool"
     tool_call_id: str

@@ -80,12 +80,13 @@ def plot_run(source: Any, *, run: int | str | None = None, title: str | None = N
 def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None = None):
     """Tokens per model call: input, output and reasoning; a count not reported is left out, not drawn as 0."""
     plt = _pyplot()
-    replies = [e for e in run_events(source, run=run) if e.get("event") == "model_reply"]
+    replies = [e for e in run_events(source, run=run) if e.get("event") in ("model_reply", "memory_call")]
     if not replies:
         raise ValueError("this run has no model replies, so no token counts to draw")
     kinds = (("input_tokens", "input", "#1f5fa8"), ("output_tokens", "output", "#2e7d32"),
              ("reasoning_tokens", "reasoning", "#6a3d9a"))
-    steps = [e.get("step") or i for i, e in enumerate(replies, 1)]
+    steps = list(range(1, len(replies) + 1))
+    labels = ["memory" if e["event"] == "memory_call" else str(e.get("step") or i) for i, e in enumerate(replies, 1)]
     fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
     width, missing = 0.27, []
     for offset, (key, label, colour) in enumerate(kinds):
@@ -95,10 +96,10 @@ def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None 
             continue
         ax.bar([s + (offset - 1) * width for s, _ in points], [v for _, v in points], width,
                label=label, color=colour)
-    ax.set_xticks(steps)
+    ax.set_xticks(steps, labels)
     ax.set_xlabel("model call (step)")
     ax.set_ylabel("tokens (as reported)")
-    model = replies[0].get("model") or "unknown model"
+    model = next((e.get("model") for e in replies if e["event"] == "model_reply"), None) or "unknown model"
     ax.set_title(title or f"tokens per model call ({model})")
     if len(missing) < len(kinds):
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))

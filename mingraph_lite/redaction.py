@@ -1,17 +1,10 @@
-"""Redaction: secrets never leave the program. Every text that does (a trace line, a console line, an
-error message) passes through ``redact`` on its way out.
+"""Redaction: secrets never leave the program. Every text that does (a trace or console line, an error,
+a log record through ``RedactingFilter``) passes through ``redact``, which replaces with ``***``:
 
-Two kinds of secret are replaced by ``***``:
-
-- the value of an environment variable whose name ends in ``KEY``, ``TOKEN``, ``SECRET`` or
-  ``PASSWORD`` (any case: ``OPENAI_API_KEY``, ``HF_TOKEN``, ``db_password``), when the value is at
-  least 8 characters long and is not a plain number or boolean (``MAX_TOKENS=18`` and
-  ``TOKENIZERS_PARALLELISM=false`` are settings, not secrets);
-- the credentials part of a URL, ``scheme://user:password@host`` -> ``scheme://***@host``, and the
-  same without a scheme (``user:password@host``, the way ``OLLAMA_HOST`` may be set).
-
-The environment is read at each call, so a key exported after import is still caught. Log records
-pass through ``RedactingFilter`` where the package logs a failure with its exception.
+- the value of an environment variable named ``*KEY``, ``*TOKEN``, ``*SECRET`` or ``*PASSWORD`` (any
+  case), at least 8 characters and not a plain number or boolean (``MAX_TOKENS=18`` is a setting);
+- a URL's credentials, ``scheme://user:password@host`` -> ``scheme://***@host``, with or without the
+  scheme (as ``OLLAMA_HOST`` may be set). The environment is read at each call.
 """
 
 from __future__ import annotations
@@ -51,10 +44,7 @@ def secret_values(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
 
 
 def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
-    """``text`` with every secret (see the module docstring) replaced by ``***``.
-
-    ``secrets`` is ``secret_values()`` computed once by a caller that redacts many strings in a row.
-    """
+    """``text`` with every secret replaced by ``***`` (``secrets``: ``secret_values()``, computed once by a caller)."""
     if not isinstance(text, str) or not text:
         return text
     # Only values longer than the mask: each replacement then shortens the text, so the loop ends.
@@ -71,11 +61,8 @@ def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """A logging filter that redacts a record's message and traceback before any handler sees it.
-
-    The announcer and the trace writer attach it to their loggers: a listener's failure is logged
-    with its exception, and that exception's text can hold whatever the run was handling.
-    """
+    """Redacts a log record's message and traceback before any handler sees it (a failure's text may
+    hold whatever the run was handling)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

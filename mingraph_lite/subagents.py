@@ -1,17 +1,14 @@
-"""A whole agent behind one tool slip: the parent model hands over a task and reads back an answer.
+"""A whole agent behind one tool: the parent model hands over a ``task`` and reads back an answer.
 
-The parent sees an ordinary tool with one argument, ``task``. Behind it, a fresh run of the
-subagent: a new, empty folder for every call, so one task never sees another's conversation (and a
-parent asking twice gets two independent answers, not one long muddled run).
+Each call is a fresh run of the subagent on a new, empty memory, so one task never sees another's
+conversation. What crosses the boundary is chosen by who can act on it:
 
-What crosses the boundary is chosen by who can act on it:
-
-- the subagent answers            -> its answer is the tool's answer slip;
-- it stops without an answer      -> an answer slip saying so (``"Error: the subagent stopped..."``):
-  the parent model can split the task, try another way or report it, so the parent run goes on;
-- the task is empty               -> ``ToolArgsError``: the parent's slip was wrong, it can fix it;
-- anything else (a tool inside that failed, a model that could not be reached, a script that ran
-  out) propagates unchanged: the parent model cannot fix those, and hiding them would be a lie.
+- the subagent answers        -> its answer is the tool's result;
+- it stops without an answer  -> a result saying so (``"Error: the subagent stopped..."``), so the
+  parent model can split the task, try another way or report it;
+- the task is empty           -> ``ToolArgsError``: the parent's call was wrong, it can fix it;
+- anything else (a failing tool inside, an unreachable model) propagates unchanged: the parent
+  model cannot fix it, and hiding it would be a lie.
 """
 
 from __future__ import annotations
@@ -39,13 +36,8 @@ class SubagentRun:
 class SubagentTool:
     """Wrap ``agent`` as a tool named ``name``; register ``.function`` on the parent's registry.
 
-    ``agent`` is used as a template: each call builds a new ``Agent`` with the same model, tools,
-    system prompt, listeners and ``max_steps``, on a fresh folder made by ``memory`` (default
-    ``KeepAll``). ``runs`` keeps a ``SubagentRun`` per call, for reading after the parent's run.
-
-    >>> helper = SubagentTool(weather_agent, "ask_weather_helper", "Answer one weather question.")
-    >>> parent_registry.add(helper.function)
-    """
+    Each call runs a new ``Agent`` built like the template ``agent`` (model, tools, system prompt,
+    listeners, ``max_steps``) on a fresh memory made by ``memory``; ``runs`` keeps a ``SubagentRun`` each."""
 
     def __init__(self, agent: Agent, name: str, description: str, *,
                  memory: Callable[[str], Memory] = KeepAll) -> None:
@@ -59,16 +51,12 @@ class SubagentTool:
         self.runs: list[SubagentRun] = []
         self.function = self._make_function()
 
-    def _fresh_agent(self) -> Agent:
-        template = self.agent
-        return Agent(template.llm, template.registry, template.system_prompt,
-                     memory=self.memory(template.system_prompt), observers=template.observers,
-                     max_steps=template.max_steps, strict=template.strict)
-
     def __call__(self, task: str) -> str:
         if not isinstance(task, str) or not task.strip():
             raise ToolArgsError(f"{self.name} needs a non-empty 'task': say what the helper should do")
-        agent = self._fresh_agent()
+        template = self.agent
+        agent = Agent(template.llm, template.registry, template.system_prompt, observers=template.observers,
+                      memory=self.memory(template.system_prompt), max_steps=template.max_steps, strict=template.strict)
         try:
             answer = agent.run({"question": task})["answer"]
         except StepLimitReached as exc:
@@ -76,8 +64,8 @@ class SubagentTool:
             self.runs.append(SubagentRun(task, None, calls, stopped="step limit"))
             return (f"Error: the subagent stopped without an answer after {calls} model calls "
                     f"(its max_steps is {agent.max_steps}). Try a smaller task, or answer without it.")
-        folder = getattr(agent.memory, "history", None) or agent.memory.messages()
-        calls = sum(isinstance(m, AssistantMessage) for m in folder)
+        messages = getattr(agent.memory, "history", None) or agent.memory.messages()
+        calls = sum(isinstance(m, AssistantMessage) for m in messages)
         self.runs.append(SubagentRun(task, answer, calls))
         return answer
 

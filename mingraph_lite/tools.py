@@ -1,14 +1,10 @@
-"""The menu of errands: plain functions, with schema and argument checks derived from their signatures.
+"""Tools: plain functions, with schema and argument checks derived from their signatures.
 
-The model only ever names a tool and fills in arguments. Names are looked up in a dict; the
-arguments are read by ``wire.read_arguments`` (bounded size and depth, repeated keys refused) and
-validated by pydantic in strict mode; nothing the model sends is evaluated as code. Whatever is
-wrong with a slip, of any shape or size, becomes a ``ToolArgsError`` whose text tells the model what
-to fix and quotes at most a few hundred characters of what it sent; no tool runs on such a slip.
-
-The answers that are not results live here too, worded once: ``fix_slip`` (a slip to fix),
-``error_slip`` (a tool that failed), ``unrun_slip`` (a slip that will never run) and ``open_calls``
-(which slips still wait for one), used by the ``Agent``'s clean-up and the agent graph alike.
+The model only names a tool and fills in arguments: names are looked up in a dict, arguments read by
+``wire.read_arguments`` and validated by pydantic in strict mode, nothing evaluated. Whatever is wrong
+becomes a ``ToolArgsError`` telling the model what to fix, and no tool runs. The answers that are not
+results are worded here once (``fix_answer``, ``error_answer``, ``unrun_answer``), with the rules for
+which calls get one (``answer_once``, ``open_calls``), for the ``Agent``, ``RunTools`` and the agent graph.
 """
 
 from __future__ import annotations
@@ -33,30 +29,22 @@ _PARAM_LINE = re.compile(r"^\s*(?:[-*]\s*)?(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)$")
 
 
 def _describe(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
-    """Split a docstring into the tool description and per-argument descriptions.
-
-    Understands the common ``Args:`` block (Google style); everything before it is the description.
-    """
+    """The tool description and per-argument descriptions (a Google-style ``Args:`` block)."""
     doc = inspect.getdoc(fn) or ""
     head, _, args_block = doc.partition("\nArgs:")
-    params: dict[str, str] = {}
-    for line in args_block.splitlines():
-        match = _PARAM_LINE.match(line)
-        if match:
-            params[match.group(1)] = match.group(2).strip()
+    params = {m.group(1): m.group(2).strip() for m in map(_PARAM_LINE.match, args_block.splitlines()) if m}
     return " ".join(head.split()), params
 
 
 @dataclass(frozen=True)
 class Tool:
-    """One errand on the menu: the function, its public name and its checked argument model."""
+    """One tool: the function, its public name and its checked argument model."""
 
     name: str
     fn: Callable[..., Any]
     description: str
     args_model: type[BaseModel]
-    # The parameters schema, generated once (pydantic takes ~0.4 ms per call) and kept as JSON text,
-    # so each ``spec`` is a fresh dict that a caller may change without changing the tool.
+    # Generated once and kept as text: each ``spec`` is then a fresh dict a caller may change.
     schema_json: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -90,9 +78,8 @@ class Tool:
             if param.name not in hints:
                 raise TypeError(f"tool {fn.__name__!r}: argument {param.name!r} needs a type hint")
             default = ... if param.default is param.empty else param.default
-            fields[param.name] = (hints[param.name],
-                                  Field(default, description=param_docs.get(param.name)))
-        # strict: "18" is not a number and True is not a number; no silent coercion of the model's slips.
+            fields[param.name] = (hints[param.name], Field(default, description=param_docs.get(param.name)))
+        # strict: "18" and True are not numbers; the model's mistakes are not silently coerced.
         config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
         model = create_model(f"{fn.__name__}_args", __config__=config, **fields)
         return cls(name=name or fn.__name__, fn=fn, description=description, args_model=model)
@@ -111,77 +98,62 @@ def _explain(error: ValidationError) -> str:
     return "; ".join(problems)
 
 
-# How much of an error answer may be text we did not write (a tool's exception message, say).
-ERROR_CHARS = 1_000
+ERROR_CHARS = 1_000  # how much of an error answer may be text we did not write (a tool's exception)
 
 
-def error_slip(call: ToolCall, text: str) -> ToolMessage:
-    """An answer slip that reports a problem instead of a result (marked ``is_error``), kept short."""
+def error_answer(call: ToolCall, text: str) -> ToolMessage:
+    """A ``ToolMessage`` reporting a problem instead of a result (``is_error``), kept short."""
     return ToolMessage(f"Error: {shorten(text, ERROR_CHARS)}", call.id, name=call.name, is_error=True)
 
 
-def fix_slip(call: ToolCall, error: ToolArgsError) -> ToolMessage:
-    """The answer to a badly filled-in slip: what was wrong, so the model can send a better one.
-
-    The wording is LangGraph ToolNode's default, which sorts errors the same way.
-    """
-    return error_slip(call, f"{error}\n Please fix your mistakes.")
+def fix_answer(call: ToolCall, error: ToolArgsError) -> ToolMessage:
+    """The answer to a badly filled-in call, in LangGraph ToolNode's default words."""
+    return error_answer(call, f"{error}\n Please fix your mistakes.")
 
 
-def unrun_slip(call: ToolCall, reason: str) -> ToolMessage:
-    """The answer to a slip that will never run: providers reject a folder with a slip left open."""
-    return error_slip(call, f"not run, because {reason}")
+def unrun_answer(call: ToolCall, reason: str) -> ToolMessage:
+    """The answer to a call that will never run: providers reject a conversation with a call left open."""
+    return error_answer(call, f"not run, because {reason}")
+
+
+def answer_once(calls: Sequence[ToolCall]) -> list[tuple[ToolCall, ToolMessage | None]]:
+    """Each call id once, with its first call (providers take one answer per id), and the answer due
+    when several calls share the id: none of them runs. ``None``: the call may run."""
+    if len({call.id for call in calls}) == len(calls):  # the usual batch, cheaply: every id its own
+        return [(call, None) for call in calls]
+    counts = Counter(call.id for call in calls)
+    first: dict[str, ToolCall] = {}
+    for call in calls:
+        first.setdefault(call.id, call)
+    return [(call, None if counts[call.id] == 1 else fix_answer(call, ToolArgsError(
+        f"{counts[call.id]} calls share the id {quote(call.id)}, so none of them ran; send each call with its own id")))
+        for call in first.values()]
 
 
 def open_calls(messages: Sequence[Message]) -> list[ToolCall]:
-    """The calls of the last assistant message that asked for tools and still wait for an answer.
-
-    One per ticket number (a second call with the same id is answered by the first's answer). This is
-    the one place that says which slips are open: the agent's clean-up and the agent graph both ask it.
-    """
+    """The calls of the last assistant message with tool calls that still wait for an answer, one per id."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
         if isinstance(message, AssistantMessage) and message.tool_calls:
             answered = {m.tool_call_id for m in messages[index + 1:] if isinstance(m, ToolMessage)}
-            waiting: dict[str, ToolCall] = {}
-            for call in message.tool_calls:
-                if call.id not in answered:
-                    waiting.setdefault(call.id, call)
-            return list(waiting.values())
+            return [call for call, _ in answer_once(message.tool_calls) if call.id not in answered]
     return []
 
 
-def shared_ids(calls: Sequence[ToolCall]) -> dict[str, int]:
-    """Ticket numbers used by more than one call in a batch, with how many calls use each."""
-    if len({call.id for call in calls}) == len(calls):  # the usual batch: every id its own
-        return {}
-    counts = Counter(call.id for call in calls)
-    return {call_id: n for call_id, n in counts.items() if n > 1}
-
-
-def shared_id_error(call: ToolCall, count: int) -> ToolArgsError:
-    """Two slips with one ticket number: neither runs, and the one answer says how to fix it."""
-    return ToolArgsError(f"{count} calls share the id {quote(call.id)}, so none of them ran; "
-                         f"send each call with its own id")
-
-
 def _result_text(result: Any) -> str:
-    """A tool's result as the text of its answer slip: text as it is, anything else as JSON."""
+    """A tool's result as the ``ToolMessage`` text: text as it is, anything else as JSON."""
     if isinstance(result, str):
         return result
-    # Why: the agent-loop benchmark's target (within 3x of a bare loop) needs it; a number is the usual
-    # result, repr writes it as JSON would, and json.dumps costs ~5 us a call more.
-    if type(result) in (int, float) and math.isfinite(result):
+    if type(result) in (int, float) and math.isfinite(result):  # repr is JSON here, and the loop benchmark needs it
         return repr(result)
     return json.dumps(result, ensure_ascii=False)
 
 
 class ToolRegistry:
-    """The menu: ``add`` functions, hand ``tools`` to the model, ``run`` its slips."""
+    """``add`` functions, hand their ``tools`` specs to the model, ``run`` or ``answer`` its tool calls."""
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
-        self._menu_json: str | None = None  # the whole menu as JSON text, made once per change
 
     def add(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Register ``fn`` as a tool; usable as ``registry.add(fn)`` or as a ``@registry.add`` decorator."""
@@ -191,7 +163,6 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
-        self._menu_json = None
         return fn
 
     @property
@@ -200,10 +171,8 @@ class ToolRegistry:
 
     @property
     def tools(self) -> list[dict[str, Any]]:
-        """The menu as JSON-schema function specs, in registration order."""
-        if self._menu_json is None:
-            self._menu_json = json.dumps([tool.spec for tool in self._tools.values()])
-        return json.loads(self._menu_json)  # a fresh copy each call: a caller may change it freely
+        """JSON-schema function specs, in registration order; a fresh copy each call."""
+        return [tool.spec for tool in self._tools.values()]
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -215,11 +184,7 @@ class ToolRegistry:
         return f"ToolRegistry({self.names})"
 
     def validate(self, call: ToolCall) -> dict[str, Any]:
-        """Check one slip against the menu; return its arguments or raise ``ToolArgsError``.
-
-        Whatever the model put in the slip (any name, any arguments, of any size or depth), the
-        outcome is checked arguments or a ``ToolArgsError``; nothing is evaluated, nothing runs.
-        """
+        """Check one tool call: its arguments, or ``ToolArgsError`` whatever the model sent; nothing runs."""
         tool = self._tools.get(call.name) if isinstance(call.name, str) else None
         if tool is None:
             raise ToolArgsError(f"unknown tool {quote(call.name)}; available tools: {', '.join(self.names) or 'none'}")
@@ -242,19 +207,19 @@ class ToolRegistry:
         return dict(checked.__dict__)  # the field values, as pydantic keeps them
 
     def run(self, call: ToolCall) -> ToolMessage:
-        """Run one slip and return its answer slip. The tool's own exceptions propagate unchanged."""
+        """Run one tool call; the tool's own exceptions propagate unchanged."""
         args = self.validate(call)
         result = self._tools[call.name].fn(**args)
         return ToolMessage(_result_text(result), tool_call_id=call.id, name=call.name)
 
     def answer(self, call: ToolCall) -> ToolMessage:
-        """Run one slip; a slip the model filled in badly is answered with what to fix, not raised."""
+        """Run one tool call; one the model filled in badly is answered with what to fix, not raised."""
         try:
             return self.run(call)
         except ToolArgsError as e:
-            return fix_slip(call, e)
+            return fix_answer(call, e)
 
     @staticmethod
     def _example(tool: Tool) -> str:
-        props = tool.args_model.model_json_schema().get("properties", {})
+        props = json.loads(tool.schema_json).get("properties", {})
         return "{" + ", ".join(f'"{k}": <{v.get("type", "value")}>' for k, v in props.items()) + "}"

@@ -1,14 +1,10 @@
 """What crosses the wire from a model, read safely: tool-call arguments, call ids, short quotes.
 
-Everything a model sends is hostile until checked. Python's own JSON reader can be made to fail in
-ways that are not "invalid JSON": thousands of nested brackets raise ``RecursionError``, an integer
-with thousands of digits raises ``ValueError``, and a repeated key silently keeps the last value.
-``loads`` reads text with none of those: too-deep parts, too-long numbers and repeated keys come
-back as *marks* (strings that start with ``MARK``), and ``read_arguments`` turns a mark, or any other
-problem, into a ``ToolArgsError`` that says what to fix. Nothing here evaluates what it reads.
-
-Every adapter, the ``ToolRegistry`` and the agent graph use these same functions, so a slip is
-judged the same way whichever model wrote it and whichever loop runs it.
+Everything a model sends is hostile until checked. Python's JSON reader fails in ways that are not
+"invalid JSON": deep nesting raises ``RecursionError``, a huge integer ``ValueError``, and a repeated
+key silently keeps the last value. ``loads`` returns those as *marks* (strings starting with ``MARK``),
+and ``read_arguments`` turns a mark, or any other problem, into a ``ToolArgsError`` saying what to
+fix. Every adapter, the registry and the agent graph judge a tool call with these same functions.
 """
 
 from __future__ import annotations
@@ -22,15 +18,13 @@ from typing import Any
 
 from .errors import ToolArgsError
 
-MAX_ARGUMENT_CHARS = 20_000  # a slip's arguments as text; a weather slip is ~20 characters
+MAX_ARGUMENT_CHARS = 20_000  # a tool call's arguments as text; a weather call's are ~20 characters
 MAX_DEPTH = 16  # nesting levels inside the arguments object
 MAX_VALUES = 1_000  # keys, items and values inside one arguments object
 MAX_DIGITS = 100  # an integer longer than this is no tool's business (Python refuses >4300)
 QUOTE_CHARS = 300  # how much of the model's input an error answer quotes back
 
-#: Marks start with a private-use character: they never come from a tool's schema, and a model that
-#: sends one itself only earns an error answer.
-MARK = "\ue000"
+MARK = "\ue000"  # private use: never in a tool's schema; a model that sends one earns an error answer
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 # A string token (kept as it is) or an integer part too long to convert (replaced by a mark).
@@ -95,10 +89,7 @@ def _mark_number(match: re.Match) -> str:
 
 
 def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
-    """``json.loads`` that cannot recurse away or choke on digits, and marks repeated keys.
-
-    Raises ``ValueError`` (``json.JSONDecodeError``) only for text that is not JSON.
-    """
+    """``json.loads`` that marks too-deep parts, too-long numbers and repeated keys instead of failing."""
     cuts = _depth_cuts(text, depth_limit)
     for start, end in reversed(cuts):  # a too-deep part becomes a mark the reader reports
         text = f'{text[:start]}"{MARK}nested deeper than {MAX_DEPTH} levels"{text[end:]}'
@@ -115,7 +106,7 @@ _MAX_BITS = int(MAX_DIGITS * 3.32)  # an int with more bits has more than MAX_DI
 
 def _problem(value: Mapping) -> str | None:
     """What is wrong with an arguments object (None if nothing)."""
-    # Why a fast path: nearly every slip is a few short texts and numbers, and this runs on every call.
+    # A fast path for the usual few short texts and numbers: this runs on every tool call.
     if len(value) <= 32:
         chars = 0
         for key, item in value.items():
@@ -173,16 +164,8 @@ def _walk(value: Any) -> str | None:
 
 
 def read_arguments(raw: Any) -> dict[str, Any]:
-    """A slip's arguments as a checked dict, or ``ToolArgsError`` saying what is wrong.
-
-    Accepts what a provider sends: a JSON object, JSON text (empty text means no arguments), or bytes.
-    The message completes "the arguments ...", so a caller can put the tool's name in front.
-    """
-    if type(raw) is dict:  # the usual slip, straight to the check
-        problem = _problem(raw)
-        if problem:
-            raise ToolArgsError(problem)
-        return dict(raw)
+    """Arguments (a dict, JSON text, empty text or bytes) as a checked dict, or ``ToolArgsError`` whose
+    text completes "the arguments ...", so a caller can put the tool's name in front."""
     if isinstance(raw, (bytes, bytearray)):
         try:
             raw = bytes(raw).decode("utf-8")
@@ -198,7 +181,7 @@ def read_arguments(raw: Any) -> dict[str, Any]:
             raw = loads(raw)
         except ValueError as e:
             raise ToolArgsError(f"are not valid JSON ({getattr(e, 'msg', e)}): {quote(raw)}") from None
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, (dict, Mapping)):
         kind = "null" if raw is None else type(raw).__name__
         raise ToolArgsError(f"must be a JSON object, got {kind}: {quote(raw)}")
     problem = _problem(raw)
@@ -208,11 +191,8 @@ def read_arguments(raw: Any) -> dict[str, Any]:
 
 
 def parse_arguments(raw: Any) -> Any:
-    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent.
-
-    A problem is not raised here: the registry reads the same value with ``read_arguments`` and
-    answers the model with what to fix. Raw text stays text, so nothing is lost or re-spelled.
-    """
+    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, unchanged
+    (the registry reads it again and answers the model with what to fix)."""
     try:
         return read_arguments(raw)
     except ToolArgsError:
@@ -220,25 +200,25 @@ def parse_arguments(raw: Any) -> Any:
 
 
 def arguments_text(arguments: Any) -> str:
-    """A slip's arguments as the JSON text a provider expects back in the folder (never raises)."""
+    """Arguments as the JSON text a provider expects back in the conversation (never raises)."""
     if isinstance(arguments, str):
         return arguments
     if isinstance(arguments, (bytes, bytearray)):
         return bytes(arguments).decode("utf-8", "replace")
     try:
         return json.dumps(dict(arguments) if isinstance(arguments, Mapping) else arguments, ensure_ascii=False)
-    except (ValueError, TypeError, RecursionError):  # a hostile slip: what it was is in the error answer
+    except (ValueError, TypeError, RecursionError):  # hostile: what it was is in the error answer
         return quote(arguments)
 
 
 def arguments_object(arguments: Any) -> dict[str, Any]:
-    """A slip's arguments as an object, for providers that take one; ``{}`` when they are not one."""
+    """Arguments as an object, for providers that take one; ``{}`` when they are not one."""
     parsed = parse_arguments(arguments)
     return parsed if isinstance(parsed, dict) else {}
 
 
 def call_id(*parts: Any) -> str:
-    """A ticket number that depends only on ``parts`` (the folder read, the position, the slip)."""
+    """A call id that depends only on ``parts`` (the messages read, the position, the call)."""
     try:
         blob = json.dumps(parts, sort_keys=True, default=str)
     except (ValueError, TypeError, RecursionError):  # hostile parts: a bounded rendering will do

@@ -1,14 +1,17 @@
-"""The Agent: the loop, its cards, its ways out, and listeners that cannot change a run."""
+"""The Agent: the loop, its situations (cards), its ways out, and listeners that cannot change a run."""
+
+from __future__ import annotations
 
 import io
 import logging
 from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mingraph_lite.agents import Agent
+from mingraph_lite.agents import Agent, card_transitions
 from mingraph_lite.course.scripts import (
     QUESTION,
     SYSTEM_PROMPT,
@@ -19,40 +22,40 @@ from mingraph_lite.course.scripts import (
 )
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import ScriptExhausted, StepLimitReached
-from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.memory import KeepAll, LastN
+from mingraph_lite.llms.scripted import ScriptedLLM, word_count
+from mingraph_lite.memory import KeepAll, LastN, Summarise
 from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.observers.base import HOOKS, Observer
 from mingraph_lite.observers.console import ConsoleLogger
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TraceRecorder
+from mingraph_lite.observers.trace import TraceRecorder, read_trace
 from mingraph_lite.steps import Sequence
 
 ANSWER = "Paris: 64°F, Tokyo: 75°F"
 ROUND_TRIP = ["step_start", "model_reply"]
 
 
-def one_slip_round():
+def one_call_round():
     return ROUND_TRIP + ["tool_call", "tool_return"]
 
 
-def two_slip_round():
+def two_call_round():
     return ROUND_TRIP + ["tool_call", "tool_return"] * 2
 
 
-def assert_folder_valid(messages):
-    """What a provider checks: every slip answered exactly once, after its asking message."""
+def assert_conversation_valid(messages):
+    """What a provider checks: every tool call answered exactly once, after its asking message."""
     asked: dict[str, int] = {}
     answers: Counter = Counter()
     for i, m in enumerate(messages):
         if isinstance(m, AssistantMessage):
             for c in m.tool_calls:
-                assert c.id not in asked, f"ticket {c.id} used twice"
+                assert c.id not in asked, f"call id {c.id} used twice"
                 asked[c.id] = i
         if isinstance(m, ToolMessage):
-            assert asked.get(m.tool_call_id, i) < i, f"answer {m.tool_call_id} without its slip before it"
+            assert asked.get(m.tool_call_id, i) < i, f"answer {m.tool_call_id} without its tool call before it"
             answers[m.tool_call_id] += 1
-    assert answers == Counter(asked.keys()), f"slips answered {dict(answers)}, asked {list(asked)}"
+    assert answers == Counter(asked.keys()), f"tool calls answered {dict(answers)}, asked {list(asked)}"
 
 
 def weather_agent(llm, **kwargs):
@@ -62,9 +65,9 @@ def weather_agent(llm, **kwargs):
 # --- the scripted Paris/Tokyo runs -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("manager, rounds, expected", [
-    (four_round_manager, 4, ["run_start", *two_slip_round(), *one_slip_round(), *one_slip_round(),
+    (four_round_manager, 4, ["run_start", *two_call_round(), *one_call_round(), *one_call_round(),
                              *ROUND_TRIP, "finish"]),
-    (three_round_manager, 3, ["run_start", *two_slip_round(), *two_slip_round(), *ROUND_TRIP, "finish"]),
+    (three_round_manager, 3, ["run_start", *two_call_round(), *two_call_round(), *ROUND_TRIP, "finish"]),
 ])
 def test_paris_tokyo_runs(manager, rounds, expected):
     recorder, llm = EventRecorder(), manager()
@@ -77,13 +80,13 @@ def test_paris_tokyo_runs(manager, rounds, expected):
                                    "reason": "answered"}
     returns = [e["content"] for e in recorder.of("tool_return")]
     assert returns == ["18", "24", "64", "75"]
-    folder = agent.memory.messages()
-    assert folder[0] == SystemMessage(SYSTEM_PROMPT) and folder[1] == UserMessage(QUESTION)
-    assert folder[-1] == AssistantMessage(ANSWER)
-    assert_folder_valid(folder)
-    # each model call read the whole folder as it was then, and the menu
+    conversation = agent.memory.messages()
+    assert conversation[0] == SystemMessage(SYSTEM_PROMPT) and conversation[1] == UserMessage(QUESTION)
+    assert conversation[-1] == AssistantMessage(ANSWER)
+    assert_conversation_valid(conversation)
+    # each model call read the whole conversation as it was then, and the tool specs
     for messages, tools in llm.calls:
-        assert folder[:len(messages)] == messages
+        assert conversation[:len(messages)] == messages
         assert [t["function"]["name"] for t in tools] == ["get_weather", "to_fahrenheit"]
 
 
@@ -93,7 +96,7 @@ def test_wrong_tokyo_manager_answers_celsius_as_fahrenheit_with_its_thinking():
     assert agent.run({"question": QUESTION}) == {"answer": "Paris: 64°F, Tokyo: 24°F"}
     final = recorder.of("model_reply")[-1]
     assert "already in Fahrenheit" in final["reasoning"]
-    # every answer slip was right: the mistake is in the final reasoning, not in a tool
+    # every answer was right: the mistake is in the final reasoning, not in a tool
     assert [e["content"] for e in recorder.of("tool_return")] == ["18", "24", "64"]
     assert "reasoning" not in str(agent.memory.messages())  # thinking stays on the envelope
 
@@ -104,7 +107,7 @@ def test_cards_alternate_and_end_with_finished():
     names = [name for name, _ in agent.cards]
     assert names == ["CallingModel", "RunningTools"] * 3 + ["CallingModel", "Finished"]
     sizes = [size for _, size in agent.cards]
-    assert sizes == sorted(sizes)  # the folder only grows
+    assert sizes == sorted(sizes)  # the conversation only grows
     assert sizes[-1] == len(agent.memory.messages())
     agent.llm = three_round_manager()
     agent.run({"question": QUESTION})
@@ -127,7 +130,7 @@ def test_a_never_stopping_manager_hits_the_limit_after_exactly_max_steps_calls(m
     assert recorder.events[-1]["event"] == "finish"
     assert (recorder.events[-1]["answer"], recorder.events[-1]["reason"]) == (None, "step limit")
     assert recorder.names().count("finish") == 1
-    assert_folder_valid(agent.memory.messages())
+    assert_conversation_valid(agent.memory.messages())
     assert agent.cards[-1][0] == "Finished"
 
 
@@ -144,9 +147,9 @@ def test_max_steps_must_be_a_positive_int(max_steps):
         weather_agent(looping_manager(), max_steps=max_steps)
 
 
-# --- bad slips are answered and the run goes on ----------------------------------------------------------
+# --- bad tool calls are answered and the run goes on ----------------------------------------------------------
 
-BAD_SLIPS = [  # (slip, a phrase the answer must contain so the model knows what to fix)
+BAD_CALLS = [  # (tool call, a phrase the answer must contain so the model knows what to fix)
     (ToolCall("b1", "get_forecast", {"city": "Paris"}), "get_weather, to_fahrenheit"),
     (ToolCall("b2", "__import__('os').system('ls')", {}), "unknown tool"),
     (ToolCall("b3", "to_fahrenheit", '{"celsius": 18'), "not valid JSON"),
@@ -167,21 +170,21 @@ def test_bad_slips_of_every_kind_are_answered_with_what_to_fix_and_the_run_goes_
         errors = [m for m in messages if isinstance(m, ToolMessage) and m.is_error]
         return f"I saw {len(errors)} errors"
 
-    llm = ScriptedLLM([[slip for slip, _ in BAD_SLIPS], [("to_fahrenheit", {"celsius": 18})], final])
+    llm = ScriptedLLM([[bad for bad, _ in BAD_CALLS], [("to_fahrenheit", {"celsius": 18})], final])
     recorder = EventRecorder()
     agent = weather_agent(llm, observers=[recorder])
-    assert agent.run({"question": QUESTION}) == {"answer": f"I saw {len(BAD_SLIPS)} errors"}
+    assert agent.run({"question": QUESTION}) == {"answer": f"I saw {len(BAD_CALLS)} errors"}
     assert len(llm.calls) == 3
     answers = {m.tool_call_id: m for m in agent.memory.messages() if isinstance(m, ToolMessage)}
-    for slip, phrase in BAD_SLIPS:
-        answer = answers[slip.id]
-        assert answer.is_error, slip
+    for bad, phrase in BAD_CALLS:
+        answer = answers[bad.id]
+        assert answer.is_error, bad
         assert answer.content.startswith("Error: ")
-        assert phrase in answer.content, (slip, answer.content)
+        assert phrase in answer.content, (bad, answer.content)
     assert answers["call_2_1"] == ToolMessage("64", "call_2_1", name="to_fahrenheit")
-    assert recorder.names().count("tool_error") == 0  # the model's slips are not tool failures
+    assert recorder.names().count("tool_error") == 0  # the model's tool calls are not tool failures
     assert recorder.events[-1]["reason"] == "answered"
-    assert_folder_valid(agent.memory.messages())
+    assert_conversation_valid(agent.memory.messages())
 
 
 # --- a failing tool -------------------------------------------------------------------------------------
@@ -208,9 +211,9 @@ def test_a_failing_tool_answers_every_slip_once_reraises_unchanged_and_the_agent
     with pytest.raises(ConnectionError) as info:
         agent.run({"question": QUESTION})
     assert info.value is FAILURE
-    folder = agent.memory.messages()
-    assert_folder_valid(folder)
-    answers = [m for m in folder if isinstance(m, ToolMessage)]
+    conversation = agent.memory.messages()
+    assert_conversation_valid(conversation)
+    answers = [m for m in conversation if isinstance(m, ToolMessage)]
     assert [a.tool_call_id for a in answers] == ["call_1_1", "call_1_2", "call_1_3"]
     assert answers[0] == ToolMessage("18", "call_1_1", name="get_weather")
     assert answers[1].is_error and answers[1].content == "Error: tool failed: weather service down"
@@ -221,12 +224,12 @@ def test_a_failing_tool_answers_every_slip_once_reraises_unchanged_and_the_agent
         "ConnectionError", "weather service down", "get_forecast")
     assert (recorder.events[-1]["answer"], recorder.events[-1]["reason"]) == (None, "tool failed")
 
-    # The same agent, same folder, runs again: the next model call reads a folder a provider accepts.
+    # The same agent, same conversation, runs again: the next model call reads a conversation a provider accepts.
     agent.llm = ScriptedLLM(["Sorry, the forecast is unavailable."])
     assert agent.run({"question": "Try again?"}) == {"answer": "Sorry, the forecast is unavailable."}
     read, _ = agent.llm.calls[0]
-    assert_folder_valid(read)
-    assert read[:len(folder)] == folder and read[-1] == UserMessage("Try again?")
+    assert_conversation_valid(read)
+    assert read[:len(conversation)] == conversation and read[-1] == UserMessage("Try again?")
     assert recorder.events[-1]["run"] == 2
 
 
@@ -242,7 +245,7 @@ def test_an_interrupted_tool_still_leaves_the_folder_valid():
                   registry, SYSTEM_PROMPT)
     with pytest.raises(KeyboardInterrupt):
         agent.run({"question": QUESTION})
-    assert_folder_valid(agent.memory.messages())
+    assert_conversation_valid(agent.memory.messages())
 
 
 def test_a_failing_model_is_announced_and_propagates():
@@ -270,7 +273,7 @@ class Broken(Observer):
         return object.__getattribute__(self, name)
 
 
-def folder_after_run(observers, manager=four_round_manager, **kwargs):
+def messages_after_run(observers, manager=four_round_manager, **kwargs):
     agent = weather_agent(manager(), observers=observers, **kwargs)
     try:
         result = agent.run({"question": QUESTION})
@@ -282,13 +285,13 @@ def folder_after_run(observers, manager=four_round_manager, **kwargs):
 @pytest.mark.parametrize("manager, kwargs", [(four_round_manager, {}), (three_round_manager, {}),
                                              (wrong_tokyo_manager, {}), (looping_manager, {"max_steps": 3})])
 def test_no_listeners_three_listeners_or_a_broken_one_give_equal_runs(manager, kwargs, tmp_path, caplog):
-    alone = folder_after_run([], manager, **kwargs)
+    alone = messages_after_run([], manager, **kwargs)
     recorder = EventRecorder()
-    three = folder_after_run([recorder, ConsoleLogger(io.StringIO()), TraceRecorder(tmp_path / "t.jsonl")],
+    three = messages_after_run([recorder, ConsoleLogger(io.StringIO()), TraceRecorder(tmp_path / "t.jsonl")],
                              manager, **kwargs)
     broken = Broken()
     with caplog.at_level(logging.WARNING):
-        with_broken = folder_after_run([broken, Broken()], manager, **kwargs)
+        with_broken = messages_after_run([broken, Broken()], manager, **kwargs)
     assert alone == three == with_broken
     assert broken.heard == len(recorder.events)  # it was asked every time, and failed every time
     assert "listener broke" in caplog.text or "failed in on_" in caplog.text
@@ -380,8 +383,8 @@ def test_repr_names_the_tools():
 
 def test_a_strict_listener_failing_mid_batch_with_a_failing_memory_keeps_the_original_error():
     # The issue's case: the strict listener fails on the first answer, and the memory then fails once
-    # while the clean-up answers the second slip. Every slip still ends with one answer, every message
-    # in the folder was announced once, and the listener's error is the one raised.
+    # while the clean-up answers the second tool call. Every tool call still ends with one answer, every message
+    # in the conversation was announced once, and the listener's error is the one raised.
     audit_down = RuntimeError("audit log unavailable")
 
     class FailsOnFirstAnswer(Observer):
@@ -427,7 +430,7 @@ def test_two_calls_with_one_id_get_one_answer_and_neither_runs():
     assert [m.tool_call_id for m in answers] == ["same", "other"]
     assert answers[0].is_error and "2 calls share the id 'same'" in answers[0].content
     assert "send each call with its own id" in answers[0].content and not answers[1].is_error
-    assert ran.count("on_tool_call") == 2  # one per ticket number
+    assert ran.count("on_tool_call") == 2  # one per call id
 
 
 def test_an_error_answer_quotes_at_most_a_few_hundred_characters_and_says_how_much_was_cut():
@@ -437,3 +440,82 @@ def test_an_error_answer_quotes_at_most_a_few_hundred_characters_and_says_how_mu
     (answer,) = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
     assert len(answer.content) < 600
     assert "(9,999,700 more characters cut)" in answer.content and "the limit is 20,000" in answer.content
+
+
+# --- the situations' diagram, read from their annotations -------------------------------------------
+
+def test_card_transitions_are_read_from_the_run_annotations_and_cover_every_run():
+    edges = card_transitions()
+    assert sorted(edges) == [("CallingModel", "Finished"), ("CallingModel", "RunningTools"),
+                             ("RunningTools", "CallingModel")]
+    for manager, kwargs in ((four_round_manager, {}), (looping_manager, {"max_steps": 2})):
+        agent = weather_agent(manager(), **kwargs)
+        try:
+            agent.run({"question": QUESTION})
+        except StepLimitReached:
+            pass
+        names = [name for name, _ in agent.cards]
+        assert set(zip(names, names[1:], strict=False)) <= set(edges)  # every hand-over a run made is drawn
+
+
+@dataclass(frozen=True)
+class Asking:
+    def run(self, run) -> Waiting | Done:
+        return Done()
+
+
+@dataclass(frozen=True)
+class Waiting:
+    def run(self, run) -> Asking:
+        return Asking()
+
+
+@dataclass(frozen=True)
+class Done:
+    def run(self, run) -> None:
+        return None
+
+
+def test_card_transitions_follow_a_learners_own_classes():
+    assert card_transitions(Asking) == [("Asking", "Waiting"), ("Asking", "Done"), ("Waiting", "Asking")]
+    assert card_transitions(Done) == []
+
+
+# --- a memory's own model calls are announced -------------------------------------------------------
+
+def summarising_agent(observers):
+    summariser = ScriptedLLM(["a short summary"] * 10, name="scripted: summariser", count_tokens=word_count)
+    memory = Summarise(SYSTEM_PROMPT, summariser, keep_last=2, trigger=3)
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})],
+                       [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 24})], ANSWER])
+    return Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=memory, observers=observers)
+
+
+def test_summarise_model_calls_are_announced_with_their_tokens_and_reach_the_trace(tmp_path):
+    recorder, path = EventRecorder(), tmp_path / "t.jsonl"
+    agent = summarising_agent([recorder, TraceRecorder(path)])
+    assert agent.run({"question": QUESTION}) == {"answer": ANSWER}
+    spent = agent.memory.summary_responses
+    heard = recorder.of("memory_call")
+    assert len(heard) == len(spent) > 0
+    assert [(e["input_tokens"], e["output_tokens"]) for e in heard] == [
+        (r.input_tokens, r.output_tokens) for r in spent]
+    assert all(e["input_tokens"] > 0 for e in heard)
+    assert recorder.names().count("model_reply") == 4  # not a reply of the run
+    traced = [e for e in read_trace(path) if e["event"] == "memory_call"]
+    assert [e["input_tokens"] for e in traced] == [e["input_tokens"] for e in heard]
+    # the message that set off each summary is announced before it
+    names = recorder.names()
+    assert all(names[i - 1] in ("run_start", "model_reply", "tool_return") for i, n in enumerate(names)
+               if n == "memory_call")
+
+
+def test_a_summariser_that_fails_after_answering_is_still_heard():
+    recorder = EventRecorder()
+    memory = Summarise(SYSTEM_PROMPT, ScriptedLLM([""], count_tokens=word_count), keep_last=1, trigger=2)
+    agent = Agent(three_round_manager(), weather_registry(), SYSTEM_PROMPT, memory=memory, observers=[recorder])
+    with pytest.raises(ValueError, match="empty summary"):
+        agent.run({"question": QUESTION})
+    assert len(recorder.of("memory_call")) == len(memory.summary_responses) == 1
+    assert recorder.names()[-1] == "finish"
+    assert_conversation_valid(agent.memory.messages())

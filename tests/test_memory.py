@@ -1,4 +1,4 @@
-"""Memory: what the model is read. Windows never split a tool call from its answer slips."""
+"""Memory: what the model is read. Windows never split a tool call from its answers."""
 
 import pytest
 from hypothesis import given, settings
@@ -13,20 +13,20 @@ PROMPT = "You answer questions about the weather."
 
 @st.composite
 def conversations(draw):
-    """A folder as an agent builds it: questions, rounds of slips each followed by all their answers,
-    final answers; optionally ending mid-round (slips asked, only some answered yet)."""
-    messages, ticket = [], 0
+    """A conversation as an agent builds it: questions, rounds of tool calls each followed by all their answers,
+    final answers; optionally ending mid-round (tool calls asked, only some answered yet)."""
+    messages, n = [], 0
     for _ in range(draw(st.integers(1, 4))):
         messages.append(UserMessage(f"question {len(messages)}"))
         for _ in range(draw(st.integers(0, 3))):
             calls = []
             for _ in range(draw(st.integers(1, 3))):
-                ticket += 1
-                calls.append(ToolCall(f"call_{ticket}", "get_weather", {"city": f"city {ticket}"}))
+                n += 1
+                calls.append(ToolCall(f"call_{n}", "get_weather", {"city": f"city {n}"}))
             messages.append(AssistantMessage(draw(st.sampled_from(["", "let me check"])), tuple(calls)))
             messages += [ToolMessage(f"{c.id} -> 18", c.id, name=c.name) for c in calls]
         messages.append(AssistantMessage(f"answer {len(messages)}"))
-    if draw(st.booleans()):  # stop mid-round, as a memory sees it while the agent adds answer slips
+    if draw(st.booleans()):  # stop mid-round, as a memory sees it while the agent adds answers
         calls = tuple(ToolCall(f"call_x{i}", "get_weather", {"city": "Paris"}) for i in range(3))
         messages.append(AssistantMessage("", calls))
         messages += [ToolMessage("18", c.id, name=c.name) for c in calls[: draw(st.integers(0, 2))]]
@@ -34,17 +34,17 @@ def conversations(draw):
 
 
 def assert_slips_together(window, history):
-    """Every answer slip has its asking message in the window, and every asking message in the window
+    """Every answer has its asking message in the window, and every asking message in the window
     has all of its answers that exist so far."""
     asked = {c.id: m for m in window if isinstance(m, AssistantMessage) for c in m.tool_calls}
     answered = {m.tool_call_id for m in window if isinstance(m, ToolMessage)}
     answered_anywhere = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
     for m in window:
         if isinstance(m, ToolMessage):
-            assert m.tool_call_id in asked, f"answer {m.tool_call_id} without its slip in {window}"
-    for ticket in asked:
-        if ticket in answered_anywhere:
-            assert ticket in answered, f"slip {ticket} without its answer in {window}"
+            assert m.tool_call_id in asked, f"answer {m.tool_call_id} without its tool call in {window}"
+    for call_id in asked:
+        if call_id in answered_anywhere:
+            assert call_id in answered, f"tool call {call_id} without its answer in {window}"
 
 
 def fill(memory, history):
@@ -87,7 +87,7 @@ def test_last_n_keeps_the_prompt_a_recent_suffix_and_slips_with_their_answers(hi
         assert window == so_far[len(so_far) - len(window):]  # a suffix: the most recent messages
         assert len(window) >= min(n, len(so_far))  # at least the last n
         assert_slips_together(window, so_far)
-        # It grows past n only as far back as the asking message of the slips it would split.
+        # It grows past n only as far back as the asking message of the tool calls it would split.
         if len(window) > n:
             assert isinstance(window[0], AssistantMessage) and window[0].tool_calls
             assert all(isinstance(m, ToolMessage) for m in window[1:len(window) - n + 1])
@@ -171,7 +171,7 @@ def test_summarise_waits_while_slips_are_unanswered():
     memory = Summarise(PROMPT, llm, keep_last=1, trigger=2)
     calls = (ToolCall("a", "get_weather", {"city": "Paris"}), ToolCall("b", "get_weather", {"city": "Tokyo"}))
     fill(memory, [UserMessage("q"), AssistantMessage("thinking"), AssistantMessage("", calls)])
-    assert llm.calls == []  # over the trigger, but the slips are waiting for their answers
+    assert llm.calls == []  # over the trigger, but the tool calls are waiting for their answers
     memory.add(ToolMessage("18", "a"))
     memory.add(ToolMessage("24", "b"))
     window = memory.messages()[2:]
@@ -217,3 +217,14 @@ def test_a_failing_summariser_leaves_the_history_whole_and_its_error_surfaces(re
         memory.add(UserMessage("q2"))  # the third unsummarised message starts a summary
     assert memory.messages() == [*before, UserMessage("q2")]  # nothing cut, the new message kept
     assert memory.summary is None and len(memory.history) == 3
+
+
+def test_summarise_names_what_its_model_lacks():
+    class Nameless:
+        def generate(self, messages, tools):
+            return "never called"
+
+    with pytest.raises(TypeError, match=r"has no name$"):
+        Summarise(PROMPT, Nameless())
+    with pytest.raises(TypeError, match=r"has no name and no generate$"):
+        Summarise(PROMPT, object())

@@ -93,7 +93,7 @@ def test_tool_calls_become_a_tuple():
     calls = [ToolCall("1", "a"), ToolCall("2", "b")]
     message = AssistantMessage("", tool_calls=calls)
     assert isinstance(message.tool_calls, tuple)
-    calls.append(ToolCall("3", "c"))  # the list it was built from can't reach into the folder
+    calls.append(ToolCall("3", "c"))  # the list it was built from can't reach into the conversation
     assert len(message.tool_calls) == 2
     assert isinstance(message_from_dict(message.to_dict()).tool_calls, tuple)
 

@@ -65,6 +65,21 @@ def test_plot_tokens_of_a_plain_scripted_run_draws_no_made_up_counts():
     assert any(t.get_text() == "not reported:\ninput,\noutput,\nreasoning" for t in ax.texts)
 
 
+def test_plot_tokens_draws_a_memorys_own_model_calls_too():
+    from mingraph_lite.llms.scripted import ScriptedLLM
+    from mingraph_lite.memory import Summarise
+
+    recorder = EventRecorder()
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})], "done"],
+                      count_tokens=word_count)
+    memory = Summarise(SYSTEM_PROMPT, ScriptedLLM(["a summary"] * 5, count_tokens=word_count), keep_last=1, trigger=2)
+    Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=memory, observers=[recorder]).run({"question": QUESTION})
+    (ax,) = plots.plot_tokens(recorder).axes
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels.count("memory") == len(memory.summary_responses) > 0
+    assert len(ax.patches) == 2 * len(labels)  # input and output for every call, the memory's included
+
+
 def test_plot_experiment_counts_right_answers_and_each_failure_kind(tmp_path):
     rows = ([{"variant": "18", "outcome": "said Celsius was Fahrenheit"}] * 6
             + [{"variant": "18", "outcome": "made up numbers"}] * 2

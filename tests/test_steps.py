@@ -1,4 +1,4 @@
-"""Steps: a worksheet passed down a list; CallModel and RunTools as single steps."""
+"""Steps: a state passed down a list; CallModel and RunTools as single steps."""
 
 import pytest
 
@@ -18,7 +18,7 @@ class Add:
 
 
 class Vandal:
-    """Tries to change the worksheet in place instead of returning an update."""
+    """Tries to change the state in place instead of returning an update."""
 
     def run(self, state):
         state["a"] = "vandalised"

@@ -1,4 +1,4 @@
-"""A subagent behind one tool slip: answers come back, a step limit becomes a slip, the rest propagates."""
+"""A subagent behind one tool: answers come back, a step limit becomes an error answer, the rest propagates."""
 
 import pytest
 
@@ -39,8 +39,8 @@ def test_the_tool_has_one_task_argument_and_the_given_name_and_description():
 def test_an_answer_comes_back_as_the_tool_result_and_the_run_is_recorded():
     fn = subagent_tool(helper([[("get_weather", {"city": "Paris"})], "Paris is 18°C."]), "ask_helper", "Ask.")
     registry = parent_registry(fn)
-    slip = registry.run(ToolCall("c1", "ask_helper", {"task": "Temperature in Paris?"}))
-    assert slip == ToolMessage("Paris is 18°C.", "c1", name="ask_helper")
+    result = registry.run(ToolCall("c1", "ask_helper", {"task": "Temperature in Paris?"}))
+    assert result == ToolMessage("Paris is 18°C.", "c1", name="ask_helper")
     assert fn.subagent.runs == [SubagentRun("Temperature in Paris?", "Paris is 18°C.", 2)]
 
 
@@ -72,15 +72,15 @@ def test_the_memory_factory_is_used_for_each_fresh_folder():
     assert len(seen) == 2 and seen[0] is not seen[1]
 
 
-def test_a_step_limit_becomes_an_error_slip_and_the_parent_run_goes_on():
+def test_a_step_limit_becomes_an_error_answer_and_the_parent_run_goes_on():
     looping = helper([[("get_weather", {"city": "Paris"})]] * 5, max_steps=2)
     fn = subagent_tool(looping, "ask_helper", "Ask.")
     parent_llm = ScriptedLLM([[("ask_helper", {"task": "Paris?"})], "The helper could not finish."])
     parent = Agent(parent_llm, parent_registry(fn), "You delegate.", max_steps=3)
     assert parent.run({"question": "What about Paris?"}) == {"answer": "The helper could not finish."}
-    slip = parent_llm.calls[1][0][-1]
-    assert isinstance(slip, ToolMessage)
-    assert slip.content.startswith("Error: the subagent stopped without an answer after 2 model calls")
+    answer = parent_llm.calls[1][0][-1]
+    assert isinstance(answer, ToolMessage)
+    assert answer.content.startswith("Error: the subagent stopped without an answer after 2 model calls")
     assert fn.subagent.runs == [SubagentRun("Paris?", None, 2, stopped="step limit")]
 
 

@@ -1,4 +1,4 @@
-"""ToolRegistry: schemas from signatures, strict checks on the model's slips, nothing evaluated."""
+"""ToolRegistry: schemas from signatures, strict checks on the model's tool calls, nothing evaluated."""
 
 import json
 import math
@@ -131,11 +131,11 @@ def test_registration_mistakes_name_the_fix():
         Tool.from_function("not a function")
 
 
-# --- running and checking slips ---------------------------------------------------------------------------
+# --- running and checking tool calls ---------------------------------------------------------------------------
 
 def test_run_returns_an_answer_slip_with_the_same_ticket():
-    result = make_registry().run(call("to_fahrenheit", {"celsius": 18}, id="ticket-7"))
-    assert result == ToolMessage("64", tool_call_id="ticket-7", name="to_fahrenheit")
+    result = make_registry().run(call("to_fahrenheit", {"celsius": 18}, id="call-7"))
+    assert result == ToolMessage("64", tool_call_id="call-7", name="to_fahrenheit")
 
 
 def test_non_string_results_are_json():

@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
 from ..errors import ToolArgsError
 from ..messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..observers.announce import announce
-from ..tools import error_slip, fix_slip, open_calls, shared_id_error, shared_ids, unrun_slip
+from ..tools import answer_once, error_answer, fix_answer, open_calls, unrun_answer
 from ..wire import shorten
 from .builder import END, START
 
@@ -74,7 +74,7 @@ class _Round:
     def close(self, reason: str) -> None:
         """Answer every slip still open in this round (the package's one notion of "open")."""
         for call in open_calls(self.messages):
-            self.file(unrun_slip(call, reason))
+            self.file(unrun_answer(call, reason))
 
 
 class AgentNodes:
@@ -138,10 +138,10 @@ class AgentNodes:
                 return {**update, "stop_reason": "tool budget"}
             problems = self._problems(calls)
             if problems:  # nothing runs: a valid first slip must not run ahead of an invalid second one
-                for call in _distinct(calls):
+                for call, _ in answer_once(calls):
                     self._announce("on_tool_call", call)
                     done.file(problems.get(call.id) or
-                              unrun_slip(call, "another call in this batch was invalid"))
+                              unrun_answer(call, "another call in this batch was invalid"))
                 return update
             made = self._run_batch(calls, made, done)
         except BaseException as exc:  # Ctrl-C or a strict listener: the round is cut, every slip answered
@@ -156,15 +156,15 @@ class AgentNodes:
         return update
 
     def _problems(self, calls: list[ToolCall]) -> dict[str, ToolMessage]:
-        shared = shared_ids(calls)
         problems = {}
-        for call in calls:
-            try:
-                if call.id in shared:
-                    raise shared_id_error(call, shared[call.id])
-                self.registry.validate(call)
-            except ToolArgsError as exc:
-                problems.setdefault(call.id, fix_slip(call, exc))
+        for call, refused in answer_once(calls):
+            if refused is None:
+                try:
+                    self.registry.validate(call)
+                except ToolArgsError as exc:
+                    refused = fix_answer(call, exc)
+            if refused is not None:
+                problems[call.id] = refused
         return problems
 
     def _run_batch(self, calls: list[ToolCall], made: int, done: _Round) -> int:
@@ -178,7 +178,7 @@ class AgentNodes:
             except BaseException as exc:
                 done.error, done.failure = exc, f"{call.name} failed: {type(exc).__name__}: {shorten(str(exc))}"
                 self._announce("on_tool_error", call, exc, quiet=True)
-                done.file(error_slip(call, f"tool failed: {exc}"))
+                done.file(error_answer(call, f"tool failed: {exc}"))
                 done.close(f"{call.name} failed before it")
                 if not isinstance(exc, Exception):
                     raise
@@ -195,11 +195,6 @@ class AgentNodes:
     @staticmethod
     def route_after_tools(state: dict) -> str:
         return "end" if state["stop_reason"] is not None else "model"
-
-
-def _distinct(calls: list[ToolCall]) -> list[ToolCall]:
-    """The first call of each ticket number: each id is answered once."""
-    return list({call.id: call for call in reversed(calls)}.values())[::-1]
 
 
 def connect_agent(builder: Any, nodes: AgentNodes) -> Any:

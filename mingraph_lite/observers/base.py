@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 #: Every hook, in the order a run can announce them; the event name is the hook minus ``on_``.
 HOOKS = ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return",
-         "on_tool_error", "on_finish", "on_node_start", "on_node_end")
+         "on_tool_error", "on_finish", "on_node_start", "on_node_end", "on_memory_call")
 MAX_DEPTH = 100
 _CUT = f"<cut: nested deeper than {MAX_DEPTH} levels>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -52,6 +52,9 @@ class Observer:
 
     def on_node_end(self, node: str, update: Mapping[str, Any] | None, superstep: int | None = None) -> None:
         """A graph node returned ``update`` (None: no change); it merges when its ``superstep`` ends."""
+
+    def on_memory_call(self, response: LLMResponse) -> None:
+        """The memory called its own model (``Summarise``); not a reply of the run, but its tokens count."""
 
 
 def safe_json(value: Any, secrets: tuple[str, ...] | None = None, depth: int = 0) -> Any:

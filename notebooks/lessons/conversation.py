@@ -169,13 +169,16 @@ class ConversationRun:
 
 class _Meter(Observer):
     def __init__(self) -> None:
-        self.question, self.calls = 0, []
+        self.question, self.calls, self.summaries = 0, [], []
 
     def on_run_start(self, messages) -> None:
         self.question += 1
 
     def on_model_reply(self, response) -> None:
         self.calls.append((self.question, response.input_tokens or 0, response.output_tokens or 0))
+
+    def on_memory_call(self, response) -> None:  # a summariser's call, announced by the agent
+        self.summaries.append((self.question, response.input_tokens or 0, response.output_tokens or 0))
 
 
 def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Iterable[str] = QUESTIONS,
@@ -184,10 +187,5 @@ def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Itera
     meter = _Meter()
     agent = Agent(llm or conversation_llm(), weather_registry(), SYSTEM_PROMPT, memory=memory,
                   observers=(meter, *observers))
-    answers, summaries = [], []
-    for number_, question in enumerate(questions, 1):
-        answers.append(agent.run({"question": question})["answer"])
-        done = len(summaries)
-        for response in getattr(memory, "summary_responses", [])[done:]:
-            summaries.append((number_, response.input_tokens or 0, response.output_tokens or 0))
-    return ConversationRun(tuple(answers), tuple(meter.calls), tuple(summaries))
+    answers = [agent.run({"question": question})["answer"] for question in questions]
+    return ConversationRun(tuple(answers), tuple(meter.calls), tuple(meter.summaries))

@@ -147,19 +147,20 @@ def _spot(ax, name: str, xy: tuple[float, float], colour: str) -> None:
     _box(ax, xy, name, colour, width=2.3, height=0.9)
 
 
-def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[str, str, str]], *,
+def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[str, ...]], *,
                new: Iterable[str] = (), title: str = "the cards and their arrows"):
     """Cards as boxes at ``spots`` and ``(from, to, label)`` arrows; names in ``new`` are drawn highlighted.
 
     An arrow's label says what makes the card hand over that next card; a card with no arrow out ends
-    the run. A name in ``new`` may be a card or an arrow written as ``"from->to"``.
+    the run. A name in ``new`` may be a card or an arrow written as ``"from->to"``. Arrows may also be
+    unlabelled ``(from, to)`` pairs, as ``mingraph_lite.agents.card_transitions`` reads them from the cards.
     """
     plt = _pyplot()
     new = set(new)
     fig, ax = plt.subplots(figsize=(8.5, 4.6), layout="constrained")
     for name, xy in spots.items():
         _spot(ax, name, xy, _NEW if name in new else ("#555555" if name == "HungUp" else "#1f5fa8"))
-    arrows = list(arrows)
+    arrows = [(*arrow, "")[:3] for arrow in arrows]
     both_ways = {(a, b) for a, b, _ in arrows} & {(b, a) for a, b, _ in arrows}
     for start, end, label in arrows:
         bend = 0.3 if (start, end) in both_ways else 0.0  # a pair of opposite arrows bulge apart

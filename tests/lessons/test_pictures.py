@@ -44,3 +44,13 @@ def test_draw_loop_and_draw_cards_draw_their_boxes():
     assert {"OBSERVE", "REASON", "ACT", "EVALUATE", "answer", "StepLimitReached"} <= words
     cards = pictures.draw_cards({"A": (0, 0), "B": (3, 0)}, [("A", "B", "go"), ("B", "A", "back")], new=["B"])
     assert {"A", "B", "go", "back"} <= {t.get_text() for t in cards.axes[0].texts}
+
+
+def test_draw_cards_takes_the_arrows_the_agent_reads_from_its_cards():
+    from mingraph_lite.agents import card_transitions
+
+    spots = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
+    fig = pictures.draw_cards(spots, card_transitions())
+    arrows = [t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None) is not None]
+    assert len(arrows) == len(card_transitions()) == 3
+    assert {"CallingModel", "RunningTools", "Finished"} <= {t.get_text() for t in fig.axes[0].texts}

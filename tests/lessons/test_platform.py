@@ -37,7 +37,7 @@ def test_listener_warnings_are_short_lines_and_the_logger_is_restored(capsys):
 def test_heard_hooks_are_the_overridden_announcements():
     assert heard_hooks(Returns()) == ["on_tool_return"]
     assert heard_hooks(Observer()) == []
-    assert len(heard_hooks(EventRecorder())) == 7  # it records everything an agent announces
+    assert len(heard_hooks(EventRecorder())) == 8  # it records everything an agent announces
     assert "on_run_start" not in heard_hooks(ConsoleLogger())
 
 
@@ -46,9 +46,9 @@ def test_draw_platform_draws_one_arrow_per_overridden_announcement():
     fig = draw_platform([Returns(), EventRecorder(), Broken()], broken=[])
     ax = fig.axes[0]
     arrows = [a for a in ax.texts if getattr(a, "arrow_patch", None) is not None]
-    assert len(arrows) == 1 + 7 + 1
+    assert len(arrows) == 1 + 8 + 1
     labels = {t.get_text() for t in ax.texts}
-    assert {"Returns", "EventRecorder", "Broken", "hears 1 of 7 announcements"} <= labels
+    assert {"Returns", "EventRecorder", "Broken", "hears 1 of 8 announcements"} <= labels
 
 
 def test_reveal_says_not_written_yet_for_the_stub(capsys):

@@ -55,6 +55,7 @@ def test_every_hook_has_one_event_spelling():
         "on_finish": ("hi", "answered"),
         "on_node_start": ("fetch", {"cities": ("Paris",), "msg": UserMessage("q")}),
         "on_node_end": ("fetch", {"temps": {"Paris": 18}}),
+        "on_memory_call": (LLMResponse(AssistantMessage("a summary"), input_tokens=9, output_tokens=2),),
     }
     assert set(args) == set(HOOKS)
     recorder = EventRecorder()

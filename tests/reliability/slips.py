@@ -1,7 +1,7 @@
-"""The hostile model and the careless classroom: hand-written slips, fault schedules, and the invariants.
+"""The hostile model and the careless classroom: hand-written tool calls, fault schedules, and the invariants.
 
 Imported by the reliability tests beside it. ``HOSTILE_SLIPS`` are (label, name, arguments) triples,
-each a different way a model has sent, or could send, a slip; the tests run every one through the
+each a different way a model has sent, or could send, a tool call; the tests run every one through the
 registry, the ``Agent``, the agent graph and both adapters' parsers.
 """
 
@@ -109,7 +109,7 @@ VALID = [  # careless but fine: these run, and nothing about them is an error
 HOSTILE_SLIPS = NAMES + NOT_OBJECTS + BAD_JSON + DEEP_AND_HUGE + DUPLICATES + WRONG_VALUES
 ALL_SLIPS = HOSTILE_SLIPS + VALID
 VALID_LABELS = {label for label, _, _ in VALID}
-# The slips a provider can carry as JSON text (OpenAI sends arguments as a string; Ollama as JSON).
+# The tool calls a provider can carry as JSON text (OpenAI sends arguments as a string; Ollama as JSON).
 TEXT_SLIPS = [(label, name, args) for label, name, args in ALL_SLIPS
               if isinstance(name, str) and isinstance(args, str)]
 
@@ -129,7 +129,7 @@ def counting_registry(fault: Any = None) -> tuple[ToolRegistry, list]:
         Args:
             city: The city's name.
         """
-        assert isinstance(city, str)  # no tool ever runs on an invalid slip
+        assert isinstance(city, str)  # no tool ever runs on an invalid tool call
         ran.append(("get_weather", city))
         if fault:
             fault("get_weather")
@@ -151,8 +151,8 @@ def counting_registry(fault: Any = None) -> tuple[ToolRegistry, list]:
     return registry, ran
 
 
-def assert_folder_valid(messages: list) -> None:
-    """The folder as a provider takes it: every call answered exactly once, right after its message."""
+def assert_conversation_valid(messages: list) -> None:
+    """The conversation as a provider takes it: every call answered exactly once, right after its message."""
     wire = to_openai_messages(messages)
     json.dumps(wire)  # it can be sent at all
     i = 0
@@ -171,19 +171,19 @@ def assert_folder_valid(messages: list) -> None:
 
 
 def conversation(messages: list) -> list:
-    """The folder without its system prompts: what a run adds."""
+    """The conversation without its system prompts: what a run adds."""
     return [m for m in messages if not isinstance(m, SystemMessage)]
 
 
 class Heard:
-    """A listener that keeps each message announced, to compare with the folder."""
+    """A listener that keeps each message announced, to compare with the conversation."""
 
     def __init__(self) -> None:
         self.messages: list = []
         self.finishes: list = []
 
-    def on_run_start(self, folder):
-        self.messages.append(folder[-1])  # the question that starts the run; the rest was heard before
+    def on_run_start(self, messages):
+        self.messages.append(messages[-1])  # the question that starts the run; the rest was heard before
 
     def on_model_reply(self, response):
         self.messages.append(response.message)
@@ -202,5 +202,5 @@ def bounded_answers(messages: list, limit: int = 2_500) -> None:
 
 
 __all__ = ["ALL_SLIPS", "AssistantMessage", "HOSTILE_SLIPS", "Heard", "QUESTION", "SYSTEM", "TEXT_SLIPS",
-           "UserMessage", "VALID_LABELS", "assert_folder_valid", "bounded_answers", "conversation",
+           "UserMessage", "VALID_LABELS", "assert_conversation_valid", "bounded_answers", "conversation",
            "counting_registry"]

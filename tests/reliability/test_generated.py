@@ -1,4 +1,4 @@
-"""Generated hostile slips, fault schedules and histories (hypothesis), with the promises as assertions.
+"""Generated hostile tool calls, fault schedules and histories (hypothesis), with the promises as assertions.
 
 Fixed examples count per test (``max_examples``) and ``derandomize=True``: every CI run tries the same
 inputs, so a failure is a failure of the code, not of the dice. ``GENERATED`` adds them up; the
@@ -14,7 +14,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from slips import QUESTION, SYSTEM, Heard, assert_folder_valid, bounded_answers, conversation, counting_registry
+from slips import QUESTION, SYSTEM, Heard, assert_conversation_valid, bounded_answers, conversation, counting_registry
 
 from mingraph_lite import Agent, KeepAll, ScriptedLLM, ToolArgsError, ToolCall
 from mingraph_lite.errors import ScriptExhausted, StepLimitReached
@@ -32,7 +32,7 @@ def runs(name: str):
                     suppress_health_check=list(HealthCheck))
 
 
-# -- hostile slips ------------------------------------------------------------------------------------
+# -- hostile tool calls ------------------------------------------------------------------------------------
 json_leaf = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12)
 json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=3)
                           | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=12)
@@ -107,7 +107,7 @@ def test_the_openai_parser_turns_any_arguments_text_into_an_answerable_slip(open
     registry, _ = counting_registry()
     answer = registry.answer(call)
     bounded_answers([answer])
-    assert_folder_valid([response.message, answer])
+    assert_conversation_valid([response.message, answer])
 
 
 _OLLAMA_BODY: dict = {}
@@ -137,11 +137,11 @@ def test_the_ollama_parser_turns_any_arguments_json_into_answerable_slips(ollama
                             f'"tool_calls": [{calls}]}}}}').encode("utf-8", "surrogatepass")
     response = ollama_llm.generate([UserMessage("q")], [])
     assert len(response.message.tool_calls) == count
-    assert len({c.id for c in response.message.tool_calls}) == count  # distinct, made-up ticket numbers
+    assert len({c.id for c in response.message.tool_calls}) == count  # distinct, made-up call ids
     registry, _ = counting_registry()
     answers = [registry.answer(c) for c in response.message.tool_calls]
     bounded_answers(answers)
-    assert_folder_valid([response.message, *answers])
+    assert_conversation_valid([response.message, *answers])
 
 
 # -- fault schedules ----------------------------------------------------------------------------------
@@ -202,12 +202,12 @@ def faults_strategy(draw):
 good_calls = st.builds(ToolCall, id=st.sampled_from(["c1", "c2", "c3"]),
                        name=st.sampled_from(["get_weather", "to_fahrenheit"]),
                        arguments=st.sampled_from([{"city": "Paris"}, {"celsius": 18}, {"city": 5}, "{"]))
-valid_calls = st.builds(lambda ticket, pair: ToolCall(ticket, *pair), st.sampled_from(["c1", "c2", "c3", "c4"]),
+valid_calls = st.builds(lambda call_id, pair: ToolCall(call_id, *pair), st.sampled_from(["c1", "c2", "c3", "c4"]),
                         st.sampled_from([("get_weather", {"city": "Paris"}), ("to_fahrenheit", {"celsius": 18})]))
-# Mostly slips that run (so tool faults and Ctrl-C get their turn), some careless, some hostile.
-slip = st.one_of(valid_calls, valid_calls, valid_calls, good_calls, calls)
-# Up to three rounds of slips, then (usually) the answer; a script that runs out is a fault too.
-rounds = st.tuples(st.lists(st.lists(slip, min_size=1, max_size=3), min_size=1, max_size=3),
+# Mostly tool calls that run (so tool faults and Ctrl-C get their turn), some careless, some hostile.
+any_call = st.one_of(valid_calls, valid_calls, valid_calls, good_calls, calls)
+# Up to three rounds of tool calls, then (usually) the answer; a script that runs out is a fault too.
+rounds = st.tuples(st.lists(st.lists(any_call, min_size=1, max_size=3), min_size=1, max_size=3),
                    st.sampled_from([["the answer"], ["the answer"], []])).map(lambda t: t[0] + t[1])
 
 
@@ -272,22 +272,22 @@ def test_the_agent_keeps_every_promise_under_any_fault_schedule(script, faults, 
     except BaseException as e:  # KeyboardInterrupt included: it must come out, unchanged
         raised = e
     event(f"agent run ended by {type(raised).__name__ if raised else 'an answer'}")
-    folder = agent.memory.messages()
-    assert_folder_valid(folder)  # every call id answered exactly once, right after its call
-    bounded_answers(folder)
-    assert conversation(folder) == heard.messages  # every message in the folder announced exactly once
+    messages = agent.memory.messages()
+    assert_conversation_valid(messages)  # every call id answered exactly once, right after its call
+    bounded_answers(messages)
+    assert conversation(messages) == heard.messages  # every message in the conversation announced exactly once
     assert len(heard.finishes) == 1
     if raised is not None:
         check_raised(raised, faults)
     faults.armed, llm.inner = False, ScriptedLLM(["again"])
     assert agent.run({"question": "And now?"}) == {"answer": "again"}  # the same agent runs again
-    assert_folder_valid(agent.memory.messages())
+    assert_conversation_valid(agent.memory.messages())
 
 
 @runs("graph")
 @given(script=rounds, faults=faults_strategy(), max_steps=st.integers(1, 5))
 def test_the_agent_graph_keeps_every_promise_under_any_fault_schedule(script, faults, max_steps):
-    faults.memory_at = None  # the graph's folder is its state, not a Memory
+    faults.memory_at = None  # the graph's conversation is its state, not a Memory
     registry, _ = counting_registry(tool_fault(faults))
     if not faults.interrupt:  # a failing tool stops the graph run without raising: not an error to expect
         registry_fault = tool_fault(faults)
@@ -309,12 +309,12 @@ def test_the_agent_graph_keeps_every_promise_under_any_fault_schedule(script, fa
         assert faults.fired, e
         check_raised(e, faults, unwrap=True)
         state = getattr(e, "state", None)
-        if state:  # the last good state, as the engine keeps it: a folder with no slip left open
-            assert_folder_valid(state["messages"])
+        if state:  # the last good state, as the engine keeps it: a conversation with no tool call left open
+            assert_conversation_valid(state["messages"])
     else:
         event(f"graph run stopped: {final['stop_reason']}")
         assert not faults.fired, faults.fired
-        assert_folder_valid(final["messages"])
+        assert_conversation_valid(final["messages"])
         bounded_answers(final["messages"])
         assert conversation(final["messages"]) == heard.messages
         assert len(heard.finishes) == 1 and final["stop_reason"] == heard.finishes[0]
@@ -330,11 +330,11 @@ history_items = st.one_of(
 
 
 def unfold(items):
-    out, ticket = [], 0
+    out, n = [], 0
     for item in items:
         if isinstance(item, tuple):
-            ids = [f"t{ticket + i}" for i in range(item[1])]
-            ticket += item[1]
+            ids = [f"t{n + i}" for i in range(item[1])]
+            n += item[1]
             out.append(AssistantMessage("", tuple(ToolCall(i, "get_weather", {"city": "P"}) for i in ids)))
             out.extend(ToolMessage("18", i, name="get_weather") for i in ids)
         else:
@@ -367,4 +367,4 @@ def test_summarise_never_loses_history_whatever_the_summariser_does(items, repli
             assert memory.messages() == [*read_before, message]
         assert memory.history[-1] is message
         assert memory.summary is None or memory.summary.strip()
-    assert_folder_valid(memory.messages())  # a window never separates a call from its answers
+    assert_conversation_valid(memory.messages())  # a window never separates a call from its answers

@@ -1,8 +1,8 @@
-"""Every hand-written hostile slip, through the registry, the Agent, the agent graph and both adapters.
+"""Every hand-written hostile tool call, through the registry, the Agent, the agent graph and both adapters.
 
-The promise: whatever the model put in a slip, it becomes a valid call or a ``ToolArgsError``
+The promise: whatever the model put in a tool call, it becomes a valid call or a ``ToolArgsError``
 answer that says what to fix, quoting at most a few hundred characters; no tool runs on an invalid
-slip; the run goes on; the folder stays one a provider accepts.
+tool call; the run goes on; the conversation stays one a provider accepts.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from slips import (
     SYSTEM,
     TEXT_SLIPS,
     VALID_LABELS,
-    assert_folder_valid,
+    assert_conversation_valid,
     bounded_answers,
     counting_registry,
 )
@@ -43,13 +43,13 @@ def test_the_registry_answers_every_slip(label, name, arguments):
     try:
         registry.validate(call)
     except ToolArgsError as error:
-        assert label not in VALID_LABELS, f"a valid slip was refused: {error}"
+        assert label not in VALID_LABELS, f"a valid tool call was refused: {error}"
         assert len(str(error)) < 2_000
     else:
-        assert label in VALID_LABELS, "a hostile slip passed validation"
+        assert label in VALID_LABELS, "a hostile tool call passed validation"
     answer = registry.answer(call)
     assert answer.tool_call_id == "call_1" and answer.is_error == (label not in VALID_LABELS)
-    assert len(ran) == (label in VALID_LABELS)  # no tool runs on an invalid slip
+    assert len(ran) == (label in VALID_LABELS)  # no tool runs on an invalid tool call
     bounded_answers([answer])
     if answer.is_error:
         assert "fix" in answer.content
@@ -61,9 +61,9 @@ def test_the_agent_answers_the_slip_and_goes_on(label, name, arguments):
     llm = ScriptedLLM([[ToolCall("call_1", name, arguments)], "done"])
     agent = Agent(llm, registry, SYSTEM)
     assert agent.run({"question": QUESTION}) == {"answer": "done"}
-    folder = agent.memory.messages()
-    assert_folder_valid(folder)
-    bounded_answers(folder)
+    messages = agent.memory.messages()
+    assert_conversation_valid(messages)
+    bounded_answers(messages)
     assert len(ran) == (label in VALID_LABELS)
 
 
@@ -74,9 +74,9 @@ def test_the_agent_graph_answers_the_slip_and_goes_on(label, name, arguments):
                        "done"])
     final = run_agent_graph(build_agent_graph(llm, registry, SYSTEM), QUESTION)
     assert final["answer"] == "done" and final["stop_reason"] == "answered"
-    assert_folder_valid(final["messages"])
+    assert_conversation_valid(final["messages"])
     bounded_answers(final["messages"])
-    # the graph checks the whole batch first: one bad slip and nothing runs
+    # the graph checks the whole batch first: one bad tool call and nothing runs
     assert len(ran) == (2 if label in VALID_LABELS else 0)
 
 
@@ -111,8 +111,8 @@ def _through(llm, label):
     assert answer.is_error == (label not in VALID_LABELS), answer.content[:300]
     assert len(ran) == (label in VALID_LABELS)
     bounded_answers([answer])
-    folder = [response.message, answer]
-    assert_folder_valid(folder)
+    messages = [response.message, answer]
+    assert_conversation_valid(messages)
     return call
 
 
@@ -137,7 +137,7 @@ OLLAMA_SLIPS = [s for s in TEXT_SLIPS if _is_json(s[2]) and s[2].strip() and len
 
 @pytest.mark.parametrize("label, name, arguments", OLLAMA_SLIPS, ids=[s[0] for s in OLLAMA_SLIPS])
 def test_the_ollama_parser_hands_every_slip_to_the_registry(label, name, arguments):
-    # Ollama sends arguments as JSON, not as text: the slip's JSON goes into the reply as it is.
+    # Ollama sends arguments as JSON, not as text: the tool call's JSON goes into the reply as it is.
     call = _through(_ollama(arguments, name), label)
     assert call.id.startswith("call_")
 
