@@ -1,9 +1,8 @@
 """A model served by Ollama, through the official ``ollama`` client (imported when first built).
 
-Two things differ from the OpenAI wire format. Ollama's tool calls carry no ticket number, so we
-make one that depends only on what the model was read and what it wrote (the same folder gives the
-same ids, run after run). And Ollama pairs an answer slip with its call by tool name and order,
-so each ToolMessage goes back as ``{"role": "tool", "content": ..., "tool_name": ...}``.
+Ollama's tool calls carry no id, so we make one from the messages sent and the call itself (same
+messages, same ids). Ollama pairs a ToolMessage with its call by tool name and order, so each goes
+back as ``{"role": "tool", "content": ..., "tool_name": ...}``.
 """
 
 from __future__ import annotations
@@ -26,13 +25,12 @@ def _import_ollama() -> Any:
     try:
         import ollama
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("OllamaLLM needs the ollama client: pip install 'mingraph-lite' "
-                          "(or pip install ollama)") from exc
+        raise LLMUnavailable("OllamaLLM needs the ollama client: pip install 'mingraph-lite[ollama]'") from exc
     return ollama
 
 
 def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Our folder in Ollama's spelling: tool calls without ids, answers named by tool."""
+    """The messages in Ollama's spelling: tool calls without ids, answers named by tool."""
     names: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     for m in messages:
@@ -53,12 +51,6 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def stable_call_id(wire_messages: Sequence[Mapping[str, Any]], index: int, name: str,
-                   arguments: Any) -> str:
-    """A ticket number from the folder read, the position and the slip itself: same run, same id."""
-    return call_id(list(wire_messages), index, name, arguments)
-
-
 # The reply's envelope is a few levels deep (message, tool_calls, item, function) before the arguments.
 _ENVELOPE_DEPTH = 6
 
@@ -66,9 +58,8 @@ _ENVELOPE_DEPTH = 6
 def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[AssistantMessage, dict[str, Any]]:
     """Ollama's ``/api/chat`` reply read with the bounded reader: (the message, the reply's other fields).
 
-    The official client parses the whole reply with pydantic, so one hostile slip (arguments that are
-    a list, 5,000 levels deep, or a 5,000-digit number) would crash the reply before we could answer
-    it. Read here, each slip comes out as a ``ToolCall`` the registry answers like any other.
+    The official client's own parser crashes on one hostile tool call (arguments that are a list, 5,000
+    levels deep, or a 5,000-digit number); read here, each comes out as a ``ToolCall`` the registry answers.
     """
     text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
     try:
@@ -86,7 +77,7 @@ def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[As
         raw = function.get("arguments") if isinstance(function, dict) else None
         given = item.get("id") if isinstance(item, dict) else None
         calls.append(ToolCall(id=given if isinstance(given, str) and given else
-                              stable_call_id(wire, i, name, raw), name=name, arguments=parse_arguments(raw)))
+                              call_id(list(wire), i, name, raw), name=name, arguments=parse_arguments(raw)))
     content = message.get("content")
     return AssistantMessage(content=content if isinstance(content, str) else "", tool_calls=tuple(calls)), reply
 
@@ -96,24 +87,28 @@ def _count(value: Any) -> int | None:
 
 
 class OllamaLLM:
-    """``OllamaLLM("qwen3:0.6b", think=True, options={"seed": 1, "temperature": 0})``."""
+    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``.
+
+    ``temperature`` and ``seed`` go into Ollama's ``options`` (with any other ``options`` given),
+    and only when given: otherwise the model's own defaults apply.
+    """
+
+    def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
+                 options: Mapping[str, Any] | None = None, temperature: float | None = None,
+                 seed: int | None = None, client: Any = None) -> None:
+        self.model, self.think, self.host = model, think, host
+        sampling = {key: value for key, value in (("temperature", temperature), ("seed", seed)) if value is not None}
+        self.options = {**(options or {}), **sampling} or None
+        self._client = client
+        self._own_client = client is None
 
     @property
     def name(self) -> str:
-        """Who answers, in the same form ``make_llm`` takes: ``ollama:MODEL``."""
+        """Who answers, in the form ``make_llm`` takes: ``ollama:MODEL``."""
         return f"ollama:{self.model}"
 
     def __repr__(self) -> str:
-        return f"OllamaLLM({self.model!r}, think={self.think!r})"
-
-    def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
-                 options: Mapping[str, Any] | None = None, client: Any = None) -> None:
-        self.model = model
-        self.think = think
-        self.host = host
-        self.options = dict(options) if options else None
-        self._client = client
-        self._own_client = client is None
+        return f"OllamaLLM({self.model!r}, think={self.think!r}, options={self.options!r})"
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -130,6 +125,10 @@ class OllamaLLM:
         request = {key: value for key, value in (
             ("model", self.model), ("messages", wire), ("tools", list(tools)), ("stream", False),
             ("think", self.think), ("options", self.options)) if value is not None}  # Ollama's documented body
+        if not callable(getattr(client, "_request_raw", None)):  # private: the pin in pyproject guards it
+            raise LLMUnavailable("the installed ollama client has no ollama.Client._request_raw, which "
+                                 "OllamaLLM reads raw replies through: pip install 'mingraph-lite[ollama]' "
+                                 "for the version it was tested with")
         try:  # the client's own request and errors, but its reply read by us (see ``read_reply``)
             raw = client._request_raw("POST", "/api/chat", json=request)
         except ollama.ResponseError as exc:

@@ -1,9 +1,7 @@
-"""A model behind the OpenAI API, through the official ``openai`` client (imported when first built).
+"""A model behind the OpenAI API (or any OpenAI-compatible server), through the official ``openai`` client.
 
-Chat Completions reports how many tokens the model spent reasoning
-(``usage.completion_tokens_details.reasoning_tokens``) but never the reasoning text, so
-``LLMResponse.reasoning`` stays ``None`` here: not reported is not the same as empty.
-The wire spelling of messages lives here too: the local model speaks the same dialect.
+Chat Completions reports reasoning tokens (``usage.completion_tokens_details.reasoning_tokens``) but
+never the reasoning text, so ``LLMResponse.reasoning`` stays ``None``: not reported is not empty.
 """
 
 from __future__ import annotations
@@ -25,12 +23,12 @@ def _import_openai() -> Any:
     try:
         import openai
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("OpenAILLM needs the openai client: pip install 'mingraph-lite[openai]'") from exc
+        raise LLMUnavailable("OpenAILLM needs the openai client: pip install 'mingraph-lite[openai]'") from exc
     return openai
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Our folder in the Chat Completions spelling (arguments travel as JSON text)."""
+    """The messages in the Chat Completions spelling (arguments travel as JSON text)."""
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage) and m.tool_calls:
@@ -46,28 +44,34 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 
 
 def parse_tool_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
-    """One slip from the wire, whatever is in it: checked arguments, or what the model sent, kept for the
-    registry to answer as the model's mistake (``wire.parse_arguments``), never our crash."""
+    """One tool call from the wire, whatever is in it: bad arguments are kept for the registry to answer."""
     return ToolCall(id=call_id if isinstance(call_id, str) else str(call_id), name=name if isinstance(name, str)
                     else quote(name), arguments=parse_arguments("" if arguments is None else arguments))
 
 
 class OpenAILLM:
-    """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``."""
+    """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``.
+
+    ``temperature`` and ``seed`` are sent with each request only when given: some hosted models
+    accept only their default temperature.
+    """
+
+    def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
+                 seed: int | None = None, client: Any = None) -> None:
+        self.model = model
+        self.reasoning_effort = reasoning_effort
+        self.temperature, self.seed = temperature, seed
+        self._client = client
+        self._own_client = client is None
 
     @property
     def name(self) -> str:
-        """Who answers, in the same form ``make_llm`` takes: ``openai:MODEL``."""
+        """Who answers, in the form ``make_llm`` takes: ``openai:MODEL``."""
         return f"openai:{self.model}"
 
     def __repr__(self) -> str:
-        return f"OpenAILLM({self.model!r}, reasoning_effort={self.reasoning_effort!r})"
-
-    def __init__(self, model: str, *, reasoning_effort: str | None = None, client: Any = None) -> None:
-        self.model = model
-        self.reasoning_effort = reasoning_effort
-        self._client = client
-        self._own_client = client is None
+        return (f"OpenAILLM({self.model!r}, reasoning_effort={self.reasoning_effort!r}, "
+                f"temperature={self.temperature!r}, seed={self.seed!r})")
 
     def _get_client(self) -> Any:
         if not self._own_client:
@@ -80,38 +84,42 @@ class OpenAILLM:
             self._client = _import_openai().OpenAI()
         return self._client
 
+    def _options(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        options = {"tools": list(tools) or None,  # the API rejects an empty tools list
+                   "reasoning_effort": self.reasoning_effort, "temperature": self.temperature, "seed": self.seed}
+        return {key: value for key, value in options.items() if value is not None}
+
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         client = self._get_client()
         openai = _import_openai()
-        extra: dict[str, Any] = {}
-        if tools:  # the API rejects an empty tools list
-            extra["tools"] = list(tools)
-        if self.reasoning_effort is not None:
-            extra["reasoning_effort"] = self.reasoning_effort
         try:
             reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
-                                                   **extra)
+                                                   **self._options(tools))
         except openai.AuthenticationError as exc:
             raise LLMUnavailable(f"OpenAI refused the key: check {KEY_VAR} ({exc})") from exc
         except openai.APIConnectionError as exc:
-            raise LLMUnavailable(f"cannot reach the OpenAI API ({exc}): check the network or base_url"
-                                 ) from exc
+            raise LLMUnavailable(f"cannot reach the OpenAI API ({exc}): check the network or base_url") from exc
         except openai.BadRequestError as exc:
-            if self.reasoning_effort is not None and "reasoning" in str(exc).lower():
-                raise LLMUnavailable(f"OpenAI model {self.model!r} does not take reasoning_effort: use "
-                                     f"reasoning_effort=None or a reasoning model such as gpt-5-mini ({exc})"
-                                     ) from exc
-            raise
+            problem = self._explain(exc)
+            if problem is None:
+                raise
+            raise problem from exc
         except openai.NotFoundError as exc:
             raise LLMUnavailable(f"OpenAI has no model {self.model!r} for this key ({exc})") from exc
         msg = reply.choices[0].message
-        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
-                      for c in (msg.tool_calls or ()))
+        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments) for c in (msg.tool_calls or ()))
         usage = reply.usage
-        details = getattr(usage, "completion_tokens_details", None) if usage else None
+        details = getattr(usage, "completion_tokens_details", None)
         return LLMResponse(message=AssistantMessage(content=msg.content or "", tool_calls=calls),
                            input_tokens=usage.prompt_tokens if usage else None,
                            output_tokens=usage.completion_tokens if usage else None,
-                           reasoning=None,
-                           reasoning_tokens=getattr(details, "reasoning_tokens", None) if details else None,
+                           reasoning_tokens=getattr(details, "reasoning_tokens", None),
                            model=reply.model or self.model)
+
+    def _explain(self, exc: Exception) -> LLMUnavailable | None:
+        text = str(exc).lower()
+        for setting in ("reasoning_effort", "temperature", "seed"):
+            if getattr(self, setting) is not None and setting.split("_")[0] in text:
+                return LLMUnavailable(f"OpenAI model {self.model!r} refuses {setting}={getattr(self, setting)!r}: "
+                                      f"pass {setting}=None (the model's default) or a value it accepts ({exc})")
+        return None
