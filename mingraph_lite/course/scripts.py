@@ -91,10 +91,11 @@ def looping_manager(rounds: int = 100) -> ScriptedLLM:
     return ScriptedLLM([_ask_both_temperatures] * rounds, name="scripted: never stops")
 
 
-def make_llm(spec: str | None = None) -> LLM:
+def make_llm(spec: str | None = None, *, temperature: float | None = None, seed: int | None = None) -> LLM:
     """The model ``spec`` names, or ``$MINGRAPH_LLM``'s; ``scripted`` (the default) is ``four_round_manager``.
 
     Forms: ``scripted``, ``ollama:MODEL``, ``openai:MODEL``, ``local[:MODEL]``, ``replay:PATH``.
-    Building a model contacts nothing; its first ``generate`` does.
+    ``temperature`` and ``seed`` reach a real model (each adapter's default when not given); scripted
+    and replayed replies are not sampled. Building a model contacts nothing; its first ``generate`` does.
     """
-    return llm_from_spec(parse_spec(spec), scripted=four_round_manager)
+    return llm_from_spec(parse_spec(spec), scripted=four_round_manager, temperature=temperature, seed=seed)

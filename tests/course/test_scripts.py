@@ -139,3 +139,9 @@ def test_make_llm_is_the_one_the_package_exports():
     import mingraph_lite
 
     assert mingraph_lite.make_llm is make_llm
+
+
+def test_the_make_llm_passes_sampling_through(monkeypatch):
+    monkeypatch.delenv("MINGRAPH_LLM", raising=False)
+    assert make_llm(temperature=0.2).name == "scripted: four rounds"
+    assert make_llm("ollama:qwen3", temperature=0.2, seed=3).options == {"temperature": 0.2, "seed": 3}
