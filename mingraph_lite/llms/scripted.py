@@ -22,14 +22,17 @@ SCRIPTED = "scripted"
 Reply = Union[str, Sequence[Any], LLMResponse, Callable[[Sequence[Message], Sequence[Mapping[str, Any]]], Any]]
 
 
-def _as_call(item: Any, index: int, step: int) -> ToolCall:
-    if isinstance(item, ToolCall):
-        return item
-    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-        name, args = item
-        # Stable ticket numbers, so a scripted run prints the same on every machine.
-        return ToolCall(id=f"call_{step}_{index}", name=name, arguments=args)
-    raise TypeError(f"a scripted tool call must be a ToolCall or a (name, arguments) tuple, got {item!r}")
+def scripted_calls(items: Sequence[Any], step: int) -> tuple[ToolCall, ...]:
+    """The tool calls of scripted reply ``step``; a ``(name, arguments)`` pair gets the id ``call_STEP_N``
+    (N from 1), so a scripted run prints the same ids on every machine."""
+    calls = []
+    for index, item in enumerate(items, 1):
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            item = ToolCall(id=f"call_{step}_{index}", name=item[0], arguments=item[1])
+        if not isinstance(item, ToolCall):
+            raise TypeError(f"a scripted tool call must be a ToolCall or a (name, arguments) tuple, got {item!r}")
+        calls.append(item)
+    return tuple(calls)
 
 
 def _to_response(reply: Any, step: int) -> LLMResponse:
@@ -41,7 +44,7 @@ def _to_response(reply: Any, step: int) -> LLMResponse:
     if isinstance(reply, str):
         return LLMResponse(AssistantMessage(reply), model=SCRIPTED)
     if isinstance(reply, (list, tuple)):
-        calls = tuple(_as_call(item, i, step) for i, item in enumerate(reply, 1))
+        calls = scripted_calls(reply, step)
         if not calls:
             raise ValueError("a scripted reply with no tool calls should be a final-answer string")
         return LLMResponse(AssistantMessage("", tool_calls=calls), model=SCRIPTED)
