@@ -1,10 +1,7 @@
-"""The switch that keeps tests from talking to a real model by accident.
+"""The switch that keeps tests from reaching a real model by accident (``MINGRAPH_REAL_MODELS=off``).
 
-The test configuration sets ``MINGRAPH_REAL_MODELS=off``; a test marked ``live`` switches it back
-on for its own duration. Every adapter that would open a connection to a model server or an API
-calls ``check(provider)`` first. Clients handed in by the caller (``client=...``) are the caller's
-business and pass: that is how the contract tests answer with a mock transport. The local model
-runs in-process with no network, so it is not guarded (CI runs it on purpose).
+An adapter that would open its own connection calls ``check(provider)`` first; a client handed in
+(``client=...``) is the caller's business. The local model has no network and is not guarded.
 """
 
 from __future__ import annotations

