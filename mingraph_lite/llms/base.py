@@ -35,8 +35,8 @@ class LLMResponse:
 
 @runtime_checkable
 class LLM(Protocol):
-    """What callers rely on: ``generate``, and a ``name`` a report shows (``"ollama:qwen3:0.6b"``,
-    ``"scripted: four rounds"``). A plain attribute or a property both satisfy ``name``."""
+    """What callers rely on: ``generate``, and a ``name`` a report shows. An adapter's name is the spec
+    ``make_llm`` takes (``"ollama:qwen3:0.6b"``); a scripted or replayed model says so."""
 
     @property
     def name(self) -> str: ...

@@ -54,7 +54,7 @@ def llm_from_spec(spec: ModelSpec, *, scripted: Callable[[], LLM] | None = None,
     ``scripted()`` builds the ``scripted`` kind. Scripted and replayed replies are written, not
     sampled, so those two kinds ignore ``temperature`` and ``seed``; ``n_threads`` is the local model's.
     """
-    sampling = {key: value for key, value in (("temperature", temperature), ("seed", seed)) if value is not None}
+    sampling = {"temperature": temperature, "seed": seed}  # None: the adapter's default
     if spec.kind == "scripted":
         if scripted is None:
             raise ValueError("a scripted spec needs scripted=... : the scripted model to build")

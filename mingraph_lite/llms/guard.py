@@ -1,13 +1,16 @@
-"""The switch that keeps tests from reaching a real model by accident (``MINGRAPH_REAL_MODELS=off``).
+"""What an adapter checks before it reaches a real model: the switch, and its client library.
 
-An adapter that would open its own connection calls ``check(provider)`` first; a client handed in
+The switch (``MINGRAPH_REAL_MODELS=off``) keeps tests from reaching a real model by accident. An
+adapter that would open its own connection calls ``check(provider)`` first; a client handed in
 (``client=...``) is the caller's business. The local model has no network and is not guarded.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from ..errors import LLMUnavailable
 
@@ -27,3 +30,11 @@ def check(provider: str) -> None:
             f"refusing a real {provider} request: {ENV}={os.environ.get(ENV)!r} (set by tests/conftest.py). "
             f"A test that means to call a real model must be marked @pytest.mark.live; "
             f"otherwise pass client=... with an httpx.MockTransport, or use ScriptedLLM/ReplayLLM.")
+
+
+def client_library(module: str, extra: str) -> Any:
+    """``import module``, or one ``LLMUnavailable`` sentence naming the extra that brings it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise LLMUnavailable(f"{module} is not installed: pip install 'mingraph-lite[{extra}]'") from exc

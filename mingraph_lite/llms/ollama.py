@@ -1,8 +1,7 @@
-"""A model served by Ollama, through the official ``ollama`` client (imported when first built).
+"""A model served by Ollama, through the official ``ollama`` client.
 
-Ollama's tool calls carry no id, so we make one from the messages sent and the call itself (same
-messages, same ids). Ollama pairs a ToolMessage with its call by tool name and order, so each goes
-back as ``{"role": "tool", "content": ..., "tool_name": ...}``.
+Ollama's tool calls carry no id, so we make one from the messages sent and the call (same messages,
+same ids); Ollama pairs a ToolMessage with its call by tool name and order (``tool_name``).
 """
 
 from __future__ import annotations
@@ -19,14 +18,6 @@ from mingraph_lite.redaction import redact
 from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, parse_arguments, quote
 
 DEFAULT_HOST = "http://localhost:11434"
-
-
-def _import_ollama() -> Any:
-    try:
-        import ollama
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise LLMUnavailable("OllamaLLM needs the ollama client: pip install 'mingraph-lite[ollama]'") from exc
-    return ollama
 
 
 def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -87,11 +78,8 @@ def _count(value: Any) -> int | None:
 
 
 class OllamaLLM:
-    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``.
-
-    ``temperature`` and ``seed`` go into Ollama's ``options`` (with any other ``options`` given),
-    and only when given: otherwise the model's own defaults apply.
-    """
+    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``; ``temperature`` and ``seed`` join
+    any other ``options`` given, and only when given (otherwise the model's defaults apply)."""
 
     def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
                  options: Mapping[str, Any] | None = None, temperature: float | None = None,
@@ -104,7 +92,6 @@ class OllamaLLM:
 
     @property
     def name(self) -> str:
-        """Who answers, in the form ``make_llm`` takes: ``ollama:MODEL``."""
         return f"ollama:{self.model}"
 
     def __repr__(self) -> str:
@@ -114,12 +101,12 @@ class OllamaLLM:
         if self._own_client:  # a client handed in is the caller's business (how the tests answer)
             guard.check("Ollama")
             if self._client is None:
-                self._client = _import_ollama().Client(host=self.host)
+                self._client = guard.client_library("ollama", "ollama").Client(host=self.host)
         return self._client
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         client = self._get_client()
-        ollama = _import_ollama()
+        ollama = guard.client_library("ollama", "ollama")
         wire = to_ollama_messages(messages)
         request = {key: value for key, value in (
             ("model", self.model), ("messages", wire), ("tools", list(tools)), ("stream", False),
@@ -131,10 +118,8 @@ class OllamaLLM:
         try:  # the client's own request and errors, but its reply read by us (see ``read_reply``)
             raw = client._request_raw("POST", "/api/chat", json=request)
         except ollama.ResponseError as exc:
-            problem = self._explain(exc)
-            if problem is None:
-                raise
-            raise problem from exc
+            self._raise_known(exc)
+            raise
         except ConnectionError as exc:
             host = redact(self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST)  # user:password@ -> ***@
             raise LLMUnavailable(f"no Ollama server answers at {host}: start it with `ollama serve` "
@@ -146,16 +131,15 @@ class OllamaLLM:
                            reasoning=thinking if isinstance(thinking, str) and thinking else None,
                            model=reply.get("model") or self.model)
 
-    def _explain(self, exc: Any) -> LLMUnavailable | None:
-        text = str(getattr(exc, "error", exc))
-        status = getattr(exc, "status_code", None)
-        if status == 400 and "does not support thinking" in text:
-            return LLMUnavailable(f"Ollama model {self.model!r} does not support thinking: use think=None, "
-                                  f"or a thinking model such as qwen3 (Ollama said: {text})")
-        if status == 400 and "does not support tools" in text:
-            return LLMUnavailable(f"Ollama model {self.model!r} does not support tools: pick a model with "
-                                  f"tool calling, such as qwen3 or llama3.2 (Ollama said: {text})")
+    def _raise_known(self, exc: Any) -> None:
+        """An ``LLMUnavailable`` saying what to do, for the refusals that have a known fix."""
+        text, status = str(getattr(exc, "error", exc)), getattr(exc, "status_code", None)
         if status == 404:
-            return LLMUnavailable(f"Ollama has no model {self.model!r}: run `ollama pull {self.model}` "
-                                  f"(Ollama said: {text})")
-        return None
+            fix = f"Ollama has no model {self.model!r}: run `ollama pull {self.model}`"
+        elif status == 400 and "does not support thinking" in text:
+            fix = f"Ollama model {self.model!r} does not support thinking: use think=None, or a thinking model (qwen3)"
+        elif status == 400 and "does not support tools" in text:
+            fix = f"Ollama model {self.model!r} does not support tools: pick one with tool calling (qwen3, llama3.2)"
+        else:
+            return
+        raise LLMUnavailable(f"{fix} (Ollama said: {text})") from exc

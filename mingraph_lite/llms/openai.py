@@ -1,7 +1,6 @@
 """A model behind the OpenAI API (or any OpenAI-compatible server), through the official ``openai`` client.
 
-Chat Completions reports reasoning tokens (``usage.completion_tokens_details.reasoning_tokens``) but
-never the reasoning text, so ``LLMResponse.reasoning`` stays ``None``: not reported is not empty.
+Chat Completions reports reasoning tokens but never the reasoning text: ``reasoning`` stays ``None``.
 """
 
 from __future__ import annotations
@@ -17,14 +16,6 @@ from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMess
 from mingraph_lite.wire import arguments_text, parse_arguments, quote
 
 KEY_VAR = "OPENAI_API_KEY"
-
-
-def _import_openai() -> Any:
-    try:
-        import openai
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise LLMUnavailable("OpenAILLM needs the openai client: pip install 'mingraph-lite[openai]'") from exc
-    return openai
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -51,10 +42,7 @@ def parse_tool_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
 
 class OpenAILLM:
     """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``.
-
-    ``temperature`` and ``seed`` are sent with each request only when given: some hosted models
-    accept only their default temperature.
-    """
+    ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default."""
 
     def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
                  seed: int | None = None, client: Any = None) -> None:
@@ -66,7 +54,6 @@ class OpenAILLM:
 
     @property
     def name(self) -> str:
-        """Who answers, in the form ``make_llm`` takes: ``openai:MODEL``."""
         return f"openai:{self.model}"
 
     def __repr__(self) -> str:
@@ -80,7 +67,7 @@ class OpenAILLM:
                 raise LLMUnavailable(f"{KEY_VAR} is not set: export {KEY_VAR}=sk-... "
                                      f"(or pass client=openai.OpenAI(api_key=...))")
             if self._client is None:
-                self._client = _import_openai().OpenAI()
+                self._client = guard.client_library("openai", "openai").OpenAI()
         return self._client
 
     def _options(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -90,7 +77,7 @@ class OpenAILLM:
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         client = self._get_client()
-        openai = _import_openai()
+        openai = guard.client_library("openai", "openai")
         try:
             reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
                                                    **self._options(tools))
@@ -99,10 +86,8 @@ class OpenAILLM:
         except openai.APIConnectionError as exc:
             raise LLMUnavailable(f"cannot reach the OpenAI API ({exc}): check the network or base_url") from exc
         except openai.BadRequestError as exc:
-            problem = self._explain(exc)
-            if problem is None:
-                raise
-            raise problem from exc
+            self._raise_known(exc)
+            raise
         except openai.NotFoundError as exc:
             raise LLMUnavailable(f"OpenAI has no model {self.model!r} for this key ({exc})") from exc
         msg = reply.choices[0].message
@@ -115,10 +100,10 @@ class OpenAILLM:
                            reasoning_tokens=getattr(details, "reasoning_tokens", None),
                            model=reply.model or self.model)
 
-    def _explain(self, exc: Exception) -> LLMUnavailable | None:
-        text = str(exc).lower()
+    def _raise_known(self, exc: Exception) -> None:
+        """An ``LLMUnavailable`` saying what to do when the model refuses a setting we sent."""
         for setting in ("reasoning_effort", "temperature", "seed"):
-            if getattr(self, setting) is not None and setting.split("_")[0] in text:
-                return LLMUnavailable(f"OpenAI model {self.model!r} refuses {setting}={getattr(self, setting)!r}: "
-                                      f"pass {setting}=None (the model's default) or a value it accepts ({exc})")
-        return None
+            if getattr(self, setting) is not None and setting.split("_")[0] in str(exc).lower():
+                raise LLMUnavailable(f"OpenAI model {self.model!r} refuses {setting}={getattr(self, setting)!r}: "
+                                     f"pass {setting}=None (the model's default) or a value it accepts ({exc})"
+                                     ) from exc

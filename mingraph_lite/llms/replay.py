@@ -1,11 +1,9 @@
 """Re-run a recorded run: the model's replies come from a trace instead of a model.
 
-A trace records, per run, the folder the first model call read (``run_start``), every reply
-(``model_reply``) and every answer slip (``tool_return``). Replaying hands back the replies in
-order, and checks on the way that the run asks what the recording asked: the same first folder,
-and later the same newest messages (the previous reply and its answer slips). A run that drifts
-(other tools, other data, another memory) stops with ``ReplayMismatch`` naming the step, instead
-of silently pairing old replies with new questions.
+Replaying hands back the recorded replies (``model_reply``) in order, and checks that the run asks
+what the recording asked: the same first messages (``run_start``), then the same newest ones (the
+previous reply and its ``tool_return`` answers). A run that drifts (other tools, data or memory)
+stops with ``ReplayMismatch`` naming the step, instead of pairing old replies with new questions.
 
 A trace that cannot be replayed (another format version, a malformed event, a line lost inside the
 chosen run) is a ``ReplayError`` naming the file and line. Which run is replayed follows the one
@@ -31,7 +29,7 @@ from mingraph_lite.redaction import secret_values
 class _Expected:
     """What the run sent at one step, as far as the trace recorded it."""
 
-    folder: tuple[dict[str, Any], ...] | None = None   # the whole folder (first call only)
+    folder: tuple[dict[str, Any], ...] | None = None   # every message (first call only)
     tail: tuple[dict[str, Any], ...] = ()              # the newest messages (later calls)
 
 
@@ -107,17 +105,15 @@ class ReplayLLM:
 
     @staticmethod
     def _check(step: int, sent: list[dict[str, Any]], want: _Expected) -> None:
-        # A trace stores secrets as ***: compare both sides in the form a trace stores.
-        sent = _as_stored(sent)
-        want = _Expected(folder=None if want.folder is None else tuple(_as_stored(want.folder)),
-                         tail=tuple(_as_stored(want.tail)))
-        if want.folder is not None and tuple(sent) != want.folder:
-            raise ReplayMismatch(f"replay step {step}: the run sent a different folder than recorded "
-                                 f"({len(sent)} messages, recorded {len(want.folder)}); first difference: "
-                                 f"{_first_difference(sent, list(want.folder))}")
-        if want.tail and tuple(sent[-len(want.tail):]) != want.tail:
+        sent = _as_stored(sent)  # a trace stores secrets as ***: compare both sides in that form
+        if want.folder is not None and sent != (recorded := _as_stored(want.folder)):
+            raise ReplayMismatch(f"replay step {step}: the run sent other messages than recorded ({len(sent)} "
+                                 f"messages, recorded {len(recorded)}); first difference: "
+                                 f"{_first_difference(sent, recorded)}")
+        recorded = _as_stored(want.tail)
+        if recorded and sent[-len(recorded):] != recorded:
             raise ReplayMismatch(f"replay step {step}: the newest messages differ from the recording: "
-                                 f"{_first_difference(sent[-len(want.tail):], list(want.tail))}")
+                                 f"{_first_difference(sent[-len(recorded):], recorded)}")
 
 
 def _as_stored(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -174,8 +170,7 @@ def _check_whole(events: list[Mapping[str, Any]], where: list[str]) -> None:
     seqs = [e.get("seq") for e in events]
     if not all(type(s) is int for s in seqs):
         return  # hand-written events carry no sequence numbers
-    first = events[0]
-    if first.get("event") != "run_start" and seqs[0] != 1:
+    if events[0].get("event") != "run_start" and seqs[0] != 1:
         raise ReplayError(f"{where[0]}: the run's first lines are missing (it starts at seq {seqs[0]}, "
                           f"not with run_start); the trace is torn there, so this run cannot be replayed")
     for before, after, at in zip(seqs, seqs[1:], where[1:], strict=False):

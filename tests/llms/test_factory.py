@@ -122,8 +122,8 @@ def test_the_local_kind_gets_the_default_model_sampling_and_threads(monkeypatch)
     monkeypatch.setattr(local, "LocalLLM", lambda *a, **kw: built.append((a, kw)) or "loaded")
     assert llm_from_spec(parse_spec("local"), temperature=0.5, n_threads=1) == "loaded"
     llm_from_spec(parse_spec("local:gemma3-270m"))
-    assert built == [((local.DEFAULT_MODEL,), {"n_threads": 1, "temperature": 0.5}),
-                     (("gemma3-270m",), {"n_threads": None})]
+    assert built == [((local.DEFAULT_MODEL,), {"n_threads": 1, "temperature": 0.5, "seed": None}),
+                     (("gemma3-270m",), {"n_threads": None, "temperature": None, "seed": None})]
 
 
 def test_scripted_replies_are_not_sampled_and_need_the_model_handed_in():
