@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, runtime_checkable
 
-from ..messages import AssistantMessage, Message, message_from_dict
+from ..messages import AssistantMessage, Message, ToolCall, message_from_dict
+from ..wire import parse_arguments, quote
 
 
 @dataclass(frozen=True)
@@ -44,3 +45,9 @@ class LLM(Protocol):
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         """Reply to ``messages`` given ``tools`` (JSON-schema function specs, as providers take them)."""
         ...
+
+
+def wire_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    """One tool call as a provider sent it, whatever is in it: bad arguments stay for the registry to answer."""
+    return ToolCall(id=call_id if isinstance(call_id, str) else str(call_id),
+                    name=name if isinstance(name, str) else quote(name), arguments=parse_arguments(arguments))

@@ -1,8 +1,7 @@
 """The one grammar of a model spec (``MINGRAPH_LLM``), and the one place an adapter is built from it.
 
-What ``scripted`` means is the caller's business: it hands in the scripted model to build (the
-course's ``make_llm`` hands in its default manager). Each adapter is imported only when its spec is
-asked for, so a scripted spec needs no client library, server, key or network.
+The caller hands in what ``scripted`` builds (the course's ``make_llm`` hands in its default manager).
+Each adapter is imported only when asked for, so a scripted spec needs no client, server, key or network.
 """
 
 from __future__ import annotations
@@ -20,8 +19,7 @@ _NEEDS_ARGUMENT = frozenset({"ollama", "openai", "replay"})
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A checked spec: ``kind``, what follows the first colon, the ``text`` as written, and whether
-    nothing was written (``is_default``, so ``scripted``)."""
+    """``kind``, what follows the first colon, the ``text`` as written, and whether nothing was written."""
 
     kind: str
     argument: str
@@ -39,9 +37,7 @@ def parse_spec(spec: str | None = None, env: Mapping[str, str] | None = None) ->
     text = raw.strip() or "scripted"
     kind, _, argument = text.partition(":")
     kind = kind.lower()
-    valid = ((kind == "scripted" and not argument) or kind == "local"
-             or (kind in _NEEDS_ARGUMENT and argument != ""))
-    if not valid:
+    if not ((kind == "scripted" and not argument) or kind == "local" or (kind in _NEEDS_ARGUMENT and argument)):
         raise ValueError(f"unknown model spec {text!r} (given to {source}); "
                          f"valid forms: {', '.join(FORMS)}, e.g. ollama:qwen3:0.6b or local")
     return ModelSpec(kind, argument, text, is_default=not raw.strip())
@@ -49,12 +45,12 @@ def parse_spec(spec: str | None = None, env: Mapping[str, str] | None = None) ->
 
 def llm_from_spec(spec: ModelSpec, *, scripted: Callable[[], LLM] | None = None,
                   temperature: float | None = None, seed: int | None = None, n_threads: int | None = None) -> LLM:
-    """The adapter ``spec`` names, sampling with ``temperature`` and ``seed`` where given.
+    """The adapter ``spec`` names, with ``temperature`` and ``seed`` (``None``: the adapter's default).
 
-    ``scripted()`` builds the ``scripted`` kind. Scripted and replayed replies are written, not
-    sampled, so those two kinds ignore ``temperature`` and ``seed``; ``n_threads`` is the local model's.
+    Scripted and replayed replies are written, not sampled: those kinds ignore both. ``n_threads``
+    is the local model's.
     """
-    sampling = {"temperature": temperature, "seed": seed}  # None: the adapter's default
+    sampling = {"temperature": temperature, "seed": seed}
     if spec.kind == "scripted":
         if scripted is None:
             raise ValueError("a scripted spec needs scripted=... : the scripted model to build")

@@ -188,10 +188,9 @@ class LocalServer:
     """The same GGUF model behind llama.cpp's OpenAI-compatible HTTP API, so a class can share one machine.
 
     ``with LocalServer(host="0.0.0.0", port=8080) as server:`` then, on any laptop,
-    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:MODEL``.
-    The shipped models' chat templates drop the tools, so over this API they answer in plain text.
-    ``n_parallel`` requests are served at once, each with ``n_ctx / n_parallel`` tokens of context; a
-    reply stops after ``max_tokens`` (a tiny model left alone can ramble for minutes).
+    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:MODEL``. The chat
+    templates drop the tools, so replies are plain text. ``n_parallel`` requests share ``n_ctx``; a reply
+    stops after ``max_tokens`` (a tiny model left alone can ramble for minutes).
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, *, host: str = "127.0.0.1", port: int = 0,
@@ -209,7 +208,7 @@ class LocalServer:
         return f"{self.address}/v1"
 
     def close(self) -> None:
-        """Stop serving (the runtime shuts its HTTP server down when the last reference goes)."""
+        """Stop serving: the runtime stops when its last reference goes."""
         self._server = None
 
     def __enter__(self) -> LocalServer:

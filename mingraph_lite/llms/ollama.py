@@ -12,10 +12,10 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
-from mingraph_lite.llms.base import LLMResponse
-from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
+from mingraph_lite.llms.base import LLMResponse, wire_call
+from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
 from mingraph_lite.redaction import redact
-from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, parse_arguments, quote
+from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, quote
 
 DEFAULT_HOST = "http://localhost:11434"
 
@@ -62,13 +62,11 @@ def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[As
         raise LLMUnavailable(f"Ollama sent a reply without a message: {quote(reply)}")
     calls = []
     for i, item in enumerate(message.get("tool_calls") or ()):
-        function = (item.get("function") if isinstance(item, dict) else None) or {}
-        name = function.get("name") if isinstance(function, dict) else None
-        name = name if isinstance(name, str) else quote(name)
-        raw = function.get("arguments") if isinstance(function, dict) else None
-        given = item.get("id") if isinstance(item, dict) else None
-        calls.append(ToolCall(id=given if isinstance(given, str) and given else
-                              call_id(list(wire), i, name, raw), name=name, arguments=parse_arguments(raw)))
+        item = item if isinstance(item, dict) else {}
+        function = item["function"] if isinstance(item.get("function"), dict) else {}
+        name, raw, given = function.get("name"), function.get("arguments"), item.get("id")
+        calls.append(wire_call(given if isinstance(given, str) and given else call_id(list(wire), i, name, raw),
+                               name, raw))
     content = message.get("content")
     return AssistantMessage(content=content if isinstance(content, str) else "", tool_calls=tuple(calls)), reply
 

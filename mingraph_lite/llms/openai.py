@@ -11,9 +11,9 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
-from mingraph_lite.llms.base import LLMResponse
-from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
-from mingraph_lite.wire import arguments_text, parse_arguments, quote
+from mingraph_lite.llms.base import LLMResponse, wire_call
+from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
+from mingraph_lite.wire import arguments_text
 
 KEY_VAR = "OPENAI_API_KEY"
 
@@ -32,12 +32,6 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
         else:
             out.append({"role": m.role, "content": m.content})
     return out
-
-
-def parse_tool_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
-    """One tool call from the wire, whatever is in it: bad arguments are kept for the registry to answer."""
-    return ToolCall(id=call_id if isinstance(call_id, str) else str(call_id), name=name if isinstance(name, str)
-                    else quote(name), arguments=parse_arguments("" if arguments is None else arguments))
 
 
 class OpenAILLM:
@@ -91,7 +85,7 @@ class OpenAILLM:
         except openai.NotFoundError as exc:
             raise LLMUnavailable(f"OpenAI has no model {self.model!r} for this key ({exc})") from exc
         msg = reply.choices[0].message
-        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments) for c in (msg.tool_calls or ()))
+        calls = tuple(wire_call(c.id, c.function.name, c.function.arguments or "") for c in (msg.tool_calls or ()))
         usage = reply.usage
         details = getattr(usage, "completion_tokens_details", None)
         return LLMResponse(message=AssistantMessage(content=msg.content or "", tool_calls=calls),

@@ -29,7 +29,7 @@ from mingraph_lite.redaction import secret_values
 class _Expected:
     """What the run sent at one step, as far as the trace recorded it."""
 
-    folder: tuple[dict[str, Any], ...] | None = None   # every message (first call only)
+    first: tuple[dict[str, Any], ...] | None = None    # every message (first call only)
     tail: tuple[dict[str, Any], ...] = ()              # the newest messages (later calls)
 
 
@@ -43,7 +43,6 @@ class ReplayLLM:
 
     @property
     def name(self) -> str:
-        """Says that the replies are replayed, the way a scripted model says it is scripted."""
         return f"replay ({len(self.responses)} recorded replies)"
 
     def __repr__(self) -> str:
@@ -51,11 +50,7 @@ class ReplayLLM:
 
     @classmethod
     def from_trace(cls, path: str | Path, run: int | str | None = None) -> ReplayLLM:
-        """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last (default), or a ``run_id``.
-
-        Raises ``ReplayError`` naming the file and line when the trace is of another version, has a
-        malformed event, or lost a line inside the chosen run (a torn line, a gap in ``seq``).
-        """
+        """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last (default), or a ``run_id``."""
         trace = read_trace(Path(path))
         if not trace:
             raise ReplayError(f"{path} holds no events: nothing to replay; record a run with TraceRecorder")
@@ -75,14 +70,14 @@ class ReplayLLM:
         keep = run_indices(events, run)
         chosen, where = [events[i] for i in keep], [where[i] for i in keep]
         _check_whole(chosen, where)
-        responses, expected, folder, tail = [], [], None, []
+        responses, expected, first, tail = [], [], None, []
         for event, at in zip(chosen, where, strict=True):
             name = event.get("event")
             if name == "run_start":
-                folder = _read(at, name, lambda e: tuple(m.to_dict() for m in _messages(e["messages"])), event)
+                first = _read(at, name, lambda e: tuple(m.to_dict() for m in _messages(e["messages"])), event)
             elif name == "model_reply":
                 response = _read(at, name, _response, event)
-                expected.append(_Expected(folder=folder) if not responses else _Expected(tail=tuple(tail)))
+                expected.append(_Expected(first=first) if not responses else _Expected(tail=tuple(tail)))
                 # Say where the reply came from, the way a scripted reply says it is scripted.
                 responses.append(replace(response, model=f"replay:{response.model}"))
                 tail = [response.message.to_dict()]
@@ -106,7 +101,7 @@ class ReplayLLM:
     @staticmethod
     def _check(step: int, sent: list[dict[str, Any]], want: _Expected) -> None:
         sent = _as_stored(sent)  # a trace stores secrets as ***: compare both sides in that form
-        if want.folder is not None and sent != (recorded := _as_stored(want.folder)):
+        if want.first is not None and sent != (recorded := _as_stored(want.first)):
             raise ReplayMismatch(f"replay step {step}: the run sent other messages than recorded ({len(sent)} "
                                  f"messages, recorded {len(recorded)}); first difference: "
                                  f"{_first_difference(sent, recorded)}")

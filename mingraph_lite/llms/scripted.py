@@ -8,16 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Union
+from typing import Any
 
 from ..errors import ScriptExhausted
 from ..messages import AssistantMessage, Message, ToolCall
 from .base import LLMResponse
 
 SCRIPTED = "scripted"
-
-#: One scripted reply: an answer, a list of tool calls, a full envelope, or a function of the messages.
-Reply = Union[str, Sequence[Any], LLMResponse, Callable[[Sequence[Message], Sequence[Mapping[str, Any]]], Any]]
 
 
 def scripted_calls(items: Sequence[Any], step: int) -> tuple[ToolCall, ...]:
@@ -58,12 +55,13 @@ def word_count(messages: Sequence[Message], reply: AssistantMessage) -> tuple[in
 
 
 class ScriptedLLM:
-    """Replies from a script, in order; records what it was read in ``.calls``.
+    """Replies from a script, in order; records what it was read in ``.calls``. A reply is an answer, a list
+    of tool calls, an ``LLMResponse``, or a function of (messages, tools) returning one of those.
 
     >>> llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "It's 18°C in Paris."])
     """
 
-    def __init__(self, replies: Iterable[Reply], *, name: str = SCRIPTED,
+    def __init__(self, replies: Iterable[Any], *, name: str = SCRIPTED,
                  count_tokens: Callable[[Sequence[Message], AssistantMessage], tuple[int, int]] | None = None
                  ) -> None:
         self._replies = list(replies)
