@@ -1,8 +1,7 @@
 """What an adapter checks before it reaches a real model: the switch, and its client library.
 
-The switch (``MINGRAPH_REAL_MODELS=off``) keeps tests from reaching a real model by accident. An
-adapter that would open its own connection calls ``check(provider)`` first; a client handed in
-(``client=...``) is the caller's business. The local model has no network and is not guarded.
+The switch (``MINGRAPH_REAL_MODELS=off``) keeps tests from reaching a real model by accident; a client
+handed in (``client=...``) is the caller's business, and the local model has no network.
 """
 
 from __future__ import annotations

@@ -123,7 +123,6 @@ class LocalLLM:
         self.temperature = 0.0 if temperature is None else temperature
         self.seed = 7 if seed is None else seed
         self.n_ctx, self.max_tokens = n_ctx, max_tokens
-        self.reused_tokens = 0  # prompt tokens the runtime took from its cache, all calls so far
         self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
 
     @property
@@ -145,7 +144,6 @@ class LocalLLM:
                                      f"use a LastN memory or LocalLLM(n_ctx=...) ({error.get('message')})")
             raise LLMUnavailable(f"the local model refused the request: {error.get('message', error)}")
         usage = out["usage"]
-        self.reused_tokens += (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
         return out["choices"][0]["text"], usage["prompt_tokens"], usage["completion_tokens"]
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:

@@ -26,17 +26,12 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage):
-            entry: dict[str, Any] = {"role": "assistant"}
-            if m.content:  # as the official client sends it: no empty content
-                entry["content"] = m.content
-            if m.tool_calls:
-                entry["tool_calls"] = [{"function": {"name": c.name, "arguments": arguments_object(c.arguments)}}
-                                       for c in m.tool_calls]
-                names.update((c.id, c.name) for c in m.tool_calls)
-            out.append(entry)
+            names.update((c.id, c.name) for c in m.tool_calls)
+            calls = [{"function": {"name": c.name, "arguments": arguments_object(c.arguments)}} for c in m.tool_calls]
+            entry = {"role": "assistant", "content": m.content, "tool_calls": calls}
+            out.append({key: value for key, value in entry.items() if value})  # the client sends no empty fields
         elif isinstance(m, ToolMessage):
-            name = m.name or names.get(m.tool_call_id, "")
-            out.append({"role": "tool", "content": m.content, "tool_name": name})
+            out.append({"role": "tool", "content": m.content, "tool_name": m.name or names.get(m.tool_call_id, "")})
         else:
             out.append({"role": m.role, "content": m.content})
     return out
