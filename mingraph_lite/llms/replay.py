@@ -6,9 +6,7 @@ previous reply and its ``tool_return`` answers). A run that drifts (other tools,
 stops with ``ReplayMismatch`` naming the step, instead of pairing old replies with new questions.
 
 A trace that cannot be replayed (another format version, a malformed event, a line lost inside the
-chosen run) is a ``ReplayError`` naming the file and line. Which run is replayed follows the one
-rule of ``observers.trace.pick_run``: the last by default, or ``run=N`` (1-based, -1 the last), or a
-``run_id``.
+chosen run) is a ``ReplayError`` naming the file and line.
 """
 
 from __future__ import annotations
