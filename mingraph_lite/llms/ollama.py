@@ -37,10 +37,6 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-# The reply's envelope is a few levels deep (message, tool_calls, item, function) before the arguments.
-_ENVELOPE_DEPTH = 6
-
-
 def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[AssistantMessage, dict[str, Any]]:
     """Ollama's ``/api/chat`` reply read with the bounded reader: (the message, the reply's other fields).
 
@@ -49,7 +45,7 @@ def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[As
     """
     text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
     try:
-        reply = loads(text, depth_limit=MAX_DEPTH + _ENVELOPE_DEPTH)
+        reply = loads(text, depth_limit=MAX_DEPTH + 6)  # the envelope's levels come before the arguments
     except ValueError as exc:
         raise LLMUnavailable(f"Ollama sent a reply that is not JSON ({exc}): {quote(text)}") from None
     message = reply.get("message") if isinstance(reply, dict) else None
