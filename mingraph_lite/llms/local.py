@@ -110,9 +110,8 @@ def start_runtime(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | N
 class LocalLLM:
     """``LocalLLM()`` (SmolLM2-135M), ``LocalLLM("gemma3-270m")`` or ``LocalLLM("/path/model.gguf")``.
 
-    Greedy decoding (temperature 0) with a fixed seed (7) by default: the same messages give the same
-    reply on the same build. Pass ``temperature`` (and a ``seed``) to sample; both are read on every
-    call. ``max_tokens`` caps each piece the model writes.
+    Greedy (temperature 0, seed 7) by default: the same messages give the same reply on the same build.
+    ``temperature`` and ``seed`` are read on every call; ``max_tokens`` caps each piece the model writes.
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, *, temperature: float | None = None, seed: int | None = None,

@@ -39,10 +39,8 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 
 def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[AssistantMessage, dict[str, Any]]:
     """Ollama's ``/api/chat`` reply read with the bounded reader: (the message, the reply's other fields).
-
-    The official client's own parser crashes on one hostile tool call (arguments that are a list, 5,000
-    levels deep, or a 5,000-digit number); read here, each comes out as a ``ToolCall`` the registry answers.
-    """
+    The client's own parser crashes on one hostile tool call (arguments 5,000 levels deep, a 5,000-digit
+    number); read here, each comes out as a ``ToolCall`` the registry answers."""
     text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
     try:
         reply = loads(text, depth_limit=MAX_DEPTH + 6)  # the envelope's levels come before the arguments

@@ -1,7 +1,7 @@
 """A scripted model: replies written in advance. A teaching and testing tool, never a real model.
 
-Its replies say ``model="scripted"`` and report no token counts: a made-up count would look like a
-measurement. ``count_tokens=word_count`` counts by that stated rule instead, and the model name says so.
+Its replies say ``model="scripted"`` and report no token counts (a made-up count would look measured);
+``count_tokens=word_count`` counts by that stated rule instead, and the model name says so.
 """
 
 from __future__ import annotations
