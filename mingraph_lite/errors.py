@@ -1,18 +1,18 @@
 """The exception tree. Who can fix the problem decides the type.
 
     MingraphError
-     ├── ToolArgsError        the model's slip was wrong: goes back to the model as the tool's answer
+     ├── ToolArgsError        the model's tool call was wrong: goes back to the model as the tool's answer
      ├── StepLimitReached     no answer after max_steps model calls
      ├── ScriptExhausted      a ScriptedLLM/ReplayLLM was asked for more replies than it holds
-     │    └── ReplayMismatch  a replayed run asked for something other than what was recorded
      ├── ReplayError          a trace cannot be read or replayed; names the file and line (also a ValueError)
+     │    └── ReplayMismatch  a replayed run asked for something other than what was recorded
      ├── LLMUnavailable       a real model could not be reached or refused the request (says what to do)
      └── GraphError
           ├── GraphValidationError   the graph as declared cannot run (also a ValueError, as on LangGraph)
           └── GraphExecutionError    the engine found a bad update or route mid-run (node, completed, state)
               └── GraphStepLimit     max_steps supersteps ran and more were due
 
-A failing tool's own exception is not wrapped: it propagates unchanged, after its slip is answered.
+A failing tool's own exception is not wrapped: it propagates unchanged, after its call is answered.
 So does a graph node's, router's or reducer's own exception (``except ValueError`` still matches, as
 on LangGraph), with the graph context attached as attributes ``node``, ``completed`` and ``state``
 (the last good state); ``graph_context(exc)`` reads them from any exception.
@@ -37,7 +37,7 @@ class MingraphError(Exception):
 
 
 class ToolArgsError(MingraphError):
-    """The model filled in a slip badly; the text tells the model what to fix."""
+    """The model wrote a tool call badly; the text tells the model what to fix."""
 
 
 class StepLimitReached(MingraphError):
@@ -52,15 +52,15 @@ class ScriptExhausted(MingraphError):
     """A scripted or replayed model ran out of replies."""
 
 
-class ReplayMismatch(ScriptExhausted):
-    """A replayed run diverged from the recording (a different folder or menu at some step)."""
-
-
 class ReplayError(MingraphError, ValueError):
     """A trace cannot be read or replayed: torn beyond use, malformed, or another format version.
 
     The message names the file and the line. It is also a ``ValueError``, as any bad input is.
     """
+
+
+class ReplayMismatch(ReplayError):
+    """A replayed run diverged from the recording (different messages or tools at some step)."""
 
 
 class LLMUnavailable(MingraphError):

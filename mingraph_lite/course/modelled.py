@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..llms.base import LLMResponse
-from ..llms.scripted import ScriptedLLM
-from ..messages import AssistantMessage, ToolCall
+from ..llms.scripted import ScriptedLLM, scripted_calls
+from ..messages import AssistantMessage
 from .classify import CITIES
 from .scripts import number, results
 from .weather import to_fahrenheit
@@ -46,8 +46,8 @@ MODELLED_LABEL = "scripted managers modelling the reported behaviour, not a real
 
 def _reply(content: str = "", calls: Sequence[tuple[str, dict]] = (), reasoning: str | None = None,
            step: int = 0) -> LLMResponse:
-    slips = tuple(ToolCall(f"call_{step}_{i}", name, args) for i, (name, args) in enumerate(calls, 1))
-    return LLMResponse(AssistantMessage(content, slips), reasoning=reasoning, model="scripted (modelled)")
+    return LLMResponse(AssistantMessage(content, scripted_calls(calls, step)), reasoning=reasoning,
+                       model="scripted (modelled)")
 
 
 def _lookups(messages, tools):

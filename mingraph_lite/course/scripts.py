@@ -1,10 +1,9 @@
 """Scripted managers: the runs the source article reports, replayed without any model.
 
-``make_llm()`` picks the course's model: the one ``$MINGRAPH_LLM`` names, or the four-round
-manager when it names none. Each manager is a ``ScriptedLLM`` whose name says it is scripted.
-The replies read the folder where a real model would (the numbers they convert come from the
-answer slips), so changing a tool changes the run; only the *shape* of each run (how many rounds,
-which slips) is fixed by the script.
+``make_llm()`` picks the course's model: the one ``$MINGRAPH_LLM`` names, or the four-round manager.
+Each manager is a ``ScriptedLLM`` whose name says it is scripted. Its replies read the tool results
+where a real model would, so changing a tool changes the run; the script fixes only each run's shape
+(how many rounds, which tool calls).
 """
 
 from __future__ import annotations
@@ -23,12 +22,12 @@ SYSTEM_PROMPT = ("You answer questions about the weather. Use get_weather for te
 
 
 def results(messages: Sequence[Message], tool: str) -> list[str]:
-    """The answer slips of ``tool`` in the folder, in order."""
+    """The contents of ``tool``'s successful ToolMessages in ``messages``, in order."""
     return [m.content for m in messages if isinstance(m, ToolMessage) and m.name == tool and not m.is_error]
 
 
 def number(text: str) -> float | int:
-    """The first number in an answer slip ("18", "18°C" or "64.4" -> 18, 18, 64.4)."""
+    """The first number in a tool result ("18", "18°C" or "64.4" -> 18, 18, 64.4)."""
     match = re.search(r"-?\d+(?:\.\d+)?", text)
     if match is None:
         raise ValueError(f"no number in {text!r}")
@@ -74,7 +73,7 @@ def wrong_tokyo_manager() -> ScriptedLLM:
     """Converts Paris, then answers Tokyo's Celsius number as Fahrenheit, with thinking that says why.
 
     A scripted re-enactment of the mistake the source article found with qwen3.5 (case 3 of the
-    first-wrong-line method: every answer slip right, the final reasoning wrong).
+    first-wrong-line method: every tool result right, the final reasoning wrong).
     """
 
     def wrong_final(messages, tools):
@@ -91,10 +90,11 @@ def looping_manager(rounds: int = 100) -> ScriptedLLM:
     return ScriptedLLM([_ask_both_temperatures] * rounds, name="scripted: never stops")
 
 
-def make_llm(spec: str | None = None) -> LLM:
+def make_llm(spec: str | None = None, *, temperature: float | None = None, seed: int | None = None) -> LLM:
     """The model ``spec`` names, or ``$MINGRAPH_LLM``'s; ``scripted`` (the default) is ``four_round_manager``.
 
     Forms: ``scripted``, ``ollama:MODEL``, ``openai:MODEL``, ``local[:MODEL]``, ``replay:PATH``.
-    Building a model contacts nothing; its first ``generate`` does.
+    ``temperature`` and ``seed`` reach a real model (each adapter's default when not given); scripted
+    and replayed replies are not sampled. Building a model contacts nothing; its first ``generate`` does.
     """
-    return llm_from_spec(parse_spec(spec), scripted=four_round_manager)
+    return llm_from_spec(parse_spec(spec), scripted=four_round_manager, temperature=temperature, seed=seed)

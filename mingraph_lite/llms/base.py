@@ -1,22 +1,21 @@
-"""What every model adapter promises: ``generate(messages, tools) -> LLMResponse``."""
+"""What every model adapter promises: a ``name`` and ``generate(messages, tools) -> LLMResponse``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol, runtime_checkable
 
-from ..messages import AssistantMessage, Message, message_from_dict
+from ..messages import AssistantMessage, Message, ToolCall, message_from_dict
+from ..wire import parse_arguments, quote
 
 
 @dataclass(frozen=True)
 class LLMResponse:
-    """The envelope around one model reply.
+    """One model reply: the ``message`` joins the conversation; the rest stays here for listeners.
 
-    ``message`` goes into the folder. Everything else stays on the envelope, where listeners can
-    read it, and is never re-sent to the model: thinking text runs to hundreds of tokens per call.
-    ``None`` in a count or in ``reasoning`` means "the provider did not report it", never an estimate.
-    ``model`` names who answered; a scripted reply says ``"scripted"``.
+    Thinking text is never re-sent to the model (it runs to hundreds of tokens per call). ``None``
+    in a count or in ``reasoning`` means "the provider did not report it", never an estimate.
     """
 
     message: AssistantMessage
@@ -24,35 +23,31 @@ class LLMResponse:
     output_tokens: int | None = None
     reasoning: str | None = None
     reasoning_tokens: int | None = None
-    model: str | None = None
+    model: str | None = None  # who answered; a scripted reply says "scripted"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"message": self.message.to_dict(), "input_tokens": self.input_tokens,
-                "output_tokens": self.output_tokens, "reasoning": self.reasoning,
-                "reasoning_tokens": self.reasoning_tokens, "model": self.model}
+        return {f.name: getattr(self, f.name) for f in fields(self)} | {"message": self.message.to_dict()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LLMResponse:
         message = message_from_dict({**data["message"], "role": "assistant"})
-        return cls(message=message, input_tokens=data.get("input_tokens"),  # type: ignore[arg-type]
-                   output_tokens=data.get("output_tokens"), reasoning=data.get("reasoning"),
-                   reasoning_tokens=data.get("reasoning_tokens"), model=data.get("model"))
+        return cls(message, **{f.name: data.get(f.name) for f in fields(cls)[1:]})  # type: ignore[arg-type]
 
 
 @runtime_checkable
 class LLM(Protocol):
-    """What every model keeps: a ``name`` that says who answers, and ``generate``.
-
-    Callers rely on nothing else: an agent calls ``generate``; a report or a console line shows
-    ``name`` (``"scripted: four rounds"``, ``"ollama:qwen3:0.6b"``). A plain attribute or a
-    property both satisfy ``name``.
-    """
+    """What callers rely on: ``generate``, and a ``name`` a report shows. An adapter's name is the spec
+    ``make_llm`` takes (``"ollama:qwen3:0.6b"``); a scripted or replayed model says so."""
 
     @property
-    def name(self) -> str:
-        """Who answers, as a reader should see it; a scripted or replayed model says so."""
-        ...
+    def name(self) -> str: ...
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         """Reply to ``messages`` given ``tools`` (JSON-schema function specs, as providers take them)."""
         ...
+
+
+def wire_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    """One tool call as a provider sent it, whatever is in it: bad arguments stay for the registry to answer."""
+    return ToolCall(id=call_id if isinstance(call_id, str) else str(call_id),
+                    name=name if isinstance(name, str) else quote(name), arguments=parse_arguments(arguments))

@@ -1,16 +1,15 @@
-"""The switch that keeps tests from talking to a real model by accident.
+"""What an adapter checks before it reaches a real model: the switch, and its client library.
 
-The test configuration sets ``MINGRAPH_REAL_MODELS=off``; a test marked ``live`` switches it back
-on for its own duration. Every adapter that would open a connection to a model server or an API
-calls ``check(provider)`` first. Clients handed in by the caller (``client=...``) are the caller's
-business and pass: that is how the contract tests answer with a mock transport. The local model
-runs in-process with no network, so it is not guarded (CI runs it on purpose).
+The switch (``MINGRAPH_REAL_MODELS=off``) keeps tests from reaching a real model by accident; a client
+handed in (``client=...``) is the caller's business, and the local model has no network.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from ..errors import LLMUnavailable
 
@@ -30,3 +29,11 @@ def check(provider: str) -> None:
             f"refusing a real {provider} request: {ENV}={os.environ.get(ENV)!r} (set by tests/conftest.py). "
             f"A test that means to call a real model must be marked @pytest.mark.live; "
             f"otherwise pass client=... with an httpx.MockTransport, or use ScriptedLLM/ReplayLLM.")
+
+
+def client_library(module: str, extra: str) -> Any:
+    """``import module``, or one ``LLMUnavailable`` sentence naming the extra that brings it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise LLMUnavailable(f"{module} is not installed: pip install 'mingraph-lite[{extra}]'") from exc

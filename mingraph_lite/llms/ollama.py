@@ -1,9 +1,7 @@
-"""A model served by Ollama, through the official ``ollama`` client (imported when first built).
+"""A model served by Ollama, through the official ``ollama`` client.
 
-Two things differ from the OpenAI wire format. Ollama's tool calls carry no ticket number, so we
-make one that depends only on what the model was read and what it wrote (the same folder gives the
-same ids, run after run). And Ollama pairs an answer slip with its call by tool name and order,
-so each ToolMessage goes back as ``{"role": "tool", "content": ..., "tool_name": ...}``.
+Ollama's tool calls carry no id, so we make one from the messages sent and the call (same messages,
+same ids); Ollama pairs a ToolMessage with its call by tool name and order (``tool_name``).
 """
 
 from __future__ import annotations
@@ -14,64 +12,38 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
-from mingraph_lite.llms.base import LLMResponse
-from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
+from mingraph_lite.llms.base import LLMResponse, wire_call
+from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
 from mingraph_lite.redaction import redact
-from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, parse_arguments, quote
+from mingraph_lite.wire import MAX_DEPTH, arguments_object, call_id, loads, quote
 
 DEFAULT_HOST = "http://localhost:11434"
 
 
-def _import_ollama() -> Any:
-    try:
-        import ollama
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise LLMUnavailable("OllamaLLM needs the ollama client: pip install 'mingraph-lite[ollama]'") from exc
-    return ollama
-
-
 def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Our folder in Ollama's spelling: tool calls without ids, answers named by tool."""
+    """The messages in Ollama's spelling: tool calls without ids, answers named by tool."""
     names: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage):
-            entry: dict[str, Any] = {"role": "assistant"}
-            if m.content:  # as the official client sends it: no empty content
-                entry["content"] = m.content
-            if m.tool_calls:
-                entry["tool_calls"] = [{"function": {"name": c.name, "arguments": arguments_object(c.arguments)}}
-                                       for c in m.tool_calls]
-                names.update((c.id, c.name) for c in m.tool_calls)
-            out.append(entry)
+            names.update((c.id, c.name) for c in m.tool_calls)
+            calls = [{"function": {"name": c.name, "arguments": arguments_object(c.arguments)}} for c in m.tool_calls]
+            entry = {"role": "assistant", "content": m.content, "tool_calls": calls}
+            out.append({key: value for key, value in entry.items() if value})  # the client sends no empty fields
         elif isinstance(m, ToolMessage):
-            name = m.name or names.get(m.tool_call_id, "")
-            out.append({"role": "tool", "content": m.content, "tool_name": name})
+            out.append({"role": "tool", "content": m.content, "tool_name": m.name or names.get(m.tool_call_id, "")})
         else:
             out.append({"role": m.role, "content": m.content})
     return out
 
 
-def stable_call_id(wire_messages: Sequence[Mapping[str, Any]], index: int, name: str,
-                   arguments: Any) -> str:
-    """A ticket number from the folder read, the position and the slip itself: same run, same id."""
-    return call_id(list(wire_messages), index, name, arguments)
-
-
-# The reply's envelope is a few levels deep (message, tool_calls, item, function) before the arguments.
-_ENVELOPE_DEPTH = 6
-
-
 def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[AssistantMessage, dict[str, Any]]:
     """Ollama's ``/api/chat`` reply read with the bounded reader: (the message, the reply's other fields).
-
-    The official client parses the whole reply with pydantic, so one hostile slip (arguments that are
-    a list, 5,000 levels deep, or a 5,000-digit number) would crash the reply before we could answer
-    it. Read here, each slip comes out as a ``ToolCall`` the registry answers like any other.
-    """
+    The client's own parser crashes on one hostile tool call (arguments 5,000 levels deep, a 5,000-digit
+    number); read here, each comes out as a ``ToolCall`` the registry answers."""
     text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
     try:
-        reply = loads(text, depth_limit=MAX_DEPTH + _ENVELOPE_DEPTH)
+        reply = loads(text, depth_limit=MAX_DEPTH + 6)  # the envelope's levels come before the arguments
     except ValueError as exc:
         raise LLMUnavailable(f"Ollama sent a reply that is not JSON ({exc}): {quote(text)}") from None
     message = reply.get("message") if isinstance(reply, dict) else None
@@ -79,13 +51,11 @@ def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[As
         raise LLMUnavailable(f"Ollama sent a reply without a message: {quote(reply)}")
     calls = []
     for i, item in enumerate(message.get("tool_calls") or ()):
-        function = (item.get("function") if isinstance(item, dict) else None) or {}
-        name = function.get("name") if isinstance(function, dict) else None
-        name = name if isinstance(name, str) else quote(name)
-        raw = function.get("arguments") if isinstance(function, dict) else None
-        given = item.get("id") if isinstance(item, dict) else None
-        calls.append(ToolCall(id=given if isinstance(given, str) and given else
-                              stable_call_id(wire, i, name, raw), name=name, arguments=parse_arguments(raw)))
+        item = item if isinstance(item, dict) else {}
+        function = item["function"] if isinstance(item.get("function"), dict) else {}
+        name, raw, given = function.get("name"), function.get("arguments"), item.get("id")
+        calls.append(wire_call(given if isinstance(given, str) and given else call_id(list(wire), i, name, raw),
+                               name, raw))
     content = message.get("content")
     return AssistantMessage(content=content if isinstance(content, str) else "", tool_calls=tuple(calls)), reply
 
@@ -95,68 +65,68 @@ def _count(value: Any) -> int | None:
 
 
 class OllamaLLM:
-    """``OllamaLLM("qwen3:0.6b", think=True, options={"seed": 1, "temperature": 0})``."""
-
-    @property
-    def name(self) -> str:
-        """Who answers, in the same form ``make_llm`` takes: ``ollama:MODEL``."""
-        return f"ollama:{self.model}"
-
-    def __repr__(self) -> str:
-        return f"OllamaLLM({self.model!r}, think={self.think!r})"
+    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``; ``temperature`` and ``seed`` join
+    any other ``options`` given, and only when given (otherwise the model's defaults apply)."""
 
     def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
-                 options: Mapping[str, Any] | None = None, client: Any = None) -> None:
-        self.model = model
-        self.think = think
-        self.host = host
-        self.options = dict(options) if options else None
+                 options: Mapping[str, Any] | None = None, temperature: float | None = None,
+                 seed: int | None = None, client: Any = None) -> None:
+        self.model, self.think, self.host = model, think, host
+        sampling = {key: value for key, value in (("temperature", temperature), ("seed", seed)) if value is not None}
+        self.options = {**(options or {}), **sampling} or None
         self._client = client
         self._own_client = client is None
 
+    @property
+    def name(self) -> str:
+        return f"ollama:{self.model}"
+
+    def __repr__(self) -> str:
+        return f"OllamaLLM({self.model!r}, think={self.think!r}, options={self.options!r})"
+
     def _get_client(self) -> Any:
-        if self._client is None:
+        if self._own_client:  # a client handed in is the caller's business (how the tests answer)
             guard.check("Ollama")
-            self._client = _import_ollama().Client(host=self.host)
-        elif self._own_client:
-            guard.check("Ollama")
+            if self._client is None:
+                self._client = guard.client_library("ollama", "ollama").Client(host=self.host)
         return self._client
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         client = self._get_client()
-        ollama = _import_ollama()
+        ollama = guard.client_library("ollama", "ollama")
         wire = to_ollama_messages(messages)
         request = {key: value for key, value in (
             ("model", self.model), ("messages", wire), ("tools", list(tools)), ("stream", False),
             ("think", self.think), ("options", self.options)) if value is not None}  # Ollama's documented body
+        if not callable(getattr(client, "_request_raw", None)):  # private: the pin in pyproject guards it
+            raise LLMUnavailable("the installed ollama client has no ollama.Client._request_raw, which "
+                                 "OllamaLLM reads raw replies through: pip install 'mingraph-lite[ollama]' "
+                                 "for the version it was tested with")
         try:  # the client's own request and errors, but its reply read by us (see ``read_reply``)
             raw = client._request_raw("POST", "/api/chat", json=request)
         except ollama.ResponseError as exc:
-            problem = self._explain(exc)
-            if problem is None:
-                raise
-            raise problem from exc
+            self._raise_known(exc)
+            raise
         except ConnectionError as exc:
             host = redact(self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST)  # user:password@ -> ***@
             raise LLMUnavailable(f"no Ollama server answers at {host}: start it with `ollama serve` "
                                  f"(or set OLLAMA_HOST / host=...), then `ollama pull {self.model}`") from exc
         message, reply = read_reply(raw.content, wire)
         thinking = reply["message"].get("thinking")
-        return LLMResponse(message=message, input_tokens=_count(reply.get("prompt_eval_count")),
+        return LLMResponse(message, input_tokens=_count(reply.get("prompt_eval_count")),
                            output_tokens=_count(reply.get("eval_count")),
                            reasoning=thinking if isinstance(thinking, str) and thinking else None,
-                           reasoning_tokens=None, model=reply.get("model") or self.model)
+                           model=reply.get("model") or self.model)
 
-    def _explain(self, exc: Any) -> LLMUnavailable | None:
-        text = str(getattr(exc, "error", exc))
-        status = getattr(exc, "status_code", None)
-        if status == 400 and "does not support thinking" in text:
-            return LLMUnavailable(f"Ollama model {self.model!r} does not support thinking: use think=None, "
-                                  f"or a thinking model such as qwen3 (Ollama said: {text})")
-        if status == 400 and "does not support tools" in text:
-            return LLMUnavailable(f"Ollama model {self.model!r} does not support tools: pick a model with "
-                                  f"tool calling, such as qwen3 or llama3.2 (Ollama said: {text})")
+    def _raise_known(self, exc: Any) -> None:
+        """An ``LLMUnavailable`` saying what to do, for the refusals that have a known fix."""
+        text, status = str(getattr(exc, "error", exc)), getattr(exc, "status_code", None)
         if status == 404:
-            return LLMUnavailable(f"Ollama has no model {self.model!r}: run `ollama pull {self.model}` "
-                                  f"(Ollama said: {text})")
-        return None
+            fix = f"Ollama has no model {self.model!r}: run `ollama pull {self.model}`"
+        elif status == 400 and "does not support thinking" in text:
+            fix = f"Ollama model {self.model!r} does not support thinking: use think=None, or a thinking model (qwen3)"
+        elif status == 400 and "does not support tools" in text:
+            fix = f"Ollama model {self.model!r} does not support tools: pick one with tool calling (qwen3, llama3.2)"
+        else:
+            return
+        raise LLMUnavailable(f"{fix} (Ollama said: {text})") from exc

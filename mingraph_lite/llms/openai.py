@@ -1,9 +1,6 @@
-"""A model behind the OpenAI API, through the official ``openai`` client (imported when first built).
+"""A model behind the OpenAI API (or any OpenAI-compatible server), through the official ``openai`` client.
 
-Chat Completions reports how many tokens the model spent reasoning
-(``usage.completion_tokens_details.reasoning_tokens``) but never the reasoning text, so
-``LLMResponse.reasoning`` stays ``None`` here: not reported is not the same as empty.
-The wire spelling of messages lives here too: the local model speaks the same dialect.
+Chat Completions reports reasoning tokens but never the reasoning text: ``reasoning`` stays ``None``.
 """
 
 from __future__ import annotations
@@ -14,23 +11,15 @@ from typing import Any
 
 from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
-from mingraph_lite.llms.base import LLMResponse
-from mingraph_lite.messages import AssistantMessage, Message, ToolCall, ToolMessage
-from mingraph_lite.wire import arguments_text, parse_arguments, quote
+from mingraph_lite.llms.base import LLMResponse, wire_call
+from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
+from mingraph_lite.wire import arguments_text
 
 KEY_VAR = "OPENAI_API_KEY"
 
 
-def _import_openai() -> Any:
-    try:
-        import openai
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise LLMUnavailable("OpenAILLM needs the openai client: pip install 'mingraph-lite[openai]'") from exc
-    return openai
-
-
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Our folder in the Chat Completions spelling (arguments travel as JSON text)."""
+    """The messages in the Chat Completions spelling (arguments travel as JSON text)."""
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage) and m.tool_calls:
@@ -45,73 +34,70 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def parse_tool_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
-    """One slip from the wire, whatever is in it: checked arguments, or what the model sent, kept for the
-    registry to answer as the model's mistake (``wire.parse_arguments``), never our crash."""
-    return ToolCall(id=call_id if isinstance(call_id, str) else str(call_id), name=name if isinstance(name, str)
-                    else quote(name), arguments=parse_arguments("" if arguments is None else arguments))
-
-
 class OpenAILLM:
-    """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``."""
+    """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``.
+    ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default."""
 
-    @property
-    def name(self) -> str:
-        """Who answers, in the same form ``make_llm`` takes: ``openai:MODEL``."""
-        return f"openai:{self.model}"
-
-    def __repr__(self) -> str:
-        return f"OpenAILLM({self.model!r}, reasoning_effort={self.reasoning_effort!r})"
-
-    def __init__(self, model: str, *, reasoning_effort: str | None = None, client: Any = None) -> None:
+    def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
+                 seed: int | None = None, client: Any = None) -> None:
         self.model = model
         self.reasoning_effort = reasoning_effort
+        self.temperature, self.seed = temperature, seed
         self._client = client
         self._own_client = client is None
 
+    @property
+    def name(self) -> str:
+        return f"openai:{self.model}"
+
+    def __repr__(self) -> str:
+        return (f"OpenAILLM({self.model!r}, reasoning_effort={self.reasoning_effort!r}, "
+                f"temperature={self.temperature!r}, seed={self.seed!r})")
+
     def _get_client(self) -> Any:
-        if not self._own_client:
-            return self._client
-        guard.check("OpenAI")
-        if self._client is None:
-            if not os.environ.get(KEY_VAR):
+        if self._own_client:  # a client handed in is the caller's business (how the tests answer)
+            guard.check("OpenAI")
+            if self._client is None and not os.environ.get(KEY_VAR):
                 raise LLMUnavailable(f"{KEY_VAR} is not set: export {KEY_VAR}=sk-... "
                                      f"(or pass client=openai.OpenAI(api_key=...))")
-            self._client = _import_openai().OpenAI()
+            if self._client is None:
+                self._client = guard.client_library("openai", "openai").OpenAI()
         return self._client
+
+    def _options(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        options = {"tools": list(tools) or None,  # the API rejects an empty tools list
+                   "reasoning_effort": self.reasoning_effort, "temperature": self.temperature, "seed": self.seed}
+        return {key: value for key, value in options.items() if value is not None}
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> LLMResponse:
         client = self._get_client()
-        openai = _import_openai()
-        extra: dict[str, Any] = {}
-        if tools:  # the API rejects an empty tools list
-            extra["tools"] = list(tools)
-        if self.reasoning_effort is not None:
-            extra["reasoning_effort"] = self.reasoning_effort
+        openai = guard.client_library("openai", "openai")
         try:
             reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
-                                                   **extra)
+                                                   **self._options(tools))
         except openai.AuthenticationError as exc:
             raise LLMUnavailable(f"OpenAI refused the key: check {KEY_VAR} ({exc})") from exc
         except openai.APIConnectionError as exc:
-            raise LLMUnavailable(f"cannot reach the OpenAI API ({exc}): check the network or base_url"
-                                 ) from exc
+            raise LLMUnavailable(f"cannot reach the OpenAI API ({exc}): check the network or base_url") from exc
         except openai.BadRequestError as exc:
-            if self.reasoning_effort is not None and "reasoning" in str(exc).lower():
-                raise LLMUnavailable(f"OpenAI model {self.model!r} does not take reasoning_effort: use "
-                                     f"reasoning_effort=None or a reasoning model such as gpt-5-mini ({exc})"
-                                     ) from exc
+            self._raise_known(exc)
             raise
         except openai.NotFoundError as exc:
             raise LLMUnavailable(f"OpenAI has no model {self.model!r} for this key ({exc})") from exc
         msg = reply.choices[0].message
-        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
-                      for c in (msg.tool_calls or ()))
+        calls = tuple(wire_call(c.id, c.function.name, c.function.arguments or "") for c in (msg.tool_calls or ()))
         usage = reply.usage
-        details = getattr(usage, "completion_tokens_details", None) if usage else None
+        details = getattr(usage, "completion_tokens_details", None)
         return LLMResponse(message=AssistantMessage(content=msg.content or "", tool_calls=calls),
                            input_tokens=usage.prompt_tokens if usage else None,
                            output_tokens=usage.completion_tokens if usage else None,
-                           reasoning=None,
-                           reasoning_tokens=getattr(details, "reasoning_tokens", None) if details else None,
+                           reasoning_tokens=getattr(details, "reasoning_tokens", None),
                            model=reply.model or self.model)
+
+    def _raise_known(self, exc: Exception) -> None:
+        """An ``LLMUnavailable`` saying what to do when the model refuses a setting we sent."""
+        for setting in ("reasoning_effort", "temperature", "seed"):
+            if getattr(self, setting) is not None and setting.split("_")[0] in str(exc).lower():
+                raise LLMUnavailable(f"OpenAI model {self.model!r} refuses {setting}={getattr(self, setting)!r}: "
+                                     f"pass {setting}=None (the model's default) or a value it accepts ({exc})"
+                                     ) from exc

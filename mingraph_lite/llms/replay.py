@@ -1,16 +1,12 @@
 """Re-run a recorded run: the model's replies come from a trace instead of a model.
 
-A trace records, per run, the folder the first model call read (``run_start``), every reply
-(``model_reply``) and every answer slip (``tool_return``). Replaying hands back the replies in
-order, and checks on the way that the run asks what the recording asked: the same first folder,
-and later the same newest messages (the previous reply and its answer slips). A run that drifts
-(other tools, other data, another memory) stops with ``ReplayMismatch`` naming the step, instead
-of silently pairing old replies with new questions.
+Replaying hands back the recorded replies (``model_reply``) in order, and checks that the run asks
+what the recording asked: the same first messages (``run_start``), then the same newest ones (the
+previous reply and its ``tool_return`` answers). A run that drifts (other tools, data or memory)
+stops with ``ReplayMismatch`` naming the step, instead of pairing old replies with new questions.
 
 A trace that cannot be replayed (another format version, a malformed event, a line lost inside the
-chosen run) is a ``ReplayError`` naming the file and line. Which run is replayed follows the one
-rule of ``observers.trace.pick_run``: the last by default, or ``run=N`` (1-based, -1 the last), or a
-``run_id``.
+chosen run) is a ``ReplayError`` naming the file and line.
 """
 
 from __future__ import annotations
@@ -32,7 +28,7 @@ from mingraph_lite.redaction import secret_values
 class _Expected:
     """What the run sent at one step, as far as the trace recorded it."""
 
-    folder: tuple[dict[str, Any], ...] | None = None   # the whole folder (first call only)
+    first: tuple[dict[str, Any], ...] | None = None    # every message (first call only)
     tail: tuple[dict[str, Any], ...] = ()              # the newest messages (later calls)
 
 
@@ -46,7 +42,6 @@ class ReplayLLM:
 
     @property
     def name(self) -> str:
-        """Says that the replies are replayed, the way a scripted model says it is scripted."""
         return f"replay ({len(self.responses)} recorded replies)"
 
     def __repr__(self) -> str:
@@ -54,11 +49,7 @@ class ReplayLLM:
 
     @classmethod
     def from_trace(cls, path: str | Path, run: int | str | None = None) -> ReplayLLM:
-        """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last (default), or a ``run_id``.
-
-        Raises ``ReplayError`` naming the file and line when the trace is of another version, has a
-        malformed event, or lost a line inside the chosen run (a torn line, a gap in ``seq``).
-        """
+        """Replay run ``run`` of a JSON Lines trace: 1-based, -1 for the last (default), or a ``run_id``."""
         trace = read_trace(Path(path))
         if not trace:
             raise ReplayError(f"{path} holds no events: nothing to replay; record a run with TraceRecorder")
@@ -76,14 +67,14 @@ class ReplayLLM:
     def _build(cls, chosen: Any, source: str) -> ReplayLLM:
         where = [chosen.where(i) for i in range(len(chosen))]
         _check_whole(chosen, where)
-        responses, expected, folder, tail = [], [], None, []
+        responses, expected, first, tail = [], [], None, []
         for event, at in zip(chosen, where, strict=True):
             name = event.get("event")
             if name == "run_start":
-                folder = _read(at, name, lambda e: tuple(m.to_dict() for m in _messages(e["messages"])), event)
+                first = _read(at, name, lambda e: tuple(m.to_dict() for m in _messages(e["messages"])), event)
             elif name == "model_reply":
                 response = _read(at, name, _response, event)
-                expected.append(_Expected(folder=folder) if not responses else _Expected(tail=tuple(tail)))
+                expected.append(_Expected(first=first) if not responses else _Expected(tail=tuple(tail)))
                 # Say where the reply came from, the way a scripted reply says it is scripted.
                 responses.append(replace(response, model=f"replay:{response.model}"))
                 tail = [response.message.to_dict()]
@@ -106,17 +97,15 @@ class ReplayLLM:
 
     @staticmethod
     def _check(step: int, sent: list[dict[str, Any]], want: _Expected) -> None:
-        # A trace stores secrets as ***: compare both sides in the form a trace stores.
-        sent = _as_stored(sent)
-        want = _Expected(folder=None if want.folder is None else tuple(_as_stored(want.folder)),
-                         tail=tuple(_as_stored(want.tail)))
-        if want.folder is not None and tuple(sent) != want.folder:
-            raise ReplayMismatch(f"replay step {step}: the run sent a different folder than recorded "
-                                 f"({len(sent)} messages, recorded {len(want.folder)}); first difference: "
-                                 f"{_first_difference(sent, list(want.folder))}")
-        if want.tail and tuple(sent[-len(want.tail):]) != want.tail:
+        sent = _as_stored(sent)  # a trace stores secrets as ***: compare both sides in that form
+        if want.first is not None and sent != (recorded := _as_stored(want.first)):
+            raise ReplayMismatch(f"replay step {step}: the run sent other messages than recorded ({len(sent)} "
+                                 f"messages, recorded {len(recorded)}); first difference: "
+                                 f"{_first_difference(sent, recorded)}")
+        recorded = _as_stored(want.tail)
+        if recorded and sent[-len(recorded):] != recorded:
             raise ReplayMismatch(f"replay step {step}: the newest messages differ from the recording: "
-                                 f"{_first_difference(sent[-len(want.tail):], list(want.tail))}")
+                                 f"{_first_difference(sent[-len(recorded):], recorded)}")
 
 
 def _as_stored(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -173,8 +162,7 @@ def _check_whole(events: list[Mapping[str, Any]], where: list[str]) -> None:
     seqs = [e.get("seq") for e in events]
     if not all(type(s) is int for s in seqs):
         return  # hand-written events carry no sequence numbers
-    first = events[0]
-    if first.get("event") != "run_start" and seqs[0] != 1:
+    if events[0].get("event") != "run_start" and seqs[0] != 1:
         raise ReplayError(f"{where[0]}: the run's first lines are missing (it starts at seq {seqs[0]}, "
                           f"not with run_start); the trace is torn there, so this run cannot be replayed")
     for before, after, at in zip(seqs, seqs[1:], where[1:], strict=False):

@@ -1,16 +1,14 @@
-"""A scripted manager: replies written in advance. A teaching and testing tool, never a real model.
+"""A scripted model: replies written in advance. A teaching and testing tool, never a real model.
 
-Every response it gives says ``model="scripted"`` and reports no token counts (``None``): a
-scripted reply costs nothing, and a made-up count would look like a measurement. To compare what
-different folders would cost, pass ``count_tokens=word_count``: counts then follow that stated rule
-(one token per whitespace-separated word) and the model name says so.
+Its replies say ``model="scripted"`` and report no token counts (a made-up count would look measured);
+``count_tokens=word_count`` counts by that stated rule instead, and the model name says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Union
+from typing import Any
 
 from ..errors import ScriptExhausted
 from ..messages import AssistantMessage, Message, ToolCall
@@ -18,42 +16,36 @@ from .base import LLMResponse
 
 SCRIPTED = "scripted"
 
-#: One scripted reply: an answer, a list of slips, a full envelope, or a function of the folder.
-Reply = Union[str, Sequence[Any], LLMResponse, Callable[[Sequence[Message], Sequence[Mapping[str, Any]]], Any]]
 
-
-def _as_call(item: Any, index: int, step: int) -> ToolCall:
-    if isinstance(item, ToolCall):
-        return item
-    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-        name, args = item
-        # Stable ticket numbers, so a scripted run prints the same on every machine.
-        return ToolCall(id=f"call_{step}_{index}", name=name, arguments=args)
-    raise TypeError(f"a scripted tool call must be a ToolCall or a (name, arguments) tuple, got {item!r}")
+def scripted_calls(items: Sequence[Any], step: int) -> tuple[ToolCall, ...]:
+    """The tool calls of scripted reply ``step``; a ``(name, arguments)`` pair gets the id ``call_STEP_N``
+    (N from 1), so a scripted run prints the same ids on every machine."""
+    calls = []
+    for index, item in enumerate(items, 1):
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            item = ToolCall(id=f"call_{step}_{index}", name=item[0], arguments=item[1])
+        if not isinstance(item, ToolCall):
+            raise TypeError(f"a scripted tool call must be a ToolCall or a (name, arguments) tuple, got {item!r}")
+        calls.append(item)
+    return tuple(calls)
 
 
 def _to_response(reply: Any, step: int) -> LLMResponse:
-    """Turn one scripted reply (not a callable) into an ``LLMResponse`` labelled scripted."""
     if isinstance(reply, LLMResponse):
         return reply
-    if isinstance(reply, AssistantMessage):
-        return LLMResponse(reply, model=SCRIPTED)
-    if isinstance(reply, str):
-        return LLMResponse(AssistantMessage(reply), model=SCRIPTED)
+    if isinstance(reply, (str, AssistantMessage)):
+        return LLMResponse(AssistantMessage(reply) if isinstance(reply, str) else reply, model=SCRIPTED)
     if isinstance(reply, (list, tuple)):
-        calls = tuple(_as_call(item, i, step) for i, item in enumerate(reply, 1))
-        if not calls:
+        if not reply:
             raise ValueError("a scripted reply with no tool calls should be a final-answer string")
-        return LLMResponse(AssistantMessage("", tool_calls=calls), model=SCRIPTED)
+        return LLMResponse(AssistantMessage("", tool_calls=scripted_calls(reply, step)), model=SCRIPTED)
     raise TypeError(f"cannot script a reply from {type(reply).__name__}: use a str, a list of tool calls, "
                     "an LLMResponse or a callable(messages, tools)")
 
 
 def word_count(messages: Sequence[Message], reply: AssistantMessage) -> tuple[int, int]:
-    """The stated rule for scripted token counts: one token per whitespace-separated word.
-
-    Input counts every message read (slips included); output counts the reply. Not a tokenizer.
-    """
+    """Token counts by a stated rule, not a tokenizer: one per whitespace-separated word, tool calls
+    included, as (words of every message read, words of the reply)."""
 
     def words(m: Message) -> int:
         calls = getattr(m, "tool_calls", ())
@@ -63,12 +55,13 @@ def word_count(messages: Sequence[Message], reply: AssistantMessage) -> tuple[in
 
 
 class ScriptedLLM:
-    """Replies from a script, in order; records what it was read in ``.calls``.
+    """Replies from a script, in order; records what it was read in ``.calls``. A reply is an answer, a list
+    of tool calls, an ``LLMResponse``, or a function of (messages, tools) returning one of those.
 
     >>> llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "It's 18°C in Paris."])
     """
 
-    def __init__(self, replies: Iterable[Reply], *, name: str = SCRIPTED,
+    def __init__(self, replies: Iterable[Any], *, name: str = SCRIPTED,
                  count_tokens: Callable[[Sequence[Message], AssistantMessage], tuple[int, int]] | None = None
                  ) -> None:
         self._replies = list(replies)

@@ -30,6 +30,12 @@ def test_question_and_prompt():
     assert "get_weather" in SYSTEM_PROMPT and "to_fahrenheit" in SYSTEM_PROMPT
 
 
+def test_make_llm_passes_sampling_through(monkeypatch):
+    monkeypatch.delenv("MINGRAPH_LLM", raising=False)
+    assert make_llm(temperature=0.2).name == "scripted: four rounds"
+    assert make_llm("ollama:qwen3", temperature=0.2, seed=3).options == {"temperature": 0.2, "seed": 3}
+
+
 @pytest.mark.parametrize("manager", MANAGERS)
 def test_every_manager_says_it_is_scripted(manager):
     llm = manager()

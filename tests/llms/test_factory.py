@@ -103,3 +103,31 @@ def test_importing_the_package_imports_no_client():
             "print([m for m in ('ollama', 'openai', 'llama_cpp') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("spec", ["ollama:qwen3:0.6b", "openai:gpt-5-mini"])
+def test_sampling_reaches_the_adapter_only_when_given(spec):
+    plain = make_llm(spec)
+    sampled = llm_from_spec(parse_spec(spec), temperature=0.3, seed=11)
+    if isinstance(plain, OllamaLLM):
+        assert plain.options is None and sampled.options == {"temperature": 0.3, "seed": 11}
+    else:
+        assert (plain.temperature, plain.seed) == (None, None) and (sampled.temperature, sampled.seed) == (0.3, 11)
+
+
+def test_the_local_kind_gets_the_default_model_sampling_and_threads(monkeypatch):
+    from mingraph_lite.llms import local
+
+    built = []
+    monkeypatch.setattr(local, "LocalLLM", lambda *a, **kw: built.append((a, kw)) or "loaded")
+    assert llm_from_spec(parse_spec("local"), temperature=0.5, n_threads=1) == "loaded"
+    llm_from_spec(parse_spec("local:gemma3-270m"))
+    assert built == [((local.DEFAULT_MODEL,), {"n_threads": 1, "temperature": 0.5, "seed": None}),
+                     (("gemma3-270m",), {"n_threads": None, "temperature": None, "seed": None})]
+
+
+def test_scripted_replies_are_not_sampled_and_need_the_model_handed_in():
+    assert llm_from_spec(parse_spec("scripted"), scripted=lambda: HELLO, temperature=0.9, seed=1) is HELLO
+    with pytest.raises(ValueError, match="scripted="):
+        llm_from_spec(parse_spec("scripted"))
+

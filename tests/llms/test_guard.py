@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from mingraph_lite.errors import LLMUnavailable
@@ -37,3 +39,14 @@ def test_the_refusal_comes_before_any_client_is_built(monkeypatch):
     with pytest.raises(LLMUnavailable):
         llm.generate([UserMessage("hi")], [])
     assert llm._client is None
+
+
+@pytest.mark.parametrize("module, make", [("ollama", lambda: OllamaLLM("qwen3:0.6b")),
+                                          ("openai", lambda: OpenAILLM("gpt-5-mini"))])
+def test_a_missing_client_library_names_the_extra_in_one_sentence(monkeypatch, module, make):
+    monkeypatch.setenv(guard.ENV, "on")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-would-be-real")
+    monkeypatch.setitem(sys.modules, module, None)  # what an environment without the extra looks like
+    with pytest.raises(LLMUnavailable, match=rf"pip install 'mingraph-lite\[{module}\]'") as info:
+        make().generate([UserMessage("hi")], [])
+    assert len(str(info.value).splitlines()) == 1

@@ -44,7 +44,7 @@ def test_ollama_live():
         pytest.skip("the Ollama server has no model: `ollama pull qwen3:0.6b`")
     from mingraph_lite.llms.ollama import OllamaLLM
 
-    replies = run(OllamaLLM(model, host=ollama_host(), options={"seed": 1, "temperature": 0}))
+    replies = run(OllamaLLM(model, host=ollama_host(), temperature=0, seed=1))
     assert replies and all(r["input_tokens"] > 0 and r["output_tokens"] > 0 for r in replies)
 
 

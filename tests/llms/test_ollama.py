@@ -18,7 +18,7 @@ ollama = pytest.importorskip("ollama")
 TOOLS = [{"type": "function", "function": {
     "name": "get_weather", "description": "Get the temperature for a city, in degrees Celsius.",
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
-FOLDER = [SystemMessage("You answer questions about the weather."), UserMessage("Paris and Tokyo?")]
+MESSAGES = [SystemMessage("You answer questions about the weather."), UserMessage("Paris and Tokyo?")]
 
 
 def reply(message, prompt_eval_count=57, eval_count=21, model="qwen3:0.6b"):
@@ -36,7 +36,7 @@ def adapter(wire, **kwargs):
 def test_plain_answer_and_the_exact_request(wire_factory):
     wire = wire_factory(reply({"role": "assistant", "content": "Paris is 18 °C."}))
     llm = adapter(wire, options={"seed": 1, "temperature": 0})
-    response = llm.generate(FOLDER, TOOLS)
+    response = llm.generate(MESSAGES, TOOLS)
 
     assert response.message == AssistantMessage("Paris is 18 °C.")
     assert (response.input_tokens, response.output_tokens) == (57, 21)
@@ -50,20 +50,51 @@ def test_plain_answer_and_the_exact_request(wire_factory):
         "tools": TOOLS, "stream": False, "options": {"seed": 1, "temperature": 0}}]
 
 
+@pytest.mark.parametrize("sampling", [{}, {"temperature": 0.7}, {"seed": 4}, {"temperature": 0, "seed": 0}])
+def test_temperature_and_seed_go_into_the_options_exactly_when_given(wire_factory, sampling):
+    wire = wire_factory(reply({"role": "assistant", "content": "Hi."}), reply({"role": "assistant", "content": "Hi."}))
+    llm = adapter(wire, **sampling)
+    llm.generate(MESSAGES, TOOLS)
+    llm.generate(MESSAGES, TOOLS)
+    for body in wire.bodies:  # on every request, not only the first
+        assert body.get("options", {}) == sampling
+
+
+def test_sampling_joins_the_other_options(wire_factory):
+    wire = wire_factory(reply({"role": "assistant", "content": "Hi."}))
+    adapter(wire, options={"num_ctx": 4096, "seed": 1}, seed=9, temperature=0.2).generate(MESSAGES, TOOLS)
+    assert wire.bodies[0]["options"] == {"num_ctx": 4096, "seed": 9, "temperature": 0.2}
+
+
+def test_the_installed_client_has_the_private_method_replies_are_read_through():
+    # OllamaLLM sends through the client but reads the raw reply itself (see read_reply): a release
+    # that renames this private method must fail here, by name, before it reaches a learner.
+    assert callable(getattr(ollama.Client, "_request_raw", None)), (
+        "ollama.Client._request_raw is missing from the installed ollama client: OllamaLLM.generate calls it; "
+        "adapt llms/ollama.py to the new client or keep the pin in pyproject.toml below this version")
+
+
+def test_a_client_without_the_private_method_is_named_in_one_sentence(wire_factory, monkeypatch):
+    monkeypatch.delattr(ollama.Client, "_request_raw")
+    llm = adapter(wire_factory(reply({"role": "assistant", "content": "Hi."})))
+    with pytest.raises(LLMUnavailable, match=r"ollama\.Client\._request_raw"):
+        llm.generate(MESSAGES, TOOLS)
+
+
 def test_several_tool_calls_with_thinking_get_stable_distinct_ids(wire_factory):
     message = {"role": "assistant", "content": "", "thinking": "I need both cities first.",
                "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
                               {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}
     wire = wire_factory(reply(message, 60, 35), reply(message, 60, 35))
     llm = adapter(wire, think=True)
-    first = llm.generate(FOLDER, TOOLS)
-    again = llm.generate(FOLDER, TOOLS)
+    first = llm.generate(MESSAGES, TOOLS)
+    again = llm.generate(MESSAGES, TOOLS)
 
     assert [(c.name, dict(c.arguments)) for c in first.message.tool_calls] == [
         ("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
     ids = [c.id for c in first.message.tool_calls]
     assert len(set(ids)) == 2 and all(i.startswith("call_") for i in ids)
-    assert [c.id for c in again.message.tool_calls] == ids  # same folder, same ticket numbers
+    assert [c.id for c in again.message.tool_calls] == ids  # same messages, same ids
     assert first.reasoning == "I need both cities first."
     assert first.reasoning_tokens is None  # Ollama reports no separate count: not an estimate
     assert (first.input_tokens, first.output_tokens) == (60, 35)
@@ -71,24 +102,24 @@ def test_several_tool_calls_with_thinking_get_stable_distinct_ids(wire_factory):
     assert "options" not in wire.bodies[0]
 
 
-def test_ids_differ_when_the_folder_differs(wire_factory):
+def test_ids_differ_when_the_messages_differ(wire_factory):
     message = {"role": "assistant", "content": "",
                "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}
     wire = wire_factory(reply(message), reply(message))
     llm = adapter(wire)
-    a = llm.generate(FOLDER, TOOLS).message.tool_calls[0].id
-    b = llm.generate([*FOLDER, UserMessage("again")], TOOLS).message.tool_calls[0].id
+    a = llm.generate(MESSAGES, TOOLS).message.tool_calls[0].id
+    b = llm.generate([*MESSAGES, UserMessage("again")], TOOLS).message.tool_calls[0].id
     assert a != b
 
 
-def test_the_folder_goes_back_with_calls_and_named_answer_slips(wire_factory):
+def test_the_messages_go_back_with_calls_and_named_answers(wire_factory):
     calls = (ToolCall("call_a", "get_weather", {"city": "Paris"}),
              ToolCall("call_b", "get_weather", {"city": "Tokyo"}))
-    folder = [*FOLDER, AssistantMessage("", tool_calls=calls),
+    messages = [*MESSAGES, AssistantMessage("", tool_calls=calls),
               ToolMessage("18", "call_a", name="get_weather"),
-              ToolMessage("24", "call_b")]  # no name: found through the ticket number
+              ToolMessage("24", "call_b")]  # no name: found through the call id
     wire = wire_factory(reply({"role": "assistant", "content": "Paris 18, Tokyo 24."}))
-    adapter(wire).generate(folder, TOOLS)
+    adapter(wire).generate(messages, TOOLS)
 
     assert wire.bodies[0]["messages"][2:] == [
         {"role": "assistant",  # the client drops the empty content
@@ -98,9 +129,9 @@ def test_the_folder_goes_back_with_calls_and_named_answer_slips(wire_factory):
         {"role": "tool", "content": "24", "tool_name": "get_weather"}]
 
 
-def test_no_tools_sends_an_empty_menu_and_no_think(wire_factory):
+def test_no_tools_sends_an_empty_tools_list_and_no_think(wire_factory):
     wire = wire_factory(reply({"role": "assistant", "content": "Hello."}))
-    response = adapter(wire).generate(FOLDER, [])
+    response = adapter(wire).generate(MESSAGES, [])
     assert response.message == AssistantMessage("Hello.")
     assert wire.bodies[0]["tools"] == [] and "think" not in wire.bodies[0]
 
@@ -108,25 +139,25 @@ def test_no_tools_sends_an_empty_menu_and_no_think(wire_factory):
 def test_a_model_that_cannot_think_says_what_to_do(wire_factory):
     wire = wire_factory((400, {"error": '"gemma3:1b" does not support thinking'}))
     with pytest.raises(LLMUnavailable, match="think=None"):
-        adapter(wire, model="gemma3:1b", think=True).generate(FOLDER, TOOLS)
+        adapter(wire, model="gemma3:1b", think=True).generate(MESSAGES, TOOLS)
 
 
 def test_a_missing_model_says_pull_it(wire_factory):
     wire = wire_factory((404, {"error": "model 'qwen9' not found"}))
     with pytest.raises(LLMUnavailable, match="ollama pull qwen9"):
-        adapter(wire, model="qwen9").generate(FOLDER, TOOLS)
+        adapter(wire, model="qwen9").generate(MESSAGES, TOOLS)
 
 
 def test_other_server_errors_pass_through_unchanged(wire_factory):
     wire = wire_factory((500, {"error": "out of memory"}))
     with pytest.raises(ollama.ResponseError, match="out of memory"):
-        adapter(wire).generate(FOLDER, TOOLS)
+        adapter(wire).generate(MESSAGES, TOOLS)
 
 
 def test_connection_refused_says_run_ollama_serve(wire_factory):
     wire = wire_factory(httpx.ConnectError("[Errno 111] Connection refused"))
     with pytest.raises(LLMUnavailable, match="ollama serve"):
-        adapter(wire).generate(FOLDER, TOOLS)
+        adapter(wire).generate(MESSAGES, TOOLS)
 
 
 @pytest.mark.parametrize("arguments, problem", [
@@ -134,17 +165,17 @@ def test_connection_refused_says_run_ollama_serve(wire_factory):
     (5, "must be a JSON object, got int"), ("Paris", "are not valid JSON"),
 ])
 def test_a_reply_whose_arguments_are_not_an_object_is_read_and_answered(wire_factory, arguments, problem):
-    # The official client's own parse refuses such a reply whole; read by us, the slip is answerable.
+    # The official client's own parse refuses such a reply whole; read by us, the call is answerable.
     from mingraph_lite.course.weather import weather_registry
 
     wire = wire_factory(reply({"role": "assistant", "content": "", "tool_calls": [
         {"function": {"name": "get_weather", "arguments": arguments}}]}))
-    (call,) = adapter(wire).generate(FOLDER, TOOLS).message.tool_calls
+    (call,) = adapter(wire).generate(MESSAGES, TOOLS).message.tool_calls
     answer = weather_registry().answer(call)
     assert answer.is_error and problem in answer.content
 
 
-def test_deep_huge_and_repeated_arguments_in_a_raw_reply_become_answerable_slips():
+def test_deep_huge_and_repeated_arguments_in_a_raw_reply_become_answerable_calls():
     from mingraph_lite.course.weather import weather_registry
     from mingraph_lite.llms.ollama import read_reply
 

@@ -17,7 +17,7 @@ openai = pytest.importorskip("openai")
 TOOLS = [{"type": "function", "function": {
     "name": "get_weather", "description": "Get the temperature for a city, in degrees Celsius.",
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
-FOLDER = [SystemMessage("You answer questions about the weather."), UserMessage("Paris and Tokyo?")]
+MESSAGES = [SystemMessage("You answer questions about the weather."), UserMessage("Paris and Tokyo?")]
 
 
 def completion(message, prompt=80, completion_tokens=40, reasoning=0, model="gpt-5-mini-2025-08-07"):
@@ -42,7 +42,7 @@ def adapter(wire, **kwargs):
 
 def test_plain_answer_with_reasoning_tokens_and_the_exact_request(wire_factory):
     wire = wire_factory(completion({"content": "Paris is 18 °C."}, 80, 150, reasoning=128))
-    response = adapter(wire, reasoning_effort="low").generate(FOLDER, TOOLS)
+    response = adapter(wire, reasoning_effort="low").generate(MESSAGES, TOOLS)
 
     assert response.message == AssistantMessage("Paris is 18 °C.")
     assert (response.input_tokens, response.output_tokens, response.reasoning_tokens) == (80, 150, 128)
@@ -63,7 +63,7 @@ def test_several_tool_calls_keep_their_ids_and_malformed_arguments_stay_text(wir
          "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
         {"id": "call_T", "type": "function",
          "function": {"name": "get_weather", "arguments": '{"city": "Tok'}}]}))
-    response = adapter(wire).generate(FOLDER, TOOLS)
+    response = adapter(wire).generate(MESSAGES, TOOLS)
 
     assert response.message.content == ""
     assert response.message.tool_calls == (ToolCall("call_P", "get_weather", {"city": "Paris"}),
@@ -71,13 +71,13 @@ def test_several_tool_calls_keep_their_ids_and_malformed_arguments_stay_text(wir
     assert "reasoning_effort" not in wire.bodies[0]
 
 
-def test_the_folder_goes_back_with_calls_and_answer_slips(wire_factory):
+def test_the_messages_go_back_with_calls_and_answers(wire_factory):
     calls = (ToolCall("call_P", "get_weather", {"city": "Paris"}), ToolCall("call_T", "get_weather", '{"bad'))
-    folder = [*FOLDER, AssistantMessage("", tool_calls=calls),
+    messages = [*MESSAGES, AssistantMessage("", tool_calls=calls),
               ToolMessage("18", "call_P", name="get_weather"),
               ToolMessage("Error: bad arguments", "call_T", name="get_weather", is_error=True)]
     wire = wire_factory(completion({"content": "Paris is 18 °C."}))
-    adapter(wire).generate(folder, TOOLS)
+    adapter(wire).generate(messages, TOOLS)
 
     assert wire.bodies[0]["messages"][2:] == [
         {"role": "assistant", "content": None, "tool_calls": [
@@ -90,8 +90,26 @@ def test_the_folder_goes_back_with_calls_and_answer_slips(wire_factory):
 
 def test_no_tools_sends_no_tools_key(wire_factory):
     wire = wire_factory(completion({"content": "Hello."}))
-    adapter(wire).generate(FOLDER, [])
+    adapter(wire).generate(MESSAGES, [])
     assert "tools" not in wire.bodies[0]
+
+
+@pytest.mark.parametrize("sampling", [{}, {"temperature": 0.7}, {"seed": 4}, {"temperature": 0, "seed": 0}])
+def test_temperature_and_seed_are_sent_exactly_when_given(wire_factory, sampling):
+    wire = wire_factory(completion({"content": "Hello."}), completion({"content": "Hello."}))
+    llm = adapter(wire, **sampling)
+    llm.generate(MESSAGES, TOOLS)
+    llm.generate(MESSAGES, TOOLS)
+    for body in wire.bodies:  # on every request, not only the first
+        assert {k: body[k] for k in ("temperature", "seed") if k in body} == sampling
+
+
+def test_a_refused_temperature_says_how_to_leave_it_unset(wire_factory):
+    text = "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) is supported."
+    wire = wire_factory((400, {"error": {"message": text, "type": "invalid_request_error",
+                                         "param": "temperature", "code": "unsupported_value"}}))
+    with pytest.raises(LLMUnavailable, match="temperature=None"):
+        adapter(wire, model="gpt-5-mini", temperature=0.7).generate(MESSAGES, TOOLS)
 
 
 def test_reasoning_effort_on_a_model_that_cannot_reason_says_what_to_do(wire_factory):
@@ -101,7 +119,7 @@ def test_reasoning_effort_on_a_model_that_cannot_reason_says_what_to_do(wire_fac
                        "code": "unsupported_parameter"}}
     wire = wire_factory((400, error))
     with pytest.raises(LLMUnavailable, match="reasoning_effort=None"):
-        adapter(wire, model="gpt-4o-mini", reasoning_effort="low").generate(FOLDER, TOOLS)
+        adapter(wire, model="gpt-4o-mini", reasoning_effort="low").generate(MESSAGES, TOOLS)
 
 
 def test_a_rejected_key_names_the_variable(wire_factory):
@@ -109,20 +127,20 @@ def test_a_rejected_key_names_the_variable(wire_factory):
                                          "type": "invalid_request_error", "param": None,
                                          "code": "invalid_api_key"}}))
     with pytest.raises(LLMUnavailable, match="OPENAI_API_KEY"):
-        adapter(wire).generate(FOLDER, TOOLS)
+        adapter(wire).generate(MESSAGES, TOOLS)
 
 
 def test_connection_refused_is_unavailable(wire_factory):
     wire = wire_factory(httpx.ConnectError("[Errno 111] Connection refused"))
     with pytest.raises(LLMUnavailable, match="cannot reach the OpenAI API"):
-        adapter(wire).generate(FOLDER, TOOLS)
+        adapter(wire).generate(MESSAGES, TOOLS)
 
 
 def test_a_missing_key_names_the_variable(monkeypatch):
     monkeypatch.setenv("MINGRAPH_REAL_MODELS", "on")  # get past the guard to the key check
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(LLMUnavailable, match="OPENAI_API_KEY is not set"):
-        OpenAILLM("gpt-5-mini").generate(FOLDER, TOOLS)
+        OpenAILLM("gpt-5-mini").generate(MESSAGES, TOOLS)
 
 
 @pytest.mark.parametrize("arguments, problem", [

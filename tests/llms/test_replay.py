@@ -57,8 +57,10 @@ def test_replay_works_from_recorded_events_too():
 def test_a_different_first_folder_is_a_mismatch_at_step_1(recorded):
     path, _, _ = recorded
     agent = Agent(ReplayLLM.from_trace(path), weather_registry(), "Another system prompt.")
-    with pytest.raises(ReplayMismatch, match="replay step 1"):
+    with pytest.raises(ReplayMismatch, match="replay step 1") as info:
         agent.run({"question": QUESTION})
+    # A drifted run is a replay problem, not a script that ran out: it sits on the replay branch.
+    assert isinstance(info.value, ReplayError) and not isinstance(info.value, ScriptExhausted)
 
 
 def test_different_tool_results_are_a_mismatch_at_step_2(recorded):

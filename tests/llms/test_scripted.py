@@ -99,3 +99,16 @@ def test_it_keeps_the_model_contract_and_says_it_is_scripted():
     llm = ScriptedLLM(["x"], name="scripted: a test")
     assert isinstance(llm, LLM) and llm.name == "scripted: a test"
     assert repr(llm) == "ScriptedLLM(1 replies, 0 used, scripted)"
+
+
+def test_the_scripted_id_scheme_is_one_helper_the_modelled_managers_share():
+    import random
+
+    from mingraph_lite.course.modelled import modelled_manager
+    from mingraph_lite.llms.scripted import scripted_calls
+
+    mine = ToolCall("mine", "get_weather", {"city": "Oslo"})
+    assert [c.id for c in scripted_calls([("get_weather", {"city": "Paris"}), mine], 3)] == ["call_3_1", "mine"]
+    _, manager = modelled_manager("18", random.Random(1))
+    first = manager.generate(ASKED, MENU).message.tool_calls
+    assert [c.id for c in first] == [c.id for c in scripted_calls([(c.name, c.arguments) for c in first], 1)]
