@@ -37,6 +37,7 @@ from ..observers.announce import announce
 from ..tools import error_slip, fix_slip, open_calls, shared_id_error, shared_ids, unrun_slip
 from ..wire import shorten
 from .builder import END, START
+from .langgraph_port import compile_on
 
 
 class AgentState(TypedDict):
@@ -213,23 +214,12 @@ def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
 
 
 def node_executions(max_model_steps: int) -> int:
-    """The most node executions an agent run can take with this model budget: our engine's bound.
+    """The most node executions (here one per superstep) an agent run can take: the engine's bound.
 
-    ``model`` and ``tools`` alternate, one pair per model call (``2 * max_model_steps``); a run that
-    spends the whole budget then visits ``model`` once more, to find the budget spent and end. A run
-    that needs more than this is a bug in the loop, and the engine stops it with ``GraphStepLimit``.
+    ``model`` and ``tools`` alternate, one pair per model call; a run that spends the whole budget
+    visits ``model`` once more to find it spent. LangGraph's ``recursion_limit`` is one more.
     """
     return 2 * max_model_steps + 1
-
-
-def langgraph_recursion_limit(max_model_steps: int) -> int:
-    """LangGraph's ``recursion_limit`` for the same budget: one more than ``node_executions``.
-
-    Our engine raises when a run would *exceed* ``max_steps`` node executions; LangGraph raises as
-    soon as its superstep count *reaches* ``recursion_limit``, so the same longest run needs a limit
-    one higher. (Here each superstep is one node: this graph has no parallel branches.)
-    """
-    return node_executions(max_model_steps) + 1
 
 
 def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None, *,
@@ -238,21 +228,13 @@ def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None,
     """The agent loop compiled as a graph, for ``llm`` and the tools in ``registry``.
 
     ``engine="langgraph"`` declares the same nodes on LangGraph's own StateGraph (the ``langgraph``
-    extra), with its ``recursion_limit`` bound in (``with_config``), so both run the same budget.
+    extra), with the same bound. The nodes announce the run themselves, so the engine does not.
     """
     nodes = AgentNodes(llm, registry, system_prompt=system_prompt, max_model_steps=max_model_steps,
                        max_tool_calls=max_tool_calls, observers=observers, strict=strict)
-    if engine == "mingraph":
-        from .builder import StateGraph
-
-        return connect_agent(StateGraph(AgentState), nodes).compile(
-            max_steps=node_executions(max_model_steps), observers=observers, strict=strict, name="agent")
-    if engine == "langgraph":
-        from .langgraph_port import compile_on_langgraph
-
-        graph = compile_on_langgraph(AgentState, lambda b: connect_agent(b, nodes))
-        return graph.with_config(recursion_limit=langgraph_recursion_limit(max_model_steps))
-    raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")
+    return compile_on(engine, AgentState, lambda builder, _send: connect_agent(builder, nodes),
+                      max_steps=node_executions(max_model_steps), observers=observers, strict=strict,
+                      name="agent", announce_runs=False)
 
 
 def run_agent_graph(graph: Any, question: str) -> dict[str, Any]:

@@ -71,6 +71,9 @@ class StateGraph:
             raise TypeError(f"node {name!r} needs a function state -> update, got {fn!r}")
         if name in (START, END):
             raise GraphValidationError(f"{name!r} is reserved for {label(name)}; pick another node name")
+        if ":" in name or "|" in name:
+            raise GraphValidationError(f"node name {name!r} holds ':' or '|', reserved characters (LangGraph's too); "
+                                       "pick another node name")
         if name in self.nodes:
             raise GraphValidationError(f"node {name!r} was added twice; node names must be unique")
         self.nodes[name] = fn
@@ -98,14 +101,20 @@ class StateGraph:
         """
         if not callable(router):
             raise TypeError(f"the router after {source!r} must be a function state -> label, got {router!r}")
-        if path_map is None:
+        if not path_map:  # None, {} or []: LangGraph reads the routes from the annotation, if any
             path_map = _literal_routes(router)
         elif isinstance(path_map, (list, tuple)):
             path_map = {target: target for target in path_map}
-        if path_map is not None and (not isinstance(path_map, Mapping) or not path_map):
+        if path_map is not None and not isinstance(path_map, Mapping):
             raise TypeError(f"add_conditional_edges({source!r}, ...) takes a path map {{label: destination}} "
                             f"or a list of destinations, got {path_map!r}")
-        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map)))
+        name = getattr(router, "__name__", None)
+        name = None if name == "<lambda>" else name
+        if any(branch.name == name for branch in self._branches.get(source, ())):
+            raise GraphValidationError(f"two routers named {name!r} leave {label(source)} (LangGraph tells "
+                                       "routers apart by name); give one of them another name")
+        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map),
+                                                            name))
         return self
 
     def add_sequence(self, nodes: Iterable[Node | tuple[str, Node]]) -> StateGraph:
@@ -134,12 +143,13 @@ class StateGraph:
         return self.add_edge(node, END)
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,
-                name: str | None = None) -> CompiledGraph:
+                name: str | None = None, announce_runs: bool = True) -> CompiledGraph:
         """Check the declaration and return a runnable graph.
 
-        ``max_steps`` counts supersteps (see ``runner.py``; LangGraph's ``recursion_limit`` is
-        ``max_steps + 1``). ``observers`` hear every node start and end, with its superstep;
-        ``strict`` makes a failing listener stop the run instead of being logged and skipped.
+        ``max_steps`` counts supersteps (LangGraph's ``recursion_limit`` is ``max_steps + 1``: it also
+        counts the superstep that takes the input). ``observers`` hear each run start and finish and
+        every node start and end; ``strict`` makes a failing listener stop the run instead of being
+        logged and skipped; ``announce_runs=False`` is for nodes that announce the run themselves.
         """
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
             raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
@@ -147,5 +157,5 @@ class StateGraph:
                         branches={k: tuple(v) for k, v in self._branches.items()}, joins=tuple(self._joins))
         check_wiring(wiring)
         return CompiledGraph(schema=self.schema, wiring=wiring, max_steps=max_steps,
-                             observers=tuple(observers), strict=strict,
+                             observers=tuple(observers), strict=strict, announce_runs=announce_runs,
                              name=name or getattr(self.state_type, "__name__", "graph"))

@@ -43,6 +43,7 @@ class Branch:
 
     router: Callable[[Any], Any]
     path_map: Mapping[Any, str] | None
+    name: str | None = None  # the router's function name (None for a lambda), as LangGraph names it
 
     def destinations(self, nodes: Iterable[str]) -> list[str]:
         if self.path_map is None:

@@ -90,7 +90,7 @@ def test_names_and_arguments_are_checked_when_added():
     with pytest.raises(TypeError, match="needs a function"):
         StateGraph(S).add_node("a", 42)
     with pytest.raises(TypeError, match="path map"):
-        builder("a").add_conditional_edges("a", lambda s: "x", {})
+        builder("a").add_conditional_edges("a", lambda s: "x", "x")
     with pytest.raises(TypeError, match="TypedDict"):
         StateGraph(dict)
 
