@@ -1,35 +1,21 @@
-"""The agent loop as a graph: a ``model`` node and a ``tools`` node, and two routers.
+"""The agent loop as a graph: a ``model`` node, a ``tools`` node and two routers.
 
     START -> model --tools--> tools --model--> model
                |                |
-               +--end--> END <--+--end  (an answer, a stopped budget, or a tool that failed)
+               +--end--> END <--+--end  (an answer, a spent budget, or a tool that failed)
 
-The same loop as ``Agent``, with the situation written into the state instead of held as a card:
-``pending_calls`` is the batch still to run (replaced, so writing ``[]`` clears it), ``messages``
-the folder (appended). The nodes announce what ``Agent`` announces, in the same order, so the same
-listeners work unchanged; the engine adds its node start/end hooks around them.
-
-Three deliberate differences from ``Agent``: the tools node checks the whole batch before running
-any handler (if one slip is wrong, none runs and each gets an answer saying why); a stopped run
-ends with ``stop_reason`` in the state instead of raising, so the work done stays inspectable; and
-a reply that asks for tools joins the folder together with its answers, in the tools node's one
-update. A round cut short (Ctrl-C in a tool, a strict listener that fails) therefore leaves the
-folder as it was before the round: never a slip without its answer. The system prompt is the
-nodes' own and is read out first each round, as ``KeepAll`` does; the state holds the conversation.
+The same loop as ``Agent``, announcing the same events in the same order, with the situation in the
+state. Three deliberate differences: the tools node checks the whole batch before running any
+handler; a stopped run ends with ``stop_reason`` in the state instead of raising; and a reply that
+asks for tools joins the folder together with its answers, so a round cut short (Ctrl-C, a failing
+strict listener) leaves the folder as it was: never a slip without its answer.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Any
-
-try:
-    from typing import Annotated, TypedDict
-except ImportError:  # pragma: no cover
-    from typing import Annotated
-
-    from typing_extensions import TypedDict
+from typing import Annotated, Any, TypedDict
 
 from ..errors import ToolArgsError
 from ..messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
@@ -238,8 +224,5 @@ def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None,
 
 
 def run_agent_graph(graph: Any, question: str) -> dict[str, Any]:
-    """Run one question through a graph from ``build_agent_graph``; return the final state.
-
-    A stopped run is reported as stopped: ``answer`` stays None and ``stop_reason`` says why.
-    """
+    """Run one question through a graph from ``build_agent_graph``; return the final state."""
     return graph.invoke(initial_agent_state(question))

@@ -1,9 +1,7 @@
-"""Declaring a graph: nodes, fixed edges, joins, conditional edges with declared routes.
+"""Declaring a graph with LangGraph's method names, so a declaration runs on either engine.
 
-The method names and meanings are LangGraph's, so a declaration written once runs on either engine.
-Every method returns the builder, so a declaration can chain. Nothing is checked while you add
-things one by one (a node may be added after the edge that names it); ``compile()`` checks the whole
-picture at once (``checks.py``), before anything runs, and names the offender.
+Each method returns the builder. Names are checked as they are added; the wiring is checked as a
+whole by ``compile()`` (``checks.py``), so a node may be added after the edge that names it.
 """
 
 from __future__ import annotations
@@ -51,16 +49,6 @@ class StateGraph:
         self._branches: dict[str, list[Branch]] = {}
         self._joins: list[tuple[tuple[str, ...], str]] = []
 
-    @property
-    def fields(self) -> tuple[str, ...]:
-        """The state's field names, in declaration order."""
-        return self.schema.fields
-
-    @property
-    def reducers(self) -> dict[str, Any]:
-        """``{field: reducer}`` for the fields that merge (the others are replaced)."""
-        return dict(self.schema.reducers)
-
     def add_node(self, name: str | Node, fn: Node | None = None) -> StateGraph:
         """Add node ``name`` running ``fn(state) -> update``; ``add_node(fn)`` names it ``fn.__name__``."""
         if fn is None and callable(name):
@@ -94,14 +82,12 @@ class StateGraph:
                               path_map: Mapping[Any, str] | Sequence[str] | None = None) -> StateGraph:
         """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets.
 
-        ``path_map`` declares the routes: ``{label: destination}``, or a list of destinations (each
-        its own label). Without one, a ``Literal[...]`` return annotation on the router declares
-        them; without either, the router returns node names and may pick any node or END (as on
-        LangGraph), so compile cannot check its routes and the drawing shows it leading everywhere.
+        ``path_map`` declares the routes (``{label: destination}`` or a list of destinations); else a
+        ``Literal[...]`` return annotation does; else the router may name any node or END.
         """
         if not callable(router):
             raise TypeError(f"the router after {source!r} must be a function state -> label, got {router!r}")
-        if not path_map:  # None, {} or []: LangGraph reads the routes from the annotation, if any
+        if not path_map:  # None, {} or [] alike, as on LangGraph
             path_map = _literal_routes(router)
         elif isinstance(path_map, (list, tuple)):
             path_map = {target: target for target in path_map}
@@ -109,7 +95,7 @@ class StateGraph:
             raise TypeError(f"add_conditional_edges({source!r}, ...) takes a path map {{label: destination}} "
                             f"or a list of destinations, got {path_map!r}")
         name = getattr(router, "__name__", None)
-        name = None if name == "<lambda>" else name
+        name = None if name == "<lambda>" else name  # LangGraph's name for a lambda
         if any(branch.name == name for branch in self._branches.get(source, ())):
             raise GraphValidationError(f"two routers named {name!r} leave {label(source)} (LangGraph tells "
                                        "routers apart by name); give one of them another name")

@@ -1,19 +1,15 @@
-"""The graph state's rules: which fields exist, how each merges, and how values are copied.
+"""The graph state's fields, how each merges, and how its values are copied.
 
-A field annotated ``Annotated[T, reducer]`` merges an update with ``reducer(old, new)`` and starts a
-run at its type's empty value (``list()`` is ``[]``) when the type can be called with no arguments;
-any other field is replaced. As on LangGraph, the reducer is the last ``Annotated`` item if that is
-callable, and it must take two positional parameters.
-
-A node gets its own copy of the state. Immutable values (str, int, ..., frozen dataclasses such as
-the course's messages) are shared instead of copied: nothing can edit them.
+As on LangGraph, a field's reducer is the last ``Annotated`` item if callable (two positional
+parameters); a reducer field starts at its type's empty value (``list()``) if there is one. Values
+are copied for every reader, except immutable ones (str, int, frozen dataclasses), which are shared.
 """
 
 from __future__ import annotations
 
 import collections.abc as abc
 import operator
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from copy import deepcopy
 from dataclasses import dataclass
 from inspect import Parameter, signature
@@ -25,10 +21,7 @@ Reducer = Callable[[Any, Any], Any]
 
 _SHARED: set[type] = {str, int, float, bool, complex, bytes, type(None), frozenset, range}
 
-#: Reducers that build a new value without touching their inputs, so the merge may extend in place.
-APPENDING = frozenset({operator.add})
-
-#: LangGraph turns these abstract types into the concrete one before calling it for the empty value.
+APPENDING = frozenset({operator.add})  # leaves its inputs alone: the merge may extend a list in place
 _CONCRETE = {abc.Sequence: list, abc.MutableSequence: list, abc.Set: set, abc.MutableSet: set,
              abc.Mapping: dict, abc.MutableMapping: dict}
 _MISSING = object()
@@ -36,7 +29,7 @@ _MISSING = object()
 
 @dataclass(frozen=True)
 class Schema:
-    """The fields of a state type (in declaration order), their reducers, and the reducer fields' empty values."""
+    """A state type's fields (in declaration order), reducers, and the reducer fields' empty values."""
 
     name: str
     fields: tuple[str, ...]
@@ -109,7 +102,7 @@ def _copy(value: Any, flat: bool) -> Any:
         return value.copy() if type(value) in (list, dict) else value
     try:
         return _deep(value)
-    except RecursionError:
+    except RecursionError:  # a clear error, never a RecursionError from deep inside
         raise ValueError(f"a state value ({type(value).__name__}) is nested too deeply to copy for a node; "
                          "keep deep data inside an immutable value (a frozen dataclass) or flatten it") from None
 
@@ -137,11 +130,10 @@ def copy_update(update: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 class Values:
-    """The state's values, each with a flag: does it hold only immutable values ("flat")?
+    """The state's values, each flagged "flat" when it holds only immutable values.
 
-    The flag is a speed trick: a flat list is copied with one C-level ``list.copy()``, not a Python
-    walk over every item at every superstep (benchmarks/graph_engine.py). Nothing outside this class
-    sees it.
+    For speed only: a flat list is copied with one C-level ``list.copy()`` instead of a Python walk
+    over every item at every superstep (benchmarks/graph_engine.py).
     """
 
     __slots__ = ("fields", "data", "_flat")
@@ -171,30 +163,3 @@ class Values:
 
     def shallow(self) -> Values:
         return Values(self.fields, dict(self.data), dict(self._flat))
-
-
-class StateView(Mapping):
-    """What a router sees: a read-only mapping that copies each value as it is read.
-
-    A router only decides: it cannot assign, and what it reads is its own copy.
-    """
-
-    __slots__ = ("_values",)
-
-    def __init__(self, values: Values) -> None:
-        self._values = values
-
-    def __getitem__(self, key: str) -> Any:
-        return self._values.get_copy(key)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values.data
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values.data)
-
-    def __len__(self) -> int:
-        return len(self._values.data)
-
-    def __repr__(self) -> str:
-        return f"StateView({dict(self)!r})"

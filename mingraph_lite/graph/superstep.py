@@ -1,27 +1,24 @@
 """One run of a compiled graph, superstep by superstep, as LangGraph (Pregel) runs it.
 
-A superstep runs every node that is due on its own copy of the same state, one after another (by
-node name, then ``Send`` packets as sent); then all their updates merge into one new state
-(``merge.py``); then each node's ways out say what is due next. A router reads the state before the
-superstep plus its own node's update, as LangGraph's routers do; a join is due once all its sources
-have finished. When nothing is due, the run is over.
-
-If a node fails, the other nodes of its superstep still run (on LangGraph they run at the same
-time), then its exception propagates as itself with ``node``, ``completed`` (nodes whose updates
-were merged) and ``state`` (the last good state) attached; the failed superstep merges nothing.
+A superstep runs every due node on its own copy of the same state, one after another (by node
+name, then ``Send`` packets as sent), merges all their updates (``merge.py``), then follows each
+node's ways out. If a node fails, the rest of its superstep still runs (on LangGraph they run at
+the same time), nothing is merged, and its exception propagates as itself with ``node``,
+``completed`` and ``state`` (the last good state) attached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import GraphExecutionError, GraphStepLimit
 from ..observers.announce import announce
 from .merge import Write, check_update, merge_step, start_state
 from .routes import END, START, Send, resolve
-from .state import StateView, Values, copy_update, fresh
+from .state import Values, copy_update, fresh
 
 _STATE = object()  # the task reads the state (not a Send packet)
 
@@ -35,10 +32,7 @@ class Task:
 
 
 def attach(exc: BaseException, node: str | None, completed: list[str], values: Values) -> None:
-    """Attach ``node``, ``completed`` and ``state`` to ``exc``, keeping any a deeper layer already set.
-
-    Attributes, not only ``add_note``: Python 3.10 has no notes, and ``graph_context`` reads them.
-    """
+    """Attach ``node``, ``completed`` and ``state`` to ``exc`` (attributes: Python 3.10 has no notes)."""
     for name, value in (("node", node), ("completed", tuple(completed)), ("state", None)):
         if getattr(exc, name, None) not in (None, ()):
             continue
@@ -60,8 +54,9 @@ class Run:
         self.superstep = 0
         self.completed: list[str] = []
         self.waiting: list[set[str]] = [set() for _ in self.wiring.joins]
-        self.first = self.values.clone()  # the state after the input, kept apart from in-place growth
-        # Per superstep only its writes: keeping each whole state would make a long run quadratic.
+        # The history keeps the input's state and each superstep's writes (whole states would make a
+        # long run quadratic), apart from the lists the merge grows in place.
+        self.first = self.values.clone()
         self.record: list[list[Write]] = []
         self.unmerged: list[Write] = []  # a failed superstep's finished updates, for the stream
         self.due = self._order(self._follow(START, self.values))
@@ -75,8 +70,7 @@ class Run:
         try:
             if failure is not None:
                 raise failure
-            # Each router reads the state before the superstep plus its node's update; made before the
-            # merge, which may grow the old state's lists in place.
+            # A router reads the state before the superstep plus its node's update (as on LangGraph).
             own = [merge_step(self.values.clone(), [write], self.schema)
                    if len(writes) > 1 and write[0] in self.wiring.branches else None for write in writes]
             self.values = merge_step(self.values, writes, self.schema, grow_in_place=True)
@@ -135,7 +129,7 @@ class Run:
         where = "at START" if node == START else f"after {node!r}"
         for branch in self.wiring.branches.get(node, ()):
             try:
-                result = branch.router(StateView(values))
+                result = branch.router(MappingProxyType(values.copy()))  # read-only: a router decides
             except Exception as exc:
                 attach(exc, node, self.completed, self.values)
                 raise

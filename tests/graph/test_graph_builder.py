@@ -31,7 +31,7 @@ def test_builder_methods_chain_and_read_reducers():
     b = StateGraph(S)
     assert b.add_node("a", node) is b and b.add_edge(START, "a") is b
     assert b.add_conditional_edges("a", lambda s: "x", {"x": END}) is b
-    assert b.fields == ("x", "log") and b.reducers == {"log": operator.add}
+    assert b.schema.fields == ("x", "log") and b.schema.reducers == {"log": operator.add}
     assert b.compile().invoke({"x": 1, "log": []}) == {"x": 1, "log": []}
 
 
