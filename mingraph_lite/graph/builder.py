@@ -1,7 +1,7 @@
 """Declaring a graph with LangGraph's method names, so a declaration runs on either engine.
 
 Each method returns the builder. Names are checked as they are added; the wiring is checked as a
-whole by ``compile()`` (``checks.py``), so a node may be added after the edge that names it.
+whole by ``compile()`` (``Wiring.check``), so a node may be added after the edge that names it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ..errors import GraphValidationError
-from .checks import check_wiring
 from .routes import END, START, Branch, Send, Wiring, label
 from .runner import CompiledGraph
 from .state import read_schema
@@ -141,7 +140,7 @@ class StateGraph:
             raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
         wiring = Wiring(nodes=dict(self.nodes), edges={k: tuple(v) for k, v in self._edges.items()},
                         branches={k: tuple(v) for k, v in self._branches.items()}, joins=tuple(self._joins))
-        check_wiring(wiring)
+        wiring.check()
         return CompiledGraph(schema=self.schema, wiring=wiring, max_steps=max_steps,
                              observers=tuple(observers), strict=strict, announce_runs=announce_runs,
                              name=name or getattr(self.state_type, "__name__", "graph"))
