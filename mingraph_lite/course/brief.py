@@ -28,8 +28,7 @@ from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from typing import Annotated, Any, TypedDict
 
-from ..graph.builder import END, START, Send
-from ..graph.langgraph_port import compile_on
+from ..graph.builder import END, START, Send, compile_on
 from .weather import WEATHER, celsius_to_fahrenheit
 
 NOTICE = "Fixed teaching data, not live weather."

@@ -22,8 +22,7 @@ from ..messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolM
 from ..observers.announce import announce
 from ..tools import error_slip, fix_slip, open_calls, shared_id_error, shared_ids, unrun_slip
 from ..wire import shorten
-from .builder import END, START
-from .langgraph_port import compile_on
+from .builder import END, START, compile_on
 
 
 class AgentState(TypedDict):

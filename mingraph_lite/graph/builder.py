@@ -1,4 +1,4 @@
-"""Declaring a graph with LangGraph's method names, so a declaration runs on either engine.
+"""Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``).
 
 Each method returns the builder. Names are checked as they are added; the wiring is checked as a
 whole by ``compile()`` (``Wiring.check``), so a node may be added after the edge that names it.
@@ -144,3 +144,30 @@ class StateGraph:
         return CompiledGraph(schema=self.schema, wiring=wiring, max_steps=max_steps,
                              observers=tuple(observers), strict=strict, announce_runs=announce_runs,
                              name=name or getattr(self.state_type, "__name__", "graph"))
+
+
+def langgraph_state_graph() -> type:
+    """LangGraph's own ``StateGraph`` class, or an ImportError naming the extra to install."""
+    try:
+        from langgraph.graph import StateGraph as TheirStateGraph
+    except ImportError as exc:
+        raise ImportError("this needs LangGraph, which is not installed: pip install 'mingraph-lite[langgraph]'"
+                          ) from exc
+    return TheirStateGraph
+
+
+def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any], *, max_steps: int,
+               **options: Any) -> Any:
+    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound.
+
+    ``options`` go to this engine's ``compile``; LangGraph's ``recursion_limit`` is ``max_steps + 1``.
+    """
+    if engine == "mingraph":
+        return connect(StateGraph(state_type), Send).compile(max_steps=max_steps, **options)
+    if engine == "langgraph":
+        builder = langgraph_state_graph()(state_type)
+        from langgraph.types import Send as TheirSend
+
+        connect(builder, TheirSend)
+        return builder.compile().with_config(recursion_limit=max_steps + 1)
+    raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")

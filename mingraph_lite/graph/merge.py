@@ -1,12 +1,8 @@
-"""Merging a superstep: every update of the superstep lands on one new state, through the reducers.
+"""Merging a superstep: its updates land on one new state, in the order the nodes ran.
 
-The writes are applied in the order the runner ran the nodes (by node name, then ``Send`` packets
-as sent), so a run is the same every time. A reducer field folds every write in that order; a plain
-field takes one write per superstep, and two are an error named as LangGraph names it.
-
-A merge builds a new state, so older ones keep their values, with one exception for speed: a list
-merged with ``operator.add`` is extended in place (``grow_in_place``) and cut back if the merge
-fails. The history rebuilds past states from the recorded updates, so it does not rely on them.
+A reducer field folds every write; a plain field takes one write per superstep. Older states keep
+their values, except for speed: a list merged with ``operator.add`` is extended in place
+(``grow_in_place``), and cut back if the merge fails.
 """
 
 from __future__ import annotations

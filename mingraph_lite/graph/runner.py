@@ -1,8 +1,6 @@
 """A compiled graph: run it (``invoke``, ``stream``), look back at the last run, draw it.
 
-The superstep loop is in ``superstep.py``; this module is what a learner calls. A run is announced
-to the listeners like an agent run (``on_run_start``, then ``on_finish``), so a trace tells two runs
-apart; the agent graph, whose nodes announce the run themselves, compiles with ``announce_runs=False``.
+A run is announced like an agent run (``on_run_start``, then ``on_finish``), so a trace tells runs apart.
 """
 
 from __future__ import annotations
@@ -32,11 +30,7 @@ class StepSnapshot:
 
 
 class CompiledGraph:
-    """A checked graph, ready to run: ``invoke``, ``stream``, ``history``, ``path``, ``steps``, drawings.
-
-    ``history``, ``path`` and ``steps`` describe the most recent run (a failed one up to the failure)
-    and are replaced when the next run starts.
-    """
+    """A checked graph, ready to run; ``history``, ``path`` and ``steps`` describe the last run (up to a failure)."""
 
     def __init__(self, *, schema: Schema, wiring: Wiring, max_steps: int, observers: tuple, strict: bool,
                  name: str, announce_runs: bool = True) -> None:
@@ -106,10 +100,7 @@ class CompiledGraph:
 
     @property
     def history(self) -> tuple[StepSnapshot, ...]:
-        """A ``StepSnapshot`` per completed node of the last run, each an independent copy.
-
-        The states are rebuilt when read, by replaying each superstep's updates through the reducers.
-        """
+        """A ``StepSnapshot`` per completed node of the last run, rebuilt from the updates when read."""
         if self._last is None:
             return ()
         return tuple(StepSnapshot(node, copy_update(update), values.copy(), number)

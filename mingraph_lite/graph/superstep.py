@@ -10,7 +10,6 @@ the same time), nothing is merged, and its exception propagates as itself with `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -20,15 +19,7 @@ from .merge import Write, check_update, merge_step, start_state
 from .routes import END, START, Send, resolve
 from .state import Values, copy_update, fresh
 
-_STATE = object()  # the task reads the state (not a Send packet)
-
-
-@dataclass(frozen=True)
-class Task:
-    """A node due in the next superstep, with the packet it was sent (or the state)."""
-
-    node: str
-    arg: Any = _STATE
+_STATE = object()  # a task's packet when it reads the state: each due node is a Send(node, packet)
 
 
 def attach(exc: BaseException, node: str | None, completed: list[str], values: Values) -> None:
@@ -104,7 +95,7 @@ class Run:
             rebuilt.append((writes, values))
         return rebuilt
 
-    def _run_task(self, task: Task) -> Mapping[str, Any] | None:
+    def _run_task(self, task: Send) -> Mapping[str, Any] | None:
         node, given = task.node, self._input(task)
         if self.listeners:
             self._announce("on_node_start", node, self._input(task))
@@ -117,7 +108,7 @@ class Run:
             self._announce("on_node_end", node, copy_update(update) or {})
         return update
 
-    def _input(self, task: Task) -> Any:
+    def _input(self, task: Send) -> Any:
         return self.values.copy() if task.arg is _STATE else fresh(task.arg)
 
     def _announce(self, hook: str, node: str, payload: Any) -> None:
@@ -151,10 +142,10 @@ class Run:
         return due
 
     @staticmethod
-    def _order(due: list[str | Send]) -> list[Task]:
+    def _order(due: list[str | Send]) -> list[Send]:
         """Nodes once each, by name (LangGraph's order), then Send packets as sent; END is dropped."""
         names = sorted({d for d in due if isinstance(d, str) and d != END})
-        return [Task(name) for name in names] + [Task(d.node, d.arg) for d in due if isinstance(d, Send)]
+        return [Send(name, _STATE) for name in names] + [d for d in due if isinstance(d, Send)]
 
     def _stop(self) -> None:
         limit = self.graph.max_steps

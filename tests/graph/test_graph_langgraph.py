@@ -8,7 +8,7 @@ from mingraph_lite.course.brief import DRAFT_STYLES, build_brief_graph, initial_
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import build_agent_graph, initial_agent_state
-from mingraph_lite.graph.langgraph_port import langgraph_state_graph
+from mingraph_lite.graph.builder import langgraph_state_graph
 from mingraph_lite.observers.recorder import EventRecorder
 
 langgraph = pytest.importorskip("langgraph",
