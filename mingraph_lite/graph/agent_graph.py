@@ -199,22 +199,17 @@ def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
 
 
 def node_executions(max_model_steps: int) -> int:
-    """The most node executions (here one per superstep) an agent run can take: the engine's bound.
-
-    ``model`` and ``tools`` alternate, one pair per model call; a run that spends the whole budget
-    visits ``model`` once more to find it spent. LangGraph's ``recursion_limit`` is one more.
-    """
+    """The most supersteps (one node each) a run can take: a model/tools pair per model call, then
+    ``model`` once more to find the budget spent. LangGraph's ``recursion_limit`` is one more."""
     return 2 * max_model_steps + 1
 
 
 def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None, *,
                       max_model_steps: int = 10, max_tool_calls: int = 20, observers: Iterable[Any] = (),
                       strict: bool = False, engine: str = "mingraph") -> Any:
-    """The agent loop compiled as a graph, for ``llm`` and the tools in ``registry``.
+    """The agent loop compiled as a graph on this engine or on LangGraph (``engine="langgraph"``).
 
-    ``engine="langgraph"`` declares the same nodes on LangGraph's own StateGraph (the ``langgraph``
-    extra), with the same bound. The nodes announce the run themselves, so the engine does not.
-    """
+    The nodes announce the run themselves, so the engine does not."""
     nodes = AgentNodes(llm, registry, system_prompt=system_prompt, max_model_steps=max_model_steps,
                        max_tool_calls=max_tool_calls, observers=observers, strict=strict)
     return compile_on(engine, AgentState, lambda builder, _send: connect_agent(builder, nodes),

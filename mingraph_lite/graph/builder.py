@@ -1,7 +1,6 @@
 """Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``).
 
-Each method returns the builder. Names are checked as they are added; the wiring is checked as a
-whole by ``compile()`` (``Wiring.check``), so a node may be added after the edge that names it.
+Names are checked as they are added, the wiring as a whole by ``compile()``.
 """
 
 from __future__ import annotations
@@ -14,8 +13,6 @@ from ..errors import GraphValidationError
 from .routes import END, START, Branch, Send, Wiring, label
 from .runner import CompiledGraph
 from .state import read_schema
-
-__all__ = ["END", "START", "Send", "StateGraph"]
 
 Node = Callable[[dict], Any]
 Router = Callable[[dict], Any]
@@ -34,11 +31,7 @@ def _literal_routes(router: Router) -> dict[str, str] | None:
 
 
 class StateGraph:
-    """A graph over a TypedDict state; ``Annotated[T, reducer]`` fields merge, the others are replaced.
-
-    >>> builder = StateGraph(MyState).add_node("a", a).add_edge(START, "a").add_edge("a", END)
-    >>> graph = builder.compile(max_steps=10)
-    """
+    """A graph over a TypedDict state; ``Annotated[T, reducer]`` fields merge, the others are replaced."""
 
     def __init__(self, state_type: type) -> None:
         self.state_type = state_type
@@ -79,11 +72,8 @@ class StateGraph:
 
     def add_conditional_edges(self, source: str, router: Router,
                               path_map: Mapping[Any, str] | Sequence[str] | None = None) -> StateGraph:
-        """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets.
-
-        ``path_map`` declares the routes (``{label: destination}`` or a list of destinations); else a
-        ``Literal[...]`` return annotation does; else the router may name any node or END.
-        """
+        """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets; the
+        routes are ``path_map``, else a ``Literal[...]`` return annotation, else any node or END."""
         if not callable(router):
             raise TypeError(f"the router after {source!r} must be a function state -> label, got {router!r}")
         if not path_map:  # None, {} or [] alike, as on LangGraph
@@ -129,12 +119,9 @@ class StateGraph:
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,
                 name: str | None = None, announce_runs: bool = True) -> CompiledGraph:
-        """Check the declaration and return a runnable graph.
+        """Check the declaration and return a runnable graph; ``max_steps`` counts supersteps.
 
-        ``max_steps`` counts supersteps (LangGraph's ``recursion_limit`` is ``max_steps + 1``: it also
-        counts the superstep that takes the input). ``observers`` hear each run start and finish and
-        every node start and end; ``strict`` makes a failing listener stop the run instead of being
-        logged and skipped; ``announce_runs=False`` is for nodes that announce the run themselves.
+        ``strict``: a failing listener stops the run; ``announce_runs=False``: the nodes announce the run.
         """
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
             raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
@@ -158,10 +145,8 @@ def langgraph_state_graph() -> type:
 
 def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any], *, max_steps: int,
                **options: Any) -> Any:
-    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound.
-
-    ``options`` go to this engine's ``compile``; LangGraph's ``recursion_limit`` is ``max_steps + 1``.
-    """
+    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound
+    (LangGraph's ``recursion_limit`` also counts the superstep of the input: ``max_steps + 1``)."""
     if engine == "mingraph":
         return connect(StateGraph(state_type), Send).compile(max_steps=max_steps, **options)
     if engine == "langgraph":

@@ -1,8 +1,4 @@
-"""Drawing a graph as text, offline: Mermaid for notebooks and docs, plain ASCII for a terminal.
-
-Fixed edges are solid, routes dashed and labelled, a join is drawn from each of its sources; several
-arrows out of one node are a fan-out (their targets run side by side). Visited nodes can be marked.
-"""
+"""Drawing a graph as text, offline: Mermaid for notebooks and docs, plain ASCII for a terminal."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Merging a superstep: its updates land on one new state, in the order the nodes ran.
 
-A reducer field folds every write; a plain field takes one write per superstep. Older states keep
-their values, except for speed: a list merged with ``operator.add`` is extended in place
-(``grow_in_place``), and cut back if the merge fails.
+Older states keep their values, except for speed: a list merged with ``operator.add`` is extended in
+place (``grow_in_place``), and cut back if the merge fails.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
-"""The wiring: every way out of every node (fixed edges, routers, joins), checked before a run.
+"""The wiring: every way out of every node, checked before a run.
 
-As in LangGraph, a fixed edge is always taken, a router picks one or more declared routes or returns
-``Send`` packets, and a join waits until each of several nodes has finished. ``Wiring.check`` finds
-what a declaration can get wrong before anything runs; a node with no way out ends the run there.
+As in LangGraph: a fixed edge is always taken, a router picks routes or returns ``Send`` packets, a
+join waits for all its sources, and a node with no way out ends the run there.
 """
 
 from __future__ import annotations

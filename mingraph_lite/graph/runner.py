@@ -35,8 +35,7 @@ class CompiledGraph:
     def __init__(self, *, schema: Schema, wiring: Wiring, max_steps: int, observers: tuple, strict: bool,
                  name: str, announce_runs: bool = True) -> None:
         self.schema, self.wiring, self.name = schema, wiring, name
-        self.max_steps, self.observers, self.strict = max_steps, observers, strict
-        self.announce_runs = announce_runs
+        self.max_steps, self.observers, self.strict, self.announce_runs = max_steps, observers, strict, announce_runs
         self._last: Run | None = None
 
     @property
@@ -54,12 +53,8 @@ class CompiledGraph:
 
     def stream(self, state: Mapping[str, Any], stream_mode: str | Sequence[str] = "updates", *,
                observers: Iterable[Any] | None = None) -> Iterator[Any]:
-        """Run once, yielding as it goes; LangGraph's default mode, ``"updates"``, unless told otherwise.
-
-        ``"updates"`` yields ``{node: update}`` per completed node (``None`` if it changed nothing),
-        ``"values"`` the whole state after the input and after each superstep, each time only if
-        something was written. One mode as a str yields bare payloads; a list yields (mode, payload).
-        """
+        """Run once, yielding ``{node: update}`` per node (``"updates"``) and/or the state after the input and
+        each superstep that wrote something (``"values"``); a list of modes yields (mode, payload) pairs."""
         modes = (stream_mode,) if isinstance(stream_mode, str) else tuple(stream_mode)
         bad = [m for m in modes if m not in STREAM_MODES]
         if bad or not modes:

@@ -1,8 +1,6 @@
-"""The graph state's fields, how each merges, and how its values are copied.
+"""The graph state's fields and reducers (read as LangGraph reads them), and how its values are copied.
 
-As on LangGraph, a field's reducer is the last ``Annotated`` item if callable (two positional
-parameters); a reducer field starts at its type's empty value (``list()``) if there is one. Values
-are copied for every reader, except immutable ones (str, int, frozen dataclasses), which are shared.
+Every reader gets a copy, except of immutable values (str, int, frozen dataclasses), which are shared.
 """
 
 from __future__ import annotations
@@ -39,9 +37,8 @@ class Schema:
 
 def read_schema(state_type: type) -> Schema:
     if not (isinstance(state_type, type) and issubclass(state_type, dict) and hasattr(state_type, "__total__")):
-        raise TypeError(f"StateGraph needs a TypedDict (class State(TypedDict): ...), got {state_type!r}; "
-                        "LangGraph also takes a dataclass, a pydantic model or one annotated value as the "
-                        "state, this engine takes a TypedDict only")
+        raise TypeError(f"StateGraph needs a TypedDict (class State(TypedDict): ...), got {state_type!r}; LangGraph "
+                        "also takes a dataclass, a pydantic model or one annotated value, this engine a TypedDict only")
     try:
         hints = get_type_hints(state_type, include_extras=True)
     except Exception as exc:
@@ -130,11 +127,8 @@ def copy_update(update: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 class Values:
-    """The state's values, each flagged "flat" when it holds only immutable values.
-
-    For speed only: a flat list is copied with one C-level ``list.copy()`` instead of a Python walk
-    over every item at every superstep (benchmarks/graph_engine.py).
-    """
+    """The state's values, each flagged "flat" when it holds only immutable values: for speed only, a flat
+    list is copied with one C-level ``list.copy()``, not a Python walk (benchmarks/graph_engine.py)."""
 
     __slots__ = ("fields", "data", "_flat")
 

@@ -1,10 +1,8 @@
 """One run of a compiled graph, superstep by superstep, as LangGraph (Pregel) runs it.
 
-A superstep runs every due node on its own copy of the same state, one after another (by node
-name, then ``Send`` packets as sent), merges all their updates (``merge.py``), then follows each
-node's ways out. If a node fails, the rest of its superstep still runs (on LangGraph they run at
-the same time), nothing is merged, and its exception propagates as itself with ``node``,
-``completed`` and ``state`` (the last good state) attached.
+A superstep runs each due node on its own copy of the state, one after another, merges their
+updates, then follows each node's ways out. A node's exception ends the run after the rest of its
+superstep has run (on LangGraph they run at the same time); nothing of that superstep is merged.
 """
 
 from __future__ import annotations
@@ -45,9 +43,7 @@ class Run:
         self.superstep = 0
         self.completed: list[str] = []
         self.waiting: list[set[str]] = [set() for _ in self.wiring.joins]
-        # The history keeps the input's state and each superstep's writes (whole states would make a
-        # long run quadratic), apart from the lists the merge grows in place.
-        self.first = self.values.clone()
+        self.first = self.values.clone()  # the history: this and each superstep's writes (not O(n^2) states)
         self.record: list[list[Write]] = []
         self.unmerged: list[Write] = []  # a failed superstep's finished updates, for the stream
         self.due = self._order(self._follow(START, self.values))
@@ -98,21 +94,19 @@ class Run:
     def _run_task(self, task: Send) -> Mapping[str, Any] | None:
         node, given = task.node, self._input(task)
         if self.listeners:
-            self._announce("on_node_start", node, self._input(task))
+            announce(self.listeners, "on_node_start", node, self._input(task), self.superstep, strict=self.graph.strict)
         try:
             update = check_update(node, self.wiring.nodes[node](given), self.schema)
         except Exception as exc:
             attach(exc, node, self.completed, self.values)
             raise
         if self.listeners:
-            self._announce("on_node_end", node, copy_update(update) or {})
+            announce(self.listeners, "on_node_end", node, copy_update(update) or {}, self.superstep,
+                     strict=self.graph.strict)
         return update
 
     def _input(self, task: Send) -> Any:
         return self.values.copy() if task.arg is _STATE else fresh(task.arg)
-
-    def _announce(self, hook: str, node: str, payload: Any) -> None:
-        announce(self.listeners, hook, node, payload, self.superstep, strict=self.graph.strict)
 
     def _follow(self, node: str, values: Values) -> list[str | Send]:
         """Where ``node``'s ways out lead, given the state its routers read."""
