@@ -31,7 +31,7 @@ def check_update(node: str, update: Any, schema: Schema) -> Mapping[str, Any] | 
     return update
 
 
-def start_state(given: Mapping[str, Any], schema: Schema) -> Values:
+def start_values(given: Mapping[str, Any], schema: Schema) -> Values:
     """The state the first nodes see: reducer fields at their empty value, then the input merged in."""
     if not isinstance(given, Mapping):
         raise TypeError(f"a graph runs on a dict of its state fields, got {type(given).__name__}")
@@ -42,10 +42,10 @@ def start_state(given: Mapping[str, Any], schema: Schema) -> Values:
     values = Values(schema.fields)
     for key, value in schema.defaults.items():
         values.put(key, value)
-    return merge_step(values, [("__input__", given)], schema)
+    return merge_superstep(values, [("__input__", given)], schema)
 
 
-def merge_step(values: Values, writes: Sequence[Write], schema: Schema, *, grow_in_place: bool = False) -> Values:
+def merge_superstep(values: Values, writes: Sequence[Write], schema: Schema, *, grow_in_place: bool = False) -> Values:
     """Apply one superstep's writes, in order, to a new state; ``values`` is left as it was."""
     _check_plain_fields(writes, schema)
     new = values.shallow()

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import GraphExecutionError, GraphStepLimit
 from ..observers.announce import announce
-from .merge import Write, check_update, merge_step, start_state
+from .merge import Write, check_update, merge_superstep, start_values
 from .routes import END, START, Send, resolve
 from .state import Values, copy_update, fresh
 
@@ -38,7 +38,7 @@ class Run:
 
     def __init__(self, graph: Any, given: Mapping[str, Any], listeners: tuple) -> None:
         self.graph, self.schema, self.wiring, self.listeners = graph, graph.schema, graph.wiring, listeners
-        self.values = start_state(given, self.schema)
+        self.values = start_values(given, self.schema)
         self.written = bool(given)  # LangGraph's invoke returns None when no field was ever written
         self.superstep = 0
         self.completed: list[str] = []
@@ -58,9 +58,9 @@ class Run:
             if failure is not None:
                 raise failure
             # A router reads the state before the superstep plus its node's update (as on LangGraph).
-            own = [merge_step(self.values.clone(), [write], self.schema)
+            own = [merge_superstep(self.values.clone(), [write], self.schema)
                    if len(writes) > 1 and write[0] in self.wiring.branches else None for write in writes]
-            self.values = merge_step(self.values, writes, self.schema, grow_in_place=True)
+            self.values = merge_superstep(self.values, writes, self.schema, grow_in_place=True)
         except Exception as exc:
             self.unmerged = writes
             attach(exc, None, self.completed, self.values)
@@ -87,7 +87,7 @@ class Run:
         """Each superstep's writes with the state after it, rebuilt from the start."""
         values, rebuilt = self.first, []
         for writes in self.record:
-            values = merge_step(values, writes, self.schema)
+            values = merge_superstep(values, writes, self.schema)
             rebuilt.append((writes, values))
         return rebuilt
 
