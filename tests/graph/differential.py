@@ -3,8 +3,9 @@
 A seed makes a case: a TypedDict with plain and reducer fields in a random order, nodes that write
 some of them, fixed edges, fan-out, joins, routers with path maps (some returning several labels,
 some returning ``Send`` packets), an input and a bound (``max_steps=N`` here, ``recursion_limit=N+1``
-there). Every node adds 1 to ``hops`` and the routers take their exit once ``hops`` passes a cap, so
-most runs finish and some meet the bound, a node's planted failure or two writes to a plain field.
+there); about one case in seven adds one of the ``QUIRKS`` of declaration. Every node adds 1 to
+``hops`` and the routers take their exit once ``hops`` passes a cap, so most runs finish and some
+meet the bound, a node's planted failure or two writes to a plain field.
 
 Compared: what compile refuses, the final state of ``invoke`` (key order included) or the error
 family, the ``updates`` stream per superstep (unordered within a superstep: LangGraph streams them as
@@ -30,6 +31,7 @@ from mingraph_lite.errors import GraphValidationError
 ASPECTS = ("compile", "final", "updates", "values")
 #: Our engine refuses these on purpose (docs/graph.md's table); such a case is not compared.
 DOCUMENTED = ("unreachable from START", "has no path to END")
+QUIRKS = ("builtin reducer", "colon in a name", "two routers named alike", "empty path map")
 KINDS = {"plain": str, "log": Annotated[list, operator.add], "total": Annotated[int, operator.add]}
 
 
@@ -49,6 +51,11 @@ class Case:
     senders: list[tuple[str, str]] = field(default_factory=list)                     # source, worker
     given: dict[str, Any] = field(default_factory=dict)
     max_steps: int = 5
+    quirk: str | None = None  # a declaration LangGraph refuses or accepts where a small engine might not
+
+    def state_type(self) -> type:
+        extra = {"peak": Annotated[int, max]} if self.quirk == "builtin reducer" else {}
+        return TypedDict("State", {**self.fields, **extra})
 
 
 def make_case(seed: int) -> Case:
@@ -78,6 +85,7 @@ def make_case(seed: int) -> Case:
             case.senders.append((node, rnd.choice(nodes)))
         if i >= 2 and rnd.random() < 0.2:
             case.joins.append((tuple(rnd.sample(nodes[:i], 2)), node))
+    case.quirk = rnd.choice(QUIRKS) if rnd.random() < 0.15 else None
     case.given = {name: _value(fields[name], "in", rnd.randint(0, 3)) for name in names if rnd.random() < 0.5}
     return case
 
@@ -132,6 +140,15 @@ def declare(case: Case, builder: Any, send: type) -> Any:
         builder.add_conditional_edges(source, router_fn(path_map, salt, cap), path_map)
     for source, worker in case.senders:
         builder.add_conditional_edges(source, sender_fn(worker, send), [worker])
+    if case.quirk == "colon in a name":
+        builder.add_node("odd:name", node_fn(case, "n0"))
+        builder.add_edge("n0", "odd:name")
+    elif case.quirk == "two routers named alike":
+        for salt in (0, 1):
+            path_map = {"to_n0": "n0", "stop": "__end__"}
+            builder.add_conditional_edges("n0", router_fn(path_map, salt, 3), path_map)
+    elif case.quirk == "empty path map":  # no path map: the router names the node itself
+        builder.add_conditional_edges("n0", lambda state: "__end__" if state.get("hops", 0) > 2 else "n0", {})
     return builder
 
 
@@ -187,7 +204,7 @@ def run_ours(case: Case) -> Outcome:
     from mingraph_lite.graph import Send, StateGraph
 
     try:
-        graph = declare(case, StateGraph(TypedDict("State", case.fields)), Send).compile(max_steps=case.max_steps)
+        graph = declare(case, StateGraph(case.state_type()), Send).compile(max_steps=case.max_steps)
     except Exception as exc:
         return Outcome(refused=str(exc) if isinstance(exc, GraphValidationError) else type(exc).__name__)
     out = Outcome()
@@ -206,7 +223,7 @@ def run_langgraph(case: Case) -> Outcome:
     from langgraph.types import Send
 
     try:
-        graph = declare(case, StateGraph(TypedDict("State", case.fields)), Send).compile()
+        graph = declare(case, StateGraph(case.state_type()), Send).compile()
     except Exception as exc:
         return Outcome(refused=type(exc).__name__)
     config = {"recursion_limit": case.max_steps + 1}
