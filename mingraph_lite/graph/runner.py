@@ -84,7 +84,7 @@ class CompiledGraph:
                 if "values" in modes and any(update for _, update in writes):
                     yield "values", run.values.copy()
         except BaseException as exc:
-            reason = "step limit" if isinstance(exc, GraphStepLimit) else "stopped"
+            reason = "superstep limit" if isinstance(exc, GraphStepLimit) else "stopped"
             self._announce(listeners, "on_finish", None, reason, stopping=True)
             raise
         self._announce(listeners, "on_finish", None, "finished")

@@ -9,6 +9,7 @@ import pytest
 
 from mingraph_lite.errors import GraphExecutionError, GraphStepLimit, GraphValidationError
 from mingraph_lite.graph import END, START, StateGraph
+from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import TraceRecorder, read_trace, trace_runs
 
 ENGINES = ["ours", "langgraph"]
@@ -113,11 +114,13 @@ def test_no_node_runs_past_max_steps():
     builder = StateGraph(Log)
     for name, nxt in (("a", "b"), ("b", "c"), ("c", END)):
         builder.add_node(name, lambda s, name=name: ran.append(name)).add_edge(name, nxt)
-    graph = builder.add_edge(START, "a").compile(max_steps=2)
+    heard = EventRecorder()
+    graph = builder.add_edge(START, "a").compile(max_steps=2, observers=[heard])
     updates = []
     with pytest.raises(GraphStepLimit):
         updates += graph.stream({"first": "in"})
     assert ran == ["a", "b"] and updates == [{"a": None}, {"b": None}]  # LangGraph also runs and streams c
+    assert heard.events[-1]["event"] == "finish" and heard.events[-1]["reason"] == "superstep limit"
 
 
 def test_each_invoke_is_a_run_of_its_own_in_a_trace(tmp_path):
