@@ -84,16 +84,15 @@ class GraphExecutionError(GraphError):
     an undeclared route, two writes to a plain field in one superstep.
 
     Carries ``node`` (where it went wrong), ``completed`` (the nodes whose updates were merged, in
-    order), ``state`` (the last good state) and ``cause`` (an underlying exception, if any).
+    order) and ``state`` (the last good state).
     """
 
     def __init__(self, message: str, *, node: str | None = None, completed: tuple[str, ...] = (),
-                 state: Any = None, cause: BaseException | None = None) -> None:
+                 state: Any = None) -> None:
         super().__init__(message)
         self.node = node
         self.completed = tuple(completed)
         self.state = state
-        self.cause = cause
 
 
 class GraphStepLimit(GraphExecutionError):

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from typing import Annotated, Any, TypedDict
 
-from ..graph.builder import END, START, Send, StateGraph
+from ..graph.builder import END, START, Send, compile_on
 from .weather import WEATHER, celsius_to_fahrenheit
 
 NOTICE = "Fixed teaching data, not live weather."
@@ -193,16 +193,9 @@ def build_brief_graph(draft_style: str = "missing-notice", max_revisions: int = 
                       engine: str = "mingraph", observers: Iterable[Any] = (), strict: bool = False) -> Any:
     """The brief compiled on our engine (default) or on LangGraph's (``engine="langgraph"``)."""
     nodes = BriefNodes(draft_style, max_revisions)
-    if engine == "mingraph":
-        builder = connect_brief(StateGraph(BriefState), nodes)
-        return builder.compile(max_steps=step_bound(max_revisions), observers=observers, strict=strict,
-                               name="weather brief")
-    if engine == "langgraph":
-        from ..graph.langgraph_port import compile_on_langgraph, langgraph_send
-
-        send = langgraph_send()
-        return compile_on_langgraph(BriefState, lambda b: connect_brief(b, nodes, send))
-    raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")
+    return compile_on(engine, BriefState, lambda builder, send: connect_brief(builder, nodes, send),
+                      max_steps=step_bound(max_revisions), observers=observers, strict=strict,
+                      name="weather brief")
 
 
 def brief_main(argv: Sequence[str] | None = None) -> int:

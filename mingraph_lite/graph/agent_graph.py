@@ -1,42 +1,28 @@
-"""The agent loop as a graph: a ``model`` node and a ``tools`` node, and two routers.
+"""The agent loop as a graph: a ``model`` node, a ``tools`` node and two routers.
 
     START -> model --tools--> tools --model--> model
                |                |
-               +--end--> END <--+--end  (an answer, a stopped budget, or a tool that failed)
+               +--end--> END <--+--end  (an answer, a spent budget, or a tool that failed)
 
-The same loop as ``Agent``, with the situation written into the state instead of held as a card:
-``pending_calls`` is the batch still to run (replaced, so writing ``[]`` clears it), ``messages``
-the folder (appended). The nodes announce what ``Agent`` announces, in the same order, so the same
-listeners work unchanged; the engine adds its node start/end hooks around them.
-
-Three deliberate differences from ``Agent``: the tools node checks the whole batch before running
-any handler (if one slip is wrong, none runs and each gets an answer saying why); a stopped run
-ends with ``stop_reason`` in the state instead of raising, so the work done stays inspectable; and
-a reply that asks for tools joins the folder together with its answers, in the tools node's one
-update. A round cut short (Ctrl-C in a tool, a strict listener that fails) therefore leaves the
-folder as it was before the round: never a slip without its answer. The system prompt is the
-nodes' own and is read out first each round, as ``KeepAll`` does; the state holds the conversation.
+The same loop as ``Agent``, announcing the same events in the same order, with the situation in the
+state. Three deliberate differences: the tools node checks the whole batch before running any
+handler; a stopped run ends with ``stop_reason`` in the state instead of raising; and a reply that
+asks for tools joins the folder together with its answers, so a round cut short (Ctrl-C, a failing
+strict listener) leaves the folder as it was: never a slip without its answer.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Any
-
-try:
-    from typing import Annotated, TypedDict
-except ImportError:  # pragma: no cover
-    from typing import Annotated
-
-    from typing_extensions import TypedDict
+from typing import Annotated, Any, TypedDict
 
 from ..errors import ToolArgsError
 from ..messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..observers.announce import announce
 from ..tools import answer_once, error_answer, fix_answer, open_calls, unrun_answer
 from ..wire import shorten
-from .builder import END, START
+from .builder import END, START, compile_on
 
 
 class AgentState(TypedDict):
@@ -208,51 +194,24 @@ def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
 
 
 def node_executions(max_model_steps: int) -> int:
-    """The most node executions an agent run can take with this model budget: our engine's bound.
-
-    ``model`` and ``tools`` alternate, one pair per model call (``2 * max_model_steps``); a run that
-    spends the whole budget then visits ``model`` once more, to find the budget spent and end. A run
-    that needs more than this is a bug in the loop, and the engine stops it with ``GraphStepLimit``.
-    """
+    """The most supersteps (one node each) a run can take: a model/tools pair per model call, then
+    ``model`` once more to find the budget spent. LangGraph's ``recursion_limit`` is one more."""
     return 2 * max_model_steps + 1
-
-
-def langgraph_recursion_limit(max_model_steps: int) -> int:
-    """LangGraph's ``recursion_limit`` for the same budget: one more than ``node_executions``.
-
-    Our engine raises when a run would *exceed* ``max_steps`` node executions; LangGraph raises as
-    soon as its superstep count *reaches* ``recursion_limit``, so the same longest run needs a limit
-    one higher. (Here each superstep is one node: this graph has no parallel branches.)
-    """
-    return node_executions(max_model_steps) + 1
 
 
 def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None, *,
                       max_model_steps: int = 10, max_tool_calls: int = 20, observers: Iterable[Any] = (),
                       strict: bool = False, engine: str = "mingraph") -> Any:
-    """The agent loop compiled as a graph, for ``llm`` and the tools in ``registry``.
+    """The agent loop compiled as a graph on this engine or on LangGraph (``engine="langgraph"``).
 
-    ``engine="langgraph"`` declares the same nodes on LangGraph's own StateGraph (the ``langgraph``
-    extra), with its ``recursion_limit`` bound in (``with_config``), so both run the same budget.
-    """
+    The nodes announce the run themselves, so the engine does not."""
     nodes = AgentNodes(llm, registry, system_prompt=system_prompt, max_model_steps=max_model_steps,
                        max_tool_calls=max_tool_calls, observers=observers, strict=strict)
-    if engine == "mingraph":
-        from .builder import StateGraph
-
-        return connect_agent(StateGraph(AgentState), nodes).compile(
-            max_steps=node_executions(max_model_steps), observers=observers, strict=strict, name="agent")
-    if engine == "langgraph":
-        from .langgraph_port import compile_on_langgraph
-
-        graph = compile_on_langgraph(AgentState, lambda b: connect_agent(b, nodes))
-        return graph.with_config(recursion_limit=langgraph_recursion_limit(max_model_steps))
-    raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")
+    return compile_on(engine, AgentState, lambda builder, _send: connect_agent(builder, nodes),
+                      max_steps=node_executions(max_model_steps), observers=observers, strict=strict,
+                      name="agent", announce_runs=False)
 
 
 def run_agent_graph(graph: Any, question: str) -> dict[str, Any]:
-    """Run one question through a graph from ``build_agent_graph``; return the final state.
-
-    A stopped run is reported as stopped: ``answer`` stays None and ``stop_reason`` says why.
-    """
+    """Run one question through a graph from ``build_agent_graph``; return the final state."""
     return graph.invoke(initial_agent_state(question))

@@ -1,9 +1,6 @@
-"""Declaring a graph: nodes, fixed edges, joins, conditional edges with declared routes.
+"""Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``).
 
-The method names and meanings are LangGraph's, so a declaration written once runs on either engine.
-Every method returns the builder, so a declaration can chain. Nothing is checked while you add
-things one by one (a node may be added after the edge that names it); ``compile()`` checks the whole
-picture at once (``checks.py``), before anything runs, and names the offender.
+Names are checked as they are added, the wiring as a whole by ``compile()``.
 """
 
 from __future__ import annotations
@@ -13,12 +10,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ..errors import GraphValidationError
-from .checks import check_wiring
 from .routes import END, START, Branch, Send, Wiring, label
 from .runner import CompiledGraph
 from .state import read_schema
-
-__all__ = ["END", "START", "Send", "StateGraph"]
 
 Node = Callable[[dict], Any]
 Router = Callable[[dict], Any]
@@ -37,11 +31,7 @@ def _literal_routes(router: Router) -> dict[str, str] | None:
 
 
 class StateGraph:
-    """A graph over a TypedDict state; ``Annotated[T, reducer]`` fields merge, the others are replaced.
-
-    >>> builder = StateGraph(MyState).add_node("a", a).add_edge(START, "a").add_edge("a", END)
-    >>> graph = builder.compile(max_steps=10)
-    """
+    """A graph over a TypedDict state; ``Annotated[T, reducer]`` fields merge, the others are replaced."""
 
     def __init__(self, state_type: type) -> None:
         self.state_type = state_type
@@ -50,16 +40,6 @@ class StateGraph:
         self._edges: dict[str, list[str]] = {}
         self._branches: dict[str, list[Branch]] = {}
         self._joins: list[tuple[tuple[str, ...], str]] = []
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        """The state's field names, in declaration order."""
-        return self.schema.fields
-
-    @property
-    def reducers(self) -> dict[str, Any]:
-        """``{field: reducer}`` for the fields that merge (the others are replaced)."""
-        return dict(self.schema.reducers)
 
     def add_node(self, name: str | Node, fn: Node | None = None) -> StateGraph:
         """Add node ``name`` running ``fn(state) -> update``; ``add_node(fn)`` names it ``fn.__name__``."""
@@ -71,6 +51,9 @@ class StateGraph:
             raise TypeError(f"node {name!r} needs a function state -> update, got {fn!r}")
         if name in (START, END):
             raise GraphValidationError(f"{name!r} is reserved for {label(name)}; pick another node name")
+        if ":" in name or "|" in name:
+            raise GraphValidationError(f"node name {name!r} holds ':' or '|', reserved characters (LangGraph's too); "
+                                       "pick another node name")
         if name in self.nodes:
             raise GraphValidationError(f"node {name!r} was added twice; node names must be unique")
         self.nodes[name] = fn
@@ -89,23 +72,24 @@ class StateGraph:
 
     def add_conditional_edges(self, source: str, router: Router,
                               path_map: Mapping[Any, str] | Sequence[str] | None = None) -> StateGraph:
-        """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets.
-
-        ``path_map`` declares the routes: ``{label: destination}``, or a list of destinations (each
-        its own label). Without one, a ``Literal[...]`` return annotation on the router declares
-        them; without either, the router returns node names and may pick any node or END (as on
-        LangGraph), so compile cannot check its routes and the drawing shows it leading everywhere.
-        """
+        """After ``source``, ``router(state)`` returns a label, a list of labels or ``Send`` packets; the
+        routes are ``path_map``, else a ``Literal[...]`` return annotation, else any node or END."""
         if not callable(router):
             raise TypeError(f"the router after {source!r} must be a function state -> label, got {router!r}")
-        if path_map is None:
+        if not path_map:  # None, {} or [] alike, as on LangGraph
             path_map = _literal_routes(router)
         elif isinstance(path_map, (list, tuple)):
             path_map = {target: target for target in path_map}
-        if path_map is not None and (not isinstance(path_map, Mapping) or not path_map):
+        if path_map is not None and not isinstance(path_map, Mapping):
             raise TypeError(f"add_conditional_edges({source!r}, ...) takes a path map {{label: destination}} "
                             f"or a list of destinations, got {path_map!r}")
-        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map)))
+        name = getattr(router, "__name__", None)
+        name = None if name == "<lambda>" else name  # LangGraph's name for a lambda
+        if any(branch.name == name for branch in self._branches.get(source, ())):
+            raise GraphValidationError(f"two routers named {name!r} leave {label(source)} (LangGraph tells "
+                                       "routers apart by name); give one of them another name")
+        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map),
+                                                            name))
         return self
 
     def add_sequence(self, nodes: Iterable[Node | tuple[str, Node]]) -> StateGraph:
@@ -134,18 +118,41 @@ class StateGraph:
         return self.add_edge(node, END)
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,
-                name: str | None = None) -> CompiledGraph:
-        """Check the declaration and return a runnable graph.
+                name: str | None = None, announce_runs: bool = True) -> CompiledGraph:
+        """Check the declaration and return a runnable graph; ``max_steps`` counts supersteps.
 
-        ``max_steps`` counts supersteps (see ``runner.py``; LangGraph's ``recursion_limit`` is
-        ``max_steps + 1``). ``observers`` hear every node start and end, with its superstep;
-        ``strict`` makes a failing listener stop the run instead of being logged and skipped.
+        ``strict``: a failing listener stops the run; ``announce_runs=False``: the nodes announce the run.
         """
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
             raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
         wiring = Wiring(nodes=dict(self.nodes), edges={k: tuple(v) for k, v in self._edges.items()},
                         branches={k: tuple(v) for k, v in self._branches.items()}, joins=tuple(self._joins))
-        check_wiring(wiring)
+        wiring.check()
         return CompiledGraph(schema=self.schema, wiring=wiring, max_steps=max_steps,
-                             observers=tuple(observers), strict=strict,
+                             observers=tuple(observers), strict=strict, announce_runs=announce_runs,
                              name=name or getattr(self.state_type, "__name__", "graph"))
+
+
+def langgraph_state_graph() -> type:
+    """LangGraph's own ``StateGraph`` class, or an ImportError naming the extra to install."""
+    try:
+        from langgraph.graph import StateGraph as TheirStateGraph
+    except ImportError as exc:
+        raise ImportError("this needs LangGraph, which is not installed: pip install 'mingraph-lite[langgraph]'"
+                          ) from exc
+    return TheirStateGraph
+
+
+def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any], *, max_steps: int,
+               **options: Any) -> Any:
+    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound
+    (LangGraph's ``recursion_limit`` also counts the superstep of the input: ``max_steps + 1``)."""
+    if engine == "mingraph":
+        return connect(StateGraph(state_type), Send).compile(max_steps=max_steps, **options)
+    if engine == "langgraph":
+        builder = langgraph_state_graph()(state_type)
+        from langgraph.types import Send as TheirSend
+
+        connect(builder, TheirSend)
+        return builder.compile().with_config(recursion_limit=max_steps + 1)
+    raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")

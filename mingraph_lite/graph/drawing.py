@@ -1,10 +1,4 @@
-"""Drawing a graph as text: Mermaid for notebooks and docs, plain ASCII for a terminal.
-
-Both are made here from the declaration, with no network and no extra package. Fixed edges are
-solid, routes are dashed and labelled, and a join (``add_edge(["a", "b"], "c")``) is drawn from each
-of its sources and labelled with what it waits for. Several arrows out of one node are a fan-out:
-their targets run side by side in the next superstep. A drawing can mark the nodes a run visited.
-"""
+"""Drawing a graph as text, offline: Mermaid for notebooks and docs, plain ASCII for a terminal."""
 
 from __future__ import annotations
 
@@ -12,27 +6,12 @@ from typing import Any
 
 from .routes import END, START, Wiring
 
-Arrow = tuple[str, str, str | None]  # (kind: "edge" | "route" | "join", target, label)
-
-
-def _ways_out(wiring: Wiring, source: str) -> list[Arrow]:
-    arrows: list[Arrow] = [("edge", target, None) for target in wiring.edges.get(source, ())]
-    for branch in wiring.branches.get(source, ()):
-        if branch.path_map is None:  # an open router: drawn to every node it could pick, as LangGraph does
-            arrows += [("route", target, "?") for target in branch.destinations(wiring.nodes)]
-        else:
-            arrows += [("route", target, str(key)) for key, target in branch.path_map.items()]
-    for sources, target in wiring.joins:
-        if source in sources:
-            arrows.append(("join", target, "join " + " + ".join(sources)))
-    return arrows
-
 
 def _order(wiring: Wiring) -> list[str]:
     """START, then nodes in the order a walk from START first meets them, then END."""
     seen, order, queue = {START}, [START], [START]
     while queue:
-        for _, target, _ in _ways_out(wiring, queue.pop(0)):
+        for _, target, _ in wiring.ways_out(queue.pop(0)):
             if target not in seen:
                 seen.add(target)
                 order.append(target)
@@ -51,7 +30,7 @@ def mermaid(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:
         ids[node] = f"n{i}"
         lines.append(f'    n{i}["{node}"]')
     for source in _order(wiring):
-        for kind, target, text in _ways_out(wiring, source):
+        for kind, target, text in wiring.ways_out(source):
             arrow = {"edge": "-->", "route": f"-. {text} .->", "join": f"== {text} ==>"}[kind]
             lines.append(f"    {ids[source]} {arrow} {ids[target]}")
     marked = [ids[n] for n in wiring.nodes if n in visited]
@@ -67,7 +46,7 @@ def ascii(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:
     lines = []
     for source in _order(wiring):
         mark = " *" if source in visited else ""
-        arrows = _ways_out(wiring, source)
+        arrows = wiring.ways_out(source)
         fan = " (fan-out: these run side by side)" if sum(kind == "edge" for kind, _, _ in arrows) > 1 else ""
         lines.append(f"[{names.get(source, source)}]{mark}{fan}")
         for kind, target, text in arrows:

@@ -1,19 +1,21 @@
-"""Where a run goes next: the names START and END, ``Send``, and the wiring a compiled graph follows.
+"""The wiring: every way out of every node, checked before a run.
 
-A node's ways out are of three kinds, as in LangGraph: fixed edges (always taken), conditional
-edges (a router picks one or more declared routes, or returns ``Send`` packets), and joins (a node
-that waits until every one of several nodes has finished). ``Wiring`` is the checked declaration
-the builder hands to the runner, so the runner never needs the builder.
+As in LangGraph: a fixed edge is always taken, a router picks routes or returns ``Send`` packets, a
+join waits for all its sources, and a node with no way out ends the run there.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-START = "__start__"  #: where every run enters; LangGraph's spelling, so route maps port as-is
-END = "__end__"  #: where a branch of the run stops
+from ..errors import GraphValidationError
+
+START = "__start__"  #: LangGraph's spelling, so route maps port as-is
+END = "__end__"
+Arrow = tuple[str, str, str | None]  # (kind: "edge" | "route" | "join", target, label)
 
 
 def label(name: str) -> str:
@@ -23,11 +25,7 @@ def label(name: str) -> str:
 
 @dataclass(frozen=True)
 class Send:
-    """A packet for map-reduce: run ``node`` in the next superstep on ``arg`` instead of the state.
-
-    A router returns a list of these to fan one node out over many inputs (one city each, say);
-    all of them run in the same superstep and their updates merge through the reducers.
-    """
+    """Map-reduce: run ``node`` in the next superstep on ``arg`` instead of the state (a router returns these)."""
 
     node: str
     arg: Any
@@ -35,37 +33,89 @@ class Send:
 
 @dataclass(frozen=True)
 class Branch:
-    """A conditional edge: ``router(state)`` returns a label, a list of labels, or ``Send`` packets.
-
-    ``path_map`` None is an open router (no map, no ``Literal`` return type): as on LangGraph it
-    returns node names and may lead to any node or END, so the checks count it as leading everywhere.
-    """
+    """A router and its routes; ``path_map`` None: it may name any node or END, as on LangGraph."""
 
     router: Callable[[Any], Any]
     path_map: Mapping[Any, str] | None
-
-    def destinations(self, nodes: Iterable[str]) -> list[str]:
-        if self.path_map is None:
-            return [*nodes, END]
-        return list(dict.fromkeys(self.path_map.values()))
+    name: str | None = None  # the router's function name (None for a lambda), as LangGraph names it
 
 
 @dataclass(frozen=True)
 class Wiring:
-    """Every way out of every node, checked: what the runner follows and the drawings show."""
+    """Every way out of every node: what the runner follows, the checks check and the drawings show."""
 
     nodes: Mapping[str, Callable[[Any], Any]]
     edges: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     branches: Mapping[str, tuple[Branch, ...]] = field(default_factory=dict)
     joins: tuple[tuple[tuple[str, ...], str], ...] = ()
 
+    def ways_out(self, source: str) -> list[Arrow]:
+        arrows: list[Arrow] = [("edge", target, None) for target in self.edges.get(source, ())]
+        for branch in self.branches.get(source, ()):
+            if branch.path_map is None:  # an open router may lead anywhere
+                arrows += [("route", target, "?") for target in [*self.nodes, END]]
+            else:
+                arrows += [("route", target, str(key)) for key, target in branch.path_map.items()]
+        return arrows + [("join", target, "join " + " + ".join(sources))
+                         for sources, target in self.joins if source in sources]
+
     def successors(self, source: str) -> list[str]:
         """Every node or END that ``source`` can lead to, in declaration order."""
-        found = list(self.edges.get(source, ()))
-        for branch in self.branches.get(source, ()):
-            found += branch.destinations(self.nodes)
-        found += [target for sources, target in self.joins if source in sources]
-        return list(dict.fromkeys(found))
+        return list(dict.fromkeys(target for _, target, _ in self.ways_out(source)))
+
+    def check(self) -> None:
+        """Raise GraphValidationError naming the first problem: unknown nodes, no entry, unreachable, no exit."""
+        if not self.nodes:
+            raise GraphValidationError("the graph has no nodes: add_node(name, fn) first")
+        if any(START in sources for sources, _ in self.joins):
+            raise GraphValidationError("a join cannot wait for START; START is only an entry")
+        for source in dict.fromkeys([*self.edges, *self.branches, *(s for ss, _ in self.joins for s in ss)]):
+            self._check_source(source)
+            for kind, target, text in self.ways_out(source):
+                self._check_target(source, {"route": f"route {text!r}"}.get(kind, f"a {kind}"), target)
+        if not self.successors(START):
+            raise GraphValidationError("no entry: nothing leaves START; add_edge(START, '<first node>')")
+        successors = {name: self.successors(name) for name in (START, *self.nodes)}
+        reached = _reachable([START], successors)
+        for node in self.nodes:
+            if node not in reached:
+                raise GraphValidationError(f"node {node!r} is unreachable from START; connect it or remove it "
+                                           "(LangGraph would accept it and never run it)")
+        predecessors: dict[str, set[str]] = {}
+        for source, targets in successors.items():
+            for target in targets:
+                predecessors.setdefault(target, set()).add(source)
+        finishing = _reachable([END, *(name for name in self.nodes if not successors[name])], predecessors)
+        for node in self.nodes:
+            if node not in finishing:  # a node with no way out finishes: the run ends there
+                raise GraphValidationError(f"node {node!r} has no path to END: every way out of it loops back "
+                                           "without an exit; add a route to END")
+
+    def _check_source(self, source: str) -> None:
+        if source == END:
+            raise GraphValidationError("an edge leaves END, but END is where a run stops; remove it")
+        if source != START and source not in self.nodes:
+            raise GraphValidationError(f"Found edge starting at unknown node {source!r}; known nodes: "
+                                       f"{', '.join(map(repr, self.nodes))}")
+
+    def _check_target(self, source: str, how: str, target: str) -> None:
+        if target == START:
+            raise GraphValidationError(f"{how} from {label(source)} goes back to START; START is only an "
+                                       "entry, point it at a node instead")
+        if target != END and target not in self.nodes:
+            raise GraphValidationError(f"Found edge ending at unknown node {target!r}: {how} from "
+                                       f"{label(source)} goes there; known nodes: "
+                                       f"{', '.join(map(repr, self.nodes))}, or END")
+
+
+def _reachable(origins: list[str], links: Mapping[str, Iterable[str]]) -> set[str]:
+    seen, queue = set(origins), deque(origins)
+    while queue:
+        for nxt in links.get(queue.popleft(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
 
 
 def resolve(branch: Branch, result: Any, where: str, nodes: Iterable[str]) -> list[str | Send]:

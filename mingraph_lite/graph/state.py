@@ -1,16 +1,6 @@
-"""The worksheet's rules: which fields exist, how each one merges, and how to hand out copies.
+"""The graph state's fields and reducers (read as LangGraph reads them), and how its values are copied.
 
-A field annotated ``Annotated[T, reducer]`` merges an update with ``reducer(old, new)``; any other
-field is replaced. As on LangGraph, the reducer is the *last* ``Annotated`` metadata item if that
-item is callable, it must take two positional parameters (checked when the builder is made), and
-a reducer field starts a run at its type's empty value (``list()`` is ``[]``) when the type can be
-called with no arguments.
-
-Isolation: a node gets its own copy of the state. Immutable values (str, int, ..., and frozen
-dataclasses such as the course's messages) are shared instead of copied: nothing can edit them,
-and a message whose tool-call arguments nest 10,000 levels deep costs nothing to hand out. A field
-remembers whether it holds only immutable values ("flat"), so copying a long message list is one
-C-level ``list.copy()`` instead of a Python walk over every item at every step.
+Every reader gets a copy, except of immutable values (str, int, frozen dataclasses), which are shared.
 """
 
 from __future__ import annotations
@@ -27,21 +17,17 @@ from ..errors import GraphValidationError
 
 Reducer = Callable[[Any, Any], Any]
 
-#: Values that cannot change after they are made: sharing one is as good as copying it.
 _SHARED: set[type] = {str, int, float, bool, complex, bytes, type(None), frozenset, range}
 
-#: Reducers known to build a new value without touching their inputs (so they may read the stored
-#: value itself, not a copy) and whose result for two flat lists is flat. LangGraph's tutorials use it.
-APPENDING = frozenset({operator.add})
-
-#: LangGraph turns these abstract types into the concrete one before calling it for the empty value.
+APPENDING = frozenset({operator.add})  # leaves its inputs alone: the merge may extend a list in place
 _CONCRETE = {abc.Sequence: list, abc.MutableSequence: list, abc.Set: set, abc.MutableSet: set,
              abc.Mapping: dict, abc.MutableMapping: dict}
+_MISSING = object()
 
 
 @dataclass(frozen=True)
 class Schema:
-    """The fields of a state type, their reducers, and the empty value each reducer field starts at."""
+    """A state type's fields (in declaration order), reducers, and the reducer fields' empty values."""
 
     name: str
     fields: tuple[str, ...]
@@ -50,63 +36,41 @@ class Schema:
 
 
 def read_schema(state_type: type) -> Schema:
-    """Read a TypedDict once: fields, reducers (arity checked) and the reducer fields' empty values."""
-    if not _is_typeddict(state_type):
-        raise TypeError(f"StateGraph needs a TypedDict (class State(TypedDict): ...), got {state_type!r}; "
-                        "LangGraph also takes a dataclass, a pydantic model or one annotated value as the "
-                        "state, this engine takes a TypedDict only")
+    if not (isinstance(state_type, type) and issubclass(state_type, dict) and hasattr(state_type, "__total__")):
+        raise TypeError(f"StateGraph needs a TypedDict (class State(TypedDict): ...), got {state_type!r}; LangGraph "
+                        "also takes a dataclass, a pydantic model or one annotated value, this engine a TypedDict only")
     try:
         hints = get_type_hints(state_type, include_extras=True)
     except Exception as exc:
         raise TypeError(f"StateGraph needs a TypedDict whose annotations can be resolved; "
                         f"{state_type!r} failed with {exc!r}") from exc
-    if not hints:
-        raise TypeError(f"StateGraph needs a TypedDict with at least one field, got {state_type!r}")
-    reducers: dict[str, Reducer] = {}
-    defaults: dict[str, Any] = {}
-    for name, hint in hints.items():
-        reducer = _reducer_of(name, hint)
-        if reducer is not None:
-            reducers[name] = reducer
-            empty = _empty_value(hint)
-            if empty is not _MISSING:
-                defaults[name] = empty
-    return Schema(getattr(state_type, "__name__", "state"), tuple(hints), reducers, defaults)
-
-
-def _is_typeddict(state_type: Any) -> bool:
-    # typing's and typing_extensions' TypedDicts both make dict subclasses that know their totality
-    return isinstance(state_type, type) and issubclass(state_type, dict) and hasattr(state_type, "__total__")
+    reducers = {name: r for name, hint in hints.items() if (r := _reducer_of(name, hint)) is not None}
+    defaults = {name: empty for name in reducers if (empty := _empty_value(hints[name])) is not _MISSING}
+    return Schema(state_type.__name__, tuple(hints), reducers, defaults)
 
 
 def _reducer_of(name: str, hint: Any) -> Reducer | None:
-    if get_origin(hint) is not Annotated:
+    if get_origin(hint) is not Annotated or not callable(last := get_args(hint)[-1]):
         return None
-    last = get_args(hint)[-1]  # LangGraph reads only the last metadata item
-    if not callable(last):
-        return None
+    shown = getattr(last, "__name__", last)
     try:
         params = signature(last).parameters.values()
-    except (TypeError, ValueError):
-        return last  # a builtin without a signature: trust it, as LangGraph cannot check it either
+    except (TypeError, ValueError):  # e.g. the builtin max: LangGraph refuses it too
+        raise GraphValidationError(f"Invalid reducer for field {name!r}: {shown!r} has no signature to check; "
+                                   "wrap it: Annotated[int, lambda old, new: max(old, new)]") from None
     positional = [p for p in params if p.kind in (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD)]
     if len(positional) != 2:
         raise GraphValidationError(
-            f"Invalid reducer for field {name!r}: {getattr(last, '__name__', last)!r} takes "
-            f"{len(positional)} positional parameter(s), but a reducer is called as reducer(current, "
-            "update) and must take exactly two (LangGraph refuses it too)")
+            f"Invalid reducer for field {name!r}: {shown!r} takes {len(positional)} positional parameter(s), "
+            "but a reducer is called as reducer(current, update) and must take exactly two")
     return last
-
-
-_MISSING = object()
 
 
 def _empty_value(hint: Any) -> Any:
     base = get_args(hint)[0]
     base = get_origin(base) or base
-    base = _CONCRETE.get(base, base)
     try:
-        return base()
+        return _CONCRETE.get(base, base)()
     except Exception:  # not callable without arguments: the field starts absent, as on LangGraph
         return _MISSING
 
@@ -121,29 +85,23 @@ def _is_shared(kind: type) -> bool:
     return False
 
 
-def is_flat(value: Any) -> bool:
-    """True when a one-level copy detaches ``value`` completely (it holds immutable values only)."""
+def _is_flat(value: Any) -> bool:
     kind = type(value)
-    if _is_shared(kind):
-        return True
     if kind is list or kind is tuple:
         return all(_is_shared(type(item)) for item in value)
     if kind is dict:
         return all(_is_shared(type(item)) for item in value.values())
-    return False
+    return _is_shared(kind)
 
 
-def private_copy(value: Any, flat: bool) -> Any:
-    """A copy of ``value`` that shares nothing mutable with it; ``flat`` is ``is_flat(value)``."""
+def _copy(value: Any, flat: bool) -> Any:
     if flat:
-        kind = type(value)
-        return value.copy() if kind is list or kind is dict else value
+        return value.copy() if type(value) in (list, dict) else value
     try:
         return _deep(value)
-    except RecursionError:
+    except RecursionError:  # a clear error, never a RecursionError from deep inside
         raise ValueError(f"a state value ({type(value).__name__}) is nested too deeply to copy for a node; "
-                         "keep deep data inside an immutable value (a frozen dataclass) or flatten it"
-                         ) from None
+                         "keep deep data inside an immutable value (a frozen dataclass) or flatten it") from None
 
 
 def _deep(value: Any) -> Any:
@@ -159,40 +117,43 @@ def _deep(value: Any) -> Any:
     return deepcopy(value)
 
 
-def take(value: Any) -> tuple[Any, bool]:
-    """Adopt a value from outside (an update, the input): (private copy, flat?)."""
-    flat = is_flat(value)
-    return private_copy(value, flat), flat
+def fresh(value: Any) -> Any:
+    """A copy of ``value`` that shares nothing mutable with it: the engine's one way to copy."""
+    return _copy(value, _is_flat(value))
 
 
-def copy_state(state: Mapping[str, Any], flat: Mapping[str, bool]) -> dict[str, Any]:
-    """A copy of the whole state, field by field."""
-    return {key: private_copy(value, flat[key]) for key, value in state.items()}
+def copy_update(update: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if update is None else {key: fresh(value) for key, value in update.items()}
 
 
-class StateView(Mapping):
-    """What a router sees: a read-only mapping of the state, copying each value as it is read.
+class Values:
+    """The state's values, each flagged "flat" when it holds only immutable values: for speed only, a flat
+    list is copied with one C-level ``list.copy()``, not a Python walk (benchmarks/graph_engine.py)."""
 
-    A router only decides, so it cannot assign; and whatever it reads is its own copy, so it
-    cannot edit the state through a nested list either.
-    """
+    __slots__ = ("fields", "data", "_flat")
 
-    __slots__ = ("_state", "_flat")
+    def __init__(self, fields: tuple[str, ...], data: dict | None = None, flat: dict | None = None) -> None:
+        self.fields, self.data, self._flat = fields, data or {}, flat or {}
 
-    def __init__(self, state: Mapping[str, Any], flat: Mapping[str, bool]) -> None:
-        self._state, self._flat = state, flat
+    def put(self, key: str, value: Any) -> None:
+        """Adopt a value from outside (an update, the input) as the engine's own copy."""
+        flat = _is_flat(value)
+        self.data[key], self._flat[key] = _copy(value, flat), flat
 
-    def __getitem__(self, key: str) -> Any:
-        return private_copy(self._state[key], self._flat[key])
+    def put_grown(self, key: str, value: list, added: list) -> None:
+        """Store ``value``, the field's list plus ``added`` (both the engine's own): no rescan of it."""
+        self.data[key], self._flat[key] = value, self._flat[key] and _is_flat(added)
 
-    def __contains__(self, key: object) -> bool:
-        return key in self._state
+    def get_copy(self, key: str) -> Any:
+        return _copy(self.data[key], self._flat[key])
 
-    def __iter__(self):
-        return iter(self._state)
+    def copy(self) -> dict[str, Any]:
+        """The whole state as a dict the caller owns, in the TypedDict's field order (LangGraph's order)."""
+        return {key: _copy(self.data[key], self._flat[key]) for key in self.fields if key in self.data}
 
-    def __len__(self) -> int:
-        return len(self._state)
+    def clone(self) -> Values:
+        """A second Values holding copies: the merge may grow this one's lists in place."""
+        return Values(self.fields, {key: self.get_copy(key) for key in self.data}, dict(self._flat))
 
-    def __repr__(self) -> str:
-        return f"StateView({dict(self)!r})"
+    def shallow(self) -> Values:
+        return Values(self.fields, dict(self.data), dict(self._flat))

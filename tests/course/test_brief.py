@@ -184,6 +184,6 @@ def test_the_platform_listeners_work_on_the_brief_unchanged(tmp_path, capsys):
     plain = build_brief_graph().invoke(initial_state())
     assert graph.invoke(initial_state()) == plain  # listeners change nothing
     assert [e["node"] for e in rec.of("node_end")] == list(MISSING)
-    assert rec.names() == ["node_start", "node_end"] * len(MISSING)
+    assert rec.names() == ["run_start", *["node_start", "node_end"] * len(MISSING), "finish"]
     assert [e["event"] for e in read_trace(tmp_path / "brief.jsonl")] == rec.names()
     assert "collect" in capsys.readouterr().out

@@ -9,7 +9,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import ScriptExhausted, StepLimitReached, graph_context
 from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
-from mingraph_lite.graph.agent_graph import langgraph_recursion_limit, node_executions
+from mingraph_lite.graph.agent_graph import node_executions
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from mingraph_lite.observers.recorder import EventRecorder
@@ -167,7 +167,6 @@ def test_the_budget_in_node_executions_and_langgraphs_limit_differ_by_one():
     from mingraph_lite.graph.agent_graph import AgentNodes, AgentState, connect_agent
 
     assert [node_executions(n) for n in (0, 1, 4)] == [1, 3, 9]
-    assert [langgraph_recursion_limit(n) for n in (0, 1, 4)] == [2, 4, 10]
     for budget in (1, 3):  # a model that never answers spends the whole budget: the longest run
         def compiled(max_steps, budget=budget):
             nodes = AgentNodes(looping_manager(), weather_registry(), max_model_steps=budget)
@@ -189,7 +188,7 @@ def test_langgraphs_recursion_limit_is_tight_for_the_same_budget():
         assert run_agent_graph(graph, QUESTION)["stop_reason"] == "step limit"  # the bound it was built with
         with pytest.raises(Exception, match="[Rr]ecursion"):
             graph.invoke(initial_agent_state(QUESTION),
-                         config={"recursion_limit": langgraph_recursion_limit(budget) - 1})
+                         config={"recursion_limit": node_executions(budget)})  # one below the bound
 
 
 def test_ctrl_c_in_a_tool_cuts_the_round_and_the_folder_stays_as_before_it():

@@ -31,7 +31,7 @@ def test_builder_methods_chain_and_read_reducers():
     b = StateGraph(S)
     assert b.add_node("a", node) is b and b.add_edge(START, "a") is b
     assert b.add_conditional_edges("a", lambda s: "x", {"x": END}) is b
-    assert b.fields == ("x", "log") and b.reducers == {"log": operator.add}
+    assert b.schema.fields == ("x", "log") and b.schema.reducers == {"log": operator.add}
     assert b.compile().invoke({"x": 1, "log": []}) == {"x": 1, "log": []}
 
 
@@ -90,7 +90,7 @@ def test_names_and_arguments_are_checked_when_added():
     with pytest.raises(TypeError, match="needs a function"):
         StateGraph(S).add_node("a", 42)
     with pytest.raises(TypeError, match="path map"):
-        builder("a").add_conditional_edges("a", lambda s: "x", {})
+        builder("a").add_conditional_edges("a", lambda s: "x", "x")
     with pytest.raises(TypeError, match="TypedDict"):
         StateGraph(dict)
 

@@ -4,16 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from mingraph_lite.course.brief import DRAFT_STYLES, build_brief_graph, initial_state, step_bound
+from mingraph_lite.course.brief import DRAFT_STYLES, build_brief_graph, initial_state
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import build_agent_graph, initial_agent_state
-from mingraph_lite.graph.agent_graph import langgraph_recursion_limit
-from mingraph_lite.graph.langgraph_port import langgraph_state_graph, run_on_langgraph, run_on_mingraph
+from mingraph_lite.graph.builder import langgraph_state_graph
 from mingraph_lite.observers.recorder import EventRecorder
 
 langgraph = pytest.importorskip("langgraph",
                                 reason="LangGraph not installed: pip install 'mingraph-lite[langgraph]'")
+
+
+def run(graph, state):
+    """(final state, node path, updates in order) from one stream of both modes, on either engine."""
+    final, path, updates = dict(state), [], []
+    for mode, payload in graph.stream(dict(state), stream_mode=["updates", "values"]):
+        if mode == "updates":
+            path += list(payload)
+            updates += [dict(update or {}) for update in payload.values()]
+        else:
+            final = payload
+    return final, tuple(path), updates
 
 
 def test_the_builder_really_is_langgraphs():
@@ -27,9 +38,8 @@ def test_the_builder_really_is_langgraphs():
 @pytest.mark.parametrize("style", DRAFT_STYLES)
 def test_the_brief_takes_the_same_path_to_the_same_state(style, max_revisions):
     state = initial_state(["Tokyo", "Paris"], include_fahrenheit=True)
-    ours = run_on_mingraph(build_brief_graph(style, max_revisions), state)
-    theirs = run_on_langgraph(build_brief_graph(style, max_revisions, engine="langgraph"), state,
-                              recursion_limit=step_bound(max_revisions) + 1)
+    ours = run(build_brief_graph(style, max_revisions), state)
+    theirs = run(build_brief_graph(style, max_revisions, engine="langgraph"), state)
     assert ours[1] == theirs[1]  # node path
     assert ours[0] == theirs[0]  # final state
     assert ours[2] == theirs[2]  # each update, in order
@@ -44,10 +54,7 @@ def test_the_agent_graph_takes_the_same_path_to_the_same_state(manager, limits):
         graph = build_agent_graph(manager(), weather_registry(), SYSTEM_PROMPT, observers=[rec],
                                   engine=engine, **limits)
         state = initial_agent_state(QUESTION, SYSTEM_PROMPT)
-        runner = run_on_mingraph if engine == "mingraph" else run_on_langgraph
-        budget = limits.get("max_model_steps", 10)
-        kwargs = {} if engine == "mingraph" else {"recursion_limit": langgraph_recursion_limit(budget)}
-        results.append(runner(graph, state, **kwargs))
+        results.append(run(graph, state))
         heard.append([e for e in rec.events if not e["event"].startswith("node_")])
     (ours, our_path, _), (theirs, their_path, _) = results
     assert our_path == their_path and ours == theirs

@@ -98,4 +98,4 @@ def test_listeners_hear_the_nodes_and_each_steps_agent():
     names = recorder.names()
     assert [e["node"] for e in recorder.of("node_start")] == ["plan", "execute", "execute", "execute",
                                                              "execute", "finish"]
-    assert names.count("run_start") == 4 and names.count("model_reply") == 7
+    assert names.count("run_start") == 5 and names.count("model_reply") == 7  # the graph run and its 4 agents
