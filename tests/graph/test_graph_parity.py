@@ -10,7 +10,7 @@ import pytest
 from mingraph_lite.errors import GraphExecutionError, GraphStepLimit, GraphValidationError
 from mingraph_lite.graph import END, START, StateGraph
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TraceRecorder, read_trace, trace_runs
+from mingraph_lite.observers.trace import TraceRecorder, read_trace, run_ids
 
 ENGINES = ["ours", "langgraph"]
 
@@ -130,7 +130,7 @@ def test_each_invoke_is_a_run_of_its_own_in_a_trace(tmp_path):
     with pytest.raises(KeyError):
         StateGraph(Log).add_node("a", lambda s: {}["x"]).add_edge(START, "a").compile(observers=[trace]).invoke({})
     graph.invoke({})
-    runs = trace_runs(tmp_path / "t.jsonl")
+    runs = run_ids(tmp_path / "t.jsonl")
     assert len(runs) == 3
     events = read_trace(tmp_path / "t.jsonl")
     assert [(e["event"], e.get("reason")) for e in events if e["event"] in ("run_start", "finish")] == [
