@@ -8,7 +8,6 @@ A run is always in one situation, each a class (the course's cards): ``_CallingM
 from __future__ import annotations
 
 import logging
-import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -107,19 +106,6 @@ class _Finished:
         if self.answer is None:  # never a fake answer: the caller can't tell "I gave up" from a reply
             raise StepLimitReached(f"no answer after {self.model_calls} model calls (max_steps={run.max_steps})",
                                    steps=self.model_calls)
-
-
-def card_transitions(first: type = _CallingModel) -> list[tuple[str, str]]:
-    """Every (situation, next situation) pair from ``first`` on, read from the ``run`` return annotations."""
-    edges, found = [], [first]
-    for current in found:  # grows as the annotations name new classes
-        returns = typing.get_type_hints(current.run).get("return")
-        for following in typing.get_args(returns) or (returns,):
-            if isinstance(following, type) and following is not type(None):
-                edges.append((current.__name__.lstrip("_"), following.__name__.lstrip("_")))
-                if following not in found:
-                    found.append(following)
-    return edges
 
 
 class Agent:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, EventRecorder, ScriptedLLM, StepLimitReached,
                            SystemMessage, ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage, plot_run)
 from lessons.exercises import check
-from lessons.pictures import draw_cards
+from lessons.pictures import card_transitions, draw_cards
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
                                           results, three_round_manager)
 from mingraph_lite.course.weather import WEATHER, get_weather, to_fahrenheit, weather_registry
@@ -122,7 +122,7 @@ class Desk:
 class Waiting:
     step: int
 
-    def run(self, desk):
+    def run(self, desk) -> "Errands | HungUp":
         if self.step > desk.max_steps:
             return HungUp(None)
         response = desk.llm.generate(desk.folder, desk.registry.tools)
@@ -137,7 +137,7 @@ class Errands:
     slips: tuple
     step: int
 
-    def run(self, desk):
+    def run(self, desk) -> "Waiting":
         for slip in self.slips:
             desk.folder.append(desk.registry.run(slip))
         return Waiting(self.step + 1)
@@ -147,14 +147,24 @@ class Errands:
 class HungUp:
     answer: str | None
 
-    def run(self, desk):
+    def run(self, desk) -> None:
         return None  # no next card: the loop ends
 
 
+# %% [markdown]
+# Each `run` says in its return annotation which cards it can hand over (`-> Errands | HungUp`). That is
+# enough to draw the diagram from the code itself: `card_transitions` starts at `Waiting`, reads each
+# annotation, and follows every card it names. The labels are ours; the arrows are the code's.
+
+# %%
 SPOTS = {"Waiting": (0, 0), "Errands": (5, 0), "HungUp": (0, -2.6)}
-ARROWS = [("Waiting", "Errands", "slips"), ("Errands", "Waiting", "answer slips in the folder"),
-          ("Waiting", "HungUp", "an answer, or the ceiling")]
-draw_cards(SPOTS, ARROWS, title="three cards; each arrow is a card handing over the next one")
+LABELS = {("Waiting", "Errands"): "slips", ("Errands", "Waiting"): "answer slips in the folder",
+          ("Waiting", "HungUp"): "an answer, or the ceiling"}
+arrows = card_transitions(Waiting)
+print(arrows)
+assert set(arrows) == set(LABELS)  # every arrow the code has is labelled, and no label is made up
+draw_cards(SPOTS, [(*arrow, LABELS[arrow]) for arrow in arrows],
+           title="three cards; each arrow is a card handing over the next one (read from the code)")
 
 # %% [markdown]
 # And the loop that holds them. It never asks where it is: the card in hand already is the answer. It
@@ -442,7 +452,7 @@ class Errands:
     slips: tuple
     step: int
 
-    def run(self, desk):
+    def run(self, desk) -> "AskingHuman | Waiting":
         for i, slip in enumerate(self.slips):
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.slips[i + 1:], self.step)
@@ -456,7 +466,7 @@ class AskingHuman:
     rest: tuple
     step: int
 
-    def run(self, desk):
+    def run(self, desk) -> "Errands":
         answer = desk.human(self.slip.arguments["city"])
         desk.folder.append(ToolMessage(answer, tool_call_id=self.slip.id, name=self.slip.name))
         return Errands(self.rest, self.step)
@@ -502,8 +512,10 @@ assert errands[0] < sticky[0]
 # the checking goes, and a new situation is a new card.**
 
 # %%
-draw_cards({**SPOTS, "AskingHuman": (10, 0)},
-           [*ARROWS, ("Errands", "AskingHuman", "unknown city"), ("AskingHuman", "Errands", "the slips left")],
+LABELS |= {("Errands", "AskingHuman"): "unknown city", ("AskingHuman", "Errands"): "the slips left"}
+arrows = card_transitions(Waiting)  # the same Waiting: its annotation names Errands, now the new one
+assert set(arrows) == set(LABELS)
+draw_cards({**SPOTS, "AskingHuman": (10, 0)}, [(*arrow, LABELS[arrow]) for arrow in arrows],
            new=["AskingHuman"], title="a new situation is a new card (orange) and two new arrows")
 
 # %% [markdown]

@@ -191,8 +191,9 @@ assert all(m.tool_call_id in asked for m in kept if isinstance(m, ToolMessage)) 
 # - `LastN(system_prompt, 8)`: the system prompt and the last 8 messages (a sliding window).
 # - `Summarise(system_prompt, summariser, keep_last=4, trigger=8)`: when more than 8 messages are unsummarised, a
 #   second model condenses all but the last 4 into a running summary that travels with the system prompt. Its calls
-#   cost tokens too: they are in `memory.summary_responses`, and we add them to the bill. Our summariser is scripted as
-#   well (labelled so): it keeps the first city asked about and every reading, and drops the rest.
+#   cost tokens too: the agent announces each one to its listeners as `on_memory_call`, with its tokens, so a trace
+#   and our meter both count them. Our summariser is scripted as well (labelled so): it keeps the first city asked
+#   about and every reading, and drops the rest.
 #
 # **Predict first:** which strategy is cheapest in total, and which ones answer the last question ("Which city did I
 # ask about first?") correctly?

@@ -5,13 +5,12 @@ from __future__ import annotations
 import io
 import logging
 from collections import Counter
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mingraph_lite.agents import Agent, card_transitions
+from mingraph_lite.agents import Agent
 from mingraph_lite.course.scripts import (
     QUESTION,
     SYSTEM_PROMPT,
@@ -440,45 +439,6 @@ def test_an_error_answer_quotes_at_most_a_few_hundred_characters_and_says_how_mu
     (answer,) = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
     assert len(answer.content) < 600
     assert "(9,999,700 more characters cut)" in answer.content and "the limit is 20,000" in answer.content
-
-
-# --- the situations' diagram, read from their annotations -------------------------------------------
-
-def test_card_transitions_are_read_from_the_run_annotations_and_cover_every_run():
-    edges = card_transitions()
-    assert sorted(edges) == [("CallingModel", "Finished"), ("CallingModel", "RunningTools"),
-                             ("RunningTools", "CallingModel")]
-    for manager, kwargs in ((four_round_manager, {}), (looping_manager, {"max_steps": 2})):
-        agent = weather_agent(manager(), **kwargs)
-        try:
-            agent.run({"question": QUESTION})
-        except StepLimitReached:
-            pass
-        names = [name for name, _ in agent.cards]
-        assert set(zip(names, names[1:], strict=False)) <= set(edges)  # every hand-over a run made is drawn
-
-
-@dataclass(frozen=True)
-class Asking:
-    def run(self, run) -> Waiting | Done:
-        return Done()
-
-
-@dataclass(frozen=True)
-class Waiting:
-    def run(self, run) -> Asking:
-        return Asking()
-
-
-@dataclass(frozen=True)
-class Done:
-    def run(self, run) -> None:
-        return None
-
-
-def test_card_transitions_follow_a_learners_own_classes():
-    assert card_transitions(Asking) == [("Asking", "Waiting"), ("Asking", "Done"), ("Waiting", "Asking")]
-    assert card_transitions(Done) == []
 
 
 # --- a memory's own model calls are announced -------------------------------------------------------

@@ -8,6 +8,7 @@ token counts are whatever the model reported (``None`` = not reported, drawn as 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+import typing
 from typing import Any
 
 from mingraph_lite.plots import _done, _pyplot, run_events
@@ -147,13 +148,29 @@ def _spot(ax, name: str, xy: tuple[float, float], colour: str) -> None:
     _box(ax, xy, name, colour, width=2.3, height=0.9)
 
 
+def card_transitions(first: type) -> list[tuple[str, str]]:
+    """Every (card, next card) pair from ``first`` on, read from each ``run`` method's return annotation.
+
+    The diagram is then the code: a card whose ``run`` says ``-> Errands | HungUp`` gets an arrow to each.
+    """
+    edges, found = [], [first]
+    for current in found:  # grows as the annotations name new classes
+        returns = typing.get_type_hints(current.run).get("return")
+        for following in typing.get_args(returns) or (returns,):
+            if isinstance(following, type) and following is not type(None):
+                edges.append((current.__name__.lstrip("_"), following.__name__.lstrip("_")))
+                if following not in found:
+                    found.append(following)
+    return edges
+
+
 def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[str, ...]], *,
                new: Iterable[str] = (), title: str = "the cards and their arrows"):
     """Cards as boxes at ``spots`` and ``(from, to, label)`` arrows; names in ``new`` are drawn highlighted.
 
     An arrow's label says what makes the card hand over that next card; a card with no arrow out ends
     the run. A name in ``new`` may be a card or an arrow written as ``"from->to"``. Arrows may also be
-    unlabelled ``(from, to)`` pairs, as ``mingraph_lite.agents.card_transitions`` reads them from the cards.
+    unlabelled ``(from, to)`` pairs, as ``card_transitions`` reads them from the cards.
     """
     plt = _pyplot()
     new = set(new)

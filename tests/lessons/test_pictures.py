@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
-from mingraph_lite import Agent, EventRecorder
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
+from mingraph_lite import Agent, EventRecorder, StepLimitReached
+from mingraph_lite.agents import _CallingModel
+from mingraph_lite.course.scripts import (
+    QUESTION,
+    SYSTEM_PROMPT,
+    four_round_manager,
+    looping_manager,
+    three_round_manager,
+)
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import word_count
 
@@ -47,10 +56,47 @@ def test_draw_loop_and_draw_cards_draw_their_boxes():
 
 
 def test_draw_cards_takes_the_arrows_the_agent_reads_from_its_cards():
-    from mingraph_lite.agents import card_transitions
-
     spots = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
-    fig = pictures.draw_cards(spots, card_transitions())
+    fig = pictures.draw_cards(spots, pictures.card_transitions(_CallingModel))
     arrows = [t for t in fig.axes[0].texts if getattr(t, "arrow_patch", None) is not None]
-    assert len(arrows) == len(card_transitions()) == 3
+    assert len(arrows) == len(pictures.card_transitions(_CallingModel)) == 3
     assert {"CallingModel", "RunningTools", "Finished"} <= {t.get_text() for t in fig.axes[0].texts}
+
+
+# --- the card diagram, read from the cards' own annotations -------------------------------------------
+
+def test_card_transitions_are_read_from_the_run_annotations_and_cover_every_run():
+    edges = pictures.card_transitions(_CallingModel)
+    assert sorted(edges) == [("CallingModel", "Finished"), ("CallingModel", "RunningTools"),
+                             ("RunningTools", "CallingModel")]
+    for manager, kwargs in ((four_round_manager, {}), (looping_manager, {"max_steps": 2})):
+        agent = Agent(manager(), weather_registry(), SYSTEM_PROMPT, **kwargs)
+        try:
+            agent.run({"question": QUESTION})
+        except StepLimitReached:
+            pass
+        names = [name for name, _ in agent.cards]
+        assert set(zip(names, names[1:], strict=False)) <= set(edges)  # every hand-over a run made is drawn
+
+
+@dataclass(frozen=True)
+class Asking:
+    def run(self, run) -> Waiting | Done:
+        return Done()
+
+
+@dataclass(frozen=True)
+class Waiting:
+    def run(self, run) -> Asking:
+        return Asking()
+
+
+@dataclass(frozen=True)
+class Done:
+    def run(self, run) -> None:
+        return None
+
+
+def test_card_transitions_follow_a_learners_own_classes():
+    assert pictures.card_transitions(Asking) == [("Asking", "Waiting"), ("Asking", "Done"), ("Waiting", "Asking")]
+    assert pictures.card_transitions(Done) == []
