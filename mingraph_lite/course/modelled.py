@@ -1,8 +1,9 @@
-"""Scripted managers modelling the unit experiment the source article reported (not a real model).
+"""Scripted managers modelling reported runs (not a real model), one behaviour mix per kind of variant.
 
 The article asked qwen3.5:0.8b the Paris/Tokyo question 8 times per ``get_weather`` result style
-(``REPORTED``). Offline, a seeded ``random.Random`` picks each run's behaviour with the reported
-frequencies: that shows how the harness works and how much 8 runs wobble; it measures nothing.
+(``REPORTED``); a probe in issue 20 gave SmolLM2-135M one worked example (4 runs). Offline, a seeded
+``random.Random`` picks each run's behaviour with those frequencies: that shows how the harness works
+and how much a few runs wobble; it measures nothing. A variant no report covers is refused.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ MODELLED = {
     "18": {"celsius as fahrenheit": 6, "kept asking (not described)": 2},
     "18°C": {"right, with to_fahrenheit": 2, "right, own arithmetic": 4, "made up numbers": 1,
              "kept asking (not described)": 1},
+    # The probe: get_weather first in 3 of 4 runs, then Tokyo skipped or a result converted twice (the
+    # split of those 3 is not reported: modelled evenly); the fourth run made its numbers up.
+    "worked example": {"skipped Tokyo": 1.5, "converted a converted number": 1.5, "made up numbers": 1},
 }
 MODELLED_LABEL = "scripted managers modelling the reported behaviour, not a real model"
 
@@ -83,17 +87,57 @@ def _made_up(messages, tools):
     return _reply(calls=[("to_fahrenheit", {"celsius": 10}), ("to_fahrenheit", {"celsius": 5})], step=1)
 
 
+def _paris_only(messages, tools):
+    return _reply(calls=[("get_weather", {"city": "Paris"})], step=1)
+
+
+def _convert_paris(messages, tools):
+    return _reply(calls=[("to_fahrenheit", {"celsius": _celsius(messages)[-1]})], step=2)
+
+
+def _guess_tokyo(messages, tools):
+    return _reply(f"Paris: {number(results(messages, 'to_fahrenheit')[-1])}°F, Tokyo: 75°F")
+
+
+def _convert_again(messages, tools):
+    return _reply(calls=[("to_fahrenheit", {"celsius": number(results(messages, "to_fahrenheit")[0])})], step=3)
+
+
 _SCRIPTS = {
     "celsius as fahrenheit": [_lookups, _as_fahrenheit],
     "right, with to_fahrenheit": [_lookups, _convert_both, _final_from_tool],
     "right, own arithmetic": [_lookups, _own_arithmetic],
     "made up numbers": [_made_up, _final_from_tool],
     "kept asking (not described)": [_lookups] * 100,
+    "skipped Tokyo": [_paris_only, _convert_paris, _guess_tokyo],
+    "converted a converted number": [_lookups, _convert_both, _convert_again, _final_from_tool],
 }
+
+
+def modelled_as(variant) -> str:
+    """Which behaviour mix models ``variant`` (a ``Variant``, or a key of ``MODELLED``)."""
+    if isinstance(variant, str):
+        return variant
+    if variant.messages:
+        return "worked example"
+    return "18°C" if variant.weather_unit else "18"
+
+
+def cannot_model(variant) -> str | None:
+    """Why the scripted managers cannot stand in for ``variant`` (no report covers it), or None."""
+    from .scripts import SYSTEM_PROMPT
+
+    changed = [key for key, value in (("system_prompt", variant.system_prompt != SYSTEM_PROMPT),
+               ("temperature", variant.temperature is not None), ("last_n", variant.last_n is not None),
+               ("turn_format", variant.turn_format is not None)) if value]
+    if not changed:
+        return None
+    return (f"the scripted model cannot model variant {variant.name!r}: no reported run sets its "
+            f"{', '.join(changed)}; run it on a real model (--llm local, ollama:MODEL or openai:MODEL)")
 
 
 def modelled_manager(variant: str, rng: random.Random) -> tuple[str, ScriptedLLM]:
     """Pick one run's behaviour with the reported frequencies; return it and its scripted manager."""
-    weights = MODELLED[getattr(variant, "name", variant)]
+    weights = MODELLED[modelled_as(variant)]
     behaviour = rng.choices(list(weights), weights=list(weights.values()))[0]
     return behaviour, ScriptedLLM(_SCRIPTS[behaviour], name=f"scripted (modelled): {behaviour}")

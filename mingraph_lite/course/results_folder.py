@@ -4,7 +4,7 @@ Layout (one folder per model and settings)::
 
     results.csv        one row per recorded run (its classification, seed, temperature, trace file)
     summary.json       model, settings, package version, dates, counts per variant
-    traces/bare-03.jsonl   the trace of run 3 of the "18" variant (one run per file)
+    traces/18-c-03.jsonl   the trace of run 3 of the "18°C" variant (one run per file)
     outcomes.png       the figure
 
 Every file is written to a ``.partial`` name and moved into place with ``os.replace`` (atomic on one
@@ -63,6 +63,9 @@ class RunResult:
     trace: str        # the trace file, relative to the folder
     run_id: str
     seconds: float
+    system_prompt: str = ""   # what the variant said to the model (absent in folders of the first edition)
+    examples: str = ""        # its worked example: a shipped name, "inline", or ""
+    settings: str = ""        # its effective settings as JSON: result forms, temperature, max_steps, ...
 
     @property
     def key(self) -> tuple[str, int]:

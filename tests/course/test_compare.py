@@ -26,15 +26,16 @@ def test_wilson_matches_the_textbook_formula_and_stays_in_bounds():
         wilson(3, 0)
 
 
-def test_folders_of_one_model_and_settings_are_pooled_and_repeated_seeds_noted(tmp_path):
+def test_folders_of_one_model_and_settings_are_pooled_and_repeated_seeds_refused(tmp_path):
     run_experiment(out=tmp_path / "alice", runs=3, seed=0, progress=False)
     run_experiment(out=tmp_path / "bob", runs=3, seed=100, progress=False)
     pooled = compare([tmp_path / "alice", tmp_path / "bob"])
     assert [(g.variant, g.runs, len(g.folders)) for g in pooled.groups] == [("18", 6, 2), ("18°C", 6, 2)]
+    assert pooled.groups[0].shares == ((str(tmp_path / "alice"), 3), (str(tmp_path / "bob"), 3))
     assert not pooled.notes
-    run_experiment(out=tmp_path / "copycat", runs=3, seed=0, progress=False)
-    noted = compare([tmp_path / "alice", tmp_path / "copycat"])
-    assert any("more than one folder" in n for n in noted.notes)
+    run_experiment(out=tmp_path / "copycat", runs=3, seed=2, progress=False)
+    with pytest.raises(ValueError, match=r"variant '18' with seed 2, the same run twice"):
+        compare([tmp_path / "alice", tmp_path / "copycat"])
 
 
 def test_table_rows_and_figure(tmp_path):
@@ -54,7 +55,7 @@ def test_compare_command_and_its_errors(tmp_path, capsys):
     figure = tmp_path / "all.png"
     assert main(["experiment", "compare", str(tmp_path / "a"), "--figure", str(figure)]) == 0
     assert figure.stat().st_size > 1000 and "Wilson" in capsys.readouterr().out
-    assert main(["experiment", "compare", str(tmp_path / "empty")]) == 2
+    assert main(["experiment", "compare", str(tmp_path / "empty"), "--out", str(tmp_path)]) == 2
     assert "no recorded runs" in capsys.readouterr().err
 
 

@@ -1,0 +1,268 @@
+"""Experiment definitions: TOML files naming the variants of the weather task a class compares.
+
+A definition has a ``name``, an optional ``question`` and ``[[variant]]`` tables. A variant may set the
+system prompt, worked ``examples`` (a shipped name or inline messages), the form of each tool's
+``results``, ``temperature``, ``max_steps``, the memory window ``last_n`` and a local model's
+``turn_format``; never the tools or the classification. Every mistake is one ``DefinitionError`` naming
+the file and the key, raised before any run. The shipped definitions sit beside this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the tomli backport, installed on 3.10 through a dependency marker
+    import tomli as tomllib
+
+from ..errors import ToolArgsError
+from ..messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from ..tools import ToolRegistry
+from .classify import CITIES
+from .scripts import QUESTION, SYSTEM_PROMPT
+from .weather import make_get_weather, to_fahrenheit
+
+SHIPPED = resources.files(__package__).joinpath("definitions")
+DEFINITION_KEYS = {"name", "question", "variant"}
+VARIANT_KEYS = {"name", "system_prompt", "examples", "results", "temperature", "max_steps", "last_n", "turn_format"}
+#: Each tool's result forms, shown on Paris's numbers -> whether the unit travels with the number.
+RESULT_FORMS = {"get_weather": {"18": False, "18°C": True},
+                "to_fahrenheit": {"64.4": False, "64.4°F": True, "64": False, "64°F": True}}
+TURN_FORMATS = ("chatml", "gemma")
+
+
+class DefinitionError(ValueError):
+    """A definition file that cannot be run: the text names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of asking: everything a definition can set, ``None`` where the command line decides."""
+
+    name: str
+    system_prompt: str = SYSTEM_PROMPT
+    examples: str = ""                       # a shipped example's name, "inline", or "" for none
+    messages: tuple[Message, ...] = ()       # the worked example, placed before the question
+    weather_unit: bool = False
+    fahrenheit_unit: bool = False
+    temperature: float | None = None
+    max_steps: int | None = None
+    last_n: int | None = None
+    turn_format: str | None = None
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-") or "variant"
+
+    @property
+    def results(self) -> dict[str, str]:
+        return {"get_weather": "18°C" if self.weather_unit else "18",
+                "to_fahrenheit": "64.4°F" if self.fahrenheit_unit else "64.4"}
+
+    def registry(self) -> ToolRegistry:
+        return weather_tools(self.weather_unit, self.fahrenheit_unit)
+
+    def described(self, temperature: float | None, max_steps: int) -> dict[str, Any]:
+        """The effective settings, as summary.json and the CSV record them (command-line values filled in)."""
+        return {"system_prompt": self.system_prompt, "examples": self.examples,
+                "example_messages": [m.to_dict() for m in self.messages], "results": self.results,
+                "temperature": self.temperature if self.temperature is not None else temperature,
+                "max_steps": self.max_steps or max_steps, "last_n": self.last_n, "turn_format": self.turn_format}
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    question: str
+    variants: tuple[Variant, ...]
+    source: str
+
+    def variant(self, name: str) -> Variant:
+        return next(v for v in self.variants if v.name == name)
+
+    @property
+    def digest(self) -> str:
+        """Twelve hex digits that change with any setting of any variant: what pooling compares."""
+        text = json.dumps([self.question, [asdict(v) | {"messages": [m.to_dict() for m in v.messages]}
+                                           for v in self.variants]], sort_keys=True, default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def weather_tools(weather_unit: bool = False, fahrenheit_unit: bool = False) -> ToolRegistry:
+    """The task's two tools, each answering in the form asked for."""
+    registry = ToolRegistry()
+    registry.add(make_get_weather(weather_unit))
+    if not fahrenheit_unit:
+        registry.add(to_fahrenheit)
+        return registry
+
+    @functools.wraps(to_fahrenheit)
+    def with_unit(celsius: float) -> str:
+        return f"{to_fahrenheit(celsius)}°F"
+    registry.add(with_unit, name="to_fahrenheit")
+    return registry
+
+
+def shipped_names() -> list[str]:
+    return sorted(p.name[:-5] for p in SHIPPED.iterdir() if p.name.endswith(".toml") and p.name != "examples.toml")
+
+
+def load(name_or_path: str | Path) -> Definition:
+    """A shipped definition by name (``unit``) or a TOML file by path."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml" and str(name_or_path) in shipped_names():
+        return parse(SHIPPED.joinpath(f"{name_or_path}.toml").read_text(encoding="utf-8"), str(name_or_path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DefinitionError(f"{name_or_path}: cannot read the definition ({e.strerror}); give a .toml file "
+                              f"or a shipped name: {', '.join(shipped_names())}") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, source: str) -> Definition:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise DefinitionError(f"{source}: not valid TOML ({e})") from None
+    _known(data, DEFINITION_KEYS, source, "")
+    name = _text(data, "name", source, "")
+    question = _text(data, "question", source, "", QUESTION)
+    if not all(city.lower() in question.lower() for city in CITIES):
+        raise DefinitionError(f"{source}: key 'question' must still ask about {' and '.join(CITIES)}: the "
+                              "classification is defined on the weather task, a definition cannot change it")
+    tables = data.get("variant")
+    if not isinstance(tables, list) or not tables:
+        raise DefinitionError(f"{source}: key 'variant' is missing or empty: add at least one [[variant]] table")
+    variants = tuple(_variant(t, f"variant[{i}]", source) for i, t in enumerate(tables))
+    slugs = [v.slug for v in variants]
+    for i, slug in enumerate(slugs):
+        if slug in slugs[:i]:
+            raise DefinitionError(f"{source}: key 'variant[{i}].name' repeats {variants[i].name!r}: each variant "
+                                  "needs its own name")
+    return Definition(name, question, variants, source)
+
+
+def _known(table: Any, allowed: set[str], source: str, where: str) -> None:
+    if not isinstance(table, dict):
+        raise DefinitionError(f"{source}: key '{where}' must be a table")
+    for key in table:
+        if key not in allowed:
+            raise DefinitionError(f"{source}: unknown key '{where}{key}': use one of {', '.join(sorted(allowed))}")
+
+
+def _text(table: dict, key: str, source: str, where: str, default: str | None = None) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise DefinitionError(f"{source}: key '{where}{key}' must be a non-empty string")
+    return value
+
+
+def _number(table: dict, key: str, source: str, where: str, low: float, high: float, whole: bool) -> Any:
+    value = table.get(key)
+    kinds = (int,) if whole else (int, float)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high):
+        kind = "a whole number" if whole else "a number"
+        raise DefinitionError(f"{source}: key '{where}{key}' must be {kind} from {low:g} to {high:g}, got {value!r}")
+    return value
+
+
+def _variant(table: Any, where: str, source: str) -> Variant:
+    _known(table, VARIANT_KEYS, source, f"{where}.")
+    at = f"{where}."
+    results = table.get("results", {})
+    _known(results, set(RESULT_FORMS), source, f"{at}results.")
+    units = {}
+    for tool, form in results.items():
+        if form not in RESULT_FORMS[tool]:
+            raise DefinitionError(f"{source}: key '{at}results.{tool}' must be one of "
+                                  f"{', '.join(map(repr, RESULT_FORMS[tool]))}, got {form!r}")
+        units[tool] = RESULT_FORMS[tool][form]
+    turn = table.get("turn_format")
+    if turn is not None and turn not in TURN_FORMATS:
+        raise DefinitionError(f"{source}: key '{at}turn_format' must be one of {', '.join(TURN_FORMATS)}")
+    variant = Variant(_text(table, "name", source, at), _text(table, "system_prompt", source, at, SYSTEM_PROMPT),
+                      weather_unit=units.get("get_weather", False), fahrenheit_unit=units.get("to_fahrenheit", False),
+                      temperature=_number(table, "temperature", source, at, 0, 2, False),
+                      max_steps=_number(table, "max_steps", source, at, 1, 100, True),
+                      last_n=_number(table, "last_n", source, at, 1, 1000, True), turn_format=turn)
+    if "examples" not in table:
+        return variant
+    label, raw = _examples_source(table["examples"], source, at)
+    messages = example_messages(raw, variant.registry(), f"{source}: key '{at}examples'")
+    return Variant(**{**asdict(variant), "examples": label, "messages": messages})
+
+
+def _examples_source(value: Any, source: str, at: str) -> tuple[str, list]:
+    if isinstance(value, list):
+        return "inline", value
+    named = tomllib.loads(SHIPPED.joinpath("examples.toml").read_text(encoding="utf-8"))
+    if value not in named:
+        raise DefinitionError(f"{source}: key '{at}examples' names no shipped example ({value!r}): use one of "
+                              f"{', '.join(named)}, or write the messages inline")
+    return value, named[value]
+
+
+def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Message, ...]:
+    """A worked example as messages: user, then calls each answered in order, ending in an answer.
+
+    A tool turn without ``content`` gets the variant's own tool answer. The question's cities are refused:
+    an example on them would hand the model the answer.
+    """
+    messages: list[Message] = []
+    waiting: list[ToolCall] = []
+    for i, turn in enumerate(raw):
+        at = f"{where}[{i}]"
+        if not isinstance(turn, dict) or turn.get("role") not in ("user", "assistant", "tool"):
+            raise DefinitionError(f"{at}: each message needs a role: user, assistant or tool")
+        if any(city.lower() in json.dumps(turn).lower() for city in CITIES):
+            raise DefinitionError(f"{at}: a worked example on {' or '.join(CITIES)} gives the question's answer "
+                                  "away; use other cities")
+        role = turn["role"]
+        if waiting and role != "tool":
+            raise DefinitionError(f"{at}: the call to {waiting[0].name} has no tool answer before this {role} turn")
+        if role == "tool":
+            messages.append(_answer(turn, waiting, registry, at))
+            continue
+        if role == "user" or not turn.get("calls"):
+            content = turn.get("content")
+            if not isinstance(content, str) or not content.strip():
+                raise DefinitionError(f"{at}: a {role} turn needs its text in 'content'")
+            messages.append(UserMessage(content) if role == "user" else AssistantMessage(content))
+            continue
+        waiting = [_call(c, registry, f"{at}.calls[{j}]", f"example_{i}_{j}") for j, c in enumerate(turn["calls"])]
+        messages.append(AssistantMessage(str(turn.get("content", "")), tuple(waiting)))
+    if not messages or not isinstance(messages[0], UserMessage):
+        raise DefinitionError(f"{where}: a worked example starts with a user turn")
+    if waiting or not isinstance(messages[-1], AssistantMessage) or messages[-1].tool_calls:
+        raise DefinitionError(f"{where}: a worked example ends with the assistant's answer (no open call)")
+    return tuple(messages)
+
+
+def _call(raw: Any, registry: ToolRegistry, at: str, ticket: str) -> ToolCall:
+    if not isinstance(raw, dict) or raw.get("name") not in registry.names:
+        raise DefinitionError(f"{at}: a call names one of the task's tools ({', '.join(registry.names)}), "
+                              f"got {raw!r}")
+    return ToolCall(ticket, raw["name"], dict(raw.get("arguments") or {}))
+
+
+def _answer(turn: dict, waiting: list[ToolCall], registry: ToolRegistry, at: str) -> ToolMessage:
+    if not waiting:
+        raise DefinitionError(f"{at}: a tool answer with no call before it")
+    call = waiting.pop(0)
+    try:
+        answer = registry.answer(call)
+    except ToolArgsError as e:
+        raise DefinitionError(f"{at}: the call {call.name}({call.arguments}) is refused by the tool: {e}") from None
+    if answer.is_error:
+        raise DefinitionError(f"{at}: the call {call.name}({call.arguments}) is refused by the tool: {answer.content}")
+    return ToolMessage(str(turn.get("content", answer.content)), call.id, call.name)
