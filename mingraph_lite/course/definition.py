@@ -1,10 +1,8 @@
 """Experiment definitions: TOML files naming the variants of the weather task a class compares.
 
-A definition has a ``name``, an optional ``question`` and ``[[variant]]`` tables. A variant may set the
-system prompt, worked ``examples`` (a shipped name or inline messages), the form of each tool's
-``results``, ``temperature``, ``max_steps``, the memory window ``last_n`` and a local model's
-``turn_format``; never the tools or the classification. Every mistake is one ``DefinitionError`` naming
-the file and the key, raised before any run. The shipped definitions sit beside this module.
+A ``[[variant]]`` may set the prompt, worked ``examples``, each tool's ``results`` form, ``temperature``,
+``max_steps``, ``last_n`` and ``turn_format``; never the tools or the classification. Every mistake is one
+``DefinitionError`` naming the file and the key, before any run. Shipped ones sit in ``definitions/``.
 """
 
 from __future__ import annotations
@@ -85,9 +83,6 @@ class Definition:
     question: str
     variants: tuple[Variant, ...]
     source: str
-
-    def variant(self, name: str) -> Variant:
-        return next(v for v in self.variants if v.name == name)
 
     @property
     def digest(self) -> str:
@@ -195,21 +190,16 @@ def _variant(table: Any, where: str, source: str) -> Variant:
                       temperature=_number(table, "temperature", source, at, 0, 2, False),
                       max_steps=_number(table, "max_steps", source, at, 1, 100, True),
                       last_n=_number(table, "last_n", source, at, 1, 1000, True), turn_format=turn)
-    if "examples" not in table:
+    value = table.get("examples")
+    if value is None:
         return variant
-    label, raw = _examples_source(table["examples"], source, at)
-    messages = example_messages(raw, variant.registry(), f"{source}: key '{at}examples'")
-    return Variant(**{**asdict(variant), "examples": label, "messages": messages})
-
-
-def _examples_source(value: Any, source: str, at: str) -> tuple[str, list]:
-    if isinstance(value, list):
-        return "inline", value
-    named = tomllib.loads(SHIPPED.joinpath("examples.toml").read_text(encoding="utf-8"))
-    if value not in named:
+    named = {} if isinstance(value, list) else tomllib.loads(SHIPPED.joinpath("examples.toml").read_text("utf-8"))
+    if not isinstance(value, list) and value not in named:
         raise DefinitionError(f"{source}: key '{at}examples' names no shipped example ({value!r}): use one of "
                               f"{', '.join(named)}, or write the messages inline")
-    return value, named[value]
+    raw = value if isinstance(value, list) else named[value]
+    messages = example_messages(raw, variant.registry(), f"{source}: key '{at}examples'")
+    return Variant(**{**asdict(variant), "examples": value if named else "inline", "messages": messages})
 
 
 def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Message, ...]:

@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 import warnings
-from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -66,20 +65,12 @@ class ExperimentResults:
     source: str
     folder: Path | None = None
 
-    def variants(self) -> list[str]:
-        return list(dict.fromkeys(r.variant for r in self.runs))
-
-    def counts(self) -> dict[str, Counter]:
-        """``{variant: Counter(outcome -> runs)}``, every outcome present (zeros included)."""
-        out = {}
-        for v in self.variants():
-            out[v] = Counter(dict.fromkeys(OUTCOMES, 0))
-            out[v].update(r.outcome for r in self.runs if r.variant == v)
+    def counts(self) -> dict[str, dict[str, int]]:
+        """``{variant: {outcome: runs}}``, every outcome present (zeros included)."""
+        out: dict[str, dict[str, int]] = {}
+        for r in self.runs:
+            out.setdefault(r.variant, dict.fromkeys(OUTCOMES, 0))[r.outcome] += 1
         return out
-
-    def rows(self) -> list[dict[str, Any]]:
-        """One dict per run (what ``mingraph_lite.plots.plot_experiment`` and the CSV take)."""
-        return [asdict(r) for r in self.runs]
 
     def table(self) -> str:
         """Counts per variant at a glance, under a line saying where the runs came from."""
@@ -172,6 +163,7 @@ class _Record:
                         "wall_seconds": 0.0}
         self.summary["commands"] = [*self.summary["commands"], self.command]
         self.planned, self.clock = planned, time.perf_counter()
+        self.made_by = {"package_version": _version(), "commit": _commit(), "python": platform.python_version()}
 
     def add(self, result: RunResult | None = None) -> None:
         with self.lock:
@@ -195,10 +187,10 @@ class _Record:
                                "variants": {v.name: v.described(s.temperature, s.max_steps) for v in d.variants}},
                 "runs_per_variant": self.planned, "runs_recorded": len(self.runs),
                 "complete": len(self.runs) >= self.planned * len(d.variants),
-                "counts": {v: dict(c) for v, c in results.counts().items()},
+                "counts": results.counts(),
                 "run_seconds_total": round(sum(r.seconds for r in self.runs.values()), 1),
-                "package_version": _version(), "commit": _commit(), "python": platform.python_version(),
-                "started": self.summary["started"], "updated": _now(), "commands": self.summary["commands"]}
+                **self.made_by, "started": self.summary["started"], "updated": _now(),
+                "commands": self.summary["commands"]}
 
     def label(self) -> str:
         s = self.settings
@@ -214,7 +206,6 @@ def _now() -> str:
 
 def _version() -> str:
     from .. import __version__
-
     return __version__
 
 
@@ -237,16 +228,13 @@ def _seed(seed: int | None, previous: dict[str, Any]) -> int:
 
 
 def _check_options(runs: int, workers: int, temperature: float, max_steps: int, threads: int | None) -> None:
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise ValueError(f"runs is the number of runs per variant and must be a whole number >= 1, got {runs!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers is how many runs go at once and must be a whole number >= 1, got {workers!r}")
+    for name, value, what in (("runs", runs, "the number of runs per variant"), ("workers", workers, "how many "
+                              "runs go at once"), ("max_steps", max_steps, "the ceiling on model calls"),
+                              ("threads", 1 if threads is None else threads, "a number of CPU threads")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} is {what} and must be a whole number >= 1, got {value!r}")
     if not 0 <= temperature <= 2:
         raise ValueError(f"temperature must be between 0 (greedy) and 2, got {temperature!r}")
-    if max_steps < 1:
-        raise ValueError(f"max_steps counts model calls and must be at least 1, got {max_steps!r}")
-    if threads is not None and threads < 1:
-        raise ValueError(f"threads is a number of CPU threads and must be at least 1, got {threads!r}")
 
 
 def _warn(source: ModelSource, temperature: float, workers: int) -> int:
