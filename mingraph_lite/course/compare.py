@@ -13,7 +13,6 @@ import csv
 import io
 import math
 import os
-import subprocess
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from .classify import CASES, OUTCOMES
 from .definition import load
 from .experiments import aligned
 from .modelled import REPORTED, REPORTED_NOTES, REPORTED_SOURCE
-from .results_folder import FIGURE, RunResult, read_results, read_summary
+from .results_folder import FIGURE, RunResult, git, read_results, read_summary
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% point: a two-sided 95% interval
 INTERVAL = "95% Wilson score interval"
@@ -68,17 +67,8 @@ def read_folder(path: str | os.PathLike[str]) -> Folder | None:
                               for v in shipped.variants}}
     return Folder(path, runs, f"{meant['name']!r} (digest {meant['digest']})",
                   redact(str(summary.get("model") or runs[0].model)), meant["variants"],
-                  str(summary.get("updated", ""))[:10], summary.get("commit") or _git_commit(path))
-
-
-def _git_commit(path: Path) -> str | None:
-    """The commit that last changed a folder kept in git (the shipped ones), when git can say."""
-    try:
-        done = subprocess.run(["git", "log", "-1", "--format=%h", "--", "."], cwd=path, text=True,
-                              capture_output=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None
+                  str(summary.get("updated", ""))[:10],
+                  summary.get("commit") or git(path, "log", "-1", "--format=%h", "--", "."))  # the shipped ones
 
 
 @dataclass(frozen=True)

@@ -17,29 +17,23 @@ from ..errors import LLMUnavailable
 
 
 def _run_parser(name: str) -> argparse.ArgumentParser:
-    unit = name == "unit"
     parser = argparse.ArgumentParser(
         prog=f"python -m mingraph_lite experiment {name}",
-        description=('The unit experiment (the same as `experiment run unit`): get_weather returning "18" vs '
-                     '"18°C". ' if unit else "Run an experiment definition (a TOML file or a shipped name). ")
-        + "N runs per variant, each traced and classified by its first wrong line; re-running resumes.")
-    if not unit:
+        description="Run an experiment definition (`unit` is `run unit`): N runs per variant, each traced and "
+                    "classified by its first wrong line; re-running resumes.")
+    if name == "run":
         parser.add_argument("definition", help="a .toml file, or a shipped name: unit, worked-example, "
                                                "units-everywhere, finish-right")
-    parser.add_argument("--llm", default="scripted",
-                        help="scripted (default: modelled behaviour, not a real model), local[:MODEL], "
-                             "ollama:MODEL or openai:MODEL")
+    parser.add_argument("--llm", default="scripted", help="scripted (default: modelled, not a real model), "
+                                                          "local[:MODEL], ollama:MODEL or openai:MODEL")
     parser.add_argument("--runs", type=int, default=8, help="runs per variant (default 8)")
     parser.add_argument("--seed", type=int, default=None,
                         help="run i of each variant uses seed SEED+i (default: drawn once, kept in the folder)")
-    parser.add_argument("--temperature", type=float, default=0.7,
-                        help="sampling temperature where a variant sets none (default 0.7; 0 repeats itself)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="runs at once against a server model (default 1; the local model runs one at a time)")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="CPU threads of a local model (default: all; 1 is fastest on a busy machine)")
-    parser.add_argument("--max-steps", type=int, default=6,
-                        help="ceiling on model calls per run where a variant sets none (default 6)")
+    parser.add_argument("--temperature", type=float, default=0.7, help="where a variant sets none (default 0.7)")
+    parser.add_argument("--workers", type=int, default=1, help="runs at once against a server model (default 1)")
+    parser.add_argument("--threads", type=int, default=None, help="CPU threads of a local model (default: all)")
+    parser.add_argument("--max-steps", type=int, default=6, help="model calls per run where a variant sets none "
+                                                                 "(default 6)")
     parser.add_argument("--out", required=True, help="the result folder (created; an existing one is resumed)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -129,22 +123,19 @@ def table_main(argv: list[str]) -> int:
 
     by_definition: dict[str, list[str]] = {}
     for folder in args.folders:
-        read = read_folder(folder)
-        if read is None:
+        if (read := read_folder(folder)) is None:
             print(f"warning: skipped {folder}: no recorded runs", file=sys.stderr)
-            continue
-        by_definition.setdefault(read.definition, []).append(folder)
+        else:
+            by_definition.setdefault(read.definition, []).append(folder)
     try:
         text = "\n".join(models_table(compare(folders)) for folders in by_definition.values())
     except ValueError as e:
         return _fail(str(e))
-    if not args.out:
-        print(text, end="")
-        return 0
     command = "python -m mingraph_lite experiment table " + " ".join(args.folders) + f" --out {args.out}"
-    Path(args.out).write_text(f"# Tested models\n\nWritten by `{command}` from the recorded folders: do not edit "
-                              f"by hand, run it again.\n\n{text}", encoding="utf-8")
-    print(f"table: {args.out}")
+    if args.out:
+        Path(args.out).write_text(f"# Tested models\n\nWritten by `{command}` from the recorded folders: do not "
+                                  f"edit by hand, run it again.\n\n{text}", encoding="utf-8")
+    print(f"table: {args.out}" if args.out else text, end="\n" if args.out else "")
     return 0
 
 

@@ -11,7 +11,6 @@ import json
 import os
 import platform
 import random
-import subprocess
 import sys
 import threading
 import time
@@ -163,7 +162,8 @@ class _Record:
                         "wall_seconds": 0.0}
         self.summary["commands"] = [*self.summary["commands"], self.command]
         self.planned, self.clock = planned, time.perf_counter()
-        self.made_by = {"package_version": _version(), "commit": _commit(), "python": platform.python_version()}
+        self.made_by = {"package_version": _version(), "python": platform.python_version(),
+                        "commit": rf.git(Path(__file__).parent, "rev-parse", "--short", "HEAD")}
 
     def add(self, result: RunResult | None = None) -> None:
         with self.lock:
@@ -209,16 +209,6 @@ def _version() -> str:
     return __version__
 
 
-def _commit() -> str | None:
-    """The checkout's commit, when the package runs from a git clone (an installed copy has none)."""
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, text=True,
-                              capture_output=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
-
-
 def _seed(seed: int | None, previous: dict[str, Any]) -> int:
     """The seed given, else the one the folder recorded, else a fresh one: students never repeat each other."""
     if seed is not None:
@@ -251,30 +241,15 @@ def _warn(source: ModelSource, temperature: float, workers: int) -> int:
     return workers
 
 
-class _Lines:
-    """Progress without tqdm (a bare install): one plain line per finished run."""
-
-    def __init__(self, total: int, done: int, name: str) -> None:
-        self.total, self.done, self.name, self.last = total, done, name, ""
-
-    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
-        self.last = text
-
-    def update(self) -> None:
-        self.done += 1
-        print(f"{self.name} experiment: {self.done}/{self.total} runs; {self.last}", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        pass
-
-
 def _bar(total: int, done: int, progress: bool, name: str):
+    """A tqdm bar; without tqdm (a bare install) a function printing one plain line per run."""
     if not progress:
         return None
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        return _Lines(total, done, name)
+        count = iter(range(done + 1, total + 1))
+        return lambda text: print(f"{name} experiment: {next(count)}/{total} runs; {text}", file=sys.stderr)
     return tqdm(total=total, initial=done, desc=f"{name} experiment", unit="run", file=sys.stderr)
 
 
@@ -283,8 +258,11 @@ def _execute(todo, record: _Record, source: ModelSource, workers: int, temperatu
     """Run ``todo`` K at a time; each run is recorded the moment it ends, in whatever order."""
     def finished(result: RunResult) -> None:
         record.add(result)
-        if bar is not None:
-            bar.set_postfix_str(f'"{result.variant}" #{result.index}: {result.outcome}', refresh=False)
+        text = f'"{result.variant}" #{result.index}: {result.outcome}'
+        if callable(bar):
+            bar(text)
+        elif bar is not None:
+            bar.set_postfix_str(text, refresh=False)
             bar.update()
 
     common = (record.folder, temperature, max_steps)
@@ -338,7 +316,7 @@ def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: 
             _execute(todo, record, source, workers, temperature, max_steps, bar)
         finally:
             record.add()  # the summary says how far this command got, even when it was interrupted
-            if bar is not None:
+            if bar is not None and not callable(bar):
                 bar.close()
     wanted = {(v.name, i) for v, i, _ in everything}
     mine = tuple(r for r in record.ordered() if r.key in wanted)

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import socket
+import subprocess
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
@@ -116,6 +117,15 @@ def tidy(folder: Path, recorded: Iterable[RunResult]) -> None:
     for path in [*folder.glob(f"*{PARTIAL}"), *(folder / TRACES).glob("*")]:
         if path.is_file() and (path.name.endswith(PARTIAL) or path not in keep):
             path.unlink()
+
+
+def git(folder: Path, *args: str) -> str | None:
+    """What ``git args`` prints in ``folder`` (a commit), or None outside a checkout or without git."""
+    try:
+        done = subprocess.run(["git", *args], cwd=folder, text=True, capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
 
 
 def summary_json(summary: Mapping[str, Any]) -> str:
