@@ -24,7 +24,7 @@ from .classify import CASES, OUTCOMES
 from .definition import load
 from .experiments import aligned
 from .modelled import REPORTED, REPORTED_NOTES, REPORTED_SOURCE
-from .results_folder import FIGURE, RunResult, git, read_results, read_summary
+from .results_folder import RunResult, git, read_results, read_summary
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% point: a two-sided 95% interval
 INTERVAL = "95% Wilson score interval"
@@ -86,10 +86,6 @@ class Group:
     @property
     def temperature(self) -> float | None:
         return self.settings.get("temperature")
-
-    @property
-    def folders(self) -> tuple[str, ...]:
-        return tuple(f for f, _ in self.shares)
 
     @property
     def runs(self) -> int:
@@ -252,11 +248,6 @@ def plot_comparison(comparison: Comparison, *, outcomes: Sequence[str] = OUTCOME
     fig.supxlabel(f"dot: share of runs; bar: {INTERVAL} (n runs per row, k/n written beside it)",
                   fontsize=8)
     return _done(plt, fig)
-
-
-def save_figure(comparison: Comparison, folder: str | os.PathLike[str]) -> Path:
-    """The figure into ``folder`` (``outcomes.png``)."""
-    return comparison.save(Path(folder) / FIGURE)
 
 
 def models_table(comparison: Comparison) -> str:

@@ -46,8 +46,9 @@ def _fail(message: str, code: int = 2) -> int:
 
 def run_main(argv: list[str], name: str = "run") -> int:
     args = _run_parser(name).parse_args(argv)
-    from .compare import compare, save_figure
+    from .compare import compare
     from .experiments import run_experiment
+    from .results_folder import FIGURE
 
     started = time.perf_counter()
     try:
@@ -68,7 +69,7 @@ def run_main(argv: list[str], name: str = "run") -> int:
     print(results.table())
     print(f"folder: {args.out} (results.csv, summary.json, traces/); "
           f"wall time {time.perf_counter() - started:.0f} s")
-    _figure(lambda: save_figure(compare([args.out]), args.out))
+    _figure(lambda: compare([args.out]).save(Path(args.out) / FIGURE))
     return 0
 
 

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..agents import Agent
 from ..errors import LLMUnavailable
 from ..memory import KeepAll, LastN
@@ -162,7 +163,7 @@ class _Record:
                         "wall_seconds": 0.0}
         self.summary["commands"] = [*self.summary["commands"], self.command]
         self.planned, self.clock = planned, time.perf_counter()
-        self.made_by = {"package_version": _version(), "python": platform.python_version(),
+        self.made_by = {"package_version": __version__, "python": platform.python_version(),
                         "commit": rf.git(Path(__file__).parent, "rev-parse", "--short", "HEAD")}
 
     def add(self, result: RunResult | None = None) -> None:
@@ -202,11 +203,6 @@ class _Record:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _version() -> str:
-    from .. import __version__
-    return __version__
 
 
 def _seed(seed: int | None, previous: dict[str, Any]) -> int:

@@ -31,7 +31,7 @@ def test_folders_of_one_model_and_settings_are_pooled_and_repeated_seeds_refused
     run_experiment(out=tmp_path / "alice", runs=3, seed=0, progress=False)
     run_experiment(out=tmp_path / "bob", runs=3, seed=100, progress=False)
     pooled = compare([tmp_path / "alice", tmp_path / "bob"])
-    assert [(g.variant, g.runs, len(g.folders)) for g in pooled.groups] == [("18", 6, 2), ("18°C", 6, 2)]
+    assert [(g.variant, g.runs, len(g.shares)) for g in pooled.groups] == [("18", 6, 2), ("18°C", 6, 2)]
     assert pooled.groups[0].shares == ((str(tmp_path / "alice"), 3), (str(tmp_path / "bob"), 3))
     assert not pooled.notes
     run_experiment(out=tmp_path / "copycat", runs=3, seed=2, progress=False)
