@@ -16,7 +16,7 @@ from ..llms.base import LLMResponse
 from ..llms.scripted import ScriptedLLM, scripted_calls
 from ..messages import AssistantMessage
 from .classify import CITIES
-from .scripts import number, results
+from .scripts import SYSTEM_PROMPT, number, results
 from .weather import to_fahrenheit
 
 
@@ -41,10 +41,10 @@ MODELLED = {
     "18": {"celsius as fahrenheit": 6, "kept asking (not described)": 2},
     "18°C": {"right, with to_fahrenheit": 2, "right, own arithmetic": 4, "made up numbers": 1,
              "kept asking (not described)": 1},
-    # The probe: get_weather first in 3 of 4 runs, then Tokyo skipped or a result converted twice (the
-    # split of those 3 is not reported: modelled evenly); the fourth run made its numbers up.
-    "worked example": {"skipped Tokyo": 1.5, "converted a converted number": 1.5, "made up numbers": 1},
 }
+#: The probe, runs out of 4: get_weather first in 3, then Tokyo skipped or a result converted twice (the
+#: split of those 3 is not reported: modelled evenly); the fourth made its numbers up.
+PROBED = {"skipped Tokyo": 1.5, "converted a converted number": 1.5, "made up numbers": 1}
 MODELLED_LABEL = "scripted managers modelling the reported behaviour, not a real model"
 
 
@@ -91,12 +91,8 @@ def _paris_only(messages, tools):
     return _reply(calls=[("get_weather", {"city": "Paris"})], step=1)
 
 
-def _convert_paris(messages, tools):
-    return _reply(calls=[("to_fahrenheit", {"celsius": _celsius(messages)[-1]})], step=2)
-
-
 def _guess_tokyo(messages, tools):
-    return _reply(f"Paris: {number(results(messages, 'to_fahrenheit')[-1])}°F, Tokyo: 75°F")
+    return _reply(f"Paris: {to_fahrenheit(_celsius(messages)[-1])}°F, Tokyo: 75°F")
 
 
 def _convert_again(messages, tools):
@@ -109,7 +105,7 @@ _SCRIPTS = {
     "right, own arithmetic": [_lookups, _own_arithmetic],
     "made up numbers": [_made_up, _final_from_tool],
     "kept asking (not described)": [_lookups] * 100,
-    "skipped Tokyo": [_paris_only, _convert_paris, _guess_tokyo],
+    "skipped Tokyo": [_paris_only, _guess_tokyo],
     "converted a converted number": [_lookups, _convert_both, _convert_again, _final_from_tool],
 }
 
@@ -125,11 +121,8 @@ def modelled_as(variant) -> str:
 
 def cannot_model(variant) -> str | None:
     """Why the scripted managers cannot stand in for ``variant`` (no report covers it), or None."""
-    from .scripts import SYSTEM_PROMPT
-
-    changed = [key for key, value in (("system_prompt", variant.system_prompt != SYSTEM_PROMPT),
-               ("temperature", variant.temperature is not None), ("last_n", variant.last_n is not None),
-               ("turn_format", variant.turn_format is not None)) if value]
+    changed = ["system_prompt"] * (variant.system_prompt != SYSTEM_PROMPT) + [
+        key for key in ("temperature", "last_n", "turn_format") if getattr(variant, key) is not None]
     if not changed:
         return None
     return (f"the scripted model cannot model variant {variant.name!r}: no reported run sets its "
@@ -138,6 +131,6 @@ def cannot_model(variant) -> str | None:
 
 def modelled_manager(variant: str, rng: random.Random) -> tuple[str, ScriptedLLM]:
     """Pick one run's behaviour with the reported frequencies; return it and its scripted manager."""
-    weights = MODELLED[modelled_as(variant)]
+    weights = {**MODELLED, "worked example": PROBED}[modelled_as(variant)]
     behaviour = rng.choices(list(weights), weights=list(weights.values()))[0]
     return behaviour, ScriptedLLM(_SCRIPTS[behaviour], name=f"scripted (modelled): {behaviour}")
