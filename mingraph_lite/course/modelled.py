@@ -45,6 +45,9 @@ MODELLED = {
 #: The probe, runs out of 4: get_weather first in 3, then Tokyo skipped or a result converted twice (the
 #: split of those 3 is not reported: modelled evenly); the fourth made its numbers up.
 PROBED = {"skipped Tokyo": 1.5, "converted a converted number": 1.5, "made up numbers": 1}
+#: What each mix is modelled on, for every run's label.
+MODELLED_ON = {"18": 'the article\'s "18" runs', "18°C": 'the article\'s "18°C" runs',
+               "worked example": "a probe of SmolLM2-135M with one worked example (4 runs)"}
 MODELLED_LABEL = "scripted managers modelling the reported behaviour, not a real model"
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..llms.factory import ModelSpec, llm_from_spec, parse_spec
-from .modelled import MODELLED_LABEL, cannot_model, modelled_manager
+from .modelled import MODELLED_LABEL, MODELLED_ON, cannot_model, modelled_as, modelled_manager
 
 KINDS = ("scripted", "local[:MODEL]", "ollama:MODEL", "openai:MODEL")
 
@@ -45,7 +45,7 @@ class ModelSource:
 
 def _modelled(variant: Any, seed: int, temperature: float | None = None) -> tuple[Any, str]:
     behaviour, manager = modelled_manager(variant, random.Random(f"{seed}:{getattr(variant, 'name', variant)}"))
-    return manager, behaviour
+    return manager, f"{behaviour} (modelled on {MODELLED_ON[modelled_as(variant)]})"
 
 
 def _local(spec: ModelSpec, temperature: float, threads: int | None) -> ModelSource:

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from mingraph_lite import ReplayLLM, read_trace
+from mingraph_lite import LLMResponse, ReplayLLM, read_trace
 from mingraph_lite.cli import main
 from mingraph_lite.course.definition import DefinitionError, load, parse, shipped_names
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.results_folder import read_results
+from mingraph_lite.messages import AssistantMessage
 
 GOOD = """
 name = "{name}"
@@ -181,18 +182,26 @@ def test_unit_stays_an_alias_of_run_unit(tmp_path):
 
 
 def test_a_teacher_writes_a_definition_runs_it_twice_and_pools_one_table(tmp_path, capsys, monkeypatch):
-    """Issue 20's "done when", with the scripted model: file -> two students' folders -> one table, CSV, figure."""
+    """Issue 20's "done when": file -> two students' folders (two models) -> one table, CSV and figure."""
+    class Local:  # stands in for the local model: no real model runs in tests
+        seed = temperature = 0
+
+        def generate(self, messages, tools):
+            return LLMResponse(AssistantMessage("Paris 64°F, Tokyo 75°F"), model="smollm2-135m")
+
+    monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: Local())
     path = write(tmp_path, GOOD.format(name="does-an-example-help"))
     monkeypatch.chdir(tmp_path)
-    for student in ("ana", "ben"):  # no --seed: each draws their own
-        assert main(["experiment", "run", str(path), "--runs", "3", "--workers", "2", "--out", f"class/{student}",
-                     "--no-progress"]) == 0
+    for student, llm in (("ana", "scripted"), ("ben", "local")):  # no --seed: each draws their own
+        assert main(["experiment", "run", str(path), "--llm", llm, "--runs", "3", "--workers", "2", "--out",
+                     f"class/{student}", "--no-progress"]) == 0
     capsys.readouterr()
     assert main(["experiment", "compare", "class/ana", "class/ben"]) == 0
     out = capsys.readouterr().out
-    assert '"zero-shot"' in out and '"a worked example"' in out and "Wilson" in out and "ana 3, ben 3" in out
+    assert "Wilson" in out and "ana 3" in out and "ben 3" in out
     rows = list(csv.DictReader((tmp_path / "class" / "comparison.csv").open(encoding="utf-8")))
-    assert {(r["variant"], r["of"], r["folders"]) for r in rows} == {("zero-shot", "6", "2"),
-                                                                      ("a worked example", "6", "2")}
+    assert {(r["model"], r["variant"], r["of"]) for r in rows} == {
+        (model, variant, "3") for model in ("scripted (modelled)", "local:smollm2-135m")
+        for variant in ("zero-shot", "a worked example")}
     assert (tmp_path / "class" / "comparison.png").stat().st_size > 1000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["class", "mine.toml"]  # nothing in the current folder
