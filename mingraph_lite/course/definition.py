@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
@@ -129,8 +130,8 @@ def parse(text: str, source: str) -> Definition:
     except tomllib.TOMLDecodeError as e:
         raise DefinitionError(f"{source}: not valid TOML ({e})") from None
     _known(data, DEFINITION_KEYS, source, "")
-    name = _text(data, "name", source, "")
-    question = _text(data, "question", source, "", QUESTION)
+    name = _get(data, "name", f"{source}: key '", "a non-empty string", _is_text, "")
+    question = _get(data, "question", f"{source}: key '", "a non-empty string", _is_text, QUESTION)
     if not all(city.lower() in question.lower() for city in CITIES):
         raise DefinitionError(f"{source}: key 'question' must still ask about {' and '.join(CITIES)}: the "
                               "classification is defined on the weather task, a definition cannot change it")
@@ -154,50 +155,44 @@ def _known(table: Any, allowed: set[str], source: str, where: str) -> None:
             raise DefinitionError(f"{source}: unknown key '{where}{key}': use one of {', '.join(sorted(allowed))}")
 
 
-def _text(table: dict, key: str, source: str, where: str, default: str | None = None) -> str:
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _get(table: dict, key: str, at: str, what: str, ok: Callable[[Any], bool], default: Any = None) -> Any:
+    """``table[key]`` (``default`` when absent), or the error naming the key and what it must be."""
     value = table.get(key, default)
-    if not isinstance(value, str) or not value.strip():
-        raise DefinitionError(f"{source}: key '{where}{key}' must be a non-empty string")
-    return value
-
-
-def _number(table: dict, key: str, source: str, where: str, low: float, high: float, whole: bool) -> Any:
-    value = table.get(key)
-    kinds = (int,) if whole else (int, float)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high):
-        kind = "a whole number" if whole else "a number"
-        raise DefinitionError(f"{source}: key '{where}{key}' must be {kind} from {low:g} to {high:g}, got {value!r}")
+    if value is not None and not ok(value):
+        raise DefinitionError(f"{at}{key}' must be {what}, got {value!r}")
     return value
 
 
 def _variant(table: Any, where: str, source: str) -> Variant:
     _known(table, VARIANT_KEYS, source, f"{where}.")
-    at = f"{where}."
+    at = f"{source}: key '{where}."
     results = table.get("results", {})
-    _known(results, set(RESULT_FORMS), source, f"{at}results.")
-    units = {}
-    for tool, form in results.items():
-        if form not in RESULT_FORMS[tool]:
-            raise DefinitionError(f"{source}: key '{at}results.{tool}' must be one of "
-                                  f"{', '.join(map(repr, RESULT_FORMS[tool]))}, got {form!r}")
-        units[tool] = RESULT_FORMS[tool][form]
-    turn = table.get("turn_format")
-    if turn is not None and turn not in TURN_FORMATS:
-        raise DefinitionError(f"{source}: key '{at}turn_format' must be one of {', '.join(TURN_FORMATS)}")
-    variant = Variant(_text(table, "name", source, at), _text(table, "system_prompt", source, at, SYSTEM_PROMPT),
+    _known(results, set(RESULT_FORMS), source, f"{where}.results.")
+    units = {tool: RESULT_FORMS[tool][_get(results, tool, f"{at}results.", f"one of {', '.join(RESULT_FORMS[tool])}",
+                                           RESULT_FORMS[tool].__contains__)] for tool in results}
+    variant = Variant(_get(table, "name", at, "a non-empty string", _is_text, ""),
+                      _get(table, "system_prompt", at, "a non-empty string", _is_text, SYSTEM_PROMPT),
                       weather_unit=units.get("get_weather", False), fahrenheit_unit=units.get("to_fahrenheit", False),
-                      temperature=_number(table, "temperature", source, at, 0, 2, False),
-                      max_steps=_number(table, "max_steps", source, at, 1, 100, True),
-                      last_n=_number(table, "last_n", source, at, 1, 1000, True), turn_format=turn)
+                      temperature=_get(table, "temperature", at, "a number from 0 to 2",
+                                       lambda v: type(v) in (int, float) and 0 <= v <= 2),
+                      max_steps=_get(table, "max_steps", at, "a whole number from 1 to 100",
+                                     lambda v: type(v) is int and 1 <= v <= 100),
+                      last_n=_get(table, "last_n", at, "a whole number >= 1", lambda v: type(v) is int and v >= 1),
+                      turn_format=_get(table, "turn_format", at, f"one of {', '.join(TURN_FORMATS)}",
+                                       TURN_FORMATS.__contains__))
     value = table.get("examples")
     if value is None:
         return variant
     named = {} if isinstance(value, list) else tomllib.loads(SHIPPED.joinpath("examples.toml").read_text("utf-8"))
     if not isinstance(value, list) and value not in named:
-        raise DefinitionError(f"{source}: key '{at}examples' names no shipped example ({value!r}): use one of "
+        raise DefinitionError(f"{at}examples' names no shipped example ({value!r}): use one of "
                               f"{', '.join(named)}, or write the messages inline")
     raw = value if isinstance(value, list) else named[value]
-    messages = example_messages(raw, variant.registry(), f"{source}: key '{at}examples'")
+    messages = example_messages(raw, variant.registry(), f"{at}examples")
     return Variant(**{**asdict(variant), "examples": value if named else "inline", "messages": messages})
 
 
@@ -210,7 +205,7 @@ def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Mes
     messages: list[Message] = []
     waiting: list[ToolCall] = []
     for i, turn in enumerate(raw):
-        at = f"{where}[{i}]"
+        at = f"{where}[{i}]'"
         if not isinstance(turn, dict) or turn.get("role") not in ("user", "assistant", "tool"):
             raise DefinitionError(f"{at}: each message needs a role: user, assistant or tool")
         if any(city.lower() in json.dumps(turn).lower() for city in CITIES):
@@ -228,12 +223,13 @@ def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Mes
                 raise DefinitionError(f"{at}: a {role} turn needs its text in 'content'")
             messages.append(UserMessage(content) if role == "user" else AssistantMessage(content))
             continue
-        waiting = [_call(c, registry, f"{at}.calls[{j}]", f"example_{i}_{j}") for j, c in enumerate(turn["calls"])]
+        waiting = [_call(c, registry, f"{where}[{i}].calls[{j}]'", f"example_{i}_{j}")
+                   for j, c in enumerate(turn["calls"])]
         messages.append(AssistantMessage(str(turn.get("content", "")), tuple(waiting)))
     if not messages or not isinstance(messages[0], UserMessage):
-        raise DefinitionError(f"{where}: a worked example starts with a user turn")
+        raise DefinitionError(f"{where}': a worked example starts with a user turn")
     if waiting or not isinstance(messages[-1], AssistantMessage) or messages[-1].tool_calls:
-        raise DefinitionError(f"{where}: a worked example ends with the assistant's answer (no open call)")
+        raise DefinitionError(f"{where}': a worked example ends with the assistant's answer (no open call)")
     return tuple(messages)
 
 
