@@ -135,10 +135,8 @@ def summary_json(summary: Mapping[str, Any]) -> str:
 @contextlib.contextmanager
 def locked(folder: str | os.PathLike[str]) -> Iterator[None]:
     """Hold ``folder``'s lock file while a command writes into it; ``ResultsFolderBusy`` if another holds it.
-
-    The file is created atomically (``O_CREAT | O_EXCL``, which network drives honour too) and names its
-    holder; it is removed on the way out. A lock whose holder died on this host is taken over.
-    """
+    Created atomically (``O_EXCL``, which network drives honour too), it names its holder; a lock whose
+    holder died on this host is taken over."""
     path = Path(folder) / LOCK
     mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": datetime.now(timezone.utc).isoformat()}
     _take(path, mine)

@@ -1,10 +1,8 @@
-"""The model each experiment run talks to: built by the one factory with the run's seed and temperature.
+"""The model each experiment run talks to, with the run's seed and temperature.
 
-``scripted`` (the default) picks one of the managers modelling the reported behaviour by the run's
-seed; temperature means nothing to them. ``ollama:``/``openai:`` build an adapter per run (a server
-takes parallel runs). ``local[:MODEL]`` is loaded once and runs in this process, one run at a time,
-with each run's seed, temperature and turn format set before it starts. A model object is used as it is.
-``refusal`` says, before any run, which variant setting a model kind cannot honour.
+``scripted`` (the default): a modelled manager picked by the seed. ``ollama:``/``openai:``: an adapter
+per run (a server takes parallel runs). ``local[:MODEL]``: loaded once, one run at a time, its seed,
+temperature and turn format set before each run. ``refusal`` names a setting a model cannot honour.
 """
 
 from __future__ import annotations
@@ -66,9 +64,7 @@ def _local(spec: ModelSpec, temperature: float, threads: int | None) -> ModelSou
 
 def model_source(llm: Any = None, temperature: float = 0.7, threads: int | None = None) -> ModelSource:
     """A spec (``"local:gemma3-270m"``), ``None`` for scripted, or a model object used as it is.
-
-    ``threads`` (local models only) caps llama.cpp's CPU threads; on a busy machine 1 is fastest.
-    """
+    ``threads`` caps a local model's CPU threads (on a busy machine 1 is fastest)."""
     if llm is not None and not isinstance(llm, str):
         return ModelSource(llm.name, lambda variant, seed, temp=None: (llm, ""), parallel=False, live=True,
                            temperature=None, note="a model object is used with its own settings, one run at a time")
