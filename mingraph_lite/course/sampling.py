@@ -47,10 +47,10 @@ def _modelled(variant: Any, seed: int, temperature: float | None = None) -> tupl
 
 
 def _local(spec: ModelSpec, temperature: float, threads: int | None) -> ModelSource:
-    from ..llms.local import DEFAULT_MODEL, TURNS
+    from ..llms.local import CHATML, DEFAULT_MODEL, TURNS
 
     llm: Any = llm_from_spec(spec, temperature=temperature, n_threads=threads)
-    own_turns = getattr(llm, "turns", None)
+    own_turns = TURNS.get(spec.argument or DEFAULT_MODEL, CHATML)  # what LocalLLM picks for itself
 
     def build(variant: Any, seed: int, temp: float | None = None) -> tuple[Any, str]:
         # Read on every call; runs never overlap (parallel=False).
