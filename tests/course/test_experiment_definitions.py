@@ -205,3 +205,25 @@ def test_a_teacher_writes_a_definition_runs_it_twice_and_pools_one_table(tmp_pat
         for variant in ("zero-shot", "a worked example")}
     assert (tmp_path / "class" / "comparison.png").stat().st_size > 1000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["class", "mine.toml"]  # nothing in the current folder
+
+
+def test_a_variants_turn_format_temperature_prompt_and_window_reach_the_local_model(tmp_path, monkeypatch):
+    from mingraph_lite.llms.local import CHATML, GEMMA
+
+    seen = []
+
+    class Local:  # stands in for LocalLLM: what each run's first call was given
+        seed = temperature = 0
+        turns = CHATML
+
+        def generate(self, messages, tools):
+            seen.append((self.turns, self.temperature, messages[0].content, len(messages)))
+            return LLMResponse(AssistantMessage("Paris 64°F, Tokyo 75°F"), model="smollm2-135m")
+
+    monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: Local())
+    path = write(tmp_path, 'name = "t"\n[[variant]]\nname = "tuned"\nturn_format = "gemma"\ntemperature = 0.2\n'
+                           'system_prompt = "Be brief."\n[[variant]]\nname = "windowed"\nexamples = "london-oslo"\n'
+                           'last_n = 1\n')
+    with pytest.warns(UserWarning, match="one run at a time"):
+        run_experiment("local", out=tmp_path / "o", experiment=path, runs=1, seed=0, temperature=0.9, progress=False)
+    assert seen == [(GEMMA, 0.2, "Be brief.", 2), (CHATML, 0.9, load("unit").variants[0].system_prompt, 2)]
