@@ -1,9 +1,7 @@
-"""Compare experiment folders: one pooled table, CSV and figure over a class's folders.
+"""Pool a class's experiment folders of one definition: one row per (model, variant), a CSV and a figure.
 
-Folders of one definition are pooled per (model, variant): thirty students' folders become one row each,
-with each folder's share of the runs. Pooling refuses, in one sentence, folders of different definitions,
-folders of one model run with other settings, and the same (model, variant, seed) run twice; it warns when
-runs at temperature 0 repeat each other, and skips a folder with no recorded runs. Each share comes with a
+Refused in one sentence: other definitions, one model under other settings, the same (model, variant,
+seed) run twice. Warned: greedy runs repeating each other; skipped: folders with no runs. Each share has a
 95% Wilson score interval: with 8 runs, 6 of 8 is compatible with anything from about 41% to 93%.
 """
 

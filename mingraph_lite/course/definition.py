@@ -197,11 +197,8 @@ def _variant(table: Any, where: str, source: str) -> Variant:
 
 
 def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Message, ...]:
-    """A worked example as messages: user, then calls each answered in order, ending in an answer.
-
-    A tool turn without ``content`` gets the variant's own tool answer. The question's cities are refused:
-    an example on them would hand the model the answer.
-    """
+    """A worked example as messages: a user turn, calls each answered in order (a tool turn without
+    ``content`` gets the variant's own answer), a final answer; never on the question's cities."""
     messages: list[Message] = []
     waiting: list[ToolCall] = []
     for i, turn in enumerate(raw):
