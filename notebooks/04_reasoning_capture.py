@@ -527,8 +527,10 @@ check("04.3", interval)
 #
 # With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, the model of the report), this
 # cell runs 2 runs per variant of it into `traces/04_live` (run it again to add nothing: the runs are recorded).
-# For a whole class on one shared server, see `data/experiments/README.md`. Its output depends on the model, so
-# the saved notebook does not fix it.
+# The scripted run above used a fixed seed, so every copy of this notebook prints the same; here no seed is
+# given, so one is drawn for you and kept in the folder: thirty students in a class each measure different
+# runs, never the same ones thirty times. For a whole class, see the teacher's guide (`teachers_guide.md`
+# beside the notebooks). Its output depends on the model, so the saved notebook does not fix it.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -536,7 +538,8 @@ spec = os.environ.get("MINGRAPH_LLM", "scripted")
 if spec.strip().lower() in ("", "scripted") or spec.startswith("replay"):
     print(f"MINGRAPH_LLM={spec!r}: no live model, nothing to measure here")
 else:
-    live = run_experiment(spec, out=Path("traces/04_live"), runs=2, progress=False)
+    live = run_experiment(spec, out=Path("traces/04_live"), runs=2, seed=None, progress=False)  # seed: drawn
+    print(f"your seeds: {sorted({r.seed for r in live.runs})} (drawn once, recorded in traces/04_live)")
     print(live.table())
     show(compare([Path("traces/04_live")]).figure())
 

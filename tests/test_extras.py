@@ -98,7 +98,7 @@ def test_an_experiment_without_matplotlib_writes_its_table_and_csv_and_names_the
     assert experiment_main(["unit", "--runs", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert (out / "results.csv").is_file() and not (out / "outcomes.png").exists()
-    assert printed.splitlines()[1].startswith("get_weather returns  runs  right")  # the table
+    assert printed.splitlines()[1].startswith("variant  runs  right")  # the table
     assert printed.splitlines()[-1] == "figure: not drawn, matplotlib is missing: pip install 'mingraph-lite[plots]'"
     assert experiment_main(["compare", str(out), "--figure", str(tmp_path / "c.png")]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("pip install 'mingraph-lite[plots]'")

@@ -42,7 +42,7 @@ LAYERS = {
 #: besides itself and the standard library: pydantic (and typing_extensions, which pydantic brings), then the
 #: libraries of the extras, each imported only where it is used
 THIRD_PARTY = {"pydantic", "typing_extensions", "ollama", "openai", "xllamacpp", "ipywidgets", "IPython",
-               "matplotlib", "tqdm", "langgraph"}
+               "matplotlib", "tqdm", "langgraph", "tomli"}
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 40
 

@@ -1,25 +1,28 @@
-"""Compare experiment folders: one table and one figure over any number of models and variants.
+"""Pool a class's experiment folders of one definition: one row per (model, variant), a CSV and a figure.
 
-Folders with the same model, temperature and variant are pooled (a class of 30, each student with their
-own seeds, becomes one row of 30 x 8 runs). Each share of runs comes with a 95% Wilson score interval:
-with 8 runs, 6 of 8 is compatible with anything from about 41% to 93%, and the figure must show it.
+Refused in one sentence: other definitions, one model under other settings, the same (model, variant,
+seed) run twice. Warned: greedy runs repeating each other; skipped: folders with no runs. Each share has a
+95% Wilson score interval: with 8 runs, 6 of 8 is compatible with anything from about 41% to 93%.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..redaction import redact
 from .classify import CASES, OUTCOMES
-from .experiments import EXPERIMENTS, aligned
+from .definition import load
+from .experiments import aligned
 from .modelled import REPORTED, REPORTED_NOTES, REPORTED_SOURCE
-from .results_folder import FIGURE, read_results, read_summary
+from .results_folder import RunResult, git, read_results, read_summary
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% point: a two-sided 95% interval
 INTERVAL = "95% Wilson score interval"
@@ -36,15 +39,51 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
+class Folder:
+    """What pooling reads from one results folder."""
+
+    path: Path
+    runs: tuple[RunResult, ...]
+    definition: str                       # name and digest: two folders pool only when both match
+    model: str
+    variants: dict[str, dict[str, Any]]   # each variant's effective settings
+    updated: str
+    commit: str | None
+
+
+def read_folder(path: str | os.PathLike[str]) -> Folder | None:
+    """The folder's runs and settings, or None when it holds no recorded run (a student who never ran)."""
+    path = Path(path)
+    runs, summary = tuple(read_results(path)), read_summary(path)
+    if not runs or not summary:
+        return None
+    meant = summary.get("definition")
+    if meant is None:  # written before definitions existed: the unit experiment, settings from the summary
+        shipped, settings = load(summary.get("experiment", "unit")), summary.get("settings", {})
+        meant = {"name": shipped.name, "digest": shipped.digest,
+                 "variants": {v.name: v.described(settings.get("temperature"), settings.get("max_steps", 6))
+                              for v in shipped.variants}}
+    return Folder(path, runs, f"{meant['name']!r} (digest {meant['digest']})",
+                  redact(str(summary.get("model") or runs[0].model)), meant["variants"],
+                  str(summary.get("updated", ""))[:10],
+                  summary.get("commit") or git(path, "log", "-1", "--format=%h", "--", "."))  # the shipped ones
+
+
+@dataclass(frozen=True)
 class Group:
-    """Every recorded run of one model, at one temperature, on one variant, pooled over folders."""
+    """Every recorded run of one model on one variant, pooled over folders."""
 
     model: str
-    temperature: float | None
     variant: str
+    settings: dict[str, Any]
     counts: dict[str, int]
-    folders: tuple[str, ...]
-    seeds: tuple[int, ...] = field(repr=False)
+    shares: tuple[tuple[str, int], ...]   # (folder, runs it gave)
+    dates: tuple[str, ...] = ()
+    commits: tuple[str, ...] = ()
+
+    @property
+    def temperature(self) -> float | None:
+        return self.settings.get("temperature")
 
     @property
     def runs(self) -> int:
@@ -65,23 +104,36 @@ class Group:
 class Comparison:
     groups: tuple[Group, ...]
     notes: tuple[str, ...] = ()
+    definition: str = ""
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per group and outcome: runs, share and its interval."""
+        """One row per group and outcome: runs, share and its interval, and how many folders gave them."""
         out = []
         for g in self.groups:
             for outcome in OUTCOMES:
                 k, p, low, high = g.share(outcome)
                 out.append({"model": g.model, "temperature": g.temperature, "variant": g.variant,
                             "outcome": outcome, "runs": k, "of": g.runs, "share": round(p, 3),
-                            "low": round(low, 3), "high": round(high, 3)})
+                            "low": round(low, 3), "high": round(high, 3), "folders": len(g.shares)})
         return out
+
+    def csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(self.rows()[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(self.rows())
+        return redact(out.getvalue())
 
     def table(self) -> str:
         """Counts per group and outcome, each with its interval in percent, and any notes."""
-        heads = ["model: get_weather returns", "runs", *OUTCOMES]
+        heads = ["model: variant", "runs", *OUTCOMES]
         body = [[g.label, g.runs, *(_cell(*g.share(o)) for o in OUTCOMES)] for g in self.groups]
         return "\n".join([f"runs per outcome [{INTERVAL}, %]", aligned(heads, body), *self.notes])
+
+    def folder_shares(self) -> str:
+        """Each folder's share of each pooled row (who gave how many runs)."""
+        return "\n".join(f"{g.label}: " + ", ".join(f"{Path(f).name} {n}" for f, n in g.shares)
+                         for g in self.groups)
 
     def figure(self, title: str | None = None):
         return plot_comparison(self, title=title)
@@ -96,44 +148,71 @@ def _cell(k: int, p: float, low: float, high: float) -> str:
     return f"{k} [{100 * low:.0f}-{100 * high:.0f}]"
 
 
-def _order(variant: str) -> int:
-    names = [v.name for variants in EXPERIMENTS.values() for v in variants]
-    return names.index(variant) if variant in names else len(names)
+def _check_pool(folders: Sequence[Folder]) -> None:
+    """Refuse, in one sentence, what must not be pooled."""
+    first = folders[0]
+    seen: dict[tuple[str, str, int], Path] = {}
+    for f in folders:
+        if f.definition != first.definition:
+            raise ValueError(f"cannot pool {first.path} and {f.path}: they ran different definitions "
+                             f"({first.definition} and {f.definition}); compare one definition at a time")
+        same = next((o for o in folders if o.model == f.model), f)
+        for variant, settings in f.variants.items():
+            other = same.variants.get(variant, settings)
+            differs = [k for k in settings if settings[k] != other.get(k)]
+            if differs:
+                k = differs[0]
+                raise ValueError(f"cannot pool {same.path} and {f.path} under {f.model}: variant {variant!r} ran "
+                                 f"with {k} {other.get(k)!r} in one and {settings[k]!r} in the other")
+        for r in f.runs:
+            key = (f.model, r.variant, r.seed)
+            if key in seen:
+                raise ValueError(f"cannot pool {seen[key]} and {f.path}: both hold {f.model} variant {r.variant!r} "
+                                 f"with seed {r.seed}, the same run twice; give each folder its own seeds "
+                                 "(leave --seed out and one is drawn)")
+            seen[key] = f.path
 
 
-def _seed_notes(pooled: dict[tuple, dict[str, Any]]) -> list[str]:
+def _greedy_notes(groups: Iterable[tuple[Group, list[RunResult]]]) -> list[str]:
     notes = []
-    for (model, _temp, variant), g in pooled.items():
-        seen = Counter(g["seeds"])
-        repeated = sorted(s for s, n in seen.items() if n > 1)
-        if repeated and len(g["folders"]) > 1:
-            notes.append(f'note: {model} "{variant}": seeds {repeated[:5]} ran in more than one folder; '
-                         "runs with the same seed and settings may repeat each other (give each folder "
-                         "its own --seed)")
+    for g, runs in groups:
+        if g.temperature == 0 and not any(r.script for r in runs):
+            told = Counter((r.outcome, r.line, r.why, r.answer) for r in runs)
+            repeated = sum(n - 1 for n in told.values() if n > 1)
+            if repeated:
+                notes.append(f"warning: {g.label}: {repeated} of {len(runs)} runs at temperature 0 repeat another "
+                             "run's outcome and answer; greedy runs repeat each other, so the interval overstates "
+                             "what was measured")
     return notes
 
 
 def compare(folders: Iterable[str | os.PathLike[str]]) -> Comparison:
-    """Gather result folders (each written by ``run_experiment``) into one comparison."""
-    pooled: dict[tuple, dict[str, Any]] = {}
+    """Pool result folders (each written by ``run_experiment``) into one comparison."""
     paths = [Path(f) for f in folders]
     if not paths:
         raise ValueError("compare needs at least one result folder")
-    for folder in paths:
-        runs, summary = read_results(folder), read_summary(folder)
-        if not runs:
-            raise ValueError(f"{folder} holds no recorded runs (no results.csv): run the experiment into it first")
-        model = redact(str(summary.get("model") or runs[0].model))  # a folder written before redaction
-        for r in runs:
-            g = pooled.setdefault((model, r.temperature, r.variant),
-                                  {"counts": Counter(dict.fromkeys(OUTCOMES, 0)), "folders": [], "seeds": []})
-            g["counts"][r.outcome] += 1
-            g["seeds"].append(r.seed)
-            if str(folder) not in g["folders"]:
-                g["folders"].append(str(folder))
-    groups = tuple(Group(m, t, v, dict(g["counts"]), tuple(g["folders"]), tuple(g["seeds"]))
-                   for (m, t, v), g in sorted(pooled.items(), key=lambda kv: (kv[0][0], _order(kv[0][2]))))
-    return Comparison(groups, tuple(_seed_notes(pooled)))
+    read = [(p, read_folder(p)) for p in paths]
+    notes = [f"warning: skipped {p}: no recorded runs (a run that never started, or not a results folder)"
+             for p, f in read if f is None]
+    kept = [f for _, f in read if f is not None]
+    if not kept:
+        raise ValueError(f"no recorded runs in {', '.join(map(str, paths))}: run the experiment into them first")
+    _check_pool(kept)
+    order = list(dict.fromkeys(v for f in kept for v in f.variants))
+    pooled: dict[tuple[str, str], list[tuple[Folder, RunResult]]] = {}
+    for f in kept:
+        for r in f.runs:
+            pooled.setdefault((f.model, r.variant), []).append((f, r))
+    groups = []
+    for (model, variant), items in sorted(pooled.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1]))):
+        counts = Counter(dict.fromkeys(OUTCOMES, 0)) + Counter(r.outcome for _, r in items)
+        shares = Counter(str(f.path) for f, _ in items)
+        groups.append((Group(model, variant, items[0][0].variants.get(variant, {}),
+                             {o: counts[o] for o in OUTCOMES}, tuple(shares.items()),
+                             tuple(sorted({f.updated for f, _ in items})),
+                             tuple(sorted({f.commit for f, _ in items if f.commit}))), [r for _, r in items]))
+    notes += _greedy_notes(groups)
+    return Comparison(tuple(g for g, _ in groups), tuple(notes), kept[0].definition)
 
 
 _COLOURS = ["#1f5fa8", "#ef6c00", "#2e7d32", "#6a3d9a", "#c62828"]
@@ -169,9 +248,16 @@ def plot_comparison(comparison: Comparison, *, outcomes: Sequence[str] = OUTCOME
     return _done(plt, fig)
 
 
-def save_figure(comparison: Comparison, folder: str | os.PathLike[str]) -> Path:
-    """The figure into ``folder`` (``outcomes.png``)."""
-    return comparison.save(Path(folder) / FIGURE)
+def models_table(comparison: Comparison) -> str:
+    """The "tested models" table of docs/models.md: model, variant, right rate with its interval, runs, date, commit."""
+    lines = [f"Definition {comparison.definition}; right = every city's Fahrenheit within 1 degree, classified by "
+             f"the first wrong line; [{INTERVAL}].", "",
+             "| model | variant | right | runs | date | commit |", "|---|---|---|---|---|---|"]
+    for g in comparison.groups:
+        k, p, low, high = g.share("right")
+        lines.append(f"| {g.model} | {g.variant} | {k}/{g.runs} = {100 * p:.0f}% [{100 * low:.0f}-{100 * high:.0f}%] "
+                     f"| {g.runs} | {', '.join(g.dates)} | {', '.join(g.commits) or 'unknown'} |")
+    return "\n".join(lines) + "\n"
 
 
 def reported_table() -> str:

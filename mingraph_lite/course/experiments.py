@@ -1,19 +1,20 @@
-"""The unit experiment: does the model need the unit *in* get_weather's result?
+"""Run an experiment definition: ``runs`` traced runs per variant of the weather task, into one folder.
 
-``run_experiment`` runs ``runs`` traced runs per variant (``"18"`` or ``"18°C"``), run ``index`` with seed
-``seed + index`` whatever ``workers``; each is classified by its first wrong line and recorded as soon as
-it ends, so running the same call again resumes. ``python -m mingraph_lite experiment unit`` is the same.
+Run ``index`` of each variant uses seed ``seed + index`` whatever ``workers`` (no seed given: one is drawn,
+recorded and reused on resume). Each run is classified by its first wrong line and recorded as soon as it
+ends, so running the same call again resumes. ``python -m mingraph_lite experiment run`` is the same.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import random
 import sys
 import threading
 import time
 import warnings
-from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -21,28 +22,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..agents import Agent
 from ..errors import LLMUnavailable
+from ..memory import KeepAll, LastN
 from ..observers.trace import TraceRecorder, read_trace
 from ..redaction import redact
 from . import results_folder as rf
 from .classify import OUTCOMES, classify
+from .definition import Definition, Variant, load
 from .modelled import MODELLED_LABEL
 from .results_folder import RunResult
 from .sampling import ModelSource, model_source
-from .scripts import QUESTION, SYSTEM_PROMPT
-from .weather import weather_registry
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str             # what get_weather("Paris") returns, as a label: "18" or "18°C"
-    unit_in_result: bool
-    slug: str             # for file names
-
-
-VARIANTS = (Variant("18", False, "bare"), Variant("18°C", True, "unit"))
-EXPERIMENTS = {"unit": VARIANTS}
 
 
 class GreedyWarning(UserWarning):
@@ -58,6 +49,7 @@ class Settings:
     seed: int
     temperature: float | None
     max_steps: int
+    definition: str = ""   # the definition's digest: any change to any variant changes it
 
     def check(self, folder: Path, previous: dict[str, Any]) -> None:
         old = previous.get("settings") or {}
@@ -73,24 +65,16 @@ class ExperimentResults:
     source: str
     folder: Path | None = None
 
-    def variants(self) -> list[str]:
-        return list(dict.fromkeys(r.variant for r in self.runs))
-
-    def counts(self) -> dict[str, Counter]:
-        """``{variant: Counter(outcome -> runs)}``, every outcome present (zeros included)."""
-        out = {}
-        for v in self.variants():
-            out[v] = Counter(dict.fromkeys(OUTCOMES, 0))
-            out[v].update(r.outcome for r in self.runs if r.variant == v)
+    def counts(self) -> dict[str, dict[str, int]]:
+        """``{variant: {outcome: runs}}``, every outcome present (zeros included)."""
+        out: dict[str, dict[str, int]] = {}
+        for r in self.runs:
+            out.setdefault(r.variant, dict.fromkeys(OUTCOMES, 0))[r.outcome] += 1
         return out
-
-    def rows(self) -> list[dict[str, Any]]:
-        """One dict per run (what ``mingraph_lite.plots.plot_experiment`` and the CSV take)."""
-        return [asdict(r) for r in self.runs]
 
     def table(self) -> str:
         """Counts per variant at a glance, under a line saying where the runs came from."""
-        heads = ["get_weather returns", "runs", *OUTCOMES, "said °C as °F", "used to_fahrenheit"]
+        heads = ["variant", "runs", *OUTCOMES, "said °C as °F", "used to_fahrenheit"]
         body = []
         for v, counts in self.counts().items():
             mine = [r for r in self.runs if r.variant == v]
@@ -112,18 +96,39 @@ def plan(variants: Sequence[Variant], runs: int, seed: int) -> list[tuple[Varian
     return [(v, index, seed + index) for index in range(runs) for v in variants]
 
 
-def _one_run(source: ModelSource, variant: Variant, index: int, seed: int, folder: Path,
-             max_steps: int) -> RunResult:
+class _Trace(TraceRecorder):
+    """A trace whose run_start marks the worked example's messages as such (never the learner's question)."""
+
+    def __init__(self, path: Path, variant: Variant) -> None:
+        super().__init__(path)
+        self.variant, self.example = variant, [m.to_dict() for m in variant.messages]
+
+    def _event(self, hook: str, *args: Any) -> dict[str, Any]:
+        event = super()._event(hook, *args)
+        if event.get("event") == "run_start":
+            event["variant"] = self.variant.name
+            for message in event.get("messages", []):
+                if message in self.example:
+                    message["example"] = self.variant.examples
+        return event
+
+
+def _one_run(source: ModelSource, definition: Definition, variant: Variant, index: int, seed: int, folder: Path,
+             temperature: float, max_steps: int) -> RunResult:
     """Run, trace and classify one run; its trace moves into place only once the run has ended."""
     final = rf.trace_name(variant.slug, index)
     partial = folder / f"{final}.{os.getpid()}.{threading.get_ident()}{rf.PARTIAL}"
-    llm, script = source.build(variant.name, seed)
-    recorder = TraceRecorder(partial)
-    agent = Agent(llm, weather_registry(variant.unit_in_result), SYSTEM_PROMPT, observers=[recorder],
-                  max_steps=max_steps)
+    llm, script = source.build(variant, seed, variant.temperature)
+    recorder = _Trace(partial, variant)
+    memory = LastN(variant.system_prompt, variant.last_n) if variant.last_n else KeepAll(variant.system_prompt)
+    for message in variant.messages:  # the worked example, before the question
+        memory.add(message)
+    effective = variant.described(source.temperature, max_steps)
+    agent = Agent(llm, variant.registry(), variant.system_prompt, memory=memory, observers=[recorder],
+                  max_steps=effective["max_steps"])
     started = time.perf_counter()
     try:
-        agent.run({"question": QUESTION})
+        agent.run({"question": definition.question})
     except LLMUnavailable:
         raise  # no server, key or weights: every further run would fail the same way
     except Exception:  # a step limit or a failing tool; the trace says which
@@ -134,18 +139,20 @@ def _one_run(source: ModelSource, variant: Variant, index: int, seed: int, folde
     verdict = classify(events)
     finish = [e for e in events if e.get("event") == "finish"]
     answered = [e.get("model") for e in events if e.get("event") == "model_reply"]
-    return RunResult(variant.name, index, seed, source.temperature, verdict.outcome, verdict.case,
+    settings = {k: effective[k] for k in ("results", "temperature", "max_steps", "last_n", "turn_format")}
+    return RunResult(variant.name, index, seed, effective["temperature"], verdict.outcome, verdict.case,
                      verdict.line, verdict.why, finish[-1].get("answer") if finish else None,
                      verdict.celsius_as_fahrenheit, verdict.converted_with_tool,
-                     str(answered[-1] if answered else "?"), script, final, recorder.run_id, seconds)
+                     str(answered[-1] if answered else "?"), script, final, recorder.run_id, seconds,
+                     variant.system_prompt, variant.examples, json.dumps(settings, ensure_ascii=False))
 
 
 class _Record:
     """The folder's CSV and summary, rewritten whole (atomically) after every run, under one lock."""
 
-    def __init__(self, folder: Path, settings: Settings, source: ModelSource, planned: int, workers: int,
-                 threads: int | None = None):
-        self.folder, self.settings, self.source = folder, settings, source
+    def __init__(self, folder: Path, settings: Settings, definition: Definition, source: ModelSource, planned: int,
+                 workers: int, threads: int | None = None):
+        self.folder, self.settings, self.source, self.definition = folder, settings, source, definition
         self.lock = threading.Lock()
         previous = rf.read_summary(folder)
         settings.check(folder, previous)
@@ -156,6 +163,8 @@ class _Record:
                         "wall_seconds": 0.0}
         self.summary["commands"] = [*self.summary["commands"], self.command]
         self.planned, self.clock = planned, time.perf_counter()
+        self.made_by = {"package_version": __version__, "python": platform.python_version(),
+                        "commit": rf.git(Path(__file__).parent, "rev-parse", "--short", "HEAD")}
 
     def add(self, result: RunResult | None = None) -> None:
         with self.lock:
@@ -167,52 +176,51 @@ class _Record:
             rf.write_atomically(self.folder / rf.SUMMARY, rf.summary_json(self._summary()))
 
     def ordered(self) -> list[RunResult]:
-        order = {v.name: i for i, v in enumerate(EXPERIMENTS[self.settings.experiment])}
+        order = {v.name: i for i, v in enumerate(self.definition.variants)}
         return sorted(self.runs.values(), key=lambda r: (order.get(r.variant, 99), r.index))
 
     def _summary(self) -> dict[str, Any]:
         results = ExperimentResults(tuple(self.ordered()), self.label())
-        return {"experiment": self.settings.experiment, "model": self.settings.model, "live": self.source.live,
-                "source": self.label(), "settings": asdict(self.settings), "how_settings_apply": self.source.note,
+        d, s = self.definition, self.settings
+        return {"experiment": s.experiment, "model": s.model, "live": self.source.live,
+                "source": self.label(), "settings": asdict(s), "how_settings_apply": self.source.note,
+                "definition": {"name": d.name, "file": d.source, "digest": d.digest, "question": d.question,
+                               "variants": {v.name: v.described(s.temperature, s.max_steps) for v in d.variants}},
                 "runs_per_variant": self.planned, "runs_recorded": len(self.runs),
-                "complete": len(self.runs) >= self.planned * len(EXPERIMENTS[self.settings.experiment]),
-                "counts": {v: dict(c) for v, c in results.counts().items()},
+                "complete": len(self.runs) >= self.planned * len(d.variants),
+                "counts": results.counts(),
                 "run_seconds_total": round(sum(r.seconds for r in self.runs.values()), 1),
-                "package_version": _version(), "python": platform.python_version(),
-                "started": self.summary["started"], "updated": _now(), "commands": self.summary["commands"]}
+                **self.made_by, "started": self.summary["started"], "updated": _now(),
+                "commands": self.summary["commands"]}
 
     def label(self) -> str:
         s = self.settings
         if not self.source.live:
-            return f"{MODELLED_LABEL} (seeds from {s.seed}, {self.planned} runs per variant)"
+            return f"{MODELLED_LABEL} ({s.experiment}, seeds from {s.seed}, {self.planned} runs per variant)"
         temp = "temperature unknown" if s.temperature is None else f"temperature {s.temperature:g}"
-        return f"live model {s.model}, {temp}, seeds from {s.seed}, {self.planned} runs per variant"
+        return f"live model {s.model}, {s.experiment}, {temp}, seeds from {s.seed}, {self.planned} runs per variant"
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _version() -> str:
-    from .. import __version__
+def _seed(seed: int | None, previous: dict[str, Any]) -> int:
+    """The seed given, else the one the folder recorded, else a fresh one: students never repeat each other."""
+    if seed is not None:
+        return seed
+    recorded = (previous.get("settings") or {}).get("seed")
+    return recorded if isinstance(recorded, int) else random.SystemRandom().randrange(1_000_000) * 100
 
-    return __version__
 
-
-def _check_options(experiment: str, runs: int, workers: int, temperature: float, max_steps: int,
-                   threads: int | None) -> None:
-    if experiment not in EXPERIMENTS:
-        raise ValueError(f"unknown experiment {experiment!r}: use one of {', '.join(EXPERIMENTS)}")
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise ValueError(f"runs is the number of runs per variant and must be a whole number >= 1, got {runs!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers is how many runs go at once and must be a whole number >= 1, got {workers!r}")
+def _check_options(runs: int, workers: int, temperature: float, max_steps: int, threads: int | None) -> None:
+    for name, value, what in (("runs", runs, "the number of runs per variant"), ("workers", workers, "how many "
+                              "runs go at once"), ("max_steps", max_steps, "the ceiling on model calls"),
+                              ("threads", 1 if threads is None else threads, "a number of CPU threads")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} is {what} and must be a whole number >= 1, got {value!r}")
     if not 0 <= temperature <= 2:
         raise ValueError(f"temperature must be between 0 (greedy) and 2, got {temperature!r}")
-    if max_steps < 1:
-        raise ValueError(f"max_steps counts model calls and must be at least 1, got {max_steps!r}")
-    if threads is not None and threads < 1:
-        raise ValueError(f"threads is a number of CPU threads and must be at least 1, got {threads!r}")
 
 
 def _warn(source: ModelSource, temperature: float, workers: int) -> int:
@@ -220,7 +228,7 @@ def _warn(source: ModelSource, temperature: float, workers: int) -> int:
     if source.live and source.note and not (workers > 1 and not source.parallel):
         warnings.warn(source.note, UserWarning, stacklevel=3)  # e.g. the local model: one run at a time
     if source.live and source.temperature == 0 and temperature == 0:
-        warnings.warn("temperature 0 is greedy decoding: runs that see the same folder will repeat each "
+        warnings.warn("temperature 0 is greedy decoding: runs that see the same messages will repeat each "
                       "other; pass a temperature such as 0.7 to sample", GreedyWarning, stacklevel=3)
     if workers > 1 and not source.parallel:
         warnings.warn(f"{source.name} runs one run at a time, so workers={workers} is not used",
@@ -229,47 +237,37 @@ def _warn(source: ModelSource, temperature: float, workers: int) -> int:
     return workers
 
 
-class _Lines:
-    """Progress without tqdm (a bare install): one plain line per finished run."""
-
-    def __init__(self, total: int, done: int, name: str) -> None:
-        self.total, self.done, self.name, self.last = total, done, name, ""
-
-    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
-        self.last = text
-
-    def update(self) -> None:
-        self.done += 1
-        print(f"{self.name} experiment: {self.done}/{self.total} runs; {self.last}", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        pass
-
-
 def _bar(total: int, done: int, progress: bool, name: str):
+    """A tqdm bar; without tqdm (a bare install) a function printing one plain line per run."""
     if not progress:
         return None
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        return _Lines(total, done, name)
+        count = iter(range(done + 1, total + 1))
+        return lambda text: print(f"{name} experiment: {next(count)}/{total} runs; {text}", file=sys.stderr)
     return tqdm(total=total, initial=done, desc=f"{name} experiment", unit="run", file=sys.stderr)
 
 
-def _execute(todo, record: _Record, source: ModelSource, workers: int, max_steps: int, bar) -> None:
+def _execute(todo, record: _Record, source: ModelSource, workers: int, temperature: float, max_steps: int,
+             bar) -> None:
     """Run ``todo`` K at a time; each run is recorded the moment it ends, in whatever order."""
     def finished(result: RunResult) -> None:
         record.add(result)
-        if bar is not None:
-            bar.set_postfix_str(f'"{result.variant}" #{result.index}: {result.outcome}', refresh=False)
+        text = f'"{result.variant}" #{result.index}: {result.outcome}'
+        if callable(bar):
+            bar(text)
+        elif bar is not None:
+            bar.set_postfix_str(text, refresh=False)
             bar.update()
 
+    common = (record.folder, temperature, max_steps)
     if workers == 1:  # in this thread, so Ctrl-C stops the run at once
         for variant, index, seed in todo:
-            finished(_one_run(source, variant, index, seed, record.folder, max_steps))
+            finished(_one_run(source, record.definition, variant, index, seed, *common))
         return
     pool = ThreadPoolExecutor(max_workers=workers)
-    pending = {pool.submit(_one_run, source, v, i, s, record.folder, max_steps) for v, i, s in todo}
+    pending = {pool.submit(_one_run, source, record.definition, v, i, s, *common) for v, i, s in todo}
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -282,32 +280,39 @@ def _execute(todo, record: _Record, source: ModelSource, workers: int, max_steps
                 finished(future.result())
 
 
-def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: str = "unit", runs: int = 8,
-                   seed: int = 0, temperature: float = 0.7, workers: int = 1, max_steps: int = 6,
-                   threads: int | None = None, progress: bool = True) -> ExperimentResults:
-    """``runs`` traced runs per variant into the folder ``out``, skipping runs it already holds.
+def run_experiment(llm: Any = None, *, out: str | os.PathLike[str], experiment: str | os.PathLike[str] = "unit",
+                   runs: int = 8, seed: int | None = None, temperature: float = 0.7, workers: int = 1,
+                   max_steps: int = 6, threads: int | None = None, progress: bool = True) -> ExperimentResults:
+    """``runs`` traced runs per variant of ``experiment`` into the folder ``out``, skipping runs it holds.
 
+    ``experiment``: a shipped definition's name (``unit``, ``worked-example``...) or a TOML file.
     ``llm``: a spec (``"local:gemma3-270m"``, ``"ollama:qwen3:0.6b"``, ``"openai:gpt-5-mini"``), a model
-    object, or ``None``/``"scripted"`` for scripted managers modelling the reported behaviour (labelled
-    so). ``workers`` runs that many at once against a server model; ``threads`` caps a local model's CPU
-    threads (1 is fastest on a busy machine). ``progress`` shows a tqdm bar (plain lines without tqdm).
+    object, or ``None``/``"scripted"`` for scripted managers modelling reported runs (labelled so).
+    ``temperature`` and ``max_steps`` are defaults a variant's own setting overrides. ``workers`` runs that
+    many at once against a server model; ``threads`` caps a local model's CPU threads. ``progress`` shows a
+    tqdm bar (plain lines without tqdm). Every refusal comes before the first run.
     """
-    _check_options(experiment, runs, workers, temperature, max_steps, threads)
+    definition = experiment if isinstance(experiment, Definition) else load(experiment)
+    _check_options(runs, workers, temperature, max_steps, threads)
     source = model_source(llm, temperature, threads)
+    for variant in definition.variants:
+        if (why := source.refusal(variant)) is not None:
+            raise ValueError(why)
     workers = _warn(source, temperature, workers)
     folder = Path(out)
     (folder / rf.TRACES).mkdir(parents=True, exist_ok=True)
-    settings = Settings(experiment, source.name, seed, source.temperature, max_steps)
-    everything = plan(EXPERIMENTS[experiment], runs, seed)
     with rf.locked(folder):  # one command at a time: a second one would remove this one's unfinished traces
-        record = _Record(folder, settings, source, runs, workers, threads)
+        seed = _seed(seed, rf.read_summary(folder))
+        settings = Settings(definition.name, source.name, seed, source.temperature, max_steps, definition.digest)
+        everything = plan(definition.variants, runs, seed)
+        record = _Record(folder, settings, definition, source, runs, workers, threads)
         todo = [job for job in everything if (job[0].name, job[1]) not in record.runs]
-        bar = _bar(len(everything), len(everything) - len(todo), progress, experiment)
+        bar = _bar(len(everything), len(everything) - len(todo), progress, definition.name)
         try:
-            _execute(todo, record, source, workers, max_steps, bar)
+            _execute(todo, record, source, workers, temperature, max_steps, bar)
         finally:
             record.add()  # the summary says how far this command got, even when it was interrupted
-            if bar is not None:
+            if bar is not None and not callable(bar):
                 bar.close()
     wanted = {(v.name, i) for v, i, _ in everything}
     mine = tuple(r for r in record.ordered() if r.key in wanted)

@@ -1,20 +1,10 @@
-"""One experiment's folder on disk: written so that a run is recorded whole or not at all.
+"""One experiment's folder on disk, written so that a run is recorded whole or not at all.
 
-Layout (one folder per model and settings)::
-
-    results.csv        one row per recorded run (its classification, seed, temperature, trace file)
-    summary.json       model, settings, package version, dates, counts per variant
-    traces/bare-03.jsonl   the trace of run 3 of the "18" variant (one run per file)
-    outcomes.png       the figure
-
-Every file is written to a ``.partial`` name and moved into place with ``os.replace`` (atomic on one
-file system): a Ctrl-C or a kill leaves the old file or the new one, never half. A run's trace is moved
-into place before its row is written, and the row marks it recorded, so a run cut short is run again on
-resume; leftover ``.partial`` files and traces with no row are removed when a folder is opened.
-
-One command writes into a folder at a time (``locked``): a second one, from another terminal or another
-laptop on a shared drive, would remove the first one's unfinished traces. Secrets never reach the files:
-every text passes through ``redaction.redact``.
+``results.csv`` (one row per run), ``summary.json`` (model, definition, settings, counts), ``traces/``
+(one trace per run), ``outcomes.png``. Every file is written to a ``.partial`` name and renamed into place
+(atomic on one file system); a run's trace moves in before its row marks it recorded, so a run cut short
+is run again on resume, and what an interrupted command left is removed when the folder is opened.
+One command writes into a folder at a time (``locked``). Every text passes through ``redaction.redact``.
 """
 
 from __future__ import annotations
@@ -25,6 +15,7 @@ import io
 import json
 import os
 import socket
+import subprocess
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
@@ -63,6 +54,9 @@ class RunResult:
     trace: str        # the trace file, relative to the folder
     run_id: str
     seconds: float
+    system_prompt: str = ""   # what the variant said to the model (absent in folders of the first edition)
+    examples: str = ""        # its worked example: a shipped name, "inline", or ""
+    settings: str = ""        # its effective settings as JSON: result forms, temperature, max_steps, ...
 
     @property
     def key(self) -> tuple[str, int]:
@@ -76,12 +70,8 @@ _TYPES = {"index": int, "seed": int, "temperature": float, "case": int, "line": 
 def _from_row(row: Mapping[str, str]) -> RunResult:
     values: dict[str, Any] = {}
     for f in fields(RunResult):
-        text = row.get(f.name, "")
-        convert = _TYPES.get(f.name)
-        if convert is None:
-            values[f.name] = text if (text or f.name not in ("answer",)) else None
-        else:
-            values[f.name] = convert(text) if text != "" else None
+        text, convert = row.get(f.name) or "", _TYPES.get(f.name)
+        values[f.name] = (convert(text) if convert else text) if text or f.name not in (*_TYPES, "answer") else None
     return RunResult(**values)
 
 
@@ -121,15 +111,21 @@ def trace_name(slug: str, index: int) -> str:
     return f"{TRACES}/{slug}-{index:02d}.jsonl"
 
 
-def tidy(folder: Path, recorded: Iterable[RunResult]) -> int:
+def tidy(folder: Path, recorded: Iterable[RunResult]) -> None:
     """Remove what an interrupted command left behind: partial files, traces of unrecorded runs."""
     keep = {folder / r.trace for r in recorded}
-    removed = 0
     for path in [*folder.glob(f"*{PARTIAL}"), *(folder / TRACES).glob("*")]:
         if path.is_file() and (path.name.endswith(PARTIAL) or path not in keep):
             path.unlink()
-            removed += 1
-    return removed
+
+
+def git(folder: Path, *args: str) -> str | None:
+    """What ``git args`` prints in ``folder`` (a commit), or None outside a checkout or without git."""
+    try:
+        done = subprocess.run(["git", *args], cwd=folder, text=True, capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
 
 
 def summary_json(summary: Mapping[str, Any]) -> str:
@@ -139,10 +135,8 @@ def summary_json(summary: Mapping[str, Any]) -> str:
 @contextlib.contextmanager
 def locked(folder: str | os.PathLike[str]) -> Iterator[None]:
     """Hold ``folder``'s lock file while a command writes into it; ``ResultsFolderBusy`` if another holds it.
-
-    The file is created atomically (``O_CREAT | O_EXCL``, which network drives honour too) and names its
-    holder; it is removed on the way out. A lock whose holder died on this host is taken over.
-    """
+    Created atomically (``O_EXCL``, which network drives honour too), it names its holder; a lock whose
+    holder died on this host is taken over."""
     path = Path(folder) / LOCK
     mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": datetime.now(timezone.utc).isoformat()}
     _take(path, mine)

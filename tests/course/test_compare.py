@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from mingraph_lite import ReplayLLM, read_trace
+from mingraph_lite import LLMResponse, ReplayLLM, read_trace
 from mingraph_lite.cli import main
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import Z95, compare, reported_table, wilson
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.results_folder import read_results
+from mingraph_lite.messages import AssistantMessage
 
 
 def test_wilson_matches_the_textbook_formula_and_stays_in_bounds():
@@ -26,15 +27,16 @@ def test_wilson_matches_the_textbook_formula_and_stays_in_bounds():
         wilson(3, 0)
 
 
-def test_folders_of_one_model_and_settings_are_pooled_and_repeated_seeds_noted(tmp_path):
+def test_folders_of_one_model_and_settings_are_pooled_and_repeated_seeds_refused(tmp_path):
     run_experiment(out=tmp_path / "alice", runs=3, seed=0, progress=False)
     run_experiment(out=tmp_path / "bob", runs=3, seed=100, progress=False)
     pooled = compare([tmp_path / "alice", tmp_path / "bob"])
-    assert [(g.variant, g.runs, len(g.folders)) for g in pooled.groups] == [("18", 6, 2), ("18°C", 6, 2)]
+    assert [(g.variant, g.runs, len(g.shares)) for g in pooled.groups] == [("18", 6, 2), ("18°C", 6, 2)]
+    assert pooled.groups[0].shares == ((str(tmp_path / "alice"), 3), (str(tmp_path / "bob"), 3))
     assert not pooled.notes
-    run_experiment(out=tmp_path / "copycat", runs=3, seed=0, progress=False)
-    noted = compare([tmp_path / "alice", tmp_path / "copycat"])
-    assert any("more than one folder" in n for n in noted.notes)
+    run_experiment(out=tmp_path / "copycat", runs=3, seed=2, progress=False)
+    with pytest.raises(ValueError, match=r"variant '18' with seed 2, the same run twice"):
+        compare([tmp_path / "alice", tmp_path / "copycat"])
 
 
 def test_table_rows_and_figure(tmp_path):
@@ -54,7 +56,7 @@ def test_compare_command_and_its_errors(tmp_path, capsys):
     figure = tmp_path / "all.png"
     assert main(["experiment", "compare", str(tmp_path / "a"), "--figure", str(figure)]) == 0
     assert figure.stat().st_size > 1000 and "Wilson" in capsys.readouterr().out
-    assert main(["experiment", "compare", str(tmp_path / "empty")]) == 2
+    assert main(["experiment", "compare", str(tmp_path / "empty"), "--out", str(tmp_path)]) == 2
     assert "no recorded runs" in capsys.readouterr().err
 
 
@@ -86,3 +88,62 @@ def test_the_shipped_comparison_is_what_compare_prints_now():
     comparison = compare([SHIPPED / "smollm2-135m", SHIPPED / "gemma3-270m"])
     assert (SHIPPED / "comparison.txt").read_text(encoding="utf-8").startswith(comparison.table())
     assert comparison.table() in (SHIPPED / "README.md").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------- pooling a class
+
+def test_folders_of_different_definitions_or_settings_are_refused_in_one_sentence(tmp_path, capsys):
+    run_experiment(out=tmp_path / "unit", runs=1, seed=0, progress=False)
+    run_experiment(out=tmp_path / "example", experiment="worked-example", runs=1, seed=50, progress=False)
+    run_experiment(out=tmp_path / "short", runs=1, seed=100, max_steps=2, progress=False)
+    with pytest.raises(ValueError, match=r"different definitions \('unit' .*'worked-example'"):
+        compare([tmp_path / "unit", tmp_path / "example"])
+    assert main(["experiment", "compare", str(tmp_path / "unit"), str(tmp_path / "short")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "variant '18' ran with max_steps 6 in one and 2 in the other" in err
+
+
+def test_an_empty_or_half_made_folder_is_skipped_with_a_warning(tmp_path):
+    run_experiment(out=tmp_path / "ana", runs=2, seed=0, progress=False)
+    (tmp_path / "ben" / "traces").mkdir(parents=True)  # a student whose key was missing: nothing recorded
+    pooled = compare([tmp_path / "ana", tmp_path / "ben"])
+    assert [g.runs for g in pooled.groups] == [2, 2]
+    assert any("skipped" in n and "ben" in n for n in pooled.notes)
+
+
+def test_runs_at_temperature_0_that_repeat_each_other_are_warned_about(tmp_path, monkeypatch):
+    class Greedy:
+        name, seed, temperature = "greedy", 0, 0.0
+
+        def generate(self, messages, tools):
+            return LLMResponse(AssistantMessage("Paris 64°F, Tokyo 75°F"), model="greedy")
+
+    monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: Greedy())
+    with pytest.warns(UserWarning):
+        run_experiment("local", out=tmp_path / "g", runs=3, seed=0, temperature=0, progress=False)
+    pooled = compare([tmp_path / "g"])
+    assert any("2 of 3 runs at temperature 0 repeat" in n for n in pooled.notes)
+    assert not compare([tmp_path / "g"]).groups[0].temperature  # the row says what ran: T=0
+
+
+def test_the_tested_models_table_command(tmp_path, capsys):
+    run_experiment(out=tmp_path / "a", runs=2, seed=0, progress=False)
+    target = tmp_path / "models.md"
+    assert main(["experiment", "table", str(tmp_path / "a"), str(SHIPPED / "smollm2-135m"), "--out", str(target)]) == 0
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("# Tested models") and "| model | variant | right | runs | date | commit |" in text
+    assert '| local:smollm2-135m | 18 | 0/8 = 0% [0-32%] | 8 | 2026-12-01 |' in text
+    row = next(line for line in text.splitlines() if line.startswith("| scripted (modelled) | 18 |"))
+    assert row.split("|")[4].strip() == "2"  # runs
+
+
+def test_the_committed_models_table_is_what_the_command_writes_now(tmp_path):
+    committed = (SHIPPED.parent.parent / "docs" / "models.md").read_text(encoding="utf-8")
+    command = committed.split("`")[1].split()
+    assert command[:4] == ["python", "-m", "mingraph_lite", "experiment"]
+    target = tmp_path / "models.md"
+    folders = [str(SHIPPED.parent.parent / f) for f in command[5:-2]]
+    assert main(["experiment", "table", *folders, "--out", str(target)]) == 0
+    def rows(text):  # without the commit column: a copy outside git has none to tell
+        return [line.rsplit("|", 2)[0] for line in text.split("\n\n", 2)[2].splitlines()]
+    assert rows(target.read_text(encoding="utf-8")) == rows(committed)

@@ -27,9 +27,12 @@ from mingraph_lite.messages import AssistantMessage, ToolCall
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def assert_consistent(folder: Path, runs: int, seed: int = 0) -> list:
-    """Every (variant, index) once, with seed+index, and exactly one trace file holding that run."""
+def assert_consistent(folder: Path, runs: int, seed: int | None = None) -> list:
+    """Every (variant, index) once, with seed+index (the folder's own seed if none given), and exactly one
+    trace file holding that run."""
     rows = list(csv.DictReader((folder / "results.csv").open(encoding="utf-8")))
+    if seed is None:
+        seed = json.loads((folder / "summary.json").read_text(encoding="utf-8"))["settings"]["seed"]
     keys = [(r["variant"], int(r["index"])) for r in rows]
     assert sorted(keys) == sorted((v, i) for v in ("18", "18°C") for i in range(runs))
     assert all(int(r["seed"]) == seed + int(r["index"]) for r in rows)
@@ -160,7 +163,7 @@ def test_local_models_get_each_runs_seed_and_the_temperature(tmp_path, monkeypat
     assert len(built) == 1 and built[0][1]["n_threads"] == 1  # loaded once, with the threads asked for
     assert {s for s, _ in fake.seen} == {7, 8} and {t for _, t in fake.seen} == {0.4}
     assert {r.temperature for r in results.runs} == {0.4} and {r.outcome for r in results.runs} == {"right"}
-    assert "live model local:smollm2-135m, temperature 0.4" in results.table()
+    assert "live model local:smollm2-135m, unit, temperature 0.4" in results.table()
 
 
 def test_greedy_decoding_warns_and_scripted_does_not(tmp_path, monkeypatch):
