@@ -1,9 +1,7 @@
 """mingraph-lite: the agent loop, taken apart.
 
-The public names are ``__all__`` here, ``mingraph_lite.graph``'s ``__all__`` (the StateGraph engine) and
-the names each ``mingraph_lite.course`` module defines (the weather scenario, scripted managers,
-``make_llm``, brief, experiments): one path per name. Everything else is internal. Importing this
-needs only pydantic; adapters, widgets and plots load their extras when first used (``_LAZY``).
+Public names: ``__all__`` here, in ``mingraph_lite.graph`` and in each ``mingraph_lite.course`` module. Importing
+this needs only pydantic; adapters, widgets and plots load their extras when first used (``_LAZY``).
 """
 
 from __future__ import annotations

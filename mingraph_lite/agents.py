@@ -1,9 +1,5 @@
-"""The agent: a model calling tools in a loop, written with the State pattern.
-
-A run is always in one situation, each a class (the course's cards): ``_CallingModel``, ``_RunningTools``,
-``_Finished``. Each works through a narrow ``_Run`` context and returns the next, so the loop never asks
-"where am I?". One that cannot go on raises ``_Stopped``: why the run ended, what is still to answer.
-"""
+"""The agent: a model calling tools in a loop, written with the State pattern: each situation is a class
+(``_CallingModel``, ``_RunningTools``, ``_Finished``) that returns the next, or raises ``_Stopped``."""
 
 from __future__ import annotations
 
@@ -125,13 +121,8 @@ def card_transitions(first: type = _CallingModel) -> list[tuple[str, str]]:
 class Agent:
     """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
 
-    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent (one
-    built in the signature would be shared by every agent). Observers hear every announcement and cannot
-    change the run; with ``strict=True`` a failing observer stops it instead.
-
-    Whichever way a run ends (an answer, the step limit, a failing tool, model, listener or memory,
-    Ctrl-C), every tool call in memory has exactly one answer, every message was announced once, the
-    error raised is the one that stopped the run, and the agent can run again on the same memory.
+    ``max_steps`` counts model calls; ``memory=None`` builds a fresh ``KeepAll``. However a run ends, every tool
+    call in memory has one answer, and the error raised is the one that stopped the run.
     """
 
     def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,

@@ -1,8 +1,7 @@
-"""``python -m mingraph_lite COMMAND``: a function ``argv -> exit code`` listed in ``COMMANDS``.
+"""``python -m mingraph_lite COMMAND``: each command is a function ``argv -> exit code`` in ``COMMANDS``.
 
-Every problem is one redacted line on stderr, ``error: <sentence that names the fix>``. Exit codes:
-0 done; 1 the run failed (a tool, the model, a trace line not written); 2 bad input, found before the
-run starts; 3 no answer within --max-steps; 141 the reader went away (``demo | head -1``), as SIGPIPE.
+A problem is one redacted ``error: ...`` line on stderr. Exit codes: 0 done, 1 the run failed, 2 bad input,
+3 no answer within --max-steps, 141 the reader went away (SIGPIPE).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The messages a model reads and writes, and the tool calls it sends.
-
-Every value is a frozen dataclass, so a message in a conversation can't be edited behind the model's
-back. JSON crosses the edges (traces, provider payloads) through one ``to_dict``/``from_dict`` pair
-per type: one spelling of each message on disk.
-"""
+"""The messages a model reads and writes, and the tool calls it sends: frozen dataclasses, each with one
+``to_dict``/``from_dict`` spelling on disk."""
 
 from __future__ import annotations
 
@@ -14,10 +10,7 @@ from typing import Any, ClassVar, Mapping, Union
 
 @dataclass(frozen=True)
 class ToolCall:
-    """The model asks to run tool ``name`` with ``arguments``; its answer will carry the same ``id``.
-
-    ``arguments`` is kept as the model sent it (a dict, or JSON text, ``None``, a list...), so the
-    registry answers a bad one as the model's mistake instead of an adapter crashing on it."""
+    """The model asks to run tool ``name``; ``arguments`` is kept as sent, so a bad one is the model's to fix."""
 
     id: str
     name: str

@@ -1,9 +1,5 @@
-"""Figures of recorded runs and experiments (matplotlib, imported when a function is called).
-
-A run comes from an ``EventRecorder``, a list of event dicts or a trace path; ``run=`` picks one as
-``pick_run`` does (default: the last). Each function returns a ``Figure`` already closed in pyplot, so
-a notebook shows it once, as the cell's value.
-"""
+"""Figures of recorded runs (matplotlib, imported when a function is called); ``run=`` picks one as ``pick_run``
+does. Each returns a ``Figure`` already closed in pyplot, so a notebook shows it once."""
 
 from __future__ import annotations
 

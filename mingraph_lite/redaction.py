@@ -1,11 +1,6 @@
-"""Redaction: secrets never leave the program. Every text that does (a trace or console line, an error,
-a log record through ``RedactingFilter``) passes through ``redact``, which replaces with ``***``:
-
-- the value of an environment variable named ``*KEY``, ``*TOKEN``, ``*SECRET`` or ``*PASSWORD`` (any
-  case), at least 8 characters and not a plain number or boolean (``MAX_TOKENS=18`` is a setting);
-- a URL's credentials, ``scheme://user:password@host`` -> ``scheme://***@host``, with or without the
-  scheme (as ``OLLAMA_HOST`` may be set). The environment is read at each call.
-"""
+"""Redaction: every text that leaves the program passes through ``redact``, which replaces with ``***`` the
+values of ``*KEY``/``*TOKEN``/``*SECRET``/``*PASSWORD`` environment variables (8+ characters, not a number or
+boolean) and a URL's credentials."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Steps: units of work that read a shared dict and return what they add to it.
-
-``State`` is that dict ("what we've got"), not the State pattern of ``agents.py`` ("where we are").
-A ``Sequence`` runs its steps in order, merging each returned update into the state. A list only
-goes forward, which is why the agent needs a loop; the ``Agent`` is a Step too, so it fits in one.
-"""
+"""Steps: units of work that read a shared dict (``State``) and return what they add to it. A ``Sequence`` only
+goes forward, which is why the agent needs a loop; the ``Agent`` is a Step too."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
 """A whole agent behind one tool: the parent model hands over a ``task`` and reads back an answer.
 
-Each call is a fresh run of the subagent on a new, empty memory, so one task never sees another's
-conversation. What crosses the boundary is chosen by who can act on it:
-
-- the subagent answers        -> its answer is the tool's result;
-- it stops without an answer  -> a result saying so (``"Error: the subagent stopped..."``), so the
-  parent model can split the task, try another way or report it;
-- the task is empty           -> ``ToolArgsError``: the parent's call was wrong, it can fix it;
-- anything else (a failing tool inside, an unreachable model) propagates unchanged: the parent
-  model cannot fix it, and hiding it would be a lie.
+Each call runs on a fresh memory. A run without an answer returns a result saying so; an empty task is a
+``ToolArgsError`` (the parent can fix it); anything else propagates unchanged.
 """
 
 from __future__ import annotations
@@ -34,10 +27,7 @@ class SubagentRun:
 
 
 class SubagentTool:
-    """Wrap ``agent`` as a tool named ``name``; register ``.function`` on the parent's registry.
-
-    Each call runs a new ``Agent`` built like the template ``agent`` (model, tools, system prompt,
-    listeners, ``max_steps``) on a fresh memory made by ``memory``; ``runs`` keeps a ``SubagentRun`` each."""
+    """Wrap ``agent`` as a tool named ``name``: each call runs a new ``Agent`` built like it on a fresh ``memory()``."""
 
     def __init__(self, agent: Agent, name: str, description: str, *,
                  memory: Callable[[str], Memory] = KeepAll) -> None:

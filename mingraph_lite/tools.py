@@ -1,11 +1,5 @@
-"""Tools: plain functions, with schema and argument checks derived from their signatures.
-
-The model only names a tool and fills in arguments: names are looked up in a dict, arguments read by
-``wire.read_arguments`` and validated by pydantic in strict mode, nothing evaluated. Whatever is wrong
-becomes a ``ToolArgsError`` telling the model what to fix, and no tool runs. The answers that are not
-results are worded here once (``fix_answer``, ``error_answer``, ``unrun_answer``), with the rules for
-which calls get one (``answer_once``, ``open_calls``), for the ``Agent``, ``RunTools`` and the agent graph.
-"""
+"""Tools: plain functions, with schema and argument checks derived from their signatures. Whatever is wrong
+becomes a ``ToolArgsError`` and no tool runs; the answers that are not results are worded here once."""
 
 from __future__ import annotations
 

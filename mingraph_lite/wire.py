@@ -1,11 +1,6 @@
-"""What crosses the wire from a model, read safely: tool-call arguments, call ids, short quotes.
-
-Everything a model sends is hostile until checked. Python's JSON reader fails in ways that are not
-"invalid JSON": deep nesting raises ``RecursionError``, a huge integer ``ValueError``, and a repeated
-key silently keeps the last value. ``loads`` returns those as *marks* (strings starting with ``MARK``),
-and ``read_arguments`` turns a mark, or any other problem, into a ``ToolArgsError`` saying what to
-fix. Every adapter, the registry and the agent graph judge a tool call with these same functions.
-"""
+"""What crosses the wire from a model, read safely: tool-call arguments, call ids, short quotes. ``loads`` returns
+what Python's JSON reader fails on oddly (deep nesting, huge integers, repeated keys) as *marks*, and
+``read_arguments`` turns any problem into a ``ToolArgsError``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The two tools of the running example, on fixed teaching data (not live weather).
-
-``get_weather`` comes in two result styles, the subject of the unit experiment: a bare ``"18"`` or
-``"18°C"``. Its description says Celsius either way; the question is whether the unit travels with it.
-"""
+"""The two tools of the running example, on fixed teaching data; ``get_weather`` returns ``"18"`` or ``"18°C"``."""
 
 from __future__ import annotations
 

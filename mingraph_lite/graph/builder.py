@@ -1,7 +1,4 @@
-"""Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``).
-
-Names are checked as they are added, the wiring as a whole by ``compile()``.
-"""
+"""Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``)."""
 
 from __future__ import annotations
 
@@ -119,10 +116,7 @@ class StateGraph:
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,
                 name: str | None = None, announce_runs: bool = True) -> CompiledGraph:
-        """Check the declaration and return a runnable graph; ``max_steps`` counts supersteps.
-
-        ``strict``: a failing listener stops the run; ``announce_runs=False``: the nodes announce the run.
-        """
+        """Check the declaration and return a runnable graph; ``max_steps`` counts supersteps."""
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
             raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
         wiring = Wiring(nodes=dict(self.nodes), edges={k: tuple(v) for k, v in self._edges.items()},

@@ -1,8 +1,4 @@
-"""The wiring: every way out of every node, checked before a run.
-
-As in LangGraph: a fixed edge is always taken, a router picks routes or returns ``Send`` packets, a
-join waits for all its sources, and a node with no way out ends the run there.
-"""
+"""The wiring: every way out of every node, checked before a run, and followed as LangGraph does."""
 
 from __future__ import annotations
 

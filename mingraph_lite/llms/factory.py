@@ -1,8 +1,5 @@
-"""The one grammar of a model spec (``MINGRAPH_LLM``), and the one place an adapter is built from it.
-
-The caller hands in what ``scripted`` builds (the course's ``make_llm`` hands in its default manager).
-Each adapter is imported only when asked for, so a scripted spec needs no client, server, key or network.
-"""
+"""The one grammar of a model spec (``MINGRAPH_LLM``) and the one place an adapter is built from it; each
+adapter is imported only when asked for."""
 
 from __future__ import annotations
 

@@ -14,11 +14,8 @@ logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run w
 
 
 def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = False, stopping: bool = False) -> None:
-    """Call ``observer.<hook>(*args)`` on each observer that has the hook, isolating each one's failures.
-
-    ``stopping=True`` is for the clean-up after an error already stopped the run: every listener
-    still hears it, and a failure is logged at debug level only (the run's own error says enough).
-    """
+    """Call ``observer.<hook>(*args)`` on each observer that has it, isolating each one's failures.
+    ``stopping=True``: an error already stopped the run, so a failure is only logged."""
     for observer in observers:
         method = getattr(observer, hook, None)
         if method is None:

@@ -1,10 +1,5 @@
-"""A static snapshot of a view: the finished picture, kept in a saved notebook (a live widget draws
-from the kernel, so a notebook opened later shows nothing where it was).
-
-It keeps the view's HTML and text and, for a view of situations (``Card``), a PNG timeline: each one a
-bar as long as it lasted. Durations come from the view's clock, else a trace's timestamps; bare events have no times,
-so their bars are spaced by announcement number and the figure says so.
-"""
+"""A static snapshot of a view, kept in a saved notebook (a live widget shows nothing once the kernel is gone):
+the view's HTML and text and, for a timeline, a PNG of each situation as a bar as long as it lasted."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""Live views of a run: its messages as they accumulate (``FolderView``), the situation it is in
-(``CardTimeline``: calling the model, running tools, finished), or both (``LiveRun``).
-
-Each view folds redacted events into a ``RunModel``; a trace holds the same events, so
-``from_trace`` draws a past run with the code that draws a live one. The agent announces from the
-cell's thread and ipywidgets sends each change at once, so a view redraws while the cell runs: at
-most every ``interval_ms``, but always before the run waits on a model, a tool or a node, and at
-the end. Nothing here prints. Without ipywidgets or a kernel, a view is plain text or static HTML.
-"""
+"""Live views of a run: its messages (``FolderView``), its situation (``CardTimeline``), or both (``LiveRun``).
+Each folds redacted events into a ``RunModel``, so ``from_trace`` draws a past run with the same code."""
 
 from __future__ import annotations
 
