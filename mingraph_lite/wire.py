@@ -95,34 +95,11 @@ def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
         raise ValueError("nested too deeply to read") from None
 
 
-_ATOMS = (str, int, float, bool, type(None))
 _MAX_BITS = int(MAX_DIGITS * 3.32)  # an int with more bits has more than MAX_DIGITS digits
 
 
 def _problem(value: Mapping) -> str | None:
-    """What is wrong with an arguments object (None if nothing)."""
-    # A fast path for the usual few short texts and numbers: this runs on every tool call.
-    if len(value) <= 32:
-        chars = 0
-        for key, item in value.items():
-            kind = type(item)
-            if type(key) is not str or kind not in _ATOMS or key[:1] == MARK or _SURROGATE.search(key):
-                break
-            if kind is str:
-                if item[:1] == MARK or _SURROGATE.search(item):
-                    break
-                chars += len(item)
-            elif kind is int and item.bit_length() > _MAX_BITS:
-                break
-            chars += len(key)
-        else:
-            if chars <= MAX_ARGUMENT_CHARS:
-                return None
-    return _walk(value)
-
-
-def _walk(value: Any) -> str | None:
-    """The full check, walked without recursion: depth, size, marks, keys, surrogates, long numbers."""
+    """What is wrong with an arguments object (None if nothing), walked without recursion."""
     stack, seen, chars = [(value, 1)], 0, 0
     while stack:
         item, depth = stack.pop()
@@ -159,8 +136,7 @@ def _walk(value: Any) -> str | None:
 
 
 def read_arguments(raw: Any) -> dict[str, Any]:
-    """Arguments (a dict, JSON text, empty text or bytes) as a checked dict, or ``ToolArgsError`` whose
-    text completes "the arguments ...", so a caller can put the tool's name in front."""
+    """Arguments (a dict, JSON text or bytes) as a checked dict, or ``ToolArgsError`` completing "the arguments..."."""
     if isinstance(raw, (bytes, bytearray)):
         try:
             raw = bytes(raw).decode("utf-8")
@@ -186,8 +162,7 @@ def read_arguments(raw: Any) -> dict[str, Any]:
 
 
 def parse_arguments(raw: Any) -> Any:
-    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, unchanged
-    (the registry reads it again and answers the model with what to fix)."""
+    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, for the registry."""
     try:
         return read_arguments(raw)
     except ToolArgsError:
