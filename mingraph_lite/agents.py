@@ -138,8 +138,7 @@ class Agent:
 
     def _announce(self, hook: str, *args: Any) -> None:
         if self.observers:
-            # While stopping, a strict listener's failure is logged, not raised: the caller must see the
-            # error that stopped the run, and the clean-up must finish.
+            # While stopping, a strict listener's failure is only logged: the run's own error is the one raised.
             announce(self.observers, hook, *args, strict=self.strict, stopping=self._stopping)
 
     def run(self, state: Mapping[str, Any]) -> dict[str, Any]:

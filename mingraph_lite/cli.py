@@ -103,7 +103,6 @@ def _run(agent, inputs: dict) -> int:
 
 
 def _course(module: str, function: str) -> Callable[[list[str]], int]:
-    """A course command, imported when it runs."""
     return lambda argv: getattr(import_module(f".course.{module}", __package__), function)(argv)
 
 

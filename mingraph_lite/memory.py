@@ -89,7 +89,6 @@ SUMMARY_PROMPT = ("Condense this conversation into a few sentences. Keep every f
 
 
 def _usable_summary(response) -> str:
-    """The summary text of a summariser's reply, or ``ValueError`` saying why it cannot replace history."""
     message = getattr(response, "message", None)
     if not isinstance(message, AssistantMessage):
         raise ValueError(f"the summariser must return an LLMResponse, got {type(response).__name__}; "

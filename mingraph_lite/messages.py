@@ -17,8 +17,7 @@ class ToolCall:
     arguments: Any = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> ToolCall:
-        # Only the arguments can change; copied without recursion, so a hostile call nested thousands
-        # of levels deep cannot crash a graph's state copy.
+        # Copied without recursion: a hostile call nested thousands of levels deep cannot crash a state copy.
         if isinstance(self.arguments, (str, bytes)):
             return self
         return ToolCall(self.id, self.name, _copy_tree(self.arguments, memo))
@@ -66,8 +65,7 @@ class _Message:
     content: str
 
     def __deepcopy__(self, memo: dict) -> _Message:
-        # Frozen, with only str/bool/None fields: a copy would be identical (and a graph copies state often).
-        return self
+        return self  # frozen, with only str/bool/None fields: a copy would be identical
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
@@ -100,8 +98,7 @@ class AssistantMessage(_Message):
     tool_calls: tuple[ToolCall, ...] = ()
 
     def __post_init__(self) -> None:
-        # A list would make the frozen message mutable through the back door.
-        if not isinstance(self.tool_calls, tuple):
+        if not isinstance(self.tool_calls, tuple):  # a list would make the frozen message mutable
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
 
     def __deepcopy__(self, memo: dict) -> AssistantMessage:

@@ -20,8 +20,7 @@ def _pyplot():
         import matplotlib
     except ImportError as error:
         raise ImportError("plots need matplotlib: pip install 'mingraph-lite[plots]'") from error
-    # Agg only when nobody chose a backend (a kernel, MPLBACKEND or matplotlib.use() did not). The private
-    # _get_backend_or_none is the one way to ask without choosing; without it, leave matplotlib alone.
+    # Agg only when nobody chose a backend; the private getter is the one way to ask without choosing.
     get = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
     unset = get is not None and get() is None
     if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in sys.modules:

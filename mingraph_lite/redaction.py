@@ -56,8 +56,7 @@ def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """Redacts a log record's message and traceback before any handler sees it (a failure's text may
-    hold whatever the run was handling)."""
+    """Redacts a log record's message and traceback before any handler sees it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

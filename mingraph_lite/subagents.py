@@ -60,7 +60,6 @@ class SubagentTool:
         return answer
 
     def _make_function(self) -> Callable[[str], str]:
-        # The registry reads a plain function's name, docstring and type hints; build exactly that.
         def delegate(task: str) -> str:
             return self(task)
 

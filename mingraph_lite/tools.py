@@ -38,8 +38,7 @@ class Tool:
     fn: Callable[..., Any]
     description: str
     args_model: type[BaseModel]
-    # Generated once and kept as text: each ``spec`` is then a fresh dict a caller may change.
-    schema_json: str = field(default="", repr=False, compare=False)
+    schema_json: str = field(default="", repr=False, compare=False)  # text: each ``spec`` is a fresh dict
 
     def __post_init__(self) -> None:
         if not self.schema_json:
@@ -111,10 +110,7 @@ def unrun_answer(call: ToolCall, reason: str) -> ToolMessage:
 
 
 def answer_once(calls: Sequence[ToolCall]) -> list[tuple[ToolCall, ToolMessage | None]]:
-    """Each call id once, with its first call (providers take one answer per id), and the answer due
-    when several calls share the id: none of them runs. ``None``: the call may run."""
-    if len({call.id for call in calls}) == len(calls):  # the usual batch, cheaply: every id its own
-        return [(call, None) for call in calls]
+    """Each call id once, with its first call and None, or, when several calls share the id, the answer due."""
     counts = Counter(call.id for call in calls)
     first: dict[str, ToolCall] = {}
     for call in calls:
@@ -135,7 +131,6 @@ def open_calls(messages: Sequence[Message]) -> list[ToolCall]:
 
 
 def _result_text(result: Any) -> str:
-    """A tool's result as the ``ToolMessage`` text: text as it is, anything else as JSON."""
     if isinstance(result, str):
         return result
     if type(result) in (int, float) and math.isfinite(result):  # repr is JSON here, and the loop benchmark needs it

@@ -62,7 +62,7 @@ def to_fahrenheit(celsius: float) -> float | int:
 
 
 def weather_registry(unit_in_result: bool = False) -> ToolRegistry:
-    """The menu of the running example: ``get_weather`` and ``to_fahrenheit``."""
+    """The tools of the running example: ``get_weather`` and ``to_fahrenheit``."""
     registry = ToolRegistry()
     registry.add(make_get_weather(unit_in_result))
     registry.add(to_fahrenheit)
