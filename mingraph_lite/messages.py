@@ -1,5 +1,4 @@
-"""The messages a model reads and writes, and the tool calls it sends: frozen dataclasses, each with one
-``to_dict``/``from_dict`` spelling on disk."""
+"""The messages a model reads and writes, and the tool calls it sends: frozen, each with one spelling on disk."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Figures of recorded runs (matplotlib, imported when a function is called); ``run=`` picks one as ``pick_run``
-does. Each returns a ``Figure`` already closed in pyplot, so a notebook shows it once."""
+"""Figures of recorded runs (``run=`` as ``pick_run``), each a ``Figure`` closed in pyplot: a notebook shows it once."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Steps: units of work that read a shared dict (``State``) and return what they add to it. A ``Sequence`` only
-goes forward, which is why the agent needs a loop; the ``Agent`` is a Step too."""
+"""Steps: units of work that read a shared dict (``State``) and return what they add to it; ``Agent`` is one too."""
 
 from __future__ import annotations
 
@@ -42,8 +41,7 @@ class Sequence:
 
 
 class CallModel:
-    """One model call (from ``state["question"]`` when there are no ``messages`` yet): returns ``messages``
-    with the reply appended, ``reply`` (the ``LLMResponse``) and, for a reply without tool calls, ``answer``."""
+    """One model call: returns ``messages`` with the reply appended, ``reply`` and, for a final reply, ``answer``."""
 
     def __init__(self, llm: LLM, registry: ToolRegistry | None = None, system_prompt: str | None = None) -> None:
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt

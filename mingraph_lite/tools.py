@@ -1,5 +1,4 @@
-"""Tools: plain functions, with schema and argument checks derived from their signatures. Whatever is wrong
-becomes a ``ToolArgsError`` and no tool runs; the answers that are not results are worded here once."""
+"""Tools: plain functions, with schema and argument checks derived from their signatures."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Scripted managers: the runs the source article reports, replayed without a model. Their replies read the
-tool results, so changing a tool changes the run; the script fixes only its shape."""
+"""Scripted managers: the source article's runs, without a model; their replies read the tool results."""
 
 from __future__ import annotations
 

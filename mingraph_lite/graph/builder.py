@@ -139,8 +139,7 @@ def langgraph_state_graph() -> type:
 
 def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any], *, max_steps: int,
                **options: Any) -> Any:
-    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound
-    (LangGraph's ``recursion_limit`` also counts the superstep of the input: ``max_steps + 1``)."""
+    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound."""
     if engine == "mingraph":
         return connect(StateGraph(state_type), Send).compile(max_steps=max_steps, **options)
     if engine == "langgraph":
@@ -148,5 +147,5 @@ def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any
         from langgraph.types import Send as TheirSend
 
         connect(builder, TheirSend)
-        return builder.compile().with_config(recursion_limit=max_steps + 1)
+        return builder.compile().with_config(recursion_limit=max_steps + 1)  # it counts the input's superstep
     raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")

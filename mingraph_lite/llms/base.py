@@ -32,8 +32,7 @@ class LLMResponse:
 
 @runtime_checkable
 class LLM(Protocol):
-    """What callers rely on: ``generate``, and a ``name`` a report shows. An adapter's name is the spec
-    ``make_llm`` takes (``"ollama:qwen3:0.6b"``); a scripted or replayed model says so."""
+    """What callers rely on: ``generate``, and a ``name`` (for an adapter, its spec, e.g. ``"ollama:qwen3:0.6b"``)."""
 
     @property
     def name(self) -> str: ...

@@ -59,8 +59,7 @@ def _count(value: Any) -> int | None:
 
 
 class OllamaLLM:
-    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``; ``temperature`` and ``seed`` join
-    any other ``options`` given, and only when given (otherwise the model's defaults apply)."""
+    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``; sampling joins ``options`` only when given."""
 
     def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
                  options: Mapping[str, Any] | None = None, temperature: float | None = None,

@@ -1,5 +1,4 @@
-"""Re-run a recorded run: the replies come from a trace, and a run that asks other than what was recorded stops
-with ``ReplayMismatch`` naming the step."""
+"""Re-run a recorded run from its trace; a run that asks other than what was recorded stops (``ReplayMismatch``)."""
 
 from __future__ import annotations
 

@@ -14,8 +14,7 @@ SCRIPTED = "scripted"
 
 
 def scripted_calls(items: Sequence[Any], step: int) -> tuple[ToolCall, ...]:
-    """The tool calls of scripted reply ``step``; a ``(name, arguments)`` pair gets the id ``call_STEP_N``
-    (N from 1), so a scripted run prints the same ids on every machine."""
+    """The tool calls of scripted reply ``step``; a ``(name, arguments)`` pair gets the id ``call_STEP_N``."""
     calls = []
     for index, item in enumerate(items, 1):
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):

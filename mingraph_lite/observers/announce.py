@@ -1,5 +1,4 @@
-"""The announcer: each listener is called inside its own ``try``, and one that raises is logged and
-skipped, so a run is the same with any listeners, none, or a broken one (``strict=True`` re-raises)."""
+"""The announcer: a listener that raises is logged and skipped, so a run is the same with any listeners."""
 
 from __future__ import annotations
 
