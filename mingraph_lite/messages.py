@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Union
 
@@ -15,12 +14,6 @@ class ToolCall:
     name: str
     arguments: Any = field(default_factory=dict)
 
-    def __deepcopy__(self, memo: dict) -> ToolCall:
-        # Copied without recursion: a hostile call nested thousands of levels deep cannot crash a state copy.
-        if isinstance(self.arguments, (str, bytes)):
-            return self
-        return ToolCall(self.id, self.name, _copy_tree(self.arguments, memo))
-
     def to_dict(self) -> dict[str, Any]:
         args = dict(self.arguments) if isinstance(self.arguments, Mapping) else self.arguments
         return {"id": self.id, "name": self.name, "arguments": args}
@@ -32,39 +25,10 @@ class ToolCall:
                    arguments=dict(args) if isinstance(args, Mapping) else args)
 
 
-def _copy_tree(value: Any, memo: dict) -> Any:
-    """A deep copy of dicts and lists made with a loop instead of recursion; other values via deepcopy."""
-    def fresh(item: Any) -> Any:
-        if isinstance(item, dict):
-            return {}
-        if isinstance(item, list):
-            return []
-        return item if isinstance(item, (str, int, float, bool, type(None))) else deepcopy(item, memo)
-
-    root = fresh(value)
-    stack = [(value, root)]
-    while stack:
-        source, target = stack.pop()
-        if isinstance(source, dict):
-            for key, child in source.items():
-                target[key] = copy = fresh(child)
-                if isinstance(child, (dict, list)):
-                    stack.append((child, copy))
-        elif isinstance(source, list):
-            for child in source:
-                target.append(copy := fresh(child))
-                if isinstance(child, (dict, list)):
-                    stack.append((child, copy))
-    return root
-
-
 @dataclass(frozen=True)
 class _Message:
     role: ClassVar[str] = ""
     content: str
-
-    def __deepcopy__(self, memo: dict) -> _Message:
-        return self  # frozen, with only str/bool/None fields: a copy would be identical
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
@@ -99,11 +63,6 @@ class AssistantMessage(_Message):
     def __post_init__(self) -> None:
         if not isinstance(self.tool_calls, tuple):  # a list would make the frozen message mutable
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-
-    def __deepcopy__(self, memo: dict) -> AssistantMessage:
-        if not self.tool_calls:
-            return self
-        return AssistantMessage(self.content, tuple(deepcopy(c, memo) for c in self.tool_calls))
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content, "tool_calls": [c.to_dict() for c in self.tool_calls]}
