@@ -198,8 +198,7 @@ def _one_line_reports() -> Iterator[None]:
     propagate, log.propagate = log.propagate, False
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = lambda message, *_, **__: print(f"warning: {redact(str(message))}",
-                                                                  file=sys.stderr)
+            warnings.showwarning = lambda message, *_, **__: print(f"warning: {redact(str(message))}", file=sys.stderr)
             yield
     finally:
         log.removeHandler(handler)

@@ -29,8 +29,7 @@ class SubagentRun:
 class SubagentTool:
     """Wrap ``agent`` as a tool named ``name``: each call runs a new ``Agent`` built like it on a fresh ``memory()``."""
 
-    def __init__(self, agent: Agent, name: str, description: str, *,
-                 memory: Callable[[str], Memory] = KeepAll) -> None:
+    def __init__(self, agent: Agent, name: str, description: str, *, memory: Callable[[str], Memory] = KeepAll) -> None:
         if not isinstance(agent, Agent):
             raise TypeError(f"SubagentTool wraps an Agent (its template), got {type(agent).__name__}")
         if not name.isidentifier():

@@ -126,8 +126,7 @@ class BriefNodes:
 
     def write_draft(self, state: dict) -> dict:
         notice = NOTICE if self.draft_style == "complete" else ""
-        return {"draft": {"rows": expected_rows(state), "notice": notice}, "review": None,
-                "events": ["wrote draft"]}
+        return {"draft": {"rows": expected_rows(state), "notice": notice}, "review": None, "events": ["wrote draft"]}
 
     def check_draft(self, state: dict) -> dict:
         issues = review_issues(state)

@@ -124,8 +124,7 @@ class AgentNodes:
             if problems:  # a valid first call must not run ahead of an invalid second one
                 for call, _ in answer_once(calls):
                     self._announce("on_tool_call", call)
-                    done.file(problems.get(call.id) or
-                              unrun_answer(call, "another call in this batch was invalid"))
+                    done.file(problems.get(call.id) or unrun_answer(call, "another call in this batch was invalid"))
                 return update
             made = self._run_batch(calls, made, done)
         except BaseException as exc:  # Ctrl-C or a strict listener: every call answered

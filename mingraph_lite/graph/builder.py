@@ -85,8 +85,7 @@ class StateGraph:
         if any(branch.name == name for branch in self._branches.get(source, ())):
             raise GraphValidationError(f"two routers named {name!r} leave {label(source)} (LangGraph tells "
                                        "routers apart by name); give one of them another name")
-        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map),
-                                                            name))
+        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map), name))
         return self
 
     def add_sequence(self, nodes: Iterable[Node | tuple[str, Node]]) -> StateGraph:

@@ -60,8 +60,7 @@ def spans_text(spans: Sequence[CardSpan]) -> str:
     return "\n".join(lines)
 
 
-def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool,
-                 title: str) -> bytes:
+def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool, title: str) -> bytes:
     """Draw the situations as bars along time (top) and the message count (bottom); return PNG bytes."""
     try:
         from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
@@ -90,8 +89,7 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
     bottom.set_ylim(0, max([n for _, n in sizes] + [1]) + 1)
     bottom.yaxis.get_major_locator().set_params(integer=True)
     bottom.set_ylabel("folder size\n(messages)")
-    bottom.set_xlabel("seconds since the run started" if timed
-                      else "announcement number (this run recorded no times)")
+    bottom.set_xlabel("seconds since the run started" if timed else "announcement number (this run recorded no times)")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
     return buffer.getvalue()
