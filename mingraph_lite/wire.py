@@ -89,10 +89,7 @@ def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
     for start, end in reversed(cuts):  # a too-deep part becomes a mark the reader reports
         text = f'{text[:start]}"{MARK}nested deeper than {MAX_DEPTH} levels"{text[end:]}'
     text = _LONG_NUMBER.sub(_mark_number, text)
-    try:
-        return json.loads(text, object_pairs_hook=_pairs)
-    except RecursionError:  # pragma: no cover - the cuts above keep the reader shallow
-        raise ValueError("nested too deeply to read") from None
+    return json.loads(text, object_pairs_hook=_pairs)
 
 
 _MAX_BITS = int(MAX_DIGITS * 3.32)  # an int with more bits has more than MAX_DIGITS digits
