@@ -1,8 +1,5 @@
-"""mingraph-lite: the agent loop, taken apart.
-
-Public names: ``__all__`` here, in ``mingraph_lite.graph`` and in each ``mingraph_lite.course`` module. Importing
-this needs only pydantic; adapters, widgets and plots load their extras when first used (``_LAZY``).
-"""
+"""mingraph-lite: the agent loop, taken apart. Public names: ``__all__`` here, in ``mingraph_lite.graph`` and in each
+``mingraph_lite.course`` module. Adapters, widgets and plots load their extras when first used (``_LAZY``)."""
 
 from __future__ import annotations
 

@@ -119,11 +119,8 @@ def card_transitions(first: type = _CallingModel) -> list[tuple[str, str]]:
 
 
 class Agent:
-    """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
-
-    ``max_steps`` counts model calls; ``memory=None`` builds a fresh ``KeepAll``. However a run ends, every tool
-    call in memory has one answer, and the error raised is the one that stopped the run.
-    """
+    """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop; ``max_steps``
+    counts model calls. However a run ends, every tool call in memory has one answer."""
 
     def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
                  observers: Iterable[Observer] = (), max_steps: int = 10, strict: bool = False) -> None:

@@ -1,8 +1,5 @@
-"""``python -m mingraph_lite COMMAND``: each command is a function ``argv -> exit code`` in ``COMMANDS``.
-
-A problem is one redacted ``error: ...`` line on stderr. Exit codes: 0 done, 1 the run failed, 2 bad input,
-3 no answer within --max-steps, 141 the reader went away (SIGPIPE).
-"""
+"""``python -m mingraph_lite COMMAND``: each command is a function ``argv -> exit code`` in ``COMMANDS``; a problem
+is one redacted ``error: ...`` line. Exit codes: 0 done, 1 run failed, 2 bad input, 3 no answer, 141 SIGPIPE."""
 
 from __future__ import annotations
 

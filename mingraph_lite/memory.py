@@ -1,5 +1,4 @@
-"""Memory decides which messages the model reads each round. Every strategy keeps the system prompt first and
-never separates a tool call from its answer: providers reject either alone."""
+"""Memory decides what the model reads; no strategy splits a tool call from its answer (providers reject either)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Redaction: every text that leaves the program passes through ``redact``, which replaces with ``***`` the
-values of ``*KEY``/``*TOKEN``/``*SECRET``/``*PASSWORD`` environment variables (8+ characters, not a number or
-boolean) and a URL's credentials."""
+"""Redaction: every text that leaves the program passes through ``redact``, which masks the values of secret
+environment variables (``*KEY``, ``*TOKEN``, ``*SECRET``, ``*PASSWORD``) and a URL's credentials."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""A whole agent behind one tool: the parent model hands over a ``task`` and reads back an answer.
-
-Each call runs on a fresh memory. A run without an answer returns a result saying so; an empty task is a
-``ToolArgsError`` (the parent can fix it); anything else propagates unchanged.
-"""
+"""A whole agent behind one tool: each ``task`` runs on a fresh memory; a run without an answer returns a result
+saying so, an empty task is a ``ToolArgsError``, and anything else propagates unchanged."""
 
 from __future__ import annotations
 

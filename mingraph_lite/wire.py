@@ -1,6 +1,5 @@
-"""What crosses the wire from a model, read safely: tool-call arguments, call ids, short quotes. ``loads`` returns
-what Python's JSON reader fails on oddly (deep nesting, huge integers, repeated keys) as *marks*, and
-``read_arguments`` turns any problem into a ``ToolArgsError``."""
+"""What crosses the wire from a model, read safely: ``loads`` marks what Python's JSON reader fails on oddly (deep
+nesting, huge integers, repeated keys), and ``read_arguments`` turns any problem into a ``ToolArgsError``."""
 
 from __future__ import annotations
 

@@ -55,8 +55,7 @@ class Observer:
 
 
 def safe_json(value: Any, secrets: tuple[str, ...] | None = None, depth: int = 0) -> Any:
-    """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail (what JSON cannot hold,
-    or nests past ``MAX_DEPTH``, becomes a string or is cut)."""
+    """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail."""
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):

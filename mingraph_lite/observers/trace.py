@@ -1,6 +1,5 @@
-"""TraceRecorder appends each announcement to a file as one JSON line, written whole under ``flock``, so a crash
-or a second writer never tears the lines before it. ``read_trace`` reads it back; ``pick_run`` is the one rule for
-"run N"."""
+"""TraceRecorder appends each announcement to a file as one whole JSON line (under ``flock``); ``read_trace`` reads
+it back, and ``pick_run`` is the one rule for "run N"."""
 
 from __future__ import annotations
 
