@@ -1,5 +1,4 @@
-"""The agent: a model calling tools in a loop, written with the State pattern: each situation is a class
-(``_CallingModel``, ``_RunningTools``, ``_Finished``) that returns the next, or raises ``_Stopped``."""
+"""The agent: a model calling tools in a loop, in the State pattern: each situation is a class that returns the next."""
 
 from __future__ import annotations
 

@@ -12,9 +12,8 @@
           └── GraphExecutionError    the engine found a bad update or route mid-run (node, completed, state)
               └── GraphStepLimit     max_steps supersteps ran and more were due
 
-A tool's, node's, router's or reducer's own exception propagates unwrapped; a graph run attaches
-``node``, ``completed`` and ``state`` to it (read with ``graph_context``). A caller's mistake is a plain
-TypeError/ValueError naming the fix. ``str()`` of these errors never shows a secret.
+A tool's, node's, router's or reducer's own exception propagates unwrapped (a graph run attaches its context:
+``graph_context``); a caller's mistake is a plain TypeError/ValueError naming the fix.
 """
 
 from __future__ import annotations

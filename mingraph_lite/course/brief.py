@@ -57,14 +57,10 @@ def initial_state(cities: Iterable[str] = DEFAULT_CITIES, include_fahrenheit: bo
             "review": None, "revisions": 0, "events": [], "answer": None, "status": "working"}
 
 
-def fahrenheit(celsius: float) -> float:
-    return round(celsius_to_fahrenheit(celsius), 1)
-
-
 def expected_rows(state: dict) -> list[dict[str, Any]]:
     """The rows a correct draft shows, computed from the collected readings."""
     return [{"city": r["city"], "celsius": r["celsius"], "conditions": r["conditions"],
-             "fahrenheit": fahrenheit(r["celsius"]) if state["include_fahrenheit"] else None}
+             "fahrenheit": round(celsius_to_fahrenheit(r["celsius"]), 1) if state["include_fahrenheit"] else None}
             for r in state["readings"]]
 
 

@@ -102,15 +102,12 @@ class StateGraph:
         return self
 
     def set_entry_point(self, node: str) -> StateGraph:
-        """The same as ``add_edge(START, node)``."""
         return self.add_edge(START, node)
 
     def set_conditional_entry_point(self, router: Router, path_map: Any = None) -> StateGraph:
-        """The same as ``add_conditional_edges(START, router, path_map)``."""
         return self.add_conditional_edges(START, router, path_map)
 
     def set_finish_point(self, node: str) -> StateGraph:
-        """The same as ``add_edge(node, END)``."""
         return self.add_edge(node, END)
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,

@@ -13,8 +13,7 @@ logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run w
 
 
 def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = False, stopping: bool = False) -> None:
-    """Call ``observer.<hook>(*args)`` on each observer that has it, isolating each one's failures.
-    ``stopping=True``: an error already stopped the run, so a failure is only logged."""
+    """Call ``observer.<hook>(*args)`` on each observer that has it; ``stopping=True``: a failure is only logged."""
     for observer in observers:
         method = getattr(observer, hook, None)
         if method is None:

@@ -1,5 +1,4 @@
-"""A static snapshot of a view, kept in a saved notebook (a live widget shows nothing once the kernel is gone):
-the view's HTML and text and, for a timeline, a PNG of each situation as a bar as long as it lasted."""
+"""A static snapshot of a view (HTML, text, a PNG timeline): a saved notebook keeps it after the kernel is gone."""
 
 from __future__ import annotations
 

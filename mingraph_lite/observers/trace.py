@@ -120,7 +120,6 @@ class Trace(list):
         self.path, self.lines, self.skipped = path, tuple(lines), tuple(skipped)
 
     def where(self, i: int) -> str:
-        """Where event ``i`` came from, as an error names it."""
         return f"{self.path}, line {self.lines[i]}" if self.path else f"event {self.lines[i]}"
 
     def _checked(self) -> Trace:

@@ -1,5 +1,4 @@
-"""Live views of a run: its messages (``FolderView``), its situation (``CardTimeline``), or both (``LiveRun``).
-Each folds redacted events into a ``RunModel``, so ``from_trace`` draws a past run with the same code."""
+"""Views of a run, live or from a trace: its messages (``FolderView``), situation (``CardTimeline``), both (``LiveRun``)."""
 
 from __future__ import annotations
 
