@@ -1,4 +1,4 @@
-"""Views of a run, live or from a trace: its messages (``FolderView``), situation (``CardTimeline``), both (``LiveRun``)."""
+"""Views of a run, live or traced: its messages (``FolderView``), situation (``CardTimeline``), both (``LiveRun``)."""
 
 from __future__ import annotations
 
