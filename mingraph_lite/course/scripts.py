@@ -76,7 +76,7 @@ def wrong_tokyo_manager() -> ScriptedLLM:
 
 
 def looping_manager(rounds: int = 100) -> ScriptedLLM:
-    """A manager that never stops asking for the same errand: the reason ``max_steps`` exists."""
+    """A scripted model that never stops asking for the same tool calls: the reason ``max_steps`` exists."""
     return ScriptedLLM([_ask_both_temperatures] * rounds, name="scripted: never stops")
 
 

@@ -56,7 +56,7 @@ def to_fahrenheit(celsius: float) -> float | int:
     Args:
         celsius: The temperature in degrees Celsius, at or above absolute zero (-273.15).
     """
-    if not -273.15 <= celsius <= 10_000:  # a slip the model can fix, not a tool failure
+    if not -273.15 <= celsius <= 10_000:  # a mistake the model can fix, not a tool failure
         raise ToolArgsError(f"celsius must be between -273.15 (absolute zero) and 10000, got {celsius!r}")
     return round(celsius_to_fahrenheit(celsius))
 

@@ -35,7 +35,7 @@ class AgentState(TypedDict):
 
 
 def initial_agent_state(question: str, system_prompt: str | None = None) -> dict[str, Any]:
-    """The worksheet for one question (``system_prompt`` only for nodes built without their own)."""
+    """The starting state for one question (``system_prompt`` only for nodes built without their own)."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError(f"the agent graph needs a non-empty question string, got {question!r}")
     system: list[Message] = [SystemMessage(system_prompt)] if system_prompt else []
