@@ -110,6 +110,8 @@ def unrun_answer(call: ToolCall, reason: str) -> ToolMessage:
 
 def answer_once(calls: Sequence[ToolCall]) -> list[tuple[ToolCall, ToolMessage | None]]:
     """Each call id once, with its first call and None, or, when several calls share the id, the answer due."""
+    if len({call.id for call in calls}) == len(calls):  # every id its own: nothing to refuse
+        return [(call, None) for call in calls]
     counts = Counter(call.id for call in calls)
     first: dict[str, ToolCall] = {}
     for call in calls:

@@ -91,11 +91,34 @@ def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
     return json.loads(text, object_pairs_hook=_pairs)
 
 
+_ATOMS = (str, int, float, bool, type(None))
 _MAX_BITS = int(MAX_DIGITS * 3.32)  # an int with more bits has more than MAX_DIGITS digits
 
 
 def _problem(value: Mapping) -> str | None:
-    """What is wrong with an arguments object (None if nothing), walked without recursion."""
+    """What is wrong with an arguments object (None if nothing)."""
+    # The usual object (a few short texts and numbers) is checked here in one pass; anything else is walked.
+    if len(value) <= 32:
+        chars = 0
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or kind not in _ATOMS or key[:1] == MARK or _SURROGATE.search(key):
+                break
+            if kind is str:
+                if item[:1] == MARK or _SURROGATE.search(item):
+                    break
+                chars += len(item)
+            elif kind is int and item.bit_length() > _MAX_BITS:
+                break
+            chars += len(key)
+        else:
+            if chars <= MAX_ARGUMENT_CHARS:
+                return None
+    return _walk(value)
+
+
+def _walk(value: Any) -> str | None:
+    """The full check, walked without recursion: depth, size, marks, keys, surrogates, long numbers."""
     stack, seen, chars = [(value, 1)], 0, 0
     while stack:
         item, depth = stack.pop()
