@@ -1,10 +1,5 @@
-"""mingraph-lite: the agent loop, taken apart.
-
-The public names are ``__all__`` here, ``mingraph_lite.graph``'s ``__all__`` (the StateGraph engine) and
-the names each ``mingraph_lite.course`` module defines (the weather scenario, scripted managers,
-``make_llm``, brief, experiments): one path per name. Everything else is internal. Importing this
-needs only pydantic; adapters, widgets and plots load their extras when first used (``_LAZY``).
-"""
+"""mingraph-lite: the agent loop, taken apart. Public names: ``__all__`` here, in ``mingraph_lite.graph`` and in each
+``mingraph_lite.course`` module. Adapters, widgets and plots load their extras when first used (``_LAZY``)."""
 
 from __future__ import annotations
 
@@ -40,18 +35,9 @@ from .tools import Tool, ToolRegistry
 __version__ = "0.1.0"
 
 # name -> module, imported on first access
-_LAZY = {
-    "OllamaLLM": ".llms.ollama",
-    "OpenAILLM": ".llms.openai",
-    "LocalLLM": ".llms.local",
-    "ReplayLLM": ".llms.replay",
-    "FolderView": ".observers.widgets",
-    "CardTimeline": ".observers.widgets",
-    "LiveRun": ".observers.widgets",
-    "plot_run": ".plots",
-    "plot_tokens": ".plots",
-    "plot_experiment": ".plots",
-}
+_LAZY = {"OllamaLLM": ".llms.ollama", "OpenAILLM": ".llms.openai", "LocalLLM": ".llms.local",
+         "ReplayLLM": ".llms.replay", "FolderView": ".observers.widgets", "CardTimeline": ".observers.widgets",
+         "LiveRun": ".observers.widgets", "plot_run": ".plots", "plot_tokens": ".plots", "plot_experiment": ".plots"}
 
 __all__ = [
     "Agent", "AssistantMessage", "CallModel", "CardTimeline", "ConsoleLogger", "EventRecorder", "FolderView",
@@ -60,8 +46,7 @@ __all__ = [
     "Observer", "OllamaLLM", "OpenAILLM", "ReplayError", "ReplayLLM", "ReplayMismatch", "RunTools",
     "ScriptExhausted", "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "SubagentTool", "Summarise",
     "SystemMessage", "Tool", "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder",
-    "UserMessage", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool",
-    "word_count",
+    "UserMessage", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool", "word_count",
 ]
 
 

@@ -1,9 +1,4 @@
-"""The agent: a model calling tools in a loop, written with the State pattern.
-
-A run is always in one situation, each a class (the course's cards): ``_CallingModel``, ``_RunningTools``,
-``_Finished``. Each works through a narrow ``_Run`` context and returns the next, so the loop never asks
-"where am I?". One that cannot go on raises ``_Stopped``: why the run ended, what is still to answer.
-"""
+"""The agent: a model calling tools in a loop, in the State pattern: each situation is a class that returns the next."""
 
 from __future__ import annotations
 
@@ -109,16 +104,8 @@ class _Finished:
 
 
 class Agent:
-    """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop.
-
-    ``max_steps`` counts model calls. ``memory=None`` builds a fresh ``KeepAll`` for this agent (one
-    built in the signature would be shared by every agent). Observers hear every announcement and cannot
-    change the run; with ``strict=True`` a failing observer stops it instead.
-
-    Whichever way a run ends (an answer, the step limit, a failing tool, model, listener or memory,
-    Ctrl-C), every tool call in memory has exactly one answer, every message was announced once, the
-    error raised is the one that stopped the run, and the agent can run again on the same memory.
-    """
+    """A Step that answers ``{"question": ...}`` with ``{"answer": ...}`` by calling tools in a loop; ``max_steps``
+    counts model calls. However a run ends, every tool call in memory has one answer."""
 
     def __init__(self, llm: LLM, registry: ToolRegistry, system_prompt: str, *, memory: Memory | None = None,
                  observers: Iterable[Observer] = (), max_steps: int = 10, strict: bool = False) -> None:
@@ -133,8 +120,7 @@ class Agent:
 
     def _announce(self, hook: str, *args: Any) -> None:
         if self.observers:
-            # While stopping, a strict listener's failure is logged, not raised: the caller must see the
-            # error that stopped the run, and the clean-up must finish.
+            # While stopping, a strict listener's failure is only logged: the run's own error is the one raised.
             announce(self.observers, hook, *args, strict=self.strict, stopping=self._stopping)
 
     def run(self, state: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,5 @@
-"""``python -m mingraph_lite COMMAND``: a function ``argv -> exit code`` listed in ``COMMANDS``.
-
-Every problem is one redacted line on stderr, ``error: <sentence that names the fix>``. Exit codes:
-0 done; 1 the run failed (a tool, the model, a trace line not written); 2 bad input, found before the
-run starts; 3 no answer within --max-steps; 141 the reader went away (``demo | head -1``), as SIGPIPE.
-"""
+"""``python -m mingraph_lite COMMAND``: each command is a function ``argv -> exit code`` in ``COMMANDS``; a problem
+is one redacted ``error: ...`` line. Exit codes: 0 done, 1 run failed, 2 bad input, 3 no answer, 141 SIGPIPE."""
 
 from __future__ import annotations
 
@@ -104,7 +100,6 @@ def _run(agent, inputs: dict) -> int:
 
 
 def _course(module: str, function: str) -> Callable[[list[str]], int]:
-    """A course command, imported when it runs."""
     return lambda argv: getattr(import_module(f".course.{module}", __package__), function)(argv)
 
 
@@ -200,8 +195,7 @@ def _one_line_reports() -> Iterator[None]:
     propagate, log.propagate = log.propagate, False
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = lambda message, *_, **__: print(f"warning: {redact(str(message))}",
-                                                                  file=sys.stderr)
+            warnings.showwarning = lambda message, *_, **__: print(f"warning: {redact(str(message))}", file=sys.stderr)
             yield
     finally:
         log.removeHandler(handler)

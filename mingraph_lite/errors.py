@@ -12,12 +12,8 @@
           └── GraphExecutionError    the engine found a bad update or route mid-run (node, completed, state)
               └── GraphStepLimit     max_steps supersteps ran and more were due
 
-A failing tool's own exception is not wrapped: it propagates unchanged, after its call is answered.
-So does a graph node's, router's or reducer's own exception (``except ValueError`` still matches, as
-on LangGraph), with the graph context attached as attributes ``node``, ``completed`` and ``state``
-(the last good state); ``graph_context(exc)`` reads them from any exception.
-A programming mistake by the caller is a plain TypeError/ValueError whose message names the fix.
-No message of these errors shows a secret: ``str()`` passes it through ``redaction.redact``.
+A tool's, node's, router's or reducer's own exception propagates unwrapped (a graph run attaches its context:
+``graph_context``); a caller's mistake is a plain TypeError/ValueError naming the fix.
 """
 
 from __future__ import annotations
@@ -32,7 +28,6 @@ class MingraphError(Exception):
     """Base of every error this package raises on purpose."""
 
     def __str__(self) -> str:
-        # Tracebacks, logs and the CLI all print str(error): one place keeps keys out of all of them.
         return redact(super().__str__())
 
 
@@ -53,10 +48,7 @@ class ScriptExhausted(MingraphError):
 
 
 class ReplayError(MingraphError, ValueError):
-    """A trace cannot be read or replayed: torn beyond use, malformed, or another format version.
-
-    The message names the file and the line. It is also a ``ValueError``, as any bad input is.
-    """
+    """A trace cannot be read or replayed; the message names the file and the line."""
 
 
 class ReplayMismatch(ReplayError):
@@ -72,20 +64,11 @@ class GraphError(MingraphError):
 
 
 class GraphValidationError(GraphError, ValueError):
-    """The graph as declared cannot run; raised by ``StateGraph(...)`` or ``compile()`` before anything runs.
-
-    Also a ``ValueError``, the type LangGraph raises for the same mistakes, so code written for one
-    engine catches the other's.
-    """
+    """The graph as declared cannot run; a ``ValueError``, as LangGraph raises for the same mistakes."""
 
 
 class GraphExecutionError(GraphError):
-    """The engine itself found something wrong mid-run: an update that is not a dict, an unknown key,
-    an undeclared route, two writes to a plain field in one superstep.
-
-    Carries ``node`` (where it went wrong), ``completed`` (the nodes whose updates were merged, in
-    order) and ``state`` (the last good state).
-    """
+    """The engine found a bad update or route mid-run; carries ``node``, ``completed`` and ``state``."""
 
     def __init__(self, message: str, *, node: str | None = None, completed: tuple[str, ...] = (),
                  state: Any = None) -> None:
@@ -109,13 +92,7 @@ class GraphContext:
 
 
 def graph_context(exc: BaseException) -> GraphContext | None:
-    """The graph context attached to ``exc`` by the engine, or None if it did not come from a graph run.
-
-    >>> try:
-    ...     graph.invoke(state)
-    ... except ValueError as exc:  # a node's own error, as itself
-    ...     where = graph_context(exc)  # where.node, where.completed, where.state
-    """
+    """The graph context the engine attached to ``exc``, or None if it did not come from a graph run."""
     if not hasattr(exc, "completed") or not hasattr(exc, "node"):
         return None
     return GraphContext(exc.node, tuple(exc.completed), getattr(exc, "state", None))

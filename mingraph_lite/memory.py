@@ -1,9 +1,4 @@
-"""Memory decides which messages the model reads each round.
-
-Three strategies behind one protocol (``add``, ``messages``). Each keeps the system prompt first and
-never separates an assistant message with tool calls from its ``ToolMessage``s: providers reject an
-answer to a call they cannot see, or a call with no answer.
-"""
+"""Memory decides what the model reads; no strategy splits a tool call from its answer (providers reject either)."""
 
 from __future__ import annotations
 
@@ -93,7 +88,6 @@ SUMMARY_PROMPT = ("Condense this conversation into a few sentences. Keep every f
 
 
 def _usable_summary(response) -> str:
-    """The summary text of a summariser's reply, or ``ValueError`` saying why it cannot replace history."""
     message = getattr(response, "message", None)
     if not isinstance(message, AssistantMessage):
         raise ValueError(f"the summariser must return an LLMResponse, got {type(response).__name__}; "
@@ -108,12 +102,8 @@ def _usable_summary(response) -> str:
 
 
 class Summarise(KeepAll):
-    """Keep the last ``keep_last`` messages word for word and a model-written summary of the rest.
-
-    Past ``trigger`` unsummarised messages, ``llm`` condenses the older ones in a model call of its own,
-    kept in ``summary_responses`` (the ``Agent`` announces each as ``on_memory_call``). A summariser that
-    raises, returns nothing or asks for tools leaves the history whole, and its error surfaces from ``add``.
-    """
+    """Keep the last ``keep_last`` messages and a model-written summary of the rest, made past ``trigger``. A
+    summariser that fails leaves the history whole, and its error surfaces from ``add``."""
 
     def __init__(self, system_prompt: str, llm: LLM, *, keep_last: int = 4, trigger: int = 8) -> None:
         super().__init__(system_prompt)

@@ -1,34 +1,18 @@
-"""The messages a model reads and writes, and the tool calls it sends.
-
-Every value is a frozen dataclass, so a message in a conversation can't be edited behind the model's
-back. JSON crosses the edges (traces, provider payloads) through one ``to_dict``/``from_dict`` pair
-per type: one spelling of each message on disk.
-"""
+"""The messages a model reads and writes, and the tool calls it sends: frozen, each with one spelling on disk."""
 
 from __future__ import annotations
 
-from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Union
 
 
 @dataclass(frozen=True)
 class ToolCall:
-    """The model asks to run tool ``name`` with ``arguments``; its answer will carry the same ``id``.
-
-    ``arguments`` is kept as the model sent it (a dict, or JSON text, ``None``, a list...), so the
-    registry answers a bad one as the model's mistake instead of an adapter crashing on it."""
+    """The model asks to run tool ``name``; ``arguments`` is kept as sent, so a bad one is the model's to fix."""
 
     id: str
     name: str
     arguments: Any = field(default_factory=dict)
-
-    def __deepcopy__(self, memo: dict) -> ToolCall:
-        # Only the arguments can change; copied without recursion, so a hostile call nested thousands
-        # of levels deep cannot crash a graph's state copy.
-        if isinstance(self.arguments, (str, bytes)):
-            return self
-        return ToolCall(self.id, self.name, _copy_tree(self.arguments, memo))
 
     def to_dict(self) -> dict[str, Any]:
         args = dict(self.arguments) if isinstance(self.arguments, Mapping) else self.arguments
@@ -41,40 +25,10 @@ class ToolCall:
                    arguments=dict(args) if isinstance(args, Mapping) else args)
 
 
-def _copy_tree(value: Any, memo: dict) -> Any:
-    """A deep copy of dicts and lists made with a loop instead of recursion; other values via deepcopy."""
-    def fresh(item: Any) -> Any:
-        if isinstance(item, dict):
-            return {}
-        if isinstance(item, list):
-            return []
-        return item if isinstance(item, (str, int, float, bool, type(None))) else deepcopy(item, memo)
-
-    root = fresh(value)
-    stack = [(value, root)]
-    while stack:
-        source, target = stack.pop()
-        if isinstance(source, dict):
-            for key, child in source.items():
-                target[key] = copy = fresh(child)
-                if isinstance(child, (dict, list)):
-                    stack.append((child, copy))
-        elif isinstance(source, list):
-            for child in source:
-                target.append(copy := fresh(child))
-                if isinstance(child, (dict, list)):
-                    stack.append((child, copy))
-    return root
-
-
 @dataclass(frozen=True)
 class _Message:
     role: ClassVar[str] = ""
     content: str
-
-    def __deepcopy__(self, memo: dict) -> _Message:
-        # Frozen, with only str/bool/None fields: a copy would be identical (and a graph copies state often).
-        return self
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
@@ -107,14 +61,8 @@ class AssistantMessage(_Message):
     tool_calls: tuple[ToolCall, ...] = ()
 
     def __post_init__(self) -> None:
-        # A list would make the frozen message mutable through the back door.
-        if not isinstance(self.tool_calls, tuple):
+        if not isinstance(self.tool_calls, tuple):  # a list would make the frozen message mutable
             object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-
-    def __deepcopy__(self, memo: dict) -> AssistantMessage:
-        if not self.tool_calls:
-            return self
-        return AssistantMessage(self.content, tuple(deepcopy(c, memo) for c in self.tool_calls))
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content, "tool_calls": [c.to_dict() for c in self.tool_calls]}

@@ -1,9 +1,4 @@
-"""Figures of recorded runs and experiments (matplotlib, imported when a function is called).
-
-A run comes from an ``EventRecorder``, a list of event dicts or a trace path; ``run=`` picks one as
-``pick_run`` does (default: the last). Each function returns a ``Figure`` already closed in pyplot, so
-a notebook shows it once, as the cell's value.
-"""
+"""Figures of recorded runs (``run=`` as ``pick_run``), each a ``Figure`` closed in pyplot: a notebook shows it once."""
 
 from __future__ import annotations
 
@@ -24,8 +19,7 @@ def _pyplot():
         import matplotlib
     except ImportError as error:
         raise ImportError("plots need matplotlib: pip install 'mingraph-lite[plots]'") from error
-    # Agg only when nobody chose a backend (a kernel, MPLBACKEND or matplotlib.use() did not). The private
-    # _get_backend_or_none is the one way to ask without choosing; without it, leave matplotlib alone.
+    # Agg only when nobody chose a backend; the private getter is the one way to ask without choosing.
     get = getattr(matplotlib.rcParams, "_get_backend_or_none", None)
     unset = get is not None and get() is None
     if unset and "MPLBACKEND" not in os.environ and "matplotlib.pyplot" not in sys.modules:
@@ -94,8 +88,7 @@ def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None 
         if not points:
             missing.append(label)
             continue
-        ax.bar([s + (offset - 1) * width for s, _ in points], [v for _, v in points], width,
-               label=label, color=colour)
+        ax.bar([s + (offset - 1) * width for s, _ in points], [v for _, v in points], width, label=label, color=colour)
     ax.set_xticks(steps, labels)
     ax.set_xlabel("model call (step)")
     ax.set_ylabel("tokens (as reported)")
@@ -109,8 +102,7 @@ def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None 
     return _done(plt, fig)
 
 
-def experiment_counts(results: Any, *, variant: str = "variant", outcome: str = "outcome"
-                      ) -> dict[str, Counter]:
+def experiment_counts(results: Any, *, variant: str = "variant", outcome: str = "outcome") -> dict[str, Counter]:
     """Count outcomes per variant from rows (one per run: mappings or a CSV path) or a ready mapping."""
     if isinstance(results, (str, os.PathLike)):
         with Path(results).open(newline="", encoding="utf-8") as handle:
@@ -139,12 +131,10 @@ def plot_experiment(results: Any, *, right: str = "right", variant: str = "varia
     colours = ["#2e7d32", "#c62828", "#ef6c00", "#6a3d9a", "#1f5fa8", "#8d6e63", "#555555"]
     for i, kind in enumerate(kinds):
         xs = [n + (i - (len(kinds) - 1) / 2) * width for n in range(len(names))]
-        bars = ax.bar(xs, [counts[name][kind] for name in names], width, label=kind,
-                      color=colours[i % len(colours)])
+        bars = ax.bar(xs, [counts[name][kind] for name in names], width, label=kind, color=colours[i % len(colours)])
         ax.bar_label(bars, fontsize=8)
     totals = [sum(counts[name].values()) for name in names]
-    ax.set_xticks(range(len(names)), [f"{name}\n(n = {total} runs)" for name, total in zip(names, totals,
-                                                                                             strict=True)])
+    ax.set_xticks(range(len(names)), [f"{name}\n(n = {total} runs)" for name, total in zip(names, totals, strict=True)])
     ax.set_xlabel("variant")
     ax.set_ylabel("runs (count)")
     ax.set_ylim(0, max(max(c.values(), default=0) for c in counts.values()) + 1)

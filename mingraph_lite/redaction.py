@@ -1,11 +1,5 @@
-"""Redaction: secrets never leave the program. Every text that does (a trace or console line, an error,
-a log record through ``RedactingFilter``) passes through ``redact``, which replaces with ``***``:
-
-- the value of an environment variable named ``*KEY``, ``*TOKEN``, ``*SECRET`` or ``*PASSWORD`` (any
-  case), at least 8 characters and not a plain number or boolean (``MAX_TOKENS=18`` is a setting);
-- a URL's credentials, ``scheme://user:password@host`` -> ``scheme://***@host``, with or without the
-  scheme (as ``OLLAMA_HOST`` may be set). The environment is read at each call.
-"""
+"""Redaction: every text that leaves the program passes through ``redact``, which masks the values of secret
+environment variables (``*KEY``, ``*TOKEN``, ``*SECRET``, ``*PASSWORD``) and a URL's credentials."""
 
 from __future__ import annotations
 
@@ -61,8 +55,7 @@ def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """Redacts a log record's message and traceback before any handler sees it (a failure's text may
-    hold whatever the run was handling)."""
+    """Redacts a log record's message and traceback before any handler sees it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

@@ -1,9 +1,4 @@
-"""Steps: units of work that read a shared dict and return what they add to it.
-
-``State`` is that dict ("what we've got"), not the State pattern of ``agents.py`` ("where we are").
-A ``Sequence`` runs its steps in order, merging each returned update into the state. A list only
-goes forward, which is why the agent needs a loop; the ``Agent`` is a Step too, so it fits in one.
-"""
+"""Steps: units of work that read a shared dict (``State``) and return what they add to it; ``Agent`` is one too."""
 
 from __future__ import annotations
 
@@ -46,8 +41,7 @@ class Sequence:
 
 
 class CallModel:
-    """One model call (from ``state["question"]`` when there are no ``messages`` yet): returns ``messages``
-    with the reply appended, ``reply`` (the ``LLMResponse``) and, for a reply without tool calls, ``answer``."""
+    """One model call: returns ``messages`` with the reply appended, ``reply`` and, for a final reply, ``answer``."""
 
     def __init__(self, llm: LLM, registry: ToolRegistry | None = None, system_prompt: str | None = None) -> None:
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt

@@ -1,15 +1,5 @@
-"""A whole agent behind one tool: the parent model hands over a ``task`` and reads back an answer.
-
-Each call is a fresh run of the subagent on a new, empty memory, so one task never sees another's
-conversation. What crosses the boundary is chosen by who can act on it:
-
-- the subagent answers        -> its answer is the tool's result;
-- it stops without an answer  -> a result saying so (``"Error: the subagent stopped..."``), so the
-  parent model can split the task, try another way or report it;
-- the task is empty           -> ``ToolArgsError``: the parent's call was wrong, it can fix it;
-- anything else (a failing tool inside, an unreachable model) propagates unchanged: the parent
-  model cannot fix it, and hiding it would be a lie.
-"""
+"""A whole agent behind one tool: each ``task`` runs on a fresh memory; a run without an answer returns a result
+saying so, an empty task is a ``ToolArgsError``, and anything else propagates unchanged."""
 
 from __future__ import annotations
 
@@ -34,13 +24,9 @@ class SubagentRun:
 
 
 class SubagentTool:
-    """Wrap ``agent`` as a tool named ``name``; register ``.function`` on the parent's registry.
+    """Wrap ``agent`` as a tool named ``name``: each call runs a new ``Agent`` built like it on a fresh ``memory()``."""
 
-    Each call runs a new ``Agent`` built like the template ``agent`` (model, tools, system prompt,
-    listeners, ``max_steps``) on a fresh memory made by ``memory``; ``runs`` keeps a ``SubagentRun`` each."""
-
-    def __init__(self, agent: Agent, name: str, description: str, *,
-                 memory: Callable[[str], Memory] = KeepAll) -> None:
+    def __init__(self, agent: Agent, name: str, description: str, *, memory: Callable[[str], Memory] = KeepAll) -> None:
         if not isinstance(agent, Agent):
             raise TypeError(f"SubagentTool wraps an Agent (its template), got {type(agent).__name__}")
         if not name.isidentifier():
@@ -70,7 +56,6 @@ class SubagentTool:
         return answer
 
     def _make_function(self) -> Callable[[str], str]:
-        # The registry reads a plain function's name, docstring and type hints; build exactly that.
         def delegate(task: str) -> str:
             return self(task)
 

@@ -1,11 +1,4 @@
-"""Tools: plain functions, with schema and argument checks derived from their signatures.
-
-The model only names a tool and fills in arguments: names are looked up in a dict, arguments read by
-``wire.read_arguments`` and validated by pydantic in strict mode, nothing evaluated. Whatever is wrong
-becomes a ``ToolArgsError`` telling the model what to fix, and no tool runs. The answers that are not
-results are worded here once (``fix_answer``, ``error_answer``, ``unrun_answer``), with the rules for
-which calls get one (``answer_once``, ``open_calls``), for the ``Agent``, ``RunTools`` and the agent graph.
-"""
+"""Tools: plain functions, with schema and argument checks derived from their signatures."""
 
 from __future__ import annotations
 
@@ -44,8 +37,7 @@ class Tool:
     fn: Callable[..., Any]
     description: str
     args_model: type[BaseModel]
-    # Generated once and kept as text: each ``spec`` is then a fresh dict a caller may change.
-    schema_json: str = field(default="", repr=False, compare=False)
+    schema_json: str = field(default="", repr=False, compare=False)  # text: each ``spec`` is a fresh dict
 
     def __post_init__(self) -> None:
         if not self.schema_json:
@@ -117,9 +109,8 @@ def unrun_answer(call: ToolCall, reason: str) -> ToolMessage:
 
 
 def answer_once(calls: Sequence[ToolCall]) -> list[tuple[ToolCall, ToolMessage | None]]:
-    """Each call id once, with its first call (providers take one answer per id), and the answer due
-    when several calls share the id: none of them runs. ``None``: the call may run."""
-    if len({call.id for call in calls}) == len(calls):  # the usual batch, cheaply: every id its own
+    """Each call id once, with its first call and None, or, when several calls share the id, the answer due."""
+    if len({call.id for call in calls}) == len(calls):  # every id its own: nothing to refuse
         return [(call, None) for call in calls]
     counts = Counter(call.id for call in calls)
     first: dict[str, ToolCall] = {}
@@ -141,7 +132,6 @@ def open_calls(messages: Sequence[Message]) -> list[ToolCall]:
 
 
 def _result_text(result: Any) -> str:
-    """A tool's result as the ``ToolMessage`` text: text as it is, anything else as JSON."""
     if isinstance(result, str):
         return result
     if type(result) in (int, float) and math.isfinite(result):  # repr is JSON here, and the loop benchmark needs it

@@ -1,11 +1,5 @@
-"""What crosses the wire from a model, read safely: tool-call arguments, call ids, short quotes.
-
-Everything a model sends is hostile until checked. Python's JSON reader fails in ways that are not
-"invalid JSON": deep nesting raises ``RecursionError``, a huge integer ``ValueError``, and a repeated
-key silently keeps the last value. ``loads`` returns those as *marks* (strings starting with ``MARK``),
-and ``read_arguments`` turns a mark, or any other problem, into a ``ToolArgsError`` saying what to
-fix. Every adapter, the registry and the agent graph judge a tool call with these same functions.
-"""
+"""What crosses the wire from a model, read safely: ``loads`` marks what Python's JSON reader fails on oddly (deep
+nesting, huge integers, repeated keys), and ``read_arguments`` turns any problem into a ``ToolArgsError``."""
 
 from __future__ import annotations
 
@@ -94,10 +88,7 @@ def loads(text: str, depth_limit: int = MAX_DEPTH + 1) -> Any:
     for start, end in reversed(cuts):  # a too-deep part becomes a mark the reader reports
         text = f'{text[:start]}"{MARK}nested deeper than {MAX_DEPTH} levels"{text[end:]}'
     text = _LONG_NUMBER.sub(_mark_number, text)
-    try:
-        return json.loads(text, object_pairs_hook=_pairs)
-    except RecursionError:  # pragma: no cover - the cuts above keep the reader shallow
-        raise ValueError("nested too deeply to read") from None
+    return json.loads(text, object_pairs_hook=_pairs)
 
 
 _ATOMS = (str, int, float, bool, type(None))
@@ -106,7 +97,7 @@ _MAX_BITS = int(MAX_DIGITS * 3.32)  # an int with more bits has more than MAX_DI
 
 def _problem(value: Mapping) -> str | None:
     """What is wrong with an arguments object (None if nothing)."""
-    # A fast path for the usual few short texts and numbers: this runs on every tool call.
+    # The usual object (a few short texts and numbers) is checked here in one pass; anything else is walked.
     if len(value) <= 32:
         chars = 0
         for key, item in value.items():
@@ -164,8 +155,7 @@ def _walk(value: Any) -> str | None:
 
 
 def read_arguments(raw: Any) -> dict[str, Any]:
-    """Arguments (a dict, JSON text, empty text or bytes) as a checked dict, or ``ToolArgsError`` whose
-    text completes "the arguments ...", so a caller can put the tool's name in front."""
+    """Arguments (a dict, JSON text or bytes) as a checked dict, or ``ToolArgsError`` completing "the arguments..."."""
     if isinstance(raw, (bytes, bytearray)):
         try:
             raw = bytes(raw).decode("utf-8")
@@ -191,8 +181,7 @@ def read_arguments(raw: Any) -> dict[str, Any]:
 
 
 def parse_arguments(raw: Any) -> Any:
-    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, unchanged
-    (the registry reads it again and answers the model with what to fix)."""
+    """What an adapter keeps on a ``ToolCall``: the checked dict, or else what the model sent, for the registry."""
     try:
         return read_arguments(raw)
     except ToolArgsError:

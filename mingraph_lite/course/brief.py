@@ -1,16 +1,11 @@
-"""The weather brief: collect, draft, check, revise, then publish or hold. A workflow with two exits.
+"""The weather brief, a workflow with two exits:
 
-    START =Send per city=> collect_city (x N, side by side) -> write_draft -> check_draft
+    START =Send per city=> collect_city (x N) -> write_draft -> check_draft
     check_draft --accept--> publish -> END
     check_draft --revise--> revise_draft -> check_draft
     check_draft --hold----> hold -> END
 
-The city branches run in one superstep and merge through the ``readings`` reducer; ``write_draft``
-runs once after all of them (the join). Publish re-checks that it publishes exactly the draft that
-passed; ``hold`` ends with ``status="needs_attention"`` and no answer, never a bad draft passed off.
-
-Draft styles, so every exit runs offline: ``missing-notice`` (default) forgets the data notice once,
-``complete`` writes it right first time, ``stubborn`` keeps forgetting it (the run ends in hold).
+Draft styles: ``missing-notice`` forgets the notice once, ``complete`` never, ``stubborn`` always (hold).
 """
 
 from __future__ import annotations
@@ -62,14 +57,10 @@ def initial_state(cities: Iterable[str] = DEFAULT_CITIES, include_fahrenheit: bo
             "review": None, "revisions": 0, "events": [], "answer": None, "status": "working"}
 
 
-def fahrenheit(celsius: float) -> float:
-    return round(celsius_to_fahrenheit(celsius), 1)
-
-
 def expected_rows(state: dict) -> list[dict[str, Any]]:
     """The rows a correct draft shows, computed from the collected readings."""
     return [{"city": r["city"], "celsius": r["celsius"], "conditions": r["conditions"],
-             "fahrenheit": fahrenheit(r["celsius"]) if state["include_fahrenheit"] else None}
+             "fahrenheit": round(celsius_to_fahrenheit(r["celsius"]), 1) if state["include_fahrenheit"] else None}
             for r in state["readings"]]
 
 
@@ -131,8 +122,7 @@ class BriefNodes:
 
     def write_draft(self, state: dict) -> dict:
         notice = NOTICE if self.draft_style == "complete" else ""
-        return {"draft": {"rows": expected_rows(state), "notice": notice}, "review": None,
-                "events": ["wrote draft"]}
+        return {"draft": {"rows": expected_rows(state), "notice": notice}, "review": None, "events": ["wrote draft"]}
 
     def check_draft(self, state: dict) -> dict:
         issues = review_issues(state)

@@ -1,10 +1,4 @@
-"""Scripted managers: the runs the source article reports, replayed without any model.
-
-``make_llm()`` picks the course's model: the one ``$MINGRAPH_LLM`` names, or the four-round manager.
-Each manager is a ``ScriptedLLM`` whose name says it is scripted. Its replies read the tool results
-where a real model would, so changing a tool changes the run; the script fixes only each run's shape
-(how many rounds, which tool calls).
-"""
+"""Scripted managers: the source article's runs, without a model; their replies read the tool results."""
 
 from __future__ import annotations
 
@@ -70,11 +64,7 @@ WRONG_TOKYO_THINKING = ("Paris returned 18 and Tokyo returned 24. Tokyo is alrea
 
 
 def wrong_tokyo_manager() -> ScriptedLLM:
-    """Converts Paris, then answers Tokyo's Celsius number as Fahrenheit, with thinking that says why.
-
-    A scripted re-enactment of the mistake the source article found with qwen3.5 (case 3 of the
-    first-wrong-line method: every tool result right, the final reasoning wrong).
-    """
+    """Converts Paris, then answers Tokyo's Celsius number as Fahrenheit (the source article's qwen3.5 mistake)."""
 
     def wrong_final(messages, tools):
         paris = number(results(messages, "to_fahrenheit")[0])
@@ -86,15 +76,11 @@ def wrong_tokyo_manager() -> ScriptedLLM:
 
 
 def looping_manager(rounds: int = 100) -> ScriptedLLM:
-    """A manager that never stops asking for the same errand: the reason ``max_steps`` exists."""
+    """A scripted model that never stops asking for the same tool calls: the reason ``max_steps`` exists."""
     return ScriptedLLM([_ask_both_temperatures] * rounds, name="scripted: never stops")
 
 
 def make_llm(spec: str | None = None, *, temperature: float | None = None, seed: int | None = None) -> LLM:
     """The model ``spec`` names, or ``$MINGRAPH_LLM``'s; ``scripted`` (the default) is ``four_round_manager``.
-
-    Forms: ``scripted``, ``ollama:MODEL``, ``openai:MODEL``, ``local[:MODEL]``, ``replay:PATH``.
-    ``temperature`` and ``seed`` reach a real model (each adapter's default when not given); scripted
-    and replayed replies are not sampled. Building a model contacts nothing; its first ``generate`` does.
-    """
+    ``temperature`` and ``seed`` reach a real model only; building one contacts nothing."""
     return llm_from_spec(parse_spec(spec), scripted=four_round_manager, temperature=temperature, seed=seed)

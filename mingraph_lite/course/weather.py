@@ -1,8 +1,4 @@
-"""The two tools of the running example, on fixed teaching data (not live weather).
-
-``get_weather`` comes in two result styles, the subject of the unit experiment: a bare ``"18"`` or
-``"18°C"``. Its description says Celsius either way; the question is whether the unit travels with it.
-"""
+"""The two tools of the running example, on fixed teaching data; ``get_weather`` returns ``"18"`` or ``"18°C"``."""
 
 from __future__ import annotations
 
@@ -60,13 +56,13 @@ def to_fahrenheit(celsius: float) -> float | int:
     Args:
         celsius: The temperature in degrees Celsius, at or above absolute zero (-273.15).
     """
-    if not -273.15 <= celsius <= 10_000:  # a slip the model can fix, not a tool failure
+    if not -273.15 <= celsius <= 10_000:  # a mistake the model can fix, not a tool failure
         raise ToolArgsError(f"celsius must be between -273.15 (absolute zero) and 10000, got {celsius!r}")
     return round(celsius_to_fahrenheit(celsius))
 
 
 def weather_registry(unit_in_result: bool = False) -> ToolRegistry:
-    """The menu of the running example: ``get_weather`` and ``to_fahrenheit``."""
+    """The tools of the running example: ``get_weather`` and ``to_fahrenheit``."""
     registry = ToolRegistry()
     registry.add(make_get_weather(unit_in_result))
     registry.add(to_fahrenheit)

@@ -1,8 +1,4 @@
-"""A small LangGraph: ``StateGraph`` declares, ``compile()`` checks, the compiled graph runs in supersteps.
-
-``build_agent_graph`` is the model/tools loop on it. How it works and every difference from LangGraph:
-``docs/graph.md``.
-"""
+"""A small LangGraph: ``StateGraph`` declares, ``compile()`` checks, the graph runs in supersteps (docs/graph.md)."""
 
 from .agent_graph import AgentNodes, AgentState, build_agent_graph, initial_agent_state, run_agent_graph
 from .builder import END, START, Send, StateGraph

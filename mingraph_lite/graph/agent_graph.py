@@ -4,11 +4,9 @@
                |                |
                +--end--> END <--+--end  (an answer, a spent budget, or a tool that failed)
 
-The same loop as ``Agent``, announcing the same events in the same order, with the situation in the
-state. Three deliberate differences: the tools node checks the whole batch before running any
-handler; a stopped run ends with ``stop_reason`` in the state instead of raising; and a reply that
-asks for tools joins the folder together with its answers, so a round cut short (Ctrl-C, a failing
-strict listener) leaves the folder as it was: never a slip without its answer.
+The same loop and events as ``Agent``, except: the whole batch is checked before any handler runs, a stopped run
+ends with ``stop_reason`` in the state instead of raising, and a reply asking for tools joins the messages only
+with its answers, so no call is ever left unanswered.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from .builder import END, START, compile_on
 
 
 class AgentState(TypedDict):
-    messages: Annotated[list[Message], operator.add]  # the folder: every node adds, none rewrites
+    messages: Annotated[list[Message], operator.add]  # every node adds, none rewrites
     pending_calls: list[ToolCall]  # the batch still to run: replaced, so [] clears it
     pending_reply: AssistantMessage | None  # the reply that asked for them; filed with its answers
     model_steps: int  # model calls made (the budget is checked before each one)
@@ -37,11 +35,11 @@ class AgentState(TypedDict):
 
 
 def initial_agent_state(question: str, system_prompt: str | None = None) -> dict[str, Any]:
-    """The worksheet for one question (``system_prompt`` only for nodes built without their own)."""
+    """The starting state for one question (``system_prompt`` only for nodes built without their own)."""
     if not isinstance(question, str) or not question.strip():
         raise ValueError(f"the agent graph needs a non-empty question string, got {question!r}")
-    folder: list[Message] = [SystemMessage(system_prompt)] if system_prompt else []
-    return {"messages": [*folder, UserMessage(question)], "pending_calls": [], "pending_reply": None,
+    system: list[Message] = [SystemMessage(system_prompt)] if system_prompt else []
+    return {"messages": [*system, UserMessage(question)], "pending_calls": [], "pending_reply": None,
             "model_steps": 0, "tool_calls_made": 0, "answer": None, "stop_reason": None, "error": None}
 
 
@@ -58,7 +56,7 @@ class _Round:
         self.nodes._announce("on_tool_return", answer, quiet=self.error is not None)
 
     def close(self, reason: str) -> None:
-        """Answer every slip still open in this round (the package's one notion of "open")."""
+        """Answer every call still open in this round."""
         for call in open_calls(self.messages):
             self.file(unrun_answer(call, reason))
 
@@ -82,8 +80,8 @@ class AgentNodes:
         # quiet: an error already stops the run; a strict listener must not replace it.
         announce(self.observers, hook, *args, strict=self.strict, stopping=quiet)
 
-    def folder(self, state: dict) -> list[Message]:
-        """The folder as the model reads it: the nodes' system prompt first, unless the state has one."""
+    def model_input(self, state: dict) -> list[Message]:
+        """The messages as the model reads them: the nodes' system prompt first, unless the state has one."""
         messages = list(state["messages"])
         if self.system_prompt and not (messages and isinstance(messages[0], SystemMessage)):
             return [SystemMessage(self.system_prompt), *messages]
@@ -93,13 +91,13 @@ class AgentNodes:
         """Ask the model once (if the budget allows); return its reply and the batch it asks for."""
         done = state["model_steps"]
         if done == 0:
-            self._announce("on_run_start", tuple(self.folder(state)))
+            self._announce("on_run_start", tuple(self.model_input(state)))
         if done >= self.max_model_steps:  # checked before the call it bounds
             self._announce("on_finish", None, "step limit")
             return {"stop_reason": "step limit"}
         self._announce("on_step_start", done + 1)
         try:
-            response = self.llm.generate(self.folder(state), self.registry.tools)
+            response = self.llm.generate(self.model_input(state), self.registry.tools)
         except Exception:
             self._announce("on_finish", None, "model failed", quiet=True)
             raise
@@ -112,7 +110,7 @@ class AgentNodes:
                 "answer": reply.content, "stop_reason": "answered"}
 
     def tools(self, state: dict) -> dict:
-        """Check the whole batch, then run it; answer every slip exactly once; clear the batch."""
+        """Check the whole batch, then run it; answer every call exactly once; clear the batch."""
         calls, made = state["pending_calls"], state["tool_calls_made"]
         reply = state.get("pending_reply") or AssistantMessage("", tuple(calls))
         done = _Round(self, reply)
@@ -123,14 +121,13 @@ class AgentNodes:
                 self._announce("on_finish", None, "tool budget")
                 return {**update, "stop_reason": "tool budget"}
             problems = self._problems(calls)
-            if problems:  # nothing runs: a valid first slip must not run ahead of an invalid second one
+            if problems:  # a valid first call must not run ahead of an invalid second one
                 for call, _ in answer_once(calls):
                     self._announce("on_tool_call", call)
-                    done.file(problems.get(call.id) or
-                              unrun_answer(call, "another call in this batch was invalid"))
+                    done.file(problems.get(call.id) or unrun_answer(call, "another call in this batch was invalid"))
                 return update
             made = self._run_batch(calls, made, done)
-        except BaseException as exc:  # Ctrl-C or a strict listener: the round is cut, every slip answered
+        except BaseException as exc:  # Ctrl-C or a strict listener: every call answered
             done.error = done.error or exc
             done.close(f"the run stopped ({type(exc).__name__})")
             self._announce("on_finish", None, "stopped", quiet=True)
@@ -159,8 +156,7 @@ class AgentNodes:
             made += 1
             try:
                 answer = self.registry.answer(call)
-            # Not the model's to fix: answer every slip, keep what ran, stop. BaseException too: after
-            # Ctrl-C the slip that was running says so, and the round is then cut (see ``tools``).
+            # Not the model's to fix: answer every call, keep what ran, stop (after Ctrl-C too).
             except BaseException as exc:
                 done.error, done.failure = exc, f"{call.name} failed: {type(exc).__name__}: {shorten(str(exc))}"
                 self._announce("on_tool_error", call, exc, quiet=True)
@@ -194,17 +190,14 @@ def connect_agent(builder: Any, nodes: AgentNodes) -> Any:
 
 
 def node_executions(max_model_steps: int) -> int:
-    """The most supersteps (one node each) a run can take: a model/tools pair per model call, then
-    ``model`` once more to find the budget spent. LangGraph's ``recursion_limit`` is one more."""
+    """The most supersteps a run can take: model and tools per model call, then model to find the budget spent."""
     return 2 * max_model_steps + 1
 
 
 def build_agent_graph(llm: Any, registry: Any, system_prompt: str | None = None, *,
                       max_model_steps: int = 10, max_tool_calls: int = 20, observers: Iterable[Any] = (),
                       strict: bool = False, engine: str = "mingraph") -> Any:
-    """The agent loop compiled as a graph on this engine or on LangGraph (``engine="langgraph"``).
-
-    The nodes announce the run themselves, so the engine does not."""
+    """The agent loop compiled on this engine or on LangGraph; the nodes announce the run, not the engine."""
     nodes = AgentNodes(llm, registry, system_prompt=system_prompt, max_model_steps=max_model_steps,
                        max_tool_calls=max_tool_calls, observers=observers, strict=strict)
     return compile_on(engine, AgentState, lambda builder, _send: connect_agent(builder, nodes),

@@ -1,7 +1,4 @@
-"""Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``).
-
-Names are checked as they are added, the wiring as a whole by ``compile()``.
-"""
+"""Declaring a graph with LangGraph's method names, so one declaration runs on either engine (``compile_on``)."""
 
 from __future__ import annotations
 
@@ -88,8 +85,7 @@ class StateGraph:
         if any(branch.name == name for branch in self._branches.get(source, ())):
             raise GraphValidationError(f"two routers named {name!r} leave {label(source)} (LangGraph tells "
                                        "routers apart by name); give one of them another name")
-        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map),
-                                                            name))
+        self._branches.setdefault(source, []).append(Branch(router, None if path_map is None else dict(path_map), name))
         return self
 
     def add_sequence(self, nodes: Iterable[Node | tuple[str, Node]]) -> StateGraph:
@@ -106,23 +102,17 @@ class StateGraph:
         return self
 
     def set_entry_point(self, node: str) -> StateGraph:
-        """The same as ``add_edge(START, node)``."""
         return self.add_edge(START, node)
 
     def set_conditional_entry_point(self, router: Router, path_map: Any = None) -> StateGraph:
-        """The same as ``add_conditional_edges(START, router, path_map)``."""
         return self.add_conditional_edges(START, router, path_map)
 
     def set_finish_point(self, node: str) -> StateGraph:
-        """The same as ``add_edge(node, END)``."""
         return self.add_edge(node, END)
 
     def compile(self, max_steps: int = 25, *, observers: Iterable[Any] = (), strict: bool = False,
                 name: str | None = None, announce_runs: bool = True) -> CompiledGraph:
-        """Check the declaration and return a runnable graph; ``max_steps`` counts supersteps.
-
-        ``strict``: a failing listener stops the run; ``announce_runs=False``: the nodes announce the run.
-        """
+        """Check the declaration and return a runnable graph; ``max_steps`` counts supersteps."""
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 0:
             raise ValueError(f"max_steps counts supersteps and must be an int >= 0, got {max_steps!r}")
         wiring = Wiring(nodes=dict(self.nodes), edges={k: tuple(v) for k, v in self._edges.items()},
@@ -145,8 +135,7 @@ def langgraph_state_graph() -> type:
 
 def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any], *, max_steps: int,
                **options: Any) -> Any:
-    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound
-    (LangGraph's ``recursion_limit`` also counts the superstep of the input: ``max_steps + 1``)."""
+    """``connect(builder, Send)`` on ``engine`` ("mingraph" or "langgraph"), compiled with the same bound."""
     if engine == "mingraph":
         return connect(StateGraph(state_type), Send).compile(max_steps=max_steps, **options)
     if engine == "langgraph":
@@ -154,5 +143,5 @@ def compile_on(engine: str, state_type: type, connect: Callable[[Any, type], Any
         from langgraph.types import Send as TheirSend
 
         connect(builder, TheirSend)
-        return builder.compile().with_config(recursion_limit=max_steps + 1)
+        return builder.compile().with_config(recursion_limit=max_steps + 1)  # it counts the input's superstep
     raise ValueError(f"engine must be 'mingraph' or 'langgraph', got {engine!r}")

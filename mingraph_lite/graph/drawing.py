@@ -4,22 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .routes import END, START, Wiring
+from .routes import END, START, Wiring, reachable
 
 
 def _order(wiring: Wiring) -> list[str]:
     """START, then nodes in the order a walk from START first meets them, then END."""
-    seen, order, queue = {START}, [START], [START]
-    while queue:
-        for _, target, _ in wiring.ways_out(queue.pop(0)):
-            if target not in seen:
-                seen.add(target)
-                order.append(target)
-                queue.append(target)
-    order += [n for n in wiring.nodes if n not in seen]
-    if END in order:
-        order.remove(END)
-    return order + [END]
+    met = reachable([START], {name: wiring.successors(name) for name in (START, *wiring.nodes)})
+    return [n for n in met if n != END] + [n for n in wiring.nodes if n not in met] + [END]
 
 
 def mermaid(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:

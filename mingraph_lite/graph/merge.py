@@ -1,8 +1,4 @@
-"""Merging a superstep: its updates land on one new state, in the order the nodes ran.
-
-Older states keep their values, except for speed: a list merged with ``operator.add`` is extended in
-place (``grow_in_place``), and cut back if the merge fails.
-"""
+"""Merging a superstep: its updates land on one new state, in the order the nodes ran."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The wiring: every way out of every node, checked before a run.
-
-As in LangGraph: a fixed edge is always taken, a router picks routes or returns ``Send`` packets, a
-join waits for all its sources, and a node with no way out ends the run there.
-"""
+"""The wiring: every way out of every node, checked before a run, and followed as LangGraph does."""
 
 from __future__ import annotations
 
@@ -76,7 +72,7 @@ class Wiring:
         if not self.successors(START):
             raise GraphValidationError("no entry: nothing leaves START; add_edge(START, '<first node>')")
         successors = {name: self.successors(name) for name in (START, *self.nodes)}
-        reached = _reachable([START], successors)
+        reached = reachable([START], successors)
         for node in self.nodes:
             if node not in reached:
                 raise GraphValidationError(f"node {node!r} is unreachable from START; connect it or remove it "
@@ -85,7 +81,7 @@ class Wiring:
         for source, targets in successors.items():
             for target in targets:
                 predecessors.setdefault(target, set()).add(source)
-        finishing = _reachable([END, *(name for name in self.nodes if not successors[name])], predecessors)
+        finishing = reachable([END, *(name for name in self.nodes if not successors[name])], predecessors)
         for node in self.nodes:
             if node not in finishing:  # a node with no way out finishes: the run ends there
                 raise GraphValidationError(f"node {node!r} has no path to END: every way out of it loops back "
@@ -108,12 +104,13 @@ class Wiring:
                                        f"{', '.join(map(repr, self.nodes))}, or END")
 
 
-def _reachable(origins: list[str], links: Mapping[str, Iterable[str]]) -> set[str]:
-    seen, queue = set(origins), deque(origins)
+def reachable(origins: list[str], links: Mapping[str, Iterable[str]]) -> dict[str, None]:
+    """Every name reachable from ``origins`` through ``links``, in the order a breadth-first walk meets them."""
+    seen, queue = dict.fromkeys(origins), deque(origins)
     while queue:
         for nxt in links.get(queue.popleft(), ()):
             if nxt not in seen:
-                seen.add(nxt)
+                seen[nxt] = None
                 queue.append(nxt)
     return seen
 

@@ -1,7 +1,4 @@
-"""A compiled graph: run it (``invoke``, ``stream``), look back at the last run, draw it.
-
-A run is announced like an agent run (``on_run_start``, then ``on_finish``), so a trace tells runs apart.
-"""
+"""A compiled graph: run it (``invoke``, ``stream``), look back at the last run, draw it."""
 
 from __future__ import annotations
 

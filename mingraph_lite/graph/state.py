@@ -1,7 +1,4 @@
-"""The graph state's fields and reducers (read as LangGraph reads them), and how its values are copied.
-
-Every reader gets a copy, except of immutable values (str, int, frozen dataclasses), which are shared.
-"""
+"""The graph state's fields and reducers, and how its values are copied (immutable values are shared)."""
 
 from __future__ import annotations
 

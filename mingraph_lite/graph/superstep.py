@@ -1,9 +1,5 @@
-"""One run of a compiled graph, superstep by superstep, as LangGraph (Pregel) runs it.
-
-A superstep runs each due node on its own copy of the state, one after another, merges their
-updates, then follows each node's ways out. A node's exception ends the run after the rest of its
-superstep has run (on LangGraph they run at the same time); nothing of that superstep is merged.
-"""
+"""One run of a compiled graph, superstep by superstep, as LangGraph (Pregel) runs it: each due node on its own
+copy of the state, one after another; a node's exception ends the run and nothing of its superstep is merged."""
 
 from __future__ import annotations
 

@@ -12,11 +12,7 @@ from ..wire import parse_arguments, quote
 
 @dataclass(frozen=True)
 class LLMResponse:
-    """One model reply: the ``message`` joins the conversation; the rest stays here for listeners.
-
-    Thinking text is never re-sent to the model (it runs to hundreds of tokens per call). ``None``
-    in a count or in ``reasoning`` means "the provider did not report it", never an estimate.
-    """
+    """One model reply: the ``message`` joins the conversation, the rest is for listeners (None = not reported)."""
 
     message: AssistantMessage
     input_tokens: int | None = None
@@ -36,8 +32,7 @@ class LLMResponse:
 
 @runtime_checkable
 class LLM(Protocol):
-    """What callers rely on: ``generate``, and a ``name`` a report shows. An adapter's name is the spec
-    ``make_llm`` takes (``"ollama:qwen3:0.6b"``); a scripted or replayed model says so."""
+    """What callers rely on: ``generate``, and a ``name`` (for an adapter, its spec, e.g. ``"ollama:qwen3:0.6b"``)."""
 
     @property
     def name(self) -> str: ...

@@ -1,8 +1,4 @@
-"""The one grammar of a model spec (``MINGRAPH_LLM``), and the one place an adapter is built from it.
-
-The caller hands in what ``scripted`` builds (the course's ``make_llm`` hands in its default manager).
-Each adapter is imported only when asked for, so a scripted spec needs no client, server, key or network.
-"""
+"""The one grammar of a model spec (``MINGRAPH_LLM``), and the one place an adapter is built from it."""
 
 from __future__ import annotations
 
@@ -28,8 +24,7 @@ class ModelSpec:
 
 
 def parse_spec(spec: str | None = None, env: Mapping[str, str] | None = None) -> ModelSpec:
-    """Read ``spec``, or ``$MINGRAPH_LLM`` from ``env`` (default ``os.environ``); empty means scripted.
-    A spec that fits none of the forms is a ``ValueError`` naming them."""
+    """Read ``spec``, or ``$MINGRAPH_LLM`` from ``env`` (default ``os.environ``); empty means scripted."""
     source = "make_llm" if spec is not None else f"${ENV}"
     raw = spec if spec is not None else (os.environ if env is None else env).get(ENV, "")
     text = raw.strip() or "scripted"
@@ -43,8 +38,7 @@ def parse_spec(spec: str | None = None, env: Mapping[str, str] | None = None) ->
 
 def llm_from_spec(spec: ModelSpec, *, scripted: Callable[[], LLM] | None = None,
                   temperature: float | None = None, seed: int | None = None, n_threads: int | None = None) -> LLM:
-    """The adapter ``spec`` names, with ``temperature`` and ``seed`` (``None``: the adapter's default).
-    Scripted and replayed replies are not sampled: those kinds ignore both. ``n_threads``: the local model's."""
+    """The adapter ``spec`` names; ``temperature`` and ``seed`` (None: the adapter's default) reach real models only."""
     sampling = {"temperature": temperature, "seed": seed}
     if spec.kind == "scripted":
         if scripted is None:

@@ -1,8 +1,4 @@
-"""What an adapter checks before it reaches a real model: the switch, and its client library.
-
-The switch (``MINGRAPH_REAL_MODELS=off``) keeps tests from reaching a real model by accident; a client
-handed in (``client=...``) is the caller's business, and the local model has no network.
-"""
+"""What an adapter checks before it reaches a real model: the ``MINGRAPH_REAL_MODELS`` switch and its client."""
 
 from __future__ import annotations
 

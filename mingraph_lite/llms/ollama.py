@@ -1,8 +1,4 @@
-"""A model served by Ollama, through the official ``ollama`` client.
-
-Ollama's tool calls carry no id, so we make one from the messages sent and the call (same messages,
-same ids); Ollama pairs a ToolMessage with its call by tool name and order (``tool_name``).
-"""
+"""A model served by Ollama; its tool calls carry no id, so one is made from the messages sent and the call."""
 
 from __future__ import annotations
 
@@ -38,9 +34,7 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 
 
 def read_reply(body: bytes | str, wire: Sequence[Mapping[str, Any]]) -> tuple[AssistantMessage, dict[str, Any]]:
-    """Ollama's ``/api/chat`` reply read with the bounded reader: (the message, the reply's other fields).
-    The client's own parser crashes on one hostile tool call (arguments 5,000 levels deep, a 5,000-digit
-    number); read here, each comes out as a ``ToolCall`` the registry answers."""
+    """Ollama's reply read with the bounded reader, since the client's parser crashes on hostile tool calls."""
     text = body.decode("utf-8", "replace") if isinstance(body, (bytes, bytearray)) else body
     try:
         reply = loads(text, depth_limit=MAX_DEPTH + 6)  # the envelope's levels come before the arguments
@@ -65,8 +59,7 @@ def _count(value: Any) -> int | None:
 
 
 class OllamaLLM:
-    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``; ``temperature`` and ``seed`` join
-    any other ``options`` given, and only when given (otherwise the model's defaults apply)."""
+    """``OllamaLLM("qwen3:0.6b", think=True, temperature=0, seed=1)``; sampling joins ``options`` only when given."""
 
     def __init__(self, model: str, *, think: bool | str | None = None, host: str | None = None,
                  options: Mapping[str, Any] | None = None, temperature: float | None = None,

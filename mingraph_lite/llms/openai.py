@@ -1,7 +1,4 @@
-"""A model behind the OpenAI API (or any OpenAI-compatible server), through the official ``openai`` client.
-
-Chat Completions reports reasoning tokens but never the reasoning text: ``reasoning`` stays ``None``.
-"""
+"""A model behind the OpenAI API (or a compatible server); Chat Completions never returns reasoning text."""
 
 from __future__ import annotations
 

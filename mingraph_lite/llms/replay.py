@@ -1,13 +1,4 @@
-"""Re-run a recorded run: the model's replies come from a trace instead of a model.
-
-Replaying hands back the recorded replies (``model_reply``) in order, and checks that the run asks
-what the recording asked: the same first messages (``run_start``), then the same newest ones (the
-previous reply and its ``tool_return`` answers). A run that drifts (other tools, data or memory)
-stops with ``ReplayMismatch`` naming the step, instead of pairing old replies with new questions.
-
-A trace that cannot be replayed (another format version, a malformed event, a line lost inside the
-chosen run) is a ``ReplayError`` naming the file and line.
-"""
+"""Re-run a recorded run from its trace; a run that asks other than what was recorded stops (``ReplayMismatch``)."""
 
 from __future__ import annotations
 

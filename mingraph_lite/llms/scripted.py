@@ -1,8 +1,4 @@
-"""A scripted model: replies written in advance. A teaching and testing tool, never a real model.
-
-Its replies say ``model="scripted"`` and report no token counts (a made-up count would look measured);
-``count_tokens=word_count`` counts by that stated rule instead, and the model name says so.
-"""
+"""A scripted model: replies written in advance, for teaching and tests; it reports no token counts."""
 
 from __future__ import annotations
 
@@ -18,8 +14,7 @@ SCRIPTED = "scripted"
 
 
 def scripted_calls(items: Sequence[Any], step: int) -> tuple[ToolCall, ...]:
-    """The tool calls of scripted reply ``step``; a ``(name, arguments)`` pair gets the id ``call_STEP_N``
-    (N from 1), so a scripted run prints the same ids on every machine."""
+    """The tool calls of scripted reply ``step``; a ``(name, arguments)`` pair gets the id ``call_STEP_N``."""
     calls = []
     for index, item in enumerate(items, 1):
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
@@ -55,11 +50,8 @@ def word_count(messages: Sequence[Message], reply: AssistantMessage) -> tuple[in
 
 
 class ScriptedLLM:
-    """Replies from a script, in order; records what it was read in ``.calls``. A reply is an answer, a list
-    of tool calls, an ``LLMResponse``, or a function of (messages, tools) returning one of those.
-
-    >>> llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "It's 18°C in Paris."])
-    """
+    """Replies from a script, in order: an answer, a list of tool calls, an ``LLMResponse``, or a function of
+    (messages, tools) returning one; what it was read is kept in ``.calls``."""
 
     def __init__(self, replies: Iterable[Any], *, name: str = SCRIPTED,
                  count_tokens: Callable[[Sequence[Message], AssistantMessage], tuple[int, int]] | None = None

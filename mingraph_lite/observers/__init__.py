@@ -1,2 +1,1 @@
-"""Listeners: they hear every announcement of a run and cannot change it. The public names are
-exported once, from ``mingraph_lite``; this package re-exports nothing."""
+"""Listeners of a run; their public names are exported once, from ``mingraph_lite``."""

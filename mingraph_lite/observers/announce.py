@@ -1,5 +1,4 @@
-"""The announcer: each listener is called inside its own ``try``, and one that raises is logged and
-skipped, so a run is the same with any listeners, none, or a broken one (``strict=True`` re-raises)."""
+"""The announcer: a listener that raises is logged and skipped, so a run is the same with any listeners."""
 
 from __future__ import annotations
 
@@ -14,11 +13,7 @@ logger.addFilter(RedactingFilter())  # a failure's text may hold a key the run w
 
 
 def announce(observers: Iterable[Any], hook: str, *args: Any, strict: bool = False, stopping: bool = False) -> None:
-    """Call ``observer.<hook>(*args)`` on each observer that has the hook, isolating each one's failures.
-
-    ``stopping=True`` is for the clean-up after an error already stopped the run: every listener
-    still hears it, and a failure is logged at debug level only (the run's own error says enough).
-    """
+    """Call ``observer.<hook>(*args)`` on each observer that has it; ``stopping=True``: a failure is only logged."""
     for observer in observers:
         method = getattr(observer, hook, None)
         if method is None:

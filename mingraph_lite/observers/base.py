@@ -1,7 +1,4 @@
-"""Listeners hear what a run announces (one no-op method per announcement) and cannot change it.
-
-``event_dict`` turns an announcement into JSON-ready data, the one spelling every recorder shares.
-"""
+"""Listeners hear what a run announces and cannot change it; ``event_dict`` is the one spelling of an event."""
 
 from __future__ import annotations
 
@@ -58,12 +55,7 @@ class Observer:
 
 
 def safe_json(value: Any, secrets: tuple[str, ...] | None = None, depth: int = 0) -> Any:
-    """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail.
-
-    A lone surrogate becomes "\ufffd", NaN and the infinities ``"nan"``, ``"inf"``, ``"-inf"``, an integer too
-    long for ``str`` its ``hex``; what is nested deeper than ``MAX_DEPTH`` (or contains itself) is cut there;
-    tuples and sets become lists, an object with ``to_dict()`` that dict, other keys and objects their ``repr``.
-    """
+    """``value`` as plain JSON data, with ``secrets`` redacted unless None; it cannot fail."""
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):

@@ -18,11 +18,7 @@ def _superstep(number: int | None) -> str:
 
 
 class ConsoleLogger(Observer):
-    """Prints each step: the reply and its tokens, thinking, tool calls and returns, the finish.
-
-    ``stream`` defaults to ``sys.stdout`` at print time (so notebooks capture it); ``width`` shortens
-    long texts; ``show_state`` prints a graph node's input state.
-    """
+    """Prints each step; ``stream`` is ``sys.stdout`` at print time, so notebooks capture it."""
 
     def __init__(self, stream: TextIO | None = None, *, width: int = 100, show_state: bool = False) -> None:
         self._stream, self.width, self.show_state = stream, width, show_state

@@ -1,5 +1,4 @@
-"""One run folded from its event dicts (live, or read back from a trace): its messages and the situations
-it went through (``Card``, the course's word). Views and plots read it, so a past run is drawn like a live one."""
+"""One run folded from its event dicts: its messages and its situations (``Card``), for the views and plots."""
 
 from __future__ import annotations
 

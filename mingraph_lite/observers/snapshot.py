@@ -1,10 +1,4 @@
-"""A static snapshot of a view: the finished picture, kept in a saved notebook (a live widget draws
-from the kernel, so a notebook opened later shows nothing where it was).
-
-It keeps the view's HTML and text and, for a view of situations (``Card``), a PNG timeline: each one a
-bar as long as it lasted. Durations come from the view's clock, else a trace's timestamps; bare events have no times,
-so their bars are spaced by announcement number and the figure says so.
-"""
+"""A static snapshot of a view (HTML, text, a PNG timeline): a saved notebook keeps it after the kernel is gone."""
 
 from __future__ import annotations
 
@@ -65,8 +59,7 @@ def spans_text(spans: Sequence[CardSpan]) -> str:
     return "\n".join(lines)
 
 
-def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool,
-                 title: str) -> bytes:
+def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool, title: str) -> bytes:
     """Draw the situations as bars along time (top) and the message count (bottom); return PNG bytes."""
     try:
         from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
@@ -95,8 +88,7 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
     bottom.set_ylim(0, max([n for _, n in sizes] + [1]) + 1)
     bottom.yaxis.get_major_locator().set_params(integer=True)
     bottom.set_ylabel("folder size\n(messages)")
-    bottom.set_xlabel("seconds since the run started" if timed
-                      else "announcement number (this run recorded no times)")
+    bottom.set_xlabel("seconds since the run started" if timed else "announcement number (this run recorded no times)")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
     return buffer.getvalue()

@@ -1,16 +1,5 @@
-"""TraceRecorder: each announcement as one JSON line appended to a file. Record before you know
-there's a bug: a model's mistake may never happen twice.
-
-Each line is written whole, in one ``write`` under ``flock`` where the system has one: a crash keeps
-every line before it, and processes sharing a file never tear each other's lines. A line carries a
-format version ``v``, a ``run_id`` unique across processes, a timestamp ``ts`` and a sequence number
-``seq`` (a gap says a line is missing); what JSON cannot carry is written in ``safe_json``'s form,
-redacted. A writer killed mid-line leaves a torn line; the next append starts on a fresh line.
-
-``read_trace`` skips torn lines and JSON that is not an event, with a ``TornLineWarning``; a line of
-another version, or with a ``run_id`` or ``run`` of the wrong type, is a ``ReplayError`` naming the
-file and line. ``pick_run`` is the one rule for "run N".
-"""
+"""TraceRecorder appends each announcement to a file as one whole JSON line (under ``flock``); ``read_trace`` reads
+it back, and ``pick_run`` is the one rule for "run N"."""
 
 from __future__ import annotations
 
@@ -47,8 +36,7 @@ class TornLineWarning(UserWarning):
 
 
 class TraceRecorder(RecordingObserver):
-    """Append every announcement to ``path`` as one JSON line; the file is created (with its folders)
-    at once, so an unwritable path fails before a run starts."""
+    """Append every announcement to ``path``; the file is created at once, so a bad path fails before a run."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
@@ -111,8 +99,7 @@ def _append(path: Path, data: bytes) -> None:
     fd = _open(path)
     try:
         if fcntl is not None:
-            # Check the tail and write as one step: without the lock, another process's write in
-            # progress looks like a torn tail. The lock goes with the process, killed or not.
+            # Without the lock, another process's write in progress would look like a torn tail.
             with contextlib.suppress(OSError):  # some targets (a pipe on some systems) take no lock
                 fcntl.flock(fd, fcntl.LOCK_EX)
         if _torn_tail(fd):
@@ -125,8 +112,7 @@ def _append(path: Path, data: bytes) -> None:
 
 
 class Trace(list):
-    """Events in file order: a list, plus ``path``, ``lines`` (each event's line number; for events
-    not read from a file, its 1-based position) and ``skipped`` (the line numbers not read)."""
+    """Events in file order, plus ``path``, each event's line number ``lines`` and the ``skipped`` line numbers."""
 
     def __init__(self, events: Iterable[dict[str, Any]] = (), *, path: Path | None = None,
                  lines: Iterable[int] = (), skipped: Iterable[int] = ()) -> None:
@@ -134,7 +120,6 @@ class Trace(list):
         self.path, self.lines, self.skipped = path, tuple(lines), tuple(skipped)
 
     def where(self, i: int) -> str:
-        """Where event ``i`` came from, as an error names it."""
         return f"{self.path}, line {self.lines[i]}" if self.path else f"event {self.lines[i]}"
 
     def _checked(self) -> Trace:
@@ -218,13 +203,8 @@ def run_ids(source: Any) -> list[Any]:
 
 
 def pick_run(source: Any, run: int | str | None = None) -> Trace:
-    """The events of one run, in order, as a ``Trace``. The one rule for "run N", everywhere:
-
-    ``source`` is a trace path, a ``Trace``, an ``EventRecorder`` or a list of event dicts. A run is
-    every event with the same ``run_id`` (runs interleaved by several processes stay apart), or, for
-    events without one, the same ``run`` number; runs count in order of first appearance. ``run`` is
-    a 1-based position, a negative one counting from the end, or a ``run_id``; ``None`` is the last.
-    """
+    """The events of one run of ``source`` (path, ``Trace``, ``EventRecorder`` or event dicts), keyed by
+    ``run_id`` or else ``run``: ``run`` is a 1-based position, negative from the end, a ``run_id``, or None (last)."""
     trace = _as_trace(source)
     keys = list(dict.fromkeys(map(_run_key, trace)))
     if not keys:

@@ -1,12 +1,4 @@
-"""Live views of a run: its messages as they accumulate (``FolderView``), the situation it is in
-(``CardTimeline``: calling the model, running tools, finished), or both (``LiveRun``).
-
-Each view folds redacted events into a ``RunModel``; a trace holds the same events, so
-``from_trace`` draws a past run with the code that draws a live one. The agent announces from the
-cell's thread and ipywidgets sends each change at once, so a view redraws while the cell runs: at
-most every ``interval_ms``, but always before the run waits on a model, a tool or a node, and at
-the end. Nothing here prints. Without ipywidgets or a kernel, a view is plain text or static HTML.
-"""
+"""Views of a run, live or traced: its messages (``FolderView``), situation (``CardTimeline``), both (``LiveRun``)."""
 
 from __future__ import annotations
 
@@ -133,7 +125,6 @@ def _ipywidgets():
 
 
 def _can_draw() -> bool:
-    """A widget only inside a Jupyter kernel (a front end draws it) and with ipywidgets there."""
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     if getattr(shell, "kernel", None) is None or os.environ.get("MINGRAPH_NO_WIDGETS"):
         return False
@@ -154,8 +145,7 @@ class _View(RecordingObserver):
 
     def __init__(self, *, widget: bool | None = None, interval_ms: float = 100.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """``widget``: True needs ipywidgets, False is plain text, None (default) picks what works.
-        ``clock`` (seconds) paces the redraws and times the snapshot's timeline: pass a fake one to test."""
+        """``widget``: True needs ipywidgets, False is plain text, None picks what works; ``clock`` is in seconds."""
         super().__init__()
         self.model, self.events = RunModel(), []
         self.times: list[float] = []  # one clock reading per live announcement, beside ``events``
@@ -178,16 +168,14 @@ class _View(RecordingObserver):
         if self._prev is not None and self._prev[0] is not None:
             self._waits_ms[self._prev[0]] = (now - self._prev[1]) * 1000
         self._prev = (wait, now)
-        # A flood of fast events is drawn at most every interval. Before a wait, the picture is drawn
-        # if the last wait of the same kind was long enough to see (unknown counts as long).
+        # At most every interval, but always before a wait as long as the last of its kind (unknown: long).
         if (kind in _ALWAYS or (now - self._last_render) * 1000 >= self.interval_ms
                 or (wait is not None and self._waits_ms.get(wait, float("inf")) >= self.interval_ms)):
             self.refresh()
             self._last_render = now
 
     def snapshot(self, *, png: bool | None = None):
-        """What the view shows now, as static HTML, text and (``png``, default with a timeline) a PNG timeline:
-        display it after the run, and a saved notebook shows the finished picture without a kernel."""
+        """What the view shows now as static HTML, text and a PNG timeline: a saved notebook keeps it."""
         from .snapshot import Snapshot
 
         return Snapshot.of(self, style=_STYLE, png=_TIMELINE in self._shows if png is None else png)
