@@ -121,8 +121,10 @@ class RecordingObserver(Observer):
     """Hears every hook and hands ``record`` its event dict, with ``run`` (1-based) and the model ``step``."""
 
     def __init__(self) -> None:
-        self._run = 0
-        self._step: int | None = None
+        self._runs = 0  # runs started so far; ``_run`` is the one events belong to now
+        self._run, self._step = 0, None
+        self._outer: list[tuple[int, int | None]] = []  # runs that another run started inside, innermost last
+        self._finished = True
 
     def record(self, event: dict[str, Any]) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -132,10 +134,18 @@ class RecordingObserver(Observer):
 
     def _hear(self, hook: str, *args: Any) -> None:
         if hook == "on_run_start":
-            self._run, self._step = self._run + 1, None
+            if self._run and not self._finished:  # a run inside a run (an agent in a graph node)
+                self._outer.append((self._run, self._step))
+            self._runs += 1
+            self._run, self._step, self._finished = self._runs, None, False
         elif hook == "on_step_start":
             self._step = args[0]
-        self.record({"run": max(self._run, 1), "step": self._step, **self._event(hook, *args)})
+        event = {"run": max(self._run, 1), "step": self._step, **self._event(hook, *args)}
+        if hook == "on_finish":  # the run around it, if any, goes on: its later events are its own again
+            self._finished = not self._outer
+            if self._outer:
+                self._run, self._step = self._outer.pop()
+        self.record(event)
 
 
 for _hook in HOOKS:  # every hook, written once: a hook added to HOOKS is heard with no other change

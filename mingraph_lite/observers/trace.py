@@ -44,6 +44,7 @@ class TraceRecorder(RecordingObserver):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         os.close(_open(self.path))
         self.run_id, self._seq = uuid.uuid4().hex, 0
+        self._ids: dict[int, str] = {}  # run number -> run_id, so a run resumed after an inner one keeps its id
         self.unwritten, self.last_error = 0, None  # lines that could not be written, and the last why
 
     def _event(self, hook: str, *args: Any) -> dict[str, Any]:
@@ -57,7 +58,8 @@ class TraceRecorder(RecordingObserver):
 
     def record(self, event: dict[str, Any]) -> None:
         if event["event"] == "run_start":
-            self.run_id = uuid.uuid4().hex
+            self._ids[event["run"]] = uuid.uuid4().hex
+        self.run_id = self._ids.get(event["run"], self.run_id)
         self._seq += 1  # even if the write fails: the gap in seq shows the missing line
         line = {"v": TRACE_VERSION, "run_id": self.run_id, "seq": self._seq,
                 "ts": datetime.now(timezone.utc).isoformat(timespec="microseconds"), **event}

@@ -413,3 +413,34 @@ def test_pick_run_is_one_rule_for_traces_and_recorded_events(tmp_path):
         pick_run(trace, "nope")
     with pytest.raises(ValueError, match="no runs"):
         pick_run([], None)
+
+
+def test_a_run_inside_a_run_keeps_its_own_id_and_the_outer_run_resumes_after_it(tmp_path):
+    """An agent run inside a graph node, both heard by one trace: each event belongs to the run that made it."""
+    from typing import TypedDict
+
+    from mingraph_lite import EventRecorder
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, three_round_manager
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.graph import END, START, StateGraph
+
+    class S(TypedDict, total=False):
+        answer: str
+
+    trace, recorder = TraceRecorder(tmp_path / "t.jsonl"), EventRecorder()
+    listeners = [trace, recorder]
+
+    def ask(state):
+        agent = Agent(three_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=listeners)
+        return {"answer": agent.run({"question": QUESTION})["answer"]}
+
+    graph = (StateGraph(S).add_node("ask", ask).add_node("after", lambda s: {"answer": s["answer"] + "!"})
+             .add_edge(START, "ask").add_edge("ask", "after").add_edge("after", END).compile(observers=listeners))
+    graph.invoke({})
+    events = read_trace(tmp_path / "t.jsonl")
+    outer, inner = run_ids(tmp_path / "t.jsonl")
+    by_run = {run: [e["event"] for e in events if e["run_id"] == run] for run in (outer, inner)}
+    assert by_run[outer][0] == "run_start" and by_run[outer][-1] == "finish"
+    assert by_run[outer].count("node_end") == 2  # "ask" ends after its agent finished, and still counts as the graph's
+    assert by_run[inner][0] == "run_start" and by_run[inner][-1] == "finish" and "node_end" not in by_run[inner]
+    assert [e["run"] for e in recorder.events if e["event"] == "node_end"] == [1, 1]
