@@ -16,6 +16,7 @@ from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
 from mingraph_lite.wire import arguments_text
 
 KEY_VAR = "OPENAI_API_KEY"
+TIMEOUT = 120.0  # seconds a request may take: a shared class server under load is slow, never silent forever
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -36,11 +37,12 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 
 class OpenAILLM:
     """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``.
-    ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default."""
+    ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default.
+    Each request waits at most ``timeout`` seconds, then fails with one ``LLMUnavailable`` sentence."""
 
     def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
-                 seed: int | None = None, client: Any = None) -> None:
-        self.model = model
+                 seed: int | None = None, client: Any = None, timeout: float = TIMEOUT) -> None:
+        self.model, self.timeout = model, timeout
         self.reasoning_effort = reasoning_effort
         self.temperature, self.seed = temperature, seed
         self._client = client
@@ -74,7 +76,10 @@ class OpenAILLM:
         openai = guard.client_library("openai", "openai")
         try:
             reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
-                                                   **self._options(tools))
+                                                   timeout=self.timeout, **self._options(tools))
+        except openai.APITimeoutError as exc:
+            raise LLMUnavailable(f"{client.base_url} did not answer within {self.timeout:g} s: the server is busy or "
+                                 f"stuck; try again, or pass timeout=... for a slower server") from exc
         except openai.AuthenticationError as exc:
             raise LLMUnavailable(f"OpenAI refused the key: check {KEY_VAR} ({exc})") from exc
         except openai.APIConnectionError as exc:
