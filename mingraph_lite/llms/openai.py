@@ -62,8 +62,9 @@ class OpenAILLM:
             if self._client is None and not os.environ.get(KEY_VAR):
                 raise LLMUnavailable(f"{KEY_VAR} is not set: export {KEY_VAR}=sk-... "
                                      f"(or pass client=openai.OpenAI(api_key=...))")
-            if self._client is None:
-                self._client = guard.client_library("openai", "openai").OpenAI()
+            if self._client is None:  # a shared class server is busy, not flaky: a retry only adds to its queue
+                retries = 0 if os.environ.get("OPENAI_BASE_URL") else 2
+                self._client = guard.client_library("openai", "openai").OpenAI(max_retries=retries)
         return self._client
 
     def _options(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -54,3 +54,15 @@ def test_a_server_that_never_answers_becomes_one_sentence_naming_timeout_and_ser
     message = str(caught.value)
     assert "0.5 s" in message and silent_server.rstrip("/") in message
     assert "\n" not in message
+
+
+def test_over_a_class_server_the_stated_timeout_is_the_whole_wait(silent_server, monkeypatch):
+    # What a laptop in the class exports: no retry, so the student waits the stated timeout once, not three times.
+    monkeypatch.setenv("OPENAI_BASE_URL", silent_server)
+    monkeypatch.setenv("OPENAI_API_KEY", "class")
+    monkeypatch.setenv("MINGRAPH_REAL_MODELS", "on")
+    llm = OpenAILLM("gemma3-270m", timeout=0.5)
+    started = time.monotonic()
+    with pytest.raises(LLMUnavailable, match=r"did not answer within 0\.5 s"):
+        llm.generate([UserMessage("Say hello.")], [])
+    assert time.monotonic() - started < 1.4  # one attempt: the SDK's two retries (with back-off) would pass 1.5 s
