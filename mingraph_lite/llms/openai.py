@@ -79,8 +79,9 @@ class OpenAILLM:
             reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
                                                    timeout=self.timeout, **self._options(tools))
         except openai.APITimeoutError as exc:
-            raise LLMUnavailable(f"{client.base_url} did not answer within {self.timeout:g} s: the server is busy or "
-                                 f"stuck; try again, or pass timeout=... for a slower server") from exc
+            server = getattr(client, "base_url", "the server")
+            raise LLMUnavailable(f"{server} did not answer within {self.timeout:g} s: the server is busy or stuck; "
+                                 f"try again, or pass timeout=... for a slower server") from exc
         except openai.AuthenticationError as exc:
             raise LLMUnavailable(f"OpenAI refused the key: check {KEY_VAR} ({exc})") from exc
         except openai.APIConnectionError as exc:
