@@ -184,5 +184,6 @@ def _section(tally: Tally, wall: float, peak: float, students: int, parallel: in
     columns = ("students", "--parallel", "model calls", "calls/s", "p50 s", "p95 s", "max s", "server RSS MiB",
                "replies with tool_calls", "answered/step limit", "failures")
     data = {"calls": calls, "wall_s": wall, "failures": list(tally.failures), "peak_rss_mib": peak,
-            "tool_replies": tally.tool_replies, "seconds": list(tally.seconds)}
+            "tool_replies": tally.tool_replies, "seconds": list(tally.seconds), "answered": tally.answered,
+            "step_limited": tally.step_limited}
     return Section("class", "A class on one server", columns, (row,), targets, notes, data)
