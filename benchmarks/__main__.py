@@ -4,6 +4,7 @@
     .venv/bin/python -m benchmarks --only graph       # one or more of: agent graph trace import course
     .venv/bin/python -m benchmarks --quick --no-write # one tiny pass of each, to see that they run
     .venv/bin/python -m benchmarks --only runtime     # opt-in: xllamacpp vs llama-cpp-python (see local_runtime)
+    .venv/bin/python -m benchmarks --only class       # opt-in: 30 students on one `serve` (see class_load)
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import sys
 import time
 from pathlib import Path
 
-from . import agent_loop, course, graph_engine, import_time, local_runtime, report, trace_cost
+from . import agent_loop, class_load, course, graph_engine, import_time, local_runtime, report, trace_cost
 from .timing import Plan
 
 KEYS = ("agent", "graph", "trace", "import", "course")
-# Opt-in: needs llama-cpp-python, which the project no longer installs (it compiles); skips with a reason.
-OPT_IN = ("runtime",)
 RESULTS = Path(__file__).resolve().parent / "results.md"
-RUNTIME_RESULTS = Path(__file__).resolve().parent / "runtime-results.md"
+# Opt-in, each with a report of its own: runtime needs llama-cpp-python (it compiles), class loads a model for minutes.
+OPT_IN_RESULTS = {"runtime": RESULTS.with_name("runtime-results.md"), "class": RESULTS.with_name("class-results.md")}
+OPT_IN = tuple(OPT_IN_RESULTS)
 
 
 def measure(key: str, quick: bool) -> report.Section:
@@ -38,6 +39,8 @@ def measure(key: str, quick: bool) -> report.Section:
         return course.run(quick=quick)
     if key == "runtime":
         return local_runtime.run(plan if quick else Plan(repeats=7, warmup=1))
+    if key == "class":  # quick: the two-student smoke run
+        return class_load.run(students=2, parallel=2, max_tokens=16) if quick else class_load.run()
     raise ValueError(f"unknown benchmark {key!r}; choose from {', '.join(KEYS + OPT_IN)}")
 
 
@@ -66,9 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     used = argv if argv is not None else sys.argv[1:]
     if args.no_write:
         return 0
-    if args.only == list(OPT_IN) and not args.quick:  # the opt-in comparison keeps a report of its own
-        RUNTIME_RESULTS.write_text(report.results_md(sections, used, elapsed, load_at_start), encoding="utf-8")
-        print(f"wrote {RUNTIME_RESULTS}")
+    if len(args.only) == 1 and args.only[0] in OPT_IN and not args.quick:
+        out = OPT_IN_RESULTS[args.only[0]]
+        out.write_text(report.results_md(sections, used, elapsed, load_at_start), encoding="utf-8")
+        print(f"wrote {out}")
     elif args.quick or args.only != list(KEYS):
         print(f"not writing {args.out}: only a full run (no --quick, no --only) writes the report")
     else:

@@ -111,6 +111,7 @@ def _serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let the room's laptops in (default loopback)")
     parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free one)")
     parser.add_argument("--parallel", type=int, default=4, help="requests served at once (default 4)")
+    parser.add_argument("--max-tokens", type=int, default=256, help="cap on each reply's tokens (default 256)")
     return parser
 
 
@@ -118,15 +119,15 @@ def serve(argv: list[str]) -> int:
     """A local model over HTTP for a class: runs until Ctrl-C."""
     parser = _serve_parser()
     args = parser.parse_args(argv)
-    if not 0 <= args.port < 65536 or args.parallel < 1:
-        parser.error("--port must be 0-65535 and --parallel at least 1")
+    if not 0 <= args.port < 65536 or args.parallel < 1 or args.max_tokens < 1:
+        parser.error("--port must be 0-65535, --parallel and --max-tokens at least 1")
     import time
 
     from .llms.local import LocalServer
 
     try:
         server = LocalServer(args.model, host=args.host, port=args.port, n_parallel=args.parallel,
-                             n_ctx=2048 * args.parallel)
+                             n_ctx=2048 * args.parallel, max_tokens=args.max_tokens)
     except (ValueError, MingraphError) as e:
         _error(e)
         return 2

@@ -181,22 +181,33 @@ class LocalLLM:
         return LLMResponse(message, input_tokens=read, output_tokens=written, model=self.model)
 
 
+#: Templates that show the tool menu and write Hermes-style ``<tool_call>`` JSON, which llama.cpp's server
+#: recognises in the template and parses back into ``tool_calls``: the models' own templates drop the menu.
+SERVED_TEMPLATES = {DEFAULT_MODEL: "chatml.jinja", "gemma3-270m": "gemma.jinja"}
+
+
+def served_template(model: str) -> str:
+    """The Jinja chat template (package data) that shows ``model`` the tools and reads back its calls."""
+    return (Path(__file__).parent / "templates" / SERVED_TEMPLATES[model]).read_text(encoding="utf-8")
+
+
 class LocalServer:
     """The same GGUF model behind llama.cpp's OpenAI-compatible HTTP API, so a class can share one machine.
 
     ``with LocalServer(host="0.0.0.0", port=8080) as server:`` then, on any laptop,
-    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:MODEL``. The chat
-    templates drop the tools, so replies are plain text. ``n_parallel`` requests share ``n_ctx``; a reply
-    stops after ``max_tokens`` (a tiny model left alone can ramble for minutes).
+    ``OPENAI_BASE_URL=http://HOST:8080/v1 OPENAI_API_KEY=class MINGRAPH_LLM=openai:MODEL``. A shipped
+    model is served with our template (``SERVED_TEMPLATES``), so its calls come back as ``tool_calls``.
+    ``n_parallel`` requests share ``n_ctx``; a reply stops after ``max_tokens`` (a tiny model can ramble).
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, *, host: str = "127.0.0.1", port: int = 0,
                  n_ctx: int = 4096, n_parallel: int = 2, max_tokens: int = 256, n_threads: int | None = None) -> None:
         self.path = find_gguf(model)
         self.model = model if model in MODELS else self.path.stem
+        template = {"chat_template": served_template(self.model)} if self.model in SERVED_TEMPLATES else {}
         self._server = start_runtime(self.path, n_ctx=n_ctx, n_parallel=n_parallel, n_threads=n_threads,
                                      use_jinja=True, hostnames=[host], port=port, model_alias={self.model},
-                                     n_predict=max_tokens)
+                                     n_predict=max_tokens, **template)
         self.address = self._server.listening_address
 
     @property

@@ -13,6 +13,7 @@ from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
 from mingraph_lite.wire import arguments_text
 
 KEY_VAR = "OPENAI_API_KEY"
+TIMEOUT = 120.0  # seconds a request may take: a shared class server under load is slow, never silent forever
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -33,11 +34,12 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 
 class OpenAILLM:
     """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``.
-    ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default."""
+    ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default.
+    Each request waits at most ``timeout`` seconds, then fails with one ``LLMUnavailable`` sentence."""
 
     def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
-                 seed: int | None = None, client: Any = None) -> None:
-        self.model = model
+                 seed: int | None = None, client: Any = None, timeout: float = TIMEOUT) -> None:
+        self.model, self.timeout = model, timeout
         self.reasoning_effort = reasoning_effort
         self.temperature, self.seed = temperature, seed
         self._client = client
@@ -57,8 +59,9 @@ class OpenAILLM:
             if self._client is None and not os.environ.get(KEY_VAR):
                 raise LLMUnavailable(f"{KEY_VAR} is not set: export {KEY_VAR}=sk-... "
                                      f"(or pass client=openai.OpenAI(api_key=...))")
-            if self._client is None:
-                self._client = guard.client_library("openai", "openai").OpenAI()
+            if self._client is None:  # a shared class server is busy, not flaky: a retry only adds to its queue
+                retries = 0 if os.environ.get("OPENAI_BASE_URL") else 2
+                self._client = guard.client_library("openai", "openai").OpenAI(max_retries=retries)
         return self._client
 
     def _options(self, tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -71,7 +74,11 @@ class OpenAILLM:
         openai = guard.client_library("openai", "openai")
         try:
             reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
-                                                   **self._options(tools))
+                                                   timeout=self.timeout, **self._options(tools))
+        except openai.APITimeoutError as exc:
+            server = getattr(client, "base_url", "the server")
+            raise LLMUnavailable(f"{server} did not answer within {self.timeout:g} s: the server is busy or stuck; "
+                                 f"try again, or pass timeout=... for a slower server") from exc
         except openai.AuthenticationError as exc:
             raise LLMUnavailable(f"OpenAI refused the key: check {KEY_VAR} ({exc})") from exc
         except openai.APIConnectionError as exc:
