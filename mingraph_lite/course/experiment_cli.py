@@ -85,7 +85,7 @@ def compare_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m mingraph_lite experiment compare",
         description="Pool a class's result folders of one definition: one table (each (model, variant) a row, "
-                    "with 95%% Wilson score intervals), its CSV and its figure.")
+                    "with 95% Wilson score intervals), its CSV and its figure.")
     parser.add_argument("folders", nargs="+", help="result folders written by `experiment run`")
     parser.add_argument("--out", help="where comparison.csv and comparison.png go (default: beside the folders)")
     parser.add_argument("--figure", help="the figure's path instead (the CSV goes beside it)")

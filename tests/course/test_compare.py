@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,33 @@ def test_the_shipped_folders_are_whole_sampled_and_replayable(model):
         assert {e["run_id"] for e in events} == {r.run_id}
         assert classify(events).outcome == r.outcome
         ReplayLLM.from_trace(folder / r.trace)
+
+
+@pytest.mark.parametrize("model", ["smollm2-135m", "gemma3-270m"])
+def test_the_finish_right_recordings_are_whole_and_say_what_the_readme_says(model):
+    folder = SHIPPED / "finish-right" / model
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["model"] == f"local:{model}" and summary["complete"] and summary["live"]
+    runs = read_results(folder)
+    variants = ("zero-shot", "worked example", "units everywhere", "both")
+    assert sorted(r.key for r in runs) == sorted((v, i) for v in variants for i in range(16))
+    assert {r.temperature for r in runs} == {0.7} and all(r.seed == 100 + r.index for r in runs)
+    for r in runs:
+        events = read_trace(folder / r.trace)
+        assert classify(events).outcome == r.outcome
+        examples = [m for m in events[0]["messages"] if m.get("example")]
+        assert bool(examples) == (r.variant in ("worked example", "both"))  # the example only where defined
+    outcomes = Counter(r.outcome for r in runs)
+    assert outcomes["right"] == 0
+    if model == "smollm2-135m":
+        assert outcomes == {"wrong slip": 64}
+    else:
+        assert outcomes == {"wrong slip": 58, "never finished": 2, "wrong final reasoning": 4}
+        case3 = [r for r in runs if r.outcome == "wrong final reasoning"]
+        assert sorted(r.variant for r in case3) == ["both", "both", "worked example", "worked example"]
+        assert sum(r.celsius_as_fahrenheit for r in case3) == 3
+    comparison = compare([SHIPPED / "finish-right" / "smollm2-135m", SHIPPED / "finish-right" / "gemma3-270m"])
+    assert (SHIPPED / "finish-right" / "comparison.txt").read_text(encoding="utf-8").startswith(comparison.table())
 
 
 def test_the_shipped_comparison_is_what_compare_prints_now():
