@@ -31,6 +31,11 @@ reply = Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT).run({"que
 heavy = [m for m in ("ollama", "openai", "ipywidgets", "matplotlib", "tqdm", "langgraph") if m in sys.modules]
 assert not heavy, heavy
 print("core names import; the scripted demo run returns:", str(reply)[:90])
+
+# Package data an installed copy needs: the served chat templates (read without the local runtime).
+from mingraph_lite.llms.local import SERVED_TEMPLATES, served_template
+assert all("<tools>" in served_template(model) for model in SERVED_TEMPLATES)
+print("served templates found:", ", ".join(sorted(SERVED_TEMPLATES)))
 """
 
 
@@ -64,6 +69,11 @@ def main() -> int:
         print(run(python, "-c", CORE, cwd=tmp), end="")
         demo = run(python, "-m", "mingraph_lite", "demo", cwd=tmp).strip().splitlines()
         print("python -m mingraph_lite demo, last line:", demo[-1])
+        # A shipped definition found by name in the installed copy, run without tqdm or matplotlib.
+        out = str(Path(tmp) / "unit-run")
+        lab = run(python, "-m", "mingraph_lite", "experiment", "run", "unit", "--runs", "1", "--seed", "0",
+                  "--no-progress", "--out", out, cwd=tmp).strip().splitlines()
+        print("python -m mingraph_lite experiment run unit, last line:", lab[-1])
     print("bare install: ok")
     return 0
 
