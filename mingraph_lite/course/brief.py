@@ -28,10 +28,10 @@ class BriefState(TypedDict):
     cities: list[str]
     include_fahrenheit: bool
     readings: Annotated[list[dict[str, Any]], operator.add]  # one per city branch, merged in city order
-    draft: dict[str, Any] | None
-    review: dict[str, Any] | None  # None = the current draft is not checked yet
+    draft: dict[str, Any] | None  # the current draft only; a new one replaces it
+    review: dict[str, Any] | None  # the assessment of the current draft; None = not checked yet
     revisions: int
-    events: Annotated[list[str], operator.add]
+    events: Annotated[list[str], operator.add]  # the account of what happened: it only grows
     answer: str | None  # filled only by publish
     status: str  # "working", "published" or "needs_attention"
 
