@@ -147,7 +147,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "demo": ("the Paris/Tokyo agent run", demo),
     "brief": ("the weather brief as a state graph", _course("brief", "brief_main")),
     "serve": ("a local model over HTTP for a class", serve),
-    "experiment": ("run, resume and compare the unit experiment", _course("experiment_cli", "experiment_main")),
+    "experiment": ("run a definition; pool a class's folders", _course("experiment_cli", "experiment_main")),
 }
 
 
