@@ -999,7 +999,7 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 # %%
 from mingraph_lite import SystemMessage, UserMessage
 from mingraph_lite.course.definition import load
-from mingraph_lite.graph.agent_graph import initial_agent_state
+from mingraph_lite.graph import initial_agent_state
 
 finish_right = load("finish-right")
 worked = next(v for v in finish_right.variants if v.name == "worked example")
