@@ -670,13 +670,17 @@ for message in greeter_llm.calls[0][0]:
 # %% [markdown]
 # ## Real models on the same loop: two recorded runs, replayed
 #
-# So far every manager was scripted. Here are **real** ones: the two small models the course ships, each
-# run once on this question with the two weather tools and `max_steps=6`, and recorded to a trace file:
+# So far every manager was scripted. Here are **real** ones: the two small models the course ships, run on
+# this question with the two weather tools by the course's experiment command, each run recorded to a trace
+# file (definition `finish-right`, variant "zero-shot": our system prompt and question, nothing else):
 #
-# | model | weights | settings |
-# |---|---|---|
-# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | in-process llama.cpp (the `xllamacpp` runtime), greedy decoding (temperature 0: always the most likely next token), seed 7, at most 96 tokens per completion (a reply takes two or more: first "answer or which tool?", then the text or the arguments, so its total can pass 96), context 2048 |
-# | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | the same runtime and settings |
+# | model | weights | run | settings |
+# |---|---|---|---|
+# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
+# | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
+#
+# Run #0 is SmolLM2's first; Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool
+# (the cells further down count them). No recorded run of either model answers this question right.
 #
 # `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
 # result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
@@ -691,8 +695,9 @@ from pathlib import Path
 
 from mingraph_lite import ReplayLLM
 
-RUNS = Path("..") / "data" / "runs"
-RECORDED = {"SmolLM2-135M": RUNS / "weather-smollm2-135m.jsonl", "Gemma 3 270M": RUNS / "weather-gemma3-270m.jsonl"}
+RUNS = Path("..") / "data" / "experiments" / "finish-right"
+RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
+            "Gemma 3 270M": RUNS / "gemma3-270m" / "traces" / "zero-shot-03.jsonl"}
 real = {}
 for label, trace in RECORDED.items():
     real[label] = EventRecorder()
@@ -731,15 +736,15 @@ print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew 
 
 
 # %% [markdown]
-# Is this one unlucky run? Greedy decoding repeats itself, so a second greedy run would say nothing new. With
-# **sampling on** it is a fairer test: for notebook 04's experiment, each model was run 16 more times at
-# temperature 0.7 (seeds 0 to 7, on two variants of `get_weather`, same runtime, same `max_steps=6`). The next
-# cell reads all 32 traces.
+# Is this one unlucky run? The same variant was run 16 times per model (seeds 100 to 115, same runtime, same
+# `max_steps=6`), and sampling makes each run different. The next cell reads all 32 traces.
 
 # %%
+from collections import Counter
+
 from mingraph_lite import read_trace
 
-sampled = Path("..") / "data" / "experiments"
+sampled = RUNS
 
 
 def first_slip_and_end(trace):
@@ -749,15 +754,16 @@ def first_slip_and_end(trace):
     return calls, finish
 
 
-smol = [first_slip_and_end(t) for t in sorted((sampled / "smollm2-135m" / "traces").glob("*.jsonl"))]
-made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol})]
-assert len(smol) == 16 and all(calls[0][0] == "to_fahrenheit" for calls, _ in smol)
-assert not any(name == "get_weather" for calls, _ in smol for name, _ in calls)
+smol = [first_slip_and_end(t) for t in sorted((sampled / "smollm2-135m" / "traces").glob("zero-shot-*.jsonl"))]
+starts = Counter(calls[0][0] for calls, _ in smol)
+made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol
+                                     if calls[0][0] == "to_fahrenheit"})]
+assert len(smol) == 16 and starts["to_fahrenheit"] >= 15
 assert all(finish["reason"] == "step limit" for _, finish in smol)
-print(f"SmolLM2, {len(smol)} sampled runs: every one starts with to_fahrenheit on a made-up number "
-      f"({', '.join(made_up)}), none looks anything up, all hit the step limit")
+print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with to_fahrenheit on a made-up number "
+      f"({', '.join(made_up)}), {starts['get_weather']} with get_weather; all hit the step limit")
 
-gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("*.jsonl"))]
+gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
 no_tool = [finish["answer"] for calls, finish in gem if not calls]
 echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
 assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
@@ -769,10 +775,9 @@ print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without 
 # **Why, as far as a trace can say.** A 135M model is tiny. The local adapter forces it to write either an
 # answer or a well-formed slip, so its slips always *parse*, but nothing forces them to make sense. One
 # plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
-# straight for the conversion tool, filling in a number that looks like a temperature. With greedy decoding
-# the same kind of folder gives the same choice: each round the folder only grew by its own slip and the
-# answer `86`, not enough to change its mind. With sampling on, the made-up number changes from run to run,
-# but the mistake does not.
+# straight for the conversion tool, filling in a number that looks like a temperature. Each round the folder
+# only grew by its own slip and the answer `86`, not enough to change its mind. From run to run the made-up
+# number changes, but the mistake does not.
 #
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
 # `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?

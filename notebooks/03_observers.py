@@ -500,11 +500,14 @@ assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # th
 #
 # The same view draws a run recorded earlier: `CardTimeline.from_trace(path)` replays the trace's announcements, and
 # the snapshot takes its durations from the trace's timestamps. The course ships traces of **real** runs of its local
-# models under `data/runs/` (its README says which model, with which settings). Nothing in them is scripted. We take
-# SmolLM2-135M's.
+# models under `data/experiments/`, recorded by the lab's experiment command; nothing in them is scripted. No recorded
+# run answers the question right; this is the closest: **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp),
+# definition `finish-right`, variant "worked example" (a short exchange on two other cities placed in the folder
+# before the question), run #10: temperature 0.7, seed 110, at most 6 model calls. It looked up both cities right,
+# then answered with the Celsius numbers marked °F (notebook 04 finds that mistake line by line).
 
 # %%
-REAL = Path("../data/runs/weather-smollm2-135m.jsonl")
+REAL = Path("../data/experiments/finish-right/gemma3-270m/traces/worked-example-10.jsonl")
 print("trace:", REAL.name)
 display(CardTimeline.from_trace(REAL, run=1, widget=False).snapshot())
 
@@ -534,12 +537,17 @@ if REAL is not None:
     print(f"tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1000:.0f} ms")
     print("slips, in order:", ", ".join(slips))
     assert min(model_waits) > max(tool_waits)  # the slowest tool was quicker than the quickest model call
+    print("answer (its first line):", real_events[-1]["answer"].splitlines()[0])
+    first_card = CardTimeline.from_trace(REAL, run=1, widget=False).snapshot(png=False).spans[0]
+    assert first_card.message_count == len(real_events[0]["messages"]) == 10  # prompt, example (8), question
+    assert real_events[-1]["reason"] == "answered"
 
 # %% [markdown]
 # Where did the time go? Into the model: each call took seconds, while everything between a slip and its answer (the
 # tool, and the listeners writing their lines) took milliseconds, so here a listener that writes a line per
-# announcement costs nothing you could see. The slips say what the model did with that time; notebook 04 reads traces
-# like this one line by line, to find the first line that went wrong.
+# announcement costs nothing you could see. The folder was already 10 messages long when the first card was picked
+# up: the system prompt, the worked example's 8, and the question. The slips say what the model did with that time;
+# notebook 04 reads this very trace line by line, to find the first line that went wrong.
 
 # %% [markdown]
 # ## Your model, on the record

@@ -474,7 +474,8 @@ assert all(abs(to_fahrenheit(a) - b) < 0.5 for a, b in zip(chain[1:], chain[2:])
 #   The other runs looked the weather up, again and again, and never converted: case 4, never finished.
 # - **Neither model got far enough for the unit to matter.** The article's mistake (case 3: right lookups, then
 #   Celsius read as Fahrenheit) needs a model that looks up both cities first. SmolLM2 never saw what
-#   `get_weather` returns, so `"18"` and `"18°C"` could not make a difference to it, and they didn't.
+#   `get_weather` returns, so `"18"` and `"18°C"` could not make a difference to it, and they didn't. (With a
+#   worked example in the folder, Gemma sometimes did get that far: see "A real unit mistake" below.)
 #
 # Notice the seeds: run *i* of both variants uses the same seed, so the two variants start from the same first
 # reply whenever the first prompt is the same (it is: the variant only shows in `get_weather`'s answer). That
@@ -503,6 +504,108 @@ show(comparison.figure(title="Recorded runs of the shipped local models (8 per v
 # says nothing about units. These two models are too small to test the article's finding; a model of the
 # article's size (qwen3.5:0.8b), served to a whole class, is the next step (see `data/experiments/README.md`).
 # The article's own figures stay in their own table above: they are another model, run by someone else.
+
+# %% [markdown]
+# ## A real unit mistake, found by its first wrong line
+#
+# Too small to test the finding is not too small to make the mistake. The lab then asked what it takes for these
+# two models to finish right: the definition `finish-right` asks our question four ways (zero-shot, a worked
+# example, units on every result, both), 16 sampled runs per variant per model, recorded by the same command
+# (`data/experiments/README.md` gives the commands). **No recorded run is right; this is the closest.** It is a
+# real run, replayed, nothing edited:
+#
+# - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
+# - definition `finish-right`, variant **"worked example"**, run #10;
+# - settings: temperature 0.7, seed from the results file (below), at most 6 model calls (`max_steps=6`).
+#
+# First its row in the folder's `results.csv`, as the harness classified it when the run ended:
+
+# %%
+FINISH = Path("../data/experiments/finish-right/gemma3-270m")
+row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
+for key in ("model", "variant", "index", "seed", "temperature", "outcome", "case", "line", "celsius_as_fahrenheit"):
+    print(f"{key:22} {row[key]}")
+assert json.loads(row["settings"])["max_steps"] == 6 and row["model"] == "gemma3-270m"
+
+# %% [markdown]
+# The variant places a **worked example** in the folder before the question: a short exchange on two other
+# cities, showing both lookups, both conversions and the answer. The trace marks those messages `"example"`, so
+# nobody mistakes them for the learner's question. Here is what the model read, in order:
+
+# %%
+TRACE_10 = FINISH / row["trace"]
+first = read_trace(TRACE_10)[0]
+for m in first["messages"]:
+    slips = ", ".join(f"{c['name']}({c['arguments']})" for c in m.get("tool_calls", []))
+    tag = f"[example: {m['example']}]" if "example" in m else "[not an example]"
+    print(f"{tag:28} {m['role']:9} {slips or repr(m['content'][:70])}")
+assert [m["content"] for m in first["messages"] if m["role"] == "user"][-1] == QUESTION
+assert "example" not in first["messages"][-1] and all("example" in m for m in first["messages"][1:-1])
+
+# %% [markdown]
+# To replay it, the folder must start as the recording's did: the system prompt, the worked example, then the
+# question. The definition builds the example's messages and the tools (`load` reads the shipped definition).
+#
+# **Predict first.** The model had the example's two conversions right in front of it. Which line of its trace
+# will be the first wrong one, and which case?
+
+# %%
+from mingraph_lite import KeepAll
+from mingraph_lite.course.definition import load
+
+finish_right = load("finish-right")
+worked = next(v for v in finish_right.variants if v.name == row["variant"])
+example_folder = KeepAll(worked.system_prompt)
+for message in worked.messages:  # the worked example, before the question
+    example_folder.add(message)
+recorder = EventRecorder()
+Agent(ReplayLLM.from_trace(TRACE_10), worked.registry(), worked.system_prompt, memory=example_folder,
+      observers=[recorder], max_steps=6).run({"question": finish_right.question})
+real_verdict = classify(recorder.events)
+for n, e in enumerate(recorder.events[:real_verdict.line], 1):  # read top to bottom, stop at the first wrong line
+    print(f"{n:>2}  {brief(e)[:96]}")
+print(f"\n--> {real_verdict.outcome} (case {real_verdict.case}), first wrong line {real_verdict.line}: {real_verdict.why}")
+
+# %% [markdown]
+# Reading it as the method says: lines 1 to 8 are right. Both lookups asked about the question's cities, and both
+# answer slips hold the teaching data, Paris `"18"` and Tokyo `"24"`, in Celsius. Line 9, the final reply, gives
+# those same two numbers with **°F** after them and never calls `to_fahrenheit`: case 3, the reasoning. It is the
+# article's 0.8b mistake (both cities reported as Fahrenheit), made by a real model a third that size. After the
+# answer the reply runs on with made-up text until the token cap; the classifier reads only the number after
+# each city's name. The cell below checks every one of those claims against the replay:
+
+# %%
+returns = {e["content"] for e in recorder.events if e["event"] == "tool_return" and e["name"] == "get_weather"}
+assert returns == {str(lookup(city)["celsius"]) for city in ("Paris", "Tokyo")}      # every answer slip right
+assert not any(e["name"] == "to_fahrenheit" for e in recorder.events if e["event"] == "tool_call")
+assert real_verdict.case == 3 and real_verdict.celsius_as_fahrenheit                # the unit mistake
+assert (real_verdict.line, real_verdict.case) == (int(row["line"]), int(row["case"]))  # as recorded
+assert real_verdict == classify(read_trace(TRACE_10))                                # replay = recording
+print("checked: right lookups, no conversion, Celsius reported as Fahrenheit, as the run recorded it")
+
+# %% [markdown]
+# Was it one odd run? Over all 128 recorded `finish-right` runs of both models, the ones whose first wrong line is
+# the final reply (case 3), and whether the classifier flagged a Celsius reading reported as Fahrenheit:
+
+# %%
+finish_rows = [(f.parent.name, r) for f in sorted(FINISH.parent.glob("*/summary.json")) for r in results_rows(f.parent)]
+case_3 = [(model, r) for model, r in finish_rows if r["case"] == "3"]
+for model, r in case_3:
+    print(f"{model}, \"{r['variant']}\" #{r['index']} (seed {r['seed']}): "
+          f"Celsius as Fahrenheit: {r['celsius_as_fahrenheit']}, reply: {r['answer'].splitlines()[0][:26]!r}")
+right = sum(r["outcome"] == "right" for _, r in finish_rows)
+print(f"runs: {len(finish_rows)}, right: {right}, case 3: {len(case_3)}, "
+      f"flagged: {sum(r['celsius_as_fahrenheit'] == 'True' for _, r in case_3)}")
+assert right == 0 and {model for model, _ in case_3} == {"gemma3-270m"}
+assert {r["variant"] for _, r in case_3} <= {"worked example", "both"}
+with_units = [r for _, r in case_3 if r["variant"] == "both"]
+assert len(with_units) == 2 and all(r["celsius_as_fahrenheit"] == "True" for r in with_units)
+
+# %% [markdown]
+# Four runs, all Gemma, all with the worked example in the folder: the only runs of either model that reached
+# the final reply with every slip right. Two of them also had units on every result (`"18°C"`), and both were
+# still flagged: in these runs the unit on the slip did not prevent the mistake. Two runs in sixteen per variant
+# are far too few to say more; a bigger model, or a whole class's runs pooled, is the next step.
 #
 # ### Exercise 04.3 (code): the interval
 #

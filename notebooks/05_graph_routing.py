@@ -958,29 +958,65 @@ print("the work kept:", [f"{m.name}={m.content}" for m in short["messages"] if m
 #
 # ### A real model that never takes the exit
 #
-# The scripted manager always finds the exit. A real small model may not. The course keeps a recorded run of
-# **SmolLM2-135M** (the local model, run in-process by llama.cpp with greedy decoding, temperature 0; the settings
-# are in `data/runs/README.md`), asked the same question with the same two tools, its six replies recorded. Here
-# those six replies are **replayed** through the agent graph (the replay also checks that the graph sends the folder
+# The scripted manager always finds the exit. A real small model may not. The course keeps real runs of the shipped
+# local models, recorded by the lab's experiment command (`data/experiments/README.md`). This one is **SmolLM2-135M**
+# (Q4_1 weights, run in-process by llama.cpp), definition `finish-right`, variant "zero-shot" (our question, our
+# system prompt, nothing else), run #12: sampling at temperature 0.7, seed 112, at most 6 model calls. Here its six
+# recorded replies are **replayed** through the agent graph (the replay also checks that the graph sends the folder
 # the model was sent):
 
 # %%
+import csv
+
 from mingraph_lite import ReplayLLM
 
-recording = Path("../data/runs/weather-smollm2-135m.jsonl")
-replayed = ReplayLLM.from_trace(recording, run=1)
+FINISH = Path("../data/experiments/finish-right")
+with (FINISH / "smollm2-135m" / "results.csv").open(encoding="utf-8") as handle:
+    row = next(r for r in csv.DictReader(handle) if r["variant"] == "zero-shot" and r["index"] == "12")
+replayed = ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"])
 real = run_agent_graph(build_agent_graph(replayed, weather_registry(), SYSTEM_PROMPT,
                                          max_model_steps=6), QUESTION)
-print("model:", replayed.responses[0].model, "| replies recorded:", len(replayed.responses))
-print("slips it wrote:", [f"{c.name}({c.arguments})" for m in real["messages"] if m.role == "assistant"
-                          for c in m.tool_calls])
+print(f"model: {replayed.responses[0].model}, \"{row['variant']}\" #{row['index']}, seed {row['seed']}, "
+      f"temperature {row['temperature']} | replies recorded: {len(replayed.responses)}")
+slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_calls]
+print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
 print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
+assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
+assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup ran: each number is made up
 
 # %% [markdown]
-# The tiny model never looked up a city: it made up a temperature (`30.0`, which no tool returned), converted it, and
-# asked for the same conversion again, six times. The graph did what it is built for: the model-step budget stopped
-# the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that stopped is
-# not a run that delivered, whether the reason is a stubborn writer or a model that loops.
+# The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
+# others (20, then 10 four times) and converted those, one per round. The graph did what it is built for: the model-step budget
+# stopped the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that
+# stopped is not a run that delivered, whether the reason is a stubborn writer or a model that loops.
+#
+# The other way round matters as much: a run that **reached END** is not a run that is right. No recorded run
+# answers our question right; the closest is **Gemma 3 270M** (Q4_K_M weights, in-process llama.cpp), same
+# definition, variant "worked example" (a short exchange on two other cities, put in the folder before the
+# question), run #10: temperature 0.7, seed 110, at most 6 model calls. Replayed through the same graph, with the
+# worked example on the worksheet:
+
+# %%
+from mingraph_lite import SystemMessage, UserMessage
+from mingraph_lite.course.definition import load
+from mingraph_lite.graph import initial_agent_state
+
+finish_right = load("finish-right")
+worked = next(v for v in finish_right.variants if v.name == "worked example")
+start = initial_agent_state(finish_right.question)
+start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
+closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-10.jsonl")
+ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
+print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
+      ended["model_steps"])
+print("work kept:", [f"{m.name}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
+print("answer, its first line:", ended["answer"].splitlines()[0])
+assert ended["stop_reason"] == "answered" and "24°F" in ended["answer"]  # 24 is Tokyo's Celsius, not its °F
+
+# %% [markdown]
+# Both lookups came back right (18 and 24, Celsius), and the reply then called them °F, without a conversion: the
+# graph reached END with `stop_reason` "answered" and a wrong answer. Routing decides when a run stops; whether its
+# answer is right needs a check of its own (notebook 04 finds this run's first wrong line).
 #
 # ### The active model
 #
