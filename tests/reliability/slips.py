@@ -155,6 +155,9 @@ def assert_conversation_valid(messages: list) -> None:
     """The conversation as a provider takes it: every call answered exactly once, right after its message."""
     wire = to_openai_messages(messages)
     json.dumps(wire)  # it can be sent at all
+    for entry in to_openai_messages(messages, objects_only=True):  # and a server that parses arguments takes it
+        for call in entry.get("tool_calls") or ():
+            assert isinstance(json.loads(call["function"]["arguments"]), dict), call
     i = 0
     while i < len(wire):
         entry = wire[i]
