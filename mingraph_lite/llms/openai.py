@@ -14,7 +14,6 @@ from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
 from mingraph_lite.wire import arguments_text, parse_arguments
 
 KEY_VAR = "OPENAI_API_KEY"
-UNPARSED = "_unparsed"  # the key that carries unparsed arguments to a server that wants an object
 TIMEOUT = 120.0  # seconds a request may take: a shared class server under load is slow, never silent forever
 
 
@@ -41,7 +40,7 @@ def _arguments(arguments: Any, objects_only: bool) -> str:
     if not objects_only:
         return text
     parsed = parse_arguments(text)  # "" reads as {}: an object once written out again
-    return json.dumps(parsed if isinstance(parsed, dict) else {UNPARSED: text}, ensure_ascii=False)
+    return json.dumps(parsed if isinstance(parsed, dict) else {"_unparsed": text}, ensure_ascii=False)
 
 
 def _is_openai(client: Any) -> bool:

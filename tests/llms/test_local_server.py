@@ -142,5 +142,5 @@ def test_the_serve_command_tells_the_class_what_to_export():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert said.startswith("serving smollm2-135m at http://127.0.0.1:")
-    assert "OPENAI_BASE_URL=http://127.0.0.1:" in said and "MINGRAPH_LLM=openai:smollm2-135m" in said
+    assert said.startswith("serving gemma3-270m at http://127.0.0.1:")  # by default, the model that calls tools
+    assert "OPENAI_BASE_URL=http://127.0.0.1:" in said and "MINGRAPH_LLM=openai:gemma3-270m" in said
