@@ -40,7 +40,10 @@ def _arguments(arguments: Any, objects_only: bool) -> str:
     if not objects_only:
         return text
     parsed = parse_arguments(text)  # "" reads as {}: an object once written out again
-    return json.dumps(parsed if isinstance(parsed, dict) else {"_unparsed": text}, ensure_ascii=False)
+    try:  # strict JSON: Python reads and writes NaN and Infinity, llama.cpp refuses them
+        return json.dumps(parsed if isinstance(parsed, dict) else {"_unparsed": text}, allow_nan=False)
+    except ValueError:
+        return json.dumps({"_unparsed": text})
 
 
 def _is_openai(client: Any) -> bool:

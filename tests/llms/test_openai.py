@@ -94,6 +94,17 @@ def test_the_messages_go_back_with_calls_and_answers(wire_factory, base_url, sen
         {"role": "tool", "tool_call_id": "call_T", "content": "Error: bad arguments"}]
 
 
+def test_a_served_model_gets_strict_json_back_even_for_numbers_python_reads(wire_factory):
+    # Python's JSON reader takes Infinity; llama.cpp refused it with HTTP 500 in the class benchmark.
+    call = {"id": "c1", "type": "function", "function": {"name": "to_fahrenheit", "arguments": '{"celsius": Infinity}'}}
+    wire = wire_factory(completion({"content": None, "tool_calls": [call]}), completion({"content": "done"}))
+    llm = adapter(wire, "http://127.0.0.1:8080/v1")
+    reply = llm.generate(MESSAGES, TOOLS).message
+    llm.generate([*MESSAGES, reply, ToolMessage("Error", "c1", name="to_fahrenheit", is_error=True)], TOOLS)
+    sent = wire.bodies[1]["messages"][2]["tool_calls"][0]["function"]["arguments"]
+    assert json.loads(sent) == {"_unparsed": '{"celsius": Infinity}'}
+
+
 def test_no_tools_sends_no_tools_key(wire_factory):
     wire = wire_factory(completion({"content": "Hello."}))
     adapter(wire).generate(MESSAGES, [])
