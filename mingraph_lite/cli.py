@@ -104,9 +104,7 @@ def _course(module: str, function: str) -> Callable[[list[str]], int]:
 
 
 SERVE_MODEL = "gemma3-270m"  # of the shipped models, the one that calls tools when served
-# Served Gemma writes calls until the cap (8 of 8 replies at 160, at temperature 0.7 or 0): 96 lets a first call
-# (~35 tokens) finish after a preamble, where 64 cut it; 256 made each reply ~3x slower and 4 of 8 runs time out.
-SERVE_MAX_TOKENS = 96
+SERVE_MAX_TOKENS = 96  # served Gemma writes calls until the cap; why 96: the README's class section
 
 
 def _serve_parser() -> argparse.ArgumentParser:

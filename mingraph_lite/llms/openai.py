@@ -59,10 +59,8 @@ class OpenAILLM:
     def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
                  seed: int | None = None, client: Any = None, timeout: float = TIMEOUT) -> None:
         self.model, self.timeout = model, timeout
-        self.reasoning_effort = reasoning_effort
-        self.temperature, self.seed = temperature, seed
-        self._client = client
-        self._own_client = client is None
+        self.reasoning_effort, self.temperature, self.seed = reasoning_effort, temperature, seed
+        self._client, self._own_client = client, client is None
 
     @property
     def name(self) -> str:
