@@ -88,19 +88,6 @@ def draw_timeline(fig: Any, spans: Sequence[CardSpan], sizes: Sequence[tuple[flo
     return fig
 
 
-def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool, title: str) -> bytes:
-    """``draw_timeline`` as PNG bytes."""
-    try:
-        from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
-    except ImportError as error:
-        raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
-                          "or call snapshot(png=False)") from error
-    buffer = io.BytesIO()
-    draw_timeline(Figure(layout="constrained"), spans, sizes, timed=timed, title=title).savefig(
-        buffer, format="png", dpi=90, metadata={"Software": None})
-    return buffer.getvalue()
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """The finished picture of a view: shown in a notebook as HTML, with a PNG timeline below."""
@@ -123,10 +110,18 @@ class Snapshot:
             return cls(text, html, spans)
         if not spans:
             raise ValueError("this run announced no cards yet, so there is no timeline to draw")
+        try:
+            from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
+        except ImportError as error:
+            raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
+                              "or call snapshot(png=False)") from error
         positions = times if times is not None else [float(i) for i in range(count)]
-        image = timeline_png(spans, list(zip(positions, model.sizes, strict=True)), timed=times is not None,
-                             title=f"card timeline: {len(spans)} cards, folder {len(model.rows)} messages")
-        return cls(text + "\n\n" + spans_text(spans), html, spans, image)
+        title = f"card timeline: {len(spans)} cards, folder {len(model.rows)} messages"
+        fig = draw_timeline(Figure(layout="constrained"), spans, list(zip(positions, model.sizes, strict=True)),
+                            timed=times is not None, title=title)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
+        return cls(text + "\n\n" + spans_text(spans), html, spans, buffer.getvalue())
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"text/plain": self.text, "text/html": self.html}
