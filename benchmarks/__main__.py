@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,10 @@ OPT_IN = tuple(OPT_IN_RESULTS)
 
 
 def measure(key: str, quick: bool) -> report.Section:
+    return dataclasses.replace(_measure(key, quick), opt_in=key in OPT_IN)
+
+
+def _measure(key: str, quick: bool) -> report.Section:
     plan = Plan.quick() if quick else Plan()
     if key == "agent":
         return agent_loop.run(plan)

@@ -6,7 +6,7 @@ class at ``DEADLINE``; the server is stopped (Ctrl-C, then kill) however the run
 from the student's side. The server's memory is the peak RSS of its process, sampled while the class runs.
 A failure is a run that ended with an error other than the step limit (an unreachable or timed-out server).
 
-    .venv/bin/python -m benchmarks --only class     # 30 students, --parallel 4, Gemma 3 270M
+    .venv/bin/python -m benchmarks --only class     # 30 students, --parallel 4, serve's default model and cap
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mingraph_lite.cli import SERVE_MAX_TOKENS, SERVE_MODEL
+
 from .report import Section, Target
 
 ROOT = Path(__file__).resolve().parents[1]
-MODEL, STUDENTS, PARALLEL, MAX_STEPS, MAX_TOKENS = "gemma3-270m", 30, 4, 3, 64
+MODEL, STUDENTS, PARALLEL, MAX_STEPS, MAX_TOKENS = SERVE_MODEL, 30, 4, 3, SERVE_MAX_TOKENS
 TIMEOUT, DEADLINE, START_WAIT = 120.0, 900.0, 120.0
 
 
@@ -35,6 +37,7 @@ class Tally:
     """What the students saw, filled by their threads."""
 
     seconds: list[float] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)  # each reply's output tokens: at the cap, a call was cut
     tool_replies: int = 0
     answered: int = 0
     step_limited: int = 0
@@ -120,6 +123,7 @@ def _timed(generate: Callable, tally: Tally) -> Callable:
         response = generate(*args)
         with tally.lock:
             tally.seconds.append(time.perf_counter() - started)
+            tally.tokens.append(response.output_tokens or 0)
             tally.tool_replies += bool(response.message.tool_calls)
         return response
 
@@ -173,17 +177,20 @@ def _section(tally: Tally, wall: float, peak: float, students: int, parallel: in
     calls, slowest = len(tally.seconds), max(tally.seconds, default=0.0)
     row = (str(students), str(parallel), str(calls), f"{calls / wall:.2f}", f"{_percentile(tally.seconds, 0.5):.1f}",
            f"{_percentile(tally.seconds, 0.95):.1f}", f"{slowest:.1f}", f"{peak:.0f}", str(tally.tool_replies),
-           f"{tally.answered}/{tally.step_limited}", str(len(tally.failures)))
+           str(sum(t >= max_tokens for t in tally.tokens)), f"{tally.answered}/{tally.step_limited}",
+           str(len(tally.failures)))
     targets = (Target("no failures", f"{len(tally.failures)} of {students} runs", not tally.failures),
                Target(f"no call waits past the stated {TIMEOUT:g} s timeout", f"slowest {slowest:.1f} s",
                       slowest <= TIMEOUT + 5))
     notes = (f"`python -m mingraph_lite serve --model {model} --parallel {parallel} --max-tokens {max_tokens}` "
              f"on 127.0.0.1; each student: Agent + OpenAILLM(temperature=0.7, seed=seat, timeout={TIMEOUT:g}), "
              f"max_steps={MAX_STEPS}; {wall:.0f} s for the class",
+             f"output tokens per reply: p50 {_percentile(tally.tokens, 0.5):.0f}, "
+             f"p95 {_percentile(tally.tokens, 0.95):.0f}, max {max(tally.tokens, default=0)} (cap {max_tokens})",
              *sorted(set(tally.failures))[:3])
     columns = ("students", "--parallel", "model calls", "calls/s", "p50 s", "p95 s", "max s", "server RSS MiB",
-               "replies with tool_calls", "answered/step limit", "failures")
+               "replies with tool_calls", "replies cut at the cap", "answered/step limit", "failures")
     data = {"calls": calls, "wall_s": wall, "failures": list(tally.failures), "peak_rss_mib": peak,
             "tool_replies": tally.tool_replies, "seconds": list(tally.seconds), "answered": tally.answered,
-            "step_limited": tally.step_limited}
+            "step_limited": tally.step_limited, "tokens": list(tally.tokens)}
     return Section("class", "A class on one server", columns, (row,), targets, notes, data)

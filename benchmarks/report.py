@@ -44,6 +44,7 @@ class Section:
     targets: tuple[Target, ...] = ()
     notes: tuple[str, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)  # the unformatted figures, for tests and reuse
+    opt_in: bool = False  # run only when named with --only, never by `make bench`
 
     @property
     def command(self) -> str:
@@ -73,7 +74,8 @@ def console(section: Section) -> str:
 
 
 def markdown(section: Section) -> str:
-    out = [f"## {section.title}", "", f"Command: `{section.command}` (also part of `make bench`)", ""]
+    how = "opt-in, not part of `make bench`" if section.opt_in else "also part of `make bench`"
+    out = [f"## {section.title}", "", f"Command: `{section.command}` ({how})", ""]
     out.append("| " + " | ".join(section.columns) + " |")
     out.append("|" + "|".join("---" for _ in section.columns) + "|")
     out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in section.rows]
@@ -140,10 +142,12 @@ def load() -> str:
 
 def results_md(sections: Sequence[Section], argv: Sequence[str], elapsed_s: float,
                load_at_start: str = "") -> str:
+    command = " ".join([".venv/bin/python -m benchmarks", *argv])
+    written = f"`{command}`" if argv else f"`make bench` (`{command}`)"
     head = ["# Benchmarks: what the machinery costs", "",
-            "Written by `make bench` (`.venv/bin/python -m benchmarks`); do not edit by hand. Every figure "
-            "is a median over repeated runs in one process, and every ratio compares figures measured in the "
-            "same run, sampled in turns. Each section names the command that reproduces it alone.", ""]
+            f"Written by {written}; do not edit by hand. Every figure is a median over repeated runs in one "
+            "process, and every ratio compares figures measured in the same run, sampled in turns. Each section "
+            "names the command that reproduces it alone.", ""]
     head += [f"- **{k}**: {v}" for k, v in machine()]
     head += [f"- **run**: `{' '.join(['python -m benchmarks', *argv])}`, {elapsed_s:.0f} s in all",
              f"- **machine load** (1-minute load average) at start: {load_at_start or '?'}, at end: {load()}; "

@@ -103,15 +103,22 @@ def _course(module: str, function: str) -> Callable[[list[str]], int]:
     return lambda argv: getattr(import_module(f".course.{module}", __package__), function)(argv)
 
 
+SERVE_MODEL = "gemma3-270m"  # of the shipped models, the one that calls tools when served
+SERVE_MAX_TOKENS = 96  # served Gemma writes calls until the cap; why 96: the README's class section
+
+
 def _serve_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m mingraph_lite serve",
                                      description="Serve a shipped local model over an OpenAI-compatible HTTP API, "
                                                  "so a class can share one machine's model.")
-    parser.add_argument("--model", default="smollm2-135m", help="smollm2-135m (default), gemma3-270m or a .gguf path")
+    parser.add_argument("--model", default=SERVE_MODEL,
+                        help=f"{SERVE_MODEL} (default), smollm2-135m or a .gguf path; served SmolLM2 answers "
+                             "in prose and never calls a tool")
     parser.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let the room's laptops in (default loopback)")
     parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free one)")
     parser.add_argument("--parallel", type=int, default=4, help="requests served at once (default 4)")
-    parser.add_argument("--max-tokens", type=int, default=256, help="cap on each reply's tokens (default 256)")
+    parser.add_argument("--max-tokens", type=int, default=SERVE_MAX_TOKENS,
+                        help=f"cap on each reply's tokens (default {SERVE_MAX_TOKENS})")
     return parser
 
 

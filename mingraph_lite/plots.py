@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .observers.run_model import CARD_COLOURS, RunModel
+from .observers.run_model import RunModel
+from .observers.snapshot import card_spans, draw_timeline
 from .observers.trace import pick_run
 
 
@@ -34,47 +35,22 @@ def _done(plt, fig):
     return fig
 
 
-def run_events(source: Any, *, run: int | str | None = None) -> list[dict[str, Any]]:
-    """The event dicts of one run from an ``EventRecorder``, a list of events, or a trace path."""
-    return pick_run(source, run)
-
-
 def plot_run(source: Any, *, run: int | str | None = None, title: str | None = None):
-    """The card in hand (top) and the folder size (bottom) along one run, by announcement number."""
+    """The cards in hand (top, one row each) and the folder size (bottom) along one run, by announcement number."""
     plt = _pyplot()
-    model = RunModel.of(run_events(source, run=run))
+    model = RunModel.of(pick_run(source, run))
     if not model.cards:
         raise ValueError("this run announced no cards (no model call, tool or node); nothing to draw")
-    end = len(model.sizes)
-    lanes = list(dict.fromkeys(card.label if card.kind == "node" else card.kind.replace("-", " ")
-                               for card in model.cards))
-    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(8, 4.5),
-                                      gridspec_kw={"height_ratios": [max(len(lanes), 2), 2]},
-                                      layout="constrained")
-    for i, card in enumerate(model.cards):
-        stop = model.cards[i + 1].at if i + 1 < len(model.cards) else end
-        lane = lanes.index(card.label if card.kind == "node" else card.kind.replace("-", " "))
-        top.broken_barh([(card.at, max(stop - card.at, 0.6))], (lane - 0.35, 0.7),
-                        color=CARD_COLOURS.get(card.kind, "#888888"))
-        if card.step is not None and card.kind != "finished":
-            top.text(card.at + 0.1, lane, str(card.step), va="center", color="white", fontsize=8)
-    top.set_yticks(range(len(lanes)), lanes)
-    top.set_ylim(len(lanes) - 0.5, -0.5)
-    top.set_ylabel("card in hand")
-    top.set_title(title or f"card in hand and folder size ({len(model.cards)} cards, numbers = model step)")
-    bottom.step(range(end), model.sizes, where="post", color="#1f5fa8")
-    bottom.set_ylim(0, max(model.sizes) + 1)
-    bottom.yaxis.get_major_locator().set_params(integer=True)
-    bottom.xaxis.get_major_locator().set_params(integer=True)
-    bottom.set_ylabel("folder size (messages)")
-    bottom.set_xlabel("announcement number (events, in order)")
+    fig = plt.figure(layout="constrained")
+    draw_timeline(fig, card_spans(model, None), list(enumerate(model.sizes)), timed=False,
+                  title=title or f"card in hand and folder size ({len(model.cards)} cards)")
     return _done(plt, fig)
 
 
 def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None = None):
     """Tokens per model call: input, output and reasoning; a count not reported is left out, not drawn as 0."""
     plt = _pyplot()
-    replies = [e for e in run_events(source, run=run) if e.get("event") in ("model_reply", "memory_call")]
+    replies = [e for e in pick_run(source, run) if e.get("event") in ("model_reply", "memory_call")]
     if not replies:
         raise ValueError("this run has no model replies, so no token counts to draw")
     kinds = (("input_tokens", "input", "#1f5fa8"), ("output_tokens", "output", "#2e7d32"),

@@ -99,13 +99,16 @@ def test_runner_prints_and_report_renders(capsys, tmp_path):
     section = report.Section("x", "X", ("a", "b"), (("1", "2|3"),), (report.Target("p", "m", False),), ("n",))
     text = report.results_md([section], ["--only", "x"], 1.0)
     assert "| 1 | 2\\|3 |" in text and "**MISSED**" in text and "Python" in text
+    assert "(also part of `make bench`)" in text and "Written by `.venv/bin/python -m benchmarks --only x`" in text
     assert sys.executable not in text and str(Path.home()) not in text  # no one machine's paths
 
 
 def test_runtime_comparison_runs_or_skips_with_a_reason():
     from benchmarks import local_runtime
+    from benchmarks.__main__ import measure
 
-    section = local_runtime.run(QUICK)
+    section = measure("runtime", quick=True)
+    assert "(opt-in, not part of `make bench`)" in report.markdown(section)  # `make bench` leaves it out
     if local_runtime.available():
         assert section.rows == (("skipped",),) and "llama-cpp-python" in section.notes[0] + section.targets[0].measured
     else:  # both runtimes present: each one really wrote tokens under the same constraint

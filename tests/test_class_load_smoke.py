@@ -26,9 +26,9 @@ def test_two_students_share_one_server():
     if section.rows == (("skipped",),):
         pytest.skip(section.notes[0])
     data = section.data
-    # Every run ends, one way or another; a failure is a sentence (llama.cpp may refuse a call it cut short).
-    assert data["answered"] + data["step_limited"] + len(data["failures"]) == 2
-    assert not [f for f in data["failures"] if "still waiting" in f or "\n" in f]
+    # Every run ends without a failure: at 16 tokens a call is cut short, and goes back as a JSON object that
+    # llama.cpp accepts (it answered HTTP 500 to the raw text).
+    assert not data["failures"] and data["answered"] + data["step_limited"] == 2
     assert 1 <= data["calls"] <= 2 * class_load.MAX_STEPS  # calls were made and timed, within the ceiling
     assert len(data["seconds"]) == data["calls"] and all(0 < s < class_load.TIMEOUT for s in data["seconds"])
     assert data["peak_rss_mib"] > 50  # a model is loaded in the server process we measured

@@ -33,11 +33,12 @@ def test_plot_run_draws_the_cards_and_a_climbing_folder(recorded):
     recorder, trace = recorded
     fig = plots.plot_run(recorder)
     top, bottom = fig.axes
-    assert [t.get_text() for t in top.get_yticklabels()] == ["calling model", "running tools", "finished"]
-    assert len(top.collections) == 8  # one bar per card held
+    rows = [t.get_text() for t in top.get_yticklabels()]  # one row per card held, in order
+    assert rows[0].startswith("1 calling model") and rows[1].startswith("2 running tools")
+    assert len(rows) == len(top.patches) == 8 and rows[-1].startswith("8 finished")
     sizes = list(bottom.lines[0].get_ydata())
     assert sizes == sorted(sizes) and sizes[-1] == 10
-    assert bottom.get_ylabel() == "folder size (messages)" and "announcement" in bottom.get_xlabel()
+    assert bottom.get_ylabel() == "folder size\n(messages)" and "announcement" in bottom.get_xlabel()
     assert top.get_ylabel() and top.get_title()
     # the same picture from the trace file
     again = plots.plot_run(str(trace))

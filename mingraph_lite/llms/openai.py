@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -10,26 +11,44 @@ from mingraph_lite.errors import LLMUnavailable
 from mingraph_lite.llms import guard
 from mingraph_lite.llms.base import LLMResponse, wire_call
 from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
-from mingraph_lite.wire import arguments_text
+from mingraph_lite.wire import arguments_text, parse_arguments
 
 KEY_VAR = "OPENAI_API_KEY"
 TIMEOUT = 120.0  # seconds a request may take: a shared class server under load is slow, never silent forever
 
 
-def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """The messages in the Chat Completions spelling (arguments travel as JSON text)."""
+def to_openai_messages(messages: Sequence[Message], *, objects_only: bool = False) -> list[dict[str, Any]]:
+    """The messages in the Chat Completions spelling (arguments travel as JSON text). With ``objects_only``,
+    arguments that never parsed travel as ``{"_unparsed": text}``: llama.cpp's server parses what it is sent and
+    refuses broken JSON (HTTP 500); OpenAI takes the text as the model wrote it, so the model sees its own slip."""
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage) and m.tool_calls:
             out.append({"role": "assistant", "content": m.content or None, "tool_calls": [
                 {"id": c.id, "type": "function",
-                 "function": {"name": c.name, "arguments": arguments_text(c.arguments)}}
+                 "function": {"name": c.name, "arguments": _arguments(c.arguments, objects_only)}}
                 for c in m.tool_calls]})
         elif isinstance(m, ToolMessage):
             out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
         else:
             out.append({"role": m.role, "content": m.content})
     return out
+
+
+def _arguments(arguments: Any, objects_only: bool) -> str:
+    text = arguments_text(arguments)
+    if not objects_only:
+        return text
+    parsed = parse_arguments(text)  # "" reads as {}: an object once written out again
+    try:  # strict JSON: Python reads and writes NaN and Infinity, llama.cpp refuses them
+        return json.dumps(parsed if isinstance(parsed, dict) else {"_unparsed": text}, allow_nan=False)
+    except ValueError:
+        return json.dumps({"_unparsed": text})
+
+
+def _is_openai(client: Any) -> bool:
+    """OpenAI itself, not a compatible server (llama.cpp, a class's ``serve``) reached through ``base_url``."""
+    return getattr(getattr(client, "base_url", None), "host", "api.openai.com") == "api.openai.com"
 
 
 class OpenAILLM:
@@ -40,10 +59,8 @@ class OpenAILLM:
     def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
                  seed: int | None = None, client: Any = None, timeout: float = TIMEOUT) -> None:
         self.model, self.timeout = model, timeout
-        self.reasoning_effort = reasoning_effort
-        self.temperature, self.seed = temperature, seed
-        self._client = client
-        self._own_client = client is None
+        self.reasoning_effort, self.temperature, self.seed = reasoning_effort, temperature, seed
+        self._client, self._own_client = client, client is None
 
     @property
     def name(self) -> str:
@@ -73,8 +90,9 @@ class OpenAILLM:
         client = self._get_client()
         openai = guard.client_library("openai", "openai")
         try:
-            reply = client.chat.completions.create(model=self.model, messages=to_openai_messages(messages),
-                                                   timeout=self.timeout, **self._options(tools))
+            wire = to_openai_messages(messages, objects_only=not _is_openai(client))
+            reply = client.chat.completions.create(model=self.model, messages=wire, timeout=self.timeout,
+                                                   **self._options(tools))
         except openai.APITimeoutError as exc:
             server = getattr(client, "base_url", "the server")
             raise LLMUnavailable(f"{server} did not answer within {self.timeout:g} s: the server is busy or stuck; "

@@ -59,19 +59,14 @@ def spans_text(spans: Sequence[CardSpan]) -> str:
     return "\n".join(lines)
 
 
-def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool, title: str) -> bytes:
-    """Draw the situations as bars along time (top) and the message count (bottom); return PNG bytes."""
-    try:
-        from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
-    except ImportError as error:
-        raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
-                          "or call snapshot(png=False)") from error
-    # One row per situation, in time order, so no two labels ever share a row.
-    fig = Figure(figsize=(8.5, 1.6 + 0.24 * len(spans) + 1.5), layout="constrained")
+def draw_timeline(fig: Any, spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], *, timed: bool,
+                  title: str) -> Any:
+    """Draw on ``fig`` the situations as bars along time, one row each in time order so no two labels share a
+    row (top), and the folder size (bottom); ``sizes`` holds (time, message count) pairs."""
+    fig.set_size_inches(8.5, 3.1 + 0.24 * len(spans))
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [max(len(spans), 4) * 0.24, 1.5]})
     last = max([s.start + (s.seconds or 0) for s in spans] + [sizes[-1][0] if sizes else 0])
     stub = max(last, 1e-9) * 0.006  # an instant one still gets a visible sliver
-    names = []
     for i, span in enumerate(spans):
         gap = spans[i + 1].start - span.start if i + 1 < len(spans) else 1.0  # untimed: until the next one
         width = max(span.seconds if span.seconds is not None else gap, stub)
@@ -79,19 +74,18 @@ def timeline_png(spans: Sequence[CardSpan], sizes: Sequence[tuple[float, int]], 
         held = "" if span.seconds is None else _held(span.seconds) + ", "
         top.text(span.start + width + last * 0.01, i, f"{held}folder {span.message_count}", va="center",
                  fontsize=7, color="#333333")
-        names.append(f"{i + 1} {span.title}")
-    top.set_yticks(range(len(spans)), names, fontsize=7)
+    top.set_yticks(range(len(spans)), [f"{i} {span.title}" for i, span in enumerate(spans, 1)], fontsize=7)
     top.set_ylim(len(spans) - 0.5, -0.5)
     top.set_xlim(-last * 0.01, last * 1.22 + 1e-9)  # room on the right for the last labels
+    top.set_ylabel("card in hand")
     top.set_title(title, fontsize=10)
     bottom.step([t for t, _ in sizes], [n for _, n in sizes], where="post", color="#1f5fa8")
     bottom.set_ylim(0, max([n for _, n in sizes] + [1]) + 1)
-    bottom.yaxis.get_major_locator().set_params(integer=True)
+    for axis in (bottom.yaxis,) if timed else (bottom.yaxis, bottom.xaxis):  # announcements come in whole numbers
+        axis.get_major_locator().set_params(integer=True)
     bottom.set_ylabel("folder size\n(messages)")
-    bottom.set_xlabel("seconds since the run started" if timed else "announcement number (this run recorded no times)")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
-    return buffer.getvalue()
+    bottom.set_xlabel("seconds since the run started" if timed else "announcement number (events, in order)")
+    return fig
 
 
 @dataclass(frozen=True)
@@ -116,10 +110,18 @@ class Snapshot:
             return cls(text, html, spans)
         if not spans:
             raise ValueError("this run announced no cards yet, so there is no timeline to draw")
+        try:
+            from matplotlib.figure import Figure  # no pyplot: nothing is shown twice, no backend to choose
+        except ImportError as error:
+            raise ImportError("the snapshot's timeline needs matplotlib: pip install 'mingraph-lite[plots]', "
+                              "or call snapshot(png=False)") from error
         positions = times if times is not None else [float(i) for i in range(count)]
-        image = timeline_png(spans, list(zip(positions, model.sizes, strict=True)), timed=times is not None,
-                             title=f"card timeline: {len(spans)} cards, folder {len(model.rows)} messages")
-        return cls(text + "\n\n" + spans_text(spans), html, spans, image)
+        title = f"card timeline: {len(spans)} cards, folder {len(model.rows)} messages"
+        fig = draw_timeline(Figure(layout="constrained"), spans, list(zip(positions, model.sizes, strict=True)),
+                            timed=times is not None, title=title)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
+        return cls(text + "\n\n" + spans_text(spans), html, spans, buffer.getvalue())
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"text/plain": self.text, "text/html": self.html}

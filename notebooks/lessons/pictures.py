@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import typing
 from typing import Any
 
-from mingraph_lite.plots import _done, _pyplot, run_events
+from mingraph_lite.observers.trace import pick_run
+from mingraph_lite.plots import _done, _pyplot
 
 _MODEL, _TOOL, _ANSWER, _NEW = "#6a3d9a", "#2e7d32", "#555555", "#d95f02"
 
@@ -71,7 +72,7 @@ def draw_loop():
 def round_rows(source: Any) -> list[dict[str, Any]]:
     """Per model call of one run: step, tokens read and written, and the tool calls that followed."""
     rows: list[dict[str, Any]] = []
-    for event in run_events(source):
+    for event in pick_run(source):
         if event.get("event") == "model_reply":
             calls = event["message"].get("tool_calls") or []
             rows.append({"step": event["step"], "input_tokens": event.get("input_tokens"),

@@ -19,7 +19,7 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, make_llm
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import LLMUnavailable, StepLimitReached
 from mingraph_lite.llms.openai import OpenAILLM
-from mingraph_lite.messages import UserMessage
+from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, UserMessage
 from mingraph_lite.observers.trace import TraceRecorder, read_trace
 
 pytestmark = pytest.mark.slow
@@ -118,6 +118,17 @@ def test_a_tool_call_round_trip_through_the_agent_over_loopback_http(gemma_serve
     assert "tool_call" in events and events.count("step_start") == len(replies)
 
 
+def test_a_call_cut_off_at_the_cap_goes_back_and_the_run_goes_on(gemma_server):
+    # llama.cpp answers HTTP 500 to arguments that are not JSON; a call cut at --max-tokens is such a call.
+    client = openai.OpenAI(api_key="class", base_url=gemma_server.base_url, max_retries=0, timeout=120)
+    cut = ToolCall("call_1", "get_weather", '{"city": "Tok')
+    messages = [SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION), AssistantMessage("", tool_calls=(cut,)),
+                weather_registry().answer(cut)]
+    assert messages[-1].is_error  # the agent has told the model what to fix
+    reply = OpenAILLM("gemma3-270m", client=client, temperature=0, seed=7).generate(messages, weather_registry().tools)
+    assert reply.output_tokens > 0
+
+
 def test_the_serve_command_tells_the_class_what_to_export():
     import os
     import signal
@@ -142,5 +153,5 @@ def test_the_serve_command_tells_the_class_what_to_export():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert said.startswith("serving smollm2-135m at http://127.0.0.1:")
-    assert "OPENAI_BASE_URL=http://127.0.0.1:" in said and "MINGRAPH_LLM=openai:smollm2-135m" in said
+    assert said.startswith("serving gemma3-270m at http://127.0.0.1:")  # by default, the model that calls tools
+    assert "OPENAI_BASE_URL=http://127.0.0.1:" in said and "MINGRAPH_LLM=openai:gemma3-270m" in said

@@ -34,8 +34,8 @@ def completion(message, prompt=80, completion_tokens=40, reasoning=0, model="gpt
             "service_tier": "default", "system_fingerprint": None}
 
 
-def adapter(wire, **kwargs):
-    client = openai.OpenAI(api_key="test-key", base_url="http://openai.test/v1", max_retries=0,
+def adapter(wire, base_url="https://api.openai.com/v1", **kwargs):
+    client = openai.OpenAI(api_key="test-key", base_url=base_url, max_retries=0,
                            http_client=httpx.Client(transport=wire.transport()))
     return OpenAILLM(kwargs.pop("model", "gpt-5-mini"), client=client, **kwargs)
 
@@ -71,21 +71,38 @@ def test_several_tool_calls_keep_their_ids_and_malformed_arguments_stay_text(wir
     assert "reasoning_effort" not in wire.bodies[0]
 
 
-def test_the_messages_go_back_with_calls_and_answers(wire_factory):
+# OpenAI takes unparsed arguments as the text the model wrote; llama.cpp's server (a class's `serve`) answers
+# HTTP 500 to arguments that are not JSON, so it gets them inside an object that still shows what was written.
+@pytest.mark.parametrize("base_url, sent_back", [
+    ("https://api.openai.com/v1", '{"bad'),
+    ("http://127.0.0.1:8080/v1", '{"_unparsed": "{\\"bad"}'),
+])
+def test_the_messages_go_back_with_calls_and_answers(wire_factory, base_url, sent_back):
     calls = (ToolCall("call_P", "get_weather", {"city": "Paris"}), ToolCall("call_T", "get_weather", '{"bad'))
     messages = [*MESSAGES, AssistantMessage("", tool_calls=calls),
               ToolMessage("18", "call_P", name="get_weather"),
               ToolMessage("Error: bad arguments", "call_T", name="get_weather", is_error=True)]
     wire = wire_factory(completion({"content": "Paris is 18 °C."}))
-    adapter(wire).generate(messages, TOOLS)
+    adapter(wire, base_url).generate(messages, TOOLS)
 
     assert wire.bodies[0]["messages"][2:] == [
         {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_P", "type": "function", "function": {"name": "get_weather",
                                                                 "arguments": json.dumps({"city": "Paris"})}},
-            {"id": "call_T", "type": "function", "function": {"name": "get_weather", "arguments": '{"bad'}}]},
+            {"id": "call_T", "type": "function", "function": {"name": "get_weather", "arguments": sent_back}}]},
         {"role": "tool", "tool_call_id": "call_P", "content": "18"},
         {"role": "tool", "tool_call_id": "call_T", "content": "Error: bad arguments"}]
+
+
+def test_a_served_model_gets_strict_json_back_even_for_numbers_python_reads(wire_factory):
+    # Python's JSON reader takes Infinity; llama.cpp refused it with HTTP 500 in the class benchmark.
+    call = {"id": "c1", "type": "function", "function": {"name": "to_fahrenheit", "arguments": '{"celsius": Infinity}'}}
+    wire = wire_factory(completion({"content": None, "tool_calls": [call]}), completion({"content": "done"}))
+    llm = adapter(wire, "http://127.0.0.1:8080/v1")
+    reply = llm.generate(MESSAGES, TOOLS).message
+    llm.generate([*MESSAGES, reply, ToolMessage("Error", "c1", name="to_fahrenheit", is_error=True)], TOOLS)
+    sent = wire.bodies[1]["messages"][2]["tool_calls"][0]["function"]["arguments"]
+    assert json.loads(sent) == {"_unparsed": '{"celsius": Infinity}'}
 
 
 def test_no_tools_sends_no_tools_key(wire_factory):

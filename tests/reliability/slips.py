@@ -151,10 +151,17 @@ def counting_registry(fault: Any = None) -> tuple[ToolRegistry, list]:
     return registry, ran
 
 
+def _not_json(constant: str):
+    raise AssertionError(f"{constant} is not JSON: a strict server refuses it")
+
+
 def assert_conversation_valid(messages: list) -> None:
     """The conversation as a provider takes it: every call answered exactly once, right after its message."""
     wire = to_openai_messages(messages)
     json.dumps(wire)  # it can be sent at all
+    for entry in to_openai_messages(messages, objects_only=True):  # and a server that parses arguments takes it
+        for call in entry.get("tool_calls") or ():
+            assert isinstance(json.loads(call["function"]["arguments"], parse_constant=_not_json), dict), call
     i = 0
     while i < len(wire):
         entry = wire[i]
