@@ -37,7 +37,7 @@ __version__ = "0.1.0"
 # name -> module, imported on first access
 _LAZY = {"OllamaLLM": ".llms.ollama", "OpenAILLM": ".llms.openai", "LocalLLM": ".llms.local",
          "ReplayLLM": ".llms.replay", "FolderView": ".observers.widgets", "CardTimeline": ".observers.widgets",
-         "LiveRun": ".observers.widgets", "plot_run": ".plots", "plot_tokens": ".plots", "plot_experiment": ".plots"}
+         "LiveRun": ".observers.widgets", "plot_run": ".plots", "plot_tokens": ".plots"}
 
 __all__ = [
     "Agent", "AssistantMessage", "CallModel", "CardTimeline", "ConsoleLogger", "EventRecorder", "FolderView",
@@ -46,7 +46,7 @@ __all__ = [
     "Observer", "OllamaLLM", "OpenAILLM", "ReplayError", "ReplayLLM", "ReplayMismatch", "RunTools",
     "ScriptExhausted", "ScriptedLLM", "Sequence", "State", "Step", "StepLimitReached", "SubagentTool", "Summarise",
     "SystemMessage", "Tool", "ToolArgsError", "ToolCall", "ToolMessage", "ToolRegistry", "TraceRecorder",
-    "UserMessage", "plot_experiment", "plot_run", "plot_tokens", "read_trace", "subagent_tool", "word_count",
+    "UserMessage", "plot_run", "plot_tokens", "read_trace", "subagent_tool", "word_count",
 ]
 
 

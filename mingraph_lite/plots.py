@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import sys
-from collections import Counter
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from .observers.run_model import RunModel
@@ -75,46 +71,4 @@ def plot_tokens(source: Any, *, run: int | str | None = None, title: str | None 
     if missing:
         ax.text(1.01, 0.0, "not reported:\n" + ",\n".join(missing), transform=ax.transAxes,
                 ha="left", va="bottom", fontsize=8, color="#777777")
-    return _done(plt, fig)
-
-
-def experiment_counts(results: Any, *, variant: str = "variant", outcome: str = "outcome") -> dict[str, Counter]:
-    """Count outcomes per variant from rows (one per run: mappings or a CSV path) or a ready mapping."""
-    if isinstance(results, (str, os.PathLike)):
-        with Path(results).open(newline="", encoding="utf-8") as handle:
-            results = list(csv.DictReader(handle))
-    if isinstance(results, Mapping):
-        return {str(k): Counter(v) for k, v in results.items()}
-    counts: dict[str, Counter] = {}
-    for row in results:
-        if variant not in row or outcome not in row:
-            raise ValueError(f"each result row needs {variant!r} and {outcome!r} keys, got {sorted(row)}")
-        counts.setdefault(str(row[variant]), Counter())[str(row[outcome])] += 1
-    return counts
-
-
-def plot_experiment(results: Any, *, right: str = "right", variant: str = "variant",
-                    outcome: str = "outcome", title: str | None = None):
-    """Per variant, how many runs were right and how many failed in each way (rows, a CSV or counts)."""
-    plt = _pyplot()
-    counts = experiment_counts(results, variant=variant, outcome=outcome)
-    if not counts:
-        raise ValueError("no results to plot")
-    kinds = [right] + sorted({k for c in counts.values() for k in c} - {right})
-    names = list(counts)
-    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(names) + 4), 3.8), layout="constrained")
-    width = 0.8 / len(kinds)
-    colours = ["#2e7d32", "#c62828", "#ef6c00", "#6a3d9a", "#1f5fa8", "#8d6e63", "#555555"]
-    for i, kind in enumerate(kinds):
-        xs = [n + (i - (len(kinds) - 1) / 2) * width for n in range(len(names))]
-        bars = ax.bar(xs, [counts[name][kind] for name in names], width, label=kind, color=colours[i % len(colours)])
-        ax.bar_label(bars, fontsize=8)
-    totals = [sum(counts[name].values()) for name in names]
-    ax.set_xticks(range(len(names)), [f"{name}\n(n = {total} runs)" for name, total in zip(names, totals, strict=True)])
-    ax.set_xlabel("variant")
-    ax.set_ylabel("runs (count)")
-    ax.set_ylim(0, max(max(c.values(), default=0) for c in counts.values()) + 1)
-    runs = f"{totals[0]} runs per variant" if len(set(totals)) == 1 else f"{sum(totals)} runs in all"
-    ax.set_title(title or f"outcomes per variant ({runs})")
-    ax.legend(title="outcome", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     return _done(plt, fig)

@@ -81,34 +81,7 @@ def test_plot_tokens_draws_a_memorys_own_model_calls_too():
     assert len(ax.patches) == 2 * len(labels)  # input and output for every call, the memory's included
 
 
-def test_plot_experiment_counts_right_answers_and_each_failure_kind(tmp_path):
-    rows = ([{"variant": "18", "outcome": "said Celsius was Fahrenheit"}] * 6
-            + [{"variant": "18", "outcome": "made up numbers"}] * 2
-            + [{"variant": "18°C", "outcome": "right"}] * 6
-            + [{"variant": "18°C", "outcome": "made up numbers"}] * 2)
-    fig = plots.plot_experiment(rows)
-    (ax,) = fig.axes
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "right", "made up numbers", "said Celsius was Fahrenheit"]
-    # bars go kind by kind, variant by variant
-    assert [round(p.get_height()) for p in ax.patches] == [0, 6, 2, 2, 6, 0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["18\n(n = 8 runs)", "18°C\n(n = 8 runs)"]
-    assert "8 runs per variant" in ax.get_title()
-    assert ax.get_ylabel() == "runs (count)" and ax.get_xlabel() == "variant"
-    # the same from a CSV file and from ready counts
-    path = tmp_path / "results.csv"
-    path.write_text("variant,outcome\n" + "".join(f"{r['variant']},{r['outcome']}\n" for r in rows),
-                    encoding="utf-8")
-    from_csv = plots.plot_experiment(path)
-    assert [round(p.get_height()) for p in from_csv.axes[0].patches] == [0, 6, 2, 2, 6, 0]
-    counts = {"a": {"right": 3}, "b": {"right": 1, "wrong": 1}}
-    assert "4 runs in all" not in plots.plot_experiment(counts).axes[0].get_title()
-    assert "5 runs in all" in plots.plot_experiment(counts).axes[0].get_title()
-
-
 def test_bad_inputs_say_what_is_wrong():
-    with pytest.raises(ValueError, match="'variant' and 'outcome'"):
-        plots.plot_experiment([{"name": "x"}])
     with pytest.raises(ValueError, match="hold no runs"):
         plots.plot_run([])
     with pytest.raises(ValueError, match="no model replies"):
