@@ -112,6 +112,44 @@ def test_the_finish_right_recordings_are_whole_and_say_what_the_readme_says(mode
     assert (SHIPPED / "finish-right" / "comparison.txt").read_text(encoding="utf-8").startswith(comparison.table())
 
 
+
+SEARCH = ("two examples", "three examples", "three examples, chatml", "three examples, T=0.7")
+#: Outcomes per variant of data/experiments/finish-right-2 as its README section states them.
+SEARCH_OUTCOMES = {
+    "gemma3-270m": {"two examples": {"wrong final reasoning": 16}, "three examples": {"wrong final reasoning": 16},
+                    "three examples, chatml": {"wrong final reasoning": 14, "wrong slip": 2},
+                    "three examples, T=0.7": {"wrong final reasoning": 16}},
+    "smollm2-135m": {"two examples": {"wrong slip": 16},
+                     "three examples": {"wrong final reasoning": 15, "wrong slip": 1},
+                     "three examples, chatml": {"wrong final reasoning": 13, "wrong slip": 3},
+                     "three examples, T=0.7": {"wrong final reasoning": 4, "wrong slip": 12}},
+}
+
+
+@pytest.mark.parametrize("model", sorted(SEARCH_OUTCOMES))
+def test_the_finish_right_2_search_is_whole_and_says_what_the_readme_says(model):
+    from mingraph_lite.course.definition import load
+
+    folder = SHIPPED / "finish-right-2" / model
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["model"] == f"local:{model}" and summary["complete"] and summary["live"]
+    assert summary["definition"]["digest"] == load(SHIPPED / "finish-right-2.toml").digest  # the file as recorded
+    runs = read_results(folder)
+    assert sorted(r.key for r in runs) == sorted((v, i) for v in SEARCH for i in range(16))
+    assert all(r.seed == 200 + r.index and r.temperature == (0.7 if "0.7" in r.variant else 0.3) for r in runs)
+    found: dict[str, Counter] = {v: Counter() for v in SEARCH}
+    for r in runs:
+        events = read_trace(folder / r.trace)
+        assert classify(events).outcome == r.outcome
+        examples = [m for m in events[0]["messages"] if m.get("example")]
+        assert examples and not any(c in json.dumps(examples) for c in ("Paris", "Tokyo"))
+        found[r.variant][r.outcome] += 1
+    assert found == SEARCH_OUTCOMES[model]
+    folders = [SHIPPED / "finish-right-2" / m for m in sorted(SEARCH_OUTCOMES)]
+    table = compare(folders).table()
+    assert (SHIPPED / "finish-right-2" / "comparison.txt").read_text(encoding="utf-8").startswith(table)
+    assert table in (SHIPPED / "README.md").read_text(encoding="utf-8")
+
 def test_the_shipped_comparison_is_what_compare_prints_now():
     comparison = compare([SHIPPED / "smollm2-135m", SHIPPED / "gemma3-270m"])
     assert (SHIPPED / "comparison.txt").read_text(encoding="utf-8").startswith(comparison.table())
