@@ -27,14 +27,19 @@ openai = pytest.importorskip("openai")
 pytest.importorskip("xllamacpp", reason="the local server needs xllamacpp: pip install '.[local]'")
 
 
-@pytest.fixture(scope="module")
-def server():
+def _started(model: str, max_tokens: int):
+    """A shipped model served on loopback, or a skip that says which weights are missing."""
     from mingraph_lite.llms.local import LocalServer
 
     try:
-        local = LocalServer("smollm2-135m", n_ctx=4096, n_parallel=1, max_tokens=24)
+        return LocalServer(model, n_ctx=4096, n_parallel=1, max_tokens=max_tokens)
     except LLMUnavailable as exc:
         pytest.skip(f"no local weights: {exc}")
+
+
+@pytest.fixture(scope="module")
+def server():
+    local = _started("smollm2-135m", max_tokens=24)
     assert local.base_url.startswith("http://127.0.0.1:")
     yield local
     address = local.base_url
@@ -89,12 +94,7 @@ def test_a_class_points_the_course_at_the_shared_server_with_environment_variabl
 @pytest.fixture(scope="module")
 def gemma_server():
     """Gemma 3 270M: of the shipped models, the one that calls a tool at temperature 0 on the course's question."""
-    from mingraph_lite.llms.local import LocalServer
-
-    try:
-        local = LocalServer("gemma3-270m", n_ctx=4096, n_parallel=1, max_tokens=64)
-    except LLMUnavailable as exc:
-        pytest.skip(f"no local weights: {exc}")
+    local = _started("gemma3-270m", max_tokens=64)
     yield local
     local.close()
 
