@@ -107,6 +107,9 @@ def weather_tools(weather_unit: bool = False, fahrenheit_unit: bool = False) -> 
     return registry
 
 
+MAX_BYTES = 1_000_000
+
+
 def shipped_names() -> list[str]:
     return sorted(p.name[:-5] for p in SHIPPED.iterdir() if p.name.endswith(".toml") and p.name != "examples.toml")
 
@@ -117,11 +120,17 @@ def load(name_or_path: str | Path) -> Definition:
     if path.suffix != ".toml" and str(name_or_path) in shipped_names():
         return parse(SHIPPED.joinpath(f"{name_or_path}.toml").read_text(encoding="utf-8"), str(name_or_path))
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)  # a definition is a page of text: never read a huge file whole
     except OSError as e:
         raise DefinitionError(f"{name_or_path}: cannot read the definition ({e.strerror}); give a .toml file "
                               f"or a shipped name: {', '.join(shipped_names())}") from None
-    return parse(text, str(path))
+    if len(raw) > MAX_BYTES:
+        raise DefinitionError(f"{path}: over {MAX_BYTES:,} bytes, too large for a definition file")
+    try:
+        return parse(raw.decode("utf-8"), str(path))
+    except UnicodeDecodeError as e:
+        raise DefinitionError(f"{path}: not UTF-8 text (byte {e.start}); save the definition as UTF-8") from None
 
 
 def parse(text: str, source: str) -> Definition:

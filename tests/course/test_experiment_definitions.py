@@ -227,3 +227,17 @@ def test_a_variants_turn_format_temperature_prompt_and_window_reach_the_local_mo
     with pytest.warns(UserWarning, match="one run at a time"):
         run_experiment("local", out=tmp_path / "o", experiment=path, runs=1, seed=0, temperature=0.9, progress=False)
     assert seen == [(GEMMA, 0.2, "Be brief.", 2), (CHATML, 0.9, load("unit").variants[0].system_prompt, 2)]
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"name = \"x\"\n\xcc\xff\n", "not UTF-8 text"),
+    (b"name = \"x\"\n# " + b"a" * 1_000_001 + b"\n", "too large for a definition file"),
+])
+def test_a_file_that_is_not_a_definition_is_refused_naming_it_without_reading_it_whole(tmp_path, capsys, content,
+                                                                                     words):
+    path = tmp_path / "odd.toml"
+    path.write_bytes(content)
+    assert main(["experiment", "run", str(path), "--runs", "1", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: ") and words in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()  # refused before any run
