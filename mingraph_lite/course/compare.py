@@ -191,10 +191,17 @@ def compare(folders: Iterable[str | os.PathLike[str]]) -> Comparison:
     paths = [Path(f) for f in folders]
     if not paths:
         raise ValueError("compare needs at least one result folder")
-    read = [(p, read_folder(p)) for p in paths]
-    notes = [f"warning: skipped {p}: no recorded runs (a run that never started, or not a results folder)"
-             for p, f in read if f is None]
-    kept = [f for _, f in read if f is not None]
+    notes, kept = [], []
+    for p in paths:  # one student's broken folder must not sink the class's table
+        try:
+            folder = read_folder(p)
+        except ValueError as e:
+            notes.append(f"warning: skipped {p}: {e}")
+            continue
+        if folder is None:
+            notes.append(f"warning: skipped {p}: no recorded runs (a run that never started, or not a results folder)")
+        else:
+            kept.append(folder)
     if not kept:
         raise ValueError(f"no recorded runs in {', '.join(map(str, paths))}: run the experiment into them first")
     _check_pool(kept)

@@ -90,13 +90,24 @@ def read_results(folder: str | os.PathLike[str]) -> list[RunResult]:
     path = Path(folder) / RESULTS
     if not path.is_file():
         return []
-    with path.open(newline="", encoding="utf-8") as handle:
-        return [_from_row(row) for row in csv.DictReader(handle)]
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            return [_from_row(row) for row in csv.DictReader(handle)]
+    except (UnicodeDecodeError, ValueError, TypeError) as e:  # a hand-edited or foreign file
+        raise ValueError(f"{path}: not a results file this command wrote ({type(e).__name__}: {e})") from None
 
 
 def read_summary(folder: str | os.PathLike[str]) -> dict[str, Any]:
     path = Path(folder) / SUMMARY
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if not path.is_file():
+        return {}
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ValueError(f"{path}: not a summary this command wrote ({type(e).__name__}: {e})") from None
+    if not isinstance(summary, dict):
+        raise ValueError(f"{path}: not a summary this command wrote (a JSON {type(summary).__name__}, not an object)")
+    return summary
 
 
 def results_csv(runs: Iterable[RunResult]) -> str:

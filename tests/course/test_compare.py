@@ -177,6 +177,27 @@ def test_an_empty_or_half_made_folder_is_skipped_with_a_warning(tmp_path):
     assert any("skipped" in n and "ben" in n for n in pooled.notes)
 
 
+@pytest.mark.parametrize("name, content, why", [
+    ("summary.json", b"[1, 2", "not a summary this command wrote (JSONDecodeError"),
+    ("summary.json", b"[1, 2]", "a JSON list, not an object"),
+    ("results.csv", b"variant,index\n\xff\xfe,1\n", "not a results file this command wrote (UnicodeDecodeError"),
+    ("results.csv", b"variant,index\nx,notanumber\n", "not a results file this command wrote (ValueError"),
+])
+def test_a_folder_with_a_broken_file_is_skipped_naming_the_file_and_a_resume_refuses_it(tmp_path, capsys,
+                                                                                         name, content, why):
+    run_experiment(out=tmp_path / "ana", runs=1, seed=0, progress=False)
+    run_experiment(out=tmp_path / "ben", runs=1, seed=1, progress=False)
+    (tmp_path / "ben" / name).write_bytes(content)  # a hand edit, a bad copy: one student's folder, not the class's
+    pooled = compare([tmp_path / "ana", tmp_path / "ben"])
+    assert [g.runs for g in pooled.groups] == [1, 1]
+    (note,) = [n for n in pooled.notes if "ben" in n]
+    assert f"skipped {tmp_path / 'ben'}: {tmp_path / 'ben' / name}: " in note and why in note
+    assert main(["experiment", "run", "unit", "--runs", "1", "--seed", "1", "--no-progress",
+                 "--out", str(tmp_path / "ben")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {tmp_path / 'ben' / name}: ") and why in err
+
+
 def test_runs_at_temperature_0_that_repeat_each_other_are_warned_about(tmp_path, monkeypatch):
     class Greedy:
         name, seed, temperature = "greedy", 0, 0.0
