@@ -1,8 +1,8 @@
 """Pool a class's experiment folders of one definition: one row per (model, variant), a CSV and a figure.
 
 Refused in one sentence: other definitions, one model under other settings, the same (model, variant,
-seed) run twice. Warned: greedy runs repeating each other; skipped: folders with no runs. Each share has a
-95% Wilson score interval: with 8 runs, 6 of 8 is compatible with anything from about 41% to 93%.
+seed) run twice. Warned: greedy runs repeating each other; skipped: folders with no runs or a broken file.
+Each share has a 95% Wilson score interval: with 8 runs, 6 of 8 is compatible with anything from about 41% to 93%.
 """
 
 from __future__ import annotations
