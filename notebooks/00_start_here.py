@@ -141,10 +141,10 @@ check("00.1", answer_1)
 # ### Exercise 2: which notebook?
 #
 # You want to know why a listener that crashes does not stop the run. Which notebook on the map do you open?
-# Write its number as a string, e.g. `"04"`.
+# Write its number as a string, e.g. `"05"`.
 
 # %%
-answer_2 = ...  # e.g. "04"
+answer_2 = ...  # e.g. "05"
 
 # %%
 check("00.2", answer_2)

@@ -532,7 +532,7 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 # - the note, the step counter and the answer are loose variables that every branch must keep in sync
 #   (`step` is bumped in one branch and read in another);
 # - adding a situation, say "ask a human when a city is unknown", means editing that block and every check
-#   in it. Notebook 02 makes you do exactly that, in both versions.
+#   in it. Notebook 03 makes you do exactly that, in both versions.
 #
 # ## What a run has to remember
 #
@@ -542,8 +542,8 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 # |---|---|---|
 # | **events**: everything that happened | the model is read it every round; you debug from it | `folder` (messages only) |
 # | **step count** | the ceiling needs a counter | `step` |
-# | **run id** | which run produced this line in a log? | nowhere yet (notebook 03: traces) |
-# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 05: the worksheet) |
+# | **run id** | which run produced this line in a log? | nowhere yet (notebook 04: traces) |
+# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
 # | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
 #
 # One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
@@ -801,7 +801,7 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 #
 # Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six paid calls and a
 # `StepLimitReached`, with **no fake answer**: the caller knows it got nothing. For Gemma, nothing in the loop
-# could help; only reading the trace shows the problem. Notebook 04 reads traces line by line and sorts
+# could help; only reading the trace shows the problem. Notebook 05 reads traces line by line and sorts
 # mistakes like these.
 
 # %% [markdown]
@@ -831,12 +831,12 @@ print(f"outcome: {outcome}")
 # ## What is still open
 #
 # - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
-#   editing every branch. Notebook 02 gives each situation its own card, and has you add one to both.
+#   editing every branch. Notebook 03 gives each situation its own card, and has you add one to both.
 # - **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
-#   unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 02
+#   unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 03
 #   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
 # - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
-#   in. Notebook 03 is about listeners that watch without the loop knowing who they are.
-# - **The run id and the scratch pad** have no home yet (notebooks 03 and 05).
+#   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
+# - **The run id and the scratch pad** have no home yet (notebooks 04 and 06).
 # - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
-#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 06).
+#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 08).

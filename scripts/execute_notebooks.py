@@ -1,7 +1,7 @@
 """Build each notebook from its jupytext pair, execute it with the scripted model, and save it with outputs.
 
     .venv/bin/python scripts/execute_notebooks.py                          # every notebook in notebooks/
-    .venv/bin/python scripts/execute_notebooks.py notebooks/03_observers.py  # one (the .py or the .ipynb)
+    .venv/bin/python scripts/execute_notebooks.py notebooks/04_observers.py  # one (the .py or the .ipynb)
 
 The ``.py`` file (jupytext percent format) is the source: contributors edit it, reviewers read it.
 This script turns it into ``NN_name.ipynb``, runs it top to bottom in a fresh kernel (cwd = notebooks/,

@@ -1,4 +1,4 @@
-"""Teaching pictures for notebooks 01 and 02: the loop, a run's rounds side by side, the cards and their arrows.
+"""Teaching pictures for notebooks 01 and 03: the loop, a run's rounds side by side, the cards and their arrows.
 
 Each function returns a matplotlib ``Figure`` (closed in pyplot, so a notebook shows it once, as the
 cell's value). Nothing here reads a clock: a run is drawn in the order of its announcements, and

@@ -1,4 +1,4 @@
-"""Notebook 03's helpers: catch the announcer's warnings as short lines, and draw the platform.
+"""Notebook 04's helpers: catch the announcer's warnings as short lines, and draw the platform.
 
 ``listener_warnings`` exists because a broken listener's warning carries a traceback full of
 machine-specific paths; a lesson wants to count and read those warnings, not scroll through them.

@@ -1,4 +1,4 @@
-"""The teaching pictures of notebooks 01-02: what they count, and that they draw offline."""
+"""The teaching pictures of notebooks 01-03: what they count, and that they draw offline."""
 
 from __future__ import annotations
 

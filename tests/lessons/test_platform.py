@@ -1,4 +1,4 @@
-"""Notebook 03's helpers: warnings caught as short lines, the platform drawn from the listeners' classes."""
+"""Notebook 04's helpers: warnings caught as short lines, the platform drawn from the listeners' classes."""
 
 from __future__ import annotations
 

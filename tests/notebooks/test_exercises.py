@@ -18,7 +18,8 @@ import pytest
 from lessons.exercises import EXERCISES, verdict
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-CHECK = re.compile(r"""\bcheck\(\s*["'](\d\d\.\d+)["']""")
+CHECK = re.compile(r"""\bcheck\(\s*["'](\d\d\.Q?\d+)["']""")
+QUESTION = re.compile(r"^# (\d+)\. ", re.M)  # a numbered question in the "## Questions" markdown cell
 
 
 def _pairs() -> dict[str, Path]:
@@ -77,9 +78,29 @@ def test_saved_notebook_shows_not_done_yet_for_each_stub(stem):
             assert not any(out.get("output_type") == "error" for out in cell.get("outputs", []))
 
 
-def test_the_course_asks_for_at_least_20_exercises_in_01_to_06_most_of_them_code():
-    course = [EXERCISES[ex] for ex in USED if "01" <= ex[:2] <= "06"]
+def _is_question(ex: str) -> bool:
+    return ".Q" in ex
+
+
+def test_the_course_asks_for_at_least_20_exercises_most_of_them_code_and_3_per_notebook():
+    course = [EXERCISES[ex] for ex in USED if ex[:2] >= "01" and not _is_question(ex)]
     code = [ex for ex in course if ex.kind == "code"]
     assert len(course) >= 20 and len(code) >= 12, f"{len(course)} exercises, {len(code)} asking for code"
-    for stem in sorted({stem for stem in USED.values() if "01" <= stem[:2] <= "06"}):
-        assert sum(1 for ex, s in USED.items() if s == stem) >= 3, f"{stem} has fewer than 3 exercises"
+    for stem in sorted(stem for stem in _pairs() if stem[:2] >= "01"):
+        count = sum(1 for ex, s in USED.items() if s == stem and not _is_question(ex))
+        assert count >= 3, f"{stem} has {count} exercises, fewer than 3"
+
+
+@pytest.mark.parametrize("stem", sorted(stem for stem in _pairs() if stem[:2] >= "01"))
+def test_every_notebook_from_01_ends_with_5_to_10_questions_answered_and_at_least_3_checked(stem):
+    cells = jupytext.read(_pairs()[stem]).cells
+    heads = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Questions")]
+    assert heads, f"{stem} has no '## Questions' section"
+    asked = QUESTION.findall("\n".join("# " + line for c in cells[heads[-1]:] if c.cell_type == "markdown"
+                                          for line in c.source.splitlines()))
+    assert 5 <= len(asked) <= 10, f"{stem} asks {len(asked)} numbered questions, not 5 to 10"
+    answers = getattr(SOLVED.get(stem) or _solutions(stem), "QUESTIONS", {})
+    wanted = {f"{stem[:2]}.Q{n}" for n in asked}
+    assert wanted <= set(answers), f"{stem}: no answer in solutions for {sorted(wanted - set(answers))}"
+    checked = [ex for ex, s in USED.items() if s == stem and _is_question(ex)]
+    assert len(checked) >= 3 and set(checked) <= wanted, f"{stem}: checked questions {checked} (need 3 of {sorted(wanted)})"

@@ -1,7 +1,7 @@
 """The notebooks replay several real runs of the lab, each named with its model, variant and settings (issue 20).
 
-Before, notebooks 01, 03 and 05 all replayed one greedy SmolLM2 trace; now they replay runs that
-``experiment run finish-right`` recorded, and notebook 04 locates a real unit mistake in one of them.
+Before, notebooks 01, 04 and 06 all replayed one greedy SmolLM2 trace; now they replay runs that
+``experiment run finish-right`` recorded, and notebook 05 locates a real unit mistake in one of them.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ FINISH = ROOT / "data" / "experiments" / "finish-right"
 MODELS = {"smollm2-135m": "SmolLM2-135M", "gemma3-270m": "Gemma 3 270M"}
 #: What each notebook replays, as data/runs/README.md lists it: (model folder, variant, run index).
 REPLAYED = {"01_sticky_note_loop": [("smollm2-135m", "zero-shot", 0), ("gemma3-270m", "zero-shot", 3)],
-            "03_observers": [("gemma3-270m", "worked example", 10)],
-            "04_reasoning_capture": [("gemma3-270m", "worked example", 10)],
-            "05_graph_routing": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 10)]}
+            "04_observers": [("gemma3-270m", "worked example", 10)],
+            "05_reasoning_capture": [("gemma3-270m", "worked example", 10)],
+            "06_graph_routing": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 10)]}
 
 
 def row(model: str, variant: str, index: int) -> dict[str, str]:

@@ -55,7 +55,7 @@ EXERCISES: dict[str, Exercise] = {}
 
 
 def exercise(id: str, *, kind: Kind, title: str) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
-    """Register a checker under an exercise id like ``"02.3"`` (notebook 02, third exercise)."""
+    """Register a checker under an exercise id like ``"03.3"`` (notebook 03, third exercise)."""
 
     def register(checker: Callable[[Any], str]) -> Callable[[Any], str]:
         if id in EXERCISES:

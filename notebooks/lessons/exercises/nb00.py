@@ -10,12 +10,15 @@ from . import Hint, exercise
 #: The course map the notebook prints: notebook -> the idea it teaches.
 COURSE = {
     "00_start_here": "how to run the course; which model is in use",
-    "01_sticky_note_loop": "the loop most people write first; max_steps; the shared default trap",
-    "02_state_cards": "one card per situation; the folder vs the card; who can fix a failure",
-    "03_observers": "listeners that watch a run and cannot change it; traces; live views",
-    "04_reasoning_capture": "the model's thinking and its tokens; reading a trace; units in results",
-    "05_graph_routing": "explicit state and transitions: a small graph runner, then LangGraph",
-    "06_memory_and_beyond": "what the model is read each round, and what it costs; subagents",
+    "01_sticky_note_loop": "the loop most people write first; what travels on the wire; max_steps",
+    "02_what_a_run_remembers": "what a run must keep; the shared default trap; real models on the loop",
+    "03_state_cards": "one card per situation; the folder vs the card; who can fix a failure",
+    "04_observers": "listeners that watch a run and cannot change it; traces; live views",
+    "05_reasoning_capture": "the model's thinking and its tokens; reading a trace; units in results",
+    "06_graph_routing": "explicit state and transitions: a small graph runner, then LangGraph",
+    "07_parallel_and_agent_graph": "parallel branches and joins; LangGraph side by side; the agent as a graph",
+    "08_memory_and_beyond": "what the model is read each round, and what it costs; subagents",
+    "09_capstone": "a new task built from your own pieces: loop, card, listener, graph, memory window",
 }
 
 

@@ -1,147 +1,237 @@
-"""Notebook 03's checks: a JSON Lines listener, a tool tally, and counting a trace's lines.
+"""Checkers for notebook 03 (state cards).
 
-Each check runs the learner's code on runs the notebook never shows (other cities, other rounds),
-so nothing printed above the exercise answers it.
+The checks run the learner's code on runs the notebook never shows: other reply shapes and ceilings,
+other unknown cities, a human with other answers, failures of other tools. What is right comes from the
+package (``Agent.cards``, ``ToolRegistry``) or from the folder the learner's code leaves behind.
 """
 
 from __future__ import annotations
 
-import json
-import tempfile
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 from mingraph_lite.agents import Agent
+from mingraph_lite.errors import StepLimitReached, ToolArgsError
 from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.observers.base import HOOKS, Observer
-from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.observers.trace import TraceRecorder, read_trace
-from mingraph_lite.course.scripts import SYSTEM_PROMPT
-from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from mingraph_lite.tools import ToolRegistry
+from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
 from . import Hint, NotDone, exercise
 
-#: The fields each kind of line must carry, beside "event" (the hook's name without "on_").
-REQUIRED = {"step_start": ("step",), "tool_call": ("name", "arguments"), "tool_return": ("name", "content"),
-            "finish": ("answer", "reason")}
+# --- 03.1: which cards, in which order ------------------------------------------------------------
+
+CARD_SHAPES = (([1, 0], 10), ([3, 2, 0], 10), ([0], 10), ([1, 1, 1, 1, 1], 2), ([2, 0], 1), ([4, 1, 0], 3))
 
 
-def _own_hooks(cls: type) -> list[str]:
-    return [h for h in HOOKS if getattr(cls, h, None) is not None and getattr(cls, h) is not getattr(Observer, h)]
+def _shaped(replies: list[int]) -> ScriptedLLM:
+    script: list[Any] = [[("get_weather", {"city": "Oslo"})] * n if n else "done" for n in replies]
+    return ScriptedLLM(script + [[("get_weather", {"city": "Oslo"})]] * 5, name="scripted: shaped")
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+def _cards(replies: list[int], max_steps: int) -> list[str]:
+    agent = Agent(_shaped(replies), weather_registry(), "You answer.", max_steps=max_steps)
+    try:
+        agent.run({"question": "Oslo?"})
+    except StepLimitReached:
+        pass
+    return [card for card, _ in agent.cards]
 
 
-def _oslo_cairo(peek=None) -> ScriptedLLM:
-    """Oslo and Cairo, one conversion, then the answer: a run the notebook never shows."""
+@exercise("03.1", kind="code", title="which cards, in which order")
+def check_expected_cards(expected_cards: Any) -> str:
+    for replies, ceiling in CARD_SHAPES:
+        want = _cards(replies, ceiling)
+        got = expected_cards(list(replies), ceiling)
+        if list(got or []) == want:
+            continue
+        answered = 0 in replies[:ceiling]
+        if answered:
+            raise Hint(f"replies {replies}, max_steps={ceiling}: each model call is one CallingModel card; "
+                       "every reply with slips is followed by one RunningTools card, however many slips it "
+                       "holds; the Finished card makes no call and ends the list")
+        raise Hint(f"replies {replies}, max_steps={ceiling}: at the step limit one more CallingModel card is "
+                   "picked up; it makes no model call, it only hands over Finished")
+    return (f"right for {len(CARD_SHAPES)} runs you had not seen, the step limit included: model calls = "
+            "CallingModel cards, except the one that meets the ceiling")
 
-    def first(messages, tools):
-        if peek is not None:
-            peek()
-        return [("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Cairo"})]
 
-    return ScriptedLLM([first, [("to_fahrenheit", {"celsius": 7})], "Oslo is 45°F and Cairo is 31°C."],
-                       name="scripted: Oslo and Cairo")
+# --- 03.2 and 03.3: ask a human when a city is unknown ----------------------------------------------
 
 
-def _parse(lines: list[str]) -> list[dict[str, Any]]:
-    parsed = []
-    for number, line in enumerate(lines, 1):
+@dataclass
+class ScriptedHuman:
+    """Answers with a Celsius reading from its notes, and remembers whom it was asked about."""
+
+    notes: dict[str, str]
+    asked: list[str] = field(default_factory=list)
+
+    def __call__(self, city: str) -> str:
+        self.asked.append(city)
+        return self.notes.get(city, "I don't know that one")
+
+
+def _by_id(messages: list[Message], calls: tuple[ToolCall, ...]) -> list[str]:
+    """The answers to ``calls``, found by ticket number (the name on an answer slip may be missing)."""
+    answers = {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage)}
+    return [answers[c.id] for c in calls]
+
+
+def _asker(cities: list[str]) -> ScriptedLLM:
+    """Asks for every city's weather in one reply, converts every answer, then reports them."""
+    state: dict[str, Any] = {}
+
+    def convert(messages, tools):
+        state["lookups"] = next(m for m in messages if isinstance(m, AssistantMessage) and m.tool_calls).tool_calls
+        return [("to_fahrenheit", {"celsius": float(c)}) for c in _by_id(messages, state["lookups"])]
+
+    def report(messages, tools):
+        conversions = [m for m in messages if isinstance(m, AssistantMessage) and m.tool_calls][-1].tool_calls
+        found = _by_id(messages, conversions)
+        return ", ".join(f"{city}: {f}°F" for city, f in zip(cities, found, strict=True))
+
+    return ScriptedLLM([[("get_weather", {"city": c}) for c in cities], convert, report], name="scripted: asker")
+
+
+def _folder_hint(messages: list[Message]) -> None:
+    asked = [c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls]
+    answered = [m.tool_call_id for m in messages if isinstance(m, ToolMessage)]
+    if sorted(asked) != sorted(answered):
+        raise Hint("every slip needs exactly one answer slip with its ticket number (tool_call_id), the "
+                   "human's answer included, and the slips after it in the same reply must still run")
+
+
+HUMAN_CASES = ((["Paris", "Reykjavik"], {"Reykjavik": "9"}),
+               (["Lima", "Tokyo", "Quito"], {"Lima": "19", "Quito": "14"}),
+               (["Oslo", "Cairo"], {}))
+
+
+def _expected(cities: list[str], notes: dict[str, str]) -> str:
+    celsius = {c: notes.get(c, str(WEATHER.get(c, {}).get("celsius"))) for c in cities}
+    return ", ".join(f"{c}: {to_fahrenheit(float(celsius[c]))}°F" for c in cities)
+
+
+@exercise("03.2", kind="code", title="ask a human, in the sticky-note loop")
+def check_sticky_human(loop: Any) -> str:
+    for cities, notes in HUMAN_CASES:
+        llm, human = _asker(cities), ScriptedHuman(dict(notes))
+        crash: Exception | None = None
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError:
-            raise Hint(f"line {number} of the file is not JSON ({line[:40]!r}): write json.dumps(...) of a "
-                       "dict, then a newline, once per announcement") from None
-        if not isinstance(value, dict):
-            raise Hint(f"line {number} is JSON but not an object: write one dict per line")
-        parsed.append(value)
-    return parsed
+            answer = loop(llm, weather_registry(), "Question: " + " and ".join(cities), human, max_steps=6)
+        except ToolArgsError:
+            raise Hint("an unknown city went to get_weather and failed: check the city before running the "
+                       "slip (knows(city)), and ask the human instead") from None
+        except (NotImplementedError, Hint):
+            raise
+        except Exception as e:  # judged below: a wrong folder explains most crashes better than the crash
+            crash, answer = e, None
+        if llm.calls:
+            _folder_hint(llm.calls[-1][0])
+        if human.asked != [c for c in cities if c in notes]:
+            raise Hint(f"cities {cities}: ask the human about exactly the unknown cities, once each "
+                       f"(you asked about {human.asked})")
+        if crash is not None:
+            raise crash
+        if answer != _expected(cities, notes):
+            raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
+                       "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
+    return "your sticky-note loop asks the human about unknown cities only, and every slip gets its answer"
 
 
-def _compare(lines: list[dict[str, Any]], truth: list[dict[str, Any]]) -> None:
-    names, expected = [line.get("event") for line in lines], [e["event"] for e in truth]
-    if names != expected:
-        raise Hint(f"the file's events are {names}; a run announces {len(expected)} times, and each "
-                   "announcement needs its own line, with \"event\" = the hook's name without on_")
-    for line, event in zip(lines, truth, strict=True):
-        for field in REQUIRED.get(event["event"], ()):
-            if line.get(field) != event[field]:
-                raise Hint(f"a {event['event']} line has {field}={line.get(field)!r}, but the run announced "
-                           f"{event[field]!r}; each {event['event']} line needs {', '.join(REQUIRED[event['event']])}")
+class _Desk:
+    def __init__(self, human: ScriptedHuman, cities: list[str]) -> None:
+        self.llm, self.registry, self.max_steps, self.human = None, weather_registry(), 10, human
+        self.slips = tuple(ToolCall(f"t{i}", "get_weather", {"city": c}) for i, c in enumerate(cities))
+        self.folder: list[Message] = [SystemMessage("You answer."), UserMessage("?"),
+                                      AssistantMessage("", tool_calls=self.slips)]
 
 
-@exercise("03.1", kind="code", title="a listener that writes its own JSON Lines file")
-def json_lines_listener(cls: Any) -> str:
-    if not isinstance(cls, type):
-        raise Hint("pass the class itself (JsonLinesListener), not an instance of it")
-    if issubclass(cls, TraceRecorder):
-        raise Hint("that is the package's TraceRecorder; write your own listener, hook by hook")
-    if not _own_hooks(cls):
-        raise NotDone
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "run.jsonl"
-        listener, recorder, seen = cls(path), EventRecorder(), []
-        agent = Agent(_oslo_cairo(peek=lambda: seen.append(len(_lines(path)))), weather_registry(),
-                      SYSTEM_PROMPT, observers=[listener, recorder], strict=True)
-        agent.run({"question": "How cold is Oslo in Fahrenheit, and how hot is Cairo?"})
-        _compare(_parse(_lines(path)), recorder.events)
-        if seen and seen[0] < 2:
-            raise Hint("when the model was first called, the file did not yet hold the run_start and step_start "
-                       "lines: write (and close or flush) each line when it is announced, so a crash keeps them")
-        first = len(_lines(path))
-        again = Agent(_oslo_cairo(), weather_registry(), SYSTEM_PROMPT, observers=[cls(path)], strict=True)
-        again.run({"question": "And once more?"})
-        if len(_lines(path)) != 2 * first:
-            raise Hint(f"after a second run with a new listener on the same file it holds {len(_lines(path))} "
-                       f"lines, not {2 * first}: open the file for appending, so earlier runs stay")
-    return f"your file held all {first} announcements of a run you had not seen, line by line, and kept both runs"
+def _walk(errands: Any, desk: _Desk, step: int) -> tuple[Any, list[str]]:
+    card, seen = errands(desk.slips, step), []
+    for _ in range(3 * len(desk.slips) + 3):
+        seen.append(type(card).__name__)
+        if type(card).__name__ == "Waiting":
+            return card, seen
+        card = card.run(desk)
+        if card is None:
+            raise Hint("the errand cards must end by handing over Waiting(step + 1), never None")
+    raise Hint("your cards hand each other over forever: AskingHuman should hand back the errands card "
+               "with only the slips after the one it answered")
 
 
-def _london_sydney_new_york() -> ScriptedLLM:
-    return ScriptedLLM([[("get_weather", {"city": c}) for c in ("London", "Sydney", "New York")],
-                        [("to_fahrenheit", {"celsius": 14})], "London is 57°F."], name="scripted: three cities")
+@exercise("03.3", kind="code", title="ask a human, as a card")
+def check_card_human(cards: Any) -> str:
+    if not isinstance(cards, tuple) or len(cards) != 2:
+        raise Hint("hand in both classes as a pair: (ErrandsAskingHuman, AskingHuman)")
+    errands, asking = cards
+    for cities, notes in HUMAN_CASES:
+        human = ScriptedHuman(dict(notes))
+        desk = _Desk(human, cities)
+        last, seen = _walk(errands, desk, step=4)
+        if notes and asking.__name__ not in seen:
+            raise Hint("ask the human on its own card: when a city is unknown, the errands card hands over "
+                       "AskingHuman, which asks and hands back")
+        if human.asked != [c for c in cities if c in notes]:
+            raise Hint(f"cities {cities}: ask the human about exactly the unknown cities, once each "
+                       f"(you asked about {human.asked})")
+        _folder_hint(desk.folder)
+        got = _by_id(desk.folder, desk.slips)
+        want = [notes.get(c) or str(WEATHER[c]["celsius"]) for c in cities]
+        if got != want:
+            raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
+                       "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
+        if getattr(last, "step", None) != 5:
+            raise Hint("after the last slip, hand over Waiting(self.step + 1): the step belongs to the cards")
+    return "one new card and one changed card: the human is asked about unknown cities only, and nothing else moved"
 
 
-@exercise("03.3", kind="code", title="a listener that only cares about tools")
-def tool_tally(cls: Any) -> str:
-    if not isinstance(cls, type):
-        raise Hint("pass the class itself (ToolTally), not an instance of it")
-    hooks = _own_hooks(cls)
-    if not hooks:
-        raise NotDone
-    first, second = cls(), cls()
-    Agent(_london_sydney_new_york(), weather_registry(), SYSTEM_PROMPT, observers=[first], strict=True).run(
-        {"question": "Three cities, please."})
-    if first.counts != {"get_weather": 3, "to_fahrenheit": 1}:
-        raise Hint(f"on a run with three lookups and one conversion your tally says {first.counts}: count by "
-                   "the tool's name (call.name), one per slip")
-    Agent(ScriptedLLM([[("get_weather", {"city": "Oslo"})], "7°C."]), weather_registry(), SYSTEM_PROMPT,
-          observers=[second], strict=True).run({"question": "Oslo?"})
-    if second.counts != {"get_weather": 1}:
-        raise Hint(f"a second, fresh tally heard one lookup but says {second.counts}: do two listeners share "
-                   "one dict? Make it in __init__, not in the class body")
-    if len(hooks) > 1:
-        raise Hint(f"right counts, but you overrode {hooks}: one announcement is enough for this")
-    return f"right on runs you had not seen, overriding only {hooks[0]}"
+# --- 03.4: who can fix it? -------------------------------------------------------------------------
 
 
-def _five_rounds() -> ScriptedLLM:
-    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
-                        [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 24})],
-                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: five rounds")
+def _down() -> ToolRegistry:
+    registry = ToolRegistry()
+
+    @registry.add
+    def get_forecast(city: str, days: int) -> str:
+        """Get the weather forecast for a city (the forecast service is down in this check).
+
+        Args:
+            city: The city name.
+            days: How many days ahead, 1 to 7.
+        """
+        raise TimeoutError("forecast service did not answer")
+
+    return registry
 
 
-@exercise("03.2", kind="reasoning", title="how many lines will the trace hold?")
-def trace_lines(answer: Any) -> str:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "five.jsonl"
-        Agent(_five_rounds(), weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(path)]).run(
-            {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
-        truth = len(read_trace(path))
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of lines")
-    if answer != truth:
-        raise Hint("count the announcements: one run_start; per model call a step_start and a model_reply; "
-                   "per slip a tool_call and a tool_return; one finish. How many model calls and slips here?")
-    return f"{truth} lines: the trace has one line per announcement, nothing more"
+FIX_CASES = {
+    "get_forecast with days='three'": (_down, ToolCall("x1", "get_forecast", {"city": "Oslo", "days": "three"})),
+    "get_forecast for Oslo, 3 days, service down": (_down, ToolCall("x2", "get_forecast", {"city": "Oslo", "days": 3})),
+    "to_fahrenheit with celsius=-400": (weather_registry, ToolCall("x3", "to_fahrenheit", {"celsius": -400})),
+    "a tool called get_humidity": (weather_registry, ToolCall("x4", "get_humidity", {"city": "Oslo"})),
+}
+
+
+def who_fixes(registry: ToolRegistry, call: ToolCall) -> str:
+    try:
+        registry.run(call)
+    except ToolArgsError:
+        return "model"
+    except Exception:
+        return "caller"
+    return "nobody: it worked"
+
+
+@exercise("03.4", kind="reasoning", title="who can fix it?")
+def check_who_fixes(answer: Any) -> str:
+    if isinstance(answer, dict) and all(guess is ... for guess in answer.values()):
+        raise NotDone("every case still holds ...")
+    if not isinstance(answer, dict) or set(answer) != set(FIX_CASES):
+        raise Hint("keep the four cases of the exercise cell as the keys, and fill in each value")
+    open_cases = [case for case, guess in answer.items() if guess not in ("model", "caller")]
+    if open_cases:
+        raise Hint(f"answer each case with 'model' or 'caller' (still open: {open_cases[0]})")
+    for case, (menu, call) in FIX_CASES.items():
+        if answer[case] != who_fixes(menu(), call):
+            raise Hint(f"{case}: could a better slip fix it? If yes, the model can; if no slip could, the "
+                       "caller must hear about it")
+    return "right: a slip the model can correct goes back to it; a tool that fails goes up to the caller"

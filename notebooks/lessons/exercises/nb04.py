@@ -1,97 +1,147 @@
-"""Notebook 04's exercises: a rule of the first-wrong-line classifier, reading a trace, an interval."""
+"""Notebook 04's checks: a JSON Lines listener, a tool tally, and counting a trace's lines.
+
+Each check runs the learner's code on runs the notebook never shows (other cities, other rounds),
+so nothing printed above the exercise answers it.
+"""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from mingraph_lite.agents import Agent
 from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.observers.base import HOOKS, Observer
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.course.classify import classify
-from mingraph_lite.course.compare import wilson
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
+from mingraph_lite.observers.trace import TraceRecorder, read_trace
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
-from . import Hint, exercise
+from . import Hint, NotDone, exercise
 
-_LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
-
-
-def twice_manager() -> ScriptedLLM:
-    """Converts Paris, then converts the *result* again (64 is Fahrenheit already), then Tokyo."""
-    return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
-                        [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
-                       name="scripted: converts twice")
+#: The fields each kind of line must carry, beside "event" (the hook's name without "on_").
+REQUIRED = {"step_start": ("step",), "tool_call": ("name", "arguments"), "tool_return": ("name", "content"),
+            "finish": ("answer", "reason")}
 
 
-def made_up_manager() -> ScriptedLLM:
-    """Skips get_weather and converts numbers of its own (the reported made-up run, scripted)."""
-    return ScriptedLLM([[("to_fahrenheit", {"celsius": 10}), ("to_fahrenheit", {"celsius": 5})],
-                        "Paris: 50°F, Tokyo: 41°F"], name="scripted: made-up numbers")
+def _own_hooks(cls: type) -> list[str]:
+    return [h for h in HOOKS if getattr(cls, h, None) is not None and getattr(cls, h) is not getattr(Observer, h)]
 
 
-def recorded(llm: Any, unit_in_result: bool = False) -> list[dict[str, Any]]:
-    """One scripted run's events, as the notebook numbers them (line 1 is run_start)."""
-    recorder = EventRecorder()
-    Agent(llm, weather_registry(unit_in_result), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
-    return recorder.events
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
 
 
-def _calls(events: Sequence[dict[str, Any]], value: float) -> int:
-    return next(n for n, e in enumerate(events, 1) if e.get("event") == "tool_call"
-                and e.get("name") == "to_fahrenheit" and e["arguments"].get("celsius") == value)
+def _oslo_cairo(peek=None) -> ScriptedLLM:
+    """Oslo and Cairo, one conversion, then the answer: a run the notebook never shows."""
+
+    def first(messages, tools):
+        if peek is not None:
+            peek()
+        return [("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Cairo"})]
+
+    return ScriptedLLM([first, [("to_fahrenheit", {"celsius": 7})], "Oslo is 45°F and Cairo is 31°C."],
+                       name="scripted: Oslo and Cairo")
 
 
-@exercise("04.1", kind="code", title="a rule of the classifier: a made-up number for to_fahrenheit")
-def check_made_up_rule(rule: Callable[[list[dict[str, Any]]], int | None]) -> str:
-    twice = recorded(twice_manager())
-    cases = [("the right run", recorded(four_round_manager()), None),
-             ('the right run with "18°C" answers', recorded(four_round_manager(), True), None),
-             ("the wrong-Tokyo run", recorded(wrong_tokyo_manager()), None),
-             ("the made-up run", recorded(made_up_manager()), _calls(recorded(made_up_manager()), 10)),
-             ("the converts-twice run", twice, _calls(twice, 64))]
-    for label, events, expected in cases:
-        got = rule(events)
-        if got == expected:
-            continue
-        if expected is not None and got == expected + 1:
-            raise Hint(f"{label}: you returned line {got}, the answer slip; the first wrong line is the slip "
-                       "itself (the tool_call line)")
-        if label == "the converts-twice run" and got is None:
-            raise Hint("the converts-twice run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
-                       "only numbers that get_weather returned are Celsius")
-        if label.startswith("the right run with"):
-            raise Hint(f'{label}: get_weather answered "18°C"; read its number with number(content)')
-        raise Hint(f"{label}: expected {expected}, your rule returned {got!r}")
-    return "your rule finds the made-up conversions, and only those, on all five runs"
+def _parse(lines: list[str]) -> list[dict[str, Any]]:
+    parsed = []
+    for number, line in enumerate(lines, 1):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            raise Hint(f"line {number} of the file is not JSON ({line[:40]!r}): write json.dumps(...) of a "
+                       "dict, then a newline, once per announcement") from None
+        if not isinstance(value, dict):
+            raise Hint(f"line {number} is JSON but not an object: write one dict per line")
+        parsed.append(value)
+    return parsed
 
 
-@exercise("04.2", kind="reasoning", title="which case, which line: the converts-twice run")
-def check_twice(answer: tuple[int, int]) -> str:
-    truth = classify(recorded(twice_manager()))
-    case, line = answer
-    if (case, line) == (truth.case, truth.line):
-        return f"right: case {truth.case} at line {truth.line} ({truth.why})"
-    if case != truth.case:
-        raise Hint("the first wrong line decides, not the last: the final reply is wrong too, but something "
-                   "went wrong earlier; which to_fahrenheit slip asks about a number get_weather never returned?")
-    if line == truth.line + 1:
-        raise Hint("right case; count the tool_call line itself, not the tool_return that answers it")
-    raise Hint("right case, wrong line: count every event from line 1 (run_start)")
+def _compare(lines: list[dict[str, Any]], truth: list[dict[str, Any]]) -> None:
+    names, expected = [line.get("event") for line in lines], [e["event"] for e in truth]
+    if names != expected:
+        raise Hint(f"the file's events are {names}; a run announces {len(expected)} times, and each "
+                   "announcement needs its own line, with \"event\" = the hook's name without on_")
+    for line, event in zip(lines, truth, strict=True):
+        for field in REQUIRED.get(event["event"], ()):
+            if line.get(field) != event[field]:
+                raise Hint(f"a {event['event']} line has {field}={line.get(field)!r}, but the run announced "
+                           f"{event[field]!r}; each {event['event']} line needs {', '.join(REQUIRED[event['event']])}")
 
 
-@exercise("04.3", kind="code", title="a 95% interval for a share of runs (Wilson score)")
-def check_wilson(interval: Callable[[int, int], tuple[float, float]]) -> str:
-    for k, n in [(0, 8), (6, 8), (8, 8), (3, 20), (120, 240)]:
-        low, high = interval(k, n)
-        want_low, want_high = wilson(k, n)
-        if math.isclose(low, want_low, abs_tol=2e-3) and math.isclose(high, want_high, abs_tol=2e-3):
-            continue
-        if k == 0 and high < 1e-9:
-            raise Hint("at 0 of 8 your interval is [0, 0]: that is p ± z·se, which claims 8 runs prove "
-                       "'never'; use the Wilson centre and half-width")
-        if high - low < want_high - want_low - 2e-3:
-            raise Hint(f"your interval for {k}/{n} is too narrow: for 95%, z = 1.96")
-        raise Hint(f"for {k}/{n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
-    return "your interval matches the Wilson score interval on five cases, 0/8 and 8/8 included"
+@exercise("04.1", kind="code", title="a listener that writes its own JSON Lines file")
+def json_lines_listener(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (JsonLinesListener), not an instance of it")
+    if issubclass(cls, TraceRecorder):
+        raise Hint("that is the package's TraceRecorder; write your own listener, hook by hook")
+    if not _own_hooks(cls):
+        raise NotDone
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.jsonl"
+        listener, recorder, seen = cls(path), EventRecorder(), []
+        agent = Agent(_oslo_cairo(peek=lambda: seen.append(len(_lines(path)))), weather_registry(),
+                      SYSTEM_PROMPT, observers=[listener, recorder], strict=True)
+        agent.run({"question": "How cold is Oslo in Fahrenheit, and how hot is Cairo?"})
+        _compare(_parse(_lines(path)), recorder.events)
+        if seen and seen[0] < 2:
+            raise Hint("when the model was first called, the file did not yet hold the run_start and step_start "
+                       "lines: write (and close or flush) each line when it is announced, so a crash keeps them")
+        first = len(_lines(path))
+        again = Agent(_oslo_cairo(), weather_registry(), SYSTEM_PROMPT, observers=[cls(path)], strict=True)
+        again.run({"question": "And once more?"})
+        if len(_lines(path)) != 2 * first:
+            raise Hint(f"after a second run with a new listener on the same file it holds {len(_lines(path))} "
+                       f"lines, not {2 * first}: open the file for appending, so earlier runs stay")
+    return f"your file held all {first} announcements of a run you had not seen, line by line, and kept both runs"
+
+
+def _london_sydney_new_york() -> ScriptedLLM:
+    return ScriptedLLM([[("get_weather", {"city": c}) for c in ("London", "Sydney", "New York")],
+                        [("to_fahrenheit", {"celsius": 14})], "London is 57°F."], name="scripted: three cities")
+
+
+@exercise("04.3", kind="code", title="a listener that only cares about tools")
+def tool_tally(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (ToolTally), not an instance of it")
+    hooks = _own_hooks(cls)
+    if not hooks:
+        raise NotDone
+    first, second = cls(), cls()
+    Agent(_london_sydney_new_york(), weather_registry(), SYSTEM_PROMPT, observers=[first], strict=True).run(
+        {"question": "Three cities, please."})
+    if first.counts != {"get_weather": 3, "to_fahrenheit": 1}:
+        raise Hint(f"on a run with three lookups and one conversion your tally says {first.counts}: count by "
+                   "the tool's name (call.name), one per slip")
+    Agent(ScriptedLLM([[("get_weather", {"city": "Oslo"})], "7°C."]), weather_registry(), SYSTEM_PROMPT,
+          observers=[second], strict=True).run({"question": "Oslo?"})
+    if second.counts != {"get_weather": 1}:
+        raise Hint(f"a second, fresh tally heard one lookup but says {second.counts}: do two listeners share "
+                   "one dict? Make it in __init__, not in the class body")
+    if len(hooks) > 1:
+        raise Hint(f"right counts, but you overrode {hooks}: one announcement is enough for this")
+    return f"right on runs you had not seen, overriding only {hooks[0]}"
+
+
+def _five_rounds() -> ScriptedLLM:
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: five rounds")
+
+
+@exercise("04.2", kind="reasoning", title="how many lines will the trace hold?")
+def trace_lines(answer: Any) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "five.jsonl"
+        Agent(_five_rounds(), weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(path)]).run(
+            {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
+        truth = len(read_trace(path))
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of lines")
+    if answer != truth:
+        raise Hint("count the announcements: one run_start; per model call a step_start and a model_reply; "
+                   "per slip a tool_call and a tool_return; one finish. How many model calls and slips here?")
+    return f"{truth} lines: the trace has one line per announcement, nothing more"

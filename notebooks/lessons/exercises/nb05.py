@@ -1,306 +1,97 @@
-"""Notebook 05's exercises: a router, the run loop, a node for a parallel branch, the brief on LangGraph.
-
-Every checker runs the learner's code on inputs the notebook never shows (other cities, other
-allowances, small graphs of its own), so copying an output from above cannot pass.
-"""
+"""Notebook 05's exercises: a rule of the first-wrong-line classifier, reading a trace, an interval."""
 
 from __future__ import annotations
 
-import operator
-from copy import deepcopy
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from mingraph_lite.course.brief import NOTICE, BriefNodes, expected_rows, initial_state
-from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.agents import Agent
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.course.classify import classify
+from mingraph_lite.course.compare import wilson
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
+from mingraph_lite.course.weather import weather_registry
 from . import Hint, exercise
 
-START, END = "__start__", "__end__"  # spelt as LangGraph and the course's engine spell them
+_LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
 
 
-# -- 05.1: the router ---------------------------------------------------------------------------------
-
-def _checked_state(cities: list[str], revisions: int, passed: bool) -> dict[str, Any]:
-    state = initial_state(cities)
-    readings = [{"city": c, "celsius": WEATHER[c]["celsius"], "conditions": WEATHER[c]["conditions"]}
-                for c in cities]
-    draft = {"rows": expected_rows({**state, "readings": readings}), "notice": NOTICE if passed else ""}
-    review = {"passed": passed, "issues": [] if passed else ["missing_fixed_data_notice"],
-              "checked_draft": deepcopy(draft)}
-    return {**state, "readings": readings, "draft": draft, "review": review, "revisions": revisions}
+def twice_manager() -> ScriptedLLM:
+    """Converts Paris, then converts the *result* again (64 is Fahrenheit already), then Tokyo."""
+    return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
+                        [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
+                       name="scripted: converts twice")
 
 
-@exercise("05.1", kind="code", title="route_after_check: accept, revise or hold")
-def check_router(route_after_check: Any) -> str:
-    cases = [  # (cities, revisions made, passed, allowance, expected label)
-        (["Oslo", "Cairo"], 0, True, 0, "accept"),
-        (["London"], 3, True, 1, "accept"),
-        (["Sydney", "Oslo"], 0, False, 2, "revise"),
-        (["Cairo"], 1, False, 3, "revise"),
-        (["Oslo"], 2, False, 2, "hold"),
-        (["New York", "London"], 0, False, 0, "hold"),
-    ]
-    for cities, revisions, passed, allowance, want in cases:
-        state = _checked_state(cities, revisions, passed)
-        before = deepcopy(state)
-        got = route_after_check(state, allowance)
-        if state != before:
-            raise Hint("your router changed the state it read; a router only chooses, it never edits")
-        if got in ("publish", "revise_draft"):
-            raise Hint("return a route label ('accept', 'revise' or 'hold'); the path map turns it into a node")
-        if got != want:
-            raise Hint(_router_hint(passed, revisions, allowance, got))
-    for broken, why in ((None, "no review yet"), ("other", "a review of another draft")):
-        state = _checked_state(["Paris", "Oslo"], 0, True)
-        if broken is None:
-            state["review"] = None
-        else:
-            state["draft"] = {**state["draft"], "notice": "Checked by nobody."}
-        try:
-            got = route_after_check(state, 1)
-        except ValueError:
+def made_up_manager() -> ScriptedLLM:
+    """Skips get_weather and converts numbers of its own (the reported made-up run, scripted)."""
+    return ScriptedLLM([[("to_fahrenheit", {"celsius": 10}), ("to_fahrenheit", {"celsius": 5})],
+                        "Paris: 50°F, Tokyo: 41°F"], name="scripted: made-up numbers")
+
+
+def recorded(llm: Any, unit_in_result: bool = False) -> list[dict[str, Any]]:
+    """One scripted run's events, as the notebook numbers them (line 1 is run_start)."""
+    recorder = EventRecorder()
+    Agent(llm, weather_registry(unit_in_result), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    return recorder.events
+
+
+def _calls(events: Sequence[dict[str, Any]], value: float) -> int:
+    return next(n for n, e in enumerate(events, 1) if e.get("event") == "tool_call"
+                and e.get("name") == "to_fahrenheit" and e["arguments"].get("celsius") == value)
+
+
+@exercise("05.1", kind="code", title="a rule of the classifier: a made-up number for to_fahrenheit")
+def check_made_up_rule(rule: Callable[[list[dict[str, Any]]], int | None]) -> str:
+    twice = recorded(twice_manager())
+    cases = [("the right run", recorded(four_round_manager()), None),
+             ('the right run with "18°C" answers', recorded(four_round_manager(), True), None),
+             ("the wrong-Tokyo run", recorded(wrong_tokyo_manager()), None),
+             ("the made-up run", recorded(made_up_manager()), _calls(recorded(made_up_manager()), 10)),
+             ("the converts-twice run", twice, _calls(twice, 64))]
+    for label, events, expected in cases:
+        got = rule(events)
+        if got == expected:
             continue
-        raise Hint(f"with {why}, your router returned {got!r}; it must raise ValueError: only a draft that "
-                   "was checked (review['checked_draft'] equal to the draft) may be routed")
-    return "the router delivers, revises while allowed, holds after, and refuses a draft nobody checked"
+        if expected is not None and got == expected + 1:
+            raise Hint(f"{label}: you returned line {got}, the answer slip; the first wrong line is the slip "
+                       "itself (the tool_call line)")
+        if label == "the converts-twice run" and got is None:
+            raise Hint("the converts-twice run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
+                       "only numbers that get_weather returned are Celsius")
+        if label.startswith("the right run with"):
+            raise Hint(f'{label}: get_weather answered "18°C"; read its number with number(content)')
+        raise Hint(f"{label}: expected {expected}, your rule returned {got!r}")
+    return "your rule finds the made-up conversions, and only those, on all five runs"
 
 
-def _router_hint(passed: bool, revisions: int, allowance: int, got: Any) -> str:
-    if passed:
-        return (f"a draft that passed came back {got!r} with {revisions} revision(s) made and an allowance of "
-                f"{allowance}: a draft that passed is delivered, whatever the allowance says")
-    return (f"a failed draft with {revisions} revision(s) made and max_revisions={allowance} came back {got!r}: "
-            "max_revisions=N allows N revisions, no more and no fewer")
+@exercise("05.2", kind="reasoning", title="which case, which line: the converts-twice run")
+def check_twice(answer: tuple[int, int]) -> str:
+    truth = classify(recorded(twice_manager()))
+    case, line = answer
+    if (case, line) == (truth.case, truth.line):
+        return f"right: case {truth.case} at line {truth.line} ({truth.why})"
+    if case != truth.case:
+        raise Hint("the first wrong line decides, not the last: the final reply is wrong too, but something "
+                   "went wrong earlier; which to_fahrenheit slip asks about a number get_weather never returned?")
+    if line == truth.line + 1:
+        raise Hint("right case; count the tool_call line itself, not the tool_return that answers it")
+    raise Hint("right case, wrong line: count every event from line 1 (run_start)")
 
 
-# -- 05.2: the run loop -------------------------------------------------------------------------------
-
-class _Runaway(Exception):
-    """Raised by a checker's node when a loop ran far past its bound (so a missing bound cannot hang)."""
-
-
-def _loop_graph(max_steps: int = 20) -> dict[str, Any]:
-    def inc(state):
-        return {"n": state["n"] + 1, "log": [f"inc{state['n'] + 1}"]}
-
-    def shout(state):
-        return {"log": ["done"], "last": "shout"}
-
-    return {"nodes": {"inc": inc, "shout": shout}, "edges": {START: "inc"},
-            "routers": {"inc": (lambda s: "again" if s["n"] < 3 else "stop", {"again": "inc", "stop": "shout"})},
-            "reducers": {"log": operator.add}, "max_steps": max_steps}
-
-
-def _guarded(graph: dict[str, Any], limit: int = 60) -> dict[str, Any]:
-    """The same graph, its nodes counting calls: a loop that never moves on fails instead of hanging."""
-    calls = []
-
-    def guard(fn: Any) -> Any:
-        def node(state: Any) -> Any:
-            calls.append(1)
-            if len(calls) > limit:
-                raise _Runaway
-            return fn(state)
-        return node
-
-    return {**graph, "nodes": {name: guard(fn) for name, fn in graph["nodes"].items()}}
-
-
-def _call_run(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    given = deepcopy(state)
-    try:
-        final = run(_guarded(graph), state)
-    except _Runaway:
-        raise Hint("your loop kept running nodes long after the graph should have ended: after each node, move "
-                   "on to the next one (router, fixed edge, or END)") from None
-    except KeyError as exc:
-        raise Hint(f"your run raised KeyError {exc}: a node with no edge and no router ends the run "
-                   "(as in LangGraph), and a field the state does not have yet is simply set") from None
-    if state != given:
-        raise Hint("your run changed the input dict it was given; work on your own copy of the state")
-    if not isinstance(final, dict):
-        raise Hint(f"run must return the final state (a dict), got {type(final).__name__}")
-    return final
-
-
-def _check_loop_and_reducer(run: Any) -> None:
-    final = _call_run(run, _loop_graph(), {"n": 0, "log": ["start"], "last": None})
-    if final.get("log") == ["done"] or final.get("log", [None])[0] != "start":
-        raise Hint("the field 'log' has a reducer (operator.add) but lost its earlier entries: merge a field "
-                   "that has a reducer with reducer(old, new); replace only the others")
-    if final.get("n") != 3 or final.get("log") != ["start", "inc1", "inc2", "inc3", "done"]:
-        raise Hint(f"a loop graph of our own ended with n={final.get('n')} and log={final.get('log')}: after a "
-                   "node with a router, ask the router for a label and go where the path map sends it")
-    if final.get("last") != "shout":
-        raise Hint("a field without a reducer is replaced by the node's value")
-    best = {"nodes": {"a": lambda s: {"best": 4}, "b": lambda s: {"best": 2, "seen": True}},
-            "edges": {START: "a", "a": "b", "b": END}, "routers": {}, "reducers": {"best": max}, "max_steps": 5}
-    final = _call_run(run, best, {"best": 3})
-    if final != {"best": 4, "seen": True}:
-        raise Hint(f"with the reducer max on 'best' (start 3, then 4, then 2) you ended with {final}: call the "
-                   "field's own reducer, not always operator.add")
-
-
-def _check_copies(run: Any) -> None:
-    def sneaky(state):
-        state["log"].append("edited in place")
-        return {"last": "sneaky"}
-
-    graph = {"nodes": {"sneaky": sneaky}, "edges": {START: "sneaky", "sneaky": END}, "routers": {},
-             "reducers": {"log": operator.add}, "max_steps": 3}
-    given = {"log": ["start"], "last": None}
-    try:
-        final = run(_guarded(graph), given)
-    except _Runaway:
-        raise Hint("your loop kept running a one-node graph: after a node with an edge to END, stop") from None
-    if "edited in place" in given["log"] or "edited in place" in final.get("log", []):
-        raise Hint("a node edited the nested list it was handed and the edit reached the state: hand each node "
-                   "a deep copy (copy.deepcopy), so only its returned change slip changes the state")
-
-
-def _check_bound(run: Any) -> None:
-    calls = []
-
-    def again(state):
-        calls.append(1)
-        if len(calls) > 50:
-            raise _Runaway
-        return {"n": state["n"] + 1}
-
-    graph = {"nodes": {"again": again}, "edges": {START: "again"},
-             "routers": {"again": (lambda s: "loop", {"loop": "again", "out": END})}, "reducers": {},
-             "max_steps": 4}
-    try:
-        run(graph, {"n": 0})
-    except _Runaway:
-        raise Hint("a router that never takes its exit ran your loop past max_steps: count the nodes that "
-                   "ran and raise before starting one more than max_steps") from None
-    except Exception:  # the bound stopped it: now count how far it went
-        if len(calls) != 4:
-            raise Hint(f"with max_steps=4 your loop ran {len(calls)} node(s) before stopping: run exactly "
-                       "max_steps nodes, then refuse to start the next") from None
-        return
-    raise Hint("a router that never takes its exit finished without an error: raise once max_steps nodes ran")
-
-
-@exercise("05.2", kind="code", title="the run loop: run(graph, state)")
-def check_run(run: Any) -> str:
-    _check_loop_and_reducer(run)
-    _check_copies(run)
-    _check_bound(run)
-    return "your run loop walks edges and routes, merges through reducers, copies, and stops at its bound"
-
-
-# -- 05.3: a node for a parallel branch --------------------------------------------------------------
-
-@exercise("05.3", kind="code", title="collect_city(city): one branch's node")
-def check_collect_city(collect_city: Any) -> str:
-    base = initial_state(["London", "Oslo", "Cairo"])
-    base["readings"] = [{"city": "London", "celsius": WEATHER["London"]["celsius"], "conditions": "light rain"}]
-    base["events"] = ["collected London"]
-    slips = []
-    for city in ("Oslo", "Cairo"):
-        state = deepcopy(base)
-        slip = collect_city(city)(state)
-        if state != base:
-            raise Hint("your node changed the state it was handed; return a change slip instead")
-        slips.append(_check_slip(city, slip))
-    merged = base["readings"] + slips[0]["readings"] + slips[1]["readings"]
-    if [r["city"] for r in merged] != ["London", "Oslo", "Cairo"]:
-        raise Hint("two branches' slips, merged with operator.add, do not hold one new reading each")
-    return "each branch hands back one reading in a one-item list; the reducer joins the branches"
-
-
-def _check_slip(city: str, slip: Any) -> dict[str, Any]:
-    if not isinstance(slip, dict):
-        raise Hint(f"a node returns a dict of the fields it changed, got {type(slip).__name__}")
-    if set(slip) != {"readings", "events"}:
-        raise Hint(f"the slip for {city} changes {sorted(slip)}; a collecting branch changes only "
-                   "'readings' and 'events'")
-    readings, events = slip["readings"], slip["events"]
-    if not isinstance(readings, list) or not isinstance(events, list):
-        raise Hint("'readings' and 'events' are merged with operator.add, which joins lists: send one-item lists")
-    if len(readings) != 1:
-        raise Hint(f"the slip for {city} carries {len(readings)} readings: send only the new one; the reducer "
-                   "adds it to what the other branches and earlier steps collected")
-    reading = readings[0]
-    want = WEATHER[city]
-    if not isinstance(reading, dict) or reading.get("city") != city or reading.get("celsius") != want["celsius"] \
-            or reading.get("conditions") != want["conditions"]:
-        raise Hint(f"the reading for {city} should hold its city, celsius and conditions from the teaching data")
-    if len(events) != 1 or city not in str(events[0]):
-        raise Hint(f"add one event that names {city}; the earlier events are already on the worksheet")
-    return slip
-
-
-# -- 05.4: the parallel brief declared on LangGraph ------------------------------------------------
-
-def _reference_path(nodes: BriefNodes, cities: list[str]) -> list[str]:
-    """The brief's path after collecting, walked here with the nodes themselves (no engine involved)."""
-    state = initial_state(cities)
-    state["readings"] = [{"city": c, **WEATHER[c]} for c in sorted(cities)]
-    path, node = [], "write_draft"
-    fixed = {"write_draft": "check_draft", "revise_draft": "check_draft"}
-    routes = {"accept": "publish", "revise": "revise_draft", "hold": "hold"}
-    while True:
-        update = getattr(nodes, node)(deepcopy(state))
-        state = {**state, **{k: v for k, v in update.items() if k != "events"}}
-        path.append(node)
-        if node in ("publish", "hold"):
-            return path
-        node = routes[nodes.route_after_check(state)] if node == "check_draft" else fixed[node]
-
-
-def _supersteps_on_langgraph(graph: Any, cities: list[str], limit: int) -> tuple[list[tuple[int, str]], dict]:
-    steps, final = [], {}
-    for mode, payload in graph.stream(initial_state(cities), stream_mode=["debug", "values"],
-                                      config={"recursion_limit": limit}):
-        if mode == "values":
-            final = payload
-        elif payload["type"] == "task":
-            steps.append((payload["step"], payload["payload"]["name"]))
-    return steps, final
-
-
-@exercise("05.4", kind="code", title="the brief with parallel branches, declared on LangGraph's StateGraph")
-def check_langgraph(declare_on_langgraph: Any) -> str:
-    try:
-        import langgraph  # noqa: F401
-    except ImportError:
-        raise Hint("LangGraph is not installed here: pip install 'mingraph-lite[langgraph]'") from None
-    for cities, style, allowance in ((["Oslo", "Cairo", "London"], "stubborn", 2),
-                                     (["Sydney", "New York"], "complete", 0),
-                                     (["Cairo", "Oslo"], "missing-notice", 3)):
-        nodes = BriefNodes(style, allowance)
-        graph = declare_on_langgraph(nodes, cities)
-        if not hasattr(graph, "stream"):
-            raise Hint(f"declare_on_langgraph returned a {type(graph).__name__}, which cannot run: "
-                       "return builder.compile()")
-        if not type(graph).__module__.startswith("langgraph"):
-            raise Hint(f"declare_on_langgraph returned a {type(graph).__name__} from {type(graph).__module__}: "
-                       "build it on langgraph.graph.StateGraph and return builder.compile()")
-        steps, final = _supersteps_on_langgraph(graph, cities, 4 * allowance + 10)
-        want = [(1, f"collect_{c}") for c in sorted(cities)]
-        want += [(i + 2, node) for i, node in enumerate(_reference_path(nodes, cities))]
-        if sorted({n for s, n in steps if s == 1}) != [n for _, n in want[:len(cities)]]:
-            raise Hint(f"for {cities} the first superstep ran {sorted(n for s, n in steps if s == 1)}: every "
-                       "city's collecting node should start at once, each with its own edge from START")
-        if steps != want:
-            raise Hint(_langgraph_hint([n for _, n in steps[len(cities):]], [n for _, n in want[len(cities):]]))
-        if sorted(r["city"] for r in final.get("readings", [])) != sorted(cities):
-            raise Hint("the final worksheet does not hold one reading per city")
-    return "every city collected in one superstep, joined, then the same path through every exit, on LangGraph"
-
-
-def _langgraph_hint(path: list[str], want: list[str]) -> str:
-    for i, (got, expected) in enumerate(zip(path, want, strict=False)):
-        if got != expected:
-            after = f"after {path[i - 1]!r}" if i else "after the collecting branches"
-            return f"{after} your graph went to {got!r}; check the edges and the path map out of that node"
-    if len(path) < len(want):
-        last = repr(path[-1]) if path else "the collecting branches"
-        return (f"your graph ended the run after {last}: on LangGraph a node with no outgoing edge ends the "
-                "run; which edge is missing?")
-    return f"your graph ran on after {want[-1]!r}: publish and hold both go to END"
-
-
-__all__ = ["check_collect_city", "check_langgraph", "check_router", "check_run"]
+@exercise("05.3", kind="code", title="a 95% interval for a share of runs (Wilson score)")
+def check_wilson(interval: Callable[[int, int], tuple[float, float]]) -> str:
+    for k, n in [(0, 8), (6, 8), (8, 8), (3, 20), (120, 240)]:
+        low, high = interval(k, n)
+        want_low, want_high = wilson(k, n)
+        if math.isclose(low, want_low, abs_tol=2e-3) and math.isclose(high, want_high, abs_tol=2e-3):
+            continue
+        if k == 0 and high < 1e-9:
+            raise Hint("at 0 of 8 your interval is [0, 0]: that is p ± z·se, which claims 8 runs prove "
+                       "'never'; use the Wilson centre and half-width")
+        if high - low < want_high - want_low - 2e-3:
+            raise Hint(f"your interval for {k}/{n} is too narrow: for 95%, z = 1.96")
+        raise Hint(f"for {k}/{n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
+    return "your interval matches the Wilson score interval on five cases, 0/8 and 8/8 included"

@@ -1,4 +1,4 @@
-"""Reference answers for notebook 03's exercises, and plausible wrong ones with the hint they should get."""
+"""Reference answers for notebook 04's exercises, and plausible wrong ones with the hint they should get."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from mingraph_lite import Observer
 
 
-# 03.1 ---------------------------------------------------------------- a listener that writes JSON Lines
+# 04.1 ---------------------------------------------------------------- a listener that writes JSON Lines
 class JsonLinesListener(Observer):
     """One JSON object per announcement, appended and closed line by line (a crash keeps what came before)."""
 
@@ -91,7 +91,7 @@ class OnlyTools(Observer):
         self._write(event="tool_return", name=result.name, content=result.content)
 
 
-# 03.3 ---------------------------------------------------------------- a tool tally
+# 04.3 ---------------------------------------------------------------- a tool tally
 class ToolTally(Observer):
     def __init__(self):
         self.counts = {}
@@ -120,12 +120,12 @@ class TwoHookTally(ToolTally):
         pass
 
 
-SOLUTIONS = {"03.1": JsonLinesListener, "03.2": 20, "03.3": ToolTally}
+SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolTally}
 
 WRONG = {
-    "03.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
+    "04.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
              (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line")],
-    "03.3": [(SharedTally, "share one dict"), (TotalTally, "count by the tool's name"),
+    "04.3": [(SharedTally, "share one dict"), (TotalTally, "count by the tool's name"),
              (TwoHookTally, "one announcement is enough")],
-    "03.2": [(16, "count the announcements"), (18, "count the announcements")],
+    "04.2": [(16, "count the announcements"), (18, "count the announcements")],
 }

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 05 · Graph routing: a worksheet, change slips, and routes you declare
+# # 06 · Graph routing: a worksheet, change slips, and routes you declare
 #
 # **By the end of this notebook you will be able to**
 #
@@ -13,7 +13,7 @@
 #   `recursion_limit` count;
 # - declare the same graph on the real LangGraph, and run the agent loop from notebook 01 as a two-node graph.
 #
-# **Before you start:** notebooks 01 to 03 (the loop, the cards, the listeners); Python dicts and functions.
+# **Before you start:** notebooks 01 to 04 (the loop, the cards, the listeners); Python dicts and functions.
 # **Time:** about 60 minutes, exercises included.
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
@@ -168,7 +168,7 @@ for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish",
 # route *label*; a declared map turns the label into a node, so a router can only choose among routes declared up
 # front.
 #
-# ### Exercise 05.1: `route_after_check`
+# ### Exercise 06.1: `route_after_check`
 #
 # Write `route_after_check(state, max_revisions)`. Rules:
 #
@@ -185,7 +185,7 @@ def route_after_check(state, max_revisions):
 
 
 # %%
-check("05.1", route_after_check)
+check("06.1", route_after_check)
 
 # %% [markdown]
 # The package's router, for comparison (its allowance lives on the `BriefNodes` object):
@@ -211,7 +211,7 @@ print(inspect.getsource(BriefNodes.route_after_check))
 # }
 # ```
 #
-# ### Exercise 05.2: `run(graph, state)`
+# ### Exercise 06.2: `run(graph, state)`
 #
 # Write `run(graph, state)` that returns the final worksheet. Rules:
 #
@@ -232,7 +232,7 @@ def run(graph, state):
 
 
 # %%
-check("05.2", run)
+check("06.2", run)
 
 # %% [markdown]
 # Our version, every line visible. This is the loop the rest of the notebook builds on:
@@ -666,7 +666,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 
 
 # %% [markdown]
-# ### Exercise 05.3: one branch's node
+# ### Exercise 06.3: one branch's node
 #
 # Write `collect_city(city)`: it returns a **node** (a function of the worksheet) that collects that one city. Its
 # slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the city's `city`,
@@ -679,7 +679,7 @@ def collect_city(city):
 
 
 # %%
-check("05.3", collect_city)
+check("06.3", collect_city)
 
 # %% [markdown]
 # Our version (the rest of the notebook uses this one):
@@ -723,7 +723,7 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 # LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
 # nodes: `add_edge([branch_1, branch_2, ...], "write_draft")`. The package's `StateGraph` takes the same calls.
 #
-# ### Exercise 05.4: declare the parallel brief on LangGraph
+# ### Exercise 06.4: declare the parallel brief on LangGraph
 #
 # Write `declare_on_langgraph(nodes, cities)`: build the parallel brief on `langgraph.graph.StateGraph` over
 # `BriefState`: one `collect_<city>` node per city (from your or our `collect_city`), all starting at once
@@ -739,16 +739,16 @@ def declare_on_langgraph(nodes, cities):
 
 # %%
 if LangGraphStateGraph is None:
-    print("05.4 skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
+    print("06.4 skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
 else:
-    check("05.4", declare_on_langgraph)
+    check("06.4", declare_on_langgraph)
 
 # %% [markdown]
 # ### Our declaration, on the package's engine, and who ran when
 #
 # Here is our declaration. It takes the builder as an argument, so the very same function can be handed our
 # `StateGraph` or LangGraph's. Listeners hear each node start and end **with its superstep**, so the same kind of
-# listener you wrote in notebook 03 can say who ran when:
+# listener you wrote in notebook 04 can say who ran when:
 
 # %%
 def declare_parallel(builder, nodes, cities):
@@ -908,7 +908,7 @@ print(inspect.getsource(AgentNodes.route_after_tools))
 # in the `tools` node's one update, so a round cut short (Ctrl-C in a tool) leaves the folder as it was, never with a
 # slip unanswered. A stopped run keeps `answer=None` and says why in `stop_reason`.
 #
-# The same listeners as notebook 03 plug in unchanged. The nodes announce what `Agent` announces, in the same order;
+# The same listeners as notebook 04 plug in unchanged. The nodes announce what `Agent` announces, in the same order;
 # the engine adds its node start and end around them.
 
 # %%
@@ -922,7 +922,7 @@ print("answer:", end["answer"], "| stop_reason:", end["stop_reason"], "| model c
       "| tool calls:", end["tool_calls_made"])
 
 # %% [markdown]
-# **The same announcements?** Run the `Agent` from notebook 02 with the same scripted manager and an `EventRecorder`,
+# **The same announcements?** Run the `Agent` from notebook 03 with the same scripted manager and an `EventRecorder`,
 # and compare its events with the graph's, leaving out the graph's own node events:
 
 # %%
@@ -1016,7 +1016,7 @@ assert ended["stop_reason"] == "answered" and "24°F" in ended["answer"]  # 24 i
 # %% [markdown]
 # Both lookups came back right (18 and 24, Celsius), and the reply then called them °F, without a conversion: the
 # graph reached END with `stop_reason` "answered" and a wrong answer. Routing decides when a run stops; whether its
-# answer is right needs a check of its own (notebook 04 finds this run's first wrong line).
+# answer is right needs a check of its own (notebook 05 finds this run's first wrong line).
 #
 # ### The active model
 #

@@ -1,4 +1,4 @@
-"""Reference answers for notebook 04, and plausible wrong ones (each with part of the hint it must get)."""
+"""Reference answers for notebook 05, and plausible wrong ones (each with part of the hint it must get)."""
 
 from __future__ import annotations
 
@@ -61,9 +61,9 @@ def ninety_percent(k, n):
     return centre - half, centre + half
 
 
-SOLUTIONS = {"04.1": made_up_rule, "04.2": (1, 14), "04.3": wilson_interval}
+SOLUTIONS = {"05.1": made_up_rule, "05.2": (1, 14), "05.3": wilson_interval}
 WRONG = {
-    "04.1": [(any_tool_number, "64 came back from to_fahrenheit"), (answer_line, "the slip itself")],
-    "04.2": [((3, 20), "the first wrong line decides"), ((1, 15), "not the tool_return")],
-    "04.3": [(wald_interval, "[0, 0]"), (ninety_percent, "z = 1.96")],
+    "05.1": [(any_tool_number, "64 came back from to_fahrenheit"), (answer_line, "the slip itself")],
+    "05.2": [((3, 20), "the first wrong line decides"), ((1, 15), "not the tool_return")],
+    "05.3": [(wald_interval, "[0, 0]"), (ninety_percent, "z = 1.96")],
 }

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 02 · State cards
+# # 03 · State cards
 #
 # Notebook 01 ended with a loop that asks "what does the sticky note say?" before every move. This
 # notebook tears that rulebook into **cards**, one per situation, has you add a new situation to *both*
@@ -204,10 +204,10 @@ print(f"Waiting was picked up {picked.count('Waiting')} times",
 # | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `_CallingModel`, `_RunningTools`, `_Finished` |
 # | answers | what has happened so far? | where am I, so what do I do now? |
 # | changes | on every message, and only grows | when something happens; flips back and forth |
-# | in a graph (notebook 05) | the state's `messages` | which node runs next |
+# | in a graph (notebook 06) | the state's `messages` | which node runs next |
 #
 # So the word "state" means two things. In the left column it means *what we've got*: the package's
-# `steps.State` is exactly that, a dict of values (notebook 05 calls it the *worksheet*). In the State
+# `steps.State` is exactly that, a dict of values (notebook 06 calls it the *worksheet*). In the State
 # *pattern* it means *where we are*: the right column.
 #
 # A look-alike: the errand runner picking a tool function from the slip's name is the Strategy pattern:
@@ -230,7 +230,7 @@ for card, size in agent.cards:
 plot_run(recorder, title="four-round manager (scripted): the card flips, the folder climbs")
 
 # %% [markdown]
-# ### Exercise 02.1: which cards, in which order?
+# ### Exercise 03.1: which cards, in which order?
 #
 # Write `expected_cards(replies, max_steps)`. `replies` describes a scripted manager: one number per reply,
 # how many slips that reply holds (`0` means the reply is the answer), and the manager has more replies than
@@ -244,7 +244,7 @@ def expected_cards(replies, max_steps):
 
 
 # %%
-check("02.1", expected_cards)
+check("03.1", expected_cards)
 
 # %% [markdown]
 # ## When the manager never answers: no fake answers
@@ -355,7 +355,7 @@ except ToolArgsError as e:
     print(f"today's cards: {type(e).__name__}: {e}")
 
 # %% [markdown]
-# ### Exercise 02.2: ask a human, in the sticky-note loop
+# ### Exercise 03.2: ask a human, in the sticky-note loop
 #
 # Copy `sticky_note_loop` from the top of this notebook into the cell below as
 # `sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)` and add the new situation:
@@ -371,10 +371,10 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
 
 
 # %%
-check("02.2", sticky_note_loop_with_human)
+check("03.2", sticky_note_loop_with_human)
 
 # %% [markdown]
-# ### Exercise 02.3: ask a human, as a card
+# ### Exercise 03.3: ask a human, as a card
 #
 # Now the same situation in the card version. `Errands` needs one change: before running a slip, check the
 # city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips left
@@ -402,7 +402,7 @@ class AskingHuman:
 
 
 # %%
-check("02.3", (ErrandsAskingHuman, AskingHuman))
+check("03.3", (ErrandsAskingHuman, AskingHuman))
 
 
 # %% [markdown]
@@ -621,7 +621,7 @@ assert next_card == Waiting(2) and desk.folder[-1].is_error
 #
 # This scripted manager sends `{"celsius": "18"}`: a string, not a number. The registry does not quietly
 # turn `"18"` into `18`, so the manager gets an answer slip saying what to fix, and sends the right slip next
-# round. `ConsoleLogger` prints each step (notebook 03 explains listeners).
+# round. `ConsoleLogger` prints each step (notebook 04 explains listeners).
 #
 # **Predict first:** how many model calls will this run take?
 
@@ -694,7 +694,7 @@ print("folder now holds", len(agent.memory.messages()), "messages;",
 assert not unanswered(agent.memory.messages())
 
 # %% [markdown]
-# ### Exercise 02.4: who can fix it?
+# ### Exercise 03.4: who can fix it?
 #
 # For each failure, write `"model"` if it should go back to the model as an answer slip that says what to fix
 # (a `ToolArgsError`), or `"caller"` if the tool's exception should go up to whoever called `agent.run`.
@@ -710,7 +710,7 @@ who_fixes = {
 }
 
 # %%
-check("02.4", who_fixes)
+check("03.4", who_fixes)
 
 # %% [markdown]
 # ## Your model, same cards
@@ -738,15 +738,15 @@ print(f"outcome: {outcome}")
 # ## What is still open
 #
 # - **Nobody can watch.** We printed the cards by reading `agent.cards` after the run, and `ConsoleLogger`
-#   was handed in without the agent knowing what it does. Notebook 03 is about those listeners: one method
+#   was handed in without the agent knowing what it does. Notebook 04 is about those listeners: one method
 #   per announcement, and a broken listener that cannot change the run.
 # - **Retrying a tool that failed** for operational reasons (the service is down) is not built: the run stops
 #   and the caller decides.
 # - **A human in the package's agent.** Our `AskingHuman` card lives in this notebook; the package's `Agent`
 #   has no such card (a real one would wait for a person, which a notebook cell cannot do mid-run).
 # - **A subagent that hits its limit** raises `StepLimitReached` into its parent. Right for a direct caller; a
-#   parent agent calling a subagent as a tool has to catch it (notebook 06).
+#   parent agent calling a subagent as a tool has to catch it (notebook 08).
 # - **The folder carries over between runs**: here that is what let run 2 continue after run 1 failed. For
-#   unrelated tasks it is baggage, and it is read (and paid for) every round (notebook 06).
+#   unrelated tasks it is baggage, and it is read (and paid for) every round (notebook 08).
 # - **Cards or arrows?** LangChain's agent does not use cards: it is a graph whose "what comes next" sits on
-#   the arrows between nodes. Notebook 05 builds that version.
+#   the arrows between nodes. Notebook 06 builds that version.

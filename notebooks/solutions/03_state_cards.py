@@ -1,4 +1,4 @@
-"""Reference answers for notebook 02's exercises, and plausible wrong ones with the hint each must get.
+"""Reference answers for notebook 03's exercises, and plausible wrong ones with the hint each must get.
 
 The card answers refer to the notebook's own ``Waiting`` card and ``knows``; minimal copies of both
 are defined here, so this file runs on its own.
@@ -27,7 +27,7 @@ class Errands:
     step: int
 
 
-# --- 02.1 ---------------------------------------------------------------------------------------
+# --- 03.1 ---------------------------------------------------------------------------------------
 
 def expected_cards(replies, max_steps):
     cards = []
@@ -61,7 +61,7 @@ def cards_no_extra_at_the_limit(replies, max_steps):
     return [*cards, "Finished"]
 
 
-# --- 02.2 ---------------------------------------------------------------------------------------
+# --- 03.2 ---------------------------------------------------------------------------------------
 
 def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10):
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
@@ -134,7 +134,7 @@ def sticky_without_the_human(llm, registry, question, human, *, max_steps=10):
     raise StepLimitReached("no answer", steps=max_steps)
 
 
-# --- 02.3 ---------------------------------------------------------------------------------------
+# --- 03.3 ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ErrandsAskingHuman(Errands):
@@ -194,7 +194,7 @@ class ErrandsStartingOver(Errands):
         return Waiting(self.step + 1)
 
 
-# --- 02.4 ---------------------------------------------------------------------------------------
+# --- 03.4 ---------------------------------------------------------------------------------------
 
 WHO_FIXES = {
     "get_forecast with days='three'": "model",
@@ -204,16 +204,16 @@ WHO_FIXES = {
 }
 
 
-SOLUTIONS = {"02.1": expected_cards, "02.2": sticky_note_loop_with_human,
-             "02.3": (ErrandsAskingHuman, AskingHuman), "02.4": WHO_FIXES}
+SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
+             "03.3": (ErrandsAskingHuman, AskingHuman), "03.4": WHO_FIXES}
 
 WRONG = {
-    "02.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel")],
-    "02.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
+    "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel")],
+    "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
              (sticky_without_the_human, "check the city before running")],
-    "02.3": [((ErrandsAskingInline, AskingHuman), "on its own card"),
+    "03.3": [((ErrandsAskingInline, AskingHuman), "on its own card"),
              ((ErrandsStartingOver, AskingHumanStartsOver), "hand each other over forever")],
-    "02.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "could a better slip fix it"),
+    "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "could a better slip fix it"),
              ({**WHO_FIXES, "get_forecast for Oslo, 3 days, service down": "model"}, "could a better slip fix it")],
 }

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 03 · The announcer and the platform
+# # 04 · The announcer and the platform
 #
 # **By the end of this notebook you will be able to**
 #
@@ -197,7 +197,7 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 # ## The package's version: `Observer`
 #
 # `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run (and two
-# more for graph runs, in notebook 05). The `Agent` announces in this order: `on_run_start`, then per model call
+# more for graph runs, in notebook 06). The `Agent` announces in this order: `on_run_start`, then per model call
 # `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and `on_tool_return` (or `on_tool_error`
 # for a tool that failed), and finally `on_finish(answer, reason)`.
 
@@ -231,7 +231,7 @@ reveal(guess_step_lines, len(step_lines), "[step ...] lines printed (one per mod
 
 # %% [markdown]
 # `tokens in=? out=? thinking=?`: a scripted manager reports no token counts, and the logger prints `?` rather
-# than guess a number. (Notebook 04 is about who reports what.)
+# than guess a number. (Notebook 05 is about who reports what.)
 #
 # ## Listener 2: `EventRecorder`, events as data (for tests and plots)
 #
@@ -275,7 +275,7 @@ for e in recorder.events:
 #    every line before the crash is already on disk;
 # 3. **appended, never overwritten**: a second run on the same file adds its lines after the first run's.
 #
-# ### Exercise 03.1: a listener that writes its own JSON Lines file
+# ### Exercise 04.1: a listener that writes its own JSON Lines file
 #
 # Write `JsonLinesListener(path)`: an `Observer` that follows the three rules. Besides `"event"`, a `step_start`
 # line carries `"step"`; a `tool_call` line `"name"` and `"arguments"`; a `tool_return` line `"name"` and
@@ -292,7 +292,7 @@ class JsonLinesListener(Observer):
 
 
 # %%
-check("03.1", JsonLinesListener)
+check("04.1", JsonLinesListener)
 
 # %% [markdown]
 # ## The package's version: `TraceRecorder`
@@ -302,7 +302,7 @@ check("03.1", JsonLinesListener)
 # `seq`. `read_trace(path)` reads it back (and skips a last line torn by a crash).
 
 # %%
-TRACE = Path("traces/03_three_rounds.jsonl")
+TRACE = Path("traces/04_three_rounds.jsonl")
 TRACE.unlink(missing_ok=True)             # start afresh, so re-running this cell gives the same file
 
 traced = Agent(three_round_manager(), registry, SYSTEM_PROMPT, observers=[TraceRecorder(TRACE)])
@@ -324,7 +324,7 @@ for e in events:
         print(f"seq {e['seq']:>2}  step {e['step']}  model_reply  {e['message']['content']!r}")
 
 # %% [markdown]
-# ### Exercise 03.2: how many lines?
+# ### Exercise 04.2: how many lines?
 #
 # The trace above came from the **three-round** manager (both lookups in round 1, both conversions in round 2,
 # the answer in round 3). Now picture a **five-round** manager that asks for one thing per round: Paris's
@@ -335,7 +335,7 @@ for e in events:
 five_round_lines = ...  # your answer: a whole number
 
 # %%
-check("03.2", five_round_lines)
+check("04.2", five_round_lines)
 
 # %% [markdown]
 # ## A broken listener, and the run unchanged
@@ -404,11 +404,11 @@ class ErrandsRun(Observer):
         self.errands += 1
 
 
-Path("traces/03_all.jsonl").unlink(missing_ok=True)
+Path("traces/04_all.jsonl").unlink(missing_ok=True)
 printed = io.StringIO()
 errands, everyone_recorder = ErrandsRun(), EventRecorder()
 broken = Broken()
-everyone = [ConsoleLogger(stream=printed), everyone_recorder, TraceRecorder("traces/03_all.jsonl"), errands, broken]
+everyone = [ConsoleLogger(stream=printed), everyone_recorder, TraceRecorder("traces/04_all.jsonl"), errands, broken]
 draw_platform(everyone, broken=[broken])
 plt.show()
 
@@ -425,7 +425,7 @@ print(f"{'':24}{'5 listeners':>12}{'none':>8}")
 print(f"{'messages in folder':24}{len(busy_folder):>12}{len(silent_folder):>8}")
 print(f"{'console lines':24}{printed.getvalue().count(chr(10)):>12}{0:>8}")
 print(f"{'recorded events':24}{len(everyone_recorder.events):>12}{0:>8}")
-print(f"{'trace lines':24}{len(read_trace('traces/03_all.jsonl')):>12}{0:>8}")
+print(f"{'trace lines':24}{len(read_trace('traces/04_all.jsonl')):>12}{0:>8}")
 print(f"{'errands counted':24}{errands.errands:>12}{'-':>8}")
 print(f"{'warnings (broken one)':24}{len(warned):>12}{0:>8}")
 assert busy_answer == silent_answer and busy_folder == silent_folder
@@ -433,7 +433,7 @@ print("same answer:", busy_answer == silent_answer, "| same folder:", busy_folde
 
 
 # %% [markdown]
-# ### Exercise 03.3: a listener that only cares about tools
+# ### Exercise 04.3: a listener that only cares about tools
 #
 # Write `ToolTally`, a listener that counts how often each tool was *asked for*, by name, in `self.counts` (for
 # example `{"get_weather": 2, "to_fahrenheit": 2}`). Override only the one announcement you need. The check runs
@@ -448,12 +448,12 @@ class ToolTally(Observer):
 
 
 # %%
-check("03.3", ToolTally)
+check("04.3", ToolTally)
 
 # %% [markdown]
 # ## Watching a run live: `FolderView` and `CardTimeline`
 #
-# Two listeners draw the two meanings of "state" from notebook 02 while the run happens: `FolderView` is the
+# Two listeners draw the two meanings of "state" from notebook 03 while the run happens: `FolderView` is the
 # folder (every message the manager is read; it only grows), `CardTimeline` is the card in hand (calling the
 # model, running tools, finished; it flips back and forth). They are ordinary listeners: the agent doesn't know
 # they are there.
@@ -504,7 +504,7 @@ assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # th
 # run answers the question right; this is the closest: **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp),
 # definition `finish-right`, variant "worked example" (a short exchange on two other cities placed in the folder
 # before the question), run #10: temperature 0.7, seed 110, at most 6 model calls. It looked up both cities right,
-# then answered with the Celsius numbers marked °F (notebook 04 finds that mistake line by line).
+# then answered with the Celsius numbers marked °F (notebook 05 finds that mistake line by line).
 
 # %%
 REAL = Path("../data/experiments/finish-right/gemma3-270m/traces/worked-example-10.jsonl")
@@ -547,13 +547,13 @@ if REAL is not None:
 # tool, and the listeners writing their lines) took milliseconds, so here a listener that writes a line per
 # announcement costs nothing you could see. The folder was already 10 messages long when the first card was picked
 # up: the system prompt, the worked example's 8, and the question. The slips say what the model did with that time;
-# notebook 04 reads this very trace line by line, to find the first line that went wrong.
+# notebook 05 reads this very trace line by line, to find the first line that went wrong.
 
 # %% [markdown]
 # ## Your model, on the record
 #
 # With `MINGRAPH_LLM` set to a live model, record its run before you know whether anything goes wrong:
-# a model's mistake may not come back on the next try. The trace lands in `traces/03_your_model.jsonl`.
+# a model's mistake may not come back on the next try. The trace lands in `traces/04_your_model.jsonl`.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -562,7 +562,7 @@ from mingraph_lite import StepLimitReached
 from mingraph_lite.course.scripts import make_llm
 
 llm = make_llm()
-yours = Path("traces/03_your_model.jsonl")
+yours = Path("traces/04_your_model.jsonl")
 yours.unlink(missing_ok=True)
 try:
     Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(yours)], max_steps=6).run(
@@ -585,7 +585,7 @@ for e in read_trace(yours):  # the same reading as the recorder's events above: 
 # - **Run numbers restart per listener.** Runs appended to one trace file from several processes are told apart
 #   by `run_id` (unique across processes) and time, not by the `run` number.
 # - **Listeners see the envelope, not just the message.** `on_model_reply` receives the whole `LLMResponse`:
-#   token counts and, when the provider sends it, the model's thinking. Notebook 04 uses that to find *why* a
+#   token counts and, when the provider sends it, the model's thinking. Notebook 05 uses that to find *why* a
 #   run went wrong, and the trace file to find *where*.
-# - **Graph runs announce more.** `on_node_start` and `on_node_end` exist for notebook 05; the same listeners
+# - **Graph runs announce more.** `on_node_start` and `on_node_end` exist for notebook 06; the same listeners
 #   plug in there unchanged.

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 04 · Reasoning capture: reading a trace, and why a tool result should carry its unit
+# # 05 · Reasoning capture: reading a trace, and why a tool result should carry its unit
 #
 # **By the end of this notebook you will be able to**
 #
@@ -37,7 +37,7 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, Rep
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import compare, reported_table
 from lessons.exercises import check
-from lessons.exercises.nb04 import recorded, twice_manager
+from lessons.exercises.nb05 import recorded, twice_manager
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.modelled import MODELLED, modelled_manager
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
@@ -121,7 +121,7 @@ for row in [head, *PROBE]:
 my_prediction = "..."  # e.g. "3 model calls, 4 tool calls, first wrong: tool_return"
 
 # %%
-TRACE = Path("traces/04_wrong_tokyo.jsonl")
+TRACE = Path("traces/05_wrong_tokyo.jsonl")
 TRACE.unlink(missing_ok=True)
 agent = Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
               observers=[ConsoleLogger(), TraceRecorder(TRACE)])
@@ -235,7 +235,7 @@ for label, llm, tools, limit in runs:
     print(f"{label:20} {v.outcome:22} {v.case:>4} {v.line:>4}  {brief(recorder.events[v.line - 1])}")
 
 # %% [markdown]
-# ### Exercise 04.1 (code): a rule of the classifier
+# ### Exercise 05.1 (code): a rule of the classifier
 #
 # Write the first rule of case 1 for `to_fahrenheit`: `made_up_line(events)` returns the line number (1-based,
 # as above) of the first `to_fahrenheit` **slip** whose `celsius` argument is not a number that an earlier
@@ -258,10 +258,10 @@ def made_up_line(events):
 
 
 # %%
-check("04.1", made_up_line)
+check("05.1", made_up_line)
 
 # %% [markdown]
-# ### Exercise 04.2 (reading): which case, which line?
+# ### Exercise 05.2 (reading): which case, which line?
 #
 # A scripted manager converted Paris, then converted the *result* again, then Tokyo. Which case is it (1 to 4),
 # and which line is the first wrong one? The final reply is wrong too; by the convention above, that does not
@@ -274,7 +274,7 @@ print_trace(recorded(twice_manager()))
 case_and_line = ...  # (case, line)
 
 # %%
-check("04.2", case_and_line)
+check("05.2", case_and_line)
 
 # %% [markdown]
 # ## The trace pointed at the tool
@@ -383,7 +383,7 @@ show(fig)
 # Offline, with no model named, it runs the scripted managers modelling the report, and says so:
 
 # %%
-FOLDER = Path("traces/04_experiment")
+FOLDER = Path("traces/05_experiment")
 shutil.rmtree(FOLDER, ignore_errors=True)  # start afresh, so this notebook shows the same runs every time
 results = run_experiment(out=FOLDER, runs=8, seed=1, progress=False)
 print(results.table())
@@ -607,7 +607,7 @@ assert len(with_units) == 2 and all(r["celsius_as_fahrenheit"] == "True" for r i
 # still flagged: in these runs the unit on the slip did not prevent the mistake. Two runs in sixteen per variant
 # are far too few to say more; a bigger model, or a whole class's runs pooled, is the next step.
 #
-# ### Exercise 04.3 (code): the interval
+# ### Exercise 05.3 (code): the interval
 #
 # Each bar in the figure is a **Wilson score interval** (Wilson, 1927) for a share of runs: with `k` runs out of
 # `n`, `p = k/n` and `z = 1.96` (for 95%),
@@ -623,13 +623,13 @@ def interval(k, n):
 
 
 # %%
-check("04.3", interval)
+check("05.3", interval)
 
 # %% [markdown]
 # ## Try it with a live model
 #
 # With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, the model of the report), this
-# cell runs 2 runs per variant of it into `traces/04_live` (run it again to add nothing: the runs are recorded).
+# cell runs 2 runs per variant of it into `traces/05_live` (run it again to add nothing: the runs are recorded).
 # The scripted run above used a fixed seed, so every copy of this notebook prints the same; here no seed is
 # given, so one is drawn for you and kept in the folder: thirty students in a class each measure different
 # runs, never the same ones thirty times. For a whole class, see the teacher's guide (`teachers_guide.md`
@@ -641,10 +641,10 @@ spec = os.environ.get("MINGRAPH_LLM", "scripted")
 if spec.strip().lower() in ("", "scripted") or spec.startswith("replay"):
     print(f"MINGRAPH_LLM={spec!r}: no live model, nothing to measure here")
 else:
-    live = run_experiment(spec, out=Path("traces/04_live"), runs=2, seed=None, progress=False)  # seed: drawn
-    print(f"your seeds: {sorted({r.seed for r in live.runs})} (drawn once, recorded in traces/04_live)")
+    live = run_experiment(spec, out=Path("traces/05_live"), runs=2, seed=None, progress=False)  # seed: drawn
+    print(f"your seeds: {sorted({r.seed for r in live.runs})} (drawn once, recorded in traces/05_live)")
     print(live.table())
-    show(compare([Path("traces/04_live")]).figure())
+    show(compare([Path("traces/05_live")]).figure())
 
 # %% [markdown]
 # ## What is still open

@@ -1,4 +1,4 @@
-"""Reference answers for notebook 05, and plausible wrong ones with the hint each must get."""
+"""Reference answers for notebook 06, and plausible wrong ones with the hint each must get."""
 
 
 from copy import deepcopy
@@ -9,7 +9,7 @@ from mingraph_lite.course.weather import WEATHER
 START, END = "__start__", "__end__"
 
 
-# -- 05.1 -------------------------------------------------------------------------------------------
+# -- 06.1 -------------------------------------------------------------------------------------------
 def route_after_check(state, max_revisions):
     review = state["review"]
     if review is None or review["checked_draft"] != state["draft"]:
@@ -46,7 +46,7 @@ def router_trusts_any_review(state, max_revisions):
     return "revise" if state["revisions"] < max_revisions else "hold"
 
 
-# -- 05.2 -------------------------------------------------------------------------------------------
+# -- 06.2 -------------------------------------------------------------------------------------------
 def run(graph, state):
     state, steps = deepcopy(state), 0
     node = graph["edges"][START]
@@ -136,7 +136,7 @@ def run_needs_every_edge(graph, state):
     return state
 
 
-# -- 05.3 -------------------------------------------------------------------------------------------
+# -- 06.3 -------------------------------------------------------------------------------------------
 def collect_city(city):
     def collect(state):
         record = WEATHER[city]
@@ -170,7 +170,7 @@ def collect_city_in_place(city):
     return collect
 
 
-# -- 05.4 -------------------------------------------------------------------------------------------
+# -- 06.4 -------------------------------------------------------------------------------------------
 def _declare(builder, nodes, cities, *, parallel=True, second_check=True):
     from langgraph.graph import END, START
 
@@ -222,20 +222,20 @@ def declare_but_never_compile(nodes, cities):
     return builder
 
 
-SOLUTIONS = {"05.1": route_after_check, "05.2": run, "05.3": collect_city, "05.4": declare_on_langgraph}
+SOLUTIONS = {"06.1": route_after_check, "06.2": run, "06.3": collect_city, "06.4": declare_on_langgraph}
 
 WRONG = {
-    "05.1": [(router_off_by_one, "max_revisions=N allows N revisions"),
+    "06.1": [(router_off_by_one, "max_revisions=N allows N revisions"),
              (router_budget_first, "a draft that passed is delivered"),
              (router_trusts_any_review, "a review of another draft")],
-    "05.2": [(run_without_reducers, "merge a field that has a reducer"),
+    "06.2": [(run_without_reducers, "merge a field that has a reducer"),
              (run_without_copies, "deep copy"),
              (run_without_bound, "past max_steps"),
              (run_needs_every_edge, "a node with no edge and no router ends the run")],
-    "05.3": [(collect_city_repeats_the_past, "send only the new one"),
+    "06.3": [(collect_city_repeats_the_past, "send only the new one"),
              (collect_city_bare_reading, "one-item lists"),
              (collect_city_in_place, "changed the state it was handed")],
-    "05.4": [(declare_one_after_another, "every city's collecting node should start at once"),
+    "06.4": [(declare_one_after_another, "every city's collecting node should start at once"),
              (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
              (declare_but_never_compile, "return builder.compile()")],
 }

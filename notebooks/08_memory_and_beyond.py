@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 06 · Memory, helpers and plans: what the model reads, what it costs, and the open ends
+# # 08 · Memory, helpers and plans: what the model reads, what it costs, and the open ends
 #
 # **By the end of this notebook you will be able to**
 #
@@ -12,7 +12,7 @@
 # - build plan-and-execute as a graph (a planner, an executor, and a re-plan node you write) and compare it with the
 #   loop you know.
 #
-# **Prerequisites:** notebooks 01 to 03 (the loop, the folder, listeners) and 05 (graphs: nodes, routers, reducers).
+# **Prerequisites:** notebooks 01 to 04 (the loop, the folder, listeners) and 05 (graphs: nodes, routers, reducers).
 # **Time:** about 50 minutes, exercises included.
 #
 # Every run here is **scripted** (no model, no network), so the numbers below are the same everywhere; each scripted
@@ -76,7 +76,7 @@ print("output tokens:", response.output_tokens, "  (the reply:", response.messag
 # %% [markdown]
 # ### The naive way: keep everything
 #
-# `KeepAll` is what the loops in notebooks 01 to 03 did: every message, every round.
+# `KeepAll` is what the loops in notebooks 01 to 04 did: every message, every round.
 #
 # **Predict first:** the eleven questions need 19 model calls in all. The first call reads 24 words. How many words
 # will the **last** call read? Write your guess in the next cell.
@@ -143,7 +143,7 @@ show(naive_last_n(after_four, 3))
 # reverse is just as bad: an assistant message that asked for tools, kept without the answers, is a question left
 # hanging.
 #
-# ### Exercise 06.1: a memory strategy that never separates a tool call from its answers
+# ### Exercise 08.1: a memory strategy that never separates a tool call from its answers
 #
 # A memory strategy is two methods: `add(message)` puts a message in the folder, and `messages()` returns what the
 # model is read this round. Finish `SafeWindow(system_prompt, n)`: its `messages()` returns the system prompt, then
@@ -168,7 +168,7 @@ class SafeWindow:
 
 
 # %%
-check("06.1", SafeWindow)
+check("08.1", SafeWindow)
 
 # %% [markdown]
 # The package's `LastN` is such a window (its start moves back until it no longer cuts an exchange in half), and
@@ -285,7 +285,7 @@ else:
 
 
 # %% [markdown]
-# ### Exercise 06.2: how wide must the window be?
+# ### Exercise 08.2: how wide must the window be?
 #
 # `LastN(8)` forgot where the conversation started. Find the **smallest** `n` for which `LastN(SYSTEM_PROMPT, n)`
 # answers the last question with Paris. (A start: the whole conversation adds `len(memories["KeepAll"])` messages to
@@ -296,10 +296,10 @@ else:
 smallest_n = ...  # your answer: a whole number of messages
 
 # %%
-check("06.2", smallest_n)
+check("08.2", smallest_n)
 
 # %% [markdown]
-# ### Exercise 06.3: how often does the summariser run?
+# ### Exercise 08.3: how often does the summariser run?
 #
 # With `keep_last=4, trigger=8`, the summariser ran six times. Predict how many times it runs with `trigger=12`
 # (and `keep_last=4`), without running it first.
@@ -308,7 +308,7 @@ check("06.2", smallest_n)
 summaries_at_12 = ...  # your answer: a whole number of summariser calls
 
 # %%
-check("06.3", summaries_at_12)
+check("08.3", summaries_at_12)
 
 # %% [markdown]
 # ## Part 2 · A helper agent behind one tool
@@ -422,7 +422,7 @@ reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model
 # steps when a result surprises it. The article's motivation: on long tasks a plain loop can get stuck repeating an
 # action, and a written plan is something you can read, check and bound before anything runs.
 #
-# We build it as a graph on the engine from notebook 05. First the worksheet: the plan is data in the state, and
+# We build it as a graph on the engine from notebook 06. First the worksheet: the plan is data in the state, and
 # `results` grows by one per step (a reducer), like a folder.
 
 # %%
@@ -572,7 +572,7 @@ print("why:    ", stopped["failed"])
 print("kept:   ", stopped["results"])
 
 # %% [markdown]
-# ### Exercise 06.4: a re-plan node
+# ### Exercise 08.4: a re-plan node
 #
 # Stopping is honest, but Tokyo could still have been done. Write the node that revises the plan instead:
 # `replan(state, replanner)` (the graph will call it with the state; `replanner` is a model, used like the planner
@@ -597,7 +597,7 @@ def replan(state, replanner):
 
 
 # %%
-check("06.4", replan)
+check("08.4", replan)
 
 
 # %% [markdown]
@@ -654,7 +654,7 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 #   the folder (the source article's "state ingestion") is the next design, and it needs its own rules for what to keep.
 # - **A helper's note is only as good as the manager that reads it.** Turning a step limit into a note keeps the
 #   manager running; whether it then reports honestly or makes up the missing number is the model's behaviour, which a
-#   scripted manager cannot show you. Check the final answer against the slips, as notebook 04 did.
+#   scripted manager cannot show you. Check the final answer against the slips, as notebook 05 did.
 # - **A re-planner is a model too.** Ours is scripted and only drops a step; a real one may rewrite steps that were
 #   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task without saying so. Keeping what
 #   was skipped in the state, and saying it in the answer, is the guard we built; judging a re-planner's plans is not.

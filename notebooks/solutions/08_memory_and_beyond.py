@@ -1,4 +1,4 @@
-"""Reference answers for notebook 06's exercises, and plausible wrong ones with the hint they should get."""
+"""Reference answers for notebook 08's exercises, and plausible wrong ones with the hint they should get."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from mingraph_lite import SystemMessage, ToolMessage, UserMessage
 from lessons.plan_execute import parse_plan
 
 
-# 06.1 ---------------------------------------------------------------- a window that keeps exchanges whole
+# 08.1 ---------------------------------------------------------------- a window that keeps exchanges whole
 class SafeWindow:
     def __init__(self, system_prompt, n):
         self.system = SystemMessage(system_prompt)
@@ -53,7 +53,7 @@ class ForgetsTheSystemPrompt(SafeWindow):
         return super().messages()[1:]
 
 
-# 06.4 ---------------------------------------------------------------- a re-plan node
+# 08.4 ---------------------------------------------------------------- a re-plan node
 REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
 
 
@@ -106,7 +106,7 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-SOLUTIONS = {"06.1": SafeWindow, "06.2": 39, "06.3": 4, "06.4": replan}
+SOLUTIONS = {"08.1": SafeWindow, "08.2": 39, "08.3": 4, "08.4": replan}
 
 class WrapsLastN:
     """The fresh reader's shortcut: hand the work to the package's answer. Passes nothing the exercise asks."""
@@ -124,12 +124,12 @@ class WrapsLastN:
 
 
 WRONG = {
-    "06.1": [(WrapsLastN, "hands the work to the package's LastN"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+    "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
-    "06.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
+    "08.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],
-    "06.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],
-    "06.3": [(6, "Walk the conversation"), (3, "Walk the conversation")],
+    "08.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],
+    "08.3": [(6, "Walk the conversation"), (3, "Walk the conversation")],
 }

@@ -1,0 +1,211 @@
+"""Notebook 08's checks: a window that keeps tool exchanges whole, a re-plan node, and two predictions.
+
+The window is fed histories the notebook never shows (other tools, one to three slips per reply, every
+window size); the re-plan node is given plans, failures and re-planners of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.memory import KeepAll, LastN, Summarise
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from ..conversation import run_conversation, summariser_llm
+from ..plan_execute import parse_plan
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from . import Hint, exercise
+
+
+def _exchange(tag: str, slips: Sequence[tuple[str, dict, str]]) -> list[Message]:
+    """One assistant reply asking for ``slips`` and their answer slips, in order."""
+    calls = tuple(ToolCall(f"{tag}_{i}", name, args) for i, (name, args, _) in enumerate(slips, 1))
+    answers = [ToolMessage(answer, tool_call_id=call.id, name=call.name)
+               for call, (_, _, answer) in zip(calls, slips, strict=True)]
+    return [AssistantMessage("", tool_calls=calls), *answers]
+
+
+def histories() -> list[list[Message]]:
+    """Conversations the notebook never shows: clocks, currencies and flights, one to three slips a reply."""
+    first = [UserMessage("What time is it in Lima and in Nairobi?"),
+             *_exchange("t1", [("get_time", {"city": "Lima"}, "09:10"), ("get_time", {"city": "Nairobi"}, "17:10")]),
+             AssistantMessage("Lima 09:10, Nairobi 17:10."),
+             UserMessage("How much is 40 euros in yen, rupees and pesos?"),
+             *_exchange("c1", [("convert_currency", {"amount": 40, "to": c}, v)
+                               for c, v in (("JPY", "6480"), ("INR", "3600"), ("MXN", "780"))]),
+             AssistantMessage("6480 yen, 3600 rupees, 780 pesos."),
+             UserMessage("Is flight QZ 7 on time?"),
+             *_exchange("f1", [("lookup_flight", {"code": "QZ7"}, "delayed 20 min")]),
+             *_exchange("f2", [("lookup_gate", {"code": "QZ7"}, "B12")]),
+             AssistantMessage("Delayed 20 minutes, gate B12.")]
+    waiting = [UserMessage("Book a taxi."), *_exchange("x1", [("book_taxi", {"to": "airport"}, "booked")]),
+               UserMessage("And a hotel?"), AssistantMessage("", tool_calls=(ToolCall("h1_1", "book_hotel", {}),))]
+    return [first, waiting, first[:9]]
+
+
+def _ids(messages: Sequence[Message]) -> tuple[set[str], set[str]]:
+    asked = {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    return asked, answered
+
+
+def _shortest(history: list[Message], n: int) -> int:
+    """How many messages the smallest whole-exchange window of at least ``n`` holds."""
+    start = max(0, len(history) - n)
+    while start > 0 and isinstance(history[start], ToolMessage):
+        start -= 1
+    return len(history) - start
+
+
+def _whole_exchanges(kept: list[Message], history: list[Message], n: int) -> None:
+    asked_all, answered_all = _ids(history)
+    asked, answered = _ids(kept)
+    orphans = sorted(answered - asked)
+    if orphans:
+        raise Hint(f"with n={n}, on a history you have not seen, the window keeps the answer slip for "
+                   f"[{orphans[0]}] but not the assistant message that asked for it: move the start back to it")
+    unanswered = sorted((asked & answered_all) - answered)
+    if unanswered:
+        raise Hint(f"with n={n}, the window keeps an assistant message asking for [{unanswered[0]}] but not "
+                   "its answer slip: an exchange stays whole, slips and answers together")
+
+
+def _shape(kept: list[Message], history: list[Message], n: int) -> None:
+    if kept != history[len(history) - len(kept):]:
+        raise Hint(f"with n={n}, the window is not the most recent messages in order: keep a slice from some "
+                   "start to the end, skipping nothing")
+    if len(kept) < min(n, len(history)):
+        raise Hint(f"asked for n={n}, your window holds {len(kept)}: when the start falls inside an exchange, "
+                   "move it back (earlier), never forward")
+    if len(kept) > _shortest(history, n):
+        raise Hint(f"with n={n}, your window holds {len(kept)} messages where {_shortest(history, n)} keep every "
+                   "exchange whole: move the start back only as far as needed")
+
+
+PROMPT = "You help travellers."
+
+
+def _read_after_each_message(cls: type) -> list[tuple[list[Message], int, list[Message]]]:
+    """Feed every history to a fresh memory, message by message; keep what it would read the model each time."""
+    seen = []
+    for history in histories():
+        for n in range(1, len(history) + 3):
+            memory = cls(PROMPT, n)
+            for count, message in enumerate(history, 1):
+                memory.add(message)
+                read = list(memory.messages())
+                if not read or not isinstance(read[0], SystemMessage) or read[0].content != PROMPT:
+                    raise Hint("messages() must start with the system prompt (a SystemMessage), then the window")
+                seen.append((history[:count], n, read[1:]))
+    return seen
+
+
+def _leans_on(cls: type) -> bool:
+    """Whether a fresh window keeps one of the package's memories inside it and hands the work to it."""
+    window = cls(PROMPT, 2)
+    return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
+
+
+@exercise("08.1", kind="code", title="a memory window that never separates a tool call from its answers")
+def safe_window(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (SafeWindow), not an instance of it")
+    if issubclass(cls, LastN) or _leans_on(cls):
+        raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
+                   "messages()")
+    seen = _read_after_each_message(cls)
+    # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
+    for history, n, kept in seen:
+        _whole_exchanges(kept, history, n)
+    for history, n, kept in seen:
+        _shape(kept, history, n)
+    return (f"every exchange stayed whole in all {len(seen)} windows, read after each message of conversations "
+            "you had not seen")
+
+
+REPLAN_CASES = (
+    {"task": "Times in Lima, Atlantis and Oslo, then a summary.",
+     "plan": ["Look up the time in Lima.", "Look up the time in Atlantis.", "Look up the time in Oslo.",
+              "Write the summary."],
+     "done": 1, "results": ["Lima is 09:10."], "replans": 0,
+     "failed": "step 2 stopped without a result: no data for 'Atlantis'",
+     "reply": "1. Look up the time in Oslo.\n2. Write the summary, saying Atlantis has no data."},
+    {"task": "Convert 40 euros to yen and to the currency of Narnia.",
+     "plan": ["Convert 40 euros to yen.", "Convert 40 euros to Narnian crowns."],
+     "done": 1, "results": ["6480 yen."], "replans": 1,
+     "failed": "step 2 stopped without a result: unknown currency 'Narnian crowns'",
+     "reply": "- Say that Narnian crowns cannot be converted."},
+    {"task": "Check flight QZ 7.", "plan": ["Look up flight QZ 7 by its old code ZZ 7.", "Report the status."],
+     "done": 0, "results": [], "replans": 0, "failed": "step 1 stopped without a result: code ZZ 7 unknown",
+     "reply": "1. Look up flight QZ 7.\n2. Report the status."},
+)
+
+
+def _state(case: dict) -> dict:
+    return {key: (list(value) if isinstance(value, list) else value) for key, value in case.items() if key != "reply"}
+
+
+def _check_replan(node: Any, case: dict) -> None:
+    state, replanner = _state(case), ScriptedLLM([case["reply"]], name="scripted: re-planner (check)")
+    update = node(state, replanner)
+    if not isinstance(update, dict):
+        raise Hint("a node returns a dict of the fields it changed (plan, failed, replans)")
+    if len(replanner.calls) != 1:
+        raise Hint(f"the re-planner was called {len(replanner.calls)} times; call it once, with what went wrong")
+    read = " ".join(m.content for m in replanner.calls[0][0])
+    failed_step = case["plan"][case["done"]]
+    if failed_step not in read or case["failed"] not in read:
+        raise Hint("the re-planner was not told which step failed and why: put the failed step and "
+                   "state['failed'] in the message you send it")
+    if "results" in update or "done" in update:
+        raise Hint("a re-plan changes the plan, not the results or the count of steps done: leave "
+                   "results and done out of the update (results is appended to, so it would grow twice)")
+    plan = update.get("plan")
+    done = case["done"]
+    if not isinstance(plan, list) or plan[:done] != case["plan"][:done]:
+        raise Hint("the steps already done changed: keep plan[:done] as it was, and replace only what comes after")
+    if plan[done:] != parse_plan(case["reply"]):
+        raise Hint(f"after the steps already done, the plan should be the re-planner's steps, numbering removed "
+                   f"(parse_plan of its reply); got {plan[done:]}")
+    if update.get("failed", "missing") is not None:
+        raise Hint("failed is still set after the re-plan: set it to None, or the router sends the run straight "
+                   "back to replan")
+    if update.get("replans") != case["replans"] + 1:
+        raise Hint("count the re-plans (replans + 1): the router uses that count to stop re-planning for ever")
+
+
+@exercise("08.4", kind="code", title="a re-plan node for plan-and-execute")
+def replan_node(node: Any) -> str:
+    if not callable(node):
+        raise Hint("pass your function itself: replan, without calling it")
+    for case in REPLAN_CASES:
+        _check_replan(node, case)
+    return f"your re-plan node handled {len(REPLAN_CASES)} failures you had not seen, keeping what was done"
+
+
+@exercise("08.2", kind="reasoning", title="how wide must the window be?")
+def smallest_window(answer: Any) -> str:
+    if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
+        raise Hint("n is a whole number of messages, 1 or more")
+    right_here = run_conversation(LastN(SYSTEM_PROMPT, answer)).remembers_first_city
+    right_below = answer > 1 and run_conversation(LastN(SYSTEM_PROMPT, answer - 1)).remembers_first_city
+    if right_here and not right_below:
+        return "right: the window must hold nearly the whole conversation, so it saves almost nothing"
+    if right_here:
+        raise Hint(f"n={answer} works, but a smaller window works too")
+    raise Hint(f"with n={answer} the last answer is wrong: the window must still reach back to the first "
+               "question when the last one is asked")
+
+
+@exercise("08.3", kind="reasoning", title="how often does the summariser run?")
+def summaries_at_12(answer: Any) -> str:
+    memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=12)
+    truth = len(run_conversation(memory).summary_calls)
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of summariser calls")
+    if answer != truth:
+        raise Hint("it condenses when more than 12 messages are unsummarised and no slip is waiting for its "
+                   "answer; afterwards 4 (or a few more, to keep an exchange whole) stay word for word. Walk "
+                   "the conversation's messages in order and count")
+    return "right: a later trigger means fewer, larger condensations"
