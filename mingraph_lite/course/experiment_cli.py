@@ -108,8 +108,9 @@ def compare_main(argv: list[str]) -> int:
 
 
 def _beside(folders: list[str]) -> str:
-    """The folders' common parent: a class's results stay with the class's folders, not in the current one."""
-    return os.path.commonpath([str(Path(f).resolve().parent) for f in folders])
+    """The folders' common parent (results stay with the class's folders), relative when under the current one."""
+    common = os.path.commonpath([str(Path(f).resolve().parent) for f in folders])
+    return os.path.relpath(common) if Path(common).is_relative_to(Path.cwd().resolve()) else common
 
 
 def table_main(argv: list[str]) -> int:

@@ -199,6 +199,7 @@ def test_a_teacher_writes_a_definition_runs_it_twice_and_pools_one_table(tmp_pat
     assert main(["experiment", "compare", "class/ana", "class/ben"]) == 0
     out = capsys.readouterr().out
     assert "Wilson" in out and "ana 3" in out and "ben 3" in out
+    assert "table: class/comparison.csv" in out and str(tmp_path) not in out  # a saved printout names no home folder
     rows = list(csv.DictReader((tmp_path / "class" / "comparison.csv").open(encoding="utf-8")))
     assert {(r["model"], r["variant"], r["of"]) for r in rows} == {
         (model, variant, "3") for model in ("scripted (modelled)", "local:smollm2-135m")
