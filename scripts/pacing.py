@@ -1,0 +1,69 @@
+"""How long each notebook takes a learner, estimated from its size with rates fitted to measured learner times.
+
+A reviewer who worked the second edition as a learner (reading, predicting, doing every exercise) timed it at about
+10 hours; notebook 01 (3,299 words of prose, 355 lines of code, 5 exercises) went over 90 minutes and notebook 05
+(3,655 words, 502 lines, 4 exercises) took 2 to 2.5 hours. These rates reproduce that ordering on the second
+edition (``--edition`` a folder of its notebooks): prose at 130 words a minute, code read and run at 7 lines a
+minute, 5 minutes an exercise, 1.5 minutes a question. A notebook's header states the figure this prints for it, and
+``tests/notebooks/test_pacing.py`` fails when they drift apart or a notebook goes over 90 minutes.
+
+    .venv/bin/python scripts/pacing.py            # the course as it is
+    .venv/bin/python scripts/pacing.py OLD/notebooks
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+WORDS_PER_MINUTE, CODE_LINES_PER_MINUTE, PER_EXERCISE, PER_QUESTION = 130, 7, 5.0, 1.5
+EXERCISE = re.compile(r"""\bcheck\(\s*["']\d\d\.\d+["']""")
+QUESTION = re.compile(r"^\d+\. ", re.M)
+
+
+@dataclass(frozen=True)
+class Pace:
+    notebook: str
+    words: int
+    code_lines: int
+    exercises: int
+    questions: int
+
+    @property
+    def minutes(self) -> int:
+        return round(self.words / WORDS_PER_MINUTE + self.code_lines / CODE_LINES_PER_MINUTE
+                     + PER_EXERCISE * self.exercises + PER_QUESTION * self.questions)
+
+
+def pace(path: Path) -> Pace:
+    cells = jupytext.read(path).cells
+    prose = [c.source for c in cells if c.cell_type == "markdown"]
+    code = [line for c in cells if c.cell_type == "code" for line in c.source.splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+    start = next((i for i, text in enumerate(prose) if text.startswith("## Questions")), len(prose))
+    questions = sum(len(QUESTION.findall(text)) for text in prose[start:])
+    return Pace(path.stem, sum(len(text.split()) for text in prose), len(code),
+                len(EXERCISE.findall(path.read_text(encoding="utf-8"))), questions)
+
+
+def course(folder: Path = NOTEBOOKS) -> list[Pace]:
+    return [pace(path) for path in sorted(folder.glob("[0-9][0-9]_*.py"))]
+
+
+def main(argv: list[str]) -> int:
+    paces = course(Path(argv[0]) if argv else NOTEBOOKS)
+    print(f"{'notebook':32}{'words':>7}{'code':>6}{'ex.':>5}{'qs':>4}{'minutes':>9}")
+    for p in paces:
+        print(f"{p.notebook:32}{p.words:>7}{p.code_lines:>6}{p.exercises:>5}{p.questions:>4}{p.minutes:>9}")
+    total = sum(p.minutes for p in paces)
+    print(f"{'total':32}{'':>22}{total:>9}  ({total / 60:.1f} hours)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
