@@ -16,8 +16,8 @@
 # and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
 #
 # **Time:** about 85 minutes, exercises and questions included. This is our estimate, not a measurement: about
-# 3,300 words of text at 200 words a minute (17 minutes), the code cells and what they print (25), four
-# predictions (5), three exercises (30) and nine questions (8).
+# 3,700 words of text at 200 words a minute (19 minutes), the code cells and what they print (25), three
+# predictions (5), three exercises (28) and nine questions (8).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (its author is not named in our copy); we quote its figures as
@@ -133,6 +133,7 @@ events = read_trace(TRACE)
 kinds = Counter(e["event"] for e in events)
 print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
 print(f"model calls: {kinds['model_reply']}, tool calls: {kinds['tool_call']}")
+assert (kinds["model_reply"], kinds["tool_call"]) == (3, 3)  # what the text below says
 
 
 # %% [markdown]
@@ -200,6 +201,7 @@ print(f"\nline {verdict.line}: thinking = {wrong['reasoning']!r}")
 for n, e in enumerate(events, 1):
     if e["event"] == "tool_return" and e["name"] == "get_weather":
         print(f"line {n}: what it held: get_weather answered {e['content']!r}")
+assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
 # Every answer slip was right and the final reply was wrong: case 3, the reasoning. But look at what the model
@@ -228,6 +230,7 @@ runs = [("asks about London", wrong_city, weather_registry(), 10),
         ("Tokyo already °F", wrong_tokyo_manager(), weather_registry(), 10),
         ("keeps asking", looping_manager(), weather_registry(), 3)]
 print(f"{'scripted run':20} {'outcome':22} {'case':>4} {'line':>4}  first wrong line")
+cases = []
 for label, llm, tools, limit in runs:
     recorder = EventRecorder()
     try:
@@ -236,6 +239,8 @@ for label, llm, tools, limit in runs:
         pass  # case 4: the trace shows what it kept asking for
     v = classify(recorder.events)
     print(f"{label:20} {v.outcome:22} {v.case:>4} {v.line:>4}  {brief(recorder.events[v.line - 1])}")
+    cases.append(v.case)
+assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
 
 # %% [markdown]
 # ### One rule, written out
@@ -316,6 +321,7 @@ check("05.2", case_and_line)
 
 # %%
 print("on the menu:", weather_registry().tools[0]["function"]["description"])
+assert "in degrees Celsius" in weather_registry().tools[0]["function"]["description"]
 for unit in (False, True):
     slip = weather_registry(unit_in_result=unit).run(ToolCall("t1", "get_weather", {"city": "Paris"}))
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
