@@ -129,6 +129,7 @@ WRONG = {
              (raw_text, "number(content)"), (every_call_has_celsius, "not every event has every key")],
     "05.2": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
+             ((1, 3), "so is every line before it"),
              ("case 1", "two whole numbers")],
     "05.3": [(via_wilson, "build the interval from its definition"), (wald_interval, "a single point"),
              (ninety_percent, "z = 1.96"), (coarse_grid, "steps of 0.0001"),

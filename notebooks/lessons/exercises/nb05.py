@@ -134,8 +134,9 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                else "its number came from get_weather")
         return Hint(f"right case; line {line} asks {event['name']}({event['arguments']}), and that is right: "
                     f"{why}; read on to the first slip that is not")
-    return Hint(f"right case; line {line} is a {event['event']} line, and it comes after the first wrong one: "
-                "find the earliest to_fahrenheit slip whose number get_weather never returned")
+    where = "comes after the first wrong one" if line > truth else "is right, and so is every line before it"
+    return Hint(f"right case; line {line} is a {event['event']} line, and it {where}: find the earliest "
+                "to_fahrenheit slip whose number get_weather never returned")
 
 
 @exercise("05.2", kind="reasoning", title="which case, which line: the converts-twice run")
