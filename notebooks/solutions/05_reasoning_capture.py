@@ -150,9 +150,10 @@ QUESTIONS = {
              "react to the unit; that is why the experiment needs real models.",
     "05.Q3": "right: both slips ask about 18, a number get_weather returned, so neither is a wrong line; the final "
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
-    "05.Q4": "The line that records an answer slip's number only when the slip it answers was a get_weather slip "
-             "(the check of the tool_call_id against the names asked). Recording every tool's answer would accept "
-             "64 from to_fahrenheit as Celsius, and the converts-twice run would look right.",
+    "05.Q4": "The line that keeps an answer slip's number as Celsius only when it answers a get_weather slip "
+             "(checked by the tool_return's name, or by its tool_call_id against the slips asked). Keeping every "
+             "tool's answer would accept 64 from to_fahrenheit as Celsius, and the converts-twice run would show "
+             "no made-up line at all.",
     "05.Q5": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
              "of the number of runs, so halving it takes four times the runs.",
     "05.Q6": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
