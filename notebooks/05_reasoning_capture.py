@@ -6,13 +6,18 @@
 # - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
 #   provider fills which;
 # - find where a run went wrong by reading its trace top to bottom for the **first wrong line**, say from that
-#   line whose problem it is (the four cases), and write one of the classifier's rules yourself;
+#   line whose problem it is (the four cases), and write a trace rule the classifier does not have;
+# - build a 95% interval for a share of runs from its definition, and say what 0 right out of 8 is worth;
 # - run the `"18"` vs `"18°C"` experiment as a harness (many traced runs, each classified, resumable) from
-#   Python or from a terminal, and compare result folders with a 95% interval on every share;
+#   Python or from a terminal, and compare result folders with an interval on every share;
 # - tell apart a figure reported in an article, a scripted re-enactment, and runs of a real model.
 #
-# **Prerequisites:** notebooks 01 (the loop, the folder, slips and answer slips) and 03 (listeners and trace
-# files). Python: functions, dicts, list comprehensions. **Time:** about 60 minutes, exercises included.
+# **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
+# and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
+#
+# **Time:** about 85 minutes, exercises and questions included. This is our estimate, not a measurement: about
+# 3,700 words of text at 200 words a minute (19 minutes), the code cells and what they print (25), three
+# predictions (5), three exercises (28) and nine questions (8).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (its author is not named in our copy); we quote its figures as
@@ -22,14 +27,13 @@
 # %%
 import io
 import json
+import math
 import os
-import random
 import shutil
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 from IPython.display import Image, display
 
 from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ReplayLLM, ScriptedLLM,
@@ -37,9 +41,8 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, Rep
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import compare, reported_table
 from lessons.exercises import check
-from lessons.exercises.nb05 import recorded, twice_manager
+from lessons.exercises.nb05 import london_manager, recorded, twice_manager
 from mingraph_lite.course.experiments import run_experiment
-from mingraph_lite.course.modelled import MODELLED, modelled_manager
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
@@ -130,6 +133,7 @@ events = read_trace(TRACE)
 kinds = Counter(e["event"] for e in events)
 print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
 print(f"model calls: {kinds['model_reply']}, tool calls: {kinds['tool_call']}")
+assert (kinds["model_reply"], kinds["tool_call"]) == (3, 3)  # what the text below says
 
 
 # %% [markdown]
@@ -197,6 +201,7 @@ print(f"\nline {verdict.line}: thinking = {wrong['reasoning']!r}")
 for n, e in enumerate(events, 1):
     if e["event"] == "tool_return" and e["name"] == "get_weather":
         print(f"line {n}: what it held: get_weather answered {e['content']!r}")
+assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
 # Every answer slip was right and the final reply was wrong: case 3, the reasoning. But look at what the model
@@ -225,6 +230,7 @@ runs = [("asks about London", wrong_city, weather_registry(), 10),
         ("Tokyo already °F", wrong_tokyo_manager(), weather_registry(), 10),
         ("keeps asking", looping_manager(), weather_registry(), 3)]
 print(f"{'scripted run':20} {'outcome':22} {'case':>4} {'line':>4}  first wrong line")
+cases = []
 for label, llm, tools, limit in runs:
     recorder = EventRecorder()
     try:
@@ -233,32 +239,58 @@ for label, llm, tools, limit in runs:
         pass  # case 4: the trace shows what it kept asking for
     v = classify(recorder.events)
     print(f"{label:20} {v.outcome:22} {v.case:>4} {v.line:>4}  {brief(recorder.events[v.line - 1])}")
+    cases.append(v.case)
+assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
 
 # %% [markdown]
-# ### Exercise 05.1 (code): a rule of the classifier
+# ### One rule, written out
 #
-# Write the first rule of case 1 for `to_fahrenheit`: `made_up_line(events)` returns the line number (1-based,
-# as above) of the first `to_fahrenheit` **slip** whose `celsius` argument is not a number that an earlier
-# `get_weather` answer slip returned, or `None` if there is no such slip.
+# `classify` stops at the first wrong line, which is what "whose problem is it?" needs. A reviewer asking "how
+# often does this model ask about the wrong city?" needs every such line instead. Here is that rule for
+# `get_weather`, on the events as the trace holds them: a `tool_call` has `id`, `name` and `arguments` (a
+# dict); a `tool_return` has `tool_call_id` (the ticket of its slip), `name` and `content` (text such as
+# `"18"` or `"18°C"`).
+
+# %%
+ASKED_ABOUT = {"paris", "tokyo"}  # the question's cities
+
+
+def wrong_city_lines(events):
+    """The line of every get_weather slip about a city the question did not ask about."""
+    return [line for line, e in enumerate(events, 1)
+            if e["event"] == "tool_call" and e["name"] == "get_weather"
+            and e["arguments"].get("city", "").lower() not in ASKED_ABOUT]
+
+
+print("asks about London, then converts 30:", wrong_city_lines(recorded(london_manager())))
+print("the right run:                     ", wrong_city_lines(recorded(four_round_manager())))
+
+# %% [markdown]
+# One pass, no memory: each slip is judged on its own. The `to_fahrenheit` rule needs memory, because whether
+# a number is made up depends on what came back *earlier*.
 #
-# What you need from the events: a `tool_call` has `id`, `name` and `arguments` (a dict); a `tool_return` has
-# `tool_call_id` (the ticket of its slip) and `content` (text such as `"18"` or `"18°C"`). `number` (imported
-# at the top) reads the number out of such text:
+# ### Exercise 05.1 (code): every made-up number
+#
+# Write `made_up_lines(events)`: the line numbers (1-based, as above) of **every** `to_fahrenheit` slip whose
+# `celsius` argument is not a number that an earlier `get_weather` answer slip returned, in order; `[]` if
+# there is none. A number that came back from `to_fahrenheit` is Fahrenheit already, so it does not count.
+# `number` (imported at the top) reads the number out of an answer slip's text:
 
 # %%
 print(number("18°C"), number("18"), number("64.4"))
 
 # %% [markdown]
-# The check runs your rule on five scripted runs, among them a run that converts its own result
-# again (`twice_manager`) and one that makes its numbers up (`made_up_manager`).
+# The check runs your rule on six scripted runs (among them one that converts its own result again, one that
+# makes its numbers up, and one that asks about London *before* it makes a number up) and on one real recorded
+# run of a small model. It refuses a rule that calls `classify`: that stops at the first wrong line of any kind.
 
 # %%
-def made_up_line(events):
-    raise NotImplementedError  # your rule here
+def made_up_lines(events):
+    raise NotImplementedError  # your rule here: return a list of line numbers
 
 
 # %%
-check("05.1", made_up_line)
+check("05.1", made_up_lines)
 
 # %% [markdown]
 # ### Exercise 05.2 (reading): which case, which line?
@@ -289,6 +321,7 @@ check("05.2", case_and_line)
 
 # %%
 print("on the menu:", weather_registry().tools[0]["function"]["description"])
+assert "in degrees Celsius" in weather_registry().tools[0]["function"]["description"]
 for unit in (False, True):
     slip = weather_registry(unit_in_result=unit).run(ToolCall("t1", "get_weather", {"city": "Paris"}))
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
@@ -301,71 +334,60 @@ for unit in (False, True):
 print(reported_table())
 
 # %% [markdown]
-# ## How much do 8 runs wobble?
+# ## How sure is 6 of 8?
 #
-# The article calls the direction of its effect solid and its exact numbers unsure. Why unsure? Suppose a model
-# really behaved as reported, run by run with those frequencies. How many of its next 8 `"18°C"` runs would be
-# right? We can ask a simulation: **scripted managers modelling the reported behaviour** (not a model), one
-# behaviour drawn per run with the reported frequencies, 8 runs, repeated 2,000 times.
+# The article calls the direction of its effect solid and its exact numbers unsure. How unsure is "6 right out
+# of 8"? Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be
+# unsurprising? A model right 75% of the time, surely; one right 30% of the time, hardly.
 #
-# One caveat first: the article describes what 7 of the 8 `"18°C"` runs did (and 6 of the 8 `"18"` runs). For
-# the runs it did not describe, the scripted manager keeps asking until the step limit. That is **our
-# assumption**, and the figure says so.
+# **The definition** (the score interval, Wilson, 1927). Eight runs of a model whose true share is `p0` give an
+# observed share that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is
+# **inside** the 95% interval when the share we saw, `k/n`, lies within 1.96 of those standard errors of it:
+#
+# |k/n − p0| ≤ 1.96 · √(p0 (1 − p0) / n)
+#
+# Notice whose standard error it is: the candidate's, not the observed share's. Testing four candidates for 6
+# of 8 by hand:
 
 # %%
-for variant, weights in MODELLED.items():
-    print(f'"{variant}":', ", ".join(f"{behaviour} {n}/8" for behaviour, n in weights.items()))
+k, n = 6, 8
+for p0 in (0.30, 0.40, 0.75, 0.95):
+    gap, reach = abs(k / n - p0), 1.96 * math.sqrt(p0 * (1 - p0) / n)
+    print(f"p0 = {p0:.2f}: gap {gap:.3f}, 1.96 standard errors {reach:.3f} -> {'inside' if gap <= reach else 'outside'}")
 
 # %% [markdown]
-# **Predict first.** In 2,000 repetitions of 8 runs each, in what share of repetitions will *exactly* 6 of the 8
-# be right (the count the article saw)? Write a percentage.
+# ### Exercise 05.3 (code): the interval, from its definition
+#
+# Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
+# inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
+# gap between one inside and one outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside?
+#
+# The check compares your ends with the package's own interval on 13 cases, from 0 of 8 to 239 of 240, and
+# refuses an answer that calls the package's function: the point is to build it.
 
 # %%
-my_share_guess = ...  # a percentage, e.g. 50
+def interval(k, n):
+    raise NotImplementedError  # return (low, high)
+
 
 # %%
-outcome_of = {}  # each modelled behaviour's outcome, read by the classifier from one scripted run
-for behaviour in MODELLED["18°C"]:
-    class Fixed(random.Random):
-        def choices(self, population, weights=None, k=1, picked=behaviour):
-            return [picked]  # always this behaviour, so we can watch it once
-    _, manager = modelled_manager("18°C", Fixed())
-    recorder = EventRecorder()
-    try:
-        Agent(manager, weather_registry(True), SYSTEM_PROMPT, observers=[recorder], max_steps=6).run(
-            {"question": QUESTION})
-    except StepLimitReached:
-        pass
-    outcome_of[behaviour] = classify(recorder.events).outcome
-print(outcome_of)
-
-rng = random.Random(2024)
-right_counts = Counter(
-    sum(outcome_of[modelled_manager("18°C", rng)[0]] == "right" for _ in range(8)) for _ in range(2000))
-print({k: right_counts[k] for k in range(9)})
-print(f"exactly 6 of 8 right: {right_counts[6] / 2000:.0%} of repetitions; "
-      f"5 to 7 right: {sum(right_counts[k] for k in (5, 6, 7)) / 2000:.0%}")
-
-# %%
-fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
-ax.bar(range(9), [right_counts[k] / 2000 for k in range(9)], color="#1f5fa8")
-ax.axvline(6, color="#c62828", linestyle="--")
-top = max(right_counts.values()) / 2000
-ax.set_ylim(0, top * 1.35)  # room above the bars for the labels
-ax.text(6.1, top * 1.3, "reported in the article: 6 of 8", color="#c62828", fontsize=8, va="top")
-ax.set_xticks(range(9))
-ax.set_xlabel('"18°C" runs with the right numbers, out of 8')
-ax.set_ylabel("share of 2,000 repetitions")
-ax.set_title("Scripted managers modelling the reported behaviour (not a model): 8 runs, 2,000 times", fontsize=9)
-ax.text(0.01, 0.97, "caveat: 1 run in 8 that the article did not describe\nis modelled as never finishing "
-        "(our assumption)", transform=ax.transAxes, fontsize=8, va="top", color="#555555")
-plt.close(fig)
-show(fig)
+check("05.3", interval)
 
 # %% [markdown]
-# Even a model that behaved *exactly* as reported shows 6 of 8 right in under a third of its batches of 8; 5 and
-# 7 come up about as often, and 4 about one time in ten. One batch of 8 runs can tell a 0-of-8 variant from a 6-of-8 one, but not
-# 60% from 80%. That is why every share below carries an interval.
+# What the package's version says about the two counts this notebook keeps meeting:
+
+# %%
+from mingraph_lite.course.compare import wilson
+
+for k, n in ((6, 8), (0, 8)):
+    low, high = wilson(k, n)
+    print(f"{k} of {n}: the true share could be anywhere from {low:.0%} to {high:.0%}")
+assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1] < 0.35
+
+# %% [markdown]
+# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8. One
+# batch of 8 runs can tell a 0-of-8 variant from a 6-of-8 one, but not 60% from 80%; and 0 of 8 still allows a
+# model that is right about one run in three. That is why every share below carries an interval.
 #
 # ## The experiment as a harness
 #
@@ -440,38 +462,61 @@ for folder in SHIPPED:
 # Replays show one run at a time. Counting over all recorded runs of each model, from the traces:
 
 # %%
+tallies, firsts = {}, {}
 for folder in SHIPPED:
     tally = Counter()
     for row in results_rows(folder):
         trace = read_trace(folder / row["trace"])
         tools = Counter(e["name"] for e in trace if e["event"] == "tool_call")
         first = next(e for e in trace if e["event"] == "model_reply")["message"]
+        firsts.setdefault((folder.name, row["index"]), []).append(json.dumps(first, sort_keys=True))
+        verdict = classify(trace)
         tally["runs"] += 1
         tally["called get_weather at all"] += tools["get_weather"] > 0
+        tally["called to_fahrenheit at all"] += tools["to_fahrenheit"] > 0
         tally["first reply: a to_fahrenheit slip"] += any(c["name"] == "to_fahrenheit" for c in first["tool_calls"])
         tally["first reply: an answer, no tool"] += not first["tool_calls"]
+        tally["  ... holding the menu's '<your answer>'"] += "your answer" in first["content"].lower()
         tally["ended at the step limit"] += trace[-1].get("reason") == "step limit"
-    print(f"{folder.name}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
+        tally[f"case {verdict.case} at line {verdict.line}"] += 1
+    tallies[folder.name] = tally
+    print(f"{folder.name}:\n  " + "\n  ".join(f"{k}: {v}" for k, v in tally.items()))
 
 smollm2 = Path("../data/experiments/smollm2-135m")
+run_0 = [e["arguments"]["celsius"] for e in read_trace(smollm2 / "traces/bare-00.jsonl") if e["event"] == "tool_call"]
 chain = [e["arguments"]["celsius"] for e in read_trace(smollm2 / "traces/bare-02.jsonl") if e["event"] == "tool_call"]
+print('SmolLM2, "18" run 0, what it converted:', run_0)
 print('SmolLM2, "18" run 2, what it converted:', chain)
 assert all(abs(to_fahrenheit(a) - b) < 0.5 for a, b in zip(chain[1:], chain[2:]))  # each, the one before converted
+assert run_0 == [30.0] * 6 and chain[0] == 39.59
+# the claims below, checked against these counts
+small, gemma = tallies["smollm2-135m"], tallies["gemma3-270m"]
+assert small["runs"] == small["first reply: a to_fahrenheit slip"] == small["case 1 at line 4"] == 16
+assert small["called get_weather at all"] == 0 and small["ended at the step limit"] == 16
+assert gemma["first reply: an answer, no tool"] == gemma["case 1 at line 3"] == 12
+assert gemma["  ... holding the menu's '<your answer>'"] > 12 / 2
+assert gemma["called get_weather at all"] == gemma["runs"] - 12 and gemma["called to_fahrenheit at all"] == 0
+assert sum(v for k, v in gemma.items() if k.startswith("case 4")) == 4
+differ = {model: sorted(int(i) for (m, i), pair in firsts.items() if m == model and pair[0] != pair[1])
+          for model in tallies}
+print("pairs of runs (same seed, both variants) whose first replies differ:", differ)
+assert differ == {"gemma3-270m": [0, 5, 6, 7], "smollm2-135m": []}
 
 # %% [markdown]
 # What the two tiny models got wrong, and why (read from the traces above and the table below):
 #
 # - **SmolLM2-135M never looked up the weather.** In every one of its 16 runs the very first slip is
-#   `to_fahrenheit` with a number it invented (30, 98.52, 39.59, ...), the first wrong line is line 4, case 1.
-#   Then it asks again, for the same number (run 0 above: 30.0 six times) or for its own last answer (run 2:
-#   39.59, then 100 → 212 → 414 → 777 → 1431, each the conversion of the one before), until the step limit. A
-#   model this
-#   small has learned that a question with "Fahrenheit" in it goes with the tool named `to_fahrenheit`; it has
-#   not learned that the tool needs a number from somewhere.
+#   `to_fahrenheit` with a number it invented (30 in run 0, 39.59 in run 2): the first wrong line is line 4, case 1.
+#   Then it asks again, for the same number (run 0: 30.0 six times) or for its own last answer (run 2: 39.59,
+#   then 100 → 212 → 414 → 777 → 1431, each the conversion of the one before), until the step limit. **Our
+#   guess**, which these traces cannot test: a model this small has learned that a question with "Fahrenheit"
+#   in it goes with the tool named `to_fahrenheit`, without learning that the tool needs a number from
+#   somewhere. Testing it would take other runs, for example a question that never says "Fahrenheit".
 # - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1, because the first wrong
-#   line is a reply about cities no tool was asked about, whether or not it holds numbers). Most of those answers are the reply format from the tool menu copied back (`<your
-#   answer> or with one or more function calls...`): it repeated the instructions instead of following them.
-#   The other runs looked the weather up, again and again, and never converted: case 4, never finished.
+#   line is a reply about cities no tool was asked about, whether or not it holds numbers). Most of those
+#   answers are the reply format from the tool menu copied back (`<your answer> or with one or more function
+#   calls...`): it repeated the instructions instead of following them. The other 4 runs looked the weather
+#   up, again and again, and never converted: case 4, never finished.
 # - **Neither model got far enough for the unit to matter.** The article's mistake (case 3: right lookups, then
 #   Celsius read as Fahrenheit) needs a model that looks up both cities first. SmolLM2 never saw what
 #   `get_weather` returns, so `"18"` and `"18°C"` could not make a difference to it, and they didn't. (With a
@@ -479,8 +524,8 @@ assert all(abs(to_fahrenheit(a) - b) < 0.5 for a, b in zip(chain[1:], chain[2:])
 #
 # Notice the seeds: run *i* of both variants uses the same seed, so the two variants start from the same first
 # reply whenever the first prompt is the same (it is: the variant only shows in `get_weather`'s answer). That
-# held for all of SmolLM2's runs. For Gemma it did not hold for runs 6 and 7, which began differently in the two
-# variants: on this runtime, a seed makes runs *likely* to repeat, not certain to.
+# held for all of SmolLM2's runs. For Gemma it did not hold in four of its eight pairs (runs 0, 5, 6 and 7): on
+# this runtime, a seed makes runs *likely* to repeat, not certain to.
 #
 #
 # ### All the recorded runs, compared
@@ -496,6 +541,9 @@ comparison = compare(SHIPPED)
 print(comparison.table())
 show(comparison.figure(title="Recorded runs of the shipped local models (8 per variant; temperature and "
                              "seeds in each folder's summary)"))
+outcomes = Counter((f.name, r["variant"], r["outcome"]) for f in SHIPPED for r in results_rows(f))
+assert not any(outcome == "right" for _, _, outcome in outcomes)  # the claims below
+assert [outcomes["gemma3-270m", v, "wrong slip"] for v in ("18", "18°C")] == [5, 7]
 
 # %% [markdown]
 # How to read it: no run of either model was right (0 of 8 per variant), and the intervals say what 0 of 8 is
@@ -606,24 +654,6 @@ assert len(with_units) == 2 and all(r["celsius_as_fahrenheit"] == "True" for r i
 # the final reply with every slip right. Two of them also had units on every result (`"18°C"`), and both were
 # still flagged: in these runs the unit on the slip did not prevent the mistake. Two runs in sixteen per variant
 # are far too few to say more; a bigger model, or a whole class's runs pooled, is the next step.
-#
-# ### Exercise 05.3 (code): the interval
-#
-# Each bar in the figure is a **Wilson score interval** (Wilson, 1927) for a share of runs: with `k` runs out of
-# `n`, `p = k/n` and `z = 1.96` (for 95%),
-#
-# centre = (p + z²/2n) / (1 + z²/n),   half-width = z · √(p(1−p)/n + z²/4n²) / (1 + z²/n),
-#
-# and the interval is centre ± half-width. Write `interval(k, n)` returning `(low, high)`. Then compare it with
-# the textbook `p ± z·√(p(1−p)/n)` at 0 of 8: what does that one claim?
-
-# %%
-def interval(k, n):
-    raise NotImplementedError  # return (low, high)
-
-
-# %%
-check("05.3", interval)
 
 # %% [markdown]
 # ## Try it with a live model
@@ -650,8 +680,8 @@ else:
 # ## What is still open
 #
 # - **Eight runs, small models.** Every interval above is wide. A class of 30 each running 8 runs per variant
-#   pools into 240 per variant, and intervals a third as wide (`experiment compare` pools folders with the same
-#   model and settings).
+#   pools into 240 per variant, and much narrower intervals (`experiment compare` pools folders with the same
+#   model and settings; question 5 below asks how many runs a narrow interval takes).
 # - **The classifier knows this one question.** It checks against the teaching data and reads numbers out of
 #   free text after each city's name. A general "first wrong line" needs the truth for every tool and a reply
 #   format you can check (structured output), not a regular expression.
@@ -660,3 +690,41 @@ else:
 # - **Right for the wrong reasons.** In the article, four of the six right `"18°C"` runs ignored "never do the
 #   arithmetic yourself". An outcome count can't see that; only the trace does, so the harness keeps every
 #   trace.
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in your own words first; the answers are in the solutions file beside the notebooks. Four of them
+# (2, 3, 5 and 6) have a cell below that checks your answer against a run of the code.
+#
+# 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
+#    provider would force an adapter to keep it in the folder?
+# 2. What would happen to the verdict of the scripted re-enactment (`wrong_tokyo_manager`) if `get_weather`
+#    answered `"18°C"` instead of `"18"`: the same verdict, or a different one? Why?
+# 3. A scripted manager converts Paris's 18 twice, then Tokyo's 24, then answers "Paris: 64°F, Tokyo: 75°F".
+#    Which outcome does `classify` give?
+# 4. Which line of your `made_up_lines` keeps a number that came back from `to_fahrenheit` from counting as
+#    Celsius? What would the converts-twice run look like without it?
+# 5. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
+#    which the 95% interval is narrower than 0.2 (20 points)?
+# 6. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
+#    the same verdict, another verdict, or a refusal?
+# 7. What does the textbook interval `p ± 1.96·√(p(1−p)/n)` claim at 0 of 8, and why is that too strong?
+# 8. Why could `"18"` versus `"18°C"` make no difference to SmolLM2-135M? Which count in its traces shows it?
+# 9. Why must the trace be recording *before* you know there is a bug?
+
+# %%
+answer_q2 = ...  # "same" or "different"
+check("05.Q2", answer_q2)
+
+# %%
+answer_q3 = ...  # "right", "wrong slip", "wrong tool result", "wrong final reasoning" or "never finished"
+check("05.Q3", answer_q3)
+
+# %%
+answer_q5 = ...  # 16, 32, 64, 128 or 256
+check("05.Q5", answer_q5)
+
+# %%
+answer_q6 = ...  # "same verdict", "another verdict" or "refused"
+check("05.Q6", answer_q6)

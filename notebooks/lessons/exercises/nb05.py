@@ -1,21 +1,28 @@
-"""Notebook 05's exercises: a rule of the first-wrong-line classifier, reading a trace, an interval."""
+"""Notebook 05's exercises and checked questions: every made-up conversion in a trace, reading a trace, an
+interval built from its definition, and questions checked against real runs of the code."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from mingraph_lite.agents import Agent
+from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
-from mingraph_lite.course.classify import classify
+from mingraph_lite.observers.trace import read_trace
+from mingraph_lite.course.classify import OUTCOMES, classify
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import weather_registry
 from . import Hint, exercise
 
 _LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
+EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
+SMOLLM2_RUN = EXPERIMENTS / "smollm2-135m" / "traces" / "bare-02.jsonl"  # a real run: every number made up
 
 
 def twice_manager() -> ScriptedLLM:
@@ -31,6 +38,19 @@ def made_up_manager() -> ScriptedLLM:
                         "Paris: 50°F, Tokyo: 41°F"], name="scripted: made-up numbers")
 
 
+def london_manager() -> ScriptedLLM:
+    """Looks up the wrong city first, then converts a number of its own: two different wrong slips."""
+    return ScriptedLLM([[("get_weather", {"city": "London"})], [("to_fahrenheit", {"celsius": 30})],
+                        "Paris: 86°F"], name="scripted: wrong city, then a made-up number")
+
+
+def same_twice_manager() -> ScriptedLLM:
+    """Converts Paris's 18 twice (a wasted call, not a wrong one), then Tokyo."""
+    return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 18})],
+                        [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"],
+                       name="scripted: converts 18 twice")
+
+
 def recorded(llm: Any, unit_in_result: bool = False) -> list[dict[str, Any]]:
     """One scripted run's events, as the notebook numbers them (line 1 is run_start)."""
     recorder = EventRecorder()
@@ -38,60 +58,195 @@ def recorded(llm: Any, unit_in_result: bool = False) -> list[dict[str, Any]]:
     return recorder.events
 
 
-def _calls(events: Sequence[dict[str, Any]], value: float) -> int:
-    return next(n for n, e in enumerate(events, 1) if e.get("event") == "tool_call"
-                and e.get("name") == "to_fahrenheit" and e["arguments"].get("celsius") == value)
+def _names(code: CodeType) -> set[str]:
+    """Every global, attribute and imported name a function's code (nested functions included) refers to."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+    return names
 
 
-@exercise("05.1", kind="code", title="a rule of the classifier: a made-up number for to_fahrenheit")
-def check_made_up_rule(rule: Callable[[list[dict[str, Any]]], int | None]) -> str:
-    twice = recorded(twice_manager())
-    cases = [("the right run", recorded(four_round_manager()), None),
-             ('the right run with "18°C" answers', recorded(four_round_manager(), True), None),
-             ("the wrong-Tokyo run", recorded(wrong_tokyo_manager()), None),
-             ("the made-up run", recorded(made_up_manager()), _calls(recorded(made_up_manager()), 10)),
-             ("the converts-twice run", twice, _calls(twice, 64))]
-    for label, events, expected in cases:
-        got = rule(events)
-        if got == expected:
-            continue
-        if expected is not None and got == expected + 1:
-            raise Hint(f"{label}: you returned line {got}, the answer slip; the first wrong line is the slip "
-                       "itself (the tool_call line)")
-        if label == "the converts-twice run" and got is None:
-            raise Hint("the converts-twice run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
-                       "only numbers that get_weather returned are Celsius")
-        if label.startswith("the right run with"):
-            raise Hint(f'{label}: get_weather answered "18°C"; read its number with number(content)')
-        raise Hint(f"{label}: expected {expected}, your rule returned {got!r}")
-    return "your rule finds the made-up conversions, and only those, on all five runs"
+def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
+    code = getattr(answer, "__code__", None)
+    for name in sorted(_names(code) & set(borrowed)) if code else ():
+        raise Hint(f"your answer calls {name}: {borrowed[name]}")
+
+
+def _slip_lines(events: Sequence[dict[str, Any]], value: float) -> list[int]:
+    return [n for n, e in enumerate(events, 1) if e.get("event") == "tool_call"
+            and e.get("name") == "to_fahrenheit" and e["arguments"].get("celsius") == value]
+
+
+def _made_up_cases() -> list[tuple[str, list[dict[str, Any]], list[int]]]:
+    twice, made_up, london = recorded(twice_manager()), recorded(made_up_manager()), recorded(london_manager())
+    smollm2 = read_trace(SMOLLM2_RUN)
+    return [("the right run", recorded(four_round_manager()), []),
+            ('the right run with "18°C" answers', recorded(four_round_manager(), True), []),
+            ("the wrong-Tokyo run", recorded(wrong_tokyo_manager()), []),
+            ("the made-up run", made_up, _slip_lines(made_up, 10) + _slip_lines(made_up, 5)),
+            ("the converts-twice run", twice, _slip_lines(twice, 64)),
+            ("the wrong-city run", london, _slip_lines(london, 30)),
+            ('SmolLM2-135M\'s recorded "18" run 2', smollm2,
+             [n for n, e in enumerate(smollm2, 1) if e["event"] == "tool_call"])]
+
+
+def _made_up_hint(label: str, got: Any, expected: list[int]) -> Hint:
+    if got and not expected:
+        return Hint(f"{label}: you returned {got}, but every to_fahrenheit slip there asks about a number "
+                    "get_weather returned; an answer slip holds text ('18' or '18°C'): read it with "
+                    "number(content) before you compare")
+    if expected and got == [n + 1 for n in expected]:
+        return Hint(f"{label}: you returned {got}, the answer slips; the wrong line is the slip itself "
+                    "(the tool_call line)")
+    if expected and got == expected[:1]:
+        return Hint(f"{label}: you returned only the first made-up slip, {got}; the rule asks for every one")
+    if label == "the converts-twice run" and not got:
+        return Hint("the converts-twice run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
+                    "only numbers that get_weather returned are Celsius")
+    return Hint(f"{label}: expected the lines {expected}, your rule returned {got!r}")
+
+
+@exercise("05.1", kind="code", title="every made-up number a run sent to to_fahrenheit")
+def check_made_up_rule(rule: Callable[[list[dict[str, Any]]], list[int]]) -> str:
+    _refuse_borrowed(rule, {"classify": "classify stops at the first wrong line of any kind, and this rule "
+                                        "must find every made-up conversion, after other mistakes too; "
+                                        "write it from the events"})
+    for label, events, expected in _made_up_cases():
+        try:
+            got = rule(events)
+        except (KeyError, TypeError, IndexError) as error:
+            raise Hint(f"{label}: your rule crashed on a line it did not expect ({type(error).__name__}); "
+                       "not every event has every key: look at e['event'] first") from None
+        if got is None or list(got) != expected:
+            raise _made_up_hint(label, None if got is None else list(got), expected)
+    return "your rule finds every made-up conversion, and only those, on six scripted runs and a real one"
+
+
+def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) -> Hint:
+    if line == truth + 1:
+        return Hint(f"right case; line {line} is the answer slip: the wrong line is the slip that asked for it")
+    if not 1 <= line <= len(events):
+        return Hint(f"right case; the trace has lines 1 to {len(events)}")
+    event = events[line - 1]
+    if event["event"] == "tool_call" and line < truth:
+        why = ("a city the question asks about" if event["name"] == "get_weather"
+               else "its number came from get_weather")
+        return Hint(f"right case; line {line} asks {event['name']}({event['arguments']}), and that is right: "
+                    f"{why}; read on to the first slip that is not")
+    where = "comes after the first wrong one" if line > truth else "is right, and so is every line before it"
+    return Hint(f"right case; line {line} is a {event['event']} line, and it {where}: find the earliest "
+                "to_fahrenheit slip whose number get_weather never returned")
 
 
 @exercise("05.2", kind="reasoning", title="which case, which line: the converts-twice run")
 def check_twice(answer: tuple[int, int]) -> str:
-    truth = classify(recorded(twice_manager()))
-    case, line = answer
+    events = recorded(twice_manager())
+    truth = classify(events)
+    try:
+        case, line = (int(x) for x in answer)
+    except (TypeError, ValueError):
+        raise Hint("answer with two whole numbers, (case, line), for example (2, 7)") from None
     if (case, line) == (truth.case, truth.line):
         return f"right: case {truth.case} at line {truth.line} ({truth.why})"
+    if case == 3:
+        raise Hint("the final reply is wrong, but it is not the first wrong line; case 3 needs every slip "
+                   "before it right: check each to_fahrenheit slip's number against what get_weather returned")
+    if case == 2:
+        raise Hint("every answer slip here is right: to_fahrenheit answers each number it is given correctly "
+                   "(64 gives 147); the mistake is in what it was asked, so whose problem is that?")
     if case != truth.case:
-        raise Hint("the first wrong line decides, not the last: the final reply is wrong too, but something "
-                   "went wrong earlier; which to_fahrenheit slip asks about a number get_weather never returned?")
-    if line == truth.line + 1:
-        raise Hint("right case; count the tool_call line itself, not the tool_return that answers it")
-    raise Hint("right case, wrong line: count every event from line 1 (run_start)")
+        raise Hint("the run finished (its last line is finish, 'answered'), so not case 4; cases are 1 to 4")
+    raise _twice_line_hint(events, line, truth.line)
 
 
-@exercise("05.3", kind="code", title="a 95% interval for a share of runs (Wilson score)")
-def check_wilson(interval: Callable[[int, int], tuple[float, float]]) -> str:
-    for k, n in [(0, 8), (6, 8), (8, 8), (3, 20), (120, 240)]:
-        low, high = interval(k, n)
-        want_low, want_high = wilson(k, n)
-        if math.isclose(low, want_low, abs_tol=2e-3) and math.isclose(high, want_high, abs_tol=2e-3):
-            continue
-        if k == 0 and high < 1e-9:
-            raise Hint("at 0 of 8 your interval is [0, 0]: that is p ± z·se, which claims 8 runs prove "
-                       "'never'; use the Wilson centre and half-width")
-        if high - low < want_high - want_low - 2e-3:
-            raise Hint(f"your interval for {k}/{n} is too narrow: for 95%, z = 1.96")
-        raise Hint(f"for {k}/{n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
-    return "your interval matches the Wilson score interval on five cases, 0/8 and 8/8 included"
+def _interval_hint(k: int, n: int, got: tuple[float, float], want: tuple[float, float]) -> Hint:
+    (low, high), (want_low, want_high) = got, want
+    if high - low < 1e-9:
+        return Hint(f"at {k} of {n} your interval is a single point, [{low:g}, {high:g}]: that comes from the "
+                    "standard error at the observed share k/n, which is 0 there; the definition takes the "
+                    "standard error at each candidate p0")
+    error = max(abs(low - want_low), abs(high - want_high))
+    if error < 0.02:
+        return Hint(f"for {k} of {n} your ends are off by up to {error:.3f}: if you scan candidates, take "
+                    "steps of 0.0001 or less (or halve the gap, bisection)")
+    if high - low < want_high - want_low - 2e-3:
+        return Hint(f"your interval for {k} of {n} is too narrow: for 95%, z = 1.96")
+    return Hint(f"for {k} of {n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
+
+
+INTERVAL_CASES = [(0, 8), (1, 8), (4, 8), (6, 8), (8, 8), (0, 16), (3, 16), (16, 16), (1, 1), (0, 3),
+                  (60, 240), (120, 240), (239, 240)]
+
+
+@exercise("05.3", kind="code", title="a 95% interval for a share of runs, from its definition")
+def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
+    _refuse_borrowed(interval, {name: "this exercise asks you to build the interval from its definition, and "
+                                "that function is the finished one; checking against it is the check's job"
+                                for name in ("wilson", "proportion_confint", "binomtest")})
+    for k, n in INTERVAL_CASES:
+        try:
+            low, high = (float(x) for x in interval(k, n))
+        except (ZeroDivisionError, ValueError, TypeError) as error:
+            raise Hint(f"for {k} of {n} your interval failed ({type(error).__name__}); k = 0 and k = n are the "
+                       "edges: there one end of the interval must be exactly 0 or 1, so return a pair "
+                       "(low, high) of numbers") from None
+        want = wilson(k, n)
+        if not (math.isclose(low, want[0], abs_tol=2e-3) and math.isclose(high, want[1], abs_tol=2e-3)):
+            raise _interval_hint(k, n, (low, high), want)
+    return f"your interval matches the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included"
+
+
+def _choice(answer: Any, options: Sequence[Any]) -> Any:
+    if answer not in options:
+        raise Hint(f"answer with one of {', '.join(map(repr, options))}")
+    return answer
+
+
+@exercise("05.Q2", kind="reasoning", title='does "18°C" change the scripted re-enactment\'s verdict?')
+def check_unit_on_script(answer: Any) -> str:
+    bare, unit = classify(recorded(wrong_tokyo_manager())), classify(recorded(wrong_tokyo_manager(), True))
+    truth = "same" if (bare.outcome, bare.line) == (unit.outcome, unit.line) else "different"
+    if _choice(answer, ("same", "different")) != truth:
+        raise Hint("run wrong_tokyo_manager with weather_registry(True) and classify it: a scripted manager's "
+                   "replies are written in advance, so what the tools answer cannot change what it says next")
+    return f"right: {truth} verdict ({unit.outcome} at line {unit.line}); a script does not read its answer slips"
+
+
+@exercise("05.Q3", kind="reasoning", title="converting 18 twice: what does the classifier say?")
+def check_same_twice(answer: Any) -> str:
+    truth = classify(recorded(same_twice_manager()))
+    if _choice(answer, OUTCOMES) != truth.outcome:
+        raise Hint("both slips ask about 18, a number get_weather returned, so neither is a wrong slip; the "
+                   "rules judge each line, they do not count wasted calls")
+    return f"right: {truth.outcome} ({truth.why}); a wasted call is not a wrong line"
+
+
+@exercise("05.Q5", kind="reasoning", title="how many runs for an interval narrower than 0.2?")
+def check_runs_needed(answer: Any) -> str:
+    options = (16, 32, 64, 128, 256)
+    truth = next(n for n in options if wilson(n // 2, n)[1] - wilson(n // 2, n)[0] < 0.2)
+    width = {n: wilson(n // 2, n)[1] - wilson(n // 2, n)[0] for n in options}
+    if _choice(answer, options) != truth:
+        raise Hint(f"at {answer} runs, half right, the interval is {width[answer]:.2f} wide; the question asks for "
+                   "the fewest runs under 0.2: the width shrinks with the square root of the runs (4 times the "
+                   "runs, half the width)")
+    return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
+
+
+@exercise("05.Q6", kind="reasoning", title="replay the Gemma run without its worked example")
+def check_replay_without_example(answer: Any) -> str:
+    from mingraph_lite.course.definition import load
+
+    trace = EXPERIMENTS / "finish-right" / "gemma3-270m" / "traces" / "worked-example-10.jsonl"
+    worked = next(v for v in load("finish-right").variants if v.name == "worked example")
+    agent = Agent(ReplayLLM.from_trace(trace), worked.registry(), worked.system_prompt, max_steps=6)
+    try:
+        agent.run({"question": QUESTION})
+        truth = "same verdict"
+    except Exception as error:  # what the replay raises is the fact this question asks about
+        truth = "refused" if type(error).__name__ == "ReplayMismatch" else type(error).__name__
+    if _choice(answer, ("same verdict", "another verdict", "refused")) != truth:
+        raise Hint("a replay hands back the recorded replies only while the run sends what the recording sent; "
+                   "without the example, the first request already differs")
+    return "right: ReplayLLM refuses at the first request (ReplayMismatch): the folder differs from the recording"
