@@ -103,4 +103,4 @@ def test_every_notebook_from_01_ends_with_5_to_10_questions_answered_and_at_leas
     wanted = {f"{stem[:2]}.Q{n}" for n in asked}
     assert wanted <= set(answers), f"{stem}: no answer in solutions for {sorted(wanted - set(answers))}"
     checked = [ex for ex, s in USED.items() if s == stem and _is_question(ex)]
-    assert len(checked) >= 3 and set(checked) <= wanted, f"{stem}: checked questions {checked} (need 3 of {sorted(wanted)})"
+    assert len(checked) >= 3 and set(checked) <= wanted, f"{stem}: checked {checked}, need 3 of {sorted(wanted)}"

@@ -21,13 +21,15 @@ def test_the_header_states_the_estimate_and_it_is_at_most_90_minutes(stem):
     header = (ROOT / "notebooks" / f"{stem}.py").read_text(encoding="utf-8")[:3000]
     stated = STATED.search(header)
     assert stated, f"{stem}: no '**Time:** about N minutes' in its header"
-    assert abs(int(stated[1]) - PACES[stem].minutes) <= 5, f"{stem} states {stated[1]}, pacing says {PACES[stem].minutes}"
+    minutes = PACES[stem].minutes
+    assert abs(int(stated[1]) - minutes) <= 5, f"{stem} states {stated[1]}, pacing says {minutes}"
     assert PACES[stem].minutes <= 90, f"{stem} takes about {PACES[stem].minutes} minutes: split it"
 
 
 def test_notebook_00_states_the_whole_course():
     total = sum(p.minutes for p in PACES.values())
-    said = re.search(r"whole course takes about ([\d.]+) hours", (ROOT / "notebooks" / "00_start_here.py").read_text())
+    text = (ROOT / "notebooks" / "00_start_here.py").read_text(encoding="utf-8")
+    said = re.search(r"whole course takes about ([\d.]+) hours", text)
     assert said and abs(float(said[1]) - total / 60) <= 0.5, f"00 says {said and said[1]} hours; pacing says {total / 60:.1f}"
 
 
