@@ -254,7 +254,7 @@ for event in by_hand["events"]:
 # %% [markdown]
 # That is the brief, run by a loop of fifteen lines (yours runs it too, once it passes: `run(brief_as_dict, state)`):
 # the first check found the missing notice, the revision added it, the second check passed. Everything a graph engine
-# adds on top is care: checking the declaration before running, refusing a misspelt field, telling listeners what
+# adds on top is care: checking the declaration before running, refusing a misspelt field, reporting what
 # happens (below), and running several nodes at once (notebook 07).
 #
 # ## The package's engine: declare, compile, run
@@ -430,7 +430,8 @@ print("path:", " -> ".join(walked), "| status:", final["status"])
 
 # %% [markdown]
 # Each check leaves one event, `"checked draft: "` followed by the issues it found (or `accepted`). Two checks, then
-# hold: the fixed count saved three useless revisions here, but it would also hold a writer that was making progress.
+# hold: the fixed count saved four useless revisions here (one instead of five), but it would also hold a writer that
+# was making progress.
 #
 # ### Exercise 06.3: `route_unless_stuck`
 #

@@ -174,12 +174,22 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # %% [markdown]
 # ### Exercise 07.1: one branch's node
 #
-# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) that collects that one city. Its
-# slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the city's `city`,
-# `celsius` and `conditions` from `WEATHER`) and one event naming the city. The reducer adds them to what the other
-# branches collected. The check runs your node for other cities, on a worksheet that already holds a reading. The
-# package's `BriefNodes.collect_city` reads a packet, not the worksheet (it is made for `Send`, further down); an
-# answer that only calls it is refused, because the node to write here is the one that gets the whole worksheet.
+# `collect_one` above ignores the worksheet it is handed. A branch can read it, and reading it is safe: every branch
+# of a superstep is handed the worksheet as it was when the superstep began, never a sibling's half-done work. Use
+# that to make a branch that does not fetch twice (a run resumed from a saved worksheet already holds some readings).
+#
+# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
+#
+# 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
+#    city (say, `"Oslo already collected"`);
+# 2. otherwise the slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the
+#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city; the reducer adds them to
+#    what the other branches collected;
+# 3. the node never changes the worksheet it is handed.
+#
+# The check runs your node for other cities, on a worksheet that already holds a reading. The package's
+# `BriefNodes.collect_city` reads a packet, not the worksheet (it is made for `Send`, further down); an answer that
+# only calls it is refused, because the node to write here is the one that reads the whole worksheet.
 
 # %%
 def collect_city(city):
@@ -421,14 +431,18 @@ display(Markdown(table))
 stale = initial_state(["Tokyo", "Paris"])
 stale["readings"] = [{"city": "Tokyo", "celsius": 19, "conditions": "rain", "source": "an earlier run"}]
 doubled = build_brief_graph("complete").invoke(stale)
-print("status:", doubled["status"])
+print("the package's brief:", doubled["status"])
 print(doubled["answer"])
+skipped = declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
+print("\nwith 07.1's collect_city, which skips a city already collected:", skipped["status"])
+print(skipped["answer"])
 
 # %% [markdown]
-# Published, with Tokyo twice, one of the two rows stale. The check did not notice: it compares the draft with rows
-# computed from the same readings, city by city, and both sides keep the last Tokyo row. The worksheet itself is
-# wrong, and the cure is in how `readings` changes: a reducer that *replaces* a city's reading when a new one for the
-# same city arrives.
+# The package's brief published Tokyo twice, one of the two rows stale. Its check did not notice: it compares the
+# draft with rows computed from the same readings, city by city, and both sides keep the last Tokyo row. The
+# skipping branch of 07.1 shows Tokyo once, but the stale 19°C: skipping trusts whatever the worksheet holds. When
+# what is there may be out of date, the fresh reading should win, and the place to say so is how `readings` changes:
+# a reducer that *replaces* a city's reading when a new one for the same city arrives.
 #
 # A reducer is any function `(old, new) -> merged`, where `old` is the field's value and `new` is one slip's value.
 # The engine calls it once per slip and stores what it returns. Here is a small one for the account, which drops an

@@ -10,12 +10,21 @@ START, END = "__start__", "__end__"
 # -- 07.1 -------------------------------------------------------------------------------------------
 def collect_city(city):
     def collect(state):
+        if any(reading["city"] == city for reading in state["readings"]):
+            return {"events": [f"{city} already collected"]}
         record = WEATHER[city]
         reading = {"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
                    "source": "fixed teaching data"}
         return {"readings": [reading], "events": [f"collected {city}"]}
 
     collect.__name__ = f"collect_{city}"
+    return collect
+
+
+def collect_city_ignores_the_worksheet(city):
+    def collect(state):
+        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+
     return collect
 
 
@@ -159,7 +168,8 @@ SOLUTIONS = {"07.1": collect_city, "07.2": declare_parallel, "07.3": latest_per_
              "07.Q2": 8, "07.Q3": 1, "07.Q5": 0}
 
 WRONG = {
-    "07.1": [(collect_city_repeats_the_past, "send only the new one"),
+    "07.1": [(collect_city_ignores_the_worksheet, "look in state['readings'] first"),
+             (collect_city_repeats_the_past, "send only the new one"),
              (collect_city_bare_reading, "one-item lists"),
              (collect_city_in_place, "changed the state it was handed"),
              (collect_city_returns_the_slip, "it must return a node"),

@@ -63,7 +63,22 @@ def check_collect_city(collect_city: Any) -> str:
     merged = base["readings"] + slips[0]["readings"] + slips[1]["readings"]
     if [r["city"] for r in merged] != ["London", "Oslo", "Cairo"]:
         raise Hint("two branches' slips, merged with operator.add, do not hold one new reading each")
-    return "each branch hands back one reading in a one-item list; the reducer joins the branches"
+    _check_already_collected(collect_city, base)
+    return "each branch hands back one new reading, or none when its city is already on the worksheet"
+
+
+def _check_already_collected(collect_city: Any, base: dict[str, Any]) -> None:
+    state = deepcopy(base)
+    slip = _run_node(_node_for(collect_city, "London"), state, "London")
+    if state != base:
+        raise Hint("your node changed the state it was handed; return a change slip instead")
+    if not isinstance(slip, dict) or slip.get("readings"):
+        raise Hint("the worksheet already holds a reading for London, and your node sent another: look in "
+                   "state['readings'] first, and then send no reading, only an event saying so")
+    events = slip.get("events")
+    if set(slip) - {"readings", "events"} or not isinstance(events, list) or len(events) != 1 \
+            or "London" not in str(events[0]):
+        raise Hint("for a city already collected, the slip holds only 'events': a one-item list naming the city")
 
 
 def _check_slip(city: str, slip: Any) -> dict[str, Any]:
