@@ -95,9 +95,9 @@ print(inspect.getsource(BriefState))
 
 # %% [markdown]
 # A `TypedDict` is still a plain dict at run time; the type names the fields. `Annotated[list[str], operator.add]`
-# attaches a **reducer** to `events`: the rule "old value + contribution", so the account of what happened only
-# grows. (`readings` has one too; why it needs one waits for the parallel branches of notebook 07.) Every field without one
-# is **replaced**: `draft` is *the current draft*, and a new one replaces the old.
+# attaches a **reducer** to `events`: the rule "old value + contribution", so the account of what happened only grows.
+# (`readings` has one too; why it needs one waits for the parallel branches of notebook 07.) Every field without one is
+# **replaced**: `draft` is *the current draft*, and a new one replaces the old.
 #
 # `initial_state()` checks the options before any work starts (an unknown city is an error here, not three steps
 # later):
@@ -212,7 +212,8 @@ check("06.1", route_after_check)
 #
 # 1. start at `graph["edges"][START]`; stop when the next node is `END`;
 # 2. hand each node a **deep copy** of the worksheet (`copy.deepcopy`), so only its slip can change anything;
-# 3. merge the slip: a field with a reducer becomes `reducer(old, new)` (if the field exists yet), any other is replaced;
+# 3. merge the slip: a field with a reducer becomes `reducer(old, new)` (if the field exists yet), any other is
+#    replaced;
 # 4. next node: a node with a router goes where `path_map[router(state)]` says, read *after* the merge; otherwise
 #    its fixed edge; a node with neither ends the run (as on LangGraph);
 # 5. once `max_steps` nodes have run, raise `RuntimeError` instead of starting another;
@@ -474,10 +475,10 @@ except ValueError as error:  # the node's own error, with what the engine attach
     print("  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
 
 # %% [markdown]
-# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`:
-# LangGraph drops the unknown key without a word (the revision is lost, the old draft is checked again, and the run
-# ends held, with no error anywhere), while ours stops at the node and names the fields. This is one of the places where the package's engine is
-# deliberately stricter than LangGraph:
+# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`: LangGraph
+# drops the unknown key without a word (the revision is lost, the old draft is checked again, and the run ends held,
+# with no error anywhere), while ours stops at the node and names the fields. This is one of the places where the
+# package's engine is deliberately stricter than LangGraph:
 
 # %%
 class Misspeller(BriefNodes):

@@ -160,9 +160,9 @@ for engine in (StateGraph, LangGraphStateGraph):
 
 # %% [markdown]
 # `readings` is a plain field: each branch's slip would *replace* it, and whichever merged last would win, silently
-# dropping a city. Our loop refuses instead, naming both nodes, and so do both engines, each with its own error. The fix is the one you already know: give the field a reducer, so each branch *adds* its
-# reading. That is why the package's `BriefState` (notebook 06 printed its source) declares
-# `readings: Annotated[list[dict[str, Any]], operator.add]`:
+# dropping a city. Our loop refuses instead, naming both nodes, and so do both engines, each with its own error. The fix
+# is the one you already know: give the field a reducer, so each branch *adds* its reading. That is why the package's
+# `BriefState` (notebook 06 printed its source) declares `readings: Annotated[list[dict[str, Any]], operator.add]`:
 
 # %%
 print("BriefState's reducers:", reducers_of(BriefState))
@@ -586,8 +586,8 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 
 # %% [markdown]
 # The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
-# others (20, then 10 four times) and converted those, one per round. The graph did what it is built for: the model-step budget
-# stopped the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that
+# others (20, then 10 four times) and converted those, one per round. The graph did what it is built for: the model-step
+# budget stopped the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that
 # stopped is not a run that delivered, whether the reason is a stubborn writer or a model that loops.
 #
 # The other way round matters as much: a run that **reached END** is not a run that is right. No recorded run
@@ -667,8 +667,9 @@ print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 #    merged worksheet the same on every run?
 # 5. With the four-round manager and `max_tool_calls=1`, how many tool handlers run before the graph stops?
 # 6. `pending_calls` is replaced, not added to. What would go wrong with `operator.add` on it?
-# 7. The Gemma run reached END with `stop_reason` "answered" and a wrong answer. What in the graph would have to
-#    change for the run to stop at that wrong line, and why can routing alone not catch it?
+# 7. The Gemma run reached END with `stop_reason` "answered" and a wrong answer. What would the graph need for this
+#    run to end held instead of answered, and why can a router that reads only the budgets and the pending calls
+#    not catch it?
 
 # %%
 answer_q2 = ...  # a number

@@ -256,7 +256,8 @@ QUESTIONS = {
     "06.Q5": "4: collect, write_draft, check_draft, publish. Our max_steps counts supersteps, one node each here, "
              "and the complete writer passes the first check, so the allowance is never used.",
     "06.Q6": "5: LangGraph runs START as a superstep of its own (step 0), so recursion_limit must be max_steps + 1.",
-    "06.Q7": "The edit would reach the real worksheet even though the node raised: the failed step would leave a "
-             "changed draft behind, and the last good state the error carries would no longer be the state before the "
-             "node. With a copy, only a returned slip can change anything, and a node that raises changes nothing.",
+    "06.Q7": "The edit would reach the real worksheet even though the node raised: after the failure the draft would "
+             "carry the tampered 30°C, so whatever looks at the worksheet next (a retry, a person) sees a change that "
+             "no slip returned and no check saw. With a copy, only a returned slip changes anything, and a node that "
+             "raises changes nothing.",
 }

@@ -208,7 +208,9 @@ QUESTIONS = {
              "lookups, which would exceed 1; the run stops with stop_reason 'tool budget' and tool_calls_made 0.",
     "07.Q6": "The tools node writes [] to clear the batch it ran. With operator.add, old + [] is the old batch, so the "
              "calls would still be pending and would run again on the next tools step.",
-    "07.Q7": "A node that checks the answer (like the lab's classification: a Celsius value called °F) with a route "
-             "that stops or sends the run back. Routing only reads what is on the worksheet (is there a tool call, "
-             "is a budget spent); a wrong number in a final reply looks like any answer until something checks it.",
+    "07.Q7": "A check of its own: a node after `model` that compares the final reply with the tool results (here a "
+             "Celsius value called °F, the mistake notebook 05's classification finds), and a route from it to a hold "
+             "exit, as the brief routes a failed check. The agent graph's routers read only the budgets and whether "
+             "calls are pending; a wrong number in a final reply looks like any other answer until something checks "
+             "it.",
 }
