@@ -119,6 +119,22 @@ def declare_forgets_the_second_check(builder, nodes, cities):
     return _declare(builder, nodes, cities, second_check=False)
 
 
+def declare_without_the_hold_node(builder, nodes, cities):
+    branches = [f"collect_{city}" for city in cities]
+    for city, branch in zip(cities, branches):
+        builder.add_node(branch, collect_city(city))
+        builder.add_edge(START, branch)
+    for name in ("write_draft", "check_draft", "revise_draft", "publish"):  # "hold" forgotten
+        builder.add_node(name, getattr(nodes, name))
+    builder.add_edge(branches, "write_draft")
+    builder.add_edge("write_draft", "check_draft")
+    builder.add_conditional_edges("check_draft", nodes.route_after_check,
+                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
+    builder.add_edge("revise_draft", "check_draft")
+    builder.add_edge("publish", END)
+    return builder
+
+
 def declare_and_compile(builder, nodes, cities):
     return _declare(builder, nodes, cities).compile()
 
@@ -179,6 +195,7 @@ WRONG = {
     "07.2": [(declare_one_after_another, "every city's collecting node should start at once"),
              (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
              (declare_without_a_join, "Join them with one add_edge"),
+             (declare_without_the_hold_node, "refused to compile your declaration"),
              (declare_and_compile, "return the builder itself, uncompiled"),
              (declare_with_the_package, "one named collect_<city> node per city")],
     "07.3": [(latest_adds, "appears twice"),

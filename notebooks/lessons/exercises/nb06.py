@@ -294,7 +294,11 @@ def check_stuck(route_unless_stuck: Any) -> str:
     for style, allowance, status, nodes in (("stubborn", 6, "needs_attention", 6), ("missing-notice", 4, "published", 6),
                                             ("complete", 0, "published", 4)):
         graph = brief_graph(_Swapped(route_unless_stuck, style, allowance)).compile(max_steps=2 * allowance + 4)
-        final, path = walk(graph, initial_state(["Sydney", "London", "Cairo"]))
+        try:
+            final, path = walk(graph, initial_state(["Sydney", "London", "Cairo"]))
+        except GraphStepLimit:
+            raise Hint(f"with the {style} writer and max_revisions={allowance}, your router kept the brief running past "
+                       "its longest legal run: it must hold once the allowance is used up") from None
         if (final["status"], len(path)) != (status, nodes):
             raise Hint(f"swapped into the brief with the {style} writer and max_revisions={allowance}, your router "
                        f"ended {final['status']!r} after {len(path)} nodes ({' -> '.join(path)}), not {status!r} "

@@ -190,7 +190,11 @@ def check_declare(declare_parallel: Any) -> str:
         want += [(i + 2, node) for i, node in enumerate(_reference_path(nodes, cities))]
         for name, engine, supersteps in _engines():
             recording = _declared(declare_parallel, engine, nodes, cities)
-            graph = recording.builder.compile()
+            try:
+                graph = recording.builder.compile()
+            except Exception as error:  # each engine words its refusal its own way; say what to look at
+                raise Hint(f"{name} refused to compile your declaration ({str(error).splitlines()[0]}): every node "
+                           "an edge or a route names must be added, and every added node reached") from None
             steps = sorted(supersteps(graph, cities, 4 * allowance + 10))
             first = sorted(n for s, n in steps if s == 1)
             if first != sorted(branches):
