@@ -14,8 +14,7 @@
 # Notebook 07 continues from here: parallel branches, the same graph on the real LangGraph, and the agent loop as
 # a graph.
 #
-# **Before you start:** notebooks 01 to 04 (the loop, what a run remembers, the cards, the listeners); Python dicts
-# and functions.
+# **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
 # **Time:** about 80 minutes, an estimate, not yet measured with a learner: 2,600 words of text at 200 words a
 # minute (13 min) and 280 lines of code to read and run (20 min), three exercises (the run loop is the longest,
 # about 20 min; 40 min together) and seven questions (10 min).
