@@ -5,42 +5,39 @@
 #
 # - write down a workflow's *state* (the worksheet) as a typed dict, and say field by field whether an update
 #   replaces it or adds to it (a *reducer*);
-# - write steps as *nodes* that read the worksheet and hand back only what they changed, and a *router* that picks
+# - write steps as *nodes* that read the worksheet and hand back only what they changed, and *routers* that pick
 #   the next step from routes declared up front;
 # - write the run loop of a graph engine yourself, in about fifteen lines, then use the package's;
 # - tell the two ways a run can finish apart: it **delivered**, or it **stopped trying** (and says so);
-# - run parallel branches in *supersteps* and join them, and say what `max_steps` and LangGraph's
-#   `recursion_limit` count;
-# - declare the same graph on the real LangGraph, and run the agent loop from notebook 01 as a two-node graph.
+# - say what `max_steps` and LangGraph's `recursion_limit` count, and size them for a graph.
 #
-# **Before you start:** notebooks 01 to 04 (the loop, the cards, the listeners); Python dicts and functions.
-# **Time:** about 60 minutes, exercises included.
+# Notebook 07 continues from here: parallel branches, the same graph on the real LangGraph, and the agent loop as
+# a graph.
+#
+# **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
+# **Time:** about 80 minutes, an estimate, not yet measured with a learner: 2,600 words of text at 200 words a
+# minute (13 min) and 280 lines of code to read and run (20 min), three exercises (the run loop is the longest,
+# about 20 min; 40 min together) and seven questions (10 min).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; the copy we
 # worked from does not name its author). The code here is ours.
 #
-# Nothing here calls a model except the agent graph near the end, and that one is **scripted**, or replays a recorded
-# run of a real model (no network).
+# Nothing here calls a model: every run is the weather brief on fixed teaching data.
 
 # %%
 import inspect
-import operator
 from collections import Counter
-from copy import deepcopy
-from pathlib import Path
-from typing import Annotated, TypedDict, get_type_hints
+from typing import get_type_hints
 
 import matplotlib.pyplot as plt
 
-from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, GraphExecutionError, GraphStepLimit,
-                           GraphValidationError, Observer)
-from mingraph_lite.course.brief import (NOTICE, BriefNodes, BriefState, build_brief_graph, initial_state, render,
-                                        step_bound)
 from lessons.exercises import check
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
-from mingraph_lite.course.weather import WEATHER, weather_registry
-from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
+from lessons.reference import reference
+from mingraph_lite import GraphExecutionError, GraphStepLimit, GraphValidationError
+from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_state, render, step_bound
+from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.graph import END, START, StateGraph
 
 try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
     from langgraph.graph import StateGraph as LangGraphStateGraph
@@ -97,9 +94,9 @@ print(inspect.getsource(BriefState))
 
 # %% [markdown]
 # A `TypedDict` is still a plain dict at run time; the type names the fields. `Annotated[list[str], operator.add]`
-# attaches a **reducer** to `events`: the rule "old value + contribution", so the account of what happened only
-# grows. (`readings` has one too; why it needs one waits for the parallel branches, later.) Every field without one
-# is **replaced**: `draft` is *the current draft*, and a new one replaces the old.
+# attaches a **reducer** to `events`: the rule "old value + contribution", so the account of what happened only grows.
+# (`readings` has one too; why it needs one waits for the parallel branches of notebook 07.) Every field without one is
+# **replaced**: `draft` is *the current draft*, and a new one replaces the old.
 #
 # `initial_state()` checks the options before any work starts (an unknown city is an error here, not three steps
 # later):
@@ -159,7 +156,8 @@ for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish",
 # verdict meaningless. `check_draft` stores a copy of the draft it checked next to its verdict, and `publish`
 # refuses any draft that is not that one. `revise_draft` never collects again: the readings are already on the
 # worksheet. And `hold` is the second way to finish: `status="needs_attention"`, no answer. (`collect` reads one city
-# at a time through `collect_city`; that one-city step becomes a parallel branch later on.)
+# at a time through `collect_city`; that one-city step becomes a parallel branch in
+# notebook 07.)
 #
 # ## The router: your turn first
 #
@@ -177,7 +175,9 @@ for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish",
 # 2. a draft that passed is accepted;
 # 3. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
-# The check runs your router on worksheets for other cities and other allowances.
+# The check runs your router on worksheets for other cities and other allowances. Write the three rules yourself:
+# the package's `BriefNodes` has a router too, and an answer that only calls it is refused, because then the rules
+# would still be somebody else's.
 
 # %%
 def route_after_check(state, max_revisions):
@@ -186,12 +186,6 @@ def route_after_check(state, max_revisions):
 
 # %%
 check("06.1", route_after_check)
-
-# %% [markdown]
-# The package's router, for comparison (its allowance lives on the `BriefNodes` object):
-
-# %%
-print(inspect.getsource(BriefNodes.route_after_check))
 
 # %% [markdown]
 # ## The run loop: your turn again
@@ -217,7 +211,8 @@ print(inspect.getsource(BriefNodes.route_after_check))
 #
 # 1. start at `graph["edges"][START]`; stop when the next node is `END`;
 # 2. hand each node a **deep copy** of the worksheet (`copy.deepcopy`), so only its slip can change anything;
-# 3. merge the slip: a field with a reducer becomes `reducer(old, new)` (if the field exists yet), any other is replaced;
+# 3. merge the slip: a field with a reducer becomes `reducer(old, new)` (if the field exists yet), any other is
+#    replaced;
 # 4. next node: a node with a router goes where `path_map[router(state)]` says, read *after* the merge; otherwise
 #    its fixed edge; a node with neither ends the run (as on LangGraph);
 # 5. once `max_steps` nodes have run, raise `RuntimeError` instead of starting another;
@@ -235,28 +230,11 @@ def run(graph, state):
 check("06.2", run)
 
 # %% [markdown]
-# Our version, every line visible. This is the loop the rest of the notebook builds on:
+# From here on the notebook runs its own version of `run`, loaded from the solutions file without printing it (your
+# cell above stays yours). Here it runs the brief, described as such a dict:
 
 # %%
-def run_loop(graph, state):
-    state, steps = deepcopy(state), 0
-    node = graph["edges"][START]
-    while node != END:
-        if steps == graph["max_steps"]:
-            raise RuntimeError(f"stopped before {node!r}: {steps} nodes ran (max_steps)")
-        update = graph["nodes"][node](deepcopy(state))  # a copy: the node can't edit the real worksheet
-        for field, value in update.items():
-            reducer = graph["reducers"].get(field)
-            state[field] = reducer(state[field], value) if reducer and field in state else value
-        steps += 1
-        if node in graph["routers"]:
-            router, path_map = graph["routers"][node]
-            node = path_map[router(state)]  # the router reads the merged worksheet, and only picks a label
-        else:
-            node = graph["edges"].get(node, END)  # no way out: the run ends here
-    return state
-
-
+run_loop = reference("06.2")
 nodes = BriefNodes(draft_style="missing-notice", max_revisions=1)
 brief_as_dict = {
     "nodes": {name: getattr(nodes, name)
@@ -274,9 +252,10 @@ for event in by_hand["events"]:
     print("  ", event)
 
 # %% [markdown]
-# That is the brief, run by fifteen lines: the first check found the missing notice, the revision added it, the
-# second check passed. Everything a graph engine adds on top is care: checking the declaration before running,
-# refusing a misspelt field, telling listeners what happens, and running several nodes at once (all below).
+# That is the brief, run by a loop of fifteen lines (yours runs it too, once it passes: `run(brief_as_dict, state)`):
+# the first check found the missing notice, the revision added it, the second check passed. Everything a graph engine
+# adds on top is care: checking the declaration before running, refusing a misspelt field, reporting what
+# happens (below), and running several nodes at once (notebook 07).
 #
 # ## The package's engine: declare, compile, run
 #
@@ -428,6 +407,56 @@ print(render(held["draft"]))
 # stays on the worksheet for a person; it is never passed off as an answer. That is the second way to finish, and it
 # can't be confused with the first.
 #
+# ## Another router: stop when a revision fixed nothing
+#
+# Look at the stubborn runs again: every revision came back with the very same issue. With `max_revisions=5` the
+# writer would get five tries that all fail the same way. A router may read any field of the worksheet, and the
+# account in `events` says what every check found. Here is one that reads it: it holds once the draft has been checked
+# a given number of times, whatever the allowance says:
+
+# %%
+def route_by_checks(state, max_checks):
+    checks = [event for event in state["events"] if event.startswith("checked draft")]
+    if state["review"]["passed"]:
+        return "accept"
+    return "revise" if len(checks) < max_checks else "hold"
+
+
+counting = BriefNodes("stubborn", max_revisions=5)
+counting.route_after_check = lambda state: route_by_checks(state, max_checks=2)  # this object's router swapped
+final, walked = path_of(declare(counting).compile(max_steps=step_bound(5)), state)
+print("checks found:", [event for event in final["events"] if event.startswith("checked draft")])
+print("path:", " -> ".join(walked), "| status:", final["status"])
+
+# %% [markdown]
+# Each check leaves one event, `"checked draft: "` followed by the issues it found (or `accepted`). Two checks, then
+# hold: the fixed count saved four useless revisions here (one instead of five), but it would also hold a writer that
+# was making progress.
+#
+# ### Exercise 06.3: `route_unless_stuck`
+#
+# Write `route_unless_stuck(state, max_revisions)`, a router that stops when revising stopped helping. You may assume
+# the current draft was checked. Rules:
+#
+# 1. a draft that passed is accepted;
+# 2. a failed draft whose check found exactly what the check before it found (compare the last two
+#    `"checked draft: ..."` events) is held: the revision fixed nothing, so another one will not either;
+# 3. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
+#
+# The check runs your router on worksheets of its own, then swaps it into the brief and runs the graph with writers
+# and allowances the notebook doesn't show.
+
+# %%
+def route_unless_stuck(state, max_revisions):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("06.3", route_unless_stuck)
+
+# %% [markdown]
+# ## When a run goes wrong inside a node
+#
 # The check is about *this* draft. Edit a draft after it passed and `publish` refuses. A node's own exception leaves
 # the engine as itself (a `ValueError` stays a `ValueError`, as on LangGraph), carrying where it happened:
 
@@ -445,10 +474,10 @@ except ValueError as error:  # the node's own error, with what the engine attach
     print("  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
 
 # %% [markdown]
-# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`:
-# LangGraph drops the unknown key without a word (the revision is lost, the old draft is checked again, and the run
-# ends held, with no error anywhere), while ours stops at the node and names the fields. This is one of the places where the package's engine is
-# deliberately stricter than LangGraph:
+# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`: LangGraph
+# drops the unknown key without a word (the revision is lost, the old draft is checked again, and the run ends held,
+# with no error anywhere), while ours stops at the node and names the fields. This is one of the places where the
+# package's engine is deliberately stricter than LangGraph:
 
 # %%
 class Misspeller(BriefNodes):
@@ -552,497 +581,52 @@ else:
 # `recursion_limit`; and `step > stop` is checked at the top of *every* superstep, also the one after your last node
 # that finds nothing left to run (step 7 here). Your six nodes plus START's step 0 make seven supersteps, and the
 # limit has to cover all of them.
-#
-# ## Parallel branches: several nodes in one superstep
-#
-# `collect` looks up the cities one after another. The lookups don't depend on each other: a real brief would fetch
-# them at the same time. A graph says so with several edges out of one node (a **fan-out**), and one edge from all of
-# them into the next node (a **join**): the next node waits until every branch has finished.
-#
-# The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
-# their slips are merged only when all of them have finished, in a fixed order. That raises a question the
-# sequential loop never had: what if two branches write the same field in one step?
-#
-# ### The naive version: two branches, one plain field
-#
-# Here is a superstep loop, our own, every line visible. It is `run_loop` with one change: instead of one current
-# node it keeps a *set* of active nodes, runs them all on the same worksheet, merges their slips, and collects the
-# next set. Edges are now lists (a fan-out), and `"joins"` names a node that waits for several others.
-
-# %%
-def next_nodes(graph, node, state):
-    if node in graph["routers"]:
-        router, path_map = graph["routers"][node]
-        labels = router(state)  # a router may return a list of labels: one branch each
-        return [path_map[label] for label in (labels if isinstance(labels, list) else [labels])]
-    return graph["edges"].get(node, [])
-
-
-def run_supersteps(graph, state):
-    state, step, log, waiting = deepcopy(state), 0, [], {}
-    active = set(next_nodes(graph, START, state))
-    while active - {END}:
-        step += 1
-        if step > graph["max_steps"]:
-            raise RuntimeError(f"stopped before superstep {step} (max_steps={graph['max_steps']})")
-        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}  # same state
-        written = {}
-        for node, slip in slips.items():  # merged after all ran, in a fixed (sorted) order
-            for field, value in slip.items():
-                reducer = graph["reducers"].get(field)
-                if reducer is None and field in written:
-                    raise ValueError(f"{written[field]!r} and {node!r} both wrote the plain field {field!r} in "
-                                     f"superstep {step}; give it a reducer")
-                written[field] = node
-                state[field] = reducer(state[field], value) if reducer and field in state else value
-        log.append((step, sorted(slips)))
-        active = set()
-        for node in slips:  # (LangGraph's router reads the old state plus its own node's slip: the same here,
-            for target in next_nodes(graph, node, state):  # since the router's node runs alone in its step)
-                needs = graph["joins"].get(target)
-                if needs:  # a join waits until every one of its sources has finished
-                    waiting.setdefault(target, set()).add(node)
-                if not needs or waiting[target] >= needs:
-                    active.add(target)
-                    waiting.pop(target, None)
-    return state, log
-
-
-def collect_one(city):  # a first try: each branch collects one city and writes `readings`
-    def collect(state):
-        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
-    return collect
-
-
-def brief_in_parallel(nodes, cities, collect_node, reducers):
-    branches = [f"collect_{city}" for city in cities]
-    steps = ("write_draft", "check_draft", "revise_draft", "publish", "hold")
-    return {
-        "nodes": {**{b: collect_node(c) for b, c in zip(branches, cities)}, **{n: getattr(nodes, n) for n in steps}},
-        "edges": {START: branches, **{b: ["write_draft"] for b in branches}, "write_draft": ["check_draft"],
-                  "revise_draft": ["check_draft"], "publish": [END], "hold": [END]},
-        "routers": {"check_draft": (nodes.route_after_check,
-                                    {"accept": "publish", "revise": "revise_draft", "hold": "hold"})},
-        "joins": {"write_draft": set(branches)},
-        "reducers": reducers,
-        "max_steps": 10,
-    }
-
-
-first_sketch = {"events": operator.add}  # suppose only `events` had a reducer, and `readings` were plain
-try:
-    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, first_sketch), state)
-except ValueError as error:
-    print("our loop:", error)
-
-class FirstSketch(TypedDict):  # the same first sketch on both engines: `readings` without a reducer
-    readings: list
-    events: Annotated[list, operator.add]
-
-
-for engine in (StateGraph, LangGraphStateGraph):
-    if engine is None:
-        continue  # LangGraph is not installed
-    sketch = engine(FirstSketch)
-    for city in ("Tokyo", "Paris"):
-        sketch.add_node(f"collect_{city}", collect_one(city))
-        sketch.add_edge(START, f"collect_{city}")
-    try:
-        sketch.compile().invoke({"readings": [], "events": []})
-    except Exception as error:  # each engine has its own error type for this
-        print(f"{engine.__module__.split('.')[0]}: {type(error).__name__}: {str(error).splitlines()[0]}")
 
 # %% [markdown]
-# `readings` is a plain field: each branch's slip would *replace* it, and whichever merged last would win, silently
-# dropping a city. Our loop refuses instead, naming both nodes, and so do both engines, each with its own error. The fix is the one you already know: give the field a reducer, so each branch *adds* its
-# reading. That is why the package's `BriefState` (its source is printed near the top) declares
-# `readings: Annotated[list[dict[str, Any]], operator.add]`:
-
-# %%
-print("BriefState's reducers:", reducers_of(BriefState))
-merged, _ = run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState)),
-                           state)
-print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
-
+# ## Wrap-up
+#
+# The brief is now a declared graph: a worksheet whose fields say how they change, nodes that return change slips,
+# routers that choose among declared labels, and two exits that can't be mistaken for each other. You wrote the run
+# loop that drives it and two routers, and you saw what compile can check (the map) and what only a bound can
+# (`max_steps`, counted in supersteps; on LangGraph `recursion_limit`, one more).
+#
+# **Next, notebook 07:** the lookups run as parallel branches in one superstep and join before the draft, the same
+# graph runs on the real LangGraph, and the agent loop of notebook 01 becomes a two-node graph that replays real runs
+# of small models.
 
 # %% [markdown]
-# ### Exercise 06.3: one branch's node
+# ## Questions
 #
-# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) that collects that one city. Its
-# slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the city's `city`,
-# `celsius` and `conditions` from `WEATHER`) and one event naming the city. The reducer adds them to what the other
-# branches collected. The check runs your node for other cities, on a worksheet that already holds a reading.
-
-# %%
-def collect_city(city):
-    raise NotImplementedError  # your code here
-
-
-# %%
-check("06.3", collect_city)
-
-# %% [markdown]
-# Our version (the rest of the notebook uses this one):
-
-# %%
-def collect_city(city):
-    def collect(state):
-        record = WEATHER[city]
-        reading = {"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
-                   "source": "fixed teaching data"}
-        return {"readings": [reading], "events": [f"collected {city}"]}
-
-    collect.__name__ = f"collect_{city}"
-    return collect
-
-
-# %% [markdown]
-# **Predict first.** Three cities, collected in parallel, with the missing-notice writer and one revision allowed. How
-# many **supersteps** does the run take, and how many **node executions**?
-
-# %%
-my_guess = {"supersteps": None, "nodes": None}  # e.g. {"supersteps": 9, "nodes": 9}
-
-# %%
-three = initial_state(["Tokyo", "Paris", "Oslo"])
-final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], collect_city, reducers_of(BriefState)),
-                            three)
-for step, ran in log:
-    print(f"  superstep {step}: {', '.join(ran)}")
-happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
-print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
-print("readings:", [r["city"] for r in final["readings"]], "| status:", final["status"])
-
-# %% [markdown]
-# Three collecting nodes share superstep 1, so eight node executions fit in six supersteps. The readings arrive in
-# the order the slips were merged (sorted by node name, so every run gives the same worksheet), not the order the
-# cities were listed.
+# Answer in your own words first; the answers are in `notebooks/solutions/06_graph_routing.py` (`QUESTIONS`). The
+# cells after the list check four of them against real runs.
 #
-# ## The parallel brief on the real LangGraph, and on ours
-#
-# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
-# nodes: `add_edge([branch_1, branch_2, ...], "write_draft")`. The package's `StateGraph` takes the same calls.
-#
-# ### Exercise 06.4: declare the parallel brief on LangGraph
-#
-# Write `declare_on_langgraph(nodes, cities)`: build the parallel brief on `langgraph.graph.StateGraph` over
-# `BriefState`: one `collect_<city>` node per city (from your or our `collect_city`), all starting at once
-# and joined before `write_draft`; then `write_draft`, `check_draft`, `revise_draft`, `publish` and `hold` from
-# `nodes` (a `BriefNodes`) with its router, wired as before. Return the compiled graph. The check runs it on LangGraph
-# for other cities, writers and allowances, and compares its supersteps with the brief's. If LangGraph is not
-# installed, the check is skipped.
+# 1. Why do `write_draft` and `revise_draft` set `review=None` in their slips? What could `publish` do if they didn't?
+# 2. Suppose `events` had no reducer. After the missing-notice run with one revision allowed, how many entries would
+#    the final `events` list hold?
+# 3. A router returns a label (`"accept"`), not a node name (`"publish"`). Which argument of which call in `declare`
+#    would you change to send accepted drafts to a new `translate` node first, and what does compile then check?
+# 4. The stubborn writer, the package's router, `max_revisions=3`: how many nodes run?
+# 5. The complete writer with `max_revisions=2`: what is the smallest `max_steps` that lets our engine finish the run?
+# 6. The same run on LangGraph: what is the smallest `recursion_limit` that lets it finish?
+# 7. Your `run` hands each node a deep copy. What would change if it handed the worksheet itself to a node that edits
+#    it and then raises, like `Tamperer`'s `publish`?
 
 # %%
-def declare_on_langgraph(nodes, cities):
-    raise NotImplementedError  # your code here
+answer_q2 = ...  # a number
 
-
-# %%
-if LangGraphStateGraph is None:
-    print("06.4 skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:
-    check("06.4", declare_on_langgraph)
-
-# %% [markdown]
-# ### Our declaration, on the package's engine, and who ran when
-#
-# Here is our declaration. It takes the builder as an argument, so the very same function can be handed our
-# `StateGraph` or LangGraph's. Listeners hear each node start and end **with its superstep**, so the same kind of
-# listener you wrote in notebook 04 can say who ran when:
+check("06.Q2", answer_q2)
 
 # %%
-def declare_parallel(builder, nodes, cities):
-    branches = [f"collect_{city}" for city in cities]
-    for city, branch in zip(cities, branches):
-        builder.add_node(branch, collect_city(city))
-        builder.add_edge(START, branch)  # a fan-out: one edge per branch
-    for name in ("write_draft", "check_draft", "revise_draft", "publish", "hold"):
-        builder.add_node(name, getattr(nodes, name))
-    builder.add_edge(branches, "write_draft")  # the join: waits for every branch
-    builder.add_edge("write_draft", "check_draft")
-    builder.add_conditional_edges("check_draft", nodes.route_after_check,
-                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-    builder.add_edge("revise_draft", "check_draft")
-    builder.add_edge("publish", END)
-    builder.add_edge("hold", END)
-    return builder
+answer_q4 = ...  # a number
 
-
-class WhoRanWhen(Observer):
-    def __init__(self):
-        self.ran = []
-
-    def on_node_end(self, node, update, superstep=None):
-        self.ran.append((superstep, node))
-
-
-who = WhoRanWhen()
-ours = declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
-ours_final = ours.invoke(three, observers=[who])
-for step in sorted({s for s, _ in who.ran}):
-    print(f"  superstep {step}: {', '.join(sorted(n for s, n in who.ran if s == step))}")
-print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
-      "| same worksheet:", ours_final == final)
-for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
-    try:
-        declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound) \
-            .invoke(three)
-        print(f"max_steps={bound}: enough for {len(who.ran)} node executions")
-    except GraphStepLimit:
-        print(f"max_steps={bound}: GraphStepLimit")
-
-# %% [markdown]
-# And the same run as a picture: one row per node, one column per superstep.
+check("06.Q4", answer_q4)
 
 # %%
-fig, ax = plt.subplots(figsize=(9, 3.6))
-lanes = list(dict.fromkeys(node for _, node in sorted(who.ran, key=lambda item: item[0])))
-for step, node in who.ran:
-    row = lanes.index(node)
-    ax.barh(row, 0.8, left=step - 0.4, color="#1f5fa8" if node.startswith("collect") else "#6a3d9a")
-ax.set_yticks(range(len(lanes)), lanes)
-ax.invert_yaxis()
-ax.set_xticks(range(1, max(s for s, _ in who.ran) + 1))
-ax.set_xlabel("superstep")
-ax.set_title("The parallel brief: three branches share superstep 1, then one node per step")
-ax.grid(axis="x", alpha=0.3)
-plt.tight_layout()
-plt.show()
+answer_q5 = ...  # a number
 
-# %% [markdown]
-# The package's own brief (`build_brief_graph`) takes the other road LangGraph offers for "one branch per item":
-# a single `collect_city` node and a router at START that returns one `Send("collect_city", {"city": ...})` per city
-# (LangGraph's map-reduce). The node runs once per packet, all in the same superstep; `graph.steps` groups a run's
-# nodes by superstep:
+check("06.Q5", answer_q5)
 
 # %%
-packaged = build_brief_graph("missing-notice", max_revisions=1)
-packaged.invoke(three)
-for number, ran in enumerate(packaged.steps, start=1):
-    print(f"  superstep {number}: {', '.join(ran)}")
+answer_q6 = ...  # a number
 
-# %% [markdown]
-# ### Ours beside LangGraph's
-#
-# Here is the code that runs the parallel brief on each engine, side by side, and then both are run. `declare_parallel`
-# is the same function in both columns; what differs is the builder it is handed, the name of the bound, and how
-# each engine tells you who ran in which superstep (our listeners; LangGraph's `debug` stream).
-
-# %%
-def run_on_ours(nodes, state):
-    from mingraph_lite.graph import StateGraph
-
-    builder = StateGraph(BriefState)
-    graph = declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
-    who = WhoRanWhen()
-    final = graph.invoke(state, observers=[who])
-    return final, sorted(who.ran)
-
-
-def run_on_langgraph(nodes, state):
-    from langgraph.graph import StateGraph
-
-    builder = StateGraph(BriefState)
-    graph = declare_parallel(builder, nodes, state["cities"]).compile()
-    ran, final = [], None
-    for mode, item in graph.stream(state, stream_mode=["debug", "values"],
-                                   config={"recursion_limit": 11}):
-        if mode == "values":
-            final = item
-        elif item["type"] == "task":
-            ran.append((item["step"], item["payload"]["name"]))
-    return final, sorted(ran)
-
-
-# %%
-left, right = inspect.getsource(run_on_ours).splitlines(), inspect.getsource(run_on_langgraph).splitlines()
-width = max(map(len, left)) + 2
-print(f"{'ours (mingraph_lite)':<{width}}| LangGraph")
-print("-" * width + "+" + "-" * 60)
-for a, b in zip(left + [""] * (len(right) - len(left)), right + [""] * (len(left) - len(right))):
-    print(f"{a:<{width}}| {b}")
-
-# %%
-if LangGraphStateGraph is None:
-    print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:
-    print(f"{'writer':<16}{'same supersteps':>16}{'same worksheet':>16}   supersteps")
-    for style in ("complete", "missing-notice", "stubborn"):
-        ours_end, ours_ran = run_on_ours(BriefNodes(style), three)
-        theirs_end, theirs_ran = run_on_langgraph(BriefNodes(style), three)
-        print(f"{style:<16}{str(ours_ran == theirs_ran):>16}{str(ours_end == theirs_end):>16}"
-              f"   {max(step for step, _ in theirs_ran)}")
-
-# %% [markdown]
-# ### Where the two engines still differ
-#
-# The package's engine follows LangGraph wherever LangGraph's behaviour is well defined. Where it stays different,
-# it is on purpose, and the graph documentation keeps one table of every difference and its reason. Here it is, read
-# from that page:
-
-# %%
-from IPython.display import Markdown, display
-
-doc = Path("../docs/graph.md").read_text(encoding="utf-8")
-table_start = doc.index("\n|", doc.index("## Every remaining difference from LangGraph"))
-table = doc[table_start:].split("\n\n")[0]
-display(Markdown(table))
-
-# %% [markdown]
-# ## The agent loop as a graph
-#
-# The loop from notebook 01 fits the same mould with two nodes: `model` (ask the model once; return its reply and the
-# slips it asks for) and `tools` (check the whole batch, run it, answer every slip). The worksheet:
-
-# %%
-from mingraph_lite.graph import AgentNodes, AgentState
-
-print(inspect.getsource(AgentState))
-print(inspect.getsource(AgentNodes.route_after_model))
-print(inspect.getsource(AgentNodes.route_after_tools))
-
-# %% [markdown]
-# `messages` is the folder, with `operator.add`: every node adds, none rewrites. `pending_calls` is the batch still
-# to run, **replaced**: writing `[]` clears it (with `add`, an empty list would leave the old calls pending, and they
-# would run again). `pending_reply` is the reply that asked for them: it joins the folder together with its answers,
-# in the `tools` node's one update, so a round cut short (Ctrl-C in a tool) leaves the folder as it was, never with a
-# slip unanswered. A stopped run keeps `answer=None` and says why in `stop_reason`.
-#
-# The same listeners as notebook 04 plug in unchanged. The nodes announce what `Agent` announces, in the same order;
-# the engine adds its node start and end around them.
-
-# %%
-recorder = EventRecorder()
-agent_graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                observers=[ConsoleLogger(width=70), recorder])
-end = run_agent_graph(agent_graph, QUESTION)
-print()
-print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
-print("answer:", end["answer"], "| stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"],
-      "| tool calls:", end["tool_calls_made"])
-
-# %% [markdown]
-# **The same announcements?** Run the `Agent` from notebook 03 with the same scripted manager and an `EventRecorder`,
-# and compare its events with the graph's, leaving out the graph's own node events:
-
-# %%
-agent_recorder = EventRecorder()
-Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
-graph_events = [e for e in recorder.events if not e["event"].startswith("node_")]
-print("Agent events:", len(agent_recorder.events), "| graph events without node_*:", len(graph_events),
-      "| node events:", len(recorder.events) - len(graph_events))
-print("identical:", graph_events == agent_recorder.events)
-print("in order:", " ".join(agent_recorder.names()[:7]), "...")
-
-# %% [markdown]
-# ### Budgets, and a run that stopped is not a run that answered
-#
-# `max_model_steps` and `max_tool_calls` are separate budgets, each checked before the work it bounds. The four-round
-# manager asks for both lookups, then one conversion per round. **Predict first:** with `max_tool_calls=3` (and plenty
-# of model steps), what is the `stop_reason`, and how many tool handlers run?
-
-# %%
-my_guess = {"stop_reason": None, "tool_calls_made": None}  # "answered", "step limit", "tool budget" or "tool failed"
-
-# %%
-short = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                          max_tool_calls=3), QUESTION)
-happened = {"stop_reason": short["stop_reason"], "tool_calls_made": short["tool_calls_made"]}
-print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
-print("answer:", short["answer"])
-print("the work kept:", [f"{m.name}={m.content}" for m in short["messages"] if m.role == "tool"])
-
-# %% [markdown]
-# The budget is checked before a batch starts, so the batch that would exceed it (the second conversion) never starts;
-# the work already done stays on the worksheet, and there is no answer. A stopped run is reported as stopped.
-#
-# ### A real model that never takes the exit
-#
-# The scripted manager always finds the exit. A real small model may not. The course keeps real runs of the shipped
-# local models, recorded by the lab's experiment command (`data/experiments/README.md`). This one is **SmolLM2-135M**
-# (Q4_1 weights, run in-process by llama.cpp), definition `finish-right`, variant "zero-shot" (our question, our
-# system prompt, nothing else), run #12: sampling at temperature 0.7, seed 112, at most 6 model calls. Here its six
-# recorded replies are **replayed** through the agent graph (the replay also checks that the graph sends the folder
-# the model was sent):
-
-# %%
-import csv
-
-from mingraph_lite import ReplayLLM
-
-FINISH = Path("../data/experiments/finish-right")
-with (FINISH / "smollm2-135m" / "results.csv").open(encoding="utf-8") as handle:
-    row = next(r for r in csv.DictReader(handle) if r["variant"] == "zero-shot" and r["index"] == "12")
-replayed = ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"])
-real = run_agent_graph(build_agent_graph(replayed, weather_registry(), SYSTEM_PROMPT,
-                                         max_model_steps=6), QUESTION)
-print(f"model: {replayed.responses[0].model}, \"{row['variant']}\" #{row['index']}, seed {row['seed']}, "
-      f"temperature {row['temperature']} | replies recorded: {len(replayed.responses)}")
-slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_calls]
-print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
-print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
-assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
-assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup ran: each number is made up
-
-# %% [markdown]
-# The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
-# others (20, then 10 four times) and converted those, one per round. The graph did what it is built for: the model-step budget
-# stopped the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that
-# stopped is not a run that delivered, whether the reason is a stubborn writer or a model that loops.
-#
-# The other way round matters as much: a run that **reached END** is not a run that is right. No recorded run
-# answers our question right; the closest is **Gemma 3 270M** (Q4_K_M weights, in-process llama.cpp), same
-# definition, variant "worked example" (a short exchange on two other cities, put in the folder before the
-# question), run #10: temperature 0.7, seed 110, at most 6 model calls. Replayed through the same graph, with the
-# worked example on the worksheet:
-
-# %%
-from mingraph_lite import SystemMessage, UserMessage
-from mingraph_lite.course.definition import load
-from mingraph_lite.graph import initial_agent_state
-
-finish_right = load("finish-right")
-worked = next(v for v in finish_right.variants if v.name == "worked example")
-start = initial_agent_state(finish_right.question)
-start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
-closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-10.jsonl")
-ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
-print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
-      ended["model_steps"])
-print("work kept:", [f"{m.name}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
-print("answer, its first line:", ended["answer"].splitlines()[0])
-assert ended["stop_reason"] == "answered" and "24°F" in ended["answer"]  # 24 is Tokyo's Celsius, not its °F
-
-# %% [markdown]
-# Both lookups came back right (18 and 24, Celsius), and the reply then called them °F, without a conversion: the
-# graph reached END with `stop_reason` "answered" and a wrong answer. Routing decides when a run stops; whether its
-# answer is right needs a check of its own (notebook 05 finds this run's first wrong line).
-#
-# ### The active model
-#
-# The same graph with the model `MINGRAPH_LLM` names (scripted by default; with a live model, its answer will vary,
-# so this cell's output is not compared):
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-from mingraph_lite.course.scripts import make_llm
-
-llm = make_llm()
-live = run_agent_graph(build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, max_model_steps=6), QUESTION)
-print("model:", llm.name)
-print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
-
-# %% [markdown]
-# ## What is still open
-#
-# - **The state lives in this process.** Printing the worksheet doesn't save the run; a restart doesn't resume it.
-#   Durable checkpoints (LangGraph has them; you saw its checkpoint numbers above) are the next layer, with their own
-#   questions about what may be replayed.
-# - **Compile checks the map, not the driver.** A router that always picks `revise` passes every compile check; only
-#   `max_steps` (and business limits like `max_revisions`) stop it.
-# - **The check is narrow on purpose.** Comparing rows and a fixed sentence works for structured page data. A free-text
-#   answer from a model needs acceptance rules of its own; reaching END is not the same as being right.
-# - **Copies are not a sandbox.** Nodes get copies, so they can't corrupt the worksheet by accident, but a node that
-#   wrote a file or sent a message has done it; a failed merge can't undo the outside world.
-# - **Parallel is not concurrent here.** Branches of one superstep share a state and merge in a fixed order, but our
-#   engine runs them one after another; real parallel fetching (threads, `async`) is LangGraph's next layer.
+check("06.Q6", answer_q6)

@@ -1,10 +1,9 @@
-"""Reference answers for notebook 06, and plausible wrong ones with the hint each must get."""
+"""Reference answers for notebook 06, plausible wrong ones with the hint each must get, and the questions' answers."""
 
 
 from copy import deepcopy
 
-from mingraph_lite.course.brief import BriefState
-from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.course.brief import BriefNodes
 
 START, END = "__start__", "__end__"
 
@@ -44,6 +43,10 @@ def router_trusts_any_review(state, max_revisions):
     if review["passed"]:
         return "accept"
     return "revise" if state["revisions"] < max_revisions else "hold"
+
+
+def router_wraps_the_package(state, max_revisions):
+    return BriefNodes(max_revisions=max_revisions).route_after_check(state)
 
 
 # -- 06.2 -------------------------------------------------------------------------------------------
@@ -136,106 +139,125 @@ def run_needs_every_edge(graph, state):
     return state
 
 
+def run_routes_before_merging(graph, state):
+    state, steps = deepcopy(state), 0
+    node = graph["edges"][START]
+    while node != END:
+        if steps == graph["max_steps"]:
+            raise RuntimeError("too many steps")
+        update = graph["nodes"][node](deepcopy(state))
+        following = None
+        if node in graph["routers"]:
+            router, path_map = graph["routers"][node]
+            following = path_map[router(state)]  # asked before the slip is merged
+        for field, value in update.items():
+            reducer = graph["reducers"].get(field)
+            state[field] = reducer(state[field], value) if reducer and field in state else value
+        steps += 1
+        node = following or graph["edges"].get(node, END)
+    return state
+
+
+def run_takes_the_label_for_a_node(graph, state):
+    state, steps = deepcopy(state), 0
+    node = graph["edges"][START]
+    while node != END:
+        if steps == graph["max_steps"]:
+            raise RuntimeError("too many steps")
+        update = graph["nodes"][node](deepcopy(state))
+        for field, value in update.items():
+            reducer = graph["reducers"].get(field)
+            state[field] = reducer(state[field], value) if reducer and field in state else value
+        steps += 1
+        node = graph["routers"][node][0](state) if node in graph["routers"] else graph["edges"].get(node, END)
+    return state
+
+
 # -- 06.3 -------------------------------------------------------------------------------------------
-def collect_city(city):
-    def collect(state):
-        record = WEATHER[city]
-        reading = {"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
-                   "source": "fixed teaching data"}
-        return {"readings": [reading], "events": [f"collected {city}"]}
-
-    return collect
+def _checks(state):
+    return [event for event in state["events"] if event.startswith("checked draft")]
 
 
-def collect_city_repeats_the_past(city):
-    def collect(state):
-        reading = {"city": city, **WEATHER[city]}
-        return {"readings": state["readings"] + [reading], "events": [f"collected {city}"]}
-
-    return collect
-
-
-def collect_city_bare_reading(city):
-    def collect(state):
-        return {"readings": {"city": city, **WEATHER[city]}, "events": [f"collected {city}"]}
-
-    return collect
+def route_unless_stuck(state, max_revisions):
+    if state["review"]["passed"]:
+        return "accept"
+    checks = _checks(state)
+    if len(checks) >= 2 and checks[-1] == checks[-2]:
+        return "hold"  # the last revision fixed nothing
+    return "revise" if state["revisions"] < max_revisions else "hold"
 
 
-def collect_city_in_place(city):
-    def collect(state):
-        state["readings"].append({"city": city, **WEATHER[city]})
-        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
-
-    return collect
-
-
-# -- 06.4 -------------------------------------------------------------------------------------------
-def _declare(builder, nodes, cities, *, parallel=True, second_check=True):
-    from langgraph.graph import END, START
-
-    for city in cities:
-        builder.add_node(f"collect_{city}", collect_city(city))
-    for name in ("write_draft", "check_draft", "revise_draft", "publish", "hold"):
-        builder.add_node(name, getattr(nodes, name))
-    if parallel:
-        for city in cities:
-            builder.add_edge(START, f"collect_{city}")
-        builder.add_edge([f"collect_{city}" for city in cities], "write_draft")
-    else:  # one after the other: correct worksheet, but one superstep per city
-        chain = [START] + [f"collect_{city}" for city in cities] + ["write_draft"]
-        for source, target in zip(chain, chain[1:]):
-            builder.add_edge(source, target)
-    builder.add_edge("write_draft", "check_draft")
-    builder.add_conditional_edges("check_draft", nodes.route_after_check,
-                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-    if second_check:
-        builder.add_edge("revise_draft", "check_draft")
-    builder.add_edge("publish", END)
-    builder.add_edge("hold", END)
-    return builder.compile()
+def stuck_compares_with_the_first(state, max_revisions):
+    if state["review"]["passed"]:
+        return "accept"
+    checks = _checks(state)
+    if len(checks) >= 2 and checks[-1] == checks[0]:
+        return "hold"
+    return "revise" if state["revisions"] < max_revisions else "hold"
 
 
-def declare_on_langgraph(nodes, cities):
-    from langgraph.graph import StateGraph
-
-    return _declare(StateGraph(BriefState), nodes, cities)
-
-
-def declare_one_after_another(nodes, cities):
-    from langgraph.graph import StateGraph
-
-    return _declare(StateGraph(BriefState), nodes, cities, parallel=False)
+def stuck_holds_at_the_first_failure(state, max_revisions):
+    if state["review"]["passed"]:
+        return "accept"
+    checks = _checks(state)
+    if len(checks) < 2 or checks[-1] == checks[-2]:
+        return "hold"
+    return "revise" if state["revisions"] < max_revisions else "hold"
 
 
-def declare_forgets_the_second_check(nodes, cities):
-    from langgraph.graph import StateGraph
-
-    return _declare(StateGraph(BriefState), nodes, cities, second_check=False)
-
-
-def declare_but_never_compile(nodes, cities):
-    from langgraph.graph import StateGraph
-
-    builder = StateGraph(BriefState)
-    _declare(builder, nodes, cities)
-    return builder
+def stuck_forgets_the_allowance(state, max_revisions):
+    if state["review"]["passed"]:
+        return "accept"
+    checks = _checks(state)
+    return "hold" if len(checks) >= 2 and checks[-1] == checks[-2] else "revise"
 
 
-SOLUTIONS = {"06.1": route_after_check, "06.2": run, "06.3": collect_city, "06.4": declare_on_langgraph}
+def stuck_wraps_the_package(state, max_revisions):
+    nodes = BriefNodes(max_revisions=max_revisions)
+    return nodes.route_after_check(state)
+
+
+SOLUTIONS = {"06.1": route_after_check, "06.2": run, "06.3": route_unless_stuck,
+             "06.Q2": 1, "06.Q4": 10, "06.Q5": 4, "06.Q6": 5}
 
 WRONG = {
     "06.1": [(router_off_by_one, "max_revisions=N allows N revisions"),
              (router_budget_first, "a draft that passed is delivered"),
-             (router_trusts_any_review, "a review of another draft")],
+             (router_trusts_any_review, "a review of another draft"),
+             (router_wraps_the_package, "write the three rules yourself")],
     "06.2": [(run_without_reducers, "merge a field that has a reducer"),
              (run_without_copies, "deep copy"),
              (run_without_bound, "past max_steps"),
-             (run_needs_every_edge, "a node with no edge and no router ends the run")],
-    "06.3": [(collect_city_repeats_the_past, "send only the new one"),
-             (collect_city_bare_reading, "one-item lists"),
-             (collect_city_in_place, "changed the state it was handed")],
-    "06.4": [(declare_one_after_another, "every city's collecting node should start at once"),
-             (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
-             (declare_but_never_compile, "return builder.compile()")],
+             (run_needs_every_edge, "a node with no edge and no router ends the run"),
+             (run_routes_before_merging, "merge first, then let the router read the result"),
+             (run_takes_the_label_for_a_node, "path_map[label] is the node")],
+    "06.3": [(stuck_compares_with_the_first, "compare the last check with the one just before it"),
+             (stuck_holds_at_the_first_failure, "a first failed check has nothing to compare with"),
+             (stuck_forgets_the_allowance, "max_revisions still bounds"),
+             (stuck_wraps_the_package, "knows nothing about a stuck writer")],
+    "06.Q2": [(7, "what the reducer gives"), (6, "one event per node")],
+    "06.Q4": [(9, "hold runs too"), (7, "its own check")],
+    "06.Q5": [(5, "LangGraph's count"), (8, "the longest legal run")],
+    "06.Q6": [(4, "START is a superstep of its own"), ("five", "a whole number")],
+}
+
+QUESTIONS = {
+    "06.Q1": "A review belongs to the draft it checked. A new draft makes the old verdict meaningless, so the slip "
+             "clears it; otherwise the router would read the old verdict (a pass, perhaps) as if it were about the new "
+             "draft, and publish could deliver a draft nobody checked. (check_draft also stores the draft it checked, "
+             "so publish refuses any other draft, a second line of defence.)",
+    "06.Q2": "1: without a reducer every slip's `events` replaces the list, so only the last node's event is left "
+             "(['published']); the account of what happened is lost. With operator.add it holds 7.",
+    "06.Q3": "The path_map, the third argument of add_conditional_edges('check_draft', ...): map 'accept' to "
+             "'translate', add the node, and add an edge translate -> publish. Compile then checks that every label's "
+             "target exists and that every node, translate included, can be reached; the router itself is unchanged.",
+    "06.Q4": "10: collect, write_draft, check_draft, then three (revise_draft, check_draft) pairs, then hold: "
+             "step_bound(3) = 2 * 3 + 4.",
+    "06.Q5": "4: collect, write_draft, check_draft, publish. Our max_steps counts supersteps, one node each here, "
+             "and the complete writer passes the first check, so the allowance is never used.",
+    "06.Q6": "5: LangGraph runs START as a superstep of its own (step 0), so recursion_limit must be max_steps + 1.",
+    "06.Q7": "The edit would reach the real worksheet even though the node raised: after the failure the draft would "
+             "carry the tampered 30°C, so whatever looks at the worksheet next (a retry, a person) sees a change that "
+             "no slip returned and no check saw. With a copy, only a returned slip changes anything, and a node that "
+             "raises changes nothing.",
 }

@@ -1,6 +1,6 @@
 """The notebooks replay several real runs of the lab, each named with its model, variant and settings (issue 20).
 
-Before, notebooks 01, 04 and 06 all replayed one greedy SmolLM2 trace; now they replay runs that
+Before, notebooks 01, 04 and 06 (now 07) all replayed one greedy SmolLM2 trace; now they replay runs that
 ``experiment run finish-right`` recorded, and notebook 05 locates a real unit mistake in one of them.
 """
 
@@ -22,7 +22,7 @@ MODELS = {"smollm2-135m": "SmolLM2-135M", "gemma3-270m": "Gemma 3 270M"}
 REPLAYED = {"01_sticky_note_loop": [("smollm2-135m", "zero-shot", 0), ("gemma3-270m", "zero-shot", 3)],
             "04_observers": [("gemma3-270m", "worked example", 10)],
             "05_reasoning_capture": [("gemma3-270m", "worked example", 10)],
-            "06_graph_routing": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 10)]}
+            "07_parallel_and_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 10)]}
 
 
 def row(model: str, variant: str, index: int) -> dict[str, str]:

@@ -1,18 +1,22 @@
-"""Notebook 06's exercises: a router, the run loop, a node for a parallel branch, the brief on LangGraph.
+"""Notebook 06's exercises and checked questions: a router, the run loop, a router that stops when stuck.
 
 Every checker runs the learner's code on inputs the notebook never shows (other cities, other
-allowances, small graphs of its own), so copying an output from above cannot pass.
+allowances, small graphs of its own), so copying an output from above cannot pass; an answer that
+only calls the package's own router or engine is refused by ``borrowed``.
 """
 
 from __future__ import annotations
 
 import operator
 from copy import deepcopy
-from typing import Any
+from typing import Any, TypedDict, get_type_hints
 
-from mingraph_lite.course.brief import NOTICE, BriefNodes, expected_rows, initial_state
+from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, expected_rows, initial_state
 from mingraph_lite.course.weather import WEATHER
+from mingraph_lite import GraphStepLimit
+from mingraph_lite.graph import StateGraph
 from . import Hint, exercise
+from .borrowing import borrowed
 
 START, END = "__start__", "__end__"  # spelt as LangGraph and the course's engine spell them
 
@@ -31,6 +35,10 @@ def _checked_state(cities: list[str], revisions: int, passed: bool) -> dict[str,
 
 @exercise("06.1", kind="code", title="route_after_check: accept, revise or hold")
 def check_router(route_after_check: Any) -> str:
+    used = borrowed(route_after_check, {"BriefNodes", "route_after_check", "connect_brief", "build_brief_graph"})
+    if used:
+        raise Hint(f"your router calls the package's ({used}): the exercise is to write the three rules yourself, "
+                   "reading state['review'], state['draft'] and state['revisions']")
     cases = [  # (cities, revisions made, passed, allowance, expected label)
         (["Oslo", "Cairo"], 0, True, 0, "accept"),
         (["London"], 3, True, 1, "accept"),
@@ -113,8 +121,7 @@ def _call_run(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> dict[st
         raise Hint("your loop kept running nodes long after the graph should have ended: after each node, move "
                    "on to the next one (router, fixed edge, or END)") from None
     except KeyError as exc:
-        raise Hint(f"your run raised KeyError {exc}: a node with no edge and no router ends the run "
-                   "(as in LangGraph), and a field the state does not have yet is simply set") from None
+        raise Hint(_key_error_hint(graph, exc.args[0] if exc.args else None)) from None
     if state != given:
         raise Hint("your run changed the input dict it was given; work on your own copy of the state")
     if not isinstance(final, dict):
@@ -122,11 +129,26 @@ def _call_run(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> dict[st
     return final
 
 
+def _key_error_hint(graph: dict[str, Any], key: Any) -> str:
+    labels = {label for _, path_map in graph["routers"].values() for label in path_map}
+    if key in labels and key not in graph["nodes"]:
+        return (f"your run looked up the route label {key!r} as a node: a router returns a label, and "
+                "path_map[label] is the node to run next")
+    if key in graph["nodes"]:
+        return (f"your run looked for a fixed edge out of {key!r}, which has none: a node with no edge and no "
+                "router ends the run (as on LangGraph), so use graph['edges'].get(node, END)")
+    return (f"your run raised KeyError {key!r}: a field the state does not have yet is simply set, and only a "
+            "field that is already there is merged through its reducer")
+
+
 def _check_loop_and_reducer(run: Any) -> None:
     final = _call_run(run, _loop_graph(), {"n": 0, "log": ["start"], "last": None})
     if final.get("log") == ["done"] or final.get("log", [None])[0] != "start":
         raise Hint("the field 'log' has a reducer (operator.add) but lost its earlier entries: merge a field "
                    "that has a reducer with reducer(old, new); replace only the others")
+    if final.get("n") == 4 and "inc4" in final.get("log", []):
+        raise Hint("on a graph of our own your loop ran the looping node once more than its router allows: it asked "
+                   "the router before merging the node's slip; merge first, then let the router read the result")
     if final.get("n") != 3 or final.get("log") != ["start", "inc1", "inc2", "inc3", "done"]:
         raise Hint(f"a loop graph of our own ended with n={final.get('n')} and log={final.get('log')}: after a "
                    "node with a router, ask the router for a label and go where the path map sends it")
@@ -184,123 +206,175 @@ def _check_bound(run: Any) -> None:
 
 @exercise("06.2", kind="code", title="the run loop: run(graph, state)")
 def check_run(run: Any) -> str:
+    used = borrowed(run, {"StateGraph", "compile", "invoke", "build_brief_graph"})
+    if used:
+        raise Hint(f"your run hands the work to an engine ({used}): the exercise is the loop itself, walking "
+                   "graph['edges'] and graph['routers'] node by node")
     _check_loop_and_reducer(run)
     _check_copies(run)
     _check_bound(run)
     return "your run loop walks edges and routes, merges through reducers, copies, and stops at its bound"
 
 
-# -- 06.3: a node for a parallel branch --------------------------------------------------------------
+# -- 06.3: a router that stops when a revision fixed nothing ---------------------------------------
 
-@exercise("06.3", kind="code", title="collect_city(city): one branch's node")
-def check_collect_city(collect_city: Any) -> str:
-    base = initial_state(["London", "Oslo", "Cairo"])
-    base["readings"] = [{"city": "London", "celsius": WEATHER["London"]["celsius"], "conditions": "light rain"}]
-    base["events"] = ["collected London"]
-    slips = []
-    for city in ("Oslo", "Cairo"):
-        state = deepcopy(base)
-        slip = collect_city(city)(state)
-        if state != base:
-            raise Hint("your node changed the state it was handed; return a change slip instead")
-        slips.append(_check_slip(city, slip))
-    merged = base["readings"] + slips[0]["readings"] + slips[1]["readings"]
-    if [r["city"] for r in merged] != ["London", "Oslo", "Cairo"]:
-        raise Hint("two branches' slips, merged with operator.add, do not hold one new reading each")
-    return "each branch hands back one reading in a one-item list; the reducer joins the branches"
+def _with_checks(found: list[str], revisions: int) -> dict[str, Any]:
+    """A checked worksheet whose account holds one "checked draft: ..." event per entry of ``found``."""
+    state = _checked_state(["Oslo", "Cairo"], revisions, found[-1] == "accepted")
+    state["events"] = ["collected Oslo", "collected Cairo", "wrote draft"]
+    for i, verdict in enumerate(found):
+        state["events"] += ([f"revised draft (revision {i})"] if i else []) + [f"checked draft: {verdict}"]
+    return state
 
 
-def _check_slip(city: str, slip: Any) -> dict[str, Any]:
-    if not isinstance(slip, dict):
-        raise Hint(f"a node returns a dict of the fields it changed, got {type(slip).__name__}")
-    if set(slip) != {"readings", "events"}:
-        raise Hint(f"the slip for {city} changes {sorted(slip)}; a collecting branch changes only "
-                   "'readings' and 'events'")
-    readings, events = slip["readings"], slip["events"]
-    if not isinstance(readings, list) or not isinstance(events, list):
-        raise Hint("'readings' and 'events' are merged with operator.add, which joins lists: send one-item lists")
-    if len(readings) != 1:
-        raise Hint(f"the slip for {city} carries {len(readings)} readings: send only the new one; the reducer "
-                   "adds it to what the other branches and earlier steps collected")
-    reading = readings[0]
-    want = WEATHER[city]
-    if not isinstance(reading, dict) or reading.get("city") != city or reading.get("celsius") != want["celsius"] \
-            or reading.get("conditions") != want["conditions"]:
-        raise Hint(f"the reading for {city} should hold its city, celsius and conditions from the teaching data")
-    if len(events) != 1 or city not in str(events[0]):
-        raise Hint(f"add one event that names {city}; the earlier events are already on the worksheet")
-    return slip
+MISSING, WRONG_OSLO = "missing_fixed_data_notice", "wrong_values:Oslo, missing_fixed_data_notice"
 
 
-# -- 06.4: the parallel brief declared on LangGraph ------------------------------------------------
+def _stuck_cases(router: Any) -> None:
+    cases = [  # (what each check found, revisions made, allowance, expected label, why)
+        ([MISSING, "accepted"], 1, 1, "accept", "a draft that passed is accepted"),
+        ([MISSING], 0, 3, "revise", "a first failed check has nothing to compare with: revise while allowed"),
+        ([WRONG_OSLO, MISSING], 1, 3, "revise", "the issues changed, so the revision helped: revise again"),
+        ([MISSING, WRONG_OSLO, WRONG_OSLO], 2, 5, "hold", "compare the last check with the one just before it"),
+        ([WRONG_OSLO, MISSING, WRONG_OSLO], 2, 5, "revise", "compare the last check with the one just before it"),
+        ([WRONG_OSLO, MISSING], 1, 1, "hold", "max_revisions still bounds a writer that keeps changing"),
+        ([MISSING], 0, 0, "hold", "max_revisions still bounds a writer that keeps changing"),
+    ]
+    for found, revisions, allowance, want, why in cases:
+        state = _with_checks(found, revisions)
+        before = deepcopy(state)
+        got = router(state, allowance)
+        if state != before:
+            raise Hint("your router changed the state it read; a router only chooses, it never edits")
+        if got != want:
+            raise Hint(f"checks that found {found} with {revisions} revision(s) made and max_revisions={allowance} "
+                       f"came back {got!r}, not {want!r}: {why}")
 
-def _reference_path(nodes: BriefNodes, cities: list[str]) -> list[str]:
-    """The brief's path after collecting, walked here with the nodes themselves (no engine involved)."""
-    state = initial_state(cities)
-    state["readings"] = [{"city": c, **WEATHER[c]} for c in sorted(cities)]
-    path, node = [], "write_draft"
-    fixed = {"write_draft": "check_draft", "revise_draft": "check_draft"}
-    routes = {"accept": "publish", "revise": "revise_draft", "hold": "hold"}
-    while True:
-        update = getattr(nodes, node)(deepcopy(state))
-        state = {**state, **{k: v for k, v in update.items() if k != "events"}}
-        path.append(node)
-        if node in ("publish", "hold"):
-            return path
-        node = routes[nodes.route_after_check(state)] if node == "check_draft" else fixed[node]
+
+class _Swapped(BriefNodes):
+    def __init__(self, router: Any, draft_style: str, max_revisions: int) -> None:
+        super().__init__(draft_style, max_revisions)
+        self.router = router
+
+    def route_after_check(self, state: dict) -> str:
+        return self.router(state, self.max_revisions)
 
 
-def _supersteps_on_langgraph(graph: Any, cities: list[str], limit: int) -> tuple[list[tuple[int, str]], dict]:
-    steps, final = [], {}
-    for mode, payload in graph.stream(initial_state(cities), stream_mode=["debug", "values"],
-                                      config={"recursion_limit": limit}):
-        if mode == "values":
+def brief_graph(nodes: BriefNodes, state_type: Any = BriefState, on: Any = StateGraph) -> Any:
+    """The sequential brief, declared as the notebook's ``declare`` does (uncompiled)."""
+    builder = on(state_type)
+    for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
+        builder.add_node(name, getattr(nodes, name))
+    for source, target in (("__start__", "collect"), ("collect", "write_draft"), ("write_draft", "check_draft"),
+                           ("revise_draft", "check_draft"), ("publish", "__end__"), ("hold", "__end__")):
+        builder.add_edge(source, target)
+    builder.add_conditional_edges("check_draft", nodes.route_after_check,
+                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
+    return builder
+
+
+def walk(graph: Any, state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """(final worksheet, the nodes that ran), from one streamed run."""
+    path, final = [], state
+    for mode, payload in graph.stream(state, stream_mode=["updates", "values"]):
+        if mode == "updates":
+            path += list(payload)
+        else:
             final = payload
-        elif payload["type"] == "task":
-            steps.append((payload["step"], payload["payload"]["name"]))
-    return steps, final
+    return final, path
 
 
-@exercise("06.4", kind="code", title="the brief with parallel branches, declared on LangGraph's StateGraph")
-def check_langgraph(declare_on_langgraph: Any) -> str:
+@exercise("06.3", kind="code", title="route_unless_stuck: hold when a revision fixed nothing")
+def check_stuck(route_unless_stuck: Any) -> str:
+    used = borrowed(route_unless_stuck, {"BriefNodes", "route_after_check", "build_brief_graph"})
+    if used:
+        raise Hint(f"your router calls the package's ({used}), which knows nothing about a stuck writer: "
+                   "write the rules yourself from state['review'], state['events'] and state['revisions']")
+    _stuck_cases(route_unless_stuck)
+    for style, allowance, status, nodes in (("stubborn", 6, "needs_attention", 6), ("missing-notice", 4, "published", 6),
+                                            ("complete", 0, "published", 4)):
+        graph = brief_graph(_Swapped(route_unless_stuck, style, allowance)).compile(max_steps=2 * allowance + 4)
+        try:
+            final, path = walk(graph, initial_state(["Sydney", "London", "Cairo"]))
+        except GraphStepLimit:
+            raise Hint(f"with the {style} writer and max_revisions={allowance}, your router kept the brief running past "
+                       "its longest legal run: it must hold once the allowance is used up") from None
+        if (final["status"], len(path)) != (status, nodes):
+            raise Hint(f"swapped into the brief with the {style} writer and max_revisions={allowance}, your router "
+                       f"ended {final['status']!r} after {len(path)} nodes ({' -> '.join(path)}), not {status!r} "
+                       f"after {nodes}")
+    return "your router accepts, revises while the issues change, and holds a writer that is stuck or out of tries"
+
+
+# -- Questions checked against runs ----------------------------------------------------------------
+
+def _number(answer: Any, want: int, hints: dict[int, str], what: str) -> str:
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise Hint(f"answer with a whole number (the {what}), not {answer!r}")
+    if answer != want:
+        raise Hint(hints.get(answer, f"the run says otherwise: count the {what} again, node by node"))
+    return f"right, {want}: the run shows the same ({what})"
+
+
+@exercise("06.Q2", kind="reasoning", title="events without a reducer")
+def check_q2(answer: Any) -> str:
+    fields = get_type_hints(BriefState, include_extras=True)
+    plain = TypedDict("PlainEvents", {**fields, "events": list[str]})  # `events` replaced, not added to
+    final, _ = walk(brief_graph(BriefNodes("missing-notice", 1), plain).compile(max_steps=8),
+                    initial_state(["Tokyo", "Paris"]))
+    return _number(answer, len(final["events"]), {
+        7: "7 is what the reducer gives (one event per node, one more for the second city); without it each "
+           "slip's events replace the list", 6: "6 is one event per node: without a reducer each slip replaces the list"},
+        "entries")
+
+
+@exercise("06.Q4", kind="reasoning", title="the stubborn writer's path length")
+def check_q4(answer: Any) -> str:
+    _, path = walk(brief_graph(BriefNodes("stubborn", 3)).compile(max_steps=20), initial_state(["Tokyo", "Paris"]))
+    return _number(answer, len(path), {
+        9: "9 leaves out one node: after the last (revise, check) pair, hold runs too",
+        7: "7 counts one check for all revisions: each revision is followed by its own check"}, "nodes")
+
+
+def _smallest(finishes: Any) -> int:
+    return next(bound for bound in range(1, 30) if finishes(bound))
+
+
+def _ours_finishes(bound: int) -> bool:
     try:
-        import langgraph  # noqa: F401
-    except ImportError:
-        raise Hint("LangGraph is not installed here: pip install 'mingraph-lite[langgraph]'") from None
-    for cities, style, allowance in ((["Oslo", "Cairo", "London"], "stubborn", 2),
-                                     (["Sydney", "New York"], "complete", 0),
-                                     (["Cairo", "Oslo"], "missing-notice", 3)):
-        nodes = BriefNodes(style, allowance)
-        graph = declare_on_langgraph(nodes, cities)
-        if not hasattr(graph, "stream"):
-            raise Hint(f"declare_on_langgraph returned a {type(graph).__name__}, which cannot run: "
-                       "return builder.compile()")
-        if not type(graph).__module__.startswith("langgraph"):
-            raise Hint(f"declare_on_langgraph returned a {type(graph).__name__} from {type(graph).__module__}: "
-                       "build it on langgraph.graph.StateGraph and return builder.compile()")
-        steps, final = _supersteps_on_langgraph(graph, cities, 4 * allowance + 10)
-        want = [(1, f"collect_{c}") for c in sorted(cities)]
-        want += [(i + 2, node) for i, node in enumerate(_reference_path(nodes, cities))]
-        if sorted({n for s, n in steps if s == 1}) != [n for _, n in want[:len(cities)]]:
-            raise Hint(f"for {cities} the first superstep ran {sorted(n for s, n in steps if s == 1)}: every "
-                       "city's collecting node should start at once, each with its own edge from START")
-        if steps != want:
-            raise Hint(_langgraph_hint([n for _, n in steps[len(cities):]], [n for _, n in want[len(cities):]]))
-        if sorted(r["city"] for r in final.get("readings", [])) != sorted(cities):
-            raise Hint("the final worksheet does not hold one reading per city")
-    return "every city collected in one superstep, joined, then the same path through every exit, on LangGraph"
+        brief_graph(BriefNodes("complete", 2)).compile(max_steps=bound).invoke(initial_state(["Tokyo", "Paris"]))
+    except GraphStepLimit:
+        return False
+    return True
 
 
-def _langgraph_hint(path: list[str], want: list[str]) -> str:
-    for i, (got, expected) in enumerate(zip(path, want, strict=False)):
-        if got != expected:
-            after = f"after {path[i - 1]!r}" if i else "after the collecting branches"
-            return f"{after} your graph went to {got!r}; check the edges and the path map out of that node"
-    if len(path) < len(want):
-        last = repr(path[-1]) if path else "the collecting branches"
-        return (f"your graph ended the run after {last}: on LangGraph a node with no outgoing edge ends the "
-                "run; which edge is missing?")
-    return f"your graph ran on after {want[-1]!r}: publish and hold both go to END"
+@exercise("06.Q5", kind="reasoning", title="the smallest max_steps")
+def check_q5(answer: Any) -> str:
+    return _number(answer, _smallest(_ours_finishes), {
+        5: "5 is LangGraph's count, which adds START's own superstep; our engine counts your nodes only",
+        8: "8 is step_bound(2), the longest legal run; the complete writer passes the first check"}, "supersteps")
 
 
-__all__ = ["check_collect_city", "check_langgraph", "check_router", "check_run"]
+@exercise("06.Q6", kind="reasoning", title="the smallest recursion_limit")
+def check_q6(answer: Any) -> str:
+    try:
+        from langgraph.errors import GraphRecursionError
+        from langgraph.graph import StateGraph as LangGraph
+    except ImportError:  # without LangGraph, the rule the notebook showed: one more than max_steps
+        return _number(answer, _smallest(_ours_finishes) + 1, {4: "LangGraph's START is a superstep too"},
+                       "supersteps (LangGraph is not installed here: checked against our engine plus START)")
+
+    def finishes(limit: int) -> bool:
+        try:
+            brief_graph(BriefNodes("complete", 2), on=LangGraph).compile().invoke(
+                initial_state(["Tokyo", "Paris"]), config={"recursion_limit": limit})
+        except GraphRecursionError:
+            return False
+        return True
+
+    return _number(answer, _smallest(finishes), {
+        4: "4 is our engine's count; LangGraph's START is a superstep of its own (step 0)"}, "supersteps")
+
+
+__all__ = ["brief_graph", "check_q2", "check_q4", "check_q5", "check_q6", "check_router", "check_run",
+           "check_stuck", "walk"]
