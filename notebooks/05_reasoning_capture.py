@@ -103,11 +103,11 @@ for f in fields(LLMResponse):
 # recording already. Here is a **scripted re-enactment** of the 2b run (`wrong_tokyo_manager`: replies written in
 # advance, with the 2b run's thinking), recorded to a trace file as it happens.
 #
-# **Predict first.** How many model calls and how many tool calls will this run make, and which event (by name)
-# will be the first wrong line of its trace? Write it in the next cell before you run the one after.
+# **Predict first.** From the story above, how many model calls and how many tool calls will this run make?
+# Write it in the next cell before you run the one after.
 
 # %%
-my_prediction = ...  # e.g. "N model calls, M tool calls, first wrong: <event name>"
+my_prediction = ...  # (model calls, tool calls), for example (2, 5)
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
@@ -118,7 +118,7 @@ answer = agent.run({"question": QUESTION})["answer"]
 events = read_trace(TRACE)
 kinds = Counter(e["event"] for e in events)
 print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
-print(f"model calls: {kinds['model_reply']}, tool calls: {kinds['tool_call']}")
+reveal(my_prediction, (kinds["model_reply"], kinds["tool_call"]), "(model calls, tool calls)")
 
 # %% [markdown]
 # Three model calls and **three** tool calls: two lookups, then one conversion (Paris). Tokyo was never
@@ -343,7 +343,8 @@ for p0 in (0.30, 0.40, 0.75, 0.95):
 #
 # Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
 # inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
-# gap between one inside and one outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside?
+# gap between one inside and one outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside? The check
+# wants those ends exactly, not within 0.002.
 #
 # The check compares your ends with the package's own interval on 13 cases, from 0 of 8 to 239 of 240, and
 # refuses an answer that calls the package's function: the point is to build it.
