@@ -3,21 +3,18 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
-#   provider fills which;
-# - find where a run went wrong by reading its trace top to bottom for the **first wrong line**, say from that
-#   line whose problem it is (the four cases), and write a trace rule the classifier does not have;
+# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count;
+# - find where a run went wrong by reading its trace for the **first wrong line**, say whose problem it is (the
+#   four cases), and write a trace rule the classifier does not have;
 # - build a 95% interval for a share of runs from its definition, and say what 0 right out of 8 is worth;
-# - run the `"18"` vs `"18°C"` experiment as a harness (many traced runs, each classified, resumable) from
-#   Python or from a terminal, and compare result folders with an interval on every share;
+# - run the `"18"` vs `"18°C"` experiment as a harness and compare result folders, an interval on every share;
 # - tell apart a figure reported in an article, a scripted re-enactment, and runs of a real model.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
 # and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
 #
-# **Time:** about 85 minutes, exercises and questions included. This is our estimate, not a measurement: about
-# 3,700 words of text at 200 words a minute (19 minutes), the code cells and what they print (25), three
-# predictions (5), three exercises (28) and nine questions (8).
+# **Time:** about 88 minutes, exercises and questions included: an estimate, not a measurement, made with
+# `scripts/pacing.py` from the notebook's words, lines of code, exercises and questions.
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (its author is not named in our copy); we quote its figures as
@@ -29,6 +26,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 from collections import Counter
 from dataclasses import fields
@@ -38,10 +36,10 @@ from IPython.display import Image, display
 
 from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ReplayLLM, ScriptedLLM,
                            StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
-from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import compare, reported_table
 from lessons.exercises import check
-from lessons.exercises.nb05 import london_manager, recorded, twice_manager
+from lessons.exercises.nb05 import london_manager, recorded, reconvert_manager
+from lessons.predict import reveal
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
                                           wrong_tokyo_manager)
@@ -69,34 +67,25 @@ for f in fields(LLMResponse):
     print(f"{f.name:17} {str(f.type):18} {where}")
 
 # %% [markdown]
-# Why is thinking on the envelope and not in the folder? Thinking runs to hundreds of tokens per call, and
-# **the two providers this course talks to** (Ollama, and OpenAI's Chat Completions) do not need it sent back:
-# the next round works without it. So listeners see it, and the folder does not pay for it again every round.
+# Why is thinking on the envelope? It runs to hundreds of tokens per call, and **the two providers this course
+# talks to** (Ollama, and OpenAI's Chat Completions) do not need it sent back. So listeners see it, and the
+# folder does not pay for it again every round. Not every provider is like that: Anthropic's guide *Building with
+# extended thinking* says a thinking block must go back, unchanged, with the tool call it led to, and OpenAI's
+# cookbook *Better performance from reasoning models using the Responses API* recommends passing earlier
+# reasoning back. An adapter for either would have to keep thinking in the folder.
 #
-# That is a fact about these two, not about every provider. Anthropic's guide *Building with extended thinking*
-# says that when Claude thinks and then calls a tool, the thinking block must go back, unchanged, in the same
-# assistant turn as the tool call. OpenAI's cookbook *Better performance from reasoning models using the
-# Responses API* recommends passing the reasoning items of earlier turns back (Responses API, not the Chat
-# Completions API used here). An adapter for either would have to keep thinking in the folder.
 #
-# What each provider reports also differs. The article probed both SDKs directly; what it reported:
-
-# %%
-PROBE = [  # reported in "The State and Observer Patterns in a Python Agent Loop", from probing each SDK
-    ("Ollama, qwen3.5:2b", "real: 434 output tokens -> 4", "full text", "none (inside the output count)"),
-    ("OpenAI, gpt-5-mini", 'turn down only; "none" refused', "none in Chat Completions",
-     "exact: reasoning_tokens"),
-]
-head = ("provider", "off switch", "thinking text", "separate token count")
-widths = [max(len(row[i]) for row in [head, *PROBE]) for i in range(4)]
-for row in [head, *PROBE]:
-    print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
-
-# %% [markdown]
-# Each gives the half the other doesn't, so the envelope has one slot for the text and one for the count, and
-# a provider fills what it has; `None` means **not reported**, never an estimate. Even where OpenAI does show
-# something (a reasoning *summary*, through the Responses API), it is a summary written for you, not the
-# reasoning itself: read it as a hint, not as a record.
+# What each provider reports also differs. The article probed both SDKs directly and reported:
+#
+# | provider | thinking off? | thinking text | separate token count |
+# |---|---|---|---|
+# | Ollama, qwen3.5:2b | yes: 434 output tokens fell to 4 | full text | none (inside the output count) |
+# | OpenAI, gpt-5-mini | no: turned down, `"none"` refused | none in Chat Completions | exact: `reasoning_tokens` |
+#
+# "Thinking off?" asks whether thinking can be switched off. With Ollama it can: in the article's probe, switching
+# it off took a reply from 434 output tokens to 4. OpenAI's `reasoning_effort` can only be turned down: the value
+# `"none"` was refused. Each provider gives the half the other doesn't, so the envelope has one slot for the text
+# and one for the count, and a provider fills what it has; `None` means **not reported**, never an estimate.
 #
 # | slot | Ollama (thinking on) | OpenAI Chat Completions | scripted | local models here |
 # |---|---|---|---|---|
@@ -109,19 +98,16 @@ for row in [head, *PROBE]:
 # Celsius), Paris was converted to 64°F, and the final answer said **Tokyo: 24°F**. Its step-3 thinking,
 # printed by the console logger, said why: *"Tokyo is already in Fahrenheit, so I don't need to convert it."*
 #
-# The author then built the trace recorder and re-ran the same question six times, all recorded: **none of the
-# six got Tokyo wrong** (reported in the article). A model's mistake may not come back when you look for it, so
-# the trace has to be recording already. With recording on, a smaller model (qwen3.5:0.8b) made a related
-# mistake on its first try, this time in a file; we come to it below.
+# The author then built the trace recorder and re-ran the question six times: **none of the six got Tokyo
+# wrong** (reported in the article). A mistake may not come back when you look for it, so the trace has to be
+# recording already. Here is a **scripted re-enactment** of the 2b run (`wrong_tokyo_manager`: replies written in
+# advance, with the 2b run's thinking), recorded to a trace file as it happens.
 #
-# Here is a **scripted re-enactment** of the 2b run (`wrong_tokyo_manager`: replies written in advance, with the
-# 2b run's thinking), recorded to a trace file as it happens.
-#
-# **Predict first.** How many model calls and how many tool calls will this run make, and which event (by name)
-# will be the first wrong line of its trace? Write it in the next cell before you run the one after.
+# **Predict first.** From the story above, how many model calls and how many tool calls will this run make?
+# Write it in the next cell before you run the one after.
 
 # %%
-my_prediction = "..."  # e.g. "3 model calls, 4 tool calls, first wrong: tool_return"
+my_prediction = ...  # (model calls, tool calls), for example (2, 5)
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
@@ -132,9 +118,7 @@ answer = agent.run({"question": QUESTION})["answer"]
 events = read_trace(TRACE)
 kinds = Counter(e["event"] for e in events)
 print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
-print(f"model calls: {kinds['model_reply']}, tool calls: {kinds['tool_call']}")
-assert (kinds["model_reply"], kinds["tool_call"]) == (3, 3)  # what the text below says
-
+reveal(my_prediction, (kinds["model_reply"], kinds["tool_call"]), "(model calls, tool calls)")
 
 # %% [markdown]
 # Three model calls and **three** tool calls: two lookups, then one conversion (Paris). Tokyo was never
@@ -164,6 +148,7 @@ def print_trace(events):
 
 
 print_trace(events)
+assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3, 3)  # as the text above says
 
 # %% [markdown]
 # ## The first wrong line
@@ -190,9 +175,27 @@ print_trace(events)
 # | 3 | every answer slip right, the **final reply wrong** | the reasoning | its thinking, what it held |
 # | 4 | it **never finished** | the limit | what it kept asking for |
 #
-# `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules:
+# ### Exercise 05.2 (reading): which case, which line?
+#
+# Apply the convention yourself before you meet the classifier. A scripted manager converted Paris's 18, then
+# converted the *result*, 64, again, then Tokyo's 24. Which case is it (1 to 4), and which line is the first
+# wrong one? The final reply is wrong too; by the convention, that does not decide. Answer as `(case, line)`.
 
 # %%
+print_trace(recorded(reconvert_manager()))
+
+# %%
+case_and_line = ...  # (case, line)
+
+# %%
+check("05.2", case_and_line)
+
+# %% [markdown]
+# `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules. On the re-enactment:
+
+# %%
+from mingraph_lite.course.classify import classify
+
 verdict = classify(events)
 print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}")
 print("why:", verdict.why)
@@ -215,11 +218,7 @@ buggy = ToolRegistry()
 
 @buggy.add
 def get_weather(city: str) -> str:
-    """Get the current temperature for a city, in degrees Celsius (fixed teaching data).
-
-    Args:
-        city: The city name, for example "Paris".
-    """
+    """Get the current temperature for a city, in degrees Celsius."""
     return str(lookup(city)["celsius"] * 2)   # the planted bug
 
 
@@ -280,9 +279,9 @@ print("the right run:                     ", wrong_city_lines(recorded(four_roun
 print(number("18°C"), number("18"), number("64.4"))
 
 # %% [markdown]
-# The check runs your rule on six scripted runs (among them one that converts its own result again, one that
-# makes its numbers up, and one that asks about London *before* it makes a number up) and on one real recorded
-# run of a small model. It refuses a rule that calls `classify`: that stops at the first wrong line of any kind.
+# The check runs your rule on seven scripted runs (among them 05.2's run, one that converts 18 *before* the lookup
+# that returns it, and one that asks about London before it makes a number up) and on one real recorded run of a
+# small model. It refuses a rule that calls `classify`: that stops at the first wrong line of any kind.
 
 # %%
 def made_up_lines(events):
@@ -291,22 +290,6 @@ def made_up_lines(events):
 
 # %%
 check("05.1", made_up_lines)
-
-# %% [markdown]
-# ### Exercise 05.2 (reading): which case, which line?
-#
-# A scripted manager converted Paris, then converted the *result* again, then Tokyo. Which case is it (1 to 4),
-# and which line is the first wrong one? The final reply is wrong too; by the convention above, that does not
-# decide. Answer as `(case, line)`.
-
-# %%
-print_trace(recorded(twice_manager()))
-
-# %%
-case_and_line = ...  # (case, line)
-
-# %%
-check("05.2", case_and_line)
 
 # %% [markdown]
 # ## The trace pointed at the tool
@@ -360,7 +343,8 @@ for p0 in (0.30, 0.40, 0.75, 0.95):
 #
 # Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
 # inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
-# gap between one inside and one outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside?
+# gap between one inside and one outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside? The check
+# wants those ends exactly, not within 0.002.
 #
 # The check compares your ends with the package's own interval on 13 cases, from 0 of 8 to 239 of 240, and
 # refuses an answer that calls the package's function: the point is to build it.
@@ -385,17 +369,15 @@ for k, n in ((6, 8), (0, 8)):
 assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1] < 0.35
 
 # %% [markdown]
-# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8. One
-# batch of 8 runs can tell a 0-of-8 variant from a 6-of-8 one, but not 60% from 80%; and 0 of 8 still allows a
-# model that is right about one run in three. That is why every share below carries an interval.
+# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
+# 0 of 8 still allows a model right about one run in three. That is why every share below carries an interval.
 #
 # ## The experiment as a harness
 #
-# `run_experiment` (in `mingraph_lite.course.experiments`) runs N traced runs per variant into a folder. Run
-# `(variant, i)` uses seed `S + i`. Each run is classified by its first wrong line and recorded the moment it
-# ends: `results.csv` (one row per run), `traces/` (one trace file per run), `summary.json` (model, settings,
-# package version, dates). Running the same call again skips the runs already recorded, so an interrupted
-# experiment resumes. From a terminal it is one command:
+# `run_experiment` (in `mingraph_lite.course.experiments`) runs N traced runs per variant into a folder; run
+# `(variant, i)` uses seed `S + i`. Each run is classified and recorded the moment it ends: `results.csv`,
+# `traces/`, `summary.json` (model, settings, versions). Running it again skips the runs already recorded, so an
+# interrupted experiment resumes. From a terminal it is one command:
 #
 # ```
 # python -m mingraph_lite experiment unit --llm local:gemma3-270m --runs 8 --seed 0 --temperature 0.7 --out DIR
@@ -428,16 +410,29 @@ for folder in SHIPPED:
           f"at most {s['settings']['max_steps']} model calls per run, package {s['package_version']}")
 
 # %% [markdown]
+# **Predict first**, before any of their runs is shown. For these two models (135M and 270M parameters, against
+# the article's 800M), which outcome do you expect most often with the bare `"18"`: right, a wrong slip
+# (case 1), Celsius reported as Fahrenheit (case 3), or never finished (case 4)?
+
+# %%
+my_outcome_guess = ...  # "right", "wrong slip", "wrong final reasoning" or "never finished"
+
+# %% [markdown]
 # A recorded run can be **replayed**: `ReplayLLM` hands back the recorded replies in order (checking that the
 # run asks what the recording asked), so the agent runs again exactly as it did, without the model. Here is the
 # first `"18"` run of each model, replayed through the console logger, then classified:
 
 # %%
+def results_rows(folder):
+    import csv
+    with (folder / "results.csv").open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
 def replay(folder, variant="18", index=0):
-    rows = [r for r in results_rows(folder) if r["variant"] == variant and int(r["index"]) == index]
-    trace = folder / rows[0]["trace"]
+    row = next(r for r in results_rows(folder) if r["variant"] == variant and int(r["index"]) == index)
     recorder = EventRecorder()
-    agent = Agent(ReplayLLM.from_trace(trace), weather_registry(variant == "18°C"), SYSTEM_PROMPT,
+    agent = Agent(ReplayLLM.from_trace(folder / row["trace"]), weather_registry(variant == "18°C"), SYSTEM_PROMPT,
                   observers=[ConsoleLogger(), recorder], max_steps=6)
     try:
         agent.run({"question": QUESTION})
@@ -446,95 +441,47 @@ def replay(folder, variant="18", index=0):
     return recorder.events
 
 
-def results_rows(folder):
-    import csv
-    with (folder / "results.csv").open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
 for folder in SHIPPED:
     print(f"===== {folder.name}: replay of recorded run \"18\" #0 =====")
-    replayed = replay(folder)
-    v = classify(replayed)
+    v = classify(replay(folder))
     print(f"--> {v.outcome} (case {v.case}), first wrong line {v.line}: {v.why}\n")
 
 # %% [markdown]
-# Replays show one run at a time. Counting over all recorded runs of each model, from the traces:
+# Replays show one run at a time. Every recorded run of each model, classified from its trace, and what SmolLM2
+# converted in two of its runs (`tests/notebooks/test_nb05_claims.py` checks each claim below on these traces):
 
 # %%
-tallies, firsts = {}, {}
 for folder in SHIPPED:
-    tally = Counter()
+    verdicts = Counter()
     for row in results_rows(folder):
-        trace = read_trace(folder / row["trace"])
-        tools = Counter(e["name"] for e in trace if e["event"] == "tool_call")
-        first = next(e for e in trace if e["event"] == "model_reply")["message"]
-        firsts.setdefault((folder.name, row["index"]), []).append(json.dumps(first, sort_keys=True))
-        verdict = classify(trace)
-        tally["runs"] += 1
-        tally["called get_weather at all"] += tools["get_weather"] > 0
-        tally["called to_fahrenheit at all"] += tools["to_fahrenheit"] > 0
-        tally["first reply: a to_fahrenheit slip"] += any(c["name"] == "to_fahrenheit" for c in first["tool_calls"])
-        tally["first reply: an answer, no tool"] += not first["tool_calls"]
-        tally["  ... holding the menu's '<your answer>'"] += "your answer" in first["content"].lower()
-        tally["ended at the step limit"] += trace[-1].get("reason") == "step limit"
-        tally[f"case {verdict.case} at line {verdict.line}"] += 1
-    tallies[folder.name] = tally
-    print(f"{folder.name}:\n  " + "\n  ".join(f"{k}: {v}" for k, v in tally.items()))
-
-smollm2 = Path("../data/experiments/smollm2-135m")
-run_0 = [e["arguments"]["celsius"] for e in read_trace(smollm2 / "traces/bare-00.jsonl") if e["event"] == "tool_call"]
-chain = [e["arguments"]["celsius"] for e in read_trace(smollm2 / "traces/bare-02.jsonl") if e["event"] == "tool_call"]
-print('SmolLM2, "18" run 0, what it converted:', run_0)
-print('SmolLM2, "18" run 2, what it converted:', chain)
-assert all(abs(to_fahrenheit(a) - b) < 0.5 for a, b in zip(chain[1:], chain[2:]))  # each, the one before converted
-assert run_0 == [30.0] * 6 and chain[0] == 39.59
-# the claims below, checked against these counts
-small, gemma = tallies["smollm2-135m"], tallies["gemma3-270m"]
-assert small["runs"] == small["first reply: a to_fahrenheit slip"] == small["case 1 at line 4"] == 16
-assert small["called get_weather at all"] == 0 and small["ended at the step limit"] == 16
-assert gemma["first reply: an answer, no tool"] == gemma["case 1 at line 3"] == 12
-assert gemma["  ... holding the menu's '<your answer>'"] > 12 / 2
-assert gemma["called get_weather at all"] == gemma["runs"] - 12 and gemma["called to_fahrenheit at all"] == 0
-assert sum(v for k, v in gemma.items() if k.startswith("case 4")) == 4
-differ = {model: sorted(int(i) for (m, i), pair in firsts.items() if m == model and pair[0] != pair[1])
-          for model in tallies}
-print("pairs of runs (same seed, both variants) whose first replies differ:", differ)
-assert differ == {"gemma3-270m": [0, 5, 6, 7], "smollm2-135m": []}
+        v = classify(read_trace(folder / row["trace"]))
+        verdicts[f"case {v.case} at line {v.line}"] += 1
+    print(f"{folder.name}: {dict(verdicts)}")
+for run in ("bare-00", "bare-02"):
+    trace = read_trace(Path("../data/experiments/smollm2-135m/traces") / f"{run}.jsonl")
+    print(f'SmolLM2, "18" {run}, converted:', [e["arguments"]["celsius"] for e in trace if e["event"] == "tool_call"])
 
 # %% [markdown]
-# What the two tiny models got wrong, and why (read from the traces above and the table below):
+# What the two tiny models got wrong, and why:
 #
-# - **SmolLM2-135M never looked up the weather.** In every one of its 16 runs the very first slip is
-#   `to_fahrenheit` with a number it invented (30 in run 0, 39.59 in run 2): the first wrong line is line 4, case 1.
-#   Then it asks again, for the same number (run 0: 30.0 six times) or for its own last answer (run 2: 39.59,
-#   then 100 → 212 → 414 → 777 → 1431, each the conversion of the one before), until the step limit. **Our
-#   guess**, which these traces cannot test: a model this small has learned that a question with "Fahrenheit"
-#   in it goes with the tool named `to_fahrenheit`, without learning that the tool needs a number from
-#   somewhere. Testing it would take other runs, for example a question that never says "Fahrenheit".
-# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1, because the first wrong
-#   line is a reply about cities no tool was asked about, whether or not it holds numbers). Most of those
-#   answers are the reply format from the tool menu copied back (`<your answer> or with one or more function
-#   calls...`): it repeated the instructions instead of following them. The other 4 runs looked the weather
-#   up, again and again, and never converted: case 4, never finished.
-# - **Neither model got far enough for the unit to matter.** The article's mistake (case 3: right lookups, then
-#   Celsius read as Fahrenheit) needs a model that looks up both cities first. SmolLM2 never saw what
-#   `get_weather` returns, so `"18"` and `"18°C"` could not make a difference to it, and they didn't. (With a
-#   worked example in the folder, Gemma sometimes did get that far: see "A real unit mistake" below.)
+# - **SmolLM2-135M never looked up the weather.** In all 16 runs its first slip is `to_fahrenheit` with a number
+#   it invented (30 in run 0, 39.59 in run 2): line 4, case 1. Then it asks again, for the same number (run 0:
+#   30.0 six times) or for its own last answer (run 2: each number the conversion of the one before), until the
+#   step limit. **Our guess**, which these traces cannot test: a model this small links "Fahrenheit" in the
+#   question with the tool named `to_fahrenheit`, without learning that the tool needs a number from somewhere.
+# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1 at line 3, a reply about
+#   cities no tool was asked about). Most of those replies copy the menu's reply format back (`<your answer> or
+#   with one or more function calls...`): it repeated the instructions instead of following them. The other 4
+#   runs looked the weather up again and again and never converted: case 4, never finished.
+# - **Neither model got far enough for the unit to matter.** The article's mistake (case 3) needs a model that
+#   looks up both cities first. SmolLM2 never saw what `get_weather` returns, so `"18"` and `"18°C"` could not
+#   make a difference to it. (With a worked example in the folder, Gemma sometimes got that far: see below.)
 #
-# Notice the seeds: run *i* of both variants uses the same seed, so the two variants start from the same first
-# reply whenever the first prompt is the same (it is: the variant only shows in `get_weather`'s answer). That
-# held for all of SmolLM2's runs. For Gemma it did not hold in four of its eight pairs (runs 0, 5, 6 and 7): on
-# this runtime, a seed makes runs *likely* to repeat, not certain to.
-#
+# Run *i* of both variants uses the same seed, and the first prompt is the same in both (the variant only shows
+# in `get_weather`'s answer), so each pair should start with the same first reply. All of SmolLM2's pairs did;
+# four of Gemma's eight did not: on this runtime a seed makes runs *likely* to repeat, not certain to.
 #
 # ### All the recorded runs, compared
-#
-# **Predict first.** For the two shipped models, which outcome do you expect most often with the bare `"18"`:
-# right, a wrong slip (case 1), or Celsius reported as Fahrenheit (case 3)?
-
-# %%
-my_outcome_guess = ...  # "right", "wrong slip", "wrong final reasoning" or "never finished"
 
 # %%
 comparison = compare(SHIPPED)
@@ -542,45 +489,40 @@ print(comparison.table())
 show(comparison.figure(title="Recorded runs of the shipped local models (8 per variant; temperature and "
                              "seeds in each folder's summary)"))
 outcomes = Counter((f.name, r["variant"], r["outcome"]) for f in SHIPPED for r in results_rows(f))
+for f in SHIPPED:
+    top = Counter(r["outcome"] for r in results_rows(f) if r["variant"] == "18").most_common(1)[0][0]
+    reveal(my_outcome_guess, top, f'{f.name}, most often with "18"')
 assert not any(outcome == "right" for _, _, outcome in outcomes)  # the claims below
-assert [outcomes["gemma3-270m", v, "wrong slip"] for v in ("18", "18°C")] == [5, 7]
+assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") for v in ("18", "18°C")] == [5, 7, 3, 1]
 
 # %% [markdown]
-# How to read it: no run of either model was right (0 of 8 per variant), and the intervals say what 0 of 8 is
-# worth: the true share of right runs could still be anywhere up to about a third. The one difference between
-# variants in the table (Gemma: 5 vs 7 wrong slips out of 8) sits well inside overlapping intervals, so it
-# says nothing about units. These two models are too small to test the article's finding; a model of the
-# article's size (qwen3.5:0.8b), served to a whole class, is the next step (see `data/experiments/README.md`).
-# The article's own figures stay in their own table above: they are another model, run by someone else.
+# How to read it: no run of either model was right (0 of 8 per variant), and 0 of 8 still allows a true share of
+# right runs up to about a third. The variants differ only for Gemma, in two counts out of 8: 5 vs 7 wrong slips
+# and 3 vs 1 runs that never finished. Both sit well inside overlapping intervals, so they say nothing about
+# units. These models are too small to test the article's finding; a model of its size (qwen3.5:0.8b), served
+# to a whole class, is the next step (see `data/experiments/README.md`).
 
 # %% [markdown]
 # ## A real unit mistake, found by its first wrong line
 #
 # Too small to test the finding is not too small to make the mistake. The lab then asked what it takes for these
 # two models to finish right: the definition `finish-right` asks our question four ways (zero-shot, a worked
-# example, units on every result, both), 16 sampled runs per variant per model, recorded by the same command
-# (`data/experiments/README.md` gives the commands). **No recorded run is right; this is the closest.** It is a
-# real run, replayed, nothing edited:
+# example, units on every result, both), 16 sampled runs per variant per model, recorded by the same command.
+# **No recorded run is right; this is the closest.** A real run, replayed, nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;
 # - settings: temperature 0.7, seed from the results file (below), at most 6 model calls (`max_steps=6`).
 #
-# First its row in the folder's `results.csv`, as the harness classified it when the run ended:
+# The variant places a **worked example** in the folder before the question: a short exchange on two other
+# cities, showing both lookups, both conversions and the answer. The trace marks those messages `"example"`, so
+# nobody mistakes them for the learner's question. The run's settings, then what the model read, in order:
 
 # %%
 FINISH = Path("../data/experiments/finish-right/gemma3-270m")
 row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
-for key in ("model", "variant", "index", "seed", "temperature", "outcome", "case", "line", "celsius_as_fahrenheit"):
-    print(f"{key:22} {row[key]}")
+print({key: row[key] for key in ("model", "variant", "index", "seed", "temperature")})
 assert json.loads(row["settings"])["max_steps"] == 6 and row["model"] == "gemma3-270m"
-
-# %% [markdown]
-# The variant places a **worked example** in the folder before the question: a short exchange on two other
-# cities, showing both lookups, both conversions and the answer. The trace marks those messages `"example"`, so
-# nobody mistakes them for the learner's question. Here is what the model read, in order:
-
-# %%
 TRACE_10 = FINISH / row["trace"]
 first = read_trace(TRACE_10)[0]
 for m in first["messages"]:
@@ -591,11 +533,15 @@ assert [m["content"] for m in first["messages"] if m["role"] == "user"][-1] == Q
 assert "example" not in first["messages"][-1] and all("example" in m for m in first["messages"][1:-1])
 
 # %% [markdown]
-# To replay it, the folder must start as the recording's did: the system prompt, the worked example, then the
-# question. The definition builds the example's messages and the tools (`load` reads the shipped definition).
-#
 # **Predict first.** The model had the example's two conversions right in front of it. Which line of its trace
 # will be the first wrong one, and which case?
+
+# %%
+my_line_and_case = ...  # (line, case)
+
+# %% [markdown]
+# To replay it, the folder must start as the recording's did: the system prompt, the worked example, then the
+# question. The definition builds the example's messages and the tools (`load` reads the shipped definition).
 
 # %%
 from mingraph_lite import KeepAll
@@ -613,14 +559,15 @@ real_verdict = classify(recorder.events)
 for n, e in enumerate(recorder.events[:real_verdict.line], 1):  # read top to bottom, stop at the first wrong line
     print(f"{n:>2}  {brief(e)[:96]}")
 print(f"\n--> {real_verdict.outcome} (case {real_verdict.case}), first wrong line {real_verdict.line}: {real_verdict.why}")
+print(f"results.csv, as the harness classified it when the run ended: case {row['case']}, line {row['line']}")
+reveal(my_line_and_case, (real_verdict.line, real_verdict.case), "(line, case)")
 
 # %% [markdown]
-# Reading it as the method says: lines 1 to 8 are right. Both lookups asked about the question's cities, and both
-# answer slips hold the teaching data, Paris `"18"` and Tokyo `"24"`, in Celsius. Line 9, the final reply, gives
-# those same two numbers with **°F** after them and never calls `to_fahrenheit`: case 3, the reasoning. It is the
-# article's 0.8b mistake (both cities reported as Fahrenheit), made by a real model a third that size. After the
-# answer the reply runs on with made-up text until the token cap; the classifier reads only the number after
-# each city's name. The cell below checks every one of those claims against the replay:
+# Lines 1 to 8 are right: both lookups ask about the question's cities, and both answer slips hold the teaching
+# data in Celsius. Line 9, the final reply, gives those same two numbers with **°F** after them and never calls
+# `to_fahrenheit`: case 3, the reasoning. It is the article's 0.8b mistake (both cities reported as Fahrenheit),
+# made by a real model a third that size. (The reply then runs on with made-up text until the token cap; the
+# classifier reads only the number after each city's name.) The cell below checks these claims on the replay:
 
 # %%
 returns = {e["content"] for e in recorder.events if e["event"] == "tool_return" and e["name"] == "get_weather"}
@@ -633,37 +580,37 @@ print("checked: right lookups, no conversion, Celsius reported as Fahrenheit, as
 
 # %% [markdown]
 # Was it one odd run? Over all 128 recorded `finish-right` runs of both models, the ones whose first wrong line is
-# the final reply (case 3), and whether the classifier flagged a Celsius reading reported as Fahrenheit:
+# the final reply (case 3), whether the classifier flagged a Celsius reading reported as Fahrenheit, and the
+# first two temperatures each reply gives:
 
 # %%
 finish_rows = [(f.parent.name, r) for f in sorted(FINISH.parent.glob("*/summary.json")) for r in results_rows(f.parent)]
 case_3 = [(model, r) for model, r in finish_rows if r["case"] == "3"]
 for model, r in case_3:
-    print(f"{model}, \"{r['variant']}\" #{r['index']} (seed {r['seed']}): "
-          f"Celsius as Fahrenheit: {r['celsius_as_fahrenheit']}, reply: {r['answer'].splitlines()[0][:26]!r}")
+    said = re.findall(r"(\w+): (\d+)°([CF])", r["answer"])[:2]
+    print(f"{model}, \"{r['variant']}\" #{r['index']}: Celsius as Fahrenheit: {r['celsius_as_fahrenheit']}, says {said}")
 right = sum(r["outcome"] == "right" for _, r in finish_rows)
-print(f"runs: {len(finish_rows)}, right: {right}, case 3: {len(case_3)}, "
-      f"flagged: {sum(r['celsius_as_fahrenheit'] == 'True' for _, r in case_3)}")
+print(f"runs: {len(finish_rows)}, right: {right}, case 3: {len(case_3)}")
 assert right == 0 and {model for model, _ in case_3} == {"gemma3-270m"}
 assert {r["variant"] for _, r in case_3} <= {"worked example", "both"}
-with_units = [r for _, r in case_3 if r["variant"] == "both"]
-assert len(with_units) == 2 and all(r["celsius_as_fahrenheit"] == "True" for r in with_units)
+with_units = {r["index"]: re.findall(r"(\w+): (\d+)°([CF])", r["answer"])[:2] for _, r in case_3 if r["variant"] == "both"}
+assert with_units == {"10": [("Tokyo", "24", "C"), ("Paris", "18", "F")],
+                      "12": [("London", "18", "C"), ("Tokyo", "24", "F")]}  # what the text below says
 
 # %% [markdown]
 # Four runs, all Gemma, all with the worked example in the folder: the only runs of either model that reached
-# the final reply with every slip right. Two of them also had units on every result (`"18°C"`), and both were
-# still flagged: in these runs the unit on the slip did not prevent the mistake. Two runs in sixteen per variant
-# are far too few to say more; a bigger model, or a whole class's runs pooled, is the next step.
+# the final reply with every slip right. Two of them also had units on every result (`"18°C"`), and each kept
+# the unit for one number only: "both" #10 says Tokyo 24°C but Paris 18°F; #12 says Tokyo 24°F and puts Paris's
+# 18°C under the name London. The unit on the slip did not stop the mistake in either run, nor did it fail
+# everywhere. Two runs are far too few to say more.
 
 # %% [markdown]
 # ## Try it with a live model
 #
 # With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, the model of the report), this
 # cell runs 2 runs per variant of it into `traces/05_live` (run it again to add nothing: the runs are recorded).
-# The scripted run above used a fixed seed, so every copy of this notebook prints the same; here no seed is
-# given, so one is drawn for you and kept in the folder: thirty students in a class each measure different
-# runs, never the same ones thirty times. For a whole class, see the teacher's guide (`teachers_guide.md`
-# beside the notebooks). Its output depends on the model, so the saved notebook does not fix it.
+# No seed is given, so one is drawn for you and kept in the folder: thirty students measure different runs, not
+# the same ones thirty times. For a whole class, see `teachers_guide.md` beside the notebooks.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -679,14 +626,10 @@ else:
 # %% [markdown]
 # ## What is still open
 #
-# - **Eight runs, small models.** Every interval above is wide. A class of 30 each running 8 runs per variant
-#   pools into 240 per variant, and much narrower intervals (`experiment compare` pools folders with the same
-#   model and settings; question 5 below asks how many runs a narrow interval takes).
-# - **The classifier knows this one question.** It checks against the teaching data and reads numbers out of
-#   free text after each city's name. A general "first wrong line" needs the truth for every tool and a reply
-#   format you can check (structured output), not a regular expression.
-# - **Thinking that must go back.** An adapter for a provider that needs its thinking returned (Anthropic with
-#   tools, OpenAI's Responses API) would have to keep it in the folder, and the folder would pay for it.
+# - **Eight runs, small models.** Every interval above is wide. A class of 30 pools into 240 runs per variant
+#   (`experiment compare` pools folders with the same model and settings; question 5 asks how many it takes).
+# - **The classifier knows this one question.** A general "first wrong line" needs the truth for every tool and
+#   a reply format you can check (structured output), not a regular expression.
 # - **Right for the wrong reasons.** In the article, four of the six right `"18°C"` runs ignored "never do the
 #   arithmetic yourself". An outcome count can't see that; only the trace does, so the harness keeps every
 #   trace.
@@ -701,17 +644,16 @@ else:
 #    provider would force an adapter to keep it in the folder?
 # 2. What would happen to the verdict of the scripted re-enactment (`wrong_tokyo_manager`) if `get_weather`
 #    answered `"18°C"` instead of `"18"`: the same verdict, or a different one? Why?
-# 3. A scripted manager converts Paris's 18 twice, then Tokyo's 24, then answers "Paris: 64°F, Tokyo: 75°F".
-#    Which outcome does `classify` give?
+# 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
+#    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
 # 4. Which line of your `made_up_lines` keeps a number that came back from `to_fahrenheit` from counting as
-#    Celsius? What would the converts-twice run look like without it?
+#    Celsius? What would your rule return on 05.2's run (the one that converts its own 64 again) without it?
 # 5. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
 #    which the 95% interval is narrower than 0.2 (20 points)?
 # 6. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
 #    the same verdict, another verdict, or a refusal?
 # 7. What does the textbook interval `p ± 1.96·√(p(1−p)/n)` claim at 0 of 8, and why is that too strong?
 # 8. Why could `"18"` versus `"18°C"` make no difference to SmolLM2-135M? Which count in its traces shows it?
-# 9. Why must the trace be recording *before* you know there is a bug?
 
 # %%
 answer_q2 = ...  # "same" or "different"

@@ -34,6 +34,24 @@ def any_tool_number(events):
     return lines
 
 
+def whole_run_lookups(events):
+    """Wrong: collects every get_weather answer of the run first, so a number converted before its lookup passes."""
+    asked = {e["id"]: e["name"] for e in events if e["event"] == "tool_call"}
+    celsius = [number(e["content"]) for e in events
+               if e["event"] == "tool_return" and asked.get(e["tool_call_id"]) == "get_weather"]
+    return [line for line, e in enumerate(events, 1) if e["event"] == "tool_call"
+            and e["name"] == "to_fahrenheit" and e["arguments"].get("celsius") not in celsius]
+
+
+def via_importlib(events):
+    """Wrong: reaches the classifier without naming it, through importlib and getattr."""
+    import importlib
+
+    judge = getattr(importlib.import_module("mingraph_lite.course.classify"), "clas" + "sify")
+    verdict = judge(events)
+    return [verdict.line] if verdict.case == 1 and "to_fahrenheit" in verdict.why else []
+
+
 def answer_lines(events):
     """Wrong: points at the answer slips after the made-up calls, not the calls."""
     return [line + 1 for line in made_up_lines(events)]
@@ -113,6 +131,13 @@ def coarse_grid(k, n):
     return min(inside), max(inside)
 
 
+def strict_inside(k, n):
+    """Wrong: 'within' read as a strict <, which leaves p0 = 0 out at 0 of n (gap 0, reach 0)."""
+    inside = [i / 10000 for i in range(10001)
+              if abs(k / n - i / 10000) < Z * math.sqrt(i / 10000 * (1 - i / 10000) / n)]
+    return min(inside), max(inside)
+
+
 def divides_by_observed_se(k, n):
     """Wrong: measures distance in standard errors at the observed share, which is 0 at 0 of n."""
     p = k / n
@@ -126,13 +151,16 @@ SOLUTIONS = {"05.1": made_up_lines, "05.2": (1, 14), "05.3": score_interval,
 WRONG = {
     "05.1": [(any_tool_number, "64 came back from to_fahrenheit"), (answer_lines, "the slip itself"),
              (first_only, "every one"), (via_classify, "classify stops at the first wrong line"),
-             (raw_text, "number(content)"), (every_call_has_celsius, "not every event has every key")],
+             (raw_text, "number(content)"), (every_call_has_celsius, "not every event has every key"),
+             (whole_run_lookups, "only answer slips EARLIER than the slip count"),
+             (via_importlib, "your answer runs classify")],
     "05.2": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
              ((1, 3), "so is every line before it"),
              ("case 1", "two whole numbers")],
     "05.3": [(via_wilson, "build the interval from its definition"), (wald_interval, "a single point"),
-             (ninety_percent, "z = 1.96"), (coarse_grid, "steps of 0.0001"),
+             (ninety_percent, "z = 1.96"), (coarse_grid, "steps of 0.001 or less"),
+             (strict_inside, "a strict < leaves it out"),
              (divides_by_observed_se, "k = 0 and k = n are the edges")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls")],
@@ -152,8 +180,8 @@ QUESTIONS = {
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
     "05.Q4": "The line that keeps an answer slip's number as Celsius only when it answers a get_weather slip "
              "(checked by the tool_return's name, or by its tool_call_id against the slips asked). Keeping every "
-             "tool's answer would accept 64 from to_fahrenheit as Celsius, and the converts-twice run would show "
-             "no made-up line at all.",
+             "tool's answer would accept 64 from to_fahrenheit as Celsius, and on 05.2's run (which converts its own "
+             "64 again) the rule would return [] instead of the line of that slip.",
     "05.Q5": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
              "of the number of runs, so halving it takes four times the runs.",
     "05.Q6": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
@@ -164,6 +192,4 @@ QUESTIONS = {
     "05.Q8": "It never called get_weather in any run (the count in the traces), so it never saw an answer slip "
              "with or without the unit; its first wrong line is its first slip, a to_fahrenheit with a number of "
              "its own.",
-    "05.Q9": "A model's mistake may not come back when you look for it: in the article, the six recorded re-runs "
-             "did not repeat the Tokyo mistake. Only a trace written while it happened shows the first wrong line.",
 }

@@ -1,5 +1,6 @@
 """Notebook 05 shows no answer to copy: the interval's closed form never appears, the package's ``wilson`` only
-after the 05.3 check, and no cell defines the reference rules of 05.1 or 05.3 (issue 21)."""
+after the 05.3 check, no cell defines the reference rules of 05.1 or 05.3, no prediction follows its answer, and
+05.2 comes before the notebook shows ``classify`` (issue 21)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,24 @@ def test_no_cell_holds_a_working_answer_to_05_1_or_05_3():
     for stub in ("def made_up_lines(events):\n    raise NotImplementedError",
                  "def interval(k, n):\n    raise NotImplementedError"):
         assert stub in text
+
+
+def _first(sources: list[str], text: str) -> int:
+    return next(i for i, s in enumerate(sources) if text in s)
+
+
+def test_every_prediction_comes_before_the_cell_that_answers_it():
+    sources = _sources()
+    assert not [s for s in sources[:_first(sources, "my_prediction = ...") + 2] if "(3, 3" in s]
+    guess = _first(sources, "my_outcome_guess = ...")
+    answers = ("replay(folder)", "12 of 16", "compare(SHIPPED)")
+    assert guess < min(_first(sources, text) for text in answers)
+    line_and_case = _first(sources, "my_line_and_case = ...")
+    assert line_and_case < _first(sources, "ReplayLLM.from_trace(TRACE_10)")
+    assert not [s for s in sources[:line_and_case] if "row['case']" in s or '"case", "line"' in s or "Line 9" in s]
+
+
+def test_exercise_05_2_comes_before_the_notebook_shows_classify():
+    sources = _sources()
+    assert _first(sources, 'check("05.2"') < _first(sources, "import classify")
+    assert not [s for s in sources[:_first(sources, 'check("05.2"')] if "classify(" in s]

@@ -4,9 +4,10 @@ interval built from its definition, and questions checked against real runs of t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 from mingraph_lite.agents import Agent
@@ -14,6 +15,7 @@ from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import read_trace
+from mingraph_lite.course import classify as classifier
 from mingraph_lite.course.classify import OUTCOMES, classify
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
@@ -25,11 +27,11 @@ EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 SMOLLM2_RUN = EXPERIMENTS / "smollm2-135m" / "traces" / "bare-02.jsonl"  # a real run: every number made up
 
 
-def twice_manager() -> ScriptedLLM:
-    """Converts Paris, then converts the *result* again (64 is Fahrenheit already), then Tokyo."""
+def reconvert_manager() -> ScriptedLLM:
+    """Converts Paris's 18, then converts the *result*, 64, again (Fahrenheit already), then Tokyo."""
     return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
                         [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
-                       name="scripted: converts twice")
+                       name="scripted: converts its own 64 again")
 
 
 def made_up_manager() -> ScriptedLLM:
@@ -42,6 +44,12 @@ def london_manager() -> ScriptedLLM:
     """Looks up the wrong city first, then converts a number of its own: two different wrong slips."""
     return ScriptedLLM([[("get_weather", {"city": "London"})], [("to_fahrenheit", {"celsius": 30})],
                         "Paris: 86°F"], name="scripted: wrong city, then a made-up number")
+
+
+def guess_first_manager() -> ScriptedLLM:
+    """Converts 18 before any lookup (a lucky guess: the lookup that returns 18 comes after it), then looks up."""
+    return ScriptedLLM([[("to_fahrenheit", {"celsius": 18})], _LOOKUPS, [("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: converts 18 before looking it up")
 
 
 def same_twice_manager() -> ScriptedLLM:
@@ -73,19 +81,37 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
         raise Hint(f"your answer calls {name}: {borrowed[name]}")
 
 
+@contextmanager
+def _watching(module: ModuleType, name: str) -> Iterator[list[str]]:
+    """Notice any call of a package function, however it was reached (an alias, getattr, importlib)."""
+    original, calls = getattr(module, name), []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        return original(*args, **kwargs)
+
+    setattr(module, name, spy)
+    try:
+        yield calls
+    finally:
+        setattr(module, name, original)
+
+
 def _slip_lines(events: Sequence[dict[str, Any]], value: float) -> list[int]:
     return [n for n, e in enumerate(events, 1) if e.get("event") == "tool_call"
             and e.get("name") == "to_fahrenheit" and e["arguments"].get("celsius") == value]
 
 
 def _made_up_cases() -> list[tuple[str, list[dict[str, Any]], list[int]]]:
-    twice, made_up, london = recorded(twice_manager()), recorded(made_up_manager()), recorded(london_manager())
+    twice, made_up, london = recorded(reconvert_manager()), recorded(made_up_manager()), recorded(london_manager())
+    early = recorded(guess_first_manager())
     smollm2 = read_trace(SMOLLM2_RUN)
     return [("the right run", recorded(four_round_manager()), []),
             ('the right run with "18°C" answers', recorded(four_round_manager(), True), []),
             ("the wrong-Tokyo run", recorded(wrong_tokyo_manager()), []),
             ("the made-up run", made_up, _slip_lines(made_up, 10) + _slip_lines(made_up, 5)),
-            ("the converts-twice run", twice, _slip_lines(twice, 64)),
+            ("the converts-64-again run", twice, _slip_lines(twice, 64)),
+            ("the guess-first run", early, _slip_lines(early, 18)),
             ("the wrong-city run", london, _slip_lines(london, 30)),
             ('SmolLM2-135M\'s recorded "18" run 2', smollm2,
              [n for n, e in enumerate(smollm2, 1) if e["event"] == "tool_call"])]
@@ -101,26 +127,33 @@ def _made_up_hint(label: str, got: Any, expected: list[int]) -> Hint:
                     "(the tool_call line)")
     if expected and got == expected[:1]:
         return Hint(f"{label}: you returned only the first made-up slip, {got}; the rule asks for every one")
-    if label == "the converts-twice run" and not got:
-        return Hint("the converts-twice run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
+    if label == "the guess-first run" and not got:
+        return Hint(f"the guess-first run: its slip at line {expected[0]} asks about 18 before any get_weather "
+                    "has returned 18; only answer slips EARLIER than the slip count, so build your list of "
+                    "Celsius numbers as you read, not from the whole run first")
+    if label == "the converts-64-again run" and not got:
+        return Hint("the converts-64-again run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
                     "only numbers that get_weather returned are Celsius")
     return Hint(f"{label}: expected the lines {expected}, your rule returned {got!r}")
 
 
 @exercise("05.1", kind="code", title="every made-up number a run sent to to_fahrenheit")
 def check_made_up_rule(rule: Callable[[list[dict[str, Any]]], list[int]]) -> str:
-    _refuse_borrowed(rule, {"classify": "classify stops at the first wrong line of any kind, and this rule "
-                                        "must find every made-up conversion, after other mistakes too; "
-                                        "write it from the events"})
+    why = ("classify stops at the first wrong line of any kind, and this rule must find every made-up "
+           "conversion, after other mistakes too; write it from the events")
+    _refuse_borrowed(rule, {"classify": why})
     for label, events, expected in _made_up_cases():
         try:
-            got = rule(events)
+            with _watching(classifier, "_Reading") as calls:  # classify builds one per run it reads
+                got = rule(events)
         except (KeyError, TypeError, IndexError) as error:
             raise Hint(f"{label}: your rule crashed on a line it did not expect ({type(error).__name__}); "
                        "not every event has every key: look at e['event'] first") from None
+        if calls:
+            raise Hint(f"your answer runs classify: {why}")
         if got is None or list(got) != expected:
             raise _made_up_hint(label, None if got is None else list(got), expected)
-    return "your rule finds every made-up conversion, and only those, on six scripted runs and a real one"
+    return "your rule finds every made-up conversion, and only those, on seven scripted runs and a real one"
 
 
 def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) -> Hint:
@@ -139,9 +172,9 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                 "to_fahrenheit slip whose number get_weather never returned")
 
 
-@exercise("05.2", kind="reasoning", title="which case, which line: the converts-twice run")
+@exercise("05.2", kind="reasoning", title="which case, which line: the run that converts its own 64 again")
 def check_twice(answer: tuple[int, int]) -> str:
-    events = recorded(twice_manager())
+    events = recorded(reconvert_manager())
     truth = classify(events)
     try:
         case, line = (int(x) for x in answer)
@@ -168,15 +201,24 @@ def _interval_hint(k: int, n: int, got: tuple[float, float], want: tuple[float, 
                     "standard error at each candidate p0")
     error = max(abs(low - want_low), abs(high - want_high))
     if error < 0.02:
-        return Hint(f"for {k} of {n} your ends are off by up to {error:.3f}: if you scan candidates, take "
-                    "steps of 0.0001 or less (or halve the gap, bisection)")
+        return Hint(f"for {k} of {n} your ends are off by up to {error:.3f}, and each must be within "
+                    f"{TOLERANCE}: if you scan candidates, take steps of 0.001 or less (or halve the gap, bisection)")
     if high - low < want_high - want_low - 2e-3:
         return Hint(f"your interval for {k} of {n} is too narrow: for 95%, z = 1.96")
     return Hint(f"for {k} of {n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
 
 
+TOLERANCE = 0.002
 INTERVAL_CASES = [(0, 8), (1, 8), (4, 8), (6, 8), (8, 8), (0, 16), (3, 16), (16, 16), (1, 1), (0, 3),
                   (60, 240), (120, 240), (239, 240)]
+
+
+def _exact_edges(k: int, n: int, low: float, high: float) -> None:
+    """At 0 of n, p0 = 0 sits at gap 0 and reach 0: inside (0 <= 0), so the low end is exactly 0; n of n mirrors it."""
+    for edge, end, at in ((k == 0, low, 0.0), (k == n, high, 1.0)):
+        if edge and end != at and abs(end - at) < 0.01:
+            raise Hint(f"at {k} of {n} your interval ends at {end:g}, not exactly {at:g}: there p0 = {at:g} has gap 0 "
+                       "and 1.96 standard errors of 0, and 'within' means <=, so it is inside; a strict < leaves it out")
 
 
 @exercise("05.3", kind="code", title="a 95% interval for a share of runs, from its definition")
@@ -191,8 +233,9 @@ def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
             raise Hint(f"for {k} of {n} your interval failed ({type(error).__name__}); k = 0 and k = n are the "
                        "edges: there one end of the interval must be exactly 0 or 1, so return a pair "
                        "(low, high) of numbers") from None
+        _exact_edges(k, n, low, high)
         want = wilson(k, n)
-        if not (math.isclose(low, want[0], abs_tol=2e-3) and math.isclose(high, want[1], abs_tol=2e-3)):
+        if not (math.isclose(low, want[0], abs_tol=TOLERANCE) and math.isclose(high, want[1], abs_tol=TOLERANCE)):
             raise _interval_hint(k, n, (low, high), want)
     return f"your interval matches the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included"
 
