@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
+PREFIX = "reference_"  # the module name a loaded reference carries, so a check can tell it from the learner's code
 
 
 @cache
@@ -20,10 +21,16 @@ def _module(number: str) -> ModuleType:
     paths = sorted(SOLUTIONS.glob(f"{number}_*.py"))
     if len(paths) != 1:
         raise LookupError(f"expected one notebooks/solutions/{number}_*.py, found {len(paths)}")
-    spec = importlib.util.spec_from_file_location(f"solutions_{paths[0].stem}", paths[0])
+    spec = importlib.util.spec_from_file_location(f"{PREFIX}{paths[0].stem}", paths[0])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def is_reference(answer: Any) -> bool:
+    """Whether an answer (or a part of a tuple answer) is a reference loaded here, not the learner's own code."""
+    parts = answer if isinstance(answer, tuple | list) else (answer,)
+    return any(getattr(part if callable(part) else type(part), "__module__", "").startswith(PREFIX) for part in parts)
 
 
 def reference(exercise: str) -> Any:

@@ -6,9 +6,13 @@ from lessons.exercises import verdict
 from lessons.reference import reference
 
 
-def test_a_reference_is_the_solutions_files_own_answer_and_passes_its_check():
-    answer = reference("01.1")
-    assert verdict("01.1", answer).passed
+def test_a_reference_is_the_solutions_files_own_answer():
+    import runpy
+
+    from lessons.reference import SOLUTIONS
+
+    (path,) = SOLUTIONS.glob("06_*.py")
+    assert reference("06.2").__code__.co_code == runpy.run_path(str(path))["SOLUTIONS"]["06.2"].__code__.co_code
 
 
 def test_an_unknown_exercise_or_notebook_is_named():
@@ -16,3 +20,9 @@ def test_an_unknown_exercise_or_notebook_is_named():
         reference("01.99")
     with pytest.raises(LookupError, match="77_"):
         reference("77.1")
+
+
+def test_a_check_refuses_the_notebooks_own_version_handed_in_as_the_answer():
+    for ex in ("01.1", "06.2"):
+        result = verdict(ex, reference(ex))
+        assert result.status == "not yet" and "notebook's own version" in result.message, str(result)
