@@ -128,35 +128,55 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
     return answer
 
 
-def sticky_asks_about_every_city(llm, registry, question, human, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            if slip.name == "get_weather":
-                folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
-            else:
-                folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
+def _plain_loop(errands):
+    """A loop without a note, whose ``errands(folder, slips, registry, human)`` answers one reply's slips."""
+
+    def loop(llm, registry, question, human, *, max_steps=10):
+        folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+        for _ in range(max_steps):
+            response = llm.generate(folder, registry.tools)
+            folder.append(response.message)
+            if not response.message.tool_calls:
+                return response.message.content
+            errands(folder, response.message.tool_calls, registry, human)
+        raise StepLimitReached("no answer", steps=max_steps)
+
+    return loop
 
 
-def sticky_forgets_the_rest(llm, registry, question, human, *, max_steps=10):
-    """Asks the human, but drops the slips that came after the unknown city in the same reply."""
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
-                folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
-                break
+@_plain_loop
+def sticky_asks_about_every_city(folder, slips, registry, human):
+    for slip in slips:
+        if slip.name == "get_weather":
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+        else:
             folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
+
+
+@_plain_loop
+def sticky_forgets_the_rest(folder, slips, registry, human):
+    """Asks the human, but drops the slips that came after the unknown city in the same reply."""
+    for slip in slips:
+        if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+            break
+        folder.append(registry.run(slip))
+
+
+@_plain_loop
+def sticky_checks_every_slip_for_a_city(folder, slips, registry, human):
+    """Reads a city off every slip, to_fahrenheit's included."""
+    for slip in slips:
+        if not knows(slip.arguments["city"]):
+            folder.append(ToolMessage(human(slip.arguments["city"]), slip.id, name=slip.name))
+        else:
+            folder.append(registry.run(slip))
+
+
+@_plain_loop
+def sticky_without_the_human(folder, slips, registry, human):
+    for slip in slips:
+        folder.append(registry.run(slip))
 
 
 def sticky_reads_the_slips_off_the_folder(llm, registry, question, human, *, max_steps=10):
@@ -183,34 +203,6 @@ def sticky_reads_the_slips_off_the_folder(llm, registry, question, human, *, max
             folder.append(ToolMessage(human(slip.arguments["city"]), slip.id, name=slip.name))
             situation = "errands"
     return answer
-
-
-def sticky_checks_every_slip_for_a_city(llm, registry, question, human, *, max_steps=10):
-    """Reads a city off every slip, to_fahrenheit's included."""
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            if not knows(slip.arguments["city"]):
-                folder.append(ToolMessage(human(slip.arguments["city"]), slip.id, name=slip.name))
-            else:
-                folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
-
-
-def sticky_without_the_human(llm, registry, question, human, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
 
 
 # --- 03.3 ---------------------------------------------------------------------------------------
@@ -296,6 +288,25 @@ class AskingHumanHandsBackPlain(AskingHuman):
 
 
 @dataclass(frozen=True)
+class ErrandsToAStepAhead(PlainErrands):
+    def run(self, desk):
+        for i, slip in enumerate(self.slips):
+            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+                return AskingHumanStepsAhead(slip, self.slips[i + 1:], self.step)
+            desk.folder.append(desk.registry.run(slip))
+        return Waiting(self.step + 1)
+
+
+@dataclass(frozen=True)
+class AskingHumanStepsAhead(AskingHuman):
+    """Counts asking the human as a step: the ceiling would come early."""
+
+    def run(self, desk):
+        desk.folder.append(ToolMessage(desk.human(self.slip.arguments["city"]), self.slip.id, name=self.slip.name))
+        return ErrandsToAStepAhead(self.rest, self.step + 1)
+
+
+@dataclass(frozen=True)
 class ErrandsRunsFirst(PlainErrands):
     """Runs the slip, then checks the city: get_weather has already refused it."""
 
@@ -344,13 +355,12 @@ WHO_FIXES = {
 # --- Questions ----------------------------------------------------------------------------------
 
 QUESTIONS = {
-    "03.Q1": "Six: CallingModel, RunningTools, CallingModel, RunningTools, CallingModel, Finished. Two model calls, "
-             "each followed by its errands; the third CallingModel card meets the ceiling, makes no call and hands "
-             "over Finished, which raises StepLimitReached.",
+    "03.Q1": "Six: two model calls, each a CallingModel and a RunningTools card; a third CallingModel card meets "
+             "the ceiling, makes no call and hands over Finished, which raises StepLimitReached.",
     "03.Q2": "b. The ceiling is checked against the card's step, and nothing raises it any more: a manager that "
              "never stops is called again and again, with no limit.",
-    "03.Q3": "Three answer slips, all three marked is_error: the failing tool's slip says the tool failed, and the "
-             "two after it say they were not run. The folder stays a valid conversation.",
+    "03.Q3": "Three answer slips, all marked is_error: the failing tool's slip says it failed, the two after it "
+             "that they were not run. The folder stays a valid conversation.",
     "03.Q4": "The caller could not tell a made-up answer from a real one without parsing words; an exception "
              "cannot be mistaken for an answer, and it carries the number of model calls.",
     "03.Q5": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
@@ -378,6 +388,7 @@ WRONG = {
              ((ErrandsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
              ((ErrandsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back ErrandsAskingHuman"),
              ((ErrandsRunsFirst, AskingHuman), "check the city before running"),
+             ((ErrandsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
              ((ErrandsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
              ((ErrandsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
     "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "could a better slip fix it"),

@@ -259,7 +259,9 @@ def check_card_human(cards: Any) -> str:
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
         if getattr(last, "step", None) != 5:
-            raise Hint("after the last slip, hand over Waiting(self.step + 1): the step belongs to the cards")
+            raise Hint(f"the errands ended on Waiting(step={getattr(last, 'step', None)}), not 5 (they began on step 4): "
+                       "AskingHuman hands the same step back, and only the errands card raises it, once, with "
+                       "Waiting(self.step + 1)")
     return "one new card and one changed card: the human is asked about unknown cities only, and nothing else moved"
 
 
@@ -319,24 +321,15 @@ def check_who_fixes(answer: Any) -> str:
 # --- Questions checked against a run ---------------------------------------------------------------
 
 
-def _whole_number(answer: Any) -> int:
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number")
-    return answer
-
-
 @exercise("03.Q1", kind="reasoning", title="cards of a run stopped at max_steps=2")
 def check_cards_at_two(answer: Any) -> str:
-    agent = Agent(_shaped([1] * 5), weather_registry(), "You answer.", max_steps=2)
-    try:
-        agent.run({"question": "Oslo?"})
-    except StepLimitReached:
-        pass
-    truth = len(agent.cards)
-    if _whole_number(answer) != truth:
+    cards = _cards([1] * 5, 2)
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of cards")
+    if answer != len(cards):
         raise Hint("write the cards down one by one: each model call is a CallingModel card followed by a "
                    "RunningTools card; at the ceiling one more CallingModel card is picked up (no call), then Finished")
-    return f"right: {truth} cards, {' -> '.join(card for card, _ in agent.cards)}"
+    return f"right: {len(cards)} cards, {' -> '.join(cards)}"
 
 
 def _frozen_step_calls(bound: int) -> int:
