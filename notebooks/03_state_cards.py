@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 03 · State cards
 #
-# Notebook 02 ended with a loop that asks "what does the sticky note say?" before every move. This
+# Notebook 02 built a loop that asks "what does the sticky note say?" before every move. This
 # notebook tears that rulebook into **cards**, one per situation, has you add a new situation to *both*
 # versions so you can feel the difference, and then makes the run survive the ways a call goes wrong.
 #

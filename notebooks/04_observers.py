@@ -39,8 +39,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 from IPython.display import display
 
-from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, SystemMessage,
-                           TraceRecorder, UserMessage, read_trace)
+from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, ScriptedLLM,
+                           SystemMessage, TraceRecorder, UserMessage, read_trace)
 from lessons.exercises import check
 from lessons.platform import draw_platform, listener_warnings
 from lessons.predict import reveal
@@ -275,8 +275,6 @@ for e in recorder.events:
 # is down; the scripted manager asks for it first, then for Paris's temperature, in one reply.
 
 # %%
-from mingraph_lite import ScriptedLLM
-
 failing_menu = weather_registry()
 
 
@@ -485,11 +483,12 @@ print("same answer:", busy_answer == silent_answer, "| same folder:", busy_folde
 # Whoever runs the tools wants two numbers per tool: how many slips the model **asked for** (every slip it wrote,
 # whether it ran, failed, was refused or was never run), and how many came back with a **result** (an answer slip
 # that is not an error). Write `ToolLedger`, a listener that keeps both, by tool name, in `self.asked` and
-# `self.results`; for the failed run above they would be `{"get_humidity": 1, "get_weather": 1}` and `{}`. Choose the announcements
-# that carry each number; the list of hooks and their arguments is above. The check runs fresh ledgers on three
-# runs this notebook does not show: an ordinary one, one with a bad slip and a tool that fails before the last
-# slip, and one where the model gives two slips the same ticket number (the agent refuses both with one answer
-# slip). It refuses a ledger built on the package's recorders: the point is to know which announcement says what.
+# `self.results`; for the failed run above they would be `{"get_humidity": 1, "get_weather": 1}` and `{}`.
+# Choose the announcements that carry each number; the hooks and their arguments are listed above. The check runs
+# fresh ledgers on three runs this notebook does not show: an ordinary one, one with a bad slip and a tool that
+# fails before the last slip, and one where the model gives two slips the same ticket number (the agent refuses
+# both with one answer slip). It refuses a ledger built on the package's recorders: the point is to know which
+# announcement says what.
 
 # %%
 class ToolLedger(Observer):
