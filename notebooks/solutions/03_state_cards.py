@@ -86,6 +86,11 @@ def cards_no_extra_at_the_limit(replies, max_steps):
     return [*cards, "Finished"]
 
 
+def cards_up_to_the_answer(replies, max_steps):
+    rounds = min(replies.index(0), max_steps)  # a manager that never answers has no 0: ValueError
+    return ["CallingModel", "RunningTools"] * rounds + ["CallingModel", "Finished"]
+
+
 def cards_by_running(replies, max_steps):
     """Reads the cards off a run of the package's Agent instead of working them out."""
     script = [[("get_weather", {"city": "Oslo"})] * n if n else "done" for n in replies]
@@ -269,13 +274,10 @@ class ErrandsStartingOver(PlainErrands):
 
 
 @dataclass(frozen=True)
-class ErrandsToAPlainHandBack(PlainErrands):
+class ErrandsToAPlainHandBack(ErrandsAskingHuman):
     def run(self, desk):
-        for i, slip in enumerate(self.slips):
-            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
-                return AskingHumanHandsBackPlain(slip, self.slips[i + 1:], self.step)
-            desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        card = super().run(desk)
+        return AskingHumanHandsBackPlain(card.slip, card.rest, card.step) if isinstance(card, AskingHuman) else card
 
 
 @dataclass(frozen=True)
@@ -288,13 +290,10 @@ class AskingHumanHandsBackPlain(AskingHuman):
 
 
 @dataclass(frozen=True)
-class ErrandsToAStepAhead(PlainErrands):
+class ErrandsToAStepAhead(ErrandsAskingHuman):
     def run(self, desk):
-        for i, slip in enumerate(self.slips):
-            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
-                return AskingHumanStepsAhead(slip, self.slips[i + 1:], self.step)
-            desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        card = super().run(desk)
+        return AskingHumanStepsAhead(card.slip, card.rest, card.step) if isinstance(card, AskingHuman) else card
 
 
 @dataclass(frozen=True)
@@ -378,7 +377,7 @@ SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
 
 WRONG = {
     "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
-             (cards_by_running, "runs a scripted manager")],
+             (cards_by_running, "runs a scripted manager"), (cards_up_to_the_answer, "first reply that is the answer")],
     "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
              (sticky_without_the_human, "check the city before running"),

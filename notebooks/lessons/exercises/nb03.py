@@ -66,6 +66,9 @@ def check_expected_cards(expected_cards: Any) -> str:
             raise Hint("your function runs a scripted manager (or the Agent) and reads the cards off the run: "
                        "that copies the answer instead of predicting it. Work the list out from the replies "
                        "and the ceiling alone, so you can read any trace's cards without running it") from None
+        except (IndexError, KeyError, TypeError, ValueError) as e:
+            raise Hint(f"replies {replies}, max_steps={ceiling}: your function crashed ({type(e).__name__}: {e}); "
+                       "does it handle a ceiling smaller than the replies, and a first reply that is the answer?") from None
         if list(got or []) == want:
             continue
         answered = 0 in replies[:ceiling]
