@@ -99,6 +99,12 @@ class TraceRecorderInside(Observer):
         self.inner.on_finish(answer, reason)
 
 
+class ForgetsTheImport(JsonLinesListener):
+    def _write(self, **line):
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(jsn.dumps(line) + "\n")  # noqa: F821 (a typo for json: the name is not defined)
+
+
 class WritesTheObjects(JsonLinesListener):
     def on_tool_call(self, call):
         self._write(event="tool_call", call=call)  # a ToolCall is not plain data: json.dumps refuses it
@@ -221,7 +227,8 @@ SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolLedger,
 WRONG = {
     "04.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
              (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line"),
-             (TraceRecorderInside, "package's TraceRecorder"), (WritesTheObjects, "plain data")],
+             (TraceRecorderInside, "package's TraceRecorder"), (WritesTheObjects, "plain data"),
+             (ForgetsTheImport, "never defined or imported")],
     "04.2": [(16, "count the announcements"), (18, "count the announcements")],
     "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
              (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),

@@ -96,11 +96,14 @@ def json_lines_listener(cls: Any) -> str:
             raise _heard_badly(e) from None
         raise Hint(f"json.dumps takes plain data ({e}): write the fields the exercise lists (call.name, "
                    "call.arguments, result.content, ...), not the message objects themselves") from None
-    except (AttributeError, KeyError, ValueError) as e:
+    except (AttributeError, KeyError, NameError, ValueError) as e:
         raise _heard_badly(e) from None
 
 
 def _heard_badly(error: Exception) -> Hint:
+    if isinstance(error, NameError):
+        return Hint(f"your listener uses a name it never defined or imported ({error}): import what it needs in "
+                    "the exercise cell (for example `import json`), and reach the listener's own data through self")
     return Hint(f"your listener raised {type(error).__name__} ({error}) while hearing an announcement: check each "
                 "hook's arguments in the table above: on_model_reply gets an LLMResponse (.message.tool_calls), "
                 "on_tool_call a ToolCall (.name, .arguments), on_tool_return a ToolMessage (.name, .content, "
@@ -212,7 +215,7 @@ def tool_ledger(cls: Any) -> str:
             Agent(llm, menu, SYSTEM_PROMPT, observers=[ledger], strict=True).run({"question": "Please."})
         except ConnectionError:
             pass  # the failing tool's own error: the run stops, the ledger has heard everything before it
-        except (AttributeError, KeyError, TypeError, ValueError) as e:  # strict: a hook's own crash comes up
+        except (AttributeError, KeyError, NameError, TypeError, ValueError) as e:  # strict: a hook's crash comes up
             raise _heard_badly(e) from None
         asked, results = ({k: v for k, v in d.items() if v} for d in (ledger.asked, ledger.results))
         if (asked, results) != tuple(want):
