@@ -10,8 +10,9 @@
 # - show that a run is the same with any listeners, none, or a broken one, and where that promise costs you;
 # - watch a run live in the `FolderView` and `CardTimeline` widgets, and keep a picture of it in the notebook.
 #
-# **Prerequisites:** notebooks 01 (the loop and its sticky note) and 02 (the cards and the folder).
-# **Time:** about 40 minutes, exercises included.
+# **Prerequisites:** notebooks 01 and 02 (the loop and its sticky note) and 03 (the cards and the folder).
+# **Time:** about 75 minutes, an estimate not yet timed with a learner: 2,500 words of text (13 minutes at 200
+# words a minute), 350 lines of code to read and run (17), three exercises (32), predictions and questions (13).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere; each
 # scripted manager says so in its name. The railway picture, the rule for broken listeners and the trace file come
@@ -38,8 +39,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 from IPython.display import display
 
-from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, SystemMessage,
-                           TraceRecorder, UserMessage, read_trace)
+from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, ScriptedLLM,
+                           SystemMessage, TraceRecorder, UserMessage, read_trace)
 from lessons.exercises import check
 from lessons.platform import draw_platform, listener_warnings
 from lessons.predict import reveal
@@ -126,7 +127,7 @@ reveal(guess_errands, accounts.errands, "errands accounts counted")
 # pattern.
 #
 # But look inside each listener: `if event == ... elif event == ...`. That is the sticky-note rulebook from
-# notebook 01 again, now copied into every listener. Here is what it costs. A third listener, written by a
+# notebook 02 again, now copied into every listener. Here is what it costs. A third listener, written by a
 # colleague, counts errands too, but spells the event the way they remember it:
 
 # %%
@@ -196,10 +197,13 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 # %% [markdown]
 # ## The package's version: `Observer`
 #
-# `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run (and two
-# more for graph runs, in notebook 06). The `Agent` announces in this order: `on_run_start`, then per model call
-# `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and `on_tool_return` (or `on_tool_error`
-# for a tool that failed), and finally `on_finish(answer, reason)`.
+# `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run (and more
+# for graph runs, in notebooks 06 and 07). The `Agent` announces in this order: `on_run_start`, then per model call
+# `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and `on_tool_return`, and finally
+# `on_finish(answer, reason)`. A tool that fails adds one announcement, it does not replace one: its slip gets
+# `on_tool_error` *and then* `on_tool_return` (with the error answer slip the agent puts in the folder), and the
+# slips after it in the same reply each get an `on_tool_return` ("not run") without ever getting `on_tool_call`.
+# The recorder section below shows it on a run.
 
 
 # %%
@@ -252,7 +256,9 @@ def detail(e):
     if e["event"] == "tool_call":
         return f"{e['name']} {e['arguments']}"
     if e["event"] == "tool_return":
-        return f"{e['name']} -> {e['content']!r}"
+        return f"{e['name']} -> {e['content']!r}" + ("  (an error answer slip)" if e.get("is_error") else "")
+    if e["event"] == "tool_error":
+        return f"{e['call']['name']} raised {e['error_type']}: {e['error']}"
     if e["event"] == "finish":
         return f"{e['reason']}: {e['answer']!r}"
     return ""
@@ -261,6 +267,45 @@ def detail(e):
 print(f"{'step':>4}  {'event':12}  detail")
 for e in recorder.events:
     print(f"{e['step'] or '-':>4}  {e['event']:12}  {detail(e)}")
+
+# %% [markdown]
+# ### When a tool fails: two announcements for its slip
+#
+# The same recorder on a run whose first tool fails. A third tool, `get_humidity`, joins the menu, and its service
+# is down; the scripted manager asks for it first, then for Paris's temperature, in one reply.
+
+# %%
+failing_menu = weather_registry()
+
+
+@failing_menu.add
+def get_humidity(city: str) -> str:
+    """Get the relative humidity for a city, in percent (its service is down today).
+
+    Args:
+        city: The city name.
+    """
+    raise ConnectionError("humidity service down")
+
+
+failed_run = EventRecorder()
+humid = ScriptedLLM([[("get_humidity", {"city": "Paris"}), ("get_weather", {"city": "Paris"})]],
+                    name="scripted: asks for a tool that fails")
+try:
+    Agent(humid, failing_menu, SYSTEM_PROMPT, observers=[failed_run]).run({"question": "How humid is Paris?"})
+except ConnectionError as error:
+    print(f"the caller hears: {type(error).__name__}: {error}\n")
+for e in failed_run.events[failed_run.names().index("tool_call"):]:
+    print(f"{e['step'] or '-':>4}  {e['event']:12}  {detail(e)}")
+after_reply = failed_run.names()[failed_run.names().index("tool_call"):]
+assert after_reply == ["tool_call", "tool_error", "tool_return", "tool_return", "finish"]
+
+# %% [markdown]
+# Read it from the top. The failing slip is announced three times: `tool_call`, `tool_error` (with the exception),
+# then `tool_return` with the error answer slip that keeps the folder valid. The `get_weather` slip was never
+# started: it has no `tool_call` line, only its "not run" answer slip. So a listener that waits for `on_tool_error`
+# alone misses the slips that were not run, and one that counts `on_tool_call` does not count every slip the model
+# wrote.
 
 # %% [markdown]
 # ## Listener 3, by your hand: a file that outlives the run
@@ -433,22 +478,29 @@ print("same answer:", busy_answer == silent_answer, "| same folder:", busy_folde
 
 
 # %% [markdown]
-# ### Exercise 04.3: a listener that only cares about tools
+# ### Exercise 04.3: a ledger of what was asked for, and what came back
 #
-# Write `ToolTally`, a listener that counts how often each tool was *asked for*, by name, in `self.counts` (for
-# example `{"get_weather": 2, "to_fahrenheit": 2}`). Override only the one announcement you need. The check runs
-# two of your tallies on runs with other cities and other numbers of slips.
+# Whoever runs the tools wants two numbers per tool: how many slips the model **asked for** (every slip it wrote,
+# whether it ran, failed, was refused or was never run), and how many came back with a **result** (an answer slip
+# that is not an error). Write `ToolLedger`, a listener that keeps both, by tool name, in `self.asked` and
+# `self.results`; for the failed run above they would be `{"get_humidity": 1, "get_weather": 1}` and `{}`.
+# Choose the announcements that carry each number; the hooks and their arguments are listed above. The check runs
+# fresh ledgers on three runs this notebook does not show: an ordinary one, one with a bad slip and a tool that
+# fails before the last slip, and one where the model gives two slips the same ticket number (the agent refuses
+# both with one answer slip). It refuses a ledger built on the package's recorders: the point is to know which
+# announcement says what.
 
 # %%
-class ToolTally(Observer):
+class ToolLedger(Observer):
     def __init__(self):
-        self.counts = {}
+        self.asked = {}    # tool name -> slips the model wrote for it
+        self.results = {}  # tool name -> slips answered with a result, not an error
 
-    # your hook here: def on_...(self, ...):
+    # your hooks here
 
 
 # %%
-check("04.3", ToolTally)
+check("04.3", ToolLedger)
 
 # %% [markdown]
 # ## Watching a run live: `FolderView` and `CardTimeline`
@@ -587,5 +639,35 @@ for e in read_trace(yours):  # the same reading as the recorder's events above: 
 # - **Listeners see the envelope, not just the message.** `on_model_reply` receives the whole `LLMResponse`:
 #   token counts and, when the provider sends it, the model's thinking. Notebook 05 uses that to find *why* a
 #   run went wrong, and the trace file to find *where*.
-# - **Graph runs announce more.** `on_node_start` and `on_node_end` exist for notebook 06; the same listeners
+# - **Graph runs announce more.** `on_node_start` and `on_node_end` exist for the graphs of notebooks 06 and 07; the same listeners
 #   plug in there unchanged.
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in a sentence or two, from what you ran above; the answers are in the course's solutions. Questions 1,
+# 2 and 3 have a cell below: the check runs the code and compares your answer with what happened.
+#
+# 1. One reply holds three slips: `get_weather`, then `get_humidity` (whose service is down), then
+#    `to_fahrenheit`. Write the events the `EventRecorder` holds from the first `tool_call` to the end, in order.
+# 2. A listener raises in `on_model_reply` only, and the four-round manager runs with `strict=False`. How many
+#    warnings does the agent log?
+# 3. The same four-round run with `strict=True` and a listener that raises in `on_tool_return` only. How many
+#    tools actually run before the run stops?
+# 4. Why is one method per announcement better than one `hear(event, detail)` method? Name two things it buys.
+# 5. Why does a trace listener open and close the file for every line, instead of once per run?
+# 6. Which two announcements would you use to measure how long each model call took?
+# 7. The agent keeps its listeners in a tuple. What could go wrong if a listener could sign up another listener
+#    in the middle of a run?
+
+# %%
+answer_q1 = ...  # a list of event names, e.g. ["tool_call", ...]
+check("04.Q1", answer_q1)
+
+# %%
+answer_q2 = ...  # a number of warnings
+check("04.Q2", answer_q2)
+
+# %%
+answer_q3 = ...  # a number of tools that ran
+check("04.Q3", answer_q3)

@@ -1,15 +1,15 @@
-"""Reference answers for notebook 03's exercises, and plausible wrong ones with the hint each must get.
+"""Reference answers for notebook 03's exercises and questions, and plausible wrong ones with the hint each must get.
 
-The card answers refer to the notebook's own ``Waiting`` card and ``knows``; minimal copies of both
-are defined here, so this file runs on its own.
+The cards here are whole copies of the notebook's (``Waiting``, ``Errands``, ``HungUp``), so the reference cards
+of 03.3 run on their own: the notebook loads them with ``reference("03.3")`` after the exercise, unprinted.
 """
 
 # (no `from __future__ import annotations`: dataclasses here are loaded from a file path, outside sys.modules)
 from dataclasses import dataclass
 
-from mingraph_lite import StepLimitReached, SystemMessage, ToolCall, ToolMessage, UserMessage
+from mingraph_lite import Agent, ScriptedLLM, StepLimitReached, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
-from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.course.weather import WEATHER, weather_registry
 
 
 def knows(city):
@@ -20,11 +20,36 @@ def knows(city):
 class Waiting:
     step: int
 
+    def run(self, desk) -> "Errands | HungUp":
+        if self.step > desk.max_steps:
+            return HungUp(None)
+        response = desk.llm.generate(desk.folder, desk.registry.tools)
+        desk.folder.append(response.message)
+        if response.message.tool_calls:
+            return Errands(response.message.tool_calls, self.step)
+        return HungUp(response.message.content)
+
 
 @dataclass(frozen=True)
 class Errands:
     slips: tuple
     step: int
+
+    def run(self, desk) -> "Waiting":
+        for slip in self.slips:
+            desk.folder.append(desk.registry.run(slip))
+        return Waiting(self.step + 1)
+
+
+@dataclass(frozen=True)
+class HungUp:
+    answer: str | None
+
+    def run(self, desk) -> None:
+        return None
+
+
+PlainErrands = Errands  # the card before the edit: the wrong answers below start from it
 
 
 # --- 03.1 ---------------------------------------------------------------------------------------
@@ -61,6 +86,23 @@ def cards_no_extra_at_the_limit(replies, max_steps):
     return [*cards, "Finished"]
 
 
+def cards_up_to_the_answer(replies, max_steps):
+    rounds = min(replies.index(0), max_steps)  # a manager that never answers has no 0: ValueError
+    return ["CallingModel", "RunningTools"] * rounds + ["CallingModel", "Finished"]
+
+
+def cards_by_running(replies, max_steps):
+    """Reads the cards off a run of the package's Agent instead of working them out."""
+    script = [[("get_weather", {"city": "Oslo"})] * n if n else "done" for n in replies]
+    agent = Agent(ScriptedLLM(script + [[("get_weather", {"city": "Oslo"})]] * 5), weather_registry(), "You answer.",
+                  max_steps=max_steps)
+    try:
+        agent.run({"question": "?"})
+    except StepLimitReached:
+        pass
+    return [card for card, _ in agent.cards]
+
+
 # --- 03.2 ---------------------------------------------------------------------------------------
 
 def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10):
@@ -91,54 +133,88 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
     return answer
 
 
-def sticky_asks_about_every_city(llm, registry, question, human, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            if slip.name == "get_weather":
-                folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
-            else:
-                folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
+def _plain_loop(errands):
+    """A loop without a note, whose ``errands(folder, slips, registry, human)`` answers one reply's slips."""
+
+    def loop(llm, registry, question, human, *, max_steps=10):
+        folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+        for _ in range(max_steps):
+            response = llm.generate(folder, registry.tools)
+            folder.append(response.message)
+            if not response.message.tool_calls:
+                return response.message.content
+            errands(folder, response.message.tool_calls, registry, human)
+        raise StepLimitReached("no answer", steps=max_steps)
+
+    return loop
 
 
-def sticky_forgets_the_rest(llm, registry, question, human, *, max_steps=10):
+@_plain_loop
+def sticky_asks_about_every_city(folder, slips, registry, human):
+    for slip in slips:
+        if slip.name == "get_weather":
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+        else:
+            folder.append(registry.run(slip))
+
+
+@_plain_loop
+def sticky_forgets_the_rest(folder, slips, registry, human):
     """Asks the human, but drops the slips that came after the unknown city in the same reply."""
+    for slip in slips:
+        if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+            break
+        folder.append(registry.run(slip))
+
+
+@_plain_loop
+def sticky_checks_every_slip_for_a_city(folder, slips, registry, human):
+    """Reads a city off every slip, to_fahrenheit's included."""
+    for slip in slips:
+        if not knows(slip.arguments["city"]):
+            folder.append(ToolMessage(human(slip.arguments["city"]), slip.id, name=slip.name))
+        else:
+            folder.append(registry.run(slip))
+
+
+@_plain_loop
+def sticky_without_the_human(folder, slips, registry, human):
+    for slip in slips:
+        folder.append(registry.run(slip))
+
+
+def sticky_reads_the_slips_off_the_folder(llm, registry, question, human, *, max_steps=10):
+    """No loose variable: the "asking human" branch looks for its slip in the folder's last message."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
-                folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+    situation, step, answer = "waiting", 0, None
+    while situation != "hung up":
+        if situation == "waiting":
+            if step == max_steps:
                 break
-            folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
-
-
-def sticky_without_the_human(llm, registry, question, human, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for _ in range(max_steps):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
-        if not response.message.tool_calls:
-            return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
-    raise StepLimitReached("no answer", steps=max_steps)
+            step += 1
+            folder.append(llm.generate(folder, registry.tools).message)
+            situation = "errands" if folder[-1].tool_calls else "hung up"
+            answer = None if folder[-1].tool_calls else folder[-1].content
+        elif situation == "errands":
+            situation = "waiting"
+            for slip in folder[-1].tool_calls:
+                if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+                    situation = "asking human"
+                    break
+                folder.append(registry.run(slip))
+        elif situation == "asking human":
+            slip = next(s for s in folder[-1].tool_calls if s.name == "get_weather" and not knows(s.arguments["city"]))
+            folder.append(ToolMessage(human(slip.arguments["city"]), slip.id, name=slip.name))
+            situation = "errands"
+    return answer
 
 
 # --- 03.3 ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ErrandsAskingHuman(Errands):
-    def run(self, desk):
+class ErrandsAskingHuman(PlainErrands):
+    def run(self, desk) -> "AskingHuman | Waiting":
         for i, slip in enumerate(self.slips):
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.slips[i + 1:], self.step)
@@ -152,14 +228,17 @@ class AskingHuman:
     rest: tuple
     step: int
 
-    def run(self, desk):
+    def run(self, desk) -> "ErrandsAskingHuman":
         answer = desk.human(self.slip.arguments["city"])
         desk.folder.append(ToolMessage(answer, tool_call_id=self.slip.id, name=self.slip.name))
         return ErrandsAskingHuman(self.rest, self.step)
 
 
+Errands = ErrandsAskingHuman  # the edit, as the notebook makes it: Waiting now hands over the card that checks
+
+
 @dataclass(frozen=True)
-class ErrandsAskingInline(Errands):
+class ErrandsAskingInline(PlainErrands):
     """Asks the human inside the errands card: it works, but the new situation has no card of its own."""
 
     def run(self, desk):
@@ -185,11 +264,79 @@ class AskingHumanStartsOver:
 
 
 @dataclass(frozen=True)
-class ErrandsStartingOver(Errands):
+class ErrandsStartingOver(PlainErrands):
     def run(self, desk):
         for slip in self.slips:
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHumanStartsOver(slip, self.slips, self.step)
+            desk.folder.append(desk.registry.run(slip))
+        return Waiting(self.step + 1)
+
+
+@dataclass(frozen=True)
+class ErrandsToAPlainHandBack(ErrandsAskingHuman):
+    def run(self, desk):
+        card = super().run(desk)
+        return AskingHumanHandsBackPlain(card.slip, card.rest, card.step) if isinstance(card, AskingHuman) else card
+
+
+@dataclass(frozen=True)
+class AskingHumanHandsBackPlain(AskingHuman):
+    """Hands the slips left to the old Errands card, which runs a second unknown city without checking it."""
+
+    def run(self, desk):
+        desk.folder.append(ToolMessage(desk.human(self.slip.arguments["city"]), self.slip.id, name=self.slip.name))
+        return PlainErrands(self.rest, self.step)
+
+
+@dataclass(frozen=True)
+class ErrandsToAStepAhead(ErrandsAskingHuman):
+    def run(self, desk):
+        card = super().run(desk)
+        return AskingHumanStepsAhead(card.slip, card.rest, card.step) if isinstance(card, AskingHuman) else card
+
+
+@dataclass(frozen=True)
+class AskingHumanStepsAhead(AskingHuman):
+    """Counts asking the human as a step: the ceiling would come early."""
+
+    def run(self, desk):
+        desk.folder.append(ToolMessage(desk.human(self.slip.arguments["city"]), self.slip.id, name=self.slip.name))
+        return ErrandsToAStepAhead(self.rest, self.step + 1)
+
+
+@dataclass(frozen=True)
+class ErrandsRunsFirst(PlainErrands):
+    """Runs the slip, then checks the city: get_weather has already refused it."""
+
+    def run(self, desk):
+        for i, slip in enumerate(self.slips):
+            desk.folder.append(desk.registry.run(slip))
+            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+                return AskingHuman(slip, self.slips[i + 1:], self.step)
+        return Waiting(self.step + 1)
+
+
+@dataclass(frozen=True)
+class ErrandsForgetsTheRest(PlainErrands):
+    """Makes AskingHuman without the slips after the unknown one (a field is missing)."""
+
+    def run(self, desk):
+        for slip in self.slips:
+            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+                return AskingHuman(slip, self.step)
+            desk.folder.append(desk.registry.run(slip))
+        return Waiting(self.step + 1)
+
+
+@dataclass(frozen=True)
+class ErrandsReadsEveryCity(PlainErrands):
+    """Reads a city off every slip, to_fahrenheit's included."""
+
+    def run(self, desk):
+        for i, slip in enumerate(self.slips):
+            if not knows(slip.arguments["city"]):
+                return AskingHuman(slip, self.slips[i + 1:], self.step)
             desk.folder.append(desk.registry.run(slip))
         return Waiting(self.step + 1)
 
@@ -204,16 +351,49 @@ WHO_FIXES = {
 }
 
 
+# --- Questions ----------------------------------------------------------------------------------
+
+QUESTIONS = {
+    "03.Q1": "Six: two model calls, each a CallingModel and a RunningTools card; a third CallingModel card meets "
+             "the ceiling, makes no call and hands over Finished, which raises StepLimitReached.",
+    "03.Q2": "b. The ceiling is checked against the card's step, and nothing raises it any more: a manager that "
+             "never stops is called again and again, with no limit.",
+    "03.Q3": "Three answer slips, all marked is_error: the failing tool's slip says it failed, the two after it "
+             "that they were not run. The folder stays a valid conversation.",
+    "03.Q4": "The caller could not tell a made-up answer from a real one without parsing words; an exception "
+             "cannot be mistaken for an answer, and it carries the number of model calls.",
+    "03.Q5": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
+             "whether slips are still open or the model has answered). The card alone says nothing of the past.",
+    "03.Q6": "pending, the slips still to run. Each card carries its own data (Errands its slips, AskingHuman the "
+             "slips left), so nothing loose has to be kept in sync between branches.",
+    "03.Q7": "No: a ToolArgsError is answered with an error slip that says what to fix, and the run goes on; the "
+             "model gets another try within max_steps.",
+}
+
+
 SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
-             "03.3": (ErrandsAskingHuman, AskingHuman), "03.4": WHO_FIXES}
+             "03.3": (ErrandsAskingHuman, AskingHuman), "03.4": WHO_FIXES,
+             "03.Q1": 6, "03.Q2": "b", "03.Q3": {"answer slips": 3, "marked is_error": 3}}
 
 WRONG = {
-    "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel")],
+    "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
+             (cards_by_running, "runs a scripted manager"), (cards_up_to_the_answer, "first reply that is the answer")],
     "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
-             (sticky_without_the_human, "check the city before running")],
+             (sticky_without_the_human, "check the city before running"),
+             (sticky_reads_the_slips_off_the_folder, "the folder's last message"),
+             (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city")],
     "03.3": [((ErrandsAskingInline, AskingHuman), "on its own card"),
-             ((ErrandsStartingOver, AskingHumanStartsOver), "hand each other over forever")],
+             ((ErrandsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
+             ((ErrandsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back ErrandsAskingHuman"),
+             ((ErrandsRunsFirst, AskingHuman), "check the city before running"),
+             ((ErrandsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
+             ((ErrandsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
+             ((ErrandsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
     "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "could a better slip fix it"),
              ({**WHO_FIXES, "get_forecast for Oslo, 3 days, service down": "model"}, "could a better slip fix it")],
+    "03.Q1": [(5, "one more CallingModel"), (4, "one more CallingModel")],
+    "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
+    "03.Q3": [({"answer slips": 1, "marked is_error": 1}, "every slip of the reply"),
+              ({"answer slips": 3, "marked is_error": 1}, "not run")],
 }

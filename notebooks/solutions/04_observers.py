@@ -1,11 +1,11 @@
-"""Reference answers for notebook 04's exercises, and plausible wrong ones with the hint they should get."""
+"""Reference answers for notebook 04's exercises and questions, and plausible wrong ones with the hint they should get."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from mingraph_lite import Observer
+from mingraph_lite import EventRecorder, Observer, TraceRecorder
 
 
 # 04.1 ---------------------------------------------------------------- a listener that writes JSON Lines
@@ -74,6 +74,42 @@ class OverwritesTheFile(JsonLinesListener):
         self.file.flush()
 
 
+class TraceRecorderInside(Observer):
+    """Hands every announcement to the package's TraceRecorder: the file is right, and none of it is yours."""
+
+    def __init__(self, path):
+        self.inner = TraceRecorder(path)
+
+    def on_run_start(self, messages):
+        self.inner.on_run_start(messages)
+
+    def on_step_start(self, step):
+        self.inner.on_step_start(step)
+
+    def on_model_reply(self, response):
+        self.inner.on_model_reply(response)
+
+    def on_tool_call(self, call):
+        self.inner.on_tool_call(call)
+
+    def on_tool_return(self, result):
+        self.inner.on_tool_return(result)
+
+    def on_finish(self, answer, reason):
+        self.inner.on_finish(answer, reason)
+
+
+class ForgetsTheImport(JsonLinesListener):
+    def _write(self, **line):
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(jsn.dumps(line) + "\n")  # noqa: F821 (a typo for json: the name is not defined)
+
+
+class WritesTheObjects(JsonLinesListener):
+    def on_tool_call(self, call):
+        self._write(event="tool_call", call=call)  # a ToolCall is not plain data: json.dumps refuses it
+
+
 class OnlyTools(Observer):
     """Writes only the tool lines: the file is not the run's whole record."""
 
@@ -91,41 +127,114 @@ class OnlyTools(Observer):
         self._write(event="tool_return", name=result.name, content=result.content)
 
 
-# 04.3 ---------------------------------------------------------------- a tool tally
-class ToolTally(Observer):
+# 04.3 ---------------------------------------------------------------- a ledger: asked for, and got a result
+class ToolLedger(Observer):
     def __init__(self):
-        self.counts = {}
+        self.asked = {}    # tool name -> slips the model wrote for it
+        self.results = {}  # tool name -> slips answered with a result, not an error
 
-    def on_tool_call(self, call):
-        self.counts[call.name] = self.counts.get(call.name, 0) + 1
+    def on_model_reply(self, response):
+        for call in response.message.tool_calls:  # what the model asked for, whatever happens to it next
+            self.asked[call.name] = self.asked.get(call.name, 0) + 1
 
-
-class SharedTally(Observer):
-    counts = {}  # one dict in the class body: every tally shares it
-
-    def on_tool_call(self, call):
-        self.counts[call.name] = self.counts.get(call.name, 0) + 1
-
-
-class TotalTally(Observer):
-    def __init__(self):
-        self.counts = {}
-
-    def on_tool_call(self, call):
-        self.counts["tools"] = self.counts.get("tools", 0) + 1
-
-
-class TwoHookTally(ToolTally):
     def on_tool_return(self, result):
+        if not result.is_error:
+            self.results[result.name] = self.results.get(result.name, 0) + 1
+
+
+class LedgerFromToolCalls(ToolLedger):
+    """Counts the slips that were started: a slip after a failing tool never is."""
+
+    def on_model_reply(self, response):
         pass
 
+    def on_tool_call(self, call):
+        self.asked[call.name] = self.asked.get(call.name, 0) + 1
 
-SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolTally}
+
+class LedgerFromAnswers(ToolLedger):
+    """Counts answered slips as asked for: two slips that share a ticket number get one answer between them."""
+
+    def on_model_reply(self, response):
+        pass
+
+    def on_tool_return(self, result):
+        self.asked[result.name] = self.asked.get(result.name, 0) + 1
+        super().on_tool_return(result)
+
+
+class LedgerReadsTheReplyAsAMessage(ToolLedger):
+    def on_model_reply(self, response):
+        for call in response.tool_calls:  # the slips are on response.message
+            self.asked[call.name] = self.asked.get(call.name, 0) + 1
+
+
+class LedgerCountsErrorsAsResults(ToolLedger):
+    def on_tool_return(self, result):
+        self.results[result.name] = self.results.get(result.name, 0) + 1
+
+
+class LedgerSharedDicts(Observer):
+    asked, results = {}, {}  # one pair of dicts in the class body: every ledger shares them
+
+    on_model_reply, on_tool_return = ToolLedger.on_model_reply, ToolLedger.on_tool_return
+
+
+class LedgerOnTheRecorder(EventRecorder):
+    """Keeps the package's whole record and counts from it afterwards."""
+
+    @property
+    def asked(self):
+        counts = {}
+        for event in self.events:
+            for call in event["message"]["tool_calls"] if event["event"] == "model_reply" else ():
+                counts[call["name"]] = counts.get(call["name"], 0) + 1
+        return counts
+
+    @property
+    def results(self):
+        counts = {}
+        for event in self.events:
+            if event["event"] == "tool_return" and not event.get("is_error"):
+                counts[event["name"]] = counts.get(event["name"], 0) + 1
+        return counts
+
+
+# Questions ------------------------------------------------------------------------------------------
+QUESTIONS = {
+    "04.Q1": "tool_call, tool_return, tool_call, tool_error, tool_return, tool_return, finish: the first slip runs; "
+             "the second is started and fails (on_tool_error, then on_tool_return with its error slip); the third is "
+             "never started, so it gets only its 'not run' answer slip; then the run finishes.",
+    "04.Q2": "Four: one per model reply. The agent catches the listener's exception at every announcement it "
+             "fails on, logs a warning, and goes on.",
+    "04.Q3": "One. With strict=True the listener's exception at the first on_tool_return stops the run; the agent "
+             "answers the slips left as 'not run' and raises the listener's error.",
+    "04.Q4": "The list of announcements lives in one place (the base class), a listener overrides only what it "
+             "needs, and a misspelt hook can be found mechanically; a hear(event, detail) listener repeats the "
+             "announcer's strings and fails silently on a typo.",
+    "04.Q5": "So that every line is on disk as soon as it is announced: a run that crashes at step 3 keeps steps 1 "
+             "and 2, and a second process appending to the file does not find it held open.",
+    "04.Q6": "on_step_start and on_model_reply: the time between them is the model's; a listener notes the clock "
+             "at the first and subtracts at the second.",
+    "04.Q7": "It could not: observers are kept in a tuple, so nobody can sign up mid-run; if they were a list a "
+             "listener appended to while being called, the new one would hear half a run.",
+}
+
+SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolLedger,
+             "04.Q1": ["tool_call", "tool_return", "tool_call", "tool_error", "tool_return", "tool_return", "finish"],
+             "04.Q2": 4, "04.Q3": 1}
 
 WRONG = {
     "04.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
-             (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line")],
-    "04.3": [(SharedTally, "share one dict"), (TotalTally, "count by the tool's name"),
-             (TwoHookTally, "one announcement is enough")],
+             (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line"),
+             (TraceRecorderInside, "package's TraceRecorder"), (WritesTheObjects, "plain data"),
+             (ForgetsTheImport, "never defined or imported")],
     "04.2": [(16, "count the announcements"), (18, "count the announcements")],
+    "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
+             (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),
+             (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse")],
+    "04.Q1": [(["tool_call", "tool_return", "tool_call", "tool_error", "tool_return", "finish"], "the third slip"),
+              (["tool_call", "tool_return", "tool_call", "tool_error", "finish"], "on_tool_return too")],
+    "04.Q2": [(1, "every announcement"), (0, "every announcement")],
+    "04.Q3": [(2, "strict"), (0, "strict")],
 }

@@ -7,8 +7,11 @@ package (``Agent.cards``, ``ToolRegistry``) or from the folder the learner's cod
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from unittest import mock
 
 from mingraph_lite.agents import Agent
 from mingraph_lite.errors import StepLimitReached, ToolArgsError
@@ -37,11 +40,35 @@ def _cards(replies: list[int], max_steps: int) -> list[str]:
     return [card for card, _ in agent.cards]
 
 
+class _Ran(BaseException):  # not an Exception: a learner's `except Exception` must not swallow it
+    pass
+
+
+@contextmanager
+def _no_runs() -> Iterator[None]:
+    """While the learner's function works, running a scripted manager or the Agent is refused."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise _Ran
+
+    with mock.patch.object(Agent, "run", refuse), mock.patch.object(ScriptedLLM, "generate", refuse):
+        yield
+
+
 @exercise("03.1", kind="code", title="which cards, in which order")
 def check_expected_cards(expected_cards: Any) -> str:
     for replies, ceiling in CARD_SHAPES:
         want = _cards(replies, ceiling)
-        got = expected_cards(list(replies), ceiling)
+        try:
+            with _no_runs():
+                got = expected_cards(list(replies), ceiling)
+        except _Ran:
+            raise Hint("your function runs a scripted manager (or the Agent) and reads the cards off the run: "
+                       "that copies the answer instead of predicting it. Work the list out from the replies "
+                       "and the ceiling alone, so you can read any trace's cards without running it") from None
+        except (IndexError, KeyError, TypeError, ValueError) as e:
+            raise Hint(f"replies {replies}, max_steps={ceiling}: your function crashed ({type(e).__name__}: {e}); "
+                       "does it handle a ceiling smaller than the replies, and a first reply that is the answer?") from None
         if list(got or []) == want:
             continue
         answered = 0 in replies[:ceiling]
@@ -76,14 +103,30 @@ def _by_id(messages: list[Message], calls: tuple[ToolCall, ...]) -> list[str]:
     return [answers[c.id] for c in calls]
 
 
+class _Unreadable(Exception):
+    """The check's scripted manager could not read the folder the learner's loop built."""
+
+
+def _reading(reply: Callable[..., Any]) -> Callable[..., Any]:
+    def read(messages, tools):
+        try:
+            return reply(messages, tools)
+        except Exception as e:
+            raise _Unreadable(f"{type(e).__name__}: {e}") from None
+
+    return read
+
+
 def _asker(cities: list[str]) -> ScriptedLLM:
     """Asks for every city's weather in one reply, converts every answer, then reports them."""
     state: dict[str, Any] = {}
 
+    @_reading
     def convert(messages, tools):
         state["lookups"] = next(m for m in messages if isinstance(m, AssistantMessage) and m.tool_calls).tool_calls
         return [("to_fahrenheit", {"celsius": float(c)}) for c in _by_id(messages, state["lookups"])]
 
+    @_reading
     def report(messages, tools):
         conversions = [m for m in messages if isinstance(m, AssistantMessage) and m.tool_calls][-1].tool_calls
         found = _by_id(messages, conversions)
@@ -98,6 +141,29 @@ def _folder_hint(messages: list[Message]) -> None:
     if sorted(asked) != sorted(answered):
         raise Hint("every slip needs exactly one answer slip with its ticket number (tool_call_id), the "
                    "human's answer included, and the slips after it in the same reply must still run")
+
+
+def _crash_hint(error: Exception, where: str) -> Hint:
+    """A crash of the learner's code, turned into its most likely cause."""
+    text = f"{type(error).__name__}: {error}"
+    if isinstance(error, ToolArgsError):
+        return Hint(f"{where}: an unknown city went to get_weather and was refused ({error}); check the city "
+                    "before running the slip (knows(city)), and ask the human instead")
+    if isinstance(error, KeyError) and "city" in str(error):
+        return Hint(f"{where} raised KeyError 'city': only get_weather slips carry a city (to_fahrenheit's "
+                    "carry celsius); check slip.name == 'get_weather' before reading slip.arguments['city']")
+    if isinstance(error, AttributeError) and "tool_calls" in str(error):
+        return Hint(f"{where} read slips off the folder's last message ({text}); once answer slips are in, the "
+                    "folder's last message is an answer slip, not the model's reply: keep the slips still to "
+                    "run in a variable (or on the card) of their own")
+    if isinstance(error, TypeError) and ("positional argument" in str(error) or "AskingHuman" in str(error)):
+        return Hint(f"{where} made a card with the wrong fields ({text}): a card is made with all its fields, "
+                    "in order: AskingHuman(slip, rest, step) is the unknown slip, the slips after it, the step")
+    if isinstance(error, StepLimitReached):
+        return Hint(f"{where} never got to the answer ({text}): after the human answers, the slips left must run "
+                    "and the loop must go back to the model, which needs every slip answered")
+    return Hint(f"{where} crashed with {text}; run it by hand on the Paris and Reykjavik question above and "
+                "look at the folder just before the crash")
 
 
 HUMAN_CASES = ((["Paris", "Reykjavik"], {"Reykjavik": "9"}),
@@ -117,20 +183,20 @@ def check_sticky_human(loop: Any) -> str:
         crash: Exception | None = None
         try:
             answer = loop(llm, weather_registry(), "Question: " + " and ".join(cities), human, max_steps=6)
-        except ToolArgsError:
-            raise Hint("an unknown city went to get_weather and failed: check the city before running the "
-                       "slip (knows(city)), and ask the human instead") from None
         except (NotImplementedError, Hint):
             raise
         except Exception as e:  # judged below: a wrong folder explains most crashes better than the crash
             crash, answer = e, None
-        if llm.calls:
+        if crash is not None and not isinstance(crash, _Unreadable):
+            raise _crash_hint(crash, "your loop") from None  # a crash in the loop's own lines: say where first
+        if llm.calls:  # the manager could not read the folder: what is wrong with it says more than its crash
             _folder_hint(llm.calls[-1][0])
         if human.asked != [c for c in cities if c in notes]:
             raise Hint(f"cities {cities}: ask the human about exactly the unknown cities, once each "
                        f"(you asked about {human.asked})")
         if crash is not None:
-            raise crash
+            raise Hint(f"the model could not read the folder your loop built ({crash}): look at the answer "
+                       "slips, their ticket numbers and what the human said") from None
         if answer != _expected(cities, notes):
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
@@ -138,20 +204,38 @@ def check_sticky_human(loop: Any) -> str:
 
 
 class _Desk:
-    def __init__(self, human: ScriptedHuman, cities: list[str]) -> None:
+    def __init__(self, human: ScriptedHuman, slips: list[tuple[str, Any]]) -> None:
         self.llm, self.registry, self.max_steps, self.human = None, weather_registry(), 10, human
-        self.slips = tuple(ToolCall(f"t{i}", "get_weather", {"city": c}) for i, c in enumerate(cities))
+        self.slips = tuple(ToolCall(f"t{i}", name, {"city": arg} if name == "get_weather" else {"celsius": arg})
+                           for i, (name, arg) in enumerate(slips))
         self.folder: list[Message] = [SystemMessage("You answer."), UserMessage("?"),
                                       AssistantMessage("", tool_calls=self.slips)]
 
 
-def _walk(errands: Any, desk: _Desk, step: int) -> tuple[Any, list[str]]:
+#: One reply's slips (tool, city or celsius) and the human's notes: the unknown cities, and what it says.
+CARD_CASES = (([("get_weather", "Paris"), ("get_weather", "Reykjavik")], {"Reykjavik": "9"}),
+              ([("get_weather", "Lima"), ("get_weather", "Tokyo"), ("get_weather", "Quito")],
+               {"Lima": "19", "Quito": "14"}),
+              ([("to_fahrenheit", 10), ("get_weather", "Nairobi"), ("get_weather", "Oslo")], {"Nairobi": "22"}),
+              ([("get_weather", "Oslo"), ("get_weather", "Cairo")], {}))
+
+
+def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[str]]:
+    errands, asking = cards
     card, seen = errands(desk.slips, step), []
     for _ in range(3 * len(desk.slips) + 3):
         seen.append(type(card).__name__)
         if type(card).__name__ == "Waiting":
             return card, seen
-        card = card.run(desk)
+        try:
+            card = card.run(desk)
+        except NotImplementedError:
+            raise
+        except Exception as e:
+            if isinstance(e, ToolArgsError) and type(card) not in (errands, asking):
+                raise Hint(f"AskingHuman handed the slips left to {type(card).__name__}, which ran an unknown "
+                           "city without checking it: hand back ErrandsAskingHuman, the card that checks") from None
+            raise _crash_hint(e, f"your {type(card).__name__} card") from None
         if card is None:
             raise Hint("the errand cards must end by handing over Waiting(step + 1), never None")
     raise Hint("your cards hand each other over forever: AskingHuman should hand back the errands card "
@@ -160,27 +244,27 @@ def _walk(errands: Any, desk: _Desk, step: int) -> tuple[Any, list[str]]:
 
 @exercise("03.3", kind="code", title="ask a human, as a card")
 def check_card_human(cards: Any) -> str:
-    if not isinstance(cards, tuple) or len(cards) != 2:
+    if not isinstance(cards, tuple) or len(cards) != 2 or not all(isinstance(c, type) for c in cards):
         raise Hint("hand in both classes as a pair: (ErrandsAskingHuman, AskingHuman)")
-    errands, asking = cards
-    for cities, notes in HUMAN_CASES:
+    for slips, notes in CARD_CASES:
         human = ScriptedHuman(dict(notes))
-        desk = _Desk(human, cities)
-        last, seen = _walk(errands, desk, step=4)
-        if notes and asking.__name__ not in seen:
+        desk = _Desk(human, slips)
+        last, seen = _walk(cards, desk, step=4)
+        if notes and cards[1].__name__ not in seen:
             raise Hint("ask the human on its own card: when a city is unknown, the errands card hands over "
                        "AskingHuman, which asks and hands back")
-        if human.asked != [c for c in cities if c in notes]:
-            raise Hint(f"cities {cities}: ask the human about exactly the unknown cities, once each "
+        if human.asked != list(notes):
+            raise Hint(f"slips {slips}: ask the human about exactly the unknown cities, once each "
                        f"(you asked about {human.asked})")
         _folder_hint(desk.folder)
-        got = _by_id(desk.folder, desk.slips)
-        want = [notes.get(c) or str(WEATHER[c]["celsius"]) for c in cities]
-        if got != want:
+        want = [notes.get(slip.arguments.get("city")) or weather_registry().run(slip).content for slip in desk.slips]
+        if _by_id(desk.folder, desk.slips) != want:
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
         if getattr(last, "step", None) != 5:
-            raise Hint("after the last slip, hand over Waiting(self.step + 1): the step belongs to the cards")
+            raise Hint(f"the errands ended on Waiting(step={getattr(last, 'step', None)}), not 5 (they began on step 4): "
+                       "AskingHuman hands the same step back, and only the errands card raises it, once, with "
+                       "Waiting(self.step + 1)")
     return "one new card and one changed card: the human is asked about unknown cities only, and nothing else moved"
 
 
@@ -235,3 +319,80 @@ def check_who_fixes(answer: Any) -> str:
             raise Hint(f"{case}: could a better slip fix it? If yes, the model can; if no slip could, the "
                        "caller must hear about it")
     return "right: a slip the model can correct goes back to it; a tool that fails goes up to the caller"
+
+
+# --- Questions checked against a run ---------------------------------------------------------------
+
+
+@exercise("03.Q1", kind="reasoning", title="cards of a run stopped at max_steps=2")
+def check_cards_at_two(answer: Any) -> str:
+    cards = _cards([1] * 5, 2)
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of cards")
+    if answer != len(cards):
+        raise Hint("write the cards down one by one: each model call is a CallingModel card followed by a "
+                   "RunningTools card; at the ceiling one more CallingModel card is picked up (no call), then Finished")
+    return f"right: {len(cards)} cards, {' -> '.join(cards)}"
+
+
+def _frozen_step_calls(bound: int) -> int:
+    """Model calls of a never-stopping manager when the errands card hands back Waiting(step), not step + 1."""
+    llm, max_steps, step = ScriptedLLM([[("get_weather", {"city": "Oslo"})]] * bound), 3, 1
+    folder: list[Message] = [UserMessage("Oslo?")]
+    while step <= max_steps and len(llm.calls) < bound:  # Waiting: the ceiling, then a model call
+        folder.append(llm.generate(folder, ()).message)
+        folder += [ToolMessage("7", c.id, name=c.name) for c in folder[-1].tool_calls]  # Errands
+        # ...which hands back Waiting(self.step): `step` is never raised
+    return len(llm.calls)
+
+
+@exercise("03.Q2", kind="reasoning", title="what if Errands forgot the + 1?")
+def check_frozen_step(answer: Any) -> str:
+    if answer not in ("a", "b", "c"):
+        raise Hint("answer with one letter: 'a', 'b' or 'c'")
+    calls = _frozen_step_calls(bound=50)
+    truth = "b" if calls == 50 else ("a" if calls < 3 else "c")
+    if answer != truth:
+        raise Hint("follow the step number: Waiting compares it with max_steps, and only Errands ever raises "
+                   "it; with Waiting(self.step) nothing raises it, so the ceiling is never met "
+                   f"(a never-stopping manager was still being called after {calls} calls)")
+    return f"right: the check stopped a never-stopping manager after {calls} calls; the ceiling never came"
+
+
+def _flaky_first_of_three() -> tuple[int, int]:
+    registry = weather_registry()
+
+    @registry.add
+    def get_humidity(city: str) -> str:
+        """Get the humidity for a city (its service is down in this check).
+
+        Args:
+            city: The city name.
+        """
+        raise ConnectionError("humidity service down")
+
+    agent = Agent(ScriptedLLM([[("get_humidity", {"city": "Oslo"}), ("get_weather", {"city": "Oslo"}),
+                                ("to_fahrenheit", {"celsius": 7})]], name="scripted: one failing tool"),
+                  registry, "You answer.")
+    try:
+        agent.run({"question": "Oslo?"})
+    except ConnectionError:
+        pass
+    answers = [m for m in agent.memory.messages() if isinstance(m, ToolMessage)]
+    return len(answers), sum(m.is_error for m in answers)
+
+
+@exercise("03.Q3", kind="reasoning", title="a tool fails first of three")
+def check_first_of_three(answer: Any) -> str:
+    if isinstance(answer, dict) and all(value is ... for value in answer.values()):
+        raise NotDone
+    slips, errors = _flaky_first_of_three()
+    if not isinstance(answer, dict) or set(answer) != {"answer slips", "marked is_error"}:
+        raise Hint('keep the two keys, "answer slips" and "marked is_error", and fill in a number for each')
+    if answer["answer slips"] != slips:
+        raise Hint("count the answer slips for every slip of the reply: the agent leaves none of them open, "
+                   "whether it ran, failed or never ran")
+    if answer["marked is_error"] != errors:
+        raise Hint("the failing tool's slip is an error, and so is each slip after it: they were not run, "
+                   "and their answer says so")
+    return f"right: {slips} answer slips, {errors} of them errors; the folder is still a valid conversation"

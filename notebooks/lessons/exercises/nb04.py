@@ -1,4 +1,4 @@
-"""Notebook 04's checks: a JSON Lines listener, a tool tally, and counting a trace's lines.
+"""Notebook 04's checks: a JSON Lines listener, a tool ledger, counting a trace's lines, and its questions.
 
 Each check runs the learner's code on runs the notebook never shows (other cities, other rounds),
 so nothing printed above the exercise answers it.
@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from mingraph_lite.agents import Agent
 from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.observers.base import HOOKS, Observer
+from mingraph_lite.messages import ToolCall
+from mingraph_lite.observers.base import HOOKS, Observer, RecordingObserver
 from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.observers.trace import TraceRecorder, read_trace
-from mingraph_lite.course.scripts import SYSTEM_PROMPT
-from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.course.scripts import SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
+from ..platform import listener_warnings
 from . import Hint, NotDone, exercise
 
 #: The fields each kind of line must carry, beside "event" (the hook's name without "on_").
@@ -79,6 +85,45 @@ def json_lines_listener(cls: Any) -> str:
         raise Hint("that is the package's TraceRecorder; write your own listener, hook by hook")
     if not _own_hooks(cls):
         raise NotDone
+    try:
+        with _no_trace_recorder():
+            return _json_lines_runs(cls)
+    except _Refused:
+        raise Hint("your listener hands the announcements to the package's TraceRecorder: the file comes out "
+                   "right, but the exercise is writing those lines yourself, hook by hook") from None
+    except TypeError as e:
+        if "JSON serializable" not in str(e):
+            raise _heard_badly(e) from None
+        raise Hint(f"json.dumps takes plain data ({e}): write the fields the exercise lists (call.name, "
+                   "call.arguments, result.content, ...), not the message objects themselves") from None
+    except (AttributeError, KeyError, NameError, ValueError) as e:
+        raise _heard_badly(e) from None
+
+
+def _heard_badly(error: Exception) -> Hint:
+    if isinstance(error, NameError):
+        return Hint(f"your listener uses a name it never defined or imported ({error}): import what it needs in "
+                    "the exercise cell (for example `import json`), and reach the listener's own data through self")
+    return Hint(f"your listener raised {type(error).__name__} ({error}) while hearing an announcement: check each "
+                "hook's arguments in the table above: on_model_reply gets an LLMResponse (.message.tool_calls), "
+                "on_tool_call a ToolCall (.name, .arguments), on_tool_return a ToolMessage (.name, .content, "
+                ".is_error), on_finish the answer and the reason")
+
+
+class _Refused(BaseException):  # not an Exception: the agent's strict listeners must not turn it into another one
+    pass
+
+
+@contextmanager
+def _no_trace_recorder() -> Iterator[None]:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise _Refused
+
+    with mock.patch.object(TraceRecorder, "__init__", refuse):
+        yield
+
+
+def _json_lines_runs(cls: type) -> str:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "run.jsonl"
         listener, recorder, seen = cls(path), EventRecorder(), []
@@ -103,27 +148,79 @@ def _london_sydney_new_york() -> ScriptedLLM:
                         [("to_fahrenheit", {"celsius": 14})], "London is 57°F."], name="scripted: three cities")
 
 
-@exercise("04.3", kind="code", title="a listener that only cares about tools")
-def tool_tally(cls: Any) -> str:
+def _with_failing_humidity() -> ToolRegistry:
+    registry = weather_registry()
+
+    @registry.add
+    def get_humidity(city: str) -> str:
+        """Get the relative humidity for a city, in percent (its service is down in this check).
+
+        Args:
+            city: The city name.
+        """
+        raise ConnectionError("humidity service down")
+
+    return registry
+
+
+#: (what the run is, its manager, its menu, asked for, answered with a result), each run unseen in the notebook.
+def _ledger_runs() -> list[tuple[str, ScriptedLLM, ToolRegistry, dict[str, int], dict[str, int]]]:
+    shared = (ToolCall("t1", "get_weather", {"city": "Oslo"}), ToolCall("t1", "get_weather", {"city": "Cairo"}))
+    return [
+        ("three lookups and one conversion", _london_sydney_new_york(), weather_registry(),
+         {"get_weather": 3, "to_fahrenheit": 1}, {"get_weather": 3, "to_fahrenheit": 1}),
+        ("a bad slip, then a tool that fails with one slip still after it",
+         ScriptedLLM([[("get_weather", {"city": "Oslo"}), ("to_fahrenheit", {"celsius": "7"}),
+                       ("get_humidity", {"city": "Oslo"}), ("get_weather", {"city": "Cairo"})]], name="scripted"),
+         _with_failing_humidity(), {"get_weather": 2, "to_fahrenheit": 1, "get_humidity": 1}, {"get_weather": 1}),
+        ("two slips that share one ticket number", ScriptedLLM([list(shared), "No answer."], name="scripted"),
+         weather_registry(), {"get_weather": 2}, {}),
+    ]
+
+
+def _ledger_hint(what: str, asked: dict[str, int], results: dict[str, int], want: tuple[dict, dict]) -> Hint:
+    if asked != want[0]:
+        if what.startswith("a bad slip") and sum(asked.values()) < sum(want[0].values()):
+            return Hint(f"{what}: your ledger says asked={asked}, but the slips after a failing tool are never "
+                        "started, so on_tool_call never announces them; the model still asked for them: count the "
+                        "slips in the model's replies (on_model_reply: response.message.tool_calls)")
+        if what.startswith("two slips"):
+            return Hint(f"{what}: your ledger says asked={asked}; the model wrote 2 slips, but slips that share one "
+                        "ticket number are refused with one answer slip between them, so counting answers or "
+                        "started calls misses one: count the slips in the model's replies (on_model_reply)")
+        return Hint(f"{what}: your ledger says asked={asked}, the model asked for {want[0]}: count by the tool's "
+                    "name, one per slip the model wrote")
+    return Hint(f"{what}: your ledger says results={results}, but only {want[1]} came back with a result: an answer "
+                "slip with is_error=True is not a result (a bad slip answered with what to fix, a failed tool, a "
+                "slip not run)")
+
+
+@exercise("04.3", kind="code", title="a ledger: what the model asked for, and what came back")
+def tool_ledger(cls: Any) -> str:
     if not isinstance(cls, type):
-        raise Hint("pass the class itself (ToolTally), not an instance of it")
-    hooks = _own_hooks(cls)
-    if not hooks:
+        raise Hint("pass the class itself (ToolLedger), not an instance of it")
+    if issubclass(cls, RecordingObserver):
+        raise Hint("that builds on the package's recorder and counts from its whole record afterwards; write the "
+                   "hooks yourself: the exercise is knowing which announcement carries what")
+    if not _own_hooks(cls):
         raise NotDone
-    first, second = cls(), cls()
-    Agent(_london_sydney_new_york(), weather_registry(), SYSTEM_PROMPT, observers=[first], strict=True).run(
-        {"question": "Three cities, please."})
-    if first.counts != {"get_weather": 3, "to_fahrenheit": 1}:
-        raise Hint(f"on a run with three lookups and one conversion your tally says {first.counts}: count by "
-                   "the tool's name (call.name), one per slip")
-    Agent(ScriptedLLM([[("get_weather", {"city": "Oslo"})], "7°C."]), weather_registry(), SYSTEM_PROMPT,
-          observers=[second], strict=True).run({"question": "Oslo?"})
-    if second.counts != {"get_weather": 1}:
-        raise Hint(f"a second, fresh tally heard one lookup but says {second.counts}: do two listeners share "
-                   "one dict? Make it in __init__, not in the class body")
-    if len(hooks) > 1:
-        raise Hint(f"right counts, but you overrode {hooks}: one announcement is enough for this")
-    return f"right on runs you had not seen, overriding only {hooks[0]}"
+    one, two = cls(), cls()
+    if not all(isinstance(getattr(x, name, None), dict) for x in (one, two) for name in ("asked", "results")):
+        raise Hint("keep the two dicts the exercise cell makes in __init__: self.asked and self.results")
+    if one.asked is two.asked or one.results is two.results:
+        raise Hint("two fresh ledgers share one pair of dicts: make them in __init__, not in the class body")
+    for what, llm, menu, *want in _ledger_runs():
+        ledger = cls()
+        try:
+            Agent(llm, menu, SYSTEM_PROMPT, observers=[ledger], strict=True).run({"question": "Please."})
+        except ConnectionError:
+            pass  # the failing tool's own error: the run stops, the ledger has heard everything before it
+        except (AttributeError, KeyError, NameError, TypeError, ValueError) as e:  # strict: a hook's crash comes up
+            raise _heard_badly(e) from None
+        asked, results = ({k: v for k, v in d.items() if v} for d in (ledger.asked, ledger.results))
+        if (asked, results) != tuple(want):
+            raise _ledger_hint(what, asked, results, tuple(want))
+    return f"right on {len(_ledger_runs())} runs you had not seen, a failing tool and a refused slip included"
 
 
 def _five_rounds() -> ScriptedLLM:
@@ -145,3 +242,86 @@ def trace_lines(answer: Any) -> str:
         raise Hint("count the announcements: one run_start; per model call a step_start and a model_reply; "
                    "per slip a tool_call and a tool_return; one finish. How many model calls and slips here?")
     return f"{truth} lines: the trace has one line per announcement, nothing more"
+
+
+# --- Questions checked against a run ---------------------------------------------------------------
+
+
+def _second_of_three_fails() -> list[str]:
+    recorder = EventRecorder()
+    llm = ScriptedLLM([[("get_weather", {"city": "Oslo"}), ("get_humidity", {"city": "Oslo"}),
+                        ("to_fahrenheit", {"celsius": 7})]], name="scripted: the second tool fails")
+    try:
+        Agent(llm, _with_failing_humidity(), SYSTEM_PROMPT, observers=[recorder]).run({"question": "Oslo?"})
+    except ConnectionError:
+        pass
+    names = recorder.names()
+    return names[names.index("tool_call"):]
+
+
+@exercise("04.Q1", kind="reasoning", title="the announcements when the second of three tools fails")
+def check_failure_order(answer: Any) -> str:
+    truth = _second_of_three_fails()
+    if not isinstance(answer, list) or not all(isinstance(name, str) for name in answer):
+        raise Hint('answer with a list of event names, like ["tool_call", "tool_return", ...]')
+    if answer != truth:
+        if answer.count("tool_return") < truth.count("tool_return"):
+            raise Hint("every slip of the reply gets its answer slip, announced with on_tool_return: the failing "
+                       "one (after on_tool_error) gets on_tool_return too, and so does the third slip, which "
+                       "is never started")
+        raise Hint("walk the slips in order: which are started (tool_call), which fail (tool_error), and which "
+                   "get an answer slip (tool_return); the run's finish comes last")
+    return "right: " + ", ".join(truth)
+
+
+class _RaisesOnReply(Observer):
+    def on_model_reply(self, response: Any) -> None:
+        raise RuntimeError("this listener is broken")
+
+
+class _RaisesOnReturn(Observer):
+    def on_tool_return(self, result: Any) -> None:
+        raise RuntimeError("this listener is broken")
+
+
+@exercise("04.Q2", kind="reasoning", title="how many warnings from a listener broken in on_model_reply?")
+def check_warnings(answer: Any) -> str:
+    with listener_warnings() as warned:
+        Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[_RaisesOnReply()]).run(
+            {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of warnings")
+    if answer != len(warned):
+        raise Hint("the agent catches the listener's exception at every announcement it fails on, not only the "
+                   "first: how many times is on_model_reply announced in a four-round run?")
+    return f"right: {len(warned)} warnings, one per model reply; the run answered as if nobody were listening"
+
+
+@exercise("04.Q3", kind="reasoning", title="strict, and a listener broken in on_tool_return")
+def check_strict_stop(answer: Any) -> str:
+    ran: list[str] = []
+
+    def get_weather(city: str) -> str:
+        """Get the current temperature for a city, in degrees Celsius (counted in this check).
+
+        Args:
+            city: The city name.
+        """
+        ran.append(city)
+        return str(WEATHER[city]["celsius"])
+
+    counted = ToolRegistry()
+    counted.add(get_weather)
+    counted.add(to_fahrenheit)
+    with listener_warnings():
+        try:
+            Agent(four_round_manager(), counted, SYSTEM_PROMPT, observers=[_RaisesOnReturn()], strict=True).run(
+                {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
+        except RuntimeError:
+            pass
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of tools run")
+    if answer != len(ran):
+        raise Hint("with strict=True a listener's exception is not caught: it stops the run at the first "
+                   "announcement it fails on. Which announcement comes right after the first tool has run?")
+    return f"right: {len(ran)} tool ran, then the listener's error stopped the run before the next one"
