@@ -20,7 +20,7 @@ def cells(path: Path) -> list[tuple[str, str]]:
 
 
 def test_every_notebook_has_a_pair_and_every_pair_a_notebook():
-    assert len(PAIRS) == 7
+    assert len(PAIRS) >= 8  # 00 to 02 at least, once 01 split in two
     assert {p.stem for p in PAIRS} == {p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.py")}
 
 

@@ -35,11 +35,12 @@ def refusing(*functions: Callable[..., Any]) -> Iterator[None]:
             fn.__code__ = code
 
 
-def calls_package(answer: Callable[..., Any], functions: tuple[Callable[..., Any], ...], *args: Any) -> bool:
-    """Whether ``answer(*args)`` reaches one of ``functions`` (any other error is the learner's to see later)."""
+def calls_package(answer: Callable[..., Any], functions: tuple[Callable[..., Any], ...], *args: Any,
+                  **kwargs: Any) -> bool:
+    """Whether ``answer(*args, **kwargs)`` reaches one of ``functions`` (any other error is the learner's to see later)."""
     with refusing(*functions):
         try:
-            answer(*args)
+            answer(*args, **kwargs)
         except PackageCalled:
             return True
         except Exception:  # the check runs the answer again and explains its own crash
