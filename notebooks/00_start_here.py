@@ -15,7 +15,7 @@
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 20 minutes here (an estimate: some 1,200 words to read and two short exercises). The whole
+# **Time:** about 25 minutes here (an estimate: some 1,100 words to read, and two short exercises). The whole
 # course's time is being measured with readers working it as learners; until then, plan on 60 to 90 minutes
 # for each of 01-09 (each notebook's header gives its own estimate).
 

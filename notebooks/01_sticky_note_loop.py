@@ -16,9 +16,9 @@
 #   ceiling (`max_steps`); write a loop with another kind of ceiling (you write `errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 75 minutes, exercises and questions included (an estimate, not yet
-# measured: some 3,000 words to read at 200 a minute is 15 minutes, four exercises at 10 to 15 minutes each,
-# and 10 minutes for the questions).
+# `try`/`except`. **Time:** about 85 minutes, exercises and questions included (an estimate, not yet
+# measured: some 2,700 words to read at 200 a minute is 14 minutes, some 220 lines of code to read is 15
+# more, four exercises at 10 to 15 minutes each, and 10 minutes for the questions).
 #
 # Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
 # (every scripted run says so).
@@ -535,8 +535,8 @@ for budget in (4, 3):
 
 # %% [markdown]
 # With 3, the manager's second reply asks for two conversions; the first runs, the second would be errand
-# number 4, so the loop stops before it. Every reply that is not an answer passes at least one slip, so a
-# budget of errands also bounds the model calls: at most `max_tool_calls + 1` of them.
+# number 4, so the loop stops before it. A budget of errands has no `max_steps` at all: does anything still
+# stop a manager that never answers? Question 8 below asks exactly that.
 #
 # ## What is still open
 #

@@ -14,9 +14,9 @@
 #   events with code (you write `first_made_up`).
 #
 # **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 70 minutes, exercises and questions included (an estimate, not yet measured:
-# some 2,600 words to read at 200 a minute is 13 minutes, three exercises at 10 to 15 minutes each, and 10
-# minutes for the questions).
+# managers). **Time:** about 75 minutes, exercises and questions included (an estimate, not yet measured:
+# some 2,400 words to read at 200 a minute is 12 minutes, some 200 lines of code to read is 14 more, three
+# exercises at 10 to 15 minutes each, and 10 minutes for the questions).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
@@ -494,8 +494,8 @@ print(f"outcome: {outcome}")
 # 3. SmolLM2's folder grew by the same number of tokens every round. Had the ceiling been 10 instead of 6 and
 #    the model kept sending the same slip, how many tokens would its tenth call have read? (Checked below
 #    against the recording.)
-# 4. Gemma answered `<your answer>` after one call. Which part of the round (observe, reason, act or
-#    evaluate) took that text for an answer? Give the part's name. (Checked below.)
+# 4. SmolLM2's run #0 replayed with `max_steps=3` instead of 6: how many errands run, and does the caller
+#    get an answer? (Checked below by replaying the recording.)
 # 5. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
 #    Gemma's?
 # 6. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Give one change to the
@@ -506,7 +506,7 @@ print(f"outcome: {outcome}")
 # %%
 answer_q1 = ...  # a number of messages
 answer_q3 = ...  # a number of tokens
-answer_q4 = ...  # "observe", "reason", "act" or "evaluate"
+answer_q4 = ...  # (errands, answered?), e.g. (2, True)
 
 # %%
 check("02.Q1", answer_q1)

@@ -196,7 +196,7 @@ def by_the_classifier(events):
 
 
 SOLUTIONS = {"02.1": FixedAgent, "02.2": remembering_loop, "02.3": first_made_up,
-             "02.Q1": 12, "02.Q3": 630, "02.Q4": "evaluate"}
+             "02.Q1": 12, "02.Q3": 630, "02.Q4": (3, False)}
 
 WRONG = {
     "02.1": [(SharedFolderAgent, "still share one folder"),
@@ -214,7 +214,7 @@ WRONG = {
              (by_the_classifier, "classifier")],
     "02.Q1": [(2, "a fresh folder"), (11, "count the shared folder")],
     "02.Q3": [(670, "nine rounds of growth"), (400, "start from what the first call read")],
-    "02.Q4": [("reason", "which part then looked at the reply"), ("think", "answer with one of")],
+    "02.Q4": [((3, True), "never turned into an answer"), ((6, False), "not at the recorded one")],
 }
 
 QUESTIONS = {
@@ -226,7 +226,8 @@ QUESTIONS = {
              "whether you mean to mutate it, so it is up to you to default to None and build inside.",
     "02.Q3": "630: the first call read 270 tokens and each later call 40 more (its own slip and the answer 86), "
              "so the tenth read 270 + 9 x 40.",
-    "02.Q4": "Evaluate: the reply had no slips, and 'no slips' is the loop's only test for 'this is the answer'.",
+    "02.Q4": "3 errands, and no answer: the replay hands back the first three recorded replies, each one "
+             "to_fahrenheit(30) slip, and the ceiling of 3 raises StepLimitReached before a fourth call.",
     "02.Q5": "SmolLM2 never stopped passing slips, and the ceiling counts model calls; Gemma answered at once, "
              "so the ceiling never came into play. Catching it needs a check on what the answer says (for "
              "instance, that it names both cities with a Fahrenheit number, or is not the prompt's placeholder), "
