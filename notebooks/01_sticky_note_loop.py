@@ -1,9 +1,10 @@
 # %% [markdown]
-# # 01 · The sticky-note loop
+# # 01 · The loop, by hand
 #
 # An agent is a model calling tools in a loop. In this notebook you write that loop by hand, the way most
 # people write it first, look at exactly what travels to the model and back, and give the loop a ceiling.
-# Notebook 02 then asks what the loop has to remember, and runs real models on it.
+# Notebook 02 then asks what the loop has to remember, and runs real models on it. (This notebook's file
+# keeps its first name, `01_sticky_note_loop`; the sticky note itself now opens notebook 02.)
 #
 # **What you will be able to do at the end**
 #
