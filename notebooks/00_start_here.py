@@ -16,8 +16,8 @@
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
 # **Time:** about 25 minutes here (an estimate: some 1,100 words to read, and two short exercises). The whole
-# course's time is being measured with readers working it as learners; until then, plan on 60 to 90 minutes
-# for each of 01-09 (each notebook's header gives its own estimate).
+# course's time is being measured with readers working it as learners; until then, each notebook's header
+# gives its own estimate.
 
 # %% [markdown]
 # ## How to run the course
@@ -139,7 +139,8 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
-    print(f"{name:<22} {idea}")
+    print(f"{name:<27} {idea}")
+assert len(COURSE) == 1 + 9  # this notebook and the nine the introduction promises
 
 # %% [markdown]
 # ### Exercise 00.2: switch the model from Python
