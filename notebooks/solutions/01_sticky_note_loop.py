@@ -157,6 +157,11 @@ def converts_made_up_numbers():
                         "Paris: 68°F, Tokyo: 77°F"], name="scripted: made-up numbers")
 
 
+def arguments_without_names():
+    return ScriptedLLM([[("get_weather", "Paris")], [("get_weather", "Tokyo")],
+                        [("to_fahrenheit", 18), ("to_fahrenheit", 24)], "Paris: 64°F, Tokyo: 75°F"])
+
+
 def no_answer_at_the_end():
     return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
                         [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})]],
@@ -248,7 +253,8 @@ WRONG = {
              ((both_cities_at_once, 3), "one city per reply"),
              ((one_conversion_per_reply, 5), "both conversions at once"),
              ((converts_made_up_numbers, 4), "temperatures get_weather returned"),
-             ((no_answer_at_the_end, 4), "its last reply is the answer")],
+             ((no_answer_at_the_end, 4), "its last reply is the answer"),
+             ((arguments_without_names, 4), '("tool name", {arguments}) pairs')],
     "01.4": [(budget_counts_model_calls, "counts tool calls, not model calls"),
              (budget_one_errand_late, "the errand that would pass it is not run"),
              (budget_whole_replies, "run the slips one at a time"),

@@ -181,7 +181,11 @@ def check_errand_budget(loop: Any) -> str:
 
 def _slips(folder: list[Any]) -> list[list[tuple[str, dict[str, Any]]]]:
     """The slips of every model reply in a finished folder, in order (the answer has none)."""
-    return [[(c.name, dict(c.arguments)) for c in m.tool_calls] for m in folder if m.role == "assistant"]
+    return [[(c.name, c.arguments) for c in m.tool_calls] for m in folder if m.role == "assistant"]
+
+
+SCRIPT_FORM = ('each reply in the script is a list of ("tool name", {arguments}) pairs, like '
+               '[("get_weather", {"city": "Paris"})], or the answer as a string')
 
 
 def _run_manager(make: Any) -> tuple[Any, Any, list[Any]]:
@@ -197,7 +201,12 @@ def _run_manager(make: Any) -> tuple[Any, Any, list[Any]]:
     except (ScriptExhausted, StepLimitReached):
         raise Hint("your manager ran out of replies or never answered: its last reply is the answer, a "
                    "string") from None
-    return llm, answer, agent.memory.messages()
+    except (TypeError, ValueError):  # the script itself is misspelled
+        raise Hint(SCRIPT_FORM) from None
+    folder = agent.memory.messages()
+    if any(not isinstance(c.arguments, dict) for m in folder for c in getattr(m, "tool_calls", ())):
+        raise Hint(SCRIPT_FORM)
+    return llm, answer, folder
 
 
 @exercise("01.3", kind="code", title="a manager of a given shape, and its rounds")
