@@ -212,8 +212,8 @@ for message in read_out:
 
 # %%
 class FixedAgent(NaiveAgent):
-    def __init__(self, llm, registry, system_prompt, memory=None):
-        raise NotImplementedError  # your code here
+    def __init__(self, *args, **kwargs):  # your code here: the same parameters as NaiveAgent's __init__
+        raise NotImplementedError
 
 
 # %%
