@@ -1,19 +1,23 @@
 # %% [markdown]
 # # 00 · Start here
 #
-# This course takes an LLM agent apart. An agent is a model calling tools in a loop; over seven short
+# This course takes an LLM agent apart. An agent is a model calling tools in a loop; over nine short
 # notebooks you write that loop yourself, split it into the pieces a real framework has, and learn to read
 # what a run did, from the folder of messages to a trace file.
 #
 # **What you will be able to do at the end of this notebook**
 #
-# - run the course offline, and switch it to a real model with one environment variable;
+# - run the course offline, and switch it to a real model with one environment variable (you write the
+#   two lines that do it from Python);
 # - check that your environment has everything (and read what to do when it doesn't);
+# - predict how many model calls and tool calls a run takes, then check against the run;
 # - say which model is answering right now, and run one question through it;
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** 15 minutes here; the whole course takes about 6 hours at a steady pace, 01-06 about an hour each.
+# **Time:** about 25 minutes here (an estimate: some 1,100 words to read, and two short exercises). The whole
+# course's time is being measured with readers working it as learners; until then, each notebook's header
+# gives its own estimate.
 
 # %% [markdown]
 # ## How to run the course
@@ -70,10 +74,23 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # they either answer, or pass you a **slip** ("run `get_weather`, city = Paris") with a ticket number; you run
 # the errand and hand back an answer slip with the same number. Notebook 01 builds this loop by hand.
 #
-# **Predict first:** the question needs two lookups and two conversions. How many times will the manager be
-# called (how many model calls) before it answers? Write your guess here: ...
+# ### Exercise 00.1: predict the demo, then run it
 #
-# Then run a scripted manager and count the `[step ...]` lines. `ConsoleLogger` prints each step as it happens.
+# The next cells run a scripted manager on the question. This one asks for **both lookups in its first
+# reply**, then for **one conversion per reply**, and answers when it has both conversions. Before you run
+# it: how many times will the manager be called (model calls), and how many errands will our code run (tool
+# calls)? Write both numbers, run the check (it runs the same manager and compares), then run the demo.
+
+# %%
+from lessons.exercises import check
+
+answer_1 = {"model calls": ..., "tool calls": ...}
+
+# %%
+check("00.1", answer_1)
+
+# %% [markdown]
+# The demo: `ConsoleLogger` prints each step as it happens; count the `[step ...]` lines.
 
 # %%
 manager = four_round_manager()
@@ -111,43 +128,36 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # %% [markdown]
 # ## The course map
 #
-# Each notebook opens with what you will be able to do and closes with what is still open; each asks you to
-# predict before it runs, and has exercises: you write the code (a loop, a card, a listener, a node, a
-# memory), and a check cell right below tells you whether it works, or what to look at next. The check
-# tries your code on cases the notebook never printed, so copying an output will not pass it. Stuck?
+# Each notebook opens with what you will be able to do and closes with what is still open and, from 01 on,
+# a few questions; each asks you to predict before it runs, and has exercises: you write the code (a loop, a
+# card, a listener, a node, a memory), and a check cell right below tells you whether it works, or what to
+# look at next. The check tries your code on cases the notebook never printed, so copying an output will not
+# pass it, and it refuses an answer that only calls the package's own version of what you are asked to write. Stuck?
 # Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare.
 
 # %%
-from lessons.exercises import check
 from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
-    print(f"{name:<22} {idea}")
+    print(f"{name:<27} {idea}")
+assert len(COURSE) == 1 + 9  # this notebook and the nine the introduction promises
 
 # %% [markdown]
-# ### Exercise 1: switch the model
+# ### Exercise 00.2: switch the model from Python
 #
-# Which environment variable picks the model, and which value is the default: the one that needs no key, no
-# server and no model file, and gives the same output on every machine? Replace the `...` with a pair of
-# strings, `("VARIABLE_NAME", "value")`, then run the check.
+# The table above switches the model from the shell, before Jupyter starts. Sometimes you want to switch
+# inside a running session, say to try one notebook on Ollama. Write `use_model(spec)`: it sets the
+# environment variable that picks the model (the table names it) to `spec` for this Python session, and
+# returns the model `make_llm()` builds from then on. `os.environ` is the session's environment, as a dict.
+# The check calls it with two specs (building a model touches no network), then puts your environment back.
 
 # %%
-answer_1 = ...
+def use_model(spec):
+    raise NotImplementedError  # your code here
+
 
 # %%
-check("00.1", answer_1)
-
-# %% [markdown]
-# ### Exercise 2: which notebook?
-#
-# You want to know why a listener that crashes does not stop the run. Which notebook on the map do you open?
-# Write its number as a string, e.g. `"05"`.
-
-# %%
-answer_2 = ...  # e.g. "05"
-
-# %%
-check("00.2", answer_2)
+check("00.2", use_model)
 
 # %% [markdown]
 # ## Where the ideas come from
@@ -167,7 +177,8 @@ check("00.2", answer_2)
 #
 # ## What is still open
 #
-# - We ran an agent, but we haven't seen its loop. Notebook 01 writes it by hand and asks what it has to remember.
+# - We ran an agent, but we haven't seen its loop. Notebook 01 writes it by hand; notebook 02 asks what it has
+#   to remember, and replays real models on it.
 # - The scripted manager always takes the same number of rounds. A real model decides for itself: set
 #   `MINGRAPH_LLM` and re-run the "active model" cell to see how many it takes.
 # - The environment check only says a model *can* be reached, not that it answers well. Small local models

@@ -1,33 +1,32 @@
 # %% [markdown]
-# # 01 · The sticky-note loop
+# # 01 · The loop, by hand
 #
 # An agent is a model calling tools in a loop. In this notebook you write that loop by hand, the way most
-# people write it first, look at exactly what travels to the model and back, and find out what the loop
-# has to remember.
+# people write it first, look at exactly what travels to the model and back, and give the loop a ceiling.
+# Notebook 02 then asks what the loop has to remember, and runs real models on it. (This notebook's file
+# keeps its first name, `01_sticky_note_loop`; the sticky note itself now opens notebook 02.)
 #
 # **What you will be able to do at the end**
 #
 # - turn a plain Python function into the JSON schema a model reads (you write `schema_of` yourself);
 # - read the request bodies that go to Ollama and to OpenAI for one round, and a raw reply, and spell a
 #   folder the way Ollama wants it (you write `to_ollama`);
-# - write the agent loop with a ceiling, and name its four parts: observe, reason, act, evaluate;
+# - write a scripted manager of a given shape, and predict how many model calls it takes;
+# - name the four parts of one round of the loop: observe, reason, act, evaluate;
 # - explain why *the model* decides how many rounds a question takes, and why your code only decides the
-#   ceiling (`max_steps`);
-# - recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
-# - spot the shared mutable default trap, and fix it;
-# - read recorded runs of two real (tiny) models and say what went wrong.
+#   ceiling (`max_steps`); write a loop with another kind of ceiling (you write `errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 75 minutes, exercises included.
+# `try`/`except`. **Time:** about 85 minutes, exercises and questions included (an estimate, not yet
+# measured: some 2,700 words to read at 200 a minute is 14 minutes, some 220 lines of code to read is 15
+# more, four exercises at 10 to 15 minutes each, and 10 minutes for the questions).
 #
 # Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
-# (every scripted run says so), except in the last part, which replays recorded runs of real models.
+# (every scripted run says so).
 #
 # **Sources.** The story, the phone-call picture and the two reported runs come from the article
 # *The State and Observer Patterns in a Python Agent Loop* (its author is not named in it); the four
-# parts of a round from the article *The Observe-Reason-Act-Evaluate Cycle*, and the list of what a run
-# has to remember from the article *Why an agent needs more than a message list* (no author is named in
-# either).
+# parts of a round from the article *The Observe-Reason-Act-Evaluate Cycle* (no author is named in it).
 
 # %% [markdown]
 # ## The picture: a manager on the phone
@@ -46,7 +45,7 @@
 import inspect
 import json
 
-from mingraph_lite import (Agent, CallModel, EventRecorder, KeepAll, RunTools, ScriptedLLM, ScriptExhausted,
+from mingraph_lite import (Agent, CallModel, EventRecorder, RunTools, ScriptedLLM, ScriptExhausted,
                            Sequence, StepLimitReached, SystemMessage, UserMessage)
 from lessons.exercises import check
 from lessons.pictures import draw_loop, draw_rounds, round_rows
@@ -114,7 +113,9 @@ except ValueError as e:
 # notebook never shows (with defaults, several types, and a docstring with no `Args:` block) and compares
 # with what the package builds. You need `inspect.signature`, `inspect.get_annotations(fn, eval_str=True)`
 # and `inspect.getdoc`. Python's types have JSON Schema names: find them in the output above (and
-# `bool` is `"boolean"`). `"additionalProperties": false` is optional here.
+# `bool` is `"boolean"`). `"additionalProperties": false` is optional here. The check refuses a `schema_of`
+# that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`): that would test the
+# package's code, not yours.
 
 # %%
 def schema_of(fn):
@@ -369,25 +370,30 @@ print("to Ollama:")
 print(json.dumps(ollama_server.bodies[1]["messages"][2:], indent=2, ensure_ascii=False))
 print("\nto OpenAI:")
 print(json.dumps(openai_server.bodies[1]["messages"][2:], indent=2, ensure_ascii=False))
-to_ollama, to_openai = ollama_server.bodies[1]["messages"], openai_server.bodies[1]["messages"]
-assert [m["tool_name"] for m in to_ollama[3:]] == ["get_weather", "get_weather"]
-assert [m["tool_call_id"] for m in to_openai[3:]] == ["call_A1", "call_A2"]
-assert isinstance(to_openai[2]["tool_calls"][0]["function"]["arguments"], str)
-assert isinstance(to_ollama[2]["tool_calls"][0]["function"]["arguments"], dict)
+ollama_wire, openai_wire = ollama_server.bodies[1]["messages"], openai_server.bodies[1]["messages"]
+assert [m["tool_name"] for m in ollama_wire[3:]] == ["get_weather", "get_weather"]
+assert [m["tool_call_id"] for m in openai_wire[3:]] == ["call_A1", "call_A2"]
+assert isinstance(openai_wire[2]["tool_calls"][0]["function"]["arguments"], str)
+assert isinstance(ollama_wire[2]["tool_calls"][0]["function"]["arguments"], dict)
+assert from_openai.message.content == "" and "content" not in ollama_wire[2]  # an empty text is left out
 
 # %% [markdown]
 # Ollama pairs an answer slip with its call by **tool name and order** (`tool_name`); OpenAI by **ticket
-# number** (`tool_call_id`), with the arguments sent back as JSON text. One folder, two spellings: that is
-# the adapter's whole job.
+# number** (`tool_call_id`), with the arguments sent back as JSON text. And look at the assistant message:
+# its text was empty, and the Ollama adapter **left `content` out** (the official client sends no empty
+# fields either), where the OpenAI adapter sent `"content": null`. One folder, two spellings: that is the
+# adapter's whole job.
 #
 # ### Exercise 01.2: the folder in Ollama's spelling
 #
 # Write `to_ollama(folder)`: the list of message dicts the Ollama adapter puts in `"messages"`, for any
-# folder. System and user messages are their role and content; an assistant message is its role and content,
-# plus `"tool_calls"` when it passed slips (each `{"function": {"name": ..., "arguments": {...}}}`); an answer
-# slip is `{"role": "tool", "content": ..., "tool_name": ...}`. One catch: an answer slip may not say its
-# tool's name (`message.name` is `None`), and then you find it by its ticket number among the earlier slips.
-# The check compares with the adapter on a folder from another shop, with other tools.
+# folder. System and user messages are their role and content. An assistant message is its role, plus
+# `"content"` only when its text is not empty, plus `"tool_calls"` only when it passed slips (each
+# `{"function": {"name": ..., "arguments": {...}}}`). An answer slip is `{"role": "tool", "content": ...,
+# "tool_name": ...}`. One catch: an answer slip may not say its tool's name (`message.name` is `None`), and
+# then you find it by its ticket number among the earlier slips. The check compares with the adapter on a
+# folder from another shop, with other tools, and refuses a `to_ollama` that calls the adapter's own
+# `to_ollama_messages` (or the adapter): the exercise is to spell it yourself.
 
 # %%
 def to_ollama(folder):
@@ -398,17 +404,39 @@ def to_ollama(folder):
 check("01.2", to_ollama)
 
 # %% [markdown]
-# ### Exercise 01.3: count the rounds
+# ## Writing a manager yourself
 #
-# A third manager asks for Paris's weather, then in the next round for Tokyo's, then for both conversions in
-# one reply, then answers. **How many model calls does that take?** Replace `...` with a number. (The check
-# builds this manager and runs it.)
+# A scripted manager is a list of replies written in advance, handed back in order, one per model call. A
+# list of `(tool name, arguments)` pairs is a reply that passes those slips; a string is the answer. Here is
+# a manager that only cares about Paris:
 
 # %%
-rounds = ...  # your answer: how many model calls?
+paris_only = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris: 18°C"], name="scripted: Paris only")
+answer, folder = plain_loop(paris_only, registry, "How warm is it in Paris?")
+print("answer:", answer, "| model calls:", len(paris_only.calls))
+
+# %% [markdown]
+# The script wrote "18°C" before `get_weather` ran: a scripted manager does not read its answer slips, its
+# author did (in the output above). That is what makes it a teaching tool and never a stand-in for a model.
+#
+# ### Exercise 01.3: a manager of a given shape, and its rounds
+#
+# Write `one_city_at_a_time()`, returning a fresh `ScriptedLLM` for the course question that asks for
+# Paris's weather, then in the **next** reply for Tokyo's, then for **both conversions in one reply** (of the
+# temperatures `get_weather` gave; read them above), then answers with both Fahrenheit temperatures as
+# `to_fahrenheit` returned them. Before you run the check, **predict** how many model calls it takes and
+# write it in `rounds`. The check runs your manager through a loop and compares its slips and your
+# prediction with what happened.
 
 # %%
-check("01.3", rounds)
+def one_city_at_a_time():
+    raise NotImplementedError  # your code here: return ScriptedLLM([...], name="scripted: one city at a time")
+
+
+rounds = ...  # your prediction: how many model calls?
+
+# %%
+check("01.3", (one_city_at_a_time, rounds))
 
 # %% [markdown]
 # ## The manager who never stops
@@ -431,31 +459,13 @@ assert len(llm.calls) == 30  # every reply in the script was used: only running 
 # %% [markdown]
 # The fix is a ceiling. The model still decides the number of rounds; our code only decides the most we are
 # willing to pay for. `max_steps` counts **model calls**, and running out is not an answer: the loop raises
-# `StepLimitReached`, so no caller can mistake "I gave up" for a reply.
-#
-# ### Exercise 01.4: the loop with a ceiling
-#
-# Write `capped_loop(llm, registry, system_prompt, question, *, max_steps=10)`: the plain loop, but it makes
-# at most `max_steps` model calls, returns the final text when the model answers, and raises
-# `StepLimitReached(...)` when it runs out. The check runs it with another menu (an `add` tool), another
-# question, and managers that answer or never stop, at several ceilings.
+# `StepLimitReached`, so no caller can mistake "I gave up" for a reply. In code, `while True` becomes a
+# `for` over the allowed calls, and falling out of it raises:
 
 # %%
-def capped_loop(llm, registry, system_prompt, question, *, max_steps=10):
-    raise NotImplementedError  # your code here
-
-
-# %%
-check("01.4", capped_loop)
-
-
-# %% [markdown]
-# Here is the notebook's own version, which the rest of the notebook uses:
-
-# %%
-def loop_with_ceiling(llm, registry, question, *, max_steps=10):
+def capped_loop(llm, registry, question, *, max_steps=10):
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for step in range(1, max_steps + 1):
+    for step in range(1, max_steps + 1):  # at most max_steps model calls
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
         if not response.message.tool_calls:
@@ -468,7 +478,7 @@ def loop_with_ceiling(llm, registry, question, *, max_steps=10):
 for make_manager in (three_round_manager, looping_manager):
     llm = make_manager()
     try:
-        print(f"{llm.name:<22} answer: {loop_with_ceiling(llm, registry, QUESTION, max_steps=5)}")
+        print(f"{llm.name:<22} answer: {capped_loop(llm, registry, QUESTION, max_steps=5)}")
     except StepLimitReached as e:
         print(f"{llm.name:<22} {type(e).__name__}: {e}")
     print(f"{'':<22} model calls: {len(llm.calls)}")
@@ -487,356 +497,89 @@ except StepLimitReached as e:
     print(f"steps on the exception: {e.steps}, model calls made: {len(llm.calls)}")
 assert len(llm.calls) == agent.max_steps == 5
 
+# %% [markdown]
+# ### Exercise 01.4: a ceiling on errands
+#
+# Model calls are not the only thing worth a ceiling. An errand can cost money too, or change something you
+# can't take back (send a mail, book a room). Write `errand_budget_loop(llm, registry, system_prompt,
+# question, *, max_tool_calls=6)`: the loop, with a ceiling on **errands** instead of model calls. It runs the
+# slips one at a time; the slip that would be errand number `max_tool_calls + 1` is **not run**: the loop
+# raises `StepLimitReached(..., steps=<model calls made so far>)` instead. When the model answers, the loop
+# returns its text, even if the budget was spent to the last errand. The check runs it with another menu
+# (an `add` tool that counts how often it runs), managers that pass one or two slips a reply, and several
+# budgets; it refuses a loop that hands the run to the package's `Agent`, whose ceiling counts model calls.
+
+# %%
+def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("01.4", errand_budget_loop)
 
 # %% [markdown]
-# ## The sticky-note version
-#
-# At any moment on the call you are in exactly one **situation**: waiting on the manager, running errands,
-# or hung up. What you may do depends on which. The usual way to track it is a sticky note on the desk
-# saying where you are, and one rulebook where every rule starts with "what does the note say?".
+# The rest of the notebook uses the notebook's own version, loaded from `notebooks/solutions/` without
+# showing it (try yours first). **Predict first:** the three-round manager runs four errands. With a budget
+# of 4 errands, and of 3, what happens?
 
 # %%
-def sticky_note_loop(llm, registry, question, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    situation, step, answer = "waiting", 0, None            # the sticky note, and what it drags along
-    while situation != "hung up":
-        if situation == "waiting":
-            if step == max_steps:
-                situation = "hung up"
-                continue
-            step += 1
-            response = llm.generate(folder, registry.tools)
-            folder.append(response.message)
-            if response.message.tool_calls:
-                situation = "errands"
-            else:
-                answer, situation = response.message.content, "hung up"
-        elif situation == "errands":
-            for slip in folder[-1].tool_calls:
-                folder.append(registry.run(slip))
-            situation = "waiting"
-        print(f"  note says: {situation:<8} | step {step} | folder has {len(folder)} messages")
-    if answer is None:
-        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=step)
-    return answer
+from lessons.reference import reference
 
-
-llm = three_round_manager()
-print(llm.name)
-print("answer:", sticky_note_loop(llm, registry, QUESTION))
-
-# %% [markdown]
-# It works, and it prints nicely. But look at its shape:
-#
-# - every rule for every situation lives in one block, and each one begins by checking the note;
-# - the note, the step counter and the answer are loose variables that every branch must keep in sync
-#   (`step` is bumped in one branch and read in another);
-# - adding a situation, say "ask a human when a city is unknown", means editing that block and every check
-#   in it. Notebook 03 makes you do exactly that, in both versions.
-#
-# ## What a run has to remember
-#
-# Watch the sticky-note loop and list what must survive from one round to the next:
-#
-# | what | why | in `sticky_note_loop` |
-# |---|---|---|
-# | **events**: everything that happened | the model is read it every round; you debug from it | `folder` (messages only) |
-# | **step count** | the ceiling needs a counter | `step` |
-# | **run id** | which run produced this line in a log? | nowhere yet (notebook 04: traces) |
-# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
-# | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
-#
-# One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
-# `field(default_factory=...)`: it matters in a minute.
-
-# %%
-from dataclasses import dataclass, field
-from uuid import uuid4
-
-
-@dataclass
-class RunContext:
-    """Everything one run needs to remember."""
-    run_id: str = field(default_factory=lambda: uuid4().hex)
-    events: list = field(default_factory=list)
-    step: int = 0
-    scratch: dict = field(default_factory=dict)
-    answer: str | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.answer is not None
-
-
-first, second = RunContext(), RunContext()
-first.events.append("user asked about Paris")
-print("same run id?", first.run_id == second.run_id)
-print("second run's events:", second.events)
-print("done?", first.done)
-
-# %% [markdown]
-# Each `RunContext()` gets its own list, because `default_factory` is called once per object. Write
-# `events: list = []` instead and `dataclasses` refuses: a default is built **once**, when Python reads the
-# class, and a list built once would be shared by every object. That is the next trap.
-
-# %%
-try:
-    @dataclass
-    class BadContext:
-        events: list = []
-except ValueError as e:
-    print(f"{type(e).__name__}: {e}")
-
-
-# %% [markdown]
-# ## The shared mutable default trap
-#
-# An agent needs a folder (a memory). If the caller passes none, the obvious default is a fresh `KeepAll`,
-# and the obvious way to write that is below. **Predict first:** two agents built without a memory; how many
-# folders exist? Write your guess (a number) in the next cell.
-
-# %%
-my_guess_folders = ...  # how many folders do the two agents have between them?
-
-
-# %%
-class NaiveAgent:
-    """The capped loop as a class, with the obvious default. (Don't copy this.)"""
-
-    def __init__(self, llm, registry, system_prompt, memory=KeepAll(SYSTEM_PROMPT)):
-        self.llm, self.registry, self.system_prompt, self.memory = llm, registry, system_prompt, memory
-
-    def run(self, question, *, max_steps=10):
-        self.memory.add(UserMessage(question))
-        for step in range(1, max_steps + 1):
-            response = self.llm.generate(self.memory.messages(), self.registry.tools)
-            self.memory.add(response.message)
-            if not response.message.tool_calls:
-                return response.message.content
-            for slip in response.message.tool_calls:
-                self.memory.add(self.registry.run(slip))
-        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
-
-
-weather_agent = NaiveAgent(three_round_manager(), registry, SYSTEM_PROMPT)
-print("weather agent:", weather_agent.run(QUESTION))
-
-greeter_llm = ScriptedLLM(["Hello! Ask me anything."], name="scripted: greeter")
-greeter = NaiveAgent(greeter_llm, registry, "You greet people warmly.")
-folders = len({id(weather_agent.memory), id(greeter.memory)})
-print(f"folders: {folders}", "(no guess written)" if my_guess_folders is ... else f"(you guessed {my_guess_folders})")
-
-greeter.run("Hi!")
-read_out = greeter_llm.calls[0][0]
-print(f"\nwhat the greeter's manager was read on its FIRST call ({len(read_out)} messages):")
-for message in read_out:
-    print(" ", describe(message))
-
-# %% [markdown]
-# `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
-# Every agent built without a memory gets that same object. So the greeter's manager was read the weather
-# agent's whole conversation, under the weather instructions, because the greeter's own system prompt did
-# not exist yet when the folder was built.
-#
-# ### Exercise 01.5: fix the trap
-#
-# Write `FixedAgent`, a subclass of `NaiveAgent` whose `__init__` defaults `memory` to `None` and builds a
-# fresh `KeepAll(system_prompt)` when none is given (a memory the caller hands in is used as it is).
-
-# %%
-class FixedAgent(NaiveAgent):
-    def __init__(self, llm, registry, system_prompt, memory=None):
-        raise NotImplementedError  # your code here
-
-
-# %%
-check("01.5", FixedAgent)
-
-# %% [markdown]
-# That is what the package's `Agent` does:
-
-# %%
-print("Agent's memory default:", inspect.signature(Agent).parameters["memory"].default)
-greeter_llm = ScriptedLLM(["Hello! Ask me anything."], name="scripted: greeter")
-greeter = Agent(greeter_llm, registry, "You greet people warmly.")
-weather_agent = Agent(three_round_manager(), registry, SYSTEM_PROMPT)
-weather_agent.run({"question": QUESTION})
-greeter.run({"question": "Hi!"})
-print("same folder object?", greeter.memory is weather_agent.memory)
-print(f"the greeter's manager was read {len(greeter_llm.calls[0][0])} messages:")
-for message in greeter_llm.calls[0][0]:
-    print(" ", describe(message))
-
-# %% [markdown]
-# ## Real models on the same loop: two recorded runs, replayed
-#
-# So far every manager was scripted. Here are **real** ones: the two small models the course ships, run on
-# this question with the two weather tools by the course's experiment command, each run recorded to a trace
-# file (definition `finish-right`, variant "zero-shot": our system prompt and question, nothing else):
-#
-# | model | weights | run | settings |
-# |---|---|---|---|
-# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
-# | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
-#
-# Run #0 is SmolLM2's first; Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool
-# (the cells further down count them). No recorded run of either model answers this question right.
-#
-# `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
-# result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
-#
-# **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) never answer?
-
-# %%
-my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" each
-
-# %%
-from pathlib import Path
-
-from mingraph_lite import ReplayLLM
-
-RUNS = Path("..") / "data" / "experiments" / "finish-right"
-RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
-            "Gemma 3 270M": RUNS / "gemma3-270m" / "traces" / "zero-shot-03.jsonl"}
-real = {}
-for label, trace in RECORDED.items():
-    real[label] = EventRecorder()
-    agent = Agent(ReplayLLM.from_trace(trace), registry, SYSTEM_PROMPT, observers=[real[label]], max_steps=6)
+budgeted = reference("01.4")
+for budget in (4, 3):
+    llm = three_round_manager()
     try:
-        answer = agent.run({"question": QUESTION})["answer"]
-        outcome = "a" if answer == "Paris: 64°F, Tokyo: 75°F" else "b"
+        outcome = budgeted(llm, registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=budget)
     except StepLimitReached as e:
-        outcome = f"c ({type(e).__name__}: {e})"
-    print(f"{label} (recorded as {real[label].of('model_reply')[0]['model']!r})")
-    for event in real[label].of("model_reply"):
-        reply = event["message"]
-        said = ", ".join(f"{c['name']}({c['arguments']})" for c in reply["tool_calls"]) or f"answer {reply['content'][:40]!r}..."
-        print(f"  step {event['step']}: read {event['input_tokens']} tokens, wrote {event['output_tokens']}: {said}")
-    guess = my_guess_real[label]
-    print(f"  outcome: {outcome}", "(no guess written)" if guess is ... else f"(you guessed {guess!r})", "\n")
-
-# %%
-draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in real.items()})
+        outcome = f"{type(e).__name__}: {e}"
+    print(f"budget {budget}: {outcome} | model calls: {len(llm.calls)}")
 
 # %% [markdown]
-# **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
-# had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
-# Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
-# stopped it. The cell below checks each of those claims against the trace.
-
-# %%
-replies = real["SmolLM2-135M"].of("model_reply")
-slips = [(c["name"], c["arguments"]) for e in replies for c in e["message"]["tool_calls"]]
-assert not any(name == "get_weather" for name, _ in slips)              # it never looked anything up
-assert all(slip == ("to_fahrenheit", {"celsius": 30.0}) for slip in slips)  # one slip, six times
-assert "30" not in QUESTION and "30" not in SYSTEM_PROMPT                 # 30 came from nowhere
-assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "step limit"
-growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
-print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew by", growth, "tokens a round")
-
-
-# %% [markdown]
-# Is this one unlucky run? The same variant was run 16 times per model (seeds 100 to 115, same runtime, same
-# `max_steps=6`), and sampling makes each run different. The next cell reads all 32 traces.
-
-# %%
-from collections import Counter
-
-from mingraph_lite import read_trace
-
-sampled = RUNS
-
-
-def first_slip_and_end(trace):
-    events = read_trace(trace)
-    calls = [(e["name"], e["arguments"]) for e in events if e["event"] == "tool_call"]
-    finish = [e for e in events if e["event"] == "finish"][-1]
-    return calls, finish
-
-
-smol = [first_slip_and_end(t) for t in sorted((sampled / "smollm2-135m" / "traces").glob("zero-shot-*.jsonl"))]
-starts = Counter(calls[0][0] for calls, _ in smol)
-made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol
-                                     if calls[0][0] == "to_fahrenheit"})]
-assert len(smol) == 16 and starts["to_fahrenheit"] >= 15
-assert all(finish["reason"] == "step limit" for _, finish in smol)
-print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with to_fahrenheit on a made-up number "
-      f"({', '.join(made_up)}), {starts['get_weather']} with get_weather; all hit the step limit")
-
-gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
-no_tool = [finish["answer"] for calls, finish in gem if not calls]
-echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
-assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
-assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
-print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without a tool, {len(echoes)} of them "
-      f"echoing the reply format's placeholder; the other {len(gem) - len(no_tool)} never finished")
-
-# %% [markdown]
-# **Why, as far as a trace can say.** A 135M model is tiny. The local adapter forces it to write either an
-# answer or a well-formed slip, so its slips always *parse*, but nothing forces them to make sense. One
-# plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
-# straight for the conversion tool, filling in a number that looks like a temperature. Each round the folder
-# only grew by its own slip and the answer `86`, not enough to change its mind. From run to run the made-up
-# number changes, but the mistake does not.
+# With 3, the manager's second reply asks for two conversions; the first runs, the second would be errand
+# number 4, so the loop stops before it. A budget of errands has no `max_steps` at all: does anything still
+# stop a manager that never answers? Question 8 below asks exactly that.
 #
-# **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
-# `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
-# A local model has no JSON tool API: the adapter writes the menu *into the prompt* as text, with a reply
-# format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
-
-# %%
-from lessons.local_prompt import local_prompt
-
-prompt = local_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], registry.tools, "gemma3-270m")
-print(prompt)
-gemma = real["Gemma 3 270M"].of("model_reply")[0]["message"]["content"]
-assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not gemma.endswith(">")
-assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
-
-# %% [markdown]
-# The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it:
-# no slips, so **evaluate** said "that's the answer", and the run ended after one call, "answered". The
-# ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
-#
-# Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six paid calls and a
-# `StepLimitReached`, with **no fake answer**: the caller knows it got nothing. For Gemma, nothing in the loop
-# could help; only reading the trace shows the problem. Notebook 05 reads traces line by line and sorts
-# mistakes like these.
-
-# %% [markdown]
-# ## Your model, same loop
-#
-# Everything above used scripted managers or a recording, so the counts are the same on every machine. Set
-# `MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
-# **Predict first:** how many model calls will *your* model need?
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-# (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite.course.scripts import make_llm
-
-llm = make_llm()
-recorder = EventRecorder()
-mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder], max_steps=6)
-try:
-    outcome = mine.run({"question": QUESTION})["answer"]
-except StepLimitReached as e:
-    outcome = f"no answer: {e}"
-print(f"model: {llm.name}")
-print(f"model calls: {len(recorder.of('step_start'))}, errands: {len(recorder.of('tool_call'))}")
-print(f"outcome: {outcome}")
-
-# %% [markdown]
 # ## What is still open
 #
-# - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
-#   editing every branch. Notebook 03 gives each situation its own card, and has you add one to both.
-# - **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
-#   unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 03
-#   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
-# - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
-#   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
-# - **The run id and the scratch pad** have no home yet (notebooks 04 and 06).
-# - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
-#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 08).
+# - **What the loop has to remember.** Our loops keep the folder, a step count and the answer in loose
+#   variables. Notebook 02 writes the loop the way most people write it next, with a "sticky note", lists what
+#   a run must remember, and shows a Python trap that makes two agents share one folder.
+# - **Real models.** Every manager here was scripted. Notebook 02 replays recorded runs of two small real
+#   models on the same loop, and you find where they go wrong.
+# - **A tool that fails.** An errand that raises stops every loop here with a slip left unanswered in the
+#   folder; notebook 03 is about who can fix a failure.
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in your own words first; the answers are in `notebooks/solutions/01_sticky_note_loop.py`. The cells
+# after the list check four of them against the code.
+#
+# 1. The loop's code never says "four". Which of the four parts of a round (observe, reason, act, evaluate)
+#    decides how many rounds there are, and why can't our code know it in advance?
+# 2. The fixed list `Sequence([CallModel, RunTools, CallModel])` stopped before the four-round manager
+#    answered. How many steps would the list need for that manager to answer? (Checked below: your list is
+#    built and run.)
+# 3. `Agent(four_round_manager(), ..., max_steps=3)`: how many model calls are made, and does the caller get
+#    an answer? (Checked below against a run.)
+# 4. Why does a ceiling raise `StepLimitReached` instead of returning a polite "I stopped" text?
+# 5. A model never sees your Python function. What does it see, and why does the package refuse a tool
+#    without a docstring?
+# 6. Ollama's tool calls carry no ticket number. How does it pair an answer slip with its slip, and what could
+#    go wrong if our loop sent two answer slips of the same tool in the wrong order?
+# 7. An assistant message with an empty text and one slip: which keys does the Ollama adapter send for it?
+#    (Checked below against the adapter.)
+# 8. With `errand_budget_loop(..., max_tool_calls=5)` and a manager that passes one slip a reply and never
+#    answers, how many model calls are made before the loop stops? (Checked below against a run.)
+
+# %%
+answer_q2 = ...  # how many steps in the fixed list, e.g. 5
+answer_q3 = ...  # (model calls, answered?), e.g. (4, True)
+answer_q7 = ...  # a set of keys, e.g. {"role", "content"}
+answer_q8 = ...  # a number of model calls
+
+# %%
+check("01.Q2", answer_q2)
+check("01.Q3", answer_q3)
+check("01.Q7", answer_q7)
+check("01.Q8", answer_q8)

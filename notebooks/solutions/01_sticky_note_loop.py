@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from mingraph_lite import KeepAll, StepLimitReached, SystemMessage, UserMessage
+from mingraph_lite import Agent, ScriptedLLM, StepLimitReached, SystemMessage, UserMessage
 
 JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
@@ -51,101 +51,130 @@ def schema_whole_docstring(fn):
     return spec
 
 
-def capped_loop(llm, registry, system_prompt, question, *, max_steps=10):
+def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while True:  # every reply that is not an answer brings a slip, so the budget ends the loop
+        response = llm.generate(folder, registry.tools)
+        calls += 1
+        folder.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        for slip in response.message.tool_calls:
+            if errands == max_tool_calls:
+                raise StepLimitReached(f"no answer within {max_tool_calls} tool calls", steps=calls)
+            folder.append(registry.run(slip))
+            errands += 1
+
+
+def budget_counts_model_calls(llm, registry, system_prompt, question, *, max_tool_calls=6):
     folder = [SystemMessage(system_prompt), UserMessage(question)]
-    for _ in range(max_steps):
+    for step in range(1, max_tool_calls + 1):
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
         for slip in response.message.tool_calls:
             folder.append(registry.run(slip))
-    raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
+    raise StepLimitReached(f"no answer after {max_tool_calls} model calls", steps=max_tool_calls)
 
 
-def loop_one_call_too_many(llm, registry, system_prompt, question, *, max_steps=10):
-    folder = [SystemMessage(system_prompt), UserMessage(question)]
-    for _ in range(max_steps + 1):
+def budget_one_errand_late(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while True:
         response = llm.generate(folder, registry.tools)
+        calls += 1
         folder.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
         for slip in response.message.tool_calls:
             folder.append(registry.run(slip))
-    raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
+            errands += 1
+            if errands > max_tool_calls:  # checked after the errand ran: one too many
+                raise StepLimitReached("over budget", steps=calls)
 
 
-def loop_with_a_fake_answer(llm, registry, system_prompt, question, *, max_steps=10):
+def budget_whole_replies(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while True:
+        response = llm.generate(folder, registry.tools)
+        calls += 1
+        folder.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        if errands + len(response.message.tool_calls) > max_tool_calls:
+            raise StepLimitReached("over budget", steps=calls)
+        for slip in response.message.tool_calls:
+            folder.append(registry.run(slip))
+            errands += 1
+
+
+def budget_stops_when_spent(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while errands < max_tool_calls:  # gives up as soon as the budget is spent, before the model could answer
+        response = llm.generate(folder, registry.tools)
+        calls += 1
+        folder.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        for slip in response.message.tool_calls[: max_tool_calls - errands]:
+            folder.append(registry.run(slip))
+            errands += 1
+    raise StepLimitReached("budget spent", steps=calls)
+
+
+def budget_with_a_fake_answer(llm, registry, system_prompt, question, *, max_tool_calls=6):
     try:
-        return capped_loop(llm, registry, system_prompt, question, max_steps=max_steps)
+        return errand_budget_loop(llm, registry, system_prompt, question, max_tool_calls=max_tool_calls)
     except StepLimitReached:
-        return "Stopped: reached the step limit."
+        return "Stopped: the errand budget is spent."
 
 
-class NaiveAgent:
-    """The notebook's trap, repeated here so the answers below can subclass it."""
-
-    def __init__(self, llm, registry, system_prompt, memory=KeepAll("You answer questions.")):
-        self.llm, self.registry, self.system_prompt, self.memory = llm, registry, system_prompt, memory
-
-    def run(self, question, *, max_steps=10):
-        self.memory.add(UserMessage(question))
-        for _ in range(max_steps):
-            response = self.llm.generate(self.memory.messages(), self.registry.tools)
-            self.memory.add(response.message)
-            if not response.message.tool_calls:
-                return response.message.content
-            for slip in response.message.tool_calls:
-                self.memory.add(self.registry.run(slip))
-        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
+def budget_by_the_agent(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    return Agent(llm, registry, system_prompt, max_steps=max_tool_calls).run({"question": question})["answer"]
 
 
-class FixedAgent(NaiveAgent):
-    def __init__(self, llm, registry, system_prompt, memory=None):
-        if memory is None:
-            memory = KeepAll(system_prompt)
-        super().__init__(llm, registry, system_prompt, memory)
+def one_city_at_a_time():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: one city at a time")
 
 
-class SharedFolderAgent(NaiveAgent):
-    """Moves the default, but still builds it once, in the def line."""
-
-    def __init__(self, llm, registry, system_prompt, memory=KeepAll("You answer questions.")):
-        super().__init__(llm, registry, system_prompt, memory)
-
-
-class ForgetsTheCallersFolder(NaiveAgent):
-    def __init__(self, llm, registry, system_prompt, memory=None):
-        super().__init__(llm, registry, system_prompt, KeepAll(system_prompt))
+def both_cities_at_once():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: both at once")
 
 
-class TruthyTestAgent(NaiveAgent):
-    """The fresh reader's first try: an empty folder is falsy, so the caller's new folder is thrown away."""
+def one_conversion_per_reply():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: one conversion per reply")
 
-    def __init__(self, llm, registry, system_prompt, memory=None):
-        super().__init__(llm, registry, system_prompt, memory if memory else KeepAll(system_prompt))
+
+def converts_made_up_numbers():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 20}), ("to_fahrenheit", {"celsius": 25})],
+                        "Paris: 68°F, Tokyo: 77°F"], name="scripted: made-up numbers")
 
 
-SOLUTIONS = {"01.1": schema_of, "01.4": capped_loop, "01.5": FixedAgent, "01.3": 4}
+def arguments_without_names():
+    return ScriptedLLM([[("get_weather", "Paris")], [("get_weather", "Tokyo")],
+                        [("to_fahrenheit", 18), ("to_fahrenheit", 24)], "Paris: 64°F, Tokyo: 75°F"])
 
-WRONG = {
-    "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
-             (schema_all_required, "no default value"),
-             (schema_whole_docstring, "before its 'Args:' block")],
-    "01.4": [(loop_one_call_too_many, "counts model calls, exactly"),
-             (loop_with_a_fake_answer, "fake answer")],
-    "01.5": [(SharedFolderAgent, "still share one folder"),
-             (ForgetsTheCallersFolder, "when the caller hands in a memory"),
-             (TruthyTestAgent, "`memory is None`")],
-    "01.3": [(6, "tool calls are not model calls"), (3, "count the manager's replies")],
-}
+
+def no_answer_at_the_end():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})]],
+                       name="scripted: no answer")
 
 
 def to_ollama(folder):
     names, out = {}, []
     for m in folder:
         if m.role == "assistant":
-            entry = {"role": "assistant", "content": m.content}
+            entry = {"role": "assistant"}
+            if m.content:  # the adapter leaves an empty text out, as the official client does
+                entry["content"] = m.content
             if m.tool_calls:
                 entry["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.arguments)}}
                                        for c in m.tool_calls]
@@ -182,7 +211,79 @@ def to_ollama_trusting_names(folder):
                           for e, m in zip(to_ollama(folder), folder, strict=True))]
 
 
-SOLUTIONS["01.2"] = to_ollama
-WRONG["01.2"] = [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
-                 (to_ollama_keeping_ids, "carry no ticket number"),
-                 (to_ollama_trusting_names, "without its tool's name")]
+
+
+def to_ollama_always_content(folder):
+    out = to_ollama(folder)
+    for entry, m in zip(out, folder, strict=True):
+        if m.role == "assistant":
+            entry["content"] = m.content
+    return out
+
+
+def to_ollama_by_the_adapter(folder):
+    from mingraph_lite.llms.ollama import to_ollama_messages
+
+    return to_ollama_messages(folder)
+
+
+def schema_by_the_registry(fn):
+    from mingraph_lite import ToolRegistry
+
+    registry = ToolRegistry()
+    registry.add(fn)
+    return registry.tools[0]
+
+
+SOLUTIONS = {"01.1": schema_of, "01.2": to_ollama, "01.3": (one_city_at_a_time, 4), "01.4": errand_budget_loop,
+             "01.Q2": 7, "01.Q3": (3, False), "01.Q7": {"role", "tool_calls"}, "01.Q8": 6}
+
+WRONG = {
+    "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
+             (schema_all_required, "no default value"),
+             (schema_whole_docstring, "before its 'Args:' block"),
+             (schema_by_the_registry, "tests the package's code, not yours")],
+    "01.2": [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
+             (to_ollama_keeping_ids, "carry no ticket number"),
+             (to_ollama_trusting_names, "without its tool's name"),
+             (to_ollama_always_content, "leaves \"content\" out when the text is empty"),
+             (to_ollama_by_the_adapter, "calls the adapter's own to_ollama_messages")],
+    "01.3": [((one_city_at_a_time, 6), "tool calls are not model calls"),
+             ((one_city_at_a_time, 3), "count its replies"),
+             ((both_cities_at_once, 3), "one city per reply"),
+             ((one_conversion_per_reply, 5), "both conversions at once"),
+             ((converts_made_up_numbers, 4), "temperatures get_weather returned"),
+             ((no_answer_at_the_end, 4), "its last reply is the answer"),
+             ((arguments_without_names, 4), '("tool name", {arguments}) pairs')],
+    "01.4": [(budget_counts_model_calls, "counts tool calls, not model calls"),
+             (budget_one_errand_late, "the errand that would pass it is not run"),
+             (budget_whole_replies, "run the slips one at a time"),
+             (budget_stops_when_spent, "must get its answer back"),
+             (budget_with_a_fake_answer, "fake answer"),
+             (budget_by_the_agent, "the package's Agent")],
+    "01.Q2": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
+    "01.Q3": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],
+    "01.Q7": [({"role", "content", "tool_calls"}, "leaves out"), ({"role"}, "under one key")],
+    "01.Q8": [(5, "one more call"), (10, "count the call whose slip is not run")],
+}
+
+QUESTIONS = {
+    "01.Q1": "Reason: the model reads the folder (observe) and only then decides to pass more slips or answer. "
+             "How many rounds it needs depends on what it reads in the answer slips and on how it groups its "
+             "slips (three or four rounds for the same errands), so the loop's code cannot know it in advance; "
+             "evaluate only asks whether the last reply was an answer.",
+    "01.Q2": "7: CallModel, RunTools, CallModel, RunTools, CallModel, RunTools, CallModel. The list is fixed "
+             "before the run, so any manager that wants one more round outruns it.",
+    "01.Q3": "3 model calls, then StepLimitReached: the manager would answer on its fourth call, which the "
+             "ceiling never allows; the caller gets no answer, only the exception.",
+    "01.Q4": "Because a text can be mistaken for a reply: the caller would show or store 'I stopped' as if it "
+             "were the answer. An exception cannot be ignored by accident, and it carries how many calls were made.",
+    "01.Q5": "A JSON schema: the name, the docstring's description, each argument with its JSON type and its "
+             "line from Args:. That text is the model's only idea of what the tool does, so without a docstring "
+             "it would have to guess from the name.",
+    "01.Q6": "By tool name and order (tool_name): the n-th answer of get_weather belongs to the n-th slip of "
+             "get_weather. Swapped, the model would read Tokyo's temperature as Paris's, with no id to notice it.",
+    "01.Q7": "{'role', 'tool_calls'}: the Ollama adapter leaves an empty content out; OpenAI's sends null.",
+    "01.Q8": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
+             "6, so the loop raises before running it. At most max_tool_calls + 1 model calls.",
+}

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FINISH = ROOT / "data" / "experiments" / "finish-right"
 MODELS = {"smollm2-135m": "SmolLM2-135M", "gemma3-270m": "Gemma 3 270M"}
 #: What each notebook replays, as data/runs/README.md lists it: (model folder, variant, run index).
-REPLAYED = {"01_sticky_note_loop": [("smollm2-135m", "zero-shot", 0), ("gemma3-270m", "zero-shot", 3)],
+REPLAYED = {"02_what_a_run_remembers": [("smollm2-135m", "zero-shot", 0), ("gemma3-270m", "zero-shot", 3)],
             "04_observers": [("gemma3-270m", "worked example", 10)],
             "05_reasoning_capture": [("gemma3-270m", "worked example", 10)],
             "07_parallel_and_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 10)]}

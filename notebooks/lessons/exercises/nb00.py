@@ -1,11 +1,14 @@
-"""Checks for notebook 00: finding your way around (which variable picks the model, which notebook to open)."""
+"""Checks for notebook 00: predict the scripted demo before it runs, and switch the model from Python."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from mingraph_lite.course.scripts import make_llm
-from . import Hint, exercise
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, make_llm
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.llms.factory import ENV
+from . import Hint, NotDone, exercise
 
 #: The course map the notebook prints: notebook -> the idea it teaches.
 COURSE = {
@@ -22,25 +25,52 @@ COURSE = {
 }
 
 
-@exercise("00.1", kind="reasoning", title="Switch the model")
-def check_switch(answer: Any) -> str:
-    from mingraph_lite.llms.factory import ENV
+def demo_counts() -> dict[str, int]:
+    """What the notebook's demo does, counted from a fresh run of the same scripted manager."""
+    from mingraph_lite import Agent, EventRecorder
 
-    if not (isinstance(answer, tuple) and len(answer) == 2):
-        raise Hint('answer with a pair of strings: ("VARIABLE_NAME", "value")')
-    variable, value = answer
-    if variable != ENV:
-        raise Hint("the variable's name is in the 'How to run the course' table")
-    # Only a scripted spec is built here: building it touches no network.
-    if str(value).strip().lower() != "scripted" or not make_llm(str(value)).name.startswith("scripted"):
-        raise Hint("the default needs no key, no server and no model file, and gives the same output on every "
-                   "machine: whose replies are written in advance?")
-    return f"{ENV}={value} runs offline, and it is the default when {ENV} is unset"
+    recorder = EventRecorder()
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    return {"model calls": len(recorder.of("model_reply")), "tool calls": len(recorder.of("tool_call"))}
 
 
-@exercise("00.2", kind="reasoning", title="Which notebook?")
-def check_notebook(answer: Any) -> str:
-    wanted = next(name for name, idea in COURSE.items() if "listeners" in idea)
-    if not wanted.startswith(str(answer).zfill(2)):
-        raise Hint("the course map calls them listeners")
-    return f"{wanted} is where a crashing listener meets a run that carries on"
+@exercise("00.1", kind="reasoning", title="Predict the demo")
+def check_prediction(answer: Any) -> str:
+    if not isinstance(answer, dict) or set(answer) != {"model calls", "tool calls"}:
+        raise Hint('answer with a dict: {"model calls": <a number>, "tool calls": <a number>}')
+    if all(value is ... for value in answer.values()):
+        raise NotDone
+    if ... in answer.values():
+        raise Hint("write a number for both counts (one `...` is still there)")
+    actual = demo_counts()
+    if answer["tool calls"] != actual["tool calls"]:
+        raise Hint("count the errands: two cities to look up, and each temperature to convert")
+    if answer["model calls"] != actual["model calls"]:
+        raise Hint("each model call is one reply, holding one or more slips or the answer: "
+                   + ("after the last errand the manager is called once more, to read its result and answer"
+                      if answer["model calls"] < actual["model calls"] else
+                      "this manager asks for both lookups in one reply, then one conversion per reply"))
+    return f"right: {actual['model calls']} model calls and {actual['tool calls']} tool calls; now run the demo"
+
+
+@exercise("00.2", kind="code", title="Switch the model from Python")
+def check_use_model(use_model: Any) -> str:
+    if not callable(use_model):
+        raise Hint("hand in the function use_model itself")
+    saved = dict(os.environ)  # the answer may set any variable: put every one back
+    try:
+        for spec in ("scripted", "ollama:qwen3.5:2b"):  # building either touches no network
+            os.environ.pop(ENV, None)
+            llm = use_model(spec)
+            if os.environ.get(ENV) != spec:
+                if spec in os.environ.values():
+                    raise Hint("you set another variable: the one that picks the model is in the "
+                               "'How to run the course' table")
+                raise Hint("set the variable in os.environ (os.environ[NAME] = spec), so that every later "
+                           "make_llm() in this session sees it; make_llm(spec) alone changes nothing after it")
+            if getattr(llm, "name", None) != make_llm().name:
+                raise Hint("return the model that make_llm() builds once the variable is set, not one fixed model")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return f"{ENV} picks the model for every make_llm() in this session; unset, it is the scripted one"

@@ -7,18 +7,17 @@ tools, other managers, other ceilings. The expected results come from the packag
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from mingraph_lite.agents import Agent
 from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.memory import KeepAll
 from mingraph_lite.messages import ToolMessage
 from mingraph_lite.tools import Tool, ToolRegistry
 from mingraph_lite.course.scripts import number, results
 from mingraph_lite.course.weather import weather_registry
 from . import Hint, exercise
+from .package_guard import calls_package
 
 # --- 01.1: a tool's JSON schema from a plain function ------------------------------------------------
 
@@ -92,6 +91,9 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
 
 @exercise("01.1", kind="code", title="a tool's JSON schema from a plain function")
 def check_schema_of(schema_of: Any) -> str:
+    if calls_package(schema_of, (Tool.from_function,), convert_money):
+        raise Hint("your schema_of asks the package to build the schema (ToolRegistry().add or "
+                   "Tool.from_function): that tests the package's code, not yours; build the dict from inspect")
     for fn in SCHEMA_CASES:
         want = _plain(Tool.from_function(fn).spec)
         got = _plain(schema_of(fn))
@@ -100,11 +102,12 @@ def check_schema_of(schema_of: Any) -> str:
             "(str, int, float and bool arguments, with and without defaults and docs)")
 
 
-# --- 01.4: the loop with a ceiling ----------------------------------------------------------------
+# --- 01.4: a ceiling on errands --------------------------------------------------------------------
 
 
-def _adding_menu() -> ToolRegistry:
-    registry = ToolRegistry()
+def _counting_menu() -> tuple[ToolRegistry, list[int]]:
+    """An ``add`` tool that notes every time it runs: the check counts errands by what ran, not by slips."""
+    registry, ran = ToolRegistry(), []
 
     @registry.add
     def add(a: int, b: int) -> int:
@@ -114,9 +117,10 @@ def _adding_menu() -> ToolRegistry:
             a: The first number.
             b: The second number.
         """
+        ran.append(a + b)
         return a + b
 
-    return registry
+    return registry, ran
 
 
 def _adder() -> ScriptedLLM:
@@ -129,94 +133,107 @@ def _adder() -> ScriptedLLM:
     return ScriptedLLM([[("add", {"a": 2, "b": 3})], second, final], name="scripted: adds twice")
 
 
-def _run_loop(loop: Any, llm: Any, registry: ToolRegistry, prompt: str, question: str, ceiling: int) -> Any:
+def _budget_run(loop: Any, llm: Any, budget: int) -> tuple[Any, int, int]:
+    """(the answer or the StepLimitReached raised, errands run, model calls made)."""
+    registry, ran = _counting_menu()
     try:
-        return loop(llm, registry, prompt, question, max_steps=ceiling)
+        got = loop(llm, registry, "You add numbers with the add tool.", "What is 2 + 3 + 4?", max_tool_calls=budget)
     except StepLimitReached as e:
-        return e
+        got = e
+    return got, len(ran), len(llm.calls)
 
 
-@exercise("01.4", kind="code", title="the loop with a ceiling")
-def check_capped_loop(loop: Any) -> str:
-    llm = _adder()
-    got = _run_loop(loop, llm, _adding_menu(), "You add numbers with the add tool.", "What is 2 + 3 + 4?", 5)
+@exercise("01.4", kind="code", title="a ceiling on errands")
+def check_errand_budget(loop: Any) -> str:
+    if calls_package(loop, (Agent.run,), ScriptedLLM(["ok"]), _counting_menu()[0], "You add.", "Hi", max_tool_calls=1):
+        raise Hint("your loop hands the run to the package's Agent, whose ceiling counts model calls, not "
+                   "errands: write the loop yourself (llm.generate, registry.run)")
+    pair_then_answer = ScriptedLLM([[("add", {"a": 2, "b": 3}), ("add", {"a": 5, "b": 4})], "The total is 9."])
+    if isinstance(_budget_run(loop, pair_then_answer, 2)[0], StepLimitReached):
+        raise Hint("a manager that ran exactly max_tool_calls errands and then answered must get its answer "
+                   "back: stop only before an errand that would pass the budget")
+    got, errands, calls = _budget_run(loop, _adder(), 2)
     if isinstance(got, StepLimitReached):
-        raise Hint("a manager that answers on its third call hit your ceiling of 5: stop only when the "
-                   "model has made max_steps calls without answering")
+        raise Hint(f"your loop stopped after {calls} model calls and {errands} errands, with max_tool_calls=2: "
+                   "the ceiling counts tool calls, not model calls")
     if got != "The total is 9.":
         raise Hint("return the model's final text (the reply with no slips) as the answer")
-    folder = llm.calls[-1][0]
-    if not folder or folder[0].role != "system" or folder[0].content != "You add numbers with the add tool.":
-        raise Hint("start the folder with SystemMessage(system_prompt), then UserMessage(question)")
-    if sum(isinstance(m, ToolMessage) for m in folder) != 2:
-        raise Hint("every slip needs its answer slip in the folder: append registry.run(slip) for each")
-    for ceiling in (1, 4):
-        looping = ScriptedLLM([[("add", {"a": 1, "b": 1})]] * 20, name="scripted: never stops")
-        got = _run_loop(loop, looping, _adding_menu(), "You add numbers.", "1 + 1?", ceiling)
+    for budget in (3, 4):
+        pairs = ScriptedLLM([[("add", {"a": 1, "b": 1}), ("add", {"a": 2, "b": 2})]] * 20, name="scripted: pairs")
+        got, errands, calls = _budget_run(loop, pairs, budget)
         if not isinstance(got, StepLimitReached):
             raise Hint("a manager that never stops must end in StepLimitReached; returning anything "
                        "(None, a note) would be a fake answer")
-        if len(looping.calls) != ceiling:
-            raise Hint(f"with max_steps={ceiling} your loop made {len(looping.calls)} model calls: "
-                       "max_steps counts model calls, exactly")
-    quick = ScriptedLLM(["Nothing to add."])
-    if _run_loop(loop, quick, _adding_menu(), "You add numbers.", "Hi", 1) != "Nothing to add.":
-        raise Hint("with max_steps=1 a manager that answers at once must still get its answer back")
-    return "your loop answers when the model does, and stops after exactly max_steps model calls otherwise"
+        if errands > budget:
+            raise Hint(f"with max_tool_calls={budget} your loop ran {errands} errands: the ceiling counts tool "
+                       "calls, not model calls, and the errand that would pass it is not run")
+        if errands < budget:
+            raise Hint(f"with max_tool_calls={budget} and two slips a reply your loop ran only {errands} errands: "
+                       "run the slips one at a time, and stop at the first one past the budget")
+        if got.steps != calls:
+            raise Hint(f"StepLimitReached(..., steps=...) says how many model calls were made ({calls} here), "
+                       f"not {got.steps!r}")
+    return "your loop runs at most max_tool_calls errands, one at a time, and never turns running out into an answer"
 
 
-# --- 01.5: the shared mutable default, fixed ------------------------------------------------------
+# --- 01.3: a manager of a given shape ---------------------------------------------------------------
 
 
-@exercise("01.5", kind="code", title="fix the shared mutable default")
-def check_fixed_agent(cls: Any) -> str:
-    if not inspect.isclass(cls):
-        raise Hint("hand in the class itself (FixedAgent), not an object made from it")
-    default = inspect.signature(cls).parameters.get("memory")
-    if default is None:
-        raise Hint("keep the memory parameter: a caller may still hand in their own folder")
-    registry = weather_registry()
-    one = cls(ScriptedLLM(["one"]), registry, "You are agent one.")
-    one.run("Hello?")
-    two = cls(ScriptedLLM(["two"]), registry, "You are agent two.")
-    if two.memory is one.memory or len(two.memory) != 0:
-        raise Hint("two agents built without a memory still share one folder: build it inside __init__, "
-                   "not in the def line")
-    if two.memory.messages()[0].content != "You are agent two.":
-        raise Hint("build the folder from this agent's own system_prompt")
-    mine = KeepAll("A folder the caller made.")
-    if cls(ScriptedLLM([]), registry, "You are agent three.", memory=mine).memory is not mine:
-        raise Hint("when the caller hands in a memory, use it: only a missing one (`memory is None`) gets a fresh "
-                   "folder; a new, empty folder counts as false in `if memory:`")
-    return "each agent gets its own folder with its own system prompt, and a folder handed in is used"
+def _slips(folder: list[Any]) -> list[list[tuple[str, dict[str, Any]]]]:
+    """The slips of every model reply in a finished folder, in order (the answer has none)."""
+    return [[(c.name, c.arguments) for c in m.tool_calls] for m in folder if m.role == "assistant"]
 
 
-# --- 01.3: count the rounds -----------------------------------------------------------------------
+SCRIPT_FORM = ('each reply in the script is a list of ("tool name", {arguments}) pairs, like '
+               '[("get_weather", {"city": "Paris"})], or the answer as a string')
 
 
-def _one_city_at_a_time() -> ScriptedLLM:
-    def convert_both(messages, tools):
-        return [("to_fahrenheit", {"celsius": number(r)}) for r in results(messages, "get_weather")]
-
-    def final(messages, tools):
-        paris, tokyo = (number(r) for r in results(messages, "to_fahrenheit"))
-        return f"Paris: {paris}°F, Tokyo: {tokyo}°F"
-
-    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
-                        convert_both, final], name="scripted: one city at a time")
-
-
-@exercise("01.3", kind="reasoning", title="count the rounds")
-def check_rounds(answer: Any) -> str:
+def _run_manager(make: Any) -> tuple[Any, Any, list[Any]]:
     from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
+    from mingraph_lite.errors import ScriptExhausted
 
-    llm = _one_city_at_a_time()
-    Agent(llm, weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of model calls")
-    if answer != len(llm.calls):
-        raise Hint("count the manager's replies: every reply is one model call, the slips and the final "
-                   "answer alike; tool calls are not model calls")
+    llm = make()
+    if not hasattr(llm, "generate"):
+        raise Hint("one_city_at_a_time() returns a model: ScriptedLLM([...], name=...)")
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=8)
+    try:
+        answer = agent.run({"question": QUESTION})["answer"]
+    except (ScriptExhausted, StepLimitReached):
+        raise Hint("your manager ran out of replies or never answered: its last reply is the answer, a "
+                   "string") from None
+    except (TypeError, ValueError):  # the script itself is misspelled
+        raise Hint(SCRIPT_FORM) from None
+    folder = agent.memory.messages()
+    if any(not isinstance(c.arguments, dict) for m in folder for c in getattr(m, "tool_calls", ())):
+        raise Hint(SCRIPT_FORM)
+    return llm, answer, folder
+
+
+@exercise("01.3", kind="code", title="a manager of a given shape, and its rounds")
+def check_manager(answer: Any) -> str:
+    if not (isinstance(answer, tuple) and len(answer) == 2 and callable(answer[0])):
+        raise Hint("hand in the pair (one_city_at_a_time, rounds): the function itself and your prediction")
+    make, rounds = answer
+    llm, text, folder = _run_manager(make)
+    slips = _slips(folder)
+    lookups = [[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})]]
+    if slips[:2] != lookups:
+        raise Hint("one city per reply: the first reply asks only for Paris's weather, the next only for Tokyo's")
+    conversions = slips[2] if len(slips) > 2 else []
+    if len(conversions) != 2 or len(slips) != 4 or slips[3]:
+        raise Hint("the third reply asks for both conversions at once (two slips in one reply), and the fourth "
+                   "is the answer")
+    temperatures = [number(m.content) for m in folder if m.role == "tool" and m.name == "get_weather"]
+    if sorted(a.get("celsius") for _, a in conversions) != sorted(temperatures):
+        raise Hint("convert the temperatures get_weather returned (they are in the output above), not others")
+    fahrenheit = [m.content for m in folder if m.role == "tool" and m.name == "to_fahrenheit"]
+    if not all(f in str(text) for f in fahrenheit):
+        raise Hint("the answer names both Fahrenheit temperatures as to_fahrenheit returned them")
+    if not isinstance(rounds, int) or isinstance(rounds, bool):
+        raise Hint("your manager is right; now write your prediction in rounds: a whole number of model calls")
+    if rounds != len(llm.calls):
+        raise Hint("your manager is right; your prediction is not: count its replies, one model call each, "
+                   "slips and answer alike (tool calls are not model calls)")
     return f"right: {len(llm.calls)} model calls, for the same 4 errands the three-round manager ran in 3"
 
 
@@ -231,7 +248,9 @@ def _lookup_folder() -> list[Any]:
             AssistantMessage("Let me look.", tool_calls=slips),
             ToolMessage("yes, shelf 4", tool_call_id="k1", name="find_book"),
             ToolMessage("12.50", tool_call_id="k2"),  # an answer slip that does not say its tool's name
-            AssistantMessage("We have it on shelf 4, for 12.50.")]
+            AssistantMessage("", tool_calls=(ToolCall("k3", "reserve", {"title": "Dune"}),)),  # no text
+            ToolMessage("reserved until Friday", tool_call_id="k3", name="reserve"),
+            AssistantMessage("We have it on shelf 4, for 12.50, reserved for you until Friday.")]
 
 
 @exercise("01.2", kind="code", title="the folder in Ollama's spelling")
@@ -239,6 +258,9 @@ def check_to_ollama(to_ollama: Any) -> str:
     from mingraph_lite.llms.ollama import to_ollama_messages
 
     folder = _lookup_folder()
+    if calls_package(to_ollama, (to_ollama_messages,), folder):
+        raise Hint("your to_ollama calls the adapter's own to_ollama_messages: that tests the package's "
+                   "spelling, not yours; build each dict yourself")
     want, got = to_ollama_messages(folder), to_ollama(folder)
     if not isinstance(got, list) or len(got) != len(want):
         raise Hint("return a list with one dict per message in the folder, in order")
@@ -246,11 +268,14 @@ def check_to_ollama(to_ollama: Any) -> str:
         role = theirs["role"]
         if mine == theirs:
             continue
+        if role == "assistant" and "content" not in theirs and "content" in mine:
+            raise Hint(f"message {i}: the Ollama adapter leaves \"content\" out when the text is empty, as the "
+                       "official client does (look at the assistant message in round 2 above)")
         if role == "assistant" and "tool_calls" in theirs:
             if any("id" in call for call in mine.get("tool_calls", [])):
                 raise Hint("Ollama's tool calls carry no ticket number: send only "
                            '{"function": {"name": ..., "arguments": {...}}} for each slip')
-            raise Hint(f"message {i}: an assistant message with slips is its content plus "
+            raise Hint(f"message {i}: an assistant message with slips is its content (when not empty) plus "
                        '"tool_calls", each {"function": {"name": ..., "arguments": <a dict>}}')
         if role == "tool":
             if "tool_call_id" in mine:
@@ -260,3 +285,85 @@ def check_to_ollama(to_ollama: Any) -> str:
                        "its ticket number among the earlier slips")
         raise Hint(f"message {i} ({role}): send just its role and content, spelled as in the wire above")
     return "your folder matches, message for message, what the Ollama adapter sends for a bookshop you had not seen"
+
+
+# --- questions checked against the code -------------------------------------------------------------
+
+
+def _fixed_list_answers(steps: int) -> bool:
+    """Whether a fixed list of ``steps`` steps (model call, errands, model call, ...) lets the four-round
+    manager answer the course question."""
+    from mingraph_lite import CallModel, RunTools, Sequence
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+
+    llm, registry = four_round_manager(), weather_registry()
+    plan = [CallModel(llm, registry, SYSTEM_PROMPT)]
+    plan += [RunTools(registry) if i % 2 else CallModel(llm, registry) for i in range(1, steps)]
+    return "answer" in Sequence(plan).run({"question": QUESTION})
+
+
+@exercise("01.Q2", kind="reasoning", title="how long a fixed list must be")
+def check_fixed_list(answer: Any) -> str:
+    if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
+        raise Hint("answer with a whole number of steps in the list")
+    shortest = next(n for n in range(1, 20) if _fixed_list_answers(n))
+    if answer == (shortest + 1) // 2:
+        raise Hint("that counts the model calls only: between two model calls the list needs a RunTools step")
+    if answer > shortest:
+        raise Hint("the list may end with the model call that answers; nothing is left to run after it")
+    if answer != shortest:
+        raise Hint("a list that short ends while the manager is still passing slips (try it: build the list)")
+    return f"right: {shortest} steps, and a manager that wants one more round would need 2 more: a list can't know"
+
+
+@exercise("01.Q3", kind="reasoning", title="a ceiling below the manager's rounds")
+def check_low_ceiling(answer: Any) -> str:
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+
+    if not (isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[1], bool)):
+        raise Hint("answer with a pair: (model calls, answered?), e.g. (4, True)")
+    llm = four_round_manager()
+    try:
+        Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=3).run({"question": QUESTION})
+        answered = True
+    except StepLimitReached:
+        answered = False
+    if answer[1] != answered:
+        raise Hint("the four-round manager needs 4 model calls; the ceiling stops it first, and running out "
+                   "is never turned into an answer")
+    if answer[0] != len(llm.calls):
+        raise Hint("max_steps counts model calls, exactly")
+    return f"right: {len(llm.calls)} model calls, then StepLimitReached; the caller gets no answer"
+
+
+@exercise("01.Q7", kind="reasoning", title="an empty text on Ollama's wire")
+def check_empty_text(answer: Any) -> str:
+    from mingraph_lite.llms.ollama import to_ollama_messages
+    from mingraph_lite.messages import AssistantMessage, ToolCall
+
+    if not isinstance(answer, (set, frozenset)):
+        raise Hint('answer with a set of keys, e.g. {"role", "content"}')
+    sent = set(to_ollama_messages([AssistantMessage("", tool_calls=(ToolCall("c1", "get_weather", {}),))])[0])
+    if "content" in answer and "content" not in sent:
+        raise Hint("the Ollama adapter leaves out \"content\" when the text is empty (round 2 above shows it)")
+    if answer != sent:
+        raise Hint("an assistant message always has its role; its slips go under one key (look at round 2)")
+    return f"right: {sorted(sent)}; the OpenAI adapter sends \"content\": null instead"
+
+
+@exercise("01.Q8", kind="reasoning", title="model calls under an errand budget")
+def check_budget_calls(answer: Any) -> str:
+    from lessons.reference import reference
+
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of model calls")
+    llm = ScriptedLLM([[("add", {"a": 1, "b": 1})]] * 20, name="scripted: one slip a reply, never stops")
+    try:
+        reference("01.4")(llm, _counting_menu()[0], "You add.", "1 + 1?", max_tool_calls=5)
+    except StepLimitReached:
+        pass
+    if answer == len(llm.calls) - 1:
+        raise Hint("the loop only learns that a slip is over budget after the model passed it: one more call")
+    if answer != len(llm.calls):
+        raise Hint("one slip a reply: each model call brings one errand; count the call whose slip is not run")
+    return f"right: {len(llm.calls)} model calls, for 5 errands; a budget of errands bounds model calls too"

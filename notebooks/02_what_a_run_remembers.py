@@ -1,0 +1,514 @@
+# %% [markdown]
+# # 02 · What a run remembers
+#
+# Notebook 01 wrote the agent loop and gave it a ceiling. This one asks what the loop has to carry from one
+# round to the next, shows a Python trap that makes two agents share one memory, and then puts two real
+# (tiny) models on the same loop, from recorded runs, to see how they go wrong.
+#
+# **What you will be able to do at the end**
+#
+# - recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
+# - list what a run must remember, and keep it in one record (you write `remembering_loop`);
+# - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
+# - read recorded runs of two real models, say what went wrong, and find a made-up number in any run's
+#   events with code (you write `first_made_up`).
+#
+# **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
+# managers). **Time:** about 75 minutes, exercises and questions included (an estimate, not yet measured:
+# some 2,400 words to read at 200 a minute is 12 minutes, some 200 lines of code to read is 14 more, three
+# exercises at 10 to 15 minutes each, and 10 minutes for the questions).
+#
+# Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
+# on real models, which replays recorded runs.
+#
+# **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
+# Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an
+# agent needs more than a message list* (no author is named in either). The real runs are the course's own,
+# recorded by its experiment command.
+
+# %% [markdown]
+# ## Setup
+#
+# The same menu, question and managers as in notebook 01, and the one-line reader of a folder.
+
+# %%
+from mingraph_lite import (Agent, EventRecorder, KeepAll, ScriptedLLM, StepLimitReached, SystemMessage,
+                           UserMessage)
+from lessons.exercises import check
+from lessons.pictures import draw_rounds
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, three_round_manager
+from mingraph_lite.course.weather import weather_registry
+
+registry = weather_registry()
+
+
+def describe(message):
+    """One line per message in the folder, the way a person would read it."""
+    if getattr(message, "tool_calls", ()):
+        slips = ", ".join(f"[{c.id}] {c.name}({c.arguments})" for c in message.tool_calls)
+        return f"{message.role:<9} slips: {slips}"
+    if message.role == "tool":
+        return f"{message.role:<9} answer to [{message.tool_call_id}]: {message.content}"
+    text = " ".join(message.content.split())
+    return f"{message.role:<9} {text[:70] + '...' if len(text) > 70 else text}"
+
+
+# %% [markdown]
+# ## The sticky-note version
+#
+# At any moment on the call you are in exactly one **situation**: waiting on the manager, running errands,
+# or hung up. What you may do depends on which. The usual way to track it is a sticky note on the desk
+# saying where you are, and one rulebook where every rule starts with "what does the note say?".
+
+# %%
+def sticky_note_loop(llm, registry, question, *, max_steps=10):
+    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+    situation, step, answer = "waiting", 0, None            # the sticky note, and what it drags along
+    while situation != "hung up":
+        if situation == "waiting":
+            if step == max_steps:
+                situation = "hung up"
+                continue
+            step += 1
+            response = llm.generate(folder, registry.tools)
+            folder.append(response.message)
+            if response.message.tool_calls:
+                situation = "errands"
+            else:
+                answer, situation = response.message.content, "hung up"
+        elif situation == "errands":
+            for slip in folder[-1].tool_calls:
+                folder.append(registry.run(slip))
+            situation = "waiting"
+        print(f"  note says: {situation:<8} | step {step} | folder has {len(folder)} messages")
+    if answer is None:
+        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=step)
+    return answer
+
+
+llm = three_round_manager()
+print(llm.name)
+print("answer:", sticky_note_loop(llm, registry, QUESTION))
+
+# %% [markdown]
+# It works, and it prints nicely. But look at its shape:
+#
+# - every rule for every situation lives in one block, and each one begins by checking the note;
+# - the note, the step counter and the answer are loose variables that every branch must keep in sync
+#   (`step` is bumped in one branch and read in another);
+# - adding a situation, say "ask a human when a city is unknown", means editing that block and every check
+#   in it. Notebook 03 makes you do exactly that, in both versions.
+#
+# ## What a run has to remember
+#
+# Watch the sticky-note loop and list what must survive from one round to the next:
+#
+# | what | why | in `sticky_note_loop` |
+# |---|---|---|
+# | **events**: everything that happened | the model is read it every round; you debug from it | `folder` (messages only) |
+# | **step count** | the ceiling needs a counter | `step` |
+# | **run id** | which run produced this line in a log? | nowhere yet (notebook 04: traces) |
+# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
+# | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
+#
+# One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
+# `field(default_factory=...)`: it matters in a minute.
+
+# %%
+from dataclasses import dataclass, field
+from uuid import uuid4
+
+
+@dataclass
+class RunContext:
+    """Everything one run needs to remember."""
+    run_id: str = field(default_factory=lambda: uuid4().hex)
+    events: list = field(default_factory=list)
+    step: int = 0
+    scratch: dict = field(default_factory=dict)
+    answer: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.answer is not None
+
+
+first, second = RunContext(), RunContext()
+first.events.append("user asked about Paris")
+print("same run id?", first.run_id == second.run_id)
+print("second run's events:", second.events)
+print("done?", first.done)
+
+# %% [markdown]
+# Each `RunContext()` gets its own list, because `default_factory` is called once per object. Write
+# `events: list = []` instead and `dataclasses` refuses: a default is built **once**, when Python reads the
+# class, and a list built once would be shared by every object. That is the next trap.
+
+# %%
+try:
+    @dataclass
+    class BadContext:
+        events: list = []
+except ValueError as e:
+    print(f"{type(e).__name__}: {e}")
+
+
+# %% [markdown]
+# ## The shared mutable default trap
+#
+# An agent needs a folder (a memory). If the caller passes none, the obvious default is a fresh `KeepAll`,
+# and the obvious way to write that is below. **Predict first:** two agents built without a memory; how many
+# folders exist? Write your guess (a number) in the next cell.
+
+# %%
+my_guess_folders = ...  # how many folders do the two agents have between them?
+
+
+# %%
+class NaiveAgent:
+    """The capped loop as a class, with the obvious default. (Don't copy this.)"""
+
+    def __init__(self, llm, registry, system_prompt, memory=KeepAll(SYSTEM_PROMPT)):
+        self.llm, self.registry, self.system_prompt, self.memory = llm, registry, system_prompt, memory
+
+    def run(self, question, *, max_steps=10):
+        self.memory.add(UserMessage(question))
+        for step in range(1, max_steps + 1):
+            response = self.llm.generate(self.memory.messages(), self.registry.tools)
+            self.memory.add(response.message)
+            if not response.message.tool_calls:
+                return response.message.content
+            for slip in response.message.tool_calls:
+                self.memory.add(self.registry.run(slip))
+        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
+
+
+weather_agent = NaiveAgent(three_round_manager(), registry, SYSTEM_PROMPT)
+print("weather agent:", weather_agent.run(QUESTION))
+
+greeter_llm = ScriptedLLM(["Hello! Ask me anything."], name="scripted: greeter")
+greeter = NaiveAgent(greeter_llm, registry, "You greet people warmly.")
+folders = len({id(weather_agent.memory), id(greeter.memory)})
+print(f"folders: {folders}", "(no guess written)" if my_guess_folders is ... else f"(you guessed {my_guess_folders})")
+
+greeter.run("Hi!")
+read_out = greeter_llm.calls[0][0]
+print(f"\nwhat the greeter's manager was read on its FIRST call ({len(read_out)} messages):")
+for message in read_out:
+    print(" ", describe(message))
+
+# %% [markdown]
+# `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
+# Every agent built without a memory gets that same object. So the greeter's manager was read the weather
+# agent's whole conversation, under the weather instructions, because the greeter's own system prompt did
+# not exist yet when the folder was built.
+#
+# ### Exercise 02.1: fix the trap
+#
+# Write `FixedAgent`, a subclass of `NaiveAgent` that keeps its `memory` parameter and its `run`, and behaves
+# like this: two agents built without a memory never share a folder; each such folder starts with *that
+# agent's own* system prompt; and a memory the caller hands in is used as it is, even a new, empty one. The
+# check builds agents you have not seen and runs them.
+
+# %%
+class FixedAgent(NaiveAgent):
+    def __init__(self, *args, **kwargs):  # your code here: the same parameters as NaiveAgent's __init__
+        raise NotImplementedError
+
+
+# %%
+check("02.1", FixedAgent)
+
+# %% [markdown]
+# The package's `Agent` passes the same test: the run below repeats the greeter story with it.
+
+# %%
+greeter_llm = ScriptedLLM(["Hello! Ask me anything."], name="scripted: greeter")
+greeter = Agent(greeter_llm, registry, "You greet people warmly.")
+weather_agent = Agent(three_round_manager(), registry, SYSTEM_PROMPT)
+weather_agent.run({"question": QUESTION})
+greeter.run({"question": "Hi!"})
+print("same folder object?", greeter.memory is weather_agent.memory)
+print(f"the greeter's manager was read {len(greeter_llm.calls[0][0])} messages:")
+for message in greeter_llm.calls[0][0]:
+    print(" ", describe(message))
+assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0]) == 2
+
+# %% [markdown]
+# ### Exercise 02.2: a loop that keeps its run in one record
+#
+# Put the table above to work. Write `remembering_loop(llm, registry, system_prompt, question, *,
+# max_steps=10)`: the capped loop of notebook 01, but everything the run must remember lives in **one new
+# `RunContext` per run** (the dataclass above), and the loop returns that context:
+#
+# - `events` is the folder: the system message, the question, then every reply and answer slip in order;
+#   the model is read `ctx.events` each round;
+# - `step` is the number of model calls made so far;
+# - `scratch["errands"]` counts the errands run (a value that is neither a message nor a tool result);
+# - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
+#   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got, and
+#   nobody can mistake it for an answer.
+#
+# The check runs it with another menu and other managers, twice in a row (two runs must not share anything),
+# and refuses a loop that hands the run to the package's `Agent`: the record is yours to keep.
+
+# %%
+def remembering_loop(llm, registry, system_prompt, question, *, max_steps=10):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("02.2", remembering_loop)
+
+# %% [markdown]
+# ## Real models on the same loop: two recorded runs, replayed
+#
+# So far every manager was scripted. Here are **real** ones: the two small models the course ships, run on
+# this question with the two weather tools by the course's experiment command, each run recorded to a trace
+# file (definition `finish-right`, variant "zero-shot": our system prompt and question, nothing else):
+#
+# | model | weights | run | settings |
+# |---|---|---|---|
+# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
+# | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
+#
+# Run #0 is SmolLM2's first; Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool
+# (the cells further down count them). No recorded run of either model answers this question right.
+#
+# `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
+# result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
+#
+# **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) never answer?
+
+# %%
+my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" each
+
+# %%
+from pathlib import Path
+
+from mingraph_lite import ReplayLLM
+
+RUNS = Path("..") / "data" / "experiments" / "finish-right"
+RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
+            "Gemma 3 270M": RUNS / "gemma3-270m" / "traces" / "zero-shot-03.jsonl"}
+real = {}
+for label, trace in RECORDED.items():
+    real[label] = EventRecorder()
+    agent = Agent(ReplayLLM.from_trace(trace), registry, SYSTEM_PROMPT, observers=[real[label]], max_steps=6)
+    try:
+        answer = agent.run({"question": QUESTION})["answer"]
+        outcome = "a" if answer == "Paris: 64°F, Tokyo: 75°F" else "b"
+    except StepLimitReached as e:
+        outcome = f"c ({type(e).__name__}: {e})"
+    print(f"{label} (recorded as {real[label].of('model_reply')[0]['model']!r})")
+    for event in real[label].of("model_reply"):
+        reply = event["message"]
+        said = ", ".join(f"{c['name']}({c['arguments']})" for c in reply["tool_calls"]) or f"answer {reply['content'][:40]!r}..."
+        print(f"  step {event['step']}: read {event['input_tokens']} tokens, wrote {event['output_tokens']}: {said}")
+    guess = my_guess_real[label]
+    print(f"  outcome: {outcome}", "(no guess written)" if guess is ... else f"(you guessed {guess!r})", "\n")
+
+# %%
+draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in real.items()})
+
+# %% [markdown]
+# **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
+# had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
+# Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
+# stopped it. The cell below checks each of those claims against the trace.
+
+# %%
+replies = real["SmolLM2-135M"].of("model_reply")
+slips = [(c["name"], c["arguments"]) for e in replies for c in e["message"]["tool_calls"]]
+assert not any(name == "get_weather" for name, _ in slips)              # it never looked anything up
+assert all(slip == ("to_fahrenheit", {"celsius": 30.0}) for slip in slips)  # one slip, six times
+assert "30" not in QUESTION and "30" not in SYSTEM_PROMPT                 # 30 came from nowhere
+assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "step limit"
+growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
+print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew by", growth, "tokens a round")
+
+
+# %% [markdown]
+# Is this one unlucky run? The same variant was run 16 times per model (seeds 100 to 115, same runtime, same
+# `max_steps=6`), and sampling makes each run different. The next cell reads all 32 traces.
+
+# %%
+from collections import Counter
+
+from mingraph_lite import read_trace
+
+sampled = RUNS
+
+
+def first_slip_and_end(trace):
+    events = read_trace(trace)
+    calls = [(e["name"], e["arguments"]) for e in events if e["event"] == "tool_call"]
+    finish = [e for e in events if e["event"] == "finish"][-1]
+    return calls, finish
+
+
+smol = [first_slip_and_end(t) for t in sorted((sampled / "smollm2-135m" / "traces").glob("zero-shot-*.jsonl"))]
+starts = Counter(calls[0][0] for calls, _ in smol)
+made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol
+                                     if calls[0][0] == "to_fahrenheit"})]
+assert len(smol) == 16 and starts["to_fahrenheit"] >= 15
+assert all(finish["reason"] == "step limit" for _, finish in smol)
+print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with to_fahrenheit on a made-up number "
+      f"({', '.join(made_up)}), {starts['get_weather']} with get_weather; all hit the step limit")
+
+gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
+no_tool = [finish["answer"] for calls, finish in gem if not calls]
+echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
+assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
+assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
+print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without a tool, {len(echoes)} of them "
+      f"echoing the reply format's placeholder; the other {len(gem) - len(no_tool)} never finished")
+
+# %% [markdown]
+# How long did a call take? Each trace stamps the moment a model call starts and the moment its reply
+# arrives. These are one machine's figures (the one that recorded the runs, in-process on its CPU), not a
+# benchmark: how busy that machine was is not recorded, so a call on yours may well take longer or less long.
+
+# %%
+from datetime import datetime
+from statistics import median
+
+
+def call_seconds(trace):
+    """Seconds from each step_start to its model_reply, read from the trace's time stamps."""
+    started, seconds = {}, []
+    for event in read_trace(trace):
+        if event["event"] == "step_start":
+            started[event["step"]] = datetime.fromisoformat(event["ts"])
+        elif event["event"] == "model_reply":
+            seconds.append((datetime.fromisoformat(event["ts"]) - started[event["step"]]).total_seconds())
+    return seconds
+
+
+for folder, label in (("smollm2-135m", "SmolLM2-135M"), ("gemma3-270m", "Gemma 3 270M")):
+    times = [s for t in sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl")) for s in call_seconds(t)]
+    print(f"{label:<13} {len(times)} model calls: {min(times):.1f} to {max(times):.1f} s each, median {median(times):.1f} s")
+
+# %% [markdown]
+# **Why, as far as a trace can say.** A 135M model is tiny. The local adapter forces it to write either an
+# answer or a well-formed slip, so its slips always *parse*, but nothing forces them to make sense. One
+# plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
+# straight for the conversion tool, filling in a number that looks like a temperature. Each round the folder
+# only grew by its own slip and the answer `86`, not enough to change its mind. From run to run the made-up
+# number changes, but the mistake does not.
+#
+# **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
+# `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
+# A local model has no JSON tool API: the adapter writes the menu *into the prompt* as text, with a reply
+# format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
+
+# %%
+from lessons.local_prompt import local_prompt
+
+prompt = local_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], registry.tools, "gemma3-270m")
+print(prompt)
+gemma = real["Gemma 3 270M"].of("model_reply")[0]["message"]["content"]
+assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not gemma.endswith(">")
+assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
+
+# %% [markdown]
+# The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
+# filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it:
+# no slips, so **evaluate** said "that's the answer", and the run ended after one call, "answered". The
+# ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
+#
+# Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six paid calls and a
+# `StepLimitReached`, with **no fake answer**: the caller knows it got nothing. For Gemma, nothing in the loop
+# could help; only reading the trace shows the problem. Notebook 05 reads traces line by line and sorts
+# mistakes like these.
+
+# %% [markdown]
+# ### Exercise 02.3: find the made-up number in any run
+#
+# You found SmolLM2's made-up 30 by reading. Now let code read. Write `first_made_up(events)`: given a run's
+# events (the list an `EventRecorder` keeps, or `read_trace(path)` returns), return the `step` of the first
+# model call that asked to convert a temperature **no `get_weather` had returned** before it: a
+# `"tool_call"` event of `to_fahrenheit` whose `celsius` is not among the numbers in the earlier
+# `"tool_return"` events of `get_weather`. Return `None` when the run made up no number. Compare numbers, not
+# text (`"18"`, `18` and `18.0` are one temperature); `re.findall(r"-?\d+(?:\.\d+)?", text)` finds the
+# numbers in a text. One more thing real runs do: when a model writes arguments that are not valid JSON, the
+# event keeps them as text instead of a dict; no number was read from them, so count that slip as made up.
+# The check runs it on scripted runs and on the 30 recorded zero-shot runs this notebook did not replay.
+
+# %%
+def first_made_up(events):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("02.3", first_made_up)
+
+# %% [markdown]
+# ## Your model, same loop
+#
+# Everything above used scripted managers or a recording, so the counts are the same on every machine. Set
+# `MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
+# **Predict first:** how many model calls will *your* model need?
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the output depends on the active model: MINGRAPH_LLM, scripted by default)
+from mingraph_lite.course.scripts import make_llm
+
+llm = make_llm()
+recorder = EventRecorder()
+mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder], max_steps=6)
+try:
+    outcome = mine.run({"question": QUESTION})["answer"]
+except StepLimitReached as e:
+    outcome = f"no answer: {e}"
+print(f"model: {llm.name}")
+print(f"model calls: {len(recorder.of('step_start'))}, errands: {len(recorder.of('tool_call'))}")
+print(f"outcome: {outcome}")
+
+# %% [markdown]
+# ## What is still open
+#
+# - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
+#   editing every branch. Notebook 03 gives each situation its own card, and has you add one to both.
+# - **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
+#   unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 03
+#   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
+# - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
+#   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
+# - **The run id and the scratch pad** have no home yet (notebooks 04 and 06).
+# - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
+#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 08).
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in your own words first; the answers are in `notebooks/solutions/02_what_a_run_remembers.py`. The
+# cells after the list check three of them against the code or the recordings.
+#
+# 1. After the trap section's two `NaiveAgent`s (weather, then greeter) ran, a third is built without a
+#    memory and asked "Hi!". How many messages is its manager read on its first call? (Checked below by
+#    running it.)
+# 2. `dataclasses` refuses `events: list = []`, but Python happily runs `memory=KeepAll(...)` in a `def`
+#    line. Why is the second one just as dangerous, and why can't Python refuse it?
+# 3. SmolLM2's folder grew by the same number of tokens every round. Had the ceiling been 10 instead of 6 and
+#    the model kept sending the same slip, how many tokens would its tenth call have read? (Checked below
+#    against the recording.)
+# 4. SmolLM2's run #0 replayed with `max_steps=3` instead of 6: how many errands run, and does the caller
+#    get an answer? (Checked below by replaying the recording.)
+# 5. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
+#    Gemma's?
+# 6. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Give one change to the
+#    loop that would break the ceiling without any error being raised.
+# 7. `remembering_loop` returns an unfinished context at the ceiling, where `capped_loop` raised. When is
+#    each the better choice for the caller?
+
+# %%
+answer_q1 = ...  # a number of messages
+answer_q3 = ...  # a number of tokens
+answer_q4 = ...  # (errands, answered?), e.g. (2, True)
+
+# %%
+check("02.Q1", answer_q1)
+check("02.Q3", answer_q3)
+check("02.Q4", answer_q4)

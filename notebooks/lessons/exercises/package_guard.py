@@ -1,0 +1,48 @@
+"""Refuse an answer that only calls the package's own version of the exercise (issue 21: nothing to copy).
+
+While ``refusing(...)`` is active, calling any of the given functions raises ``PackageCalled``, wherever
+the learner's code got its reference from (an alias, a registry, an adapter): the functions' code itself is
+swapped for a moment, so every name that points at them sees the swap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+class PackageCalled(Exception):
+    """The learner's answer called a package function that the exercise asks them to write."""
+
+
+def _refuse(*args: Any, **kwargs: Any) -> Any:
+    # Swapped into another module's function, so it finds this module by import, not by its own globals.
+    raise __import__("lessons.exercises.package_guard", fromlist=["PackageCalled"]).PackageCalled()
+
+
+@contextmanager
+def refusing(*functions: Callable[..., Any]) -> Iterator[None]:
+    """Inside the block, each of ``functions`` raises ``PackageCalled`` instead of running."""
+    plain = [getattr(fn, "__func__", fn) for fn in functions]  # a classmethod's function
+    saved = [(fn, fn.__code__) for fn in plain]
+    try:
+        for fn, _ in saved:
+            fn.__code__ = _refuse.__code__
+        yield
+    finally:
+        for fn, code in saved:
+            fn.__code__ = code
+
+
+def calls_package(answer: Callable[..., Any], functions: tuple[Callable[..., Any], ...], *args: Any,
+                  **kwargs: Any) -> bool:
+    """Whether ``answer(*args, **kwargs)`` reaches one of ``functions`` (any other error is the learner's to see later)."""
+    with refusing(*functions):
+        try:
+            answer(*args, **kwargs)
+        except PackageCalled:
+            return True
+        except Exception:  # the check runs the answer again and explains its own crash
+            return False
+    return False
