@@ -1,0 +1,350 @@
+"""Reference answers for notebook 09 (the capstone), and plausible wrong ones with the hint each must get."""
+
+import json
+import operator
+from typing import Annotated, TypedDict
+
+from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolArgsError,
+                           ToolMessage, UserMessage)
+from mingraph_lite.graph import END, START, Send, StateGraph
+
+# --- 09.1: a memory window that keeps the question -------------------------------------------------
+
+
+def pinned_window(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    while start > 0 and isinstance(rest[start], ToolMessage):
+        start -= 1  # an answer slip keeps the reply that asked for it
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def window_forgets_the_question(system_prompt, messages, n):
+    rest = list(messages)
+    start = max(0, len(rest) - n)
+    while start > 0 and isinstance(rest[start], ToolMessage):
+        start -= 1
+    return [SystemMessage(system_prompt), *rest[start:]]
+
+
+def window_cuts_exchanges(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), messages[0], *messages[1:][-n:]]
+
+
+def window_question_twice(system_prompt, messages, n):
+    rest = list(messages)
+    start = max(0, len(rest) - n)
+    while start > 0 and isinstance(rest[start], ToolMessage):
+        start -= 1
+    return [SystemMessage(system_prompt), messages[0], *rest[start:]]
+
+
+def window_moves_forward(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    while start < len(rest) and isinstance(rest[start], ToolMessage):
+        start += 1
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def window_from_lastn(system_prompt, messages, n):
+    memory = LastN(system_prompt, n)
+    for message in messages[1:]:
+        memory.add(message)
+    return [SystemMessage(system_prompt), messages[0], *memory.messages()[1:]]
+
+
+# --- 09.2: the errand for one slip -------------------------------------------------------------------
+
+
+def errand(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:  # the model filled the slip in wrong: it can fix that
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception as e:  # the tool broke: the model cannot fix it, but the slip gets its answer
+        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_raises_on_failure(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+
+
+def errand_one_wording(registry, slip):
+    try:
+        return registry.run(slip)
+    except Exception as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+
+
+def errand_not_flagged(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
+    except Exception as e:
+        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name)
+
+
+def errand_by_the_package(registry, slip):
+    try:
+        return registry.answer(slip)
+    except Exception as e:
+        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True)
+
+
+# --- 09.3: a listener that writes the task's price log -------------------------------------------
+
+
+class PriceLog(Observer):
+    def __init__(self, path):
+        self.path, self.asked, self.model_calls = path, {}, 0
+
+    def write(self, line):
+        with open(self.path, "a", encoding="utf-8") as file:  # one line at a time: a crash keeps the rest
+            file.write(json.dumps(line) + "\n")
+
+    def on_run_start(self, messages):
+        self.asked, self.model_calls = {}, 0
+
+    def on_model_reply(self, response):
+        self.model_calls += 1
+
+    def on_tool_call(self, call):
+        self.asked[call.id] = call
+
+    def on_tool_return(self, result):
+        call = self.asked.get(result.tool_call_id)
+        self.write({"tool": result.name, "arguments": dict(call.arguments) if call else None,
+                    "result": result.content, "error": result.is_error})
+
+    def on_finish(self, answer, reason):
+        self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
+
+
+class LogCountsSlips(PriceLog):
+    def on_tool_call(self, call):
+        super().on_tool_call(call)
+        self.model_calls += 1
+
+    def on_model_reply(self, response):
+        pass
+
+
+class LogOverwrites(PriceLog):
+    def write(self, line):
+        with open(self.path, "w", encoding="utf-8") as file:
+            file.write(json.dumps(line) + "\n")
+
+
+class LogNeverResets(PriceLog):
+    def on_run_start(self, messages):
+        pass
+
+
+class LogWithoutErrors(PriceLog):
+    def on_tool_return(self, result):
+        call = self.asked.get(result.tool_call_id)
+        self.write({"tool": result.name, "arguments": dict(call.arguments) if call else None,
+                    "result": result.content, "error": False})
+
+
+class LogByRecorder(PriceLog):
+    def __init__(self, path):
+        super().__init__(path)
+        self.recorder = EventRecorder()
+
+
+# --- 09.4: the router: one branch per slip -------------------------------------------------------
+
+
+def route(state):
+    if state["stopped"]:
+        return END
+    last = state["messages"][-1]
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in last.tool_calls]
+
+
+def route_one_branch(state):
+    if state["stopped"]:
+        return END
+    return "give_up" if state["slips_left"] < 0 else "errand"
+
+
+def route_without_budget(state):
+    if state["stopped"]:
+        return END
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+def route_whole_batch(state):
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": state["messages"][-1].tool_calls})]
+
+
+def route_budget_off_by_one(state):
+    if state["stopped"]:
+        return END
+    if state["slips_left"] <= 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+# --- 09.5: the agent, as a graph -----------------------------------------------------------------
+
+
+class PriceState(TypedDict):
+    messages: Annotated[list, operator.add]
+    failed: Annotated[list, operator.add]
+    model_calls: int
+    slips_left: int
+    stopped: str | None
+
+
+class PriceAgent:
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+        self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
+        self.observers, self.max_steps, self.max_slips, self.window = list(observers), max_steps, max_slips, window
+
+    def tell(self, hook, *args):
+        for listener in self.observers:
+            getattr(listener, hook)(*args)
+
+    def model(self, state):
+        if state["failed"]:
+            return {"stopped": "tool failed"}
+        if state["model_calls"] >= self.max_steps:  # the ceiling, checked before the call it bounds
+            return {"stopped": "step limit"}
+        self.tell("on_step_start", state["model_calls"] + 1)
+        response = self.llm.generate(pinned_window(self.system_prompt, state["messages"], self.window),
+                                     self.registry.tools)
+        self.tell("on_model_reply", response)
+        reply = response.message
+        return {"messages": [reply], "model_calls": state["model_calls"] + 1,
+                "slips_left": state["slips_left"] - len(reply.tool_calls),
+                "stopped": None if reply.tool_calls else "answered"}
+
+    def run_errand(self, packet):
+        slip = packet["slip"]
+        self.tell("on_tool_call", slip)
+        answer = errand(self.registry, slip)
+        self.tell("on_tool_return", answer)
+        return {"messages": [answer], "failed": [slip.name] if answer.content.startswith("Error: tool failed") else []}
+
+    def give_up(self, state):
+        slips = state["messages"][-1].tool_calls
+        return {"messages": [ToolMessage("Error: not run, because the slip budget is spent", s.id, name=s.name,
+                                         is_error=True) for s in slips], "stopped": "slip budget"}
+
+    def graph(self):
+        builder = StateGraph(PriceState)
+        builder.add_node("model", self.model)
+        builder.add_node("errand", self.run_errand)
+        builder.add_node("give_up", self.give_up)
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", route, ["errand", "give_up", END])
+        builder.add_edge("errand", "model")  # the join: the model runs once every branch is back
+        builder.add_edge("give_up", END)
+        return builder.compile(max_steps=3 * self.max_steps + 3)
+
+    def run(self, state):
+        question = UserMessage(state["question"])
+        self.tell("on_run_start", (SystemMessage(self.system_prompt), question))
+        final = self.graph().invoke({"messages": [question], "failed": [], "model_calls": 0,
+                                     "slips_left": self.max_slips, "stopped": None})
+        answer = final["messages"][-1].content if final["stopped"] == "answered" else None
+        self.tell("on_finish", answer, final["stopped"])
+        return {"answer": answer, "reason": final["stopped"]}
+
+
+class NoCeilingAgent(PriceAgent):
+    def model(self, state):
+        return super().model({**state, "model_calls": 0})
+
+
+class KeepAllAgent(PriceAgent):
+    def model(self, state):
+        window, self.window = self.window, 10_000
+        try:
+            return super().model(state)
+        finally:
+            self.window = window
+
+
+class FakeAnswerAgent(PriceAgent):
+    def run(self, state):
+        result = super().run(state)
+        return result if result["answer"] else {**result, "answer": "Sorry, I could not finish."}
+
+
+class SilentAgent(PriceAgent):
+    def tell(self, hook, *args):
+        pass
+
+
+class PackageAgent:
+    """Only wraps the package's Agent: the check must refuse it."""
+
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+        from mingraph_lite import Agent
+        self.agent = Agent(llm, registry, system_prompt, observers=observers, max_steps=max_steps)
+
+    def run(self, state):
+        return {**self.agent.run(state), "reason": "answered"}
+
+
+# --- questions -------------------------------------------------------------------------------------
+
+QUESTIONS = {
+    "09.Q1": "B. SmolLM2 never called get_price: it made up 1.0 EUR and converted it six times, and the ceiling "
+             "stopped it after six model calls, with no answer.",
+    "09.Q2": 4,
+    "09.Q3": "C. The window drops the question, so a model reading only the window no longer knows which cities "
+             "it was asked about; pinning the question is what keeps the run on task.",
+    "09.Q4": "Because every branch only adds its answer slip to a list that a reducer concatenates; none of them "
+             "replaces a field, so two branches cannot overwrite each other.",
+    "09.Q5": "The model would be read an answer slip whose request it cannot see; providers reject that "
+             "conversation.",
+    "09.Q6": "The replay compares what your agent sends with what the recorded agent sent; an agent whose "
+             "window or wording differs fails at the first model call where they differ.",
+}
+
+SOLUTIONS = {"09.1": pinned_window, "09.2": errand, "09.3": PriceLog, "09.4": route, "09.5": PriceAgent,
+             "09.Q1": "B", "09.Q2": 4, "09.Q3": "C"}
+
+WRONG = {
+    "09.1": [(window_forgets_the_question, "the question"),
+             (window_cuts_exchanges, "without the assistant message that asked for it"),
+             (window_question_twice, "twice"),
+             (window_moves_forward, "move it back"),
+             (window_from_lastn, "LastN")],
+    "09.2": [(errand_raises_on_failure, "raised"),
+             (errand_one_wording, "tool failed"),
+             (errand_not_flagged, "is_error"),
+             (errand_by_the_package, "registry.answer")],
+    "09.3": [(LogCountsSlips, "model calls"),
+             (LogOverwrites, "append"),
+             (LogNeverResets, "each run"),
+             (LogWithoutErrors, "is_error"),
+             (LogByRecorder, "EventRecorder")],
+    "09.4": [(route_one_branch, "Send"),
+             (route_without_budget, "budget"),
+             (route_whole_batch, "one slip"),
+             (route_budget_off_by_one, "exactly")],
+    "09.5": [(NoCeilingAgent, "ceiling"),
+             (KeepAllAgent, "window"),
+             (FakeAnswerAgent, "None"),
+             (SilentAgent, "listeners"),
+             (PackageAgent, "package's Agent")],
+    "09.Q1": [("A", "get_price"), ("C", "ceiling")],
+    "09.Q2": [(3, "slip"), (6, "branches")],
+    "09.Q3": [("A", "question"), ("B", "question")],
+}
