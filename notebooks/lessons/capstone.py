@@ -117,6 +117,34 @@ def price_manager(item: str = "coffee", cities: Sequence[str] = ("Rome", "Osaka"
     return ScriptedLLM([_ask_prices(item, cities), _convert, _report(item)], name="scripted: price manager")
 
 
+# --- held-out cases: the capstone's checks use them; its notebook never shows them ----------------------
+
+#: Other items, other cities, and a city with no prices.
+HELD_OUT = (("bread", ("Lima", "Oslo", "Nairobi")), ("tea", ("Rome", "Atlantis")), ("coffee", ("Nairobi",)))
+
+
+def question_for(item: str, cities: Sequence[str]) -> str:
+    return f"What does {item} cost in {' and in '.join(cities)}, in US dollars?"
+
+
+def broken_tools() -> ToolRegistry:
+    """The task's tools, except that the exchange-rate service is down: ``to_usd`` raises ``ConnectionError``."""
+    registry = ToolRegistry()
+    registry.add(get_price)
+
+    def to_usd(amount: float, currency: str) -> str:
+        """Convert an amount of money into US dollars, rounded to the cent.
+
+        Args:
+            amount: How much money, in the currency given.
+            currency: The three-letter currency code, for example "EUR".
+        """
+        raise ConnectionError("the exchange-rate service is down")
+
+    registry.add(to_usd)
+    return registry
+
+
 def SCRIPTED() -> ScriptedLLM:
     """The scripted model the demo command uses for this task when the model spec is ``scripted``."""
     return price_manager()

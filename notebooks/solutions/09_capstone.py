@@ -304,21 +304,28 @@ class PackageAgent:
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
-    "09.Q1": "B. SmolLM2 never called get_price: it made up 1.0 EUR and converted it six times, and the ceiling "
-             "stopped it after six model calls, with no answer.",
-    "09.Q2": 4,
-    "09.Q3": "C. The window drops the question, so a model reading only the window no longer knows which cities "
-             "it was asked about; pinning the question is what keeps the run on task.",
-    "09.Q4": "Because every branch only adds its answer slip to a list that a reducer concatenates; none of them "
-             "replaces a field, so two branches cannot overwrite each other.",
-    "09.Q5": "The model would be read an answer slip whose request it cannot see; providers reject that "
-             "conversation.",
-    "09.Q6": "The replay compares what your agent sends with what the recorded agent sent; an agent whose "
-             "window or wording differs fails at the first model call where they differ.",
+    "09.Q1": "B. SmolLM2 never called get_price: it made up 1.0 EUR, converted it in each of its six model calls, "
+             "and the ceiling stopped the run with no answer.",
+    "09.Q2": "3. The manager asks for every city's price in one reply and every conversion in the next, so five "
+             "cities take the same three model calls as two; only the branches (ten slips) multiply.",
+    "09.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
+             "slips and their answers), not which city each price came from, so the manager says "
+             "'I lost track of the prices.'",
+    "09.Q4": "Each branch returns only the answer slip it adds, and `messages: Annotated[list, operator.add]` "
+             "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
+             "superstep are an error, on this engine and on LangGraph.",
+    "09.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
+             "conversation, and a model that accepted it would read '2.97 USD' without knowing what it converts.",
+    "09.Q6": "Yes. A replay compares the whole folder only at the first call; after that it compares the newest "
+             "messages (the last reply and its answer slips), and a window that keeps exchanges whole always "
+             "keeps those, whatever n is.",
+    "09.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
+             "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
+             "so the run ends without spending the rest of the ceiling.",
 }
 
 SOLUTIONS = {"09.1": pinned_window, "09.2": errand, "09.3": PriceLog, "09.4": route, "09.5": PriceAgent,
-             "09.Q1": "B", "09.Q2": 4, "09.Q3": "C"}
+             "09.Q1": "B", "09.Q2": 3, "09.Q3": "B"}
 
 WRONG = {
     "09.1": [(window_forgets_the_question, "the question"),
@@ -330,7 +337,7 @@ WRONG = {
              (errand_one_wording, "tool failed"),
              (errand_not_flagged, "is_error"),
              (errand_by_the_package, "registry.answer")],
-    "09.3": [(LogCountsSlips, "model calls"),
+    "09.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
              (LogWithoutErrors, "is_error"),
@@ -345,6 +352,6 @@ WRONG = {
              (SilentAgent, "listeners"),
              (PackageAgent, "package's Agent")],
     "09.Q1": [("A", "get_price"), ("C", "ceiling")],
-    "09.Q2": [(3, "slip"), (6, "branches")],
-    "09.Q3": [("A", "question"), ("B", "question")],
+    "09.Q2": [(10, "slips"), (5, "one reply")],
+    "09.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
 }
