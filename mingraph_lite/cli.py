@@ -62,7 +62,10 @@ def _task(path: str | None, unit_in_result: bool) -> tuple:
     if spec is None or not os.path.isfile(path):
         raise ValueError(f"the task file {path} is not a readable .py file")
     task = module_from_spec(spec)
-    spec.loader.exec_module(task)  # type: ignore[union-attr]
+    try:
+        spec.loader.exec_module(task)  # type: ignore[union-attr]
+    except Exception as e:  # a task file can fail any way: say which file, and how
+        raise ValueError(f"the task file {path} failed to load: {type(e).__name__}: {e}") from None
     missing = [name for name in ("TOOLS", "SYSTEM_PROMPT", "QUESTION", "SCRIPTED") if not hasattr(task, name)]
     if missing:
         raise ValueError(f"the task file {path} does not define {', '.join(missing)}")
@@ -84,9 +87,8 @@ def demo(argv: list[str] | None = None) -> int:
     try:
         registry, system_prompt, question, scripted = _task(args.task, args.unit_in_result)
         llm = llm_from_spec(parse_spec(args.llm), scripted=scripted)
-    except Exception as e:  # a task file can fail any way; OSError: replay:PATH not readable
-        _error(_sentence(e) if isinstance(e, (OSError, ValueError, ImportError, MingraphError))
-               else f"{type(e).__name__} in {args.task}: {e}")
+    except (OSError, ValueError, ImportError, MingraphError) as e:  # OSError: replay:PATH not readable
+        _error(_sentence(e))
         return 2
     try:
         trace = TraceRecorder(args.trace) if args.trace else None  # opens the file: fails here, not mid-run
