@@ -27,8 +27,8 @@ from typing import Annotated, TypedDict
 
 import matplotlib.pyplot as plt
 
-from mingraph_lite import (Agent, ConsoleLogger, Observer, ReplayLLM, StepLimitReached, ToolArgsError, ToolCall,
-                           ToolMessage, ToolRegistry, UserMessage)
+from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ReplayLLM, StepLimitReached, ToolArgsError,
+                           ToolCall, ToolMessage, ToolRegistry, UserMessage)
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 09.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
@@ -102,9 +102,17 @@ run_folder = agent.memory.messages()[1:]   # the question, then everything after
 print(f"the run: {len(run_folder)} messages; the plain window with n=3 keeps:")
 show(last_n(run_folder, 3))
 
+package_window = LastN(SYSTEM_PROMPT, 3)
+for message in run_folder:
+    package_window.add(message)
+print("\nthe package's LastN, n=3, keeps:")
+show(package_window.messages()[1:])
+assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
+
 # %% [markdown]
 # Two things went wrong. The window starts with an answer slip whose request is gone (providers reject that), and
-# the **question is gone**: a model reading this no longer knows which cities it was asked about.
+# the **question is gone**: a model reading this no longer knows which cities it was asked about. The package's
+# `LastN` fixes the first (it moves its start back to whole exchanges) but not the second.
 #
 # ### Exercise 09.1: a window that pins the question
 #
@@ -165,7 +173,8 @@ except TimeoutError as e:
 # %% [markdown]
 # In notebook 03 the errands card answered every slip of a broken batch and then let the tool's exception go up.
 # On a branch, an exception is worse: when one node of a superstep raises, the graph merges nothing of that
-# superstep, so the other branches' good answers are lost too. So the errand never raises: it answers.
+# superstep, so the other branches' good answers are lost too (you will see it happen in piece 4). So the errand
+# never raises: it answers.
 #
 # ### Exercise 09.2: `errand(registry, slip)`
 #
@@ -275,6 +284,31 @@ toy.add_conditional_edges(START, spread, ["square"])
 toy.add_edge("square", END)
 toy_graph = toy.compile()
 print(toy_graph.invoke({"numbers": [3, 1, 4]}), "| supersteps:", toy_graph.steps)
+
+
+# %% [markdown]
+# And the promise from piece 2: one branch that raises, and the worksheets the run reached (streamed as values).
+# The branches for 3 and 4 ran, but their squares never reach the worksheet.
+
+# %%
+def square_or_fail(packet):
+    if packet["n"] == 1:
+        raise TimeoutError("this branch's service did not answer")
+    return {"squares": [packet["n"] ** 2]}
+
+
+fragile = StateGraph(Squares)
+fragile.add_node("square", square_or_fail)
+fragile.add_conditional_edges(START, spread, ["square"])
+fragile.add_edge("square", END)
+reached = []
+try:
+    for values in fragile.compile().stream({"numbers": [3, 1, 4]}, stream_mode="values"):
+        reached.append(values)
+except TimeoutError as e:
+    print("TimeoutError:", e)
+print("the last worksheet reached:", reached[-1])
+assert reached[-1]["squares"] == []
 
 # %% [markdown]
 # ### Exercise 09.4: `route(state)`, after the model node
@@ -441,8 +475,12 @@ for label, name in (("SmolLM2-135M (recorded, replayed)", "capstone-smollm2-135m
     replay = ReplayLLM.from_trace(RUNS / name)
     result = ours.PriceAgent(replay, price_tools(), SYSTEM_PROMPT, observers=[ConsoleLogger()], max_steps=6).run(
         {"question": QUESTION})
-    replayed[label] = replay
+    replayed[label] = (replay, result)
     print("result:", {**result, "answer": result["answer"] and result["answer"][:40] + "..."}, "\n")
+smol_replay, smol_result = replayed["SmolLM2-135M (recorded, replayed)"]
+asked = [c.name for m in smol_replay.responses for c in m.message.tool_calls]
+assert smol_result == {"answer": None, "reason": "step limit"} and asked == ["to_usd"] * 6
+assert replayed["Gemma 3 270M (recorded, replayed)"][1]["answer"].startswith("<your answer>")
 
 # %% [markdown]
 # Neither model answered the question. SmolLM2 never asked for a price: it invented an amount and a currency
@@ -460,7 +498,7 @@ try:
 except StepLimitReached as stop:
     print("the recording's agent, replayed again:", stop)
 read_whole = [len(messages) for messages, _ in whole.llm.calls]
-read_window = [len(messages) for messages, _ in replayed["SmolLM2-135M (recorded, replayed)"].calls]
+read_window = [len(messages) for messages, _ in smol_replay.calls]
 print("messages read per call, whole folder:", read_whole)
 print("messages read per call, window of 6: ", read_window)
 assert read_window[-1] < read_whole[-1] and read_window[:3] == read_whole[:3]
@@ -479,7 +517,7 @@ plt.show()
 # ## What is still open
 #
 # - **Repeats.** SmolLM2 asked for the same conversion six times. Your router could notice a repeated batch and stop
-#   early (Q7); the package's agent does not, and neither does LangGraph's.
+#   early (Q7); the package's `Agent` does not (the recording shows it spending all six calls).
 # - **Better models.** Neither shipped model answered this question. A model that does will need no change to your
 #   agent: run the demo command with `--task notebooks/lessons/capstone.py` and a model of your choice.
 # - **Your own task.** The task file is small: tools, a system prompt, a question and a scripted model. Write one for
