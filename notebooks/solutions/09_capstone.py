@@ -152,6 +152,17 @@ class LogWithoutErrors(PriceLog):
                     "result": result.content, "error": False})
 
 
+class LogLastCall(PriceLog):
+    """Pairs each answer with the last call heard, not the call with its id."""
+
+    def on_tool_call(self, call):
+        self.last = call
+
+    def on_tool_return(self, result):
+        self.write({"tool": result.name, "arguments": dict(self.last.arguments), "result": result.content,
+                    "error": result.is_error})
+
+
 class LogByRecorder(PriceLog):
     def __init__(self, path):
         super().__init__(path)
@@ -290,6 +301,23 @@ class SilentAgent(PriceAgent):
         pass
 
 
+class RawErrandAgent(PriceAgent):
+    """Runs each slip with registry.run, so a city with no prices takes the run down."""
+
+    def run_errand(self, packet):
+        slip = packet["slip"]
+        self.tell("on_tool_call", slip)
+        answer = self.registry.run(slip)
+        self.tell("on_tool_return", answer)
+        return {"messages": [answer]}
+
+
+class NoFinishAgent(PriceAgent):
+    def tell(self, hook, *args):
+        if hook != "on_finish":
+            super().tell(hook, *args)
+
+
 class PackageAgent:
     """Only wraps the package's Agent: the check must refuse it."""
 
@@ -341,7 +369,8 @@ WRONG = {
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
              (LogWithoutErrors, "is_error"),
-             (LogByRecorder, "EventRecorder")],
+             (LogByRecorder, "EventRecorder"),
+             (LogLastCall, "tool_call_id")],
     "09.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
              (route_whole_batch, "one slip"),
@@ -350,6 +379,8 @@ WRONG = {
              (KeepAllAgent, "window"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
+             (RawErrandAgent, "answer every slip with your errand"),
+             (NoFinishAgent, "on_finish is due"),
              (PackageAgent, "package's Agent")],
     "09.Q1": [("A", "get_price"), ("C", "ceiling")],
     "09.Q2": [(10, "slips"), (5, "one reply")],

@@ -238,6 +238,10 @@ def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
                        f"{expected['model_calls']}: {fix}")
         if _same_but(got, expected, "error"):
             raise Hint("a line's error flag is wrong: copy the answer slip's is_error")
+        if "tool" in expected and _same_but(got, expected, "arguments"):
+            raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')}, not "
+                       f"{expected['arguments']}: find the call by the answer's tool_call_id (a call that was "
+                       "never announced gets None)")
         raise Hint(f"expected the line {expected}, your file has {got}")
     if len(lines) > len(want):
         raise Hint(f"the file holds {len(lines)} lines where the runs announced {len(want)}")
