@@ -32,15 +32,24 @@ class _Pinned:
         return [self.system, *self.history[:1], *rest[len(rest) - _shortest(rest, self.n):]]
 
 
-def _stub_inside(error: BaseException | None) -> bool:
-    """Whether a stub's NotImplementedError is the error, or what caused it (a graph wraps a node's error)."""
+PIECES = {"pinned_window": "09.1", "errand": "09.2", "route": "09.4"}
+
+
+def _stub_inside(error: BaseException | None) -> BaseException | None:
+    """The stub's NotImplementedError, if it is the error or what caused it (an engine may wrap a node's error)."""
     for _ in range(10):
-        if error is None:
-            return False
-        if isinstance(error, NotImplementedError):
-            return True
+        if error is None or isinstance(error, NotImplementedError):
+            return error
         error = error.__cause__ or error.__context__
-    return False
+    return None
+
+
+def _stub_piece(error: BaseException) -> str | None:
+    """Which earlier exercise's stub raised (``pinned_window`` -> "09.1"), or None for a method of the agent."""
+    tb, name = error.__traceback__, None
+    while tb is not None:
+        name, tb = tb.tb_frame.f_code.co_name, tb.tb_next
+    return PIECES.get(name or "")
 
 
 def _kinds(recorder: EventRecorder) -> list[str]:
@@ -56,7 +65,11 @@ def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, **sett
     except _Leaned:
         raise Hint("that hands the run to the package's Agent (or its agent graph): build your own graph") from None
     except Exception as e:
-        if _stub_inside(e):
+        stub = _stub_inside(e)
+        if stub is not None and _stub_piece(stub):
+            raise Hint(f"your agent uses a piece that is still a stub: finish exercise {_stub_piece(stub)} "
+                       "first (its function is called from your agent)") from None
+        if stub is not None:
             raise NotDone from None
         why = ("; a branch let a slip's error out: answer every slip with your errand, which never raises"
                if isinstance(e, (ToolArgsError, ConnectionError)) else "")
