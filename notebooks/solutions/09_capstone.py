@@ -318,20 +318,19 @@ class NoFinishAgent(PriceAgent):
             super().tell(hook, *args)
 
 
-def route_still_a_stub(state):
-    raise NotImplementedError  # the notebook's 09.4 cell, not done yet
-
-
 class StubRouteAgent(PriceAgent):
     """Finished itself, but wired to a router the learner has not written yet."""
 
     def graph(self):
+        def route(state):
+            raise NotImplementedError  # the notebook's 09.4 cell, not done yet
+
         builder = StateGraph(PriceState)
         builder.add_node("model", self.model)
         builder.add_node("errand", self.run_errand)
         builder.add_node("give_up", self.give_up)
         builder.add_edge(START, "model")
-        builder.add_conditional_edges("model", route_still_a_stub, ["errand", "give_up", END])
+        builder.add_conditional_edges("model", route, ["errand", "give_up", END])
         builder.add_edge("errand", "model")
         builder.add_edge("give_up", END)
         return builder.compile(max_steps=3 * self.max_steps + 3)
