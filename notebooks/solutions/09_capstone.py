@@ -336,6 +336,13 @@ class StubRouteAgent(PriceAgent):
         return builder.compile(max_steps=3 * self.max_steps + 3)
 
 
+class ChattyQuestionAgent(PriceAgent):
+    """Wraps the question in words of its own: scripted models do not mind, a replayed real run does."""
+
+    def run(self, state):
+        return super().run({"question": f"Please help. {state['question']}"})
+
+
 class PackageAgent:
     """Only wraps the package's Agent: the check must refuse it."""
 
@@ -400,6 +407,7 @@ WRONG = {
              (RawErrandAgent, "answer every slip with your errand"),
              (NoFinishAgent, "on_finish is due"),
              (StubRouteAgent, "finish exercise 09.4 first"),
+             (ChattyQuestionAgent, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
     "09.Q1": [("A", "get_price"), ("C", "ceiling")],
     "09.Q2": [(10, "slips"), (5, "one reply")],

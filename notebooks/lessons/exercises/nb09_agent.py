@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mingraph_lite import (Agent, EventRecorder, Message, ReplayLLM, ScriptedLLM, SystemMessage, ToolArgsError,
-                           ToolRegistry, read_trace)
+from mingraph_lite import (Agent, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM, SystemMessage,
+                           ToolArgsError, ToolRegistry, read_trace)
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
@@ -56,8 +56,9 @@ def _kinds(recorder: EventRecorder) -> list[str]:
     return [e["event"] for e in recorder.events]
 
 
-def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, **settings: Any) -> tuple[Any, list[str]]:
-    recorder = EventRecorder()
+def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, recorder: EventRecorder | None = None,
+               **settings: Any) -> tuple[Any, list[str]]:
+    recorder = recorder if recorder is not None else EventRecorder()
     from mingraph_lite.graph.agent_graph import AgentNodes
     try:
         with _refusing(_PackageAgent, "run"), _refusing(AgentNodes, "model"):
@@ -72,7 +73,10 @@ def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, **sett
         if stub is not None:
             raise NotDone from None
         why = ("; a branch let a slip's error out: answer every slip with your errand, which never raises"
-               if isinstance(e, (ToolArgsError, ConnectionError)) else "")
+               if isinstance(e, (ToolArgsError, ConnectionError)) else
+               "; a replay hands back a real run's replies only while your agent sends what the recorded agent "
+               "sent: the question, then each reply followed by its answer slips, in the slips' order"
+               if isinstance(e, ReplayMismatch) else "")
         raise Hint(f"on {question!r} your agent raised {type(e).__name__}: {e}{why}") from None
     if not isinstance(result, dict) or "answer" not in result or "reason" not in result:
         raise Hint('run returns {"answer": ..., "reason": ...}')
@@ -142,18 +146,20 @@ def _check_stops(cls: Any) -> None:
 
 def _check_replays(cls: Any) -> None:
     for model, path in REAL_RUNS.items():
-        events = read_trace(path)
-        finish = events[-1]
+        events, recorder = read_trace(path), EventRecorder()
         replay = ReplayLLM.from_trace(path)
         question = events[0]["messages"][-1]["content"]
-        got, kinds = _run_yours(cls, replay, price_tools(), question, max_steps=6, max_slips=8, window=6)
-        recorded = [(e["name"], e["arguments"]) for e in events if e["event"] == "tool_call"]
-        if len(replay.calls) != sum(e["event"] == "model_reply" for e in events) or \
-                (got["answer"], got["reason"]) != (finish["answer"], finish["reason"]) or \
-                kinds.count("tool_call") != len(recorded):
+        got, _ = _run_yours(cls, replay, price_tools(), question, recorder, max_steps=6, max_slips=8, window=6)
+        want = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in events
+                if e["event"] in ("tool_call", "tool_return")]
+        mine = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in recorder.events
+                if e["event"] in ("tool_call", "tool_return")]
+        replies = sum(e["event"] == "model_reply" for e in events)
+        if len(replay.calls) != replies or (got["answer"], got["reason"]) != (events[-1]["answer"],
+                                                                             events[-1]["reason"]) or mine != want:
             raise Hint(f"the recorded {model} run, replayed, ended {got['reason']!r} after {len(replay.calls)} model "
-                       f"calls and {kinds.count('tool_call')} tool calls; the recording: {finish['reason']!r}, "
-                       f"{sum(e['event'] == 'model_reply' for e in events)} and {len(recorded)}")
+                       f"calls and {len(mine) // 2} answered slips; the recording: {events[-1]['reason']!r}, "
+                       f"{replies} and {len(want) // 2}, with the same slips and answers")
 
 
 @exercise("09.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
