@@ -19,12 +19,15 @@ def pinned_window(system_prompt, messages, n):
     return [SystemMessage(system_prompt), question, *rest[start:]]
 
 
-def window_forgets_the_question(system_prompt, messages, n):
-    rest = list(messages)
-    start = max(0, len(rest) - n)
-    while start > 0 and isinstance(rest[start], ToolMessage):
+def _whole_window(messages, n):
+    start = max(0, len(messages) - n)
+    while start > 0 and isinstance(messages[start], ToolMessage):
         start -= 1
-    return [SystemMessage(system_prompt), *rest[start:]]
+    return list(messages[start:])
+
+
+def window_forgets_the_question(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), *_whole_window(messages, n)]
 
 
 def window_cuts_exchanges(system_prompt, messages, n):
@@ -32,11 +35,7 @@ def window_cuts_exchanges(system_prompt, messages, n):
 
 
 def window_question_twice(system_prompt, messages, n):
-    rest = list(messages)
-    start = max(0, len(rest) - n)
-    while start > 0 and isinstance(rest[start], ToolMessage):
-        start -= 1
-    return [SystemMessage(system_prompt), messages[0], *rest[start:]]
+    return [SystemMessage(system_prompt), messages[0], *_whole_window(messages, n)]
 
 
 def window_moves_forward(system_prompt, messages, n):
@@ -146,16 +145,12 @@ class LogNeverResets(PriceLog):
 
 
 class LogWithoutErrors(PriceLog):
-    def on_tool_return(self, result):
-        call = self.asked.get(result.tool_call_id)
-        self.write({"tool": result.name, "arguments": dict(call.arguments) if call else None,
-                    "result": result.content, "error": False})
+    def write(self, line):
+        super().write({**line, "error": False} if "error" in line else line)
 
 
 class LogLastCall(PriceLog):
-    """Pairs each answer with the last call heard, not the call with its id."""
-
-    def on_tool_call(self, call):
+    def on_tool_call(self, call):  # the last call heard, not the call with the answer's id
         self.last = call
 
     def on_tool_return(self, result):
@@ -283,11 +278,8 @@ class NoCeilingAgent(PriceAgent):
 
 class KeepAllAgent(PriceAgent):
     def model(self, state):
-        window, self.window = self.window, 10_000
-        try:
-            return super().model(state)
-        finally:
-            self.window = window
+        self.window = 10_000  # reads the whole run, whatever window it was given
+        return super().model(state)
 
 
 class FakeAnswerAgent(PriceAgent):
@@ -302,9 +294,7 @@ class SilentAgent(PriceAgent):
 
 
 class RawErrandAgent(PriceAgent):
-    """Runs each slip with registry.run, so a city with no prices takes the run down."""
-
-    def run_errand(self, packet):
+    def run_errand(self, packet):  # registry.run: a city with no prices takes the run down
         slip = packet["slip"]
         self.tell("on_tool_call", slip)
         answer = self.registry.run(slip)
@@ -319,9 +309,7 @@ class NoFinishAgent(PriceAgent):
 
 
 class StubRouteAgent(PriceAgent):
-    """Finished itself, but wired to a router the learner has not written yet."""
-
-    def graph(self):
+    def graph(self):  # finished itself, but wired to a router the learner has not written yet
         def route(state):
             raise NotImplementedError  # the notebook's 09.4 cell, not done yet
 
@@ -337,15 +325,11 @@ class StubRouteAgent(PriceAgent):
 
 
 class ChattyQuestionAgent(PriceAgent):
-    """Wraps the question in words of its own: scripted models do not mind, a replayed real run does."""
-
-    def run(self, state):
+    def run(self, state):  # words of its own around the question: a replayed real run minds, a script does not
         return super().run({"question": f"Please help. {state['question']}"})
 
 
-class PackageAgent:
-    """Only wraps the package's Agent: the check must refuse it."""
-
+class PackageAgent:  # only wraps the package's Agent: the check must refuse it
     def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
         from mingraph_lite import Agent
         self.agent = Agent(llm, registry, system_prompt, observers=observers, max_steps=max_steps)
