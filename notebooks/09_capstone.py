@@ -12,8 +12,8 @@
 #   against two recorded runs of real models.
 #
 # **Prerequisites:** notebooks 01 to 08. **Time:** about 85 minutes, exercises included. This is our estimate, not a
-# measurement: about 2,300 words to read (12 minutes at 200 words a minute), 10 to 15 minutes for each of the first
-# four exercises, 25 for the agent, and 5 for the questions.
+# measurement: about 2,500 words to read (12 to 13 minutes at 200 words a minute), 8 to 12 minutes for each of the
+# first four exercises (about 40 in all), 25 for the agent, and 7 for the questions.
 #
 # Every run here is **scripted** (no model, no network), except the two recorded runs of real models near the end,
 # which are **replayed** from their trace files and labelled with model and settings.
@@ -352,9 +352,10 @@ check("09.4", route)
 # - **`graph()`**: a `StateGraph(PriceState)` with the nodes `model`, `errand` and `give_up`; `START` to `model`;
 #   your `route` after `model` (its routes: `errand`, `give_up`, `END`); `errand` back to `model` (the join) and
 #   `give_up` to `END`. Compile it with room for every superstep, e.g. `max_steps=3 * self.max_steps + 3`;
-# - **`run(state)`**: announce `on_run_start` with the system prompt and the question, run the graph from
-#   `{"messages": [UserMessage(question)], "failed": [], "model_calls": 0, "slips_left": self.max_slips,
-#   "stopped": None}`, announce `on_finish`, and return the answer and reason.
+# - **`run(state)`**: announce `on_run_start` with the messages the first call reads (the system prompt as a
+#   `SystemMessage`, then the question as a `UserMessage`), run the graph from `{"messages": [the question],
+#   "failed": [], "model_calls": 0, "slips_left": self.max_slips, "stopped": None}`, announce
+#   `on_finish(answer, reason)`, and return them.
 #
 # The check runs your agent on questions you have not seen at two window sizes (and compares what the model was
 # read with what the window allows), on a model that never stops, a broken tool and a batch over budget, and then
