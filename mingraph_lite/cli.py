@@ -39,31 +39,54 @@ class _Parser(argparse.ArgumentParser):
 def _demo_parser() -> argparse.ArgumentParser:
     from .llms.factory import FORMS
 
-    parser = _Parser(prog="python -m mingraph_lite demo",
-                     description="Ask the Paris/Tokyo question with the console logger.")
+    parser = _Parser(prog="python -m mingraph_lite demo", description="Ask a task's question with the console logger.")
     parser.add_argument("--llm", default=None,
                         help=f"model spec: {', '.join(FORMS)}; default from MINGRAPH_LLM, else scripted")
     parser.add_argument("--trace", default=None, help="also append every announcement to this JSON Lines file")
     parser.add_argument("--max-steps", type=int, default=10, help="ceiling on model calls (default 10)")
     parser.add_argument("--unit-in-result", action="store_true", help='get_weather returns "18°C", not "18"')
+    parser.add_argument("--task", default=None, help="a Python file defining TOOLS (a ToolRegistry), SYSTEM_PROMPT, "
+                        "QUESTION and SCRIPTED (its scripted model); default the Paris/Tokyo weather question")
     return parser
 
 
+def _task(path: str | None, unit_in_result: bool) -> tuple:
+    """(registry, system prompt, question, scripted model) of a task file, loaded by path; else the weather task."""
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    from .course import scripts
+    from .course.weather import weather_registry
+    if path is None:
+        return weather_registry(unit_in_result), scripts.SYSTEM_PROMPT, scripts.QUESTION, scripts.four_round_manager
+    spec = spec_from_file_location("mingraph_task", path)
+    if spec is None or not os.path.isfile(path):
+        raise ValueError(f"the task file {path} is not a readable .py file")
+    task = module_from_spec(spec)
+    try:
+        spec.loader.exec_module(task)  # type: ignore[union-attr]
+    except Exception as e:  # a task file can fail any way: say which file, and how
+        raise ValueError(f"the task file {path} failed to load: {type(e).__name__}: {e}") from None
+    missing = [name for name in ("TOOLS", "SYSTEM_PROMPT", "QUESTION", "SCRIPTED") if not hasattr(task, name)]
+    if missing:
+        raise ValueError(f"the task file {path} does not define {', '.join(missing)}")
+    return task.TOOLS, task.SYSTEM_PROMPT, task.QUESTION, task.SCRIPTED
+
+
 def demo(argv: list[str] | None = None) -> int:
-    """Ask the Paris/Tokyo question with the console logger (and, with --trace, a trace)."""
+    """Ask a task's question (the weather one by default) with the console logger (and, with --trace, a trace)."""
     parser = _demo_parser()
     args = parser.parse_args(argv)
-    if args.max_steps < 1:
-        parser.error("--max-steps counts model calls and must be at least 1")
+    if args.max_steps < 1 or (args.task and args.unit_in_result):
+        parser.error("--max-steps must be at least 1; --unit-in-result belongs to the weather task, not --task")
 
     from .agents import Agent
-    from .course.scripts import QUESTION, SYSTEM_PROMPT, make_llm
-    from .course.weather import weather_registry
+    from .llms.factory import llm_from_spec, parse_spec
     from .observers.console import ConsoleLogger
     from .observers.trace import TraceRecorder
 
     try:
-        llm = make_llm(args.llm)
+        registry, system_prompt, question, scripted = _task(args.task, args.unit_in_result)
+        llm = llm_from_spec(parse_spec(args.llm), scripted=scripted)
     except (OSError, ValueError, ImportError, MingraphError) as e:  # OSError: replay:PATH not readable
         _error(_sentence(e))
         return 2
@@ -72,11 +95,10 @@ def demo(argv: list[str] | None = None) -> int:
     except OSError as e:
         _error(f"cannot write the trace to {args.trace}: {e.strerror or e}; give a writable file path")
         return 2
-    agent = Agent(llm, weather_registry(args.unit_in_result), SYSTEM_PROMPT,
-                  observers=[ConsoleLogger()] + ([trace] if trace else []), max_steps=args.max_steps)
-    print(f"model: {llm.name}")
-    print(f"question: {QUESTION}")
-    code = _run(agent, {"question": QUESTION})
+    agent = Agent(llm, registry, system_prompt, observers=[ConsoleLogger()] + ([trace] if trace else []),
+                  max_steps=args.max_steps)
+    print(f"model: {llm.name}\nquestion: {question}")
+    code = _run(agent, {"question": question})
     if trace is not None and trace.unwritten:
         _error(f"the trace {args.trace} is incomplete: {trace.unwritten} of {trace.announcements} lines could not be "
                f"written ({_sentence(trace.last_error)})")

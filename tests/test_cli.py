@@ -211,3 +211,57 @@ def test_demo_appends_after_a_writer_killed_mid_line(tmp_path):
     trace = read_trace(path)
     assert trace.skipped == (18,) and len(trace) == 17 + 18
     assert [e["event"] for e in trace[17:]][:1] == ["run_start"] and trace[-1]["event"] == "finish"
+
+
+TASK_FILE = '''
+from mingraph_lite import ScriptedLLM, ToolRegistry
+
+def shout(word: str) -> str:
+    """Say a word loudly.
+
+    Args:
+        word: The word.
+    """
+    return word.upper() + "!"
+
+TOOLS = ToolRegistry()
+TOOLS.add(shout)
+SYSTEM_PROMPT = "You shout words."
+QUESTION = "Shout hello, please."
+
+def SCRIPTED():
+    return ScriptedLLM([[("shout", {"word": "hello"})], lambda messages, tools: messages[-1].content],
+                       name="scripted: shouter")
+'''
+
+
+def test_demo_runs_a_task_file_and_traces_it(tmp_path):
+    task, trace = tmp_path / "shout_task.py", tmp_path / "shout.jsonl"
+    task.write_text(TASK_FILE, encoding="utf-8")
+    result = run_module("demo", "--task", str(task), "--trace", str(trace))
+    assert result.returncode == 0, result.stderr
+    assert "model: scripted: shouter" in result.stdout and "question: Shout hello, please." in result.stdout
+    assert "\nanswer: HELLO!\n" in result.stdout
+    events = read_trace(trace)
+    assert events[0]["messages"][0]["content"] == "You shout words."
+    assert [e["name"] for e in events if e["event"] == "tool_return"] == ["shout"]
+
+
+@pytest.mark.parametrize("text, said", [("TOOLS = 1\n", "does not define SYSTEM_PROMPT, QUESTION, SCRIPTED"),
+                                        ("x = 1 / 0\n", "failed to load: ZeroDivisionError: division by zero")])
+def test_a_broken_task_file_is_one_sentence(tmp_path, capsys, text, said):
+    task = tmp_path / "task.py"
+    task.write_text(text, encoding="utf-8")
+    assert cli.main(["demo", "--task", str(task), "--llm", "scripted"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and str(task) in err and "Traceback" not in err
+    assert cli.main(["demo", "--task", str(tmp_path / "missing.py"), "--llm", "scripted"]) == 2
+    assert "missing.py is not a readable .py file" in capsys.readouterr().err
+
+
+def test_unit_in_result_is_refused_with_a_task(tmp_path, capsys):
+    task = tmp_path / "task.py"
+    task.write_text(TASK_FILE, encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["demo", "--task", str(task), "--unit-in-result"])
+    assert stop.value.code == 2 and "belongs to the weather task" in capsys.readouterr().err

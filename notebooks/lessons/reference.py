@@ -1,12 +1,14 @@
 """The notebook's own version of an exercise, for the cells after it, loaded from ``notebooks/solutions/``.
 
 Later cells never depend on the learner's code, and the answer must not be printed where the learner can copy it
-(issue 21): ``reference("01.4")`` returns the reference object without showing its source.
+(issue 21): ``reference("01.4")`` returns the reference object without showing its source, and
+``reference("09_capstone")`` the whole solutions module (``.PriceAgent`` ...).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +25,7 @@ def _module(number: str) -> ModuleType:
         raise LookupError(f"expected one notebooks/solutions/{number}_*.py, found {len(paths)}")
     spec = importlib.util.spec_from_file_location(f"{PREFIX}{paths[0].stem}", paths[0])
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a TypedDict's annotations are resolved through its module
     spec.loader.exec_module(module)
     return module
 
@@ -34,7 +37,9 @@ def is_reference(answer: Any) -> bool:
 
 
 def reference(exercise: str) -> Any:
-    """The reference answer of an exercise id like ``"01.4"``, as the solutions file defines it."""
+    """The reference answer of an exercise id like ``"01.4"``; for a notebook's name, its whole solutions module."""
+    if "_" in exercise:
+        return _module(exercise.split("_")[0])
     solutions = _module(exercise.split(".")[0]).SOLUTIONS
     if exercise not in solutions:
         raise KeyError(f"notebooks/solutions has no reference answer for {exercise}")

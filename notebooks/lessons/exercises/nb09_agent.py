@@ -1,0 +1,226 @@
+"""Notebook 09's final check and its checked questions: the learner's whole agent on held-out questions, a model
+that never stops, a broken tool, a spent budget and two replayed real runs; expectations come from the package's
+``Agent`` run on the same cases (with the window rule as a memory), and from the recorded traces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mingraph_lite import (Agent, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM, SystemMessage,
+                           ToolArgsError, ToolRegistry, read_trace)
+from mingraph_lite.agents import Agent as _PackageAgent
+from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
+from . import Hint, NotDone, exercise
+from .nb09 import REAL_RUNS, _Leaned, _refusing, _shortest
+
+
+# --- 09.5: the whole agent ------------------------------------------------------------------------------
+
+
+class _Pinned:
+    """The window rule as a package memory, so the package's Agent can say what a run with it must do."""
+
+    def __init__(self, system_prompt: str, n: int) -> None:
+        self.system, self.n, self.history = SystemMessage(system_prompt), n, []
+
+    def add(self, message: Message) -> None:
+        self.history.append(message)
+
+    def messages(self) -> list[Message]:
+        rest = self.history[1:]
+        return [self.system, *self.history[:1], *rest[len(rest) - _shortest(rest, self.n):]]
+
+
+PIECES = {"pinned_window": "09.1", "errand": "09.2", "route": "09.4"}
+
+
+def _stub_inside(error: BaseException | None) -> BaseException | None:
+    """The stub's NotImplementedError, if it is the error or what caused it (an engine may wrap a node's error)."""
+    for _ in range(10):
+        if error is None or isinstance(error, NotImplementedError):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
+
+
+def _stub_piece(error: BaseException) -> str | None:
+    """Which earlier exercise's stub raised (``pinned_window`` -> "09.1"), or None for a method of the agent."""
+    tb, name = error.__traceback__, None
+    while tb is not None:
+        name, tb = tb.tb_frame.f_code.co_name, tb.tb_next
+    return PIECES.get(name or "")
+
+
+def _kinds(recorder: EventRecorder) -> list[str]:
+    return [e["event"] for e in recorder.events]
+
+
+def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, recorder: EventRecorder | None = None,
+               **settings: Any) -> tuple[Any, list[str]]:
+    recorder = recorder if recorder is not None else EventRecorder()
+    from mingraph_lite.graph.agent_graph import AgentNodes
+    try:
+        with _refusing(_PackageAgent, "run"), _refusing(AgentNodes, "model"):
+            result = cls(llm, registry, SYSTEM_PROMPT, observers=[recorder], **settings).run({"question": question})
+    except _Leaned:
+        raise Hint("that hands the run to the package's Agent (or its agent graph): build your own graph") from None
+    except Exception as e:
+        stub = _stub_inside(e)
+        if stub is not None and _stub_piece(stub):
+            raise Hint(f"your agent uses a piece that is still a stub: finish exercise {_stub_piece(stub)} "
+                       "first (its function is called from your agent)") from None
+        if stub is not None:
+            raise NotDone from None
+        why = ("; a branch let a slip's error out: answer every slip with your errand, which never raises"
+               if isinstance(e, (ToolArgsError, ConnectionError)) else
+               "; a replay hands back a real run's replies only while your agent sends what the recorded agent "
+               "sent: the question, then each reply followed by its answer slips, in the slips' order"
+               if isinstance(e, ReplayMismatch) else "")
+        raise Hint(f"on {question!r} your agent raised {type(e).__name__}: {e}{why}") from None
+    if not isinstance(result, dict) or "answer" not in result or "reason" not in result:
+        raise Hint('run returns {"answer": ..., "reason": ...}')
+    return result, _kinds(recorder)
+
+
+def _check_held_out(cls: Any) -> None:
+    for item, cities in HELD_OUT:
+        for window in (6, 2):
+            question, recorder = question_for(item, cities), EventRecorder()
+            package = Agent(price_manager(item, cities), price_tools(), SYSTEM_PROMPT,
+                            memory=_Pinned(SYSTEM_PROMPT, window), observers=[recorder])
+            want = package.run({"question": question})["answer"]
+            llm = price_manager(item, cities)
+            got, kinds = _run_yours(cls, llm, price_tools(), question, max_steps=6, max_slips=8, window=window)
+            if not kinds:
+                raise Hint("your agent announced nothing to its listeners: tell each one in observers what happens "
+                           "(on_run_start, on_step_start, on_model_reply, on_tool_call, on_tool_return, on_finish)")
+            read = [len(messages) for messages, _ in llm.calls]
+            allowed = [len(messages) for messages, _ in package.llm.calls]
+            if read != allowed:
+                raise Hint(f"with window={window}, your agent read the model {read} messages per call where the "
+                           f"pinned window allows {allowed}: read it the window, not the whole run")
+            if (got["answer"], got["reason"]) != (want, "answered"):
+                raise Hint(f"on {question!r} (window={window}) your agent returned {got['answer']!r} "
+                           f"({got['reason']!r}); expected {want!r} ('answered')")
+            _same_announcements(kinds, _kinds(recorder), question)
+
+
+def _same_announcements(kinds: list[str], want: list[str], question: str) -> None:
+    if kinds == want:
+        return
+    at = next((i for i, (a, b) in enumerate(zip(kinds, want, strict=False)) if a != b), min(len(kinds), len(want)))
+    said = kinds[at] if at < len(kinds) else "nothing more"
+    due = f"on_{want[at]}" if at < len(want) else "nothing more"
+    raise Hint(f"on {question!r}, announcement {at + 1} of your run was {said!r} where {due} is due: a run "
+               "announces on_run_start, then per model call on_step_start and on_model_reply, per slip "
+               "on_tool_call and on_tool_return, and on_finish once at the end")
+
+
+def _check_stops(cls: Any) -> None:
+    looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 20, name="scripted: never stops")
+    try:
+        got, _ = _run_yours(cls, looping, price_tools(), "What does tea cost in Lima?", max_steps=3, max_slips=20,
+                            window=6)
+    except Hint as hint:
+        raise Hint(f"a model that never stops, with max_steps=3, was called {len(looping.calls)} times and then "
+                   f"{hint}: the ceiling counts model calls and ends the run with 'step limit'") from None
+    if len(looping.calls) != 3 or got["reason"] != "step limit":
+        raise Hint(f"a model that never stops was called {len(looping.calls)} times with max_steps=3 and the run "
+                   f"ended {got['reason']!r}: the ceiling counts model calls and ends the run with 'step limit'")
+    if got["answer"] is not None:
+        raise Hint("a run that did not finish must answer None, never a made-up sentence: the caller has to tell "
+                   "'I gave up' from an answer")
+    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
+    greedy = price_manager("coffee", cities)
+    got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), max_steps=6, max_slips=4, window=6)
+    if got != {"answer": None, "reason": "slip budget"} or "tool_call" in kinds:
+        raise Hint(f"five slips against max_slips=4 ended {got} after {kinds.count('tool_call')} tool calls: the "
+                   "batch that would pass the budget runs not at all, and the run ends 'slip budget'")
+    broken = price_manager("bread", ("Oslo", "Lima"))
+    got, _ = _run_yours(cls, broken, broken_tools(), question_for("bread", ("Oslo", "Lima")), max_steps=6, window=6)
+    if got != {"answer": None, "reason": "tool failed"} or len(broken.calls) != 2:
+        raise Hint(f"when the rate service is down the run ended {got} after {len(broken.calls)} model calls: the "
+                   "model cannot fix a broken tool, so after that round the run ends 'tool failed', no more calls")
+
+
+def _check_replays(cls: Any) -> None:
+    for model, path in REAL_RUNS.items():
+        events, recorder = read_trace(path), EventRecorder()
+        replay = ReplayLLM.from_trace(path)
+        question = events[0]["messages"][-1]["content"]
+        got, _ = _run_yours(cls, replay, price_tools(), question, recorder, max_steps=6, max_slips=8, window=6)
+        want = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in events
+                if e["event"] in ("tool_call", "tool_return")]
+        mine = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in recorder.events
+                if e["event"] in ("tool_call", "tool_return")]
+        replies = sum(e["event"] == "model_reply" for e in events)
+        if len(replay.calls) != replies or (got["answer"], got["reason"]) != (events[-1]["answer"],
+                                                                             events[-1]["reason"]) or mine != want:
+            raise Hint(f"the recorded {model} run, replayed, ended {got['reason']!r} after {len(replay.calls)} model "
+                       f"calls and {len(mine) // 2} answered slips; the recording: {events[-1]['reason']!r}, "
+                       f"{replies} and {len(want) // 2}, with the same slips and answers")
+
+
+@exercise("09.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
+def check_agent(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (PriceAgent), not an instance of it")
+    _check_held_out(cls)
+    _check_stops(cls)
+    _check_replays(cls)
+    return (f"your agent answered {len(HELD_OUT)} held-out questions at two window sizes, stopped at the ceiling, "
+            f"the slip budget and a broken tool, and reproduced {len(REAL_RUNS)} recorded real runs")
+
+
+# --- questions checked against runs ---------------------------------------------------------------------
+
+
+@exercise("09.Q1", kind="reasoning", title="what did SmolLM2 do with the price question?")
+def check_smollm2_run(answer: Any) -> str:
+    events = read_trace(REAL_RUNS["SmolLM2-135M"])
+    asked = [e["name"] for e in events if e["event"] == "tool_call"]
+    truth = "A" if "get_price" in asked else ("C" if events[-1]["reason"] == "answered" else "B")
+    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
+        raise Hint('answer with one letter: "A", "B" or "C"')
+    if answer.strip().upper() == truth:
+        return f"right: {asked.count('get_price')} get_price calls, {asked.count('to_usd')} to_usd calls, then the ceiling"
+    if answer.strip().upper() == "A":
+        raise Hint(f"count the get_price calls in the replayed run: {asked.count('get_price')}")
+    raise Hint(f"look at how the replayed run ended: {events[-1]['reason']!r}; the ceiling, not an answer")
+
+
+@exercise("09.Q2", kind="reasoning", title="five cities: how many model calls?")
+def check_five_cities(answer: Any) -> str:
+    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
+    llm = price_manager("coffee", cities)
+    Agent(llm, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("a whole number of model calls")
+    if answer == len(llm.calls):
+        return f"right: {len(llm.calls)} model calls, whatever the number of cities; only the branches multiply"
+    if answer == 2 * len(cities):
+        raise Hint("that counts slips (tool calls), not model calls: one reply can carry many slips")
+    raise Hint("the manager asks for every city's price in one reply: count replies, not cities")
+
+
+Q3_CITIES = ("Oslo", "Rome", "Osaka")
+
+
+def q3_options() -> dict[str, str]:
+    """Q3's two written choices: the answer with the whole folder, and the manager's words when it lost the prices."""
+    whole = Agent(price_manager("tea", Q3_CITIES), price_tools(), SYSTEM_PROMPT)
+    return {"A": whole.run({"question": question_for("tea", Q3_CITIES)})["answer"], "B": "I lost track of the prices."}
+
+
+@exercise("09.Q3", kind="reasoning", title="a window of 2: what does the manager answer?")
+def check_small_window(answer: Any) -> str:
+    said = Agent(price_manager("tea", Q3_CITIES), price_tools(), SYSTEM_PROMPT,
+                 memory=_Pinned(SYSTEM_PROMPT, 2)).run({"question": question_for("tea", Q3_CITIES)})["answer"]
+    truth = next((letter for letter, text in q3_options().items() if text == said), "C")
+    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
+        raise Hint('answer with one letter: "A", "B" or "C"')
+    if answer.strip().upper() == truth:
+        return f"right: the manager said {said!r}"
+    raise Hint("the question is pinned, but what does the third call read besides it? Only the newest exchange: "
+               "the to_usd slips and answers, not which city each price came from")

@@ -1,0 +1,399 @@
+"""Reference answers for notebook 09 (the capstone), and plausible wrong ones with the hint each must get."""
+
+import json
+import operator
+from typing import Annotated, TypedDict
+
+from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolArgsError,
+                           ToolMessage, UserMessage)
+from mingraph_lite.graph import END, START, Send, StateGraph
+
+# --- 09.1: a memory window that keeps the question -------------------------------------------------
+
+
+def pinned_window(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    while start > 0 and isinstance(rest[start], ToolMessage):
+        start -= 1  # an answer slip keeps the reply that asked for it
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def _whole_window(messages, n):
+    start = max(0, len(messages) - n)
+    while start > 0 and isinstance(messages[start], ToolMessage):
+        start -= 1
+    return list(messages[start:])
+
+
+def window_forgets_the_question(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), *_whole_window(messages, n)]
+
+
+def window_cuts_exchanges(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), messages[0], *messages[1:][-n:]]
+
+
+def window_question_twice(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), messages[0], *_whole_window(messages, n)]
+
+
+def window_moves_forward(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    while start < len(rest) and isinstance(rest[start], ToolMessage):
+        start += 1
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def window_from_lastn(system_prompt, messages, n):
+    memory = LastN(system_prompt, n)
+    for message in messages[1:]:
+        memory.add(message)
+    return [SystemMessage(system_prompt), messages[0], *memory.messages()[1:]]
+
+
+# --- 09.2: the errand for one slip -------------------------------------------------------------------
+
+
+def errand(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:  # the model filled the slip in wrong: it can fix that
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception as e:  # the tool broke: the model cannot fix it, but the slip gets its answer
+        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_raises_on_failure(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+
+
+def errand_one_wording(registry, slip):
+    try:
+        return registry.run(slip)
+    except Exception as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+
+
+def errand_not_flagged(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
+    except Exception as e:
+        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name)
+
+
+def errand_by_the_package(registry, slip):
+    try:
+        return registry.answer(slip)
+    except Exception as e:
+        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True)
+
+
+# --- 09.3: a listener that writes the task's price log -------------------------------------------
+
+
+class PriceLog(Observer):
+    def __init__(self, path):
+        self.path, self.asked, self.model_calls = path, {}, 0
+
+    def write(self, line):
+        with open(self.path, "a", encoding="utf-8") as file:  # one line at a time: a crash keeps the rest
+            file.write(json.dumps(line) + "\n")
+
+    def on_run_start(self, messages):
+        self.asked, self.model_calls = {}, 0
+
+    def on_model_reply(self, response):
+        self.model_calls += 1
+
+    def on_tool_call(self, call):
+        self.asked[call.id] = call
+
+    def on_tool_return(self, result):
+        call = self.asked.get(result.tool_call_id)
+        self.write({"tool": result.name, "arguments": dict(call.arguments) if call else None,
+                    "result": result.content, "error": result.is_error})
+
+    def on_finish(self, answer, reason):
+        self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
+
+
+class LogCountsSlips(PriceLog):
+    def on_tool_call(self, call):
+        super().on_tool_call(call)
+        self.model_calls += 1
+
+    def on_model_reply(self, response):
+        pass
+
+
+class LogOverwrites(PriceLog):
+    def write(self, line):
+        with open(self.path, "w", encoding="utf-8") as file:
+            file.write(json.dumps(line) + "\n")
+
+
+class LogNeverResets(PriceLog):
+    def on_run_start(self, messages):
+        pass
+
+
+class LogWithoutErrors(PriceLog):
+    def write(self, line):
+        super().write({**line, "error": False} if "error" in line else line)
+
+
+class LogLastCall(PriceLog):
+    def on_tool_call(self, call):  # the last call heard, not the call with the answer's id
+        self.last = call
+
+    def on_tool_return(self, result):
+        self.write({"tool": result.name, "arguments": dict(self.last.arguments), "result": result.content,
+                    "error": result.is_error})
+
+
+class LogByRecorder(PriceLog):
+    def __init__(self, path):
+        super().__init__(path)
+        self.recorder = EventRecorder()
+
+
+# --- 09.4: the router: one branch per slip -------------------------------------------------------
+
+
+def route(state):
+    if state["stopped"]:
+        return END
+    last = state["messages"][-1]
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in last.tool_calls]
+
+
+def route_one_branch(state):
+    if state["stopped"]:
+        return END
+    return "give_up" if state["slips_left"] < 0 else "errand"
+
+
+def route_without_budget(state):
+    if state["stopped"]:
+        return END
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+def route_whole_batch(state):
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": state["messages"][-1].tool_calls})]
+
+
+def route_budget_off_by_one(state):
+    if state["stopped"]:
+        return END
+    if state["slips_left"] <= 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+# --- 09.5: the agent, as a graph -----------------------------------------------------------------
+
+
+class PriceState(TypedDict):
+    messages: Annotated[list, operator.add]
+    failed: Annotated[list, operator.add]
+    model_calls: int
+    slips_left: int
+    stopped: str | None
+
+
+class PriceAgent:
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+        self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
+        self.observers, self.max_steps, self.max_slips, self.window = list(observers), max_steps, max_slips, window
+
+    def tell(self, hook, *args):
+        for listener in self.observers:
+            getattr(listener, hook)(*args)
+
+    def model(self, state):
+        if state["failed"]:
+            return {"stopped": "tool failed"}
+        if state["model_calls"] >= self.max_steps:  # the ceiling, checked before the call it bounds
+            return {"stopped": "step limit"}
+        self.tell("on_step_start", state["model_calls"] + 1)
+        response = self.llm.generate(pinned_window(self.system_prompt, state["messages"], self.window),
+                                     self.registry.tools)
+        self.tell("on_model_reply", response)
+        reply = response.message
+        return {"messages": [reply], "model_calls": state["model_calls"] + 1,
+                "slips_left": state["slips_left"] - len(reply.tool_calls),
+                "stopped": None if reply.tool_calls else "answered"}
+
+    def run_errand(self, packet):
+        slip = packet["slip"]
+        self.tell("on_tool_call", slip)
+        answer = errand(self.registry, slip)
+        self.tell("on_tool_return", answer)
+        return {"messages": [answer], "failed": [slip.name] if answer.content.startswith("Error: tool failed") else []}
+
+    def give_up(self, state):
+        slips = state["messages"][-1].tool_calls
+        return {"messages": [ToolMessage("Error: not run, because the slip budget is spent", s.id, name=s.name,
+                                         is_error=True) for s in slips], "stopped": "slip budget"}
+
+    def graph(self):
+        builder = StateGraph(PriceState)
+        builder.add_node("model", self.model)
+        builder.add_node("errand", self.run_errand)
+        builder.add_node("give_up", self.give_up)
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", route, ["errand", "give_up", END])
+        builder.add_edge("errand", "model")  # the join: the model runs once every branch is back
+        builder.add_edge("give_up", END)
+        return builder.compile(max_steps=3 * self.max_steps + 3)
+
+    def run(self, state):
+        question = UserMessage(state["question"])
+        self.tell("on_run_start", (SystemMessage(self.system_prompt), question))
+        final = self.graph().invoke({"messages": [question], "failed": [], "model_calls": 0,
+                                     "slips_left": self.max_slips, "stopped": None})
+        answer = final["messages"][-1].content if final["stopped"] == "answered" else None
+        self.tell("on_finish", answer, final["stopped"])
+        return {"answer": answer, "reason": final["stopped"]}
+
+
+class NoCeilingAgent(PriceAgent):
+    def model(self, state):
+        return super().model({**state, "model_calls": 0})
+
+
+class KeepAllAgent(PriceAgent):
+    def model(self, state):
+        self.window = 10_000  # reads the whole run, whatever window it was given
+        return super().model(state)
+
+
+class FakeAnswerAgent(PriceAgent):
+    def run(self, state):
+        result = super().run(state)
+        return result if result["answer"] else {**result, "answer": "Sorry, I could not finish."}
+
+
+class SilentAgent(PriceAgent):
+    def tell(self, hook, *args):
+        pass
+
+
+class RawErrandAgent(PriceAgent):
+    def run_errand(self, packet):  # registry.run: a city with no prices takes the run down
+        slip = packet["slip"]
+        self.tell("on_tool_call", slip)
+        answer = self.registry.run(slip)
+        self.tell("on_tool_return", answer)
+        return {"messages": [answer]}
+
+
+class NoFinishAgent(PriceAgent):
+    def tell(self, hook, *args):
+        if hook != "on_finish":
+            super().tell(hook, *args)
+
+
+class StubRouteAgent(PriceAgent):
+    def graph(self):  # finished itself, but wired to a router the learner has not written yet
+        def route(state):
+            raise NotImplementedError  # the notebook's 09.4 cell, not done yet
+
+        builder = StateGraph(PriceState)
+        builder.add_node("model", self.model)
+        builder.add_node("errand", self.run_errand)
+        builder.add_node("give_up", self.give_up)
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", route, ["errand", "give_up", END])
+        builder.add_edge("errand", "model")
+        builder.add_edge("give_up", END)
+        return builder.compile(max_steps=3 * self.max_steps + 3)
+
+
+class ChattyQuestionAgent(PriceAgent):
+    def run(self, state):  # words of its own around the question: a replayed real run minds, a script does not
+        return super().run({"question": f"Please help. {state['question']}"})
+
+
+class PackageAgent:  # only wraps the package's Agent: the check must refuse it
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+        from mingraph_lite import Agent
+        self.agent = Agent(llm, registry, system_prompt, observers=observers, max_steps=max_steps)
+
+    def run(self, state):
+        return {**self.agent.run(state), "reason": "answered"}
+
+
+# --- questions -------------------------------------------------------------------------------------
+
+QUESTIONS = {
+    "09.Q1": "B. SmolLM2 never called get_price: it made up 1.0 EUR, converted it in each of its six model calls, "
+             "and the ceiling stopped the run with no answer.",
+    "09.Q2": "3. The manager asks for every city's price in one reply and every conversion in the next, so five "
+             "cities take the same three model calls as two; only the branches (ten slips) multiply.",
+    "09.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
+             "slips and their answers), not which city each price came from, so the manager says "
+             "'I lost track of the prices.'",
+    "09.Q4": "Each branch returns only the answer slip it adds, and `messages: Annotated[list, operator.add]` "
+             "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
+             "superstep are an error, on this engine and on LangGraph.",
+    "09.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
+             "conversation, and a model that accepted it would read '2.97 USD' without knowing what it converts.",
+    "09.Q6": "Yes. A replay compares the whole folder only at the first call; after that it compares the newest "
+             "messages (the last reply and its answer slips), and a window that keeps exchanges whole always "
+             "keeps those, whatever n is.",
+    "09.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
+             "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
+             "so the run ends without spending the rest of the ceiling.",
+}
+
+SOLUTIONS = {"09.1": pinned_window, "09.2": errand, "09.3": PriceLog, "09.4": route, "09.5": PriceAgent,
+             "09.Q1": "B", "09.Q2": 3, "09.Q3": "B"}
+
+WRONG = {
+    "09.1": [(window_forgets_the_question, "the question"),
+             (window_cuts_exchanges, "without the assistant message that asked for it"),
+             (window_question_twice, "twice"),
+             (window_moves_forward, "move it back"),
+             (window_from_lastn, "LastN")],
+    "09.2": [(errand_raises_on_failure, "raised"),
+             (errand_one_wording, "tool failed"),
+             (errand_not_flagged, "is_error"),
+             (errand_by_the_package, "registry.answer")],
+    "09.3": [(LogCountsSlips, "model replies"),
+             (LogOverwrites, "append"),
+             (LogNeverResets, "each run"),
+             (LogWithoutErrors, "is_error"),
+             (LogByRecorder, "EventRecorder"),
+             (LogLastCall, "tool_call_id")],
+    "09.4": [(route_one_branch, "Send"),
+             (route_without_budget, "budget"),
+             (route_whole_batch, "one slip"),
+             (route_budget_off_by_one, "exactly")],
+    "09.5": [(NoCeilingAgent, "ceiling"),
+             (KeepAllAgent, "window"),
+             (FakeAnswerAgent, "None"),
+             (SilentAgent, "listeners"),
+             (RawErrandAgent, "answer every slip with your errand"),
+             (NoFinishAgent, "on_finish is due"),
+             (StubRouteAgent, "finish exercise 09.4 first"),
+             (ChattyQuestionAgent, "what the recorded agent sent"),
+             (PackageAgent, "package's Agent")],
+    "09.Q1": [("A", "get_price"), ("C", "ceiling")],
+    "09.Q2": [(10, "slips"), (5, "one reply")],
+    "09.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
+}

@@ -1,0 +1,182 @@
+"""The capstone's task (tools, scripted manager, held-out cases), its recorded real runs, and its checks."""
+
+import ast
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from lessons import capstone
+from lessons.capstone import (
+    HELD_OUT,
+    PRICES,
+    QUESTION,
+    SYSTEM_PROMPT,
+    USD_PER_UNIT,
+    broken_tools,
+    get_price,
+    price_manager,
+    price_tools,
+    question_for,
+    to_usd,
+)
+from lessons.exercises import verdict
+from lessons.exercises.nb09_agent import q3_options
+from lessons.reference import reference
+from mingraph_lite import (
+    Agent,
+    EventRecorder,
+    ReplayLLM,
+    StepLimitReached,
+    ToolArgsError,
+    ToolCall,
+    UserMessage,
+    read_trace,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "notebooks" / "09_capstone.py"
+RUNS = ROOT / "data" / "runs"
+SOLVED = reference("09_capstone")
+
+
+def test_get_price_reads_the_table_whatever_the_case_and_names_what_it_knows():
+    assert get_price("Coffee", " osaka ") == f"{PRICES['coffee']['Osaka'][0]:g} JPY"
+    with pytest.raises(ToolArgsError, match="known: Rome, Osaka"):
+        get_price("coffee", "Kyoto")
+    with pytest.raises(ToolArgsError, match="no item 'cake'"):
+        get_price("cake", "Rome")
+
+
+def test_every_price_has_a_rate_and_every_item_the_same_cities():
+    cities = {item: set(table) for item, table in PRICES.items()}
+    assert len({frozenset(c) for c in cities.values()}) == 1
+    assert {currency for table in PRICES.values() for _, currency in table.values()} <= set(USD_PER_UNIT)
+
+
+def test_to_usd_rounds_to_the_cent_and_refuses_what_it_cannot_convert():
+    assert to_usd(450, "JPY") == f"{450 * USD_PER_UNIT['JPY']:.2f} USD"
+    assert to_usd(2, "eur") == f"{2 * USD_PER_UNIT['EUR']:.2f} USD"
+    with pytest.raises(ToolArgsError, match="rate for currency 'XYZ'"):
+        to_usd(1, "XYZ")
+    with pytest.raises(ToolArgsError, match="0 or more"):
+        to_usd(-1, "EUR")
+
+
+def test_the_schemas_ask_for_every_argument():
+    specs = {s["function"]["name"]: s["function"]["parameters"] for s in price_tools().tools}
+    assert specs["get_price"]["required"] == ["item", "city"]
+    assert specs["to_usd"]["properties"]["amount"]["type"] == "number"
+
+
+def _expected(item, cities):
+    found = []
+    for city in cities:
+        try:
+            amount, currency = get_price(item, city).split()
+            found.append(f"{city} {to_usd(float(amount), currency).split()[0]}")
+        except ToolArgsError:
+            found.append(f"{city} no price found")
+    return f"{item} in US dollars: " + ", ".join(found) + "."
+
+
+@pytest.mark.parametrize("item, cities", [("coffee", ("Rome", "Osaka")), *HELD_OUT,
+                                          ("tea", ("Rome", "Osaka", "Lima", "Oslo", "Nairobi"))])
+def test_the_scripted_manager_needs_three_calls_whatever_the_cities(item, cities):
+    llm = price_manager(item, cities)
+    answer = Agent(llm, price_tools(), SYSTEM_PROMPT).run({"question": question_for(item, cities)})["answer"]
+    assert answer == _expected(item, cities)
+    assert len(llm.calls) == 3 and "scripted" in llm.name
+
+
+def test_the_manager_says_so_when_every_price_is_missing():
+    answer = Agent(price_manager("tea", ("Atlantis",)), price_tools(), SYSTEM_PROMPT).run({"question": "Tea?"})
+    assert answer["answer"] == "I could not find any of those prices."
+
+
+def test_the_broken_tools_fail_on_conversion_only():
+    tools = broken_tools()
+    assert tools.run(ToolCall("a", "get_price", {"item": "tea", "city": "Oslo"})).content == get_price("tea", "Oslo")
+    with pytest.raises(ConnectionError):
+        tools.run(ToolCall("b", "to_usd", {"amount": 1, "currency": "EUR"}))
+    assert tools.tools == price_tools().tools  # the model cannot tell them apart
+
+
+def test_the_notebook_never_shows_a_held_out_question():
+    text = NOTEBOOK.read_text(encoding="utf-8")
+    for item, cities in HELD_OUT:
+        assert question_for(item, cities) not in text
+    assert "Atlantis" not in text and "bread" not in text
+
+
+def test_q3_choice_a_is_what_the_notebook_prints():
+    assert q3_options()["A"] in NOTEBOOK.read_text(encoding="utf-8")
+
+
+def test_the_task_file_imports_only_the_package_and_the_standard_library():
+    tree = ast.parse(Path(capstone.__file__).read_text(encoding="utf-8"))
+    roots = {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    roots |= {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert roots <= {"__future__", "re", "collections", "mingraph_lite"}, roots
+    spec = importlib.util.spec_from_file_location("task_by_path", capstone.__file__)
+    task = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(task)
+    assert task.QUESTION == QUESTION and task.TOOLS.names == ["get_price", "to_usd"]
+    assert "price manager" in task.SCRIPTED().name
+
+
+def test_the_recorded_runs_are_what_the_readme_says():
+    smol, gemma = read_trace(RUNS / "capstone-smollm2-135m.jsonl"), read_trace(RUNS / "capstone-gemma3-270m.jsonl")
+    for events in (smol, gemma):
+        assert [m["content"] for m in events[0]["messages"]] == [SYSTEM_PROMPT, QUESTION]
+        assert len({e["run_id"] for e in events}) == 1
+    calls = [(e["name"], e["arguments"]) for e in smol if e["event"] == "tool_call"]
+    assert calls == [("to_usd", {"amount": 1.0, "currency": "EUR"})] * 6
+    assert smol[-1]["reason"] == "step limit" and smol[-1]["answer"] is None
+    assert [e["model"] for e in smol if e["event"] == "model_reply"] == ["smollm2-135m"] * 6
+    assert not [e for e in gemma if e["event"] == "tool_call"] and gemma[-1]["reason"] == "answered"
+    assert gemma[-1]["answer"].startswith("<your answer>") and gemma[2]["model"] == "gemma3-270m"
+    readme = (RUNS / "README.md").read_text(encoding="utf-8")
+    for name in ("capstone-smollm2-135m.jsonl", "capstone-gemma3-270m.jsonl", "--task notebooks/lessons/capstone.py"):
+        assert name in readme
+
+
+def test_the_package_agent_reproduces_the_smollm2_recording():
+    with pytest.raises(StepLimitReached):
+        Agent(ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl"), price_tools(), SYSTEM_PROMPT,
+              max_steps=6).run({"question": QUESTION})
+
+
+@pytest.mark.parametrize("window", [1, 2, 6])
+def test_a_whole_exchange_window_of_any_size_passes_the_replay(window):
+    """Backs the answer to Q6: after the first call, a replay compares only the newest exchange."""
+    replay = ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl")
+    recorder = EventRecorder()
+    result = SOLVED.PriceAgent(replay, price_tools(), SYSTEM_PROMPT, observers=[recorder], max_steps=6,
+                               window=window).run({"question": QUESTION})
+    assert result == {"answer": None, "reason": "step limit"} and len(replay.calls) == 6
+    assert max(len(messages) for messages, _ in replay.calls) <= 2 + max(window, 2)
+
+
+def test_the_reference_graph_fans_out_one_branch_per_slip():
+    agent = SOLVED.PriceAgent(price_manager("tea", ("Rome", "Osaka", "Lima")), price_tools(), SYSTEM_PROMPT)
+    graph = agent.graph()
+    graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
+                  "stopped": None})
+    assert graph.steps == (("model",), ("errand",) * 3, ("model",), ("errand",) * 3, ("model",))
+
+
+@pytest.mark.parametrize("ex", sorted(SOLVED.SOLUTIONS))
+def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex):
+    assert verdict(ex, SOLVED.SOLUTIONS[ex]).passed, str(verdict(ex, SOLVED.SOLUTIONS[ex]))
+    for answer, hint in SOLVED.WRONG[ex]:
+        result = verdict(ex, answer)
+        assert result.status == "not yet" and hint in result.message, (getattr(answer, "__name__", answer), result)
+
+
+def test_every_question_has_an_answer_and_three_are_checked():
+    text = NOTEBOOK.read_text(encoding="utf-8")
+    asked = {f"09.Q{n}" for n in range(1, 20) if f"**Q{n}.**" in text}
+    assert asked == set(SOLVED.QUESTIONS) and 5 <= len(asked) <= 10
+    assert sum(f'check("{q}"' in text for q in asked) >= 3
+    assert all(isinstance(answer, str) and answer.strip() for answer in SOLVED.QUESTIONS.values())
