@@ -414,7 +414,7 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3]
 #
 # Answer in a sentence or two; three of them have a check cell. The answers are in the solutions.
 #
-# **Q1.** Below the questions, two recorded runs of real models on this very task are replayed. SmolLM2-135M,
+# 1. Below the questions, two recorded runs of real models on this very task are replayed. SmolLM2-135M,
 # on the weather question in earlier notebooks, made up a temperature instead of looking it up. On the price
 # question, which of these did it do? **A:** it looked up both prices, then converted them wrongly; **B:** it never
 # looked up a price: it converted an amount it made up, again and again, until the ceiling stopped it; **C:** it
@@ -427,7 +427,7 @@ q1 = ...  # "A", "B" or "C"
 check("09.Q1", q1)
 
 # %% [markdown]
-# **Q2.** With five cities instead of two, how many model calls does the scripted price manager make? (Think about
+# 2. With five cities instead of two, how many model calls does the scripted price manager make? (Think about
 # what one reply can carry.)
 
 # %%
@@ -437,7 +437,7 @@ q2 = ...  # a number
 check("09.Q2", q2)
 
 # %% [markdown]
-# **Q3.** The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
+# 3. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
 # whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads. What is its
 # final answer? **A:** `"tea in US dollars: Oslo 3.29, Rome 2.70, Osaka 2.51."`; **B:** `"I lost track of the
 # prices."`; **C:** it asks for the prices again.
@@ -449,14 +449,14 @@ q3 = ...  # "A", "B" or "C"
 check("09.Q3", q3)
 
 # %% [markdown]
-# **Q4.** Two errand branches of one superstep both add an answer slip to `messages`. Why does neither overwrite
+# 4. Two errand branches of one superstep both add an answer slip to `messages`. Why does neither overwrite
 # the other? Which line of `PriceState` makes that so?
 #
-# **Q5.** What would happen if your window kept an answer slip but not the reply that asked for it?
+# 5. What would happen if your window kept an answer slip but not the reply that asked for it?
 #
-# **Q6.** Your agent passed the replay of SmolLM2's run with `window=6`. Would it pass with `window=1`? Why?
+# 6. Your agent passed the replay of SmolLM2's run with `window=6`. Would it pass with `window=1`? Why?
 #
-# **Q7.** A model that repeats the very same slip round after round wastes the whole ceiling. Which of your pieces
+# 7. A model that repeats the very same slip round after round wastes the whole ceiling. Which of your pieces
 # would you change to stop it after the second repeat, and what would it return?
 #
 # ## The real runs, replayed

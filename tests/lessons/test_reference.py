@@ -26,3 +26,14 @@ def test_a_check_refuses_the_notebooks_own_version_handed_in_as_the_answer():
     for ex in ("01.1", "06.2"):
         result = verdict(ex, reference(ex))
         assert result.status == "not yet" and "notebook's own version" in result.message, str(result)
+
+
+def test_a_check_refuses_an_answer_that_only_wraps_the_notebooks_own_version():
+    own = reference("01.4")
+
+    def mine(*args, **kwargs):
+        return own(*args, **kwargs)
+
+    result = verdict("01.4", mine)
+    assert result.status == "not yet" and "notebook's own version" in result.message, str(result)
+    assert verdict("01.Q8", 6).passed  # a checker may run the reference itself when the answer is a plain value

@@ -72,19 +72,32 @@ def verdict(id: str, answer: Any) -> Verdict:
         raise KeyError(f"no exercise {id!r}; known: {', '.join(sorted(EXERCISES))}")
     if answer is ... or answer is None:
         return Verdict(id, "not done", "replace the `...` in the exercise cell with your answer, then run both cells")
-    from ..reference import is_reference
+    from ..reference import is_reference, watch
 
     if is_reference(answer):
-        return Verdict(id, "not yet", "that is the notebook's own version, loaded from notebooks/solutions for the "
-                                      "cells after the exercise; the check wants yours")
+        return Verdict(id, "not yet", OWN_VERSION)
     try:
-        return Verdict(id, "passed", EXERCISES[id].checker(answer))
+        if not _holds_code(answer):
+            return Verdict(id, "passed", EXERCISES[id].checker(answer))
+        with watch() as borrowed:
+            message = EXERCISES[id].checker(answer)
+        return Verdict(id, "not yet", OWN_VERSION) if borrowed else Verdict(id, "passed", message)
     except (NotDone, NotImplementedError):
         return Verdict(id, "not done", "the exercise cell still holds the stub: write your code there, then re-run")
     except Hint as hint:
         return Verdict(id, "not yet", str(hint))
     except Exception as exc:  # the learner's code crashed inside the check: that is a hint too
         return Verdict(id, "not yet", f"your code raised {type(exc).__name__}: {exc}")
+
+
+OWN_VERSION = ("that runs the notebook's own version, loaded from notebooks/solutions for the cells after the "
+               "exercise; the check wants yours")
+
+
+def _holds_code(answer: Any) -> bool:
+    """Whether the answer brings code of its own (a function, a class, an object), which may call a reference."""
+    parts = answer if isinstance(answer, tuple | list) else (answer,)
+    return any(callable(part) or type(part).__module__ != "builtins" for part in parts)
 
 
 def check(id: str, answer: Any) -> None:
