@@ -1,8 +1,10 @@
 """The notebook's own version of an exercise, for the cells after it, loaded from ``notebooks/solutions/``.
 
 Later cells never depend on the learner's code, and the answer must not be printed where the learner can copy it
-(issue 21): ``reference("01.4")`` returns the reference object without showing its source, and
-``reference("09_capstone")`` the whole solutions module (``.PriceAgent`` ...).
+(issue 21): ``reference("01.4")`` returns the reference object without printing it, and
+``reference("09_capstone")`` the whole solutions module (``.PriceAgent`` ...). Nothing stops a learner from asking
+``inspect.getsource`` for it, as nothing stops them opening the solutions file; what the checks refuse is an answer
+that is, or runs, the reference (``watch``).
 """
 
 from __future__ import annotations
