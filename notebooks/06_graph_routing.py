@@ -583,9 +583,9 @@ else:
 
 # %% [markdown]
 # Every run needs a `recursion_limit` one larger than its `max_steps`: the missing-notice run passes with 7 and
-# fails with 6. LangGraph's own step numbers (from its `debug` stream) show where the extra one goes: your six nodes
-# run in steps 1 to 6, because step 0 is LangGraph's START, the step that writes your input into the worksheet, and
-# the limit covers it too. So for the same run, `recursion_limit = max_steps + 1`.
+# fails with 6. LangGraph's own step numbers (from its `debug` stream) show where the extra one goes: it numbers
+# your six nodes' steps 1 to 6, counting a step 0 before them (START, where it takes in your input), and the limit
+# covers that one too. So for the same run, `recursion_limit = max_steps + 1`.
 
 # %% [markdown]
 # ## Wrap-up
