@@ -70,7 +70,7 @@ print("the brief's reducers:", reducers_of(BriefState))
 # Here is a superstep loop, our own, every line visible. It is notebook 06's run loop with one change: instead of one
 # current node it keeps a *set* of active nodes, runs them all on the same worksheet, merges their slips, and
 # collects the next set. Edges are now lists (a fan-out), and `"joins"` names a node that waits for several others.
-# (It is also most of an answer to 06.2, which you have done by now.)
+# (Most of it is 06.2's answer, which you have done by now.)
 
 # %%
 def next_nodes(graph, node, state):
@@ -279,8 +279,8 @@ for engine in (StateGraph, LangGraphStateGraph):
 #
 # ### Our declaration, on the package's engine, and who ran when
 #
-# The rest of the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node start and end
-# **with its superstep**, so the same kind of listener you wrote in notebook 04 can say who ran when:
+# The rest of the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node end **with its
+# superstep**, so a listener like notebook 04's can say who ran when:
 
 # %%
 declare_parallel = reference("07.2")
@@ -480,18 +480,18 @@ print(inspect.getsource(AgentNodes.model))
 
 # %% [markdown]
 # The `tools` node checks the whole batch against the tool budget before any handler starts, runs it, and files the
-# reply together with every answer in one slip (`done.messages`), so a round cut short (Ctrl-C in a tool) never
-# leaves a slip unanswered in the folder. Then the two routers:
+# reply with every answer in one slip (`done.messages`), so a round cut short (Ctrl-C in a tool) never leaves a slip
+# unanswered. Its first half, then the two routers:
 
 # %%
-print(inspect.getsource(AgentNodes.tools))
+tools = inspect.getsource(AgentNodes.tools)
+print(tools[:tools.index("            problems")] + "            ...  # then: check each call, run the batch, file answers\n")
 print(inspect.getsource(AgentNodes.route_after_model))
 print(inspect.getsource(AgentNodes.route_after_tools))
 
 # %% [markdown]
-# The listeners of notebook 04 plug in unchanged: the nodes announce what `Agent` announces, and the engine adds
-# each node's start and end. The four-round manager (scripted) asks for both lookups, then one conversion per round,
-# then answers:
+# Notebook 04's listeners plug in unchanged: the nodes announce what `Agent` announces, the engine adds each node's
+# start and end. The four-round manager (scripted) asks for both lookups, then one conversion per round, then answers:
 
 # %%
 recorder = EventRecorder()
@@ -572,9 +572,9 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 
 # %% [markdown]
 # The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
-# others (20, then 10 four times) and converted those, one per round. The graph did what it is built for: the model-step
-# budget stopped the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that
-# stopped is not a run that delivered, whether the reason is a stubborn writer or a model that loops.
+# others (20, then 10 four times) and converted those, one per round. The model-step budget stopped the run, the work
+# stayed on the worksheet, and the result says **stopped**, with no answer: a run that stopped is not a run that
+# delivered, for a model that loops as for a stubborn writer.
 #
 # The other way round matters as much: a run that **reached END** is not a run that is right. No recorded run
 # answers our question right; the closest is **Gemma 3 270M** (Q4_K_M weights, in-process llama.cpp), same
