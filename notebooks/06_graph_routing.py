@@ -15,9 +15,8 @@
 # a graph.
 #
 # **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
-# **Time:** about 80 minutes, an estimate, not yet measured with a learner: 2,600 words of text at 200 words a
-# minute (13 min) and 280 lines of code to read and run (20 min), three exercises (the run loop is the longest,
-# about 20 min; 40 min together) and seven questions (10 min).
+# **Time:** about 82 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, three
+# exercises and seven questions; not yet measured with a learner).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; the copy we
@@ -148,16 +147,19 @@ assert after_draft["events"] == ["collected", "wrote draft"] and after_draft["re
 # Each step of the brief is one method of `BriefNodes`. All of them read the worksheet and return a change slip:
 
 # %%
-for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
+for name in ("collect", "write_draft", "check_draft", "revise_draft", "hold"):
     print(inspect.getsource(getattr(BriefNodes, name)))
 
 # %% [markdown]
 # Look at what each slip carries. `write_draft` and `revise_draft` set `review=None`: a new draft makes the old
-# verdict meaningless. `check_draft` stores a copy of the draft it checked next to its verdict, and `publish`
-# refuses any draft that is not that one. `revise_draft` never collects again: the readings are already on the
-# worksheet. And `hold` is the second way to finish: `status="needs_attention"`, no answer. (`collect` reads one city
-# at a time through `collect_city`; that one-city step becomes a parallel branch in
-# notebook 07.)
+# verdict meaningless. `check_draft` stores a copy of the draft it checked next to its verdict. `revise_draft` never
+# collects again: the readings are already on the worksheet. And `hold` is the second way to finish:
+# `status="needs_attention"`, no answer. (`collect` reads one city at a time through `collect_city`; that one-city
+# step becomes a parallel branch in notebook 07.)
+#
+# The sixth node, `publish`, is not printed: its first test is the first rule of the exercise below. It renders the
+# draft as the answer and sets `status="published"`, and it refuses (raises) unless the current draft is the one that
+# passed its check.
 #
 # ## The router: your turn first
 #
@@ -546,41 +548,44 @@ for allowed in range(4):
     assert len(walked) == step_bound(allowed)
 
 # %% [markdown]
-# LangGraph's bound is `recursion_limit`, also counted in supersteps, but the same six-node run needs **7**. The extra
-# one is LangGraph's START: it is a real superstep there (step 0, where a hidden `__start__` task writes your input
-# into the worksheet); your nodes run in steps 1 to 6. So `recursion_limit = max_steps + 1` for the same run. A cell
-# that would fail if that were false, on the real LangGraph (skipped if it is not installed):
+# LangGraph's bound is `recursion_limit`, also counted in supersteps. Does the same run need the same number there?
+# Instead of reading LangGraph's scheduler, ask it: run the brief on the real LangGraph with a growing limit until it
+# finishes, for a few writers and allowances, next to the smallest `max_steps` that lets ours finish (skipped if
+# LangGraph is not installed):
 
 # %%
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
 else:
-    from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.errors import GraphRecursionError
 
-    for limit in (7, 6):
+    def finishes(brief_nodes, **bound):
+        """Whether one run finishes within the bound: max_steps on ours, recursion_limit on LangGraph."""
         try:
-            end = declare(nodes, on=LangGraphStateGraph).compile().invoke(state, config={"recursion_limit": limit})
-            print(f"recursion_limit={limit}: {end['status']}")
-        except GraphRecursionError:
-            print(f"recursion_limit={limit}: GraphRecursionError")
-    saving = declare(nodes, on=LangGraphStateGraph).compile(checkpointer=InMemorySaver())
-    steps = [item["step"] for item in saving.stream(state, {"configurable": {"thread_id": "brief"}},
-                                                    stream_mode="debug") if item["type"] == "checkpoint"]
-    print("LangGraph's checkpoints are numbered", steps, "(-1 is the input; step 0 is START's own superstep)")
-    import langgraph.pregel._loop as loop  # LangGraph's own scheduler: where the limit is set and checked
+            if "max_steps" in bound:
+                declare(brief_nodes).compile(**bound).invoke(state)
+            else:
+                declare(brief_nodes, on=LangGraphStateGraph).compile().invoke(state, config=bound)
+        except (GraphStepLimit, GraphRecursionError):
+            return False
+        return True
 
-    print("\nfrom", "/".join(loop.__file__.split("/")[-3:]) + ":")
-    lines = [line.strip() for line in inspect.getsource(loop).splitlines()]
-    for line in dict.fromkeys(line for line in lines if 'self.checkpoint_metadata["step"] + 1' in line
-                              or 'self.config["recursion_limit"] + 1' in line or "if self.step > self.stop" in line):
-        print("   ", line)
+    print(f"{'writer':<15}{'revisions':>10}{'smallest max_steps':>20}{'smallest recursion_limit':>26}")
+    for style, allowed in [("missing-notice", 1), ("stubborn", 1), ("stubborn", 2)]:
+        ours = next(n for n in range(1, 20) if finishes(BriefNodes(style, allowed), max_steps=n))
+        theirs = next(n for n in range(1, 20) if finishes(BriefNodes(style, allowed), recursion_limit=n))
+        print(f"{style:<15}{allowed:>10}{ours:>20}{theirs:>26}")
+        assert theirs == ours + 1
+    lg = declare(nodes, on=LangGraphStateGraph).compile()
+    print("\nLangGraph's step numbers for the missing-notice run:",
+          [(item["step"], item["payload"]["name"]) for item in lg.stream(state, stream_mode="debug")
+           if item["type"] == "task"])
 
 # %% [markdown]
-# Read LangGraph's own lines: a fresh run starts at step -1 (the input), so `stop` comes out equal to
-# `recursion_limit`; and `step > stop` is checked at the top of *every* superstep, also the one after your last node
-# that finds nothing left to run (step 7 here). Your six nodes plus START's step 0 make seven supersteps, and the
-# limit has to cover all of them.
+# Every run needs a `recursion_limit` one larger than its `max_steps`: the missing-notice run passes with 7 and
+# fails with 6. LangGraph's own step numbers (from its `debug` stream) show where the extra one goes: it numbers
+# your six nodes' steps 1 to 6, counting a step 0 before them (START, where it takes in your input), and the limit
+# covers that one too. So for the same run, `recursion_limit = max_steps + 1`.
 
 # %% [markdown]
 # ## Wrap-up
@@ -600,7 +605,8 @@ else:
 # Answer in your own words first; the answers are in `notebooks/solutions/06_graph_routing.py` (`QUESTIONS`). The
 # cells after the list check four of them against real runs.
 #
-# 1. Why do `write_draft` and `revise_draft` set `review=None` in their slips? What could `publish` do if they didn't?
+# 1. `write_draft` and `revise_draft` set `review=None`, yet `check_draft` runs right after each of them. If they
+#    didn't, who could still read a stale review, and what keeps the router and `publish` from trusting one?
 # 2. Suppose `events` had no reducer. After the missing-notice run with one revision allowed, how many entries would
 #    the final `events` list hold?
 # 3. A router returns a label (`"accept"`), not a node name (`"publish"`). Which argument of which call in `declare`

@@ -6,24 +6,21 @@
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
 # - write a node for one branch, a reducer of your own, and a declaration that runs unchanged on the package's engine
 #   and on the real LangGraph;
-# - say where the two engines still differ, and why;
-# - run the agent loop of notebook 01 as a two-node graph, with budgets, and replay real runs of small models
-#   through it.
+# - read the agent loop of notebook 01 as a two-node graph, predict its path under a budget, and replay real runs of
+#   small models through it.
 #
 # **Before you start:** notebook 06 (the worksheet, nodes, routers, the run loop, `max_steps`); notebook 04's
 # listeners. LangGraph is used where it is installed (`pip install 'mingraph-lite[langgraph]'`); every cell that
 # needs it says so and skips without it.
-# **Time:** about 80 minutes, an estimate, not yet measured with a learner: 2,600 words of text at 200 words a
-# minute (13 min) and 340 lines of code to read and run (22 min), three exercises (about 35 min together) and
-# seven questions (10 min).
+# **Time:** about 89 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, four
+# exercises and seven questions; not yet measured with a learner).
 #
-# Nothing here calls a model except the agent graph near the end, and that one is **scripted**, or replays a recorded
-# run of a real model (no network).
+# Nothing here calls a model: the agent graph near the end is **scripted**, or replays recorded runs of real models
+# (no network).
 #
 # ### Setup
 #
-# The pieces from notebook 06, re-created: the brief's worksheet, nodes and starting worksheet come from the
-# package (`mingraph_lite.course.brief`), and `reducers_of` reads a worksheet type's reducers as in 06.
+# Notebook 06's pieces: the brief's worksheet type, nodes and starting worksheet from the package, and `reducers_of`.
 
 # %%
 import inspect
@@ -56,7 +53,6 @@ def reducers_of(state_type):
 
 state = initial_state(["Tokyo", "Paris"])
 print("the brief's reducers:", reducers_of(BriefState))
-print("the starting worksheet:", state)
 
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
@@ -74,43 +70,33 @@ print("the starting worksheet:", state)
 # Here is a superstep loop, our own, every line visible. It is notebook 06's run loop with one change: instead of one
 # current node it keeps a *set* of active nodes, runs them all on the same worksheet, merges their slips, and
 # collects the next set. Edges are now lists (a fan-out), and `"joins"` names a node that waits for several others.
+# (Most of it is 06.2's answer, which you have done by now.)
 
 # %%
 def next_nodes(graph, node, state):
     if node in graph["routers"]:
         router, path_map = graph["routers"][node]
-        labels = router(state)  # a router may return a list of labels: one branch each
-        return [path_map[label] for label in (labels if isinstance(labels, list) else [labels])]
+        return [path_map[router(state)]]
     return graph["edges"].get(node, [])
 
 
 def run_supersteps(graph, state):
-    state, step, log, waiting = deepcopy(state), 0, [], {}
+    state, log, done = deepcopy(state), [], set()
     active = set(next_nodes(graph, START, state))
     while active - {END}:
-        step += 1
-        if step > graph["max_steps"]:
-            raise RuntimeError(f"stopped before superstep {step} (max_steps={graph['max_steps']})")
-        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}  # same state
-        written = {}
-        for node, slip in slips.items():  # merged after all ran, in a fixed (sorted) order
+        if len(log) == graph["max_steps"]:
+            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
+        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
+        for node, slip in slips.items():  # merged only after all ran, in a fixed (sorted) order
             for field, value in slip.items():
-                reducer = graph["reducers"].get(field)
-                if reducer is None and field in written:
-                    raise ValueError(f"{written[field]!r} and {node!r} both wrote the plain field {field!r} in "
-                                     f"superstep {step}; give it a reducer")
-                written[field] = node
+                reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
+                if reducer is None and len(writers) > 1:
+                    raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep; give it a reducer")
                 state[field] = reducer(state[field], value) if reducer and field in state else value
-        log.append((step, sorted(slips)))
-        active = set()
-        for node in slips:  # (LangGraph's router reads the old state plus its own node's slip: the same here,
-            for target in next_nodes(graph, node, state):  # since the router's node runs alone in its step)
-                needs = graph["joins"].get(target)
-                if needs:  # a join waits until every one of its sources has finished
-                    waiting.setdefault(target, set()).add(node)
-                if not needs or waiting[target] >= needs:
-                    active.add(target)
-                    waiting.pop(target, None)
+        log.append((len(log) + 1, sorted(slips)))
+        done |= set(slips)  # a join target starts only once all of its sources have run
+        active = {target for node in slips for target in next_nodes(graph, node, state)
+                  if done >= graph["joins"].get(target, set())}
     return state, log
 
 
@@ -161,11 +147,9 @@ for engine in (StateGraph, LangGraphStateGraph):
 # %% [markdown]
 # `readings` is a plain field: each branch's slip would *replace* it, and whichever merged last would win, silently
 # dropping a city. Our loop refuses instead, naming both nodes, and so do both engines, each with its own error. The fix
-# is the one you already know: give the field a reducer, so each branch *adds* its reading. That is why the package's
-# `BriefState` (notebook 06 printed its source) declares `readings: Annotated[list[dict[str, Any]], operator.add]`:
+# is the one you know: a reducer, so each branch *adds* its reading, as `BriefState`'s `readings` has (setup printed it):
 
 # %%
-print("BriefState's reducers:", reducers_of(BriefState))
 merged, _ = run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState)),
                            state)
 print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
@@ -239,7 +223,9 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 # Write `declare_parallel(builder, nodes, cities)`. Declare the parallel brief on the `builder` you are handed (a
 # `StateGraph(BriefState)`, ours or LangGraph's): one `collect_<city>` node per city (made by `collect_city`), all
 # starting at once and **joined** before `write_draft`; then `write_draft`, `check_draft`, `revise_draft`, `publish`
-# and `hold` from `nodes` (a `BriefNodes`) with its router, wired as in notebook 06. Return the builder, not
+# and `hold` from `nodes` (a `BriefNodes`), wired as in notebook 06: `write_draft` to `check_draft`; out of `check_draft`
+# the router `nodes.route_after_check` with the path map `{"accept": "publish", "revise": "revise_draft", "hold":
+# "hold"}`; `revise_draft` back to `check_draft`; `publish` and `hold` to `END`. Return the builder, not
 # compiled: each caller compiles it with its own bound. The check hands it LangGraph's builder (where LangGraph is
 # installed) and ours, for other cities, writers and allowances, and compares the supersteps with the brief's.
 
@@ -293,8 +279,8 @@ for engine in (StateGraph, LangGraphStateGraph):
 #
 # ### Our declaration, on the package's engine, and who ran when
 #
-# The rest of the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node start and end
-# **with its superstep**, so the same kind of listener you wrote in notebook 04 can say who ran when:
+# The rest of the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node end **with its
+# superstep**, so a listener like notebook 04's can say who ran when:
 
 # %%
 declare_parallel = reference("07.2")
@@ -317,9 +303,8 @@ print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == 
       "| same worksheet:", ours_final == final)
 for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
     try:
-        declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound) \
-            .invoke(three)
-        print(f"max_steps={bound}: enough for {len(who.ran)} node executions")
+        ended = declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound)
+        print(f"max_steps={bound}: {ended.invoke(three)['status']} after {len(who.ran)} node executions")
     except GraphStepLimit:
         print(f"max_steps={bound}: GraphStepLimit")
 
@@ -328,24 +313,18 @@ for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
 
 # %%
 fig, ax = plt.subplots(figsize=(9, 3.6))
-lanes = list(dict.fromkeys(node for _, node in sorted(who.ran, key=lambda item: item[0])))
-for step, node in who.ran:
-    row = lanes.index(node)
-    ax.barh(row, 0.8, left=step - 0.4, color="#1f5fa8" if node.startswith("collect") else "#6a3d9a")
-ax.set_yticks(range(len(lanes)), lanes)
+lanes = list(dict.fromkeys(node for _, node in sorted(who.ran)))
+ax.barh([lanes.index(node) for _, node in who.ran], 0.8, left=[step - 0.4 for step, _ in who.ran],
+        color=["#1f5fa8" if node.startswith("collect") else "#6a3d9a" for _, node in who.ran])
+ax.set(yticks=range(len(lanes)), yticklabels=lanes, xticks=range(1, len(log) + 1), xlabel="superstep",
+       title="The parallel brief: three branches share superstep 1, then one node per step")
 ax.invert_yaxis()
-ax.set_xticks(range(1, max(s for s, _ in who.ran) + 1))
-ax.set_xlabel("superstep")
-ax.set_title("The parallel brief: three branches share superstep 1, then one node per step")
-ax.grid(axis="x", alpha=0.3)
-plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# The package's own brief (`build_brief_graph`) takes the other road LangGraph offers for "one branch per item":
-# a single `collect_city` node and a router at START that returns one `Send("collect_city", {"city": ...})` per city
-# (LangGraph's map-reduce). The node runs once per packet, all in the same superstep; `graph.steps` groups a run's
-# nodes by superstep:
+# The package's own brief (`build_brief_graph`) takes LangGraph's other road for "one branch per item": one
+# `collect_city` node and a router at START that returns one `Send("collect_city", {"city": ...})` per city. The node
+# runs once per packet, all in one superstep; `graph.steps` groups a run's nodes by superstep:
 
 # %%
 packaged = build_brief_graph("missing-notice", max_revisions=1)
@@ -356,9 +335,9 @@ for number, ran in enumerate(packaged.steps, start=1):
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# Here is the code that runs the parallel brief on each engine, side by side, and then both are run. `declare_parallel`
-# is the same function in both columns; what differs is the builder it is handed, the name of the bound, and how
-# each engine tells you who ran in which superstep (our listeners; LangGraph's `debug` stream).
+# Here is the code that runs the parallel brief on each engine, then both are run. `declare_parallel` is the same
+# function in both; what differs is the builder it is handed, the name of the bound, and how each engine tells you
+# who ran in which superstep (our listeners; LangGraph's `debug` stream).
 
 # %%
 def run_on_ours(nodes, state):
@@ -387,14 +366,6 @@ def run_on_langgraph(nodes, state):
 
 
 # %%
-left, right = inspect.getsource(run_on_ours).splitlines(), inspect.getsource(run_on_langgraph).splitlines()
-width = max(map(len, left)) + 2
-print(f"{'ours (mingraph_lite)':<{width}}| LangGraph")
-print("-" * width + "+" + "-" * 60)
-for a, b in zip(left + [""] * (len(right) - len(left)), right + [""] * (len(left) - len(right))):
-    print(f"{a:<{width}}| {b}")
-
-# %%
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
 else:
@@ -408,17 +379,16 @@ else:
 # %% [markdown]
 # ### Where the two engines still differ
 #
-# The package's engine follows LangGraph wherever LangGraph's behaviour is well defined. Where it stays different,
-# it is on purpose, and the graph documentation keeps one table of every difference and its reason. Here it is, read
-# from that page:
-
-# %%
-from IPython.display import Markdown, display
-
-doc = Path("../docs/graph.md").read_text(encoding="utf-8")
-table_start = doc.index("\n|", doc.index("## Every remaining difference from LangGraph"))
-table = doc[table_start:].split("\n\n")[0]
-display(Markdown(table))
+# Three differences touch what this notebook does (the first-sketch cell and the comparison above show them):
+#
+# | What | LangGraph | The package's engine |
+# |---|---|---|
+# | Nodes of one superstep | run in threads | run one after another, by node name; both merge the slips in that order |
+# | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
+# | The bound | `recursion_limit`, per run, in `config` | `max_steps`, at compile: one less for the same run |
+#
+# Every other difference, with an example and its reason, is in the table "Every remaining difference from
+# LangGraph" of [`docs/graph.md`](../docs/graph.md).
 
 # %% [markdown]
 # ## A reducer of your own: the latest reading per city
@@ -444,9 +414,8 @@ print(skipped["answer"])
 # what is there may be out of date, the fresh reading should win, and the place to say so is how `readings` changes:
 # a reducer that *replaces* a city's reading when a new one for the same city arrives.
 #
-# A reducer is any function `(old, new) -> merged`, where `old` is the field's value and `new` is one slip's value.
-# The engine calls it once per slip and stores what it returns. Here is a small one for the account, which drops an
-# event the account already holds:
+# A reducer is any function `(old, new) -> merged` (the field's value, one slip's value); the engine calls it once per
+# slip and stores what it returns. A small one for the account, which drops an event it already holds:
 
 # %%
 def unique_events(old, new):
@@ -491,25 +460,38 @@ assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 # %% [markdown]
 # ## The agent loop as a graph
 #
-# The loop from notebook 01 fits the same mould with two nodes: `model` (ask the model once; return its reply and the
-# slips it asks for) and `tools` (check the whole batch, run it, answer every slip). The worksheet:
+# The loop from notebook 01 fits the same mould with two nodes, `model` and `tools`, and a router after each. The
+# worksheet first:
 
 # %%
 from mingraph_lite.graph import AgentNodes, AgentState
 
 print(inspect.getsource(AgentState))
+
+# %% [markdown]
+# `messages` is the folder, with `operator.add`: every node adds, none rewrites. `pending_calls` is the batch still
+# to run, **replaced**, so writing `[]` clears it. A stopped run keeps `answer=None` and says why in `stop_reason`.
+#
+# The `model` node asks the model once, if the step budget allows it (checked *before* the call it bounds). A reply
+# that asks for tools is not filed yet: it waits in `pending_reply`, its calls in `pending_calls`.
+
+# %%
+print(inspect.getsource(AgentNodes.model))
+
+# %% [markdown]
+# The `tools` node checks the whole batch against the tool budget before any handler starts, runs it, and files the
+# reply with every answer in one slip (`done.messages`), so a round cut short (Ctrl-C in a tool) never leaves a slip
+# unanswered. Its first half, then the two routers:
+
+# %%
+tools = inspect.getsource(AgentNodes.tools)
+print(tools[:tools.index("            problems")] + "            ...  # then: check each call, run the batch, file answers\n")
 print(inspect.getsource(AgentNodes.route_after_model))
 print(inspect.getsource(AgentNodes.route_after_tools))
 
 # %% [markdown]
-# `messages` is the folder, with `operator.add`: every node adds, none rewrites. `pending_calls` is the batch still
-# to run, **replaced**: writing `[]` clears it (with `add`, an empty list would leave the old calls pending, and they
-# would run again). `pending_reply` is the reply that asked for them: it joins the folder together with its answers,
-# in the `tools` node's one update, so a round cut short (Ctrl-C in a tool) leaves the folder as it was, never with a
-# slip unanswered. A stopped run keeps `answer=None` and says why in `stop_reason`.
-#
-# The same listeners as notebook 04 plug in unchanged. The nodes announce what `Agent` announces, in the same order;
-# the engine adds its node start and end around them.
+# Notebook 04's listeners plug in unchanged: the nodes announce what `Agent` announces, the engine adds each node's
+# start and end. The four-round manager (scripted) asks for both lookups, then one conversion per round, then answers:
 
 # %%
 recorder = EventRecorder()
@@ -520,26 +502,31 @@ print()
 print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
 print("answer:", end["answer"], "| stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"],
       "| tool calls:", end["tool_calls_made"])
-
-# %% [markdown]
-# **The same announcements?** Run the `Agent` from notebook 03 with the same scripted manager and an `EventRecorder`,
-# and compare its events with the graph's, leaving out the graph's own node events:
-
-# %%
-agent_recorder = EventRecorder()
+agent_recorder = EventRecorder()  # the Agent of notebook 03, same manager: the same events, without node_*
 Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
-graph_events = [e for e in recorder.events if not e["event"].startswith("node_")]
-print("Agent events:", len(agent_recorder.events), "| graph events without node_*:", len(graph_events),
-      "| node events:", len(recorder.events) - len(graph_events))
-print("identical:", graph_events == agent_recorder.events)
-print("in order:", " ".join(agent_recorder.names()[:7]), "...")
+print("same events as Agent:", [e for e in recorder.events if not e["event"].startswith("node_")] == agent_recorder.events)
 
 # %% [markdown]
 # ### Budgets, and a run that stopped is not a run that answered
 #
-# `max_model_steps` and `max_tool_calls` are separate budgets, each checked before the work it bounds. The four-round
-# manager asks for both lookups, then one conversion per round. **Predict first:** with `max_tool_calls=3` (and plenty
-# of model steps), what is the `stop_reason`, and how many tool handlers run?
+# `max_model_steps` and `max_tool_calls` are separate budgets, each checked before the work it bounds (find the two
+# checks in the sources above).
+#
+# ### Exercise 07.4: the path under a step budget
+#
+# The same four-round manager, with `max_model_steps=2` and the tool budget out of the way. Which nodes run, in
+# order? Read the nodes and routers above and write the list, e.g. `["model", "tools", ...]`. The check builds that
+# graph, runs it with a listener, and compares its path with yours.
+
+# %%
+predicted_path = ...  # a list of node names, in the order they run
+
+# %%
+check("07.4", predicted_path)
+
+# %% [markdown]
+# **Predict first:** with `max_tool_calls=3` instead (and plenty of model steps), what is the `stop_reason`, and how
+# many tool handlers run?
 
 # %%
 my_guess = {"stop_reason": None, "tool_calls_made": None}  # "answered", "step limit", "tool budget" or "tool failed"
@@ -549,12 +536,11 @@ short = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry
                                           max_tool_calls=3), QUESTION)
 happened = {"stop_reason": short["stop_reason"], "tool_calls_made": short["tool_calls_made"]}
 print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
-print("answer:", short["answer"])
-print("the work kept:", [f"{m.name}={m.content}" for m in short["messages"] if m.role == "tool"])
+print("answer:", short["answer"], "| kept:", [f"{m.name}={m.content}" for m in short["messages"] if m.role == "tool"])
 
 # %% [markdown]
-# The budget is checked before a batch starts, so the batch that would exceed it (the second conversion) never starts;
-# the work already done stays on the worksheet, and there is no answer. A stopped run is reported as stopped.
+# The batch that would pass the budget (the second conversion) never starts; the work already done stays on the
+# worksheet, and there is no answer. A stopped run is reported as stopped.
 #
 # ### A real model that never takes the exit
 #
@@ -586,9 +572,9 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 
 # %% [markdown]
 # The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
-# others (20, then 10 four times) and converted those, one per round. The graph did what it is built for: the model-step
-# budget stopped the run, the work stayed on the worksheet, and the result says **stopped**, with no answer. A run that
-# stopped is not a run that delivered, whether the reason is a stubborn writer or a model that loops.
+# others (20, then 10 four times) and converted those, one per round. The model-step budget stopped the run, the work
+# stayed on the worksheet, and the result says **stopped**, with no answer: a run that stopped is not a run that
+# delivered, for a model that loops as for a stubborn writer.
 #
 # The other way round matters as much: a run that **reached END** is not a run that is right. No recorded run
 # answers our question right; the closest is **Gemma 3 270M** (Q4_K_M weights, in-process llama.cpp), same
@@ -636,16 +622,10 @@ print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 # ## What is still open
 #
 # - **The state lives in this process.** Printing the worksheet doesn't save the run; a restart doesn't resume it.
-#   Durable checkpoints (LangGraph has them; notebook 06 showed their numbers) are the next layer, with their own
-#   questions about what may be replayed.
-# - **Compile checks the map, not the driver.** A router that always picks `revise` passes every compile check; only
-#   `max_steps` (and business limits like `max_revisions`) stop it.
-# - **The check is narrow on purpose.** Comparing rows and a fixed sentence works for structured page data. A free-text
-#   answer from a model needs acceptance rules of its own; reaching END is not the same as being right.
-# - **Copies are not a sandbox.** Nodes get copies, so they can't corrupt the worksheet by accident, but a node that
-#   wrote a file or sent a message has done it; a failed merge can't undo the outside world.
-# - **Parallel is not concurrent here.** Branches of one superstep share a state and merge in a fixed order, but our
-#   engine runs them one after another; real parallel fetching (threads, `async`) is LangGraph's next layer.
+#   Durable checkpoints (LangGraph has them) are the next layer.
+# - **Copies are not a sandbox.** A node that wrote a file or sent a message has done it; no merge can undo that.
+# - **Parallel is not concurrent here.** Our engine runs a superstep's branches one after another; LangGraph uses
+#   threads.
 #
 # **Next, notebook 08:** what a memory strategy lets the model read each round and what it costs, an agent wrapped
 # as a tool, and plan-and-execute as a graph.
@@ -663,8 +643,8 @@ print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 #    take?
 # 3. In the uneven graph above (`a -> a2` and `b`), give the `b` branch a second node too (`b -> b2`), and declare
 #    **no** join: one edge from `a2` and one from `b2` into `write`. How many times does `write` run?
-# 4. Which line of `run_supersteps` makes every node of a superstep read the same worksheet, and which makes the
-#    merged worksheet the same on every run?
+# 4. One line of `run_supersteps` makes every node of a superstep read the same worksheet, and also fixes the order
+#    their slips are merged in. Which line, and which part of it does each job?
 # 5. With the four-round manager and `max_tool_calls=1`, how many tool handlers run before the graph stops?
 # 6. `pending_calls` is replaced, not added to. What would go wrong with `operator.add` on it?
 # 7. The Gemma run reached END with `stop_reason` "answered" and a wrong answer. What would the graph need for this

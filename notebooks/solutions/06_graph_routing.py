@@ -212,6 +212,15 @@ def stuck_forgets_the_allowance(state, max_revisions):
     return "hold" if len(checks) >= 2 and checks[-1] == checks[-2] else "revise"
 
 
+def stuck_compares_counts(state, max_revisions):
+    if state["review"]["passed"]:
+        return "accept"
+    counts = [len(check.split(": ", 1)[1].split(", ")) for check in _checks(state)]
+    if len(counts) >= 2 and counts[-1] == counts[-2]:
+        return "hold"  # as many issues as before, but not necessarily the same ones
+    return "revise" if state["revisions"] < max_revisions else "hold"
+
+
 def stuck_wraps_the_package(state, max_revisions):
     nodes = BriefNodes(max_revisions=max_revisions)
     return nodes.route_after_check(state)
@@ -234,6 +243,7 @@ WRONG = {
     "06.3": [(stuck_compares_with_the_first, "compare the last check with the one just before it"),
              (stuck_holds_at_the_first_failure, "a first failed check has nothing to compare with"),
              (stuck_forgets_the_allowance, "max_revisions still bounds"),
+             (stuck_compares_counts, "compare the issues themselves, not how many there are"),
              (stuck_wraps_the_package, "knows nothing about a stuck writer")],
     "06.Q2": [(7, "what the reducer gives"), (6, "one event per node")],
     "06.Q4": [(9, "hold runs too"), (7, "its own check")],
@@ -242,10 +252,13 @@ WRONG = {
 }
 
 QUESTIONS = {
-    "06.Q1": "A review belongs to the draft it checked. A new draft makes the old verdict meaningless, so the slip "
-             "clears it; otherwise the router would read the old verdict (a pass, perhaps) as if it were about the new "
-             "draft, and publish could deliver a draft nobody checked. (check_draft also stores the draft it checked, "
-             "so publish refuses any other draft, a second line of defence.)",
+    "06.Q1": "A person or a listener, not the router or publish. Between a new draft and its check, the worksheet "
+             "would carry the verdict on the previous draft as if it were current: a `values` stream, a listener, or "
+             "the worksheet left by a run stopped in between (max_steps, an error in revise_draft) would show a pass "
+             "or a list of issues that belong to another draft. The router and publish are not fooled: both compare "
+             "review['checked_draft'] with the current draft, so a stale review makes the router raise ValueError and "
+             "publish refuse, and in this graph check_draft always runs before either of them reads the review. "
+             "Clearing it keeps the worksheet true at every step; the comparison is what prevents a wrong delivery.",
     "06.Q2": "1: without a reducer every slip's `events` replaces the list, so only the last node's event is left "
              "(['published']); the account of what happened is lost. With operator.add it holds 7.",
     "06.Q3": "The path_map, the third argument of add_conditional_edges('check_draft', ...): map 'accept' to "

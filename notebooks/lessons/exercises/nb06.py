@@ -228,6 +228,7 @@ def _with_checks(found: list[str], revisions: int) -> dict[str, Any]:
 
 
 MISSING, WRONG_OSLO = "missing_fixed_data_notice", "wrong_values:Oslo, missing_fixed_data_notice"
+WRONG_CAIRO = "wrong_values:Cairo"  # one issue, like MISSING, but another one
 
 
 def _stuck_cases(router: Any) -> None:
@@ -237,6 +238,8 @@ def _stuck_cases(router: Any) -> None:
         ([WRONG_OSLO, MISSING], 1, 3, "revise", "the issues changed, so the revision helped: revise again"),
         ([MISSING, WRONG_OSLO, WRONG_OSLO], 2, 5, "hold", "compare the last check with the one just before it"),
         ([WRONG_OSLO, MISSING, WRONG_OSLO], 2, 5, "revise", "compare the last check with the one just before it"),
+        ([MISSING, WRONG_CAIRO], 1, 4, "revise", "the issues changed though there are as many as before: compare the "
+                                                  "issues themselves, not how many there are"),
         ([WRONG_OSLO, MISSING], 1, 1, "hold", "max_revisions still bounds a writer that keeps changing"),
         ([MISSING], 0, 0, "hold", "max_revisions still bounds a writer that keeps changing"),
     ]

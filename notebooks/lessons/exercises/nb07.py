@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypedDict, get_type_hints
 from mingraph_lite.course.brief import BriefNodes, BriefState, connect_brief, initial_state
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
+from mingraph_lite import EventRecorder
 from mingraph_lite.graph import StateGraph, build_agent_graph, run_agent_graph
 from . import Hint, exercise
 from .borrowing import borrowed
@@ -277,6 +278,39 @@ def check_latest(latest_per_city: Any) -> str:
     return "a city's new reading replaces its old one in place; new cities are added; the brief shows each city once"
 
 
+# -- 07.4: the agent graph's path under a step budget ------------------------------------------------
+
+def _agent_path(**budgets: int) -> list[str]:
+    """The nodes one run of the four-round manager goes through, heard by a listener."""
+    recorder = EventRecorder()
+    run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder],
+                                      **budgets), QUESTION)
+    return [event["node"] for event in recorder.events if event["event"] == "node_end"]
+
+
+@exercise("07.4", kind="reasoning", title="predict the agent graph's path under max_model_steps=2")
+def check_agent_path(predicted: Any) -> str:
+    if not isinstance(predicted, list | tuple) or not all(node in ("model", "tools") for node in predicted):
+        raise Hint("write a list of node names in the order they run, each 'model' or 'tools'")
+    predicted, path = list(predicted), _agent_path(max_model_steps=2)
+    if predicted == path:
+        return (f"right: {len(path)} nodes, and the last one is model, which finds the budget spent and ends the run "
+                "with stop_reason 'step limit' and no answer")
+    if predicted[:1] != ["model"]:
+        raise Hint("the graph starts at model: START has one edge, to the model node")
+    if predicted == path[:-1]:
+        raise Hint("after tools, route_after_tools goes back to model, and the model node is where the step budget "
+                   "is checked: it runs a third time, finds two calls made, and ends the run without calling the model")
+    if predicted == _agent_path():
+        raise Hint("that is the run with the budget out of the way: the model node checks max_model_steps before each "
+                   "call, and a third call would pass 2")
+    if len(predicted) < len(path) - 1:
+        raise Hint("max_model_steps=2 allows two model calls, and both replies of the four-round manager ask for tools: "
+                   "each is followed by a tools node")
+    raise Hint(f"you wrote {len(predicted)} nodes; the run went otherwise: follow route_after_model and "
+               "route_after_tools from START, and mind where each budget is checked")
+
+
 # -- Questions checked against runs ----------------------------------------------------------------
 
 def _number(answer: Any, want: int, hints: dict[int, str], what: str) -> str:
@@ -329,4 +363,4 @@ def check_q5(answer: Any) -> str:
            "none of them runs"}, "tool handlers")
 
 
-__all__ = ["check_collect_city", "check_declare", "check_latest", "check_q2", "check_q3", "check_q5"]
+__all__ = ["check_agent_path", "check_collect_city", "check_declare", "check_latest", "check_q2", "check_q3", "check_q5"]
