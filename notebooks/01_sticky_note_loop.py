@@ -257,7 +257,7 @@ draw_rounds(runs, unit="tokens (counted as words)")
 #
 # `llm.generate(folder, tools)` hides an HTTP request. The two adapters spell the same folder differently.
 # To see the exact bytes without a server, we hand each adapter's official client a **fake server**
-# (`lessons/fake_servers.py`, a dozen lines of `httpx` plumbing): it keeps the request it was sent and answers
+# (its `httpx` plumbing lives in `lessons/fake_servers.py`): it keeps the request it was sent and answers
 # with a reply we wrote in that provider's documented format. The request is built by the adapters' own code;
 # only the replies are ours (their token counts are invented, to show where the fields are). The replies
 # below are the part worth reading: Ollama's slips carry no id, OpenAI's do, with their arguments as text.
@@ -291,9 +291,10 @@ assert sent_to_ollama["tools"] == registry.tools
 print(json.dumps({**sent_to_ollama, "tools": "<registry.tools, exactly>"}, indent=2, ensure_ascii=False))
 
 # %% [markdown]
-# Look closely at `parameters`: it is the menu exactly as `registry.tools` holds it, `"additionalProperties":
-# false` included, so the model is told "no other arguments". That is a choice the adapter makes: it
-# writes Ollama's documented request body itself and reads the reply with its own bounded reader, instead
+# Look closely at each tool's `parameters` in that menu: they went out as `registry.tools` holds them,
+# `"additionalProperties": false` included, so the model is told "no other arguments". That is a choice the
+# adapter makes:
+# it writes Ollama's documented request body itself and reads the reply with its own bounded reader, instead
 # of letting the client's typed `chat()` rebuild the body and parse the reply (that parser crashes on a
 # badly formed reply before we could answer it as a fixable slip). Whatever the wire says, our registry
 # still refuses an extra argument when the slip comes back.

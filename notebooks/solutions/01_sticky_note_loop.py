@@ -286,7 +286,8 @@ QUESTIONS = {
     "01.Q1": "Reason: the model reads the folder (observe) and only then decides to pass more slips or answer. "
              "How many rounds it needs depends on what it reads in the answer slips and on how it groups its "
              "slips (three or four rounds for the same errands), so the loop's code cannot know it in advance; "
-             "evaluate only asks whether the last reply was an answer.",
+             "the way out on an answer is the model's too; evaluate only asks whether to go on, and in "
+             "plain_loop `while True` always says yes.",
     "01.Q2": "7: CallModel, RunTools, CallModel, RunTools, CallModel, RunTools, CallModel. The list is fixed "
              "before the run, so any manager that wants one more round outruns it.",
     "01.Q3": "3 model calls, then StepLimitReached: the manager would answer on its fourth call, which the "
