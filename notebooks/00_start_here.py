@@ -1,9 +1,9 @@
 # %% [markdown]
 # # 00 · Start here
 #
-# This course takes an LLM agent apart. An agent is a model calling tools in a loop; over nine short
-# notebooks you write that loop yourself, split it into the pieces a real framework has, and learn to read
-# what a run did, from the folder of messages to a trace file.
+# This course takes an LLM agent apart. An agent is a model calling tools in a loop; over the notebooks 01
+# to 09 you write that loop yourself, split it into the pieces a real framework has, learn to read what a run
+# did, from the folder of messages to a trace file, and build an agent for a new task from your own pieces.
 #
 # **What you will be able to do at the end of this notebook**
 #
@@ -15,9 +15,9 @@
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 25 minutes here (an estimate: some 1,100 words to read, and two short exercises). The whole
-# course's time is being measured with readers working it as learners; until then, each notebook's header
-# gives its own estimate.
+# **Time:** about 26 minutes (estimated with `scripts/pacing.py` from this notebook's words, code and exercises,
+# at rates fitted to a reviewer's measured times). By the same estimate the whole course takes about 13.2 hours,
+# in ten notebooks (this one and 01 to 09); each header gives its own figure.
 
 # %% [markdown]
 # ## How to run the course
@@ -70,16 +70,16 @@ print("get_weather('Paris') ->", repr(get_weather("Paris")))
 print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 
 # %% [markdown]
-# The model is like a manager on a phone call who can't reach any files. You hand them a menu of errands;
-# they either answer, or pass you a **slip** ("run `get_weather`, city = Paris") with a ticket number; you run
-# the errand and hand back an answer slip with the same number. Notebook 01 builds this loop by hand.
+# The course pictures the model as a manager on the phone who can't reach any files: they ask you to run
+# **errands** (tool calls) and read what you report back. Notebook 01 tells the picture in full.
 #
 # ### Exercise 00.1: predict the demo, then run it
 #
-# The next cells run a scripted manager on the question. This one asks for **both lookups in its first
+# The demo below runs a scripted manager on the question. This one asks for **both lookups in its first
 # reply**, then for **one conversion per reply**, and answers when it has both conversions. Before you run
 # it: how many times will the manager be called (model calls), and how many errands will our code run (tool
-# calls)? Write both numbers, run the check (it runs the same manager and compares), then run the demo.
+# calls)? Write both as whole numbers and run the check (it runs the same manager and compares). The demo,
+# and the "active model" cell after it, print the counts, so they wait until your prediction is written.
 
 # %%
 from lessons.exercises import check
@@ -93,12 +93,16 @@ check("00.1", answer_1)
 # The demo: `ConsoleLogger` prints each step as it happens; count the `[step ...]` lines.
 
 # %%
-manager = four_round_manager()
-agent = Agent(manager, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
-answer = agent.run({"question": QUESTION})["answer"]
-print()
-print("answer:", answer)
-print("model calls:", len(manager.calls), "| manager:", manager.name)
+predicted = all(count is not ... for count in answer_1.values())  # the demo answers 00.1: predict first
+if not predicted:
+    print("write your prediction in 00.1 first (the cell above the check), then run this cell again")
+else:
+    manager = four_round_manager()
+    agent = Agent(manager, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
+    answer = agent.run({"question": QUESTION})["answer"]
+    print()
+    print("answer:", answer)
+    print("model calls:", len(manager.calls), "| manager:", manager.name)
 
 # %% [markdown]
 # ## The active model
@@ -115,15 +119,18 @@ import os
 
 print("MINGRAPH_LLM =", os.environ.get("MINGRAPH_LLM") or "(unset: scripted)")
 recorder = EventRecorder()
-try:
-    llm = make_llm()
-    result = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
-    replies = recorder.of("model_reply")
-    print(f"answered by: {replies[-1].get('model')}  ({llm.name})")
-    print("model calls:", len(replies))
-    print("answer:", result["answer"])
-except Exception as e:  # a missing server, key or package: show the reason instead of a traceback
-    print(f"the active model could not answer: {type(e).__name__}: {e}")
+if not predicted:  # unset, the active model is the demo's scripted manager, with the same counts
+    print("write your prediction in 00.1 first, then run this cell again")
+else:
+    try:
+        llm = make_llm()
+        result = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+        replies = recorder.of("model_reply")
+        print(f"answered by: {replies[-1].get('model')}  ({llm.name})")
+        print("model calls:", len(replies))
+        print("answer:", result["answer"])
+    except Exception as e:  # a missing server, key or package: show the reason instead of a traceback
+        print(f"the active model could not answer: {type(e).__name__}: {e}")
 
 # %% [markdown]
 # ## The course map
@@ -131,8 +138,8 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # Each notebook opens with what you will be able to do and closes with what is still open and, from 01 on,
 # a few questions; each asks you to predict before it runs, and has exercises: you write the code (a loop, a
 # card, a listener, a node, a memory), and a check cell right below tells you whether it works, or what to
-# look at next. The check tries your code on cases the notebook never printed, so copying an output will not
-# pass it, and it refuses an answer that only calls the package's own version of what you are asked to write. Stuck?
+# look at next. The check runs your code itself, on cases of its own, and it refuses an answer that only calls
+# the package's own version of what you are asked to write (or the notebook's, loaded for later cells). Stuck?
 # Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare.
 
 # %%
@@ -140,7 +147,7 @@ from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
     print(f"{name:<27} {idea}")
-assert len(COURSE) == 1 + 9  # this notebook and the nine the introduction promises
+assert len(COURSE) == 1 + 9  # this notebook and the nine after it, 01 to 09, as the introduction says
 
 # %% [markdown]
 # ### Exercise 00.2: switch the model from Python

@@ -3,8 +3,7 @@
 #
 # An agent is a model calling tools in a loop. In this notebook you write that loop by hand, the way most
 # people write it first, look at exactly what travels to the model and back, and give the loop a ceiling.
-# Notebook 02 then asks what the loop has to remember, and runs real models on it. (This notebook's file
-# keeps its first name, `01_sticky_note_loop`; the sticky note itself now opens notebook 02.)
+# Notebook 02 then asks what the loop has to remember, and runs real models on it.
 #
 # **What you will be able to do at the end**
 #
@@ -17,9 +16,8 @@
 #   ceiling (`max_steps`); write a loop with another kind of ceiling (you write `errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 85 minutes, exercises and questions included (an estimate, not yet
-# measured: some 2,700 words to read at 200 a minute is 14 minutes, some 220 lines of code to read is 15
-# more, four exercises at 10 to 15 minutes each, and 10 minutes for the questions).
+# `try`/`except`. **Time:** about 82 minutes (estimated with `scripts/pacing.py` from this notebook's words,
+# code, exercises and questions, at rates fitted to a reviewer's measured times).
 #
 # Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
 # (every scripted run says so).
@@ -112,8 +110,10 @@ except ValueError as e:
 # arguments, shaped like one entry of `registry.tools` above. The check tries it on functions this
 # notebook never shows (with defaults, several types, and a docstring with no `Args:` block) and compares
 # with what the package builds. You need `inspect.signature`, `inspect.get_annotations(fn, eval_str=True)`
-# and `inspect.getdoc`. Python's types have JSON Schema names: find them in the output above (and
-# `bool` is `"boolean"`). `"additionalProperties": false` is optional here. The check refuses a `schema_of`
+# and `inspect.getdoc`. Python's types have JSON Schema names: `str` is `"string"` and `float` is
+# `"number"` (both in the menu above); `int` is `"integer"` and `bool` is `"boolean"`. Two keys the package
+# writes are not checked, so leave them out if you like: `"additionalProperties": false`, and the
+# `"default"` it adds to an argument that has one (`"default": "EUR"`). The check refuses a `schema_of`
 # that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`): that would test the
 # package's code, not yours.
 
@@ -160,19 +160,19 @@ assert "answer" not in worksheet  # the list ran out before the manager answered
 def plain_loop(llm, registry, question, *, show=True):
     """Call the manager until they answer instead of passing slips. No ceiling."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    while True:
+    while True:  # EVALUATE asks "should we go on?" here, and `while True` always says yes: no ceiling
         # OBSERVE: the folder holds the question and every answer slip so far
         # REASON: the manager reads it all, then answers or passes slips
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
-        if not response.message.tool_calls:  # no slips means "that's my answer"
+        if not response.message.tool_calls:  # no slips means "that's my answer": the way out
             return response.message.content, folder
         # ACT: our code (not the model) runs each errand, and answers with the same ticket number
         for slip in response.message.tool_calls:
             answer_slip = registry.run(slip)
             if show:
                 print(f"  [{slip.id}] {slip.name}({slip.arguments}) -> {answer_slip.content}")
-            # EVALUATE: the answer slip goes into the folder, and the next round reads it
+            # EVALUATE: the answer slip goes into the folder, for the next round to read
             folder.append(answer_slip)
 
 
@@ -182,11 +182,12 @@ draw_loop()
 # | part | in `plain_loop` | failure to watch for |
 # |---|---|---|
 # | **observe** | the folder: the question at first, then every answer slip | a vague or unit-less result misleads the next round |
-# | **reason** | `llm.generate(folder, tools)`: slips, or an answer | the model makes up a result instead of asking for it |
+# | **reason** | `llm.generate(folder, tools)`: slips, or an answer (no slips: the loop returns it) | the model makes up a result instead of asking for it |
 # | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
-# | **evaluate** | answer slips into the folder; "should we go on?" | stopping too early, or never stopping |
+# | **evaluate** | answer slips into the folder; "should we go on?" (the `while` line) | stopping too early, or never stopping |
 #
-# The ceiling box in the picture is not in `plain_loop` yet. Keep that in mind.
+# The way out on an answer belongs to reason: the model decides it. Evaluate's question is ours, and
+# `while True` answers it with "yes" every time: the ceiling box in the picture is not in `plain_loop` yet.
 #
 # ### Predict first
 #
@@ -255,75 +256,45 @@ draw_rounds(runs, unit="tokens (counted as words)")
 # ## The wire: what goes to Ollama and to OpenAI for one round
 #
 # `llm.generate(folder, tools)` hides an HTTP request. The two adapters spell the same folder differently.
-# To see the exact bytes without a server, we hand each adapter's official client a **fake server**: a
-# function that keeps the request it was sent and answers with a reply we wrote in that provider's
-# documented format. The request is built by the adapters' own code; only the replies are ours (the
-# token counts in them are invented, to show where the fields are).
+# To see the exact bytes without a server, we hand each adapter's official client a **fake server**
+# (its `httpx` plumbing lives in `lessons/fake_servers.py`): it keeps the request it was sent and answers
+# with a reply we wrote in that provider's documented format. The request is built by the adapters' own code;
+# only the replies are ours (their token counts are invented, to show where the fields are). The replies
+# below are the part worth reading: Ollama's slips carry no id, OpenAI's do, with their arguments as text.
 
 # %%
-import httpx
-import ollama
-import openai
-
-from mingraph_lite import OllamaLLM, OpenAILLM
-
-
-class FakeServer:
-    """Keeps every request body it is sent and answers with the next prepared reply."""
-
-    def __init__(self, *replies):
-        self.replies, self.bodies = list(replies), []
-
-    def __call__(self, request):
-        self.bodies.append(json.loads(request.content))
-        return httpx.Response(200, json=self.replies.pop(0))
-
-
-def ollama_reply(message, prompt_tokens=0, output_tokens=0):
-    return {"model": "qwen3.5:2b", "created_at": "2026-01-01T00:00:00Z", "message": message, "done": True,
-            "done_reason": "stop", "prompt_eval_count": prompt_tokens, "eval_count": output_tokens}
-
-
-def openai_reply(message, prompt_tokens=0, output_tokens=0):
-    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 1767225600, "model": "gpt-5-mini",
-            "choices": [{"index": 0, "message": {"role": "assistant", **message},
-                         "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": output_tokens,
-                      "total_tokens": prompt_tokens + output_tokens,
-                      "completion_tokens_details": {"reasoning_tokens": 0}}}
-
+from lessons.fake_servers import FakeServer, ollama_on, ollama_reply, openai_on, openai_reply
 
 raw_reply = ollama_reply({"role": "assistant", "content": "", "tool_calls": [
     {"function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
     {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}, 250, 40)
-ollama_server = FakeServer(
-    raw_reply,
-    ollama_reply({"role": "assistant", "content": "(the second reply is not the point here)"}))
+later = "(the second reply is not the point here)"
+ollama_server = FakeServer(raw_reply, ollama_reply({"role": "assistant", "content": later}))
 openai_server = FakeServer(
     openai_reply({"content": None, "tool_calls": [
         {"id": "call_A1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
         {"id": "call_A2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Tokyo"}'}}]},
         250, 40),
-    openai_reply({"content": "(the second reply is not the point here)"}))
-
-on_ollama = OllamaLLM("qwen3.5:2b", client=ollama.Client(host="http://ollama.invalid:11434",
-                                                          transport=httpx.MockTransport(ollama_server)))
-on_openai = OpenAILLM("gpt-5-mini", client=openai.OpenAI(
-    api_key="test", base_url="http://openai.invalid/v1", max_retries=0,
-    http_client=httpx.Client(transport=httpx.MockTransport(openai_server))))
+    openai_reply({"content": later}))
+on_ollama, on_openai = ollama_on(ollama_server), openai_on(openai_server)
 
 # %% [markdown]
-# Round 1, to Ollama (`POST /api/chat`): the folder, the menu, and `"stream": false`.
+# Round 1, to Ollama (`POST /api/chat`): the model's name, the folder, the menu, and `"stream": false`. The
+# menu is long and you have read it already, so the cell prints it as a placeholder, after checking that
+# it went out exactly as `registry.tools` holds it.
 
 # %%
 folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)]
 from_ollama = on_ollama.generate(folder, registry.tools)
-print(json.dumps(ollama_server.bodies[0], indent=2, ensure_ascii=False))
+sent_to_ollama = ollama_server.bodies[0]
+assert sent_to_ollama["tools"] == registry.tools
+print(json.dumps({**sent_to_ollama, "tools": "<registry.tools, exactly>"}, indent=2, ensure_ascii=False))
 
 # %% [markdown]
-# Look closely at `parameters`: it is the menu exactly as `registry.tools` holds it, `"additionalProperties":
-# false` included, so the model is told "no other arguments". That is a choice the adapter makes: it
-# writes Ollama's documented request body itself and reads the reply with its own bounded reader, instead
+# Look closely at each tool's `parameters` in that menu: they went out as `registry.tools` holds them,
+# `"additionalProperties": false` included, so the model is told "no other arguments". That is a choice the
+# adapter makes:
+# it writes Ollama's documented request body itself and reads the reply with its own bounded reader, instead
 # of letting the client's typed `chat()` rebuild the body and parse the reply (that parser crashes on a
 # badly formed reply before we could answer it as a fixable slip). Whatever the wire says, our registry
 # still refuses an extra argument when the slip comes back.
@@ -336,14 +307,14 @@ print("keys Ollama was sent:", sorted(sent))
 assert mine.get("additionalProperties") is False and sent == mine
 
 # %% [markdown]
-# Round 1, to OpenAI (`POST /v1/chat/completions`): the same folder, the menu exactly as we handed it over,
-# and no `stream` field.
+# Round 1, to OpenAI (`POST /v1/chat/completions`): the same folder and the menu exactly as we handed it
+# over (the cell checks both), so it prints only the rest: no `stream` field.
 
 # %%
 from_openai = on_openai.generate(folder, registry.tools)
-print(json.dumps(openai_server.bodies[0], indent=2, ensure_ascii=False))
-assert openai_server.bodies[0]["tools"] == registry.tools
-assert openai_server.bodies[0]["messages"] == ollama_server.bodies[0]["messages"]
+sent_to_openai = openai_server.bodies[0]
+assert sent_to_openai["tools"] == registry.tools and sent_to_openai["messages"] == sent_to_ollama["messages"]
+print(json.dumps({key: value for key, value in sent_to_openai.items() if key not in ("tools", "messages")}))
 
 # %% [markdown]
 # A raw reply, as the Ollama server would send it, and what the adapter made of it. Ollama's tool calls
@@ -351,8 +322,9 @@ assert openai_server.bodies[0]["messages"] == ollama_server.bodies[0]["messages"
 # own ids, and the arguments as JSON *text*, not an object.
 
 # %%
-print("raw Ollama reply (written by us in Ollama's format):")
-print(json.dumps(raw_reply, indent=2))
+print("raw Ollama reply (written by us in Ollama's format), one field a line:")
+for key, value in raw_reply.items():
+    print(f"  {key}: {json.dumps(value)}")
 print("\nwhat the Ollama adapter read:", from_ollama)
 print("\nwhat the OpenAI adapter read:", from_openai)
 assert "id" not in str(raw_reply["message"]["tool_calls"]) and from_ollama.message.tool_calls[0].id.startswith("call_")
@@ -366,11 +338,11 @@ assert [c.id for c in from_openai.message.tool_calls] == ["call_A1", "call_A2"]
 round_two = [*folder, from_openai.message, *(registry.run(slip) for slip in from_openai.message.tool_calls)]
 on_ollama.generate(round_two, registry.tools)
 on_openai.generate(round_two, registry.tools)
-print("to Ollama:")
-print(json.dumps(ollama_server.bodies[1]["messages"][2:], indent=2, ensure_ascii=False))
-print("\nto OpenAI:")
-print(json.dumps(openai_server.bodies[1]["messages"][2:], indent=2, ensure_ascii=False))
 ollama_wire, openai_wire = ollama_server.bodies[1]["messages"], openai_server.bodies[1]["messages"]
+for provider, wire in (("Ollama", ollama_wire), ("OpenAI", openai_wire)):
+    print(f"to {provider}, one message a line:")
+    for message in wire[2:]:
+        print(" ", json.dumps(message, ensure_ascii=False))
 assert [m["tool_name"] for m in ollama_wire[3:]] == ["get_weather", "get_weather"]
 assert [m["tool_call_id"] for m in openai_wire[3:]] == ["call_A1", "call_A2"]
 assert isinstance(openai_wire[2]["tool_calls"][0]["function"]["arguments"], str)
@@ -421,7 +393,8 @@ print("answer:", answer, "| model calls:", len(paris_only.calls))
 #
 # ### Exercise 01.3: a manager of a given shape, and its rounds
 #
-# Write `one_city_at_a_time()`, returning a fresh `ScriptedLLM` for the course question that asks for
+# Write `one_city_at_a_time()`, returning a new `ScriptedLLM` on every call (the check runs it more than
+# once, and a script that ran has used up its replies) for the course question that asks for
 # Paris's weather, then in the **next** reply for Tokyo's, then for **both conversions in one reply** (of the
 # temperatures `get_weather` gave; read them above), then answers with both Fahrenheit temperatures as
 # `to_fahrenheit` returned them. Before you run the check, **predict** how many model calls it takes and

@@ -14,9 +14,8 @@
 #   events with code (you write `first_made_up`).
 #
 # **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 75 minutes, exercises and questions included (an estimate, not yet measured:
-# some 2,400 words to read at 200 a minute is 12 minutes, some 200 lines of code to read is 14 more, three
-# exercises at 10 to 15 minutes each, and 10 minutes for the questions).
+# managers). **Time:** about 78 minutes (estimated with `scripts/pacing.py` from this notebook's words, code,
+# exercises and questions, at rates fitted to a reviewer's measured times).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
@@ -111,18 +110,17 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 # | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
 # | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
 #
-# One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
+# One object that holds them all is easier to pass around; a dataclass does it in a few lines. It leaves
+# the run id out until there is a log to write it in (notebook 04 stamps one on every line of a trace). Note
 # `field(default_factory=...)`: it matters in a minute.
 
 # %%
 from dataclasses import dataclass, field
-from uuid import uuid4
 
 
 @dataclass
 class RunContext:
-    """Everything one run needs to remember."""
-    run_id: str = field(default_factory=lambda: uuid4().hex)
+    """What one run needs to remember (the run id joins it with the traces of notebook 04)."""
     events: list = field(default_factory=list)
     step: int = 0
     scratch: dict = field(default_factory=dict)
@@ -135,7 +133,7 @@ class RunContext:
 
 first, second = RunContext(), RunContext()
 first.events.append("user asked about Paris")
-print("same run id?", first.run_id == second.run_id)
+print("same events list?", first.events is second.events)
 print("second run's events:", second.events)
 print("done?", first.done)
 
@@ -278,7 +276,8 @@ check("02.2", remembering_loop)
 # `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
 # result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
 #
-# **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) never answer?
+# **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
+# answering?
 
 # %%
 my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" each
@@ -361,8 +360,31 @@ no_tool = [finish["answer"] for calls, finish in gem if not calls]
 echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
 assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
 assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
-print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once without a tool, {len(echoes)} of them "
-      f"echoing the reply format's placeholder; the other {len(gem) - len(no_tool)} never finished")
+print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; the other "
+      f"{len(gem) - len(no_tool)} hit the step limit")
+print(f"  answers that copy the reply format's placeholder '<your answer>': {len(echoes)} of {len(no_tool)}")
+
+# %% [markdown]
+# **Two names, two questions.** Here a run ends one of two ways: it *answered*, or it *hit the step limit*. The
+# experiment's own summary, `comparison.txt` in the same folder, asks something else: where did the run
+# **first** go wrong? Its lab classifier (notebook 05 takes it apart) files a run that hit the step limit
+# after a made-up slip under "wrong slip"; only a run that hit the limit with nothing to blame before it is
+# "never finished" there. The cell sorts Gemma's 16 runs both ways and checks the totals against the summary.
+
+# %%
+import csv
+
+from mingraph_lite.course.classify import classify
+
+both_ways = Counter((read_trace(t)[-1]["reason"], classify(read_trace(t)).outcome)
+                    for t in sorted((RUNS / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl")))
+for (ended, first_wrong), runs in sorted(both_ways.items()):
+    print(f"ended: {ended:<11} | comparison.txt files it under: {first_wrong:<15} | {runs} runs")
+with open(RUNS / "comparison.csv", encoding="utf-8") as table:
+    summary = {row["outcome"]: int(row["runs"]) for row in csv.DictReader(table)
+               if row["model"] == "local:gemma3-270m" and row["variant"] == "zero-shot"}
+for outcome in ("wrong slip", "never finished"):
+    assert summary[outcome] == sum(n for (_, first_wrong), n in both_ways.items() if first_wrong == outcome)
 
 # %% [markdown]
 # How long did a call take? Each trace stamps the moment a model call starts and the moment its reply
@@ -390,13 +412,45 @@ for folder, label in (("smollm2-135m", "SmolLM2-135M"), ("gemma3-270m", "Gemma 3
     print(f"{label:<13} {len(times)} model calls: {min(times):.1f} to {max(times):.1f} s each, median {median(times):.1f} s")
 
 # %% [markdown]
-# **Why, as far as a trace can say.** A 135M model is tiny. The local adapter forces it to write either an
-# answer or a well-formed slip, so its slips always *parse*, but nothing forces them to make sense. One
+# **Why, as far as a trace can say.** A 135M model is tiny. The local adapter makes it choose between an
+# answer and a slip, and a JSON schema shapes each slip's arguments, but nothing forces them to make sense. One
 # plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
 # straight for the conversion tool, filling in a number that looks like a temperature. Each round the folder
 # only grew by its own slip and the answer `86`, not enough to change its mind. From run to run the made-up
 # number changes, but the mistake does not.
 #
+# The schema cannot make every slip *parse*, though: the adapter also caps how many tokens each piece of a
+# reply may take. All 96 of SmolLM2's zero-shot slips parsed. 17 of Gemma's 72, in 3 of its 16 runs, wrote
+# a number with endless zeros (`110.0000…`) until the cap cut the arguments off mid-number; arguments that
+# do not parse are kept as text, and exercise 02.3 below has to handle them. The cell counts them:
+
+# %%
+import json
+
+
+def cut_slips(trace):
+    """The tool calls of one run whose arguments stayed text: unfinished JSON, stopped before its closing brace."""
+    cut = [e for e in read_trace(trace) if e["event"] == "tool_call" and not isinstance(e["arguments"], dict)]
+    for event in cut:
+        assert not event["arguments"].rstrip().endswith("}")
+        try:
+            json.loads(event["arguments"])
+        except json.JSONDecodeError:
+            continue
+        raise AssertionError(f"{trace.name}: these arguments parse after all")
+    return cut
+
+
+for folder in ("smollm2-135m", "gemma3-270m"):
+    traces = sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl"))
+    cut = {trace.stem: len(cut_slips(trace)) for trace in traces if cut_slips(trace)}
+    calls = sum(1 for t in traces for e in read_trace(t) if e["event"] == "tool_call")
+    print(f"{folder:<13} {calls} tool calls in {len(traces)} runs; cut off at the cap and kept as text: "
+          f"{sum(cut.values())}, in {len(cut)} runs {sorted(cut)}")
+    assert (calls, sum(cut.values()), len(cut)) == {"smollm2-135m": (96, 0, 0), "gemma3-270m": (72, 17, 3)}[folder]
+print("for example:", cut_slips(RUNS / "gemma3-270m" / "traces" / "zero-shot-02.jsonl")[0]["arguments"][:40] + "...")
+
+# %% [markdown]
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
 # `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
 # A local model has no JSON tool API: the adapter writes the menu *into the prompt* as text, with a reply
@@ -414,7 +468,7 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # %% [markdown]
 # The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
 # filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it:
-# no slips, so **evaluate** said "that's the answer", and the run ended after one call, "answered". The
+# no slips, so the loop took its way out (an answer), and the run ended after one call, "answered". The
 # ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
 #
 # Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six paid calls and a
@@ -476,7 +530,7 @@ print(f"outcome: {outcome}")
 #   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
 # - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
 #   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
-# - **The run id and the scratch pad** have no home yet (notebooks 04 and 06).
+# - **The run id** has no home yet: notebook 04 stamps one on every line of a trace.
 # - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
 #   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 08).
 

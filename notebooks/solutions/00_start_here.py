@@ -32,7 +32,9 @@ SOLUTIONS = {
 WRONG = {
     "00.1": [({"model calls": 2, "tool calls": 4}, "called once more"),
              ({"model calls": 5, "tool calls": 4}, "both lookups in one reply"),
-             ({"model calls": 4, "tool calls": 2}, "count the errands")],
+             ({"model calls": 4, "tool calls": 2}, "count the errands"),
+             ({"model calls": "4", "tool calls": "4"}, "a whole number"),
+             ({"model calls": 4, "tool calls": 4.0}, "a whole number")],
     "00.2": [(builds_without_setting, "os.environ"),
              (sets_the_key_instead, "another variable"),
              (always_scripted, "not one fixed model")],

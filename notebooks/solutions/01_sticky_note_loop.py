@@ -157,6 +157,19 @@ def converts_made_up_numbers():
                         "Paris: 68°F, Tokyo: 77°F"], name="scripted: made-up numbers")
 
 
+def answers_with_its_own_arithmetic():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64.4°F, Tokyo: 75.2°F"], name="scripted: its own arithmetic")
+
+
+SHARED_MANAGER = one_city_at_a_time()
+
+
+def the_same_manager_every_time():
+    return SHARED_MANAGER
+
+
 def arguments_without_names():
     return ScriptedLLM([[("get_weather", "Paris")], [("get_weather", "Tokyo")],
                         [("to_fahrenheit", 18), ("to_fahrenheit", 24)], "Paris: 64°F, Tokyo: 75°F"])
@@ -253,6 +266,8 @@ WRONG = {
              ((both_cities_at_once, 3), "one city per reply"),
              ((one_conversion_per_reply, 5), "both conversions at once"),
              ((converts_made_up_numbers, 4), "temperatures get_weather returned"),
+             ((answers_with_its_own_arithmetic, 4), "exactly as to_fahrenheit returned them"),
+             ((the_same_manager_every_time, 4), "a new ScriptedLLM on every call"),
              ((no_answer_at_the_end, 4), "its last reply is the answer"),
              ((arguments_without_names, 4), '("tool name", {arguments}) pairs')],
     "01.4": [(budget_counts_model_calls, "counts tool calls, not model calls"),
@@ -271,7 +286,8 @@ QUESTIONS = {
     "01.Q1": "Reason: the model reads the folder (observe) and only then decides to pass more slips or answer. "
              "How many rounds it needs depends on what it reads in the answer slips and on how it groups its "
              "slips (three or four rounds for the same errands), so the loop's code cannot know it in advance; "
-             "evaluate only asks whether the last reply was an answer.",
+             "the way out on an answer is the model's too; evaluate only asks whether to go on, and in "
+             "plain_loop `while True` always says yes.",
     "01.Q2": "7: CallModel, RunTools, CallModel, RunTools, CallModel, RunTools, CallModel. The list is fixed "
              "before the run, so any manager that wants one more round outruns it.",
     "01.Q3": "3 model calls, then StepLimitReached: the manager would answer on its fourth call, which the "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from uuid import uuid4
 
 from mingraph_lite import Agent, KeepAll, StepLimitReached, SystemMessage, UserMessage
 
@@ -62,7 +61,7 @@ class RunContext:
     file is loaded without being imported, and dataclasses need their module imported)."""
 
     def __init__(self, events=None, step=0, scratch=None, answer=None):
-        self.run_id, self.events, self.step = uuid4().hex, [] if events is None else events, step
+        self.events, self.step = [] if events is None else events, step
         self.scratch, self.answer = {} if scratch is None else scratch, answer
 
     @property

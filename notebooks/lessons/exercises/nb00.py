@@ -42,6 +42,8 @@ def check_prediction(answer: Any) -> str:
         raise NotDone
     if ... in answer.values():
         raise Hint("write a number for both counts (one `...` is still there)")
+    if not all(isinstance(value, int) and not isinstance(value, bool) for value in answer.values()):
+        raise Hint("write each count as a whole number, like 3 (not the text \"3\", nor 3.0)")
     actual = demo_counts()
     if answer["tool calls"] != actual["tool calls"]:
         raise Hint("count the errands: two cities to look up, and each temperature to convert")

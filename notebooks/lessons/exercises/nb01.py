@@ -7,6 +7,7 @@ tools, other managers, other ceilings. The expected results come from the packag
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mingraph_lite.agents import Agent
@@ -184,6 +185,7 @@ def _slips(folder: list[Any]) -> list[list[tuple[str, dict[str, Any]]]]:
     return [[(c.name, c.arguments) for c in m.tool_calls] for m in folder if m.role == "assistant"]
 
 
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 SCRIPT_FORM = ('each reply in the script is a list of ("tool name", {arguments}) pairs, like '
                '[("get_weather", {"city": "Paris"})], or the answer as a string')
 
@@ -214,6 +216,9 @@ def check_manager(answer: Any) -> str:
     if not (isinstance(answer, tuple) and len(answer) == 2 and callable(answer[0])):
         raise Hint("hand in the pair (one_city_at_a_time, rounds): the function itself and your prediction")
     make, rounds = answer
+    if make() is make():  # a manager that ran once has used up its replies
+        raise Hint("one_city_at_a_time() must build a new ScriptedLLM on every call (build it inside the "
+                   "function): the check runs your manager more than once")
     llm, text, folder = _run_manager(make)
     slips = _slips(folder)
     lookups = [[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})]]
@@ -226,9 +231,10 @@ def check_manager(answer: Any) -> str:
     temperatures = [number(m.content) for m in folder if m.role == "tool" and m.name == "get_weather"]
     if sorted(a.get("celsius") for _, a in conversions) != sorted(temperatures):
         raise Hint("convert the temperatures get_weather returned (they are in the output above), not others")
-    fahrenheit = [m.content for m in folder if m.role == "tool" and m.name == "to_fahrenheit"]
-    if not all(f in str(text) for f in fahrenheit):
-        raise Hint("the answer names both Fahrenheit temperatures as to_fahrenheit returned them")
+    fahrenheit = {number(m.content) for m in folder if m.role == "tool" and m.name == "to_fahrenheit"}
+    if not fahrenheit <= {float(n) for n in NUMBER.findall(str(text))}:
+        raise Hint("the answer names both Fahrenheit temperatures exactly as to_fahrenheit returned them "
+                   "(whole degrees), not as your own arithmetic gives them")
     if not isinstance(rounds, int) or isinstance(rounds, bool):
         raise Hint("your manager is right; now write your prediction in rounds: a whole number of model calls")
     if rounds != len(llm.calls):

@@ -83,8 +83,8 @@ def _adder() -> ScriptedLLM:
 
 def _record(loop: Any, llm: Any, ceiling: int) -> Any:
     ctx = loop(llm, _menu(), "You add numbers with the add tool.", "What is 2 + 3 + 4?", max_steps=ceiling)
-    if not all(hasattr(ctx, name) for name in ("run_id", "events", "step", "scratch", "answer")):
-        raise Hint("return the RunContext of the run (with run_id, events, step, scratch and answer)")
+    if not all(hasattr(ctx, name) for name in ("events", "step", "scratch", "answer")):
+        raise Hint("return the RunContext of the run (with events, step, scratch and answer)")
     return ctx
 
 
@@ -112,8 +112,6 @@ def check_remembering_loop(loop: Any) -> str:
     if first is second or first.events is second.events or first.scratch is second.scratch:
         raise Hint("two runs share one context (or its events or scratch): build a new RunContext for every run, "
                    "inside the loop, never once for all of them")
-    if first.run_id == second.run_id:
-        raise Hint("two runs got the same run_id: each run's RunContext() draws its own")
     _check_finished(second, second_llm)
     looping = ScriptedLLM([[("add", {"a": 1, "b": 1})]] * 20, name="scripted: never stops")
     try:

@@ -1,0 +1,47 @@
+"""Notebooks 00 to 02 after a fresh reader's review (issue 21): no output answers a prediction before it is made."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import jupytext
+
+from lessons.exercises.nb00 import demo_counts
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def _demo_output(answer_1: dict) -> str:
+    """What notebook 00's demo cell prints, run as the notebook has it, after the given prediction."""
+    cells = jupytext.read(NOTEBOOKS / "00_start_here.py").cells
+    setup = next(c.source for c in cells if "four_round_manager" in c.source and "import" in c.source)
+    demo = next(c.source for c in cells if c.source.startswith("predicted ="))
+    namespace: dict = {"__name__": "__main__", "answer_1": answer_1}
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(setup, namespace)
+        exec(demo, namespace)
+    return printed.getvalue()
+
+
+def test_notebook_00s_demo_waits_for_the_prediction_and_then_shows_the_counts():
+    shown = f"model calls: {demo_counts()['model calls']}"
+    assert shown not in _demo_output({"model calls": ..., "tool calls": ...})
+    assert shown not in _demo_output({"model calls": 3, "tool calls": ...})
+    assert shown in _demo_output({"model calls": 3, "tool calls": 5})
+
+
+def test_the_saved_notebook_00_shows_no_count_the_prediction_asks_for():
+    counts = demo_counts()
+    saved = json.loads((NOTEBOOKS / "00_start_here.ipynb").read_text(encoding="utf-8"))
+    outputs = "".join("".join(o.get("text", "")) for c in saved["cells"] for o in c.get("outputs", []))
+    assert "[step " not in outputs and f"model calls: {counts['model calls']}" not in outputs
+
+
+def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():
+    source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
+    assert "from lessons.fake_servers import" in source
+    assert "MockTransport" not in source and "import httpx" not in source
