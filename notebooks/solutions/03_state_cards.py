@@ -368,14 +368,10 @@ QUESTIONS = {
              "never stops is called again and again, with no limit.",
     "03.Q3": "Three answer slips, all marked is_error: the failing tool's slip says it failed, the two after it "
              "that they were not run. The folder stays a valid conversation.",
-    "03.Q4": "The caller could not tell a made-up answer from a real one without parsing words; an exception "
-             "cannot be mistaken for an answer, and it carries the number of model calls.",
-    "03.Q5": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
+    "03.Q4": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
              "whether slips are still open or the model has answered). The card alone says nothing of the past.",
-    "03.Q6": "pending, the slips still to run. Each card carries its own data (Errands its slips, AskingHuman the "
+    "03.Q5": "pending, the slips still to run. Each card carries its own data (Errands its slips, AskingHuman the "
              "slips left), so nothing loose has to be kept in sync between branches.",
-    "03.Q7": "No: a ToolArgsError is answered with an error slip that says what to fix, and the run goes on; the "
-             "model gets another try within max_steps.",
 }
 
 
