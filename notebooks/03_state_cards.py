@@ -350,7 +350,7 @@ print("knows Paris?", knows("Paris"), "| knows Reykjavik?", knows("Reykjavik"))
 # and that branch puts `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` in the folder.
 # The other slips of the same reply, before *and after* the unknown one, still run. Notice everything you
 # have to touch: the note's values, the errands branch, a new branch, and whatever loose variable carries
-# "which slips are left" between branches. The check uses cities and answers you have not seen.
+# "which slips are left" between branches. The check uses cities, answers and a ceiling you have not seen.
 
 # %%
 def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10):
@@ -368,8 +368,7 @@ check("03.2", sticky_note_loop_with_human)
 # left after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
 # folder, and hands back `ErrandsAskingHuman` with the slips that are left. Write both below (the errands card
 # as a subclass, so this notebook's `Errands` stays as it is for now). `Waiting` and `HungUp` do not change.
-# The check runs your two cards on their own, on a desk with replies and a human you have not seen; a card
-# can be tested alone, without any model.
+# The check runs your two cards on their own (no model needed), with replies and a human you have not seen.
 
 # %%
 @dataclass(frozen=True)
@@ -465,10 +464,9 @@ except ToolArgsError as e:
 
 # %% [markdown]
 #
-# First, a weather service that can go down, and our first `Errands` card (kept as `PlainErrands`) meeting
-# it. It has no `try`, so the exception flies out of the middle of the card. Look at what it leaves in the
-# folder. (A card can be run
-# on its own: we hand it a desk whose folder ends with the manager's two slips.)
+# First, a weather service that can go down, and our first `Errands` card (kept as `PlainErrands`) meeting it,
+# run on its own on a desk whose folder ends with the manager's two slips. It has no `try`, so the exception flies
+# out of the middle of the card. Look at what it leaves in the folder.
 
 # %%
 service = {"up": False}
@@ -625,8 +623,9 @@ assert not unanswered(agent.memory.messages())
 # %% [markdown]
 # ### Exercise 03.4: who can fix it?
 #
-# For each failure, write `"model"` if it should go back to the model as an answer slip that says what to fix
-# (a `ToolArgsError`), or `"caller"` if the tool's exception should go up to whoever called `agent.run`.
+# For each failure in a run of the package's `Agent` (no `AskingHuman` card there), write `"model"` if it goes
+# back to the model as an answer slip that says what to fix (a `ToolArgsError`), or `"caller"` if the tool's
+# exception goes up to whoever called `agent.run`.
 # `get_forecast(city: str, days: int)` is a tool on another menu, whose service is down today. The check
 # runs each slip through a registry to see which one it really is.
 
@@ -636,6 +635,7 @@ who_fixes = {
     "get_forecast for Oslo, 3 days, service down": ...,
     "to_fahrenheit with celsius=-400": ...,
     "a tool called get_humidity": ...,
+    "get_weather for Reykjavik": ...,
 }
 
 # %%

@@ -11,7 +11,7 @@
 # - watch a run live in the `FolderView` and `CardTimeline` widgets, and keep a picture of it in the notebook.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop and its sticky note) and 03 (the cards and the folder).
-# **Time:** about 85 minutes (estimated with `scripts/pacing.py` from the words, the lines of code, the three
+# **Time:** about 89 minutes (estimated with `scripts/pacing.py` from the words, the lines of code, the three
 # exercises and the seven questions, at rates fitted to a reviewer's measured times).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere; each

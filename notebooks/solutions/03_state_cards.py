@@ -356,6 +356,7 @@ WHO_FIXES = {
     "get_forecast for Oslo, 3 days, service down": "caller",
     "to_fahrenheit with celsius=-400": "model",
     "a tool called get_humidity": "model",
+    "get_weather for Reykjavik": "model",
 }
 
 
@@ -397,6 +398,7 @@ WRONG = {
              ((ErrandsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
     "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "a value outside what the tool accepts"),
              ({**WHO_FIXES, "a tool called get_humidity": "caller"}, "a name not on the menu"),
+             ({**WHO_FIXES, "get_weather for Reykjavik": "caller"}, "a value outside what the tool accepts"),
              ({**WHO_FIXES, "get_forecast for Oslo, 3 days, service down": "model"}, "no slip could fix"),
              ({**WHO_FIXES, "get_forecast with days='three'": "caller",
                "get_forecast for Oslo, 3 days, service down": "model"}, "no slip could fix")],

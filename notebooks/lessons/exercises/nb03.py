@@ -313,6 +313,7 @@ FIX_CASES = {
     "get_forecast for Oslo, 3 days, service down": (_down, ToolCall("x2", "get_forecast", {"city": "Oslo", "days": 3})),
     "to_fahrenheit with celsius=-400": (weather_registry, ToolCall("x3", "to_fahrenheit", {"celsius": -400})),
     "a tool called get_humidity": (weather_registry, ToolCall("x4", "get_humidity", {"city": "Oslo"})),
+    "get_weather for Reykjavik": (weather_registry, ToolCall("x5", "get_weather", {"city": "Reykjavik"})),
 }
 
 
