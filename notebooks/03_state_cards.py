@@ -436,8 +436,8 @@ assert errands[0] < sticky[0] and errands[1] + new_card > sticky[1]
 # Counted in lines, the cards cost *more*: a few changed lines plus a whole new card, against the sticky note's
 # edit. What they save is where the edit lands. The sticky-note loop changed in several places of the one function
 # that every situation shares (a new loose variable, the errands branch, a new branch), so the edit reopened code
-# the unchanged situations also run. The card version changed one card in one place and added a card. Be honest
-# about `Waiting`: it was not edited only because it finds `Errands` by name when it runs, and we pointed that
+# the unchanged situations also run. The card version changed one card in one place and added a card. A word
+# on `Waiting`: it was not edited only because it finds `Errands` by name when it runs, and we pointed that
 # name at the new card; in a code base you would edit the `Errands` class itself, to the same effect. That is
 # the State pattern's promise: **the rules stay; the checking goes, and a new situation is a new card.**
 
