@@ -133,6 +133,14 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
     return answer
 
 
+def sticky_returns_a_note(llm, registry, question, human, *, max_steps=10):
+    """Right until the ceiling, where it puts a note in the answer slot instead of raising."""
+    try:
+        return sticky_note_loop_with_human(llm, registry, question, human, max_steps=max_steps)
+    except StepLimitReached:
+        return "Stopped: reached the step limit."
+
+
 def _plain_loop(errands):
     """A loop without a note, whose ``errands(folder, slips, registry, human)`` answers one reply's slips."""
 
@@ -348,6 +356,7 @@ WHO_FIXES = {
     "get_forecast for Oslo, 3 days, service down": "caller",
     "to_fahrenheit with celsius=-400": "model",
     "a tool called get_humidity": "model",
+    "get_weather for Reykjavik": "model",
 }
 
 
@@ -360,14 +369,10 @@ QUESTIONS = {
              "never stops is called again and again, with no limit.",
     "03.Q3": "Three answer slips, all marked is_error: the failing tool's slip says it failed, the two after it "
              "that they were not run. The folder stays a valid conversation.",
-    "03.Q4": "The caller could not tell a made-up answer from a real one without parsing words; an exception "
-             "cannot be mistaken for an answer, and it carries the number of model calls.",
-    "03.Q5": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
+    "03.Q4": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
              "whether slips are still open or the model has answered). The card alone says nothing of the past.",
-    "03.Q6": "pending, the slips still to run. Each card carries its own data (Errands its slips, AskingHuman the "
+    "03.Q5": "pending, the slips still to run. Each card carries its own data (Errands its slips, AskingHuman the "
              "slips left), so nothing loose has to be kept in sync between branches.",
-    "03.Q7": "No: a ToolArgsError is answered with an error slip that says what to fix, and the run goes on; the "
-             "model gets another try within max_steps.",
 }
 
 
@@ -382,7 +387,8 @@ WRONG = {
              (sticky_forgets_the_rest, "must still run"),
              (sticky_without_the_human, "check the city before running"),
              (sticky_reads_the_slips_off_the_folder, "the folder's last message"),
-             (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city")],
+             (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city"),
+             (sticky_returns_a_note, "instead of raising StepLimitReached")],
     "03.3": [((ErrandsAskingInline, AskingHuman), "on its own card"),
              ((ErrandsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
              ((ErrandsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back ErrandsAskingHuman"),
@@ -390,8 +396,12 @@ WRONG = {
              ((ErrandsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
              ((ErrandsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
              ((ErrandsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
-    "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "could a better slip fix it"),
-             ({**WHO_FIXES, "get_forecast for Oslo, 3 days, service down": "model"}, "could a better slip fix it")],
+    "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "a value outside what the tool accepts"),
+             ({**WHO_FIXES, "a tool called get_humidity": "caller"}, "a name not on the menu"),
+             ({**WHO_FIXES, "get_weather for Reykjavik": "caller"}, "a value outside what the tool accepts"),
+             ({**WHO_FIXES, "get_forecast for Oslo, 3 days, service down": "model"}, "no slip could fix"),
+             ({**WHO_FIXES, "get_forecast with days='three'": "caller",
+               "get_forecast for Oslo, 3 days, service down": "model"}, "no slip could fix")],
     "03.Q1": [(5, "one more CallingModel"), (4, "one more CallingModel")],
     "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
     "03.Q3": [({"answer slips": 1, "marked is_error": 1}, "every slip of the reply"),

@@ -99,6 +99,46 @@ class TraceRecorderInside(Observer):
         self.inner.on_finish(answer, reason)
 
 
+class EventRecorderInside(Observer):
+    """Lets the package's EventRecorder hear each announcement and writes its last event: none of the lines is
+    written by the learner's own hooks, so the check refuses it like TraceRecorderInside."""
+
+    def __init__(self, path):
+        self.path, self.inner = Path(path), EventRecorder()
+
+    def _pass_on(self, hook, *args):
+        getattr(self.inner, hook)(*args)
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(json.dumps(self.inner.events[-1], default=str) + "\n")
+
+    def on_run_start(self, messages):
+        self._pass_on("on_run_start", messages)
+
+    def on_step_start(self, step):
+        self._pass_on("on_step_start", step)
+
+    def on_model_reply(self, response):
+        self._pass_on("on_model_reply", response)
+
+    def on_tool_call(self, call):
+        self._pass_on("on_tool_call", call)
+
+    def on_tool_return(self, result):
+        self._pass_on("on_tool_return", result)
+
+    def on_tool_error(self, call, error):
+        self._pass_on("on_tool_error", call, error)
+
+    def on_finish(self, answer, reason):
+        self._pass_on("on_finish", answer, reason)
+
+
+class SkipsToolError(JsonLinesListener):
+    """Writes every announcement but a failure: a run whose tool fails is missing a line."""
+
+    on_tool_error = Observer.on_tool_error
+
+
 class ForgetsTheImport(JsonLinesListener):
     def _write(self, **line):
         with self.path.open("a", encoding="utf-8") as file:
@@ -200,6 +240,26 @@ class LedgerOnTheRecorder(EventRecorder):
         return counts
 
 
+class LedgerWithARecorderInside(Observer):
+    """Keeps an EventRecorder inside and counts from its record when the run finishes."""
+
+    def __init__(self):
+        self.asked, self.results, self.inner = {}, {}, EventRecorder()
+
+    def on_model_reply(self, response):
+        self.inner.on_model_reply(response)
+
+    def on_tool_return(self, result):
+        self.inner.on_tool_return(result)
+
+    def on_finish(self, answer, reason):
+        for event in self.inner.events:
+            for call in event["message"]["tool_calls"] if event["event"] == "model_reply" else ():
+                self.asked[call["name"]] = self.asked.get(call["name"], 0) + 1
+            if event["event"] == "tool_return" and not event.get("is_error"):
+                self.results[event["name"]] = self.results.get(event["name"], 0) + 1
+
+
 # Questions ------------------------------------------------------------------------------------------
 QUESTIONS = {
     "04.Q1": "tool_call, tool_return, tool_call, tool_error, tool_return, tool_return, finish: the first slip runs; "
@@ -227,12 +287,13 @@ SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolLedger,
 WRONG = {
     "04.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
              (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line"),
-             (TraceRecorderInside, "package's TraceRecorder"), (WritesTheObjects, "plain data"),
+             (TraceRecorderInside, "package's TraceRecorder"), (EventRecorderInside, "none of its lines is yours"),
+             (SkipsToolError, "no tool_error line"), (WritesTheObjects, "plain data"),
              (ForgetsTheImport, "never defined or imported")],
     "04.2": [(16, "count the announcements"), (18, "count the announcements")],
     "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
              (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),
-             (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse")],
+             (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerWithARecorderInside, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse")],
     "04.Q1": [(["tool_call", "tool_return", "tool_call", "tool_error", "tool_return", "finish"], "the third slip"),
               (["tool_call", "tool_return", "tool_call", "tool_error", "finish"], "on_tool_return too")],
     "04.Q2": [(1, "every announcement"), (0, "every announcement")],

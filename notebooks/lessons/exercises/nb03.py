@@ -200,7 +200,28 @@ def check_sticky_human(loop: Any) -> str:
         if answer != _expected(cities, notes):
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
-    return "your sticky-note loop asks the human about unknown cities only, and every slip gets its answer"
+    _at_the_ceiling(loop)
+    return ("your sticky-note loop asks the human about unknown cities only, every slip gets its answer, and a "
+            "manager that never stops meets the ceiling")
+
+
+def _at_the_ceiling(loop: Any) -> None:
+    """A manager that never stops, max_steps=3: the loop must make 3 model calls and raise StepLimitReached."""
+    llm = ScriptedLLM([[("get_weather", {"city": "Tokyo"})]] * 12, name="scripted: never stops")
+    try:
+        answer = loop(llm, weather_registry(), "Tokyo?", ScriptedHuman({}), max_steps=3)
+    except StepLimitReached:
+        if len(llm.calls) != 3:
+            raise Hint(f"with max_steps=3 your loop called a never-stopping manager {len(llm.calls)} times: "
+                       "max_steps counts model calls, so the note turns to \"hung up\" after the third") from None
+        return
+    except (NotImplementedError, Hint):
+        raise
+    except Exception as e:
+        raise _crash_hint(e, "your loop, with a manager that never stops,") from None
+    raise Hint(f"a manager that never stops, max_steps=3: your loop returned {answer!r} after {len(llm.calls)} "
+               "model calls instead of raising StepLimitReached; whoever reads the answer slot cannot tell that "
+               "from an answer (keep the ending of sticky_note_loop)")
 
 
 class _Desk:
@@ -292,6 +313,7 @@ FIX_CASES = {
     "get_forecast for Oslo, 3 days, service down": (_down, ToolCall("x2", "get_forecast", {"city": "Oslo", "days": 3})),
     "to_fahrenheit with celsius=-400": (weather_registry, ToolCall("x3", "to_fahrenheit", {"celsius": -400})),
     "a tool called get_humidity": (weather_registry, ToolCall("x4", "get_humidity", {"city": "Oslo"})),
+    "get_weather for Reykjavik": (weather_registry, ToolCall("x5", "get_weather", {"city": "Reykjavik"})),
 }
 
 
@@ -305,6 +327,13 @@ def who_fixes(registry: ToolRegistry, call: ToolCall) -> str:
     return "nobody: it worked"
 
 
+_WHY = {"model": "At least one case you gave to the model is one no slip could fix: the slip is right as written "
+                  "and the tool itself fails, so a corrected slip would fail the same way; the caller must hear.",
+        "caller": "At least one case you sent up to the caller is a slip the registry refuses before any tool "
+                  "work is done (a wrong type, a value outside what the tool accepts, a name not on the menu): "
+                  "a ToolArgsError, which the model can answer with another slip."}
+
+
 @exercise("03.4", kind="reasoning", title="who can fix it?")
 def check_who_fixes(answer: Any) -> str:
     if isinstance(answer, dict) and all(guess is ... for guess in answer.values()):
@@ -314,10 +343,9 @@ def check_who_fixes(answer: Any) -> str:
     open_cases = [case for case, guess in answer.items() if guess not in ("model", "caller")]
     if open_cases:
         raise Hint(f"answer each case with 'model' or 'caller' (still open: {open_cases[0]})")
-    for case, (menu, call) in FIX_CASES.items():
-        if answer[case] != who_fixes(menu(), call):
-            raise Hint(f"{case}: could a better slip fix it? If yes, the model can; if no slip could, the "
-                       "caller must hear about it")
+    wrong = {answer[case] for case, (menu, call) in FIX_CASES.items() if answer[case] != who_fixes(menu(), call)}
+    if wrong:  # which way the reasoning slipped, never which case: four yes/no answers are too easy to guess
+        raise Hint(" ".join(_WHY[side] for side in sorted(wrong, reverse=True)))
     return "right: a slip the model can correct goes back to it; a tool that fails goes up to the caller"
 
 
@@ -385,7 +413,7 @@ def _flaky_first_of_three() -> tuple[int, int]:
 @exercise("03.Q3", kind="reasoning", title="a tool fails first of three")
 def check_first_of_three(answer: Any) -> str:
     if isinstance(answer, dict) and all(value is ... for value in answer.values()):
-        raise NotDone
+        raise NotDone("both numbers are still ...")
     slips, errors = _flaky_first_of_three()
     if not isinstance(answer, dict) or set(answer) != {"answer slips", "marked is_error"}:
         raise Hint('keep the two keys, "answer slips" and "marked is_error", and fill in a number for each')

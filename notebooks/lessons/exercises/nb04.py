@@ -81,16 +81,16 @@ def _compare(lines: list[dict[str, Any]], truth: list[dict[str, Any]]) -> None:
 def json_lines_listener(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (JsonLinesListener), not an instance of it")
-    if issubclass(cls, TraceRecorder):
-        raise Hint("that is the package's TraceRecorder; write your own listener, hook by hook")
+    if issubclass(cls, RecordingObserver):
+        raise Hint("that is one of the package's recorders; write your own listener, hook by hook")
     if not _own_hooks(cls):
         raise NotDone
     try:
-        with _no_trace_recorder():
-            return _json_lines_runs(cls)
+        return _json_lines_runs(cls)
     except _Refused:
-        raise Hint("your listener hands the announcements to the package's TraceRecorder: the file comes out "
-                   "right, but the exercise is writing those lines yourself, hook by hook") from None
+        raise Hint("your listener hands the announcements to the package's TraceRecorder or EventRecorder and "
+                   "writes what it records: the file comes out right, but none of its lines is yours; the "
+                   "exercise is choosing, hook by hook, what each line says") from None
     except TypeError as e:
         if "JSON serializable" not in str(e):
             raise _heard_badly(e) from None
@@ -115,32 +115,60 @@ class _Refused(BaseException):  # not an Exception: the agent's strict listeners
 
 
 @contextmanager
-def _no_trace_recorder() -> Iterator[None]:
+def _no_recorders() -> Iterator[None]:
+    """While the learner's listener hears a run, a package recorder hearing anything is refused: a listener that
+    keeps an EventRecorder or a TraceRecorder inside is caught by what it runs, whatever it is called."""
+
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise _Refused
 
-    with mock.patch.object(TraceRecorder, "__init__", refuse):
+    with mock.patch.object(RecordingObserver, "_hear", refuse):
         yield
+
+
+def _second_fails() -> ScriptedLLM:
+    return ScriptedLLM([[("get_weather", {"city": "Oslo"}), ("get_humidity", {"city": "Oslo"}),
+                         ("to_fahrenheit", {"celsius": 7})]], name="scripted: the second tool fails")
+
+
+def _heard(llm: ScriptedLLM, observer: Any, question: str) -> None:
+    """One run on a menu whose get_humidity fails; a failing tool's own error ends the run, nothing else."""
+    agent = Agent(llm, _with_failing_humidity(), SYSTEM_PROMPT, observers=[observer], strict=True)
+    try:
+        agent.run({"question": question})
+    except ConnectionError:
+        pass
+
+
+def _truth(llm: ScriptedLLM) -> list[dict[str, Any]]:
+    recorder = EventRecorder()  # a separate run: the learner's run has no package recorder in it
+    _heard(llm, recorder, "?")
+    return recorder.events
 
 
 def _json_lines_runs(cls: type) -> str:
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "run.jsonl"
-        listener, recorder, seen = cls(path), EventRecorder(), []
-        agent = Agent(_oslo_cairo(peek=lambda: seen.append(len(_lines(path)))), weather_registry(),
-                      SYSTEM_PROMPT, observers=[listener, recorder], strict=True)
-        agent.run({"question": "How cold is Oslo in Fahrenheit, and how hot is Cairo?"})
-        _compare(_parse(_lines(path)), recorder.events)
+        path, seen = Path(folder) / "run.jsonl", []
+        with _no_recorders():
+            _heard(_oslo_cairo(peek=lambda: seen.append(len(_lines(path)))), cls(path), "Oslo and Cairo?")
+        first = _lines(path)
+        _compare(_parse(first), _truth(_oslo_cairo()))
         if seen and seen[0] < 2:
             raise Hint("when the model was first called, the file did not yet hold the run_start and step_start "
                        "lines: write (and close or flush) each line when it is announced, so a crash keeps them")
-        first = len(_lines(path))
-        again = Agent(_oslo_cairo(), weather_registry(), SYSTEM_PROMPT, observers=[cls(path)], strict=True)
-        again.run({"question": "And once more?"})
-        if len(_lines(path)) != 2 * first:
-            raise Hint(f"after a second run with a new listener on the same file it holds {len(_lines(path))} "
-                       f"lines, not {2 * first}: open the file for appending, so earlier runs stay")
-    return f"your file held all {first} announcements of a run you had not seen, line by line, and kept both runs"
+        with _no_recorders():
+            _heard(_second_fails(), cls(path), "And Oslo's humidity?")
+        both = _lines(path)
+        if both[:len(first)] != first:
+            raise Hint("a second run with a new listener on the same file wiped the first run's lines: open the "
+                       "file for appending, so earlier runs stay")
+        truth = _truth(_second_fails())
+        if "tool_error" not in [line.get("event") for line in _parse(both[len(first):])]:
+            raise Hint("the second run had a tool that failed, and the file holds no tool_error line for it: "
+                       "a failure is an announcement of its own (on_tool_error), and it needs its line too")
+        _compare(_parse(both[len(first):]), truth)
+    return (f"your file held all {len(first)} announcements of a run you had not seen, line by line, then a second "
+            "run's after them, a failing tool included")
 
 
 def _london_sydney_new_york() -> ScriptedLLM:
@@ -182,12 +210,12 @@ def _ledger_hint(what: str, asked: dict[str, int], results: dict[str, int], want
     if asked != want[0]:
         if what.startswith("a bad slip") and sum(asked.values()) < sum(want[0].values()):
             return Hint(f"{what}: your ledger says asked={asked}, but the slips after a failing tool are never "
-                        "started, so on_tool_call never announces them; the model still asked for them: count the "
-                        "slips in the model's replies (on_model_reply: response.message.tool_calls)")
+                        "started, so no announcement about starting or running a slip comes for them; the model "
+                        "still wrote them. Which announcement shows every slip the model wrote, before any runs?")
         if what.startswith("two slips"):
             return Hint(f"{what}: your ledger says asked={asked}; the model wrote 2 slips, but slips that share one "
-                        "ticket number are refused with one answer slip between them, so counting answers or "
-                        "started calls misses one: count the slips in the model's replies (on_model_reply)")
+                        "ticket number are refused unstarted, with one answer slip between them: an announcement "
+                        "about running or answering slips sees one slip where the model wrote two")
         return Hint(f"{what}: your ledger says asked={asked}, the model asked for {want[0]}: count by the tool's "
                     "name, one per slip the model wrote")
     return Hint(f"{what}: your ledger says results={results}, but only {want[1]} came back with a result: an answer "
@@ -195,13 +223,16 @@ def _ledger_hint(what: str, asked: dict[str, int], results: dict[str, int], want
                 "slip not run)")
 
 
+_ON_A_RECORDER = ("your ledger lets one of the package's recorders hear the run and counts from its record: write "
+                  "the hooks yourself: the exercise is knowing which announcement carries what")
+
+
 @exercise("04.3", kind="code", title="a ledger: what the model asked for, and what came back")
 def tool_ledger(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (ToolLedger), not an instance of it")
     if issubclass(cls, RecordingObserver):
-        raise Hint("that builds on the package's recorder and counts from its whole record afterwards; write the "
-                   "hooks yourself: the exercise is knowing which announcement carries what")
+        raise Hint(_ON_A_RECORDER)
     if not _own_hooks(cls):
         raise NotDone
     one, two = cls(), cls()
@@ -212,9 +243,12 @@ def tool_ledger(cls: Any) -> str:
     for what, llm, menu, *want in _ledger_runs():
         ledger = cls()
         try:
-            Agent(llm, menu, SYSTEM_PROMPT, observers=[ledger], strict=True).run({"question": "Please."})
+            with _no_recorders():
+                Agent(llm, menu, SYSTEM_PROMPT, observers=[ledger], strict=True).run({"question": "Please."})
         except ConnectionError:
             pass  # the failing tool's own error: the run stops, the ledger has heard everything before it
+        except _Refused:
+            raise Hint(_ON_A_RECORDER) from None
         except (AttributeError, KeyError, NameError, TypeError, ValueError) as e:  # strict: a hook's crash comes up
             raise _heard_badly(e) from None
         asked, results = ({k: v for k, v in d.items() if v} for d in (ledger.asked, ledger.results))
@@ -239,8 +273,10 @@ def trace_lines(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of lines")
     if answer != truth:
-        raise Hint("count the announcements: one run_start; per model call a step_start and a model_reply; "
-                   "per slip a tool_call and a tool_return; one finish. How many model calls and slips here?")
+        side = "more" if answer < truth else "fewer"
+        raise Hint(f"count the announcements, not the rounds: a trace holds {side} lines than that. Go back to "
+                   "the three-round trace above: which lines came once per run, which once per model call, which "
+                   "once per slip? Then count the five-round run's model calls and slips")
     return f"{truth} lines: the trace has one line per announcement, nothing more"
 
 
@@ -248,14 +284,7 @@ def trace_lines(answer: Any) -> str:
 
 
 def _second_of_three_fails() -> list[str]:
-    recorder = EventRecorder()
-    llm = ScriptedLLM([[("get_weather", {"city": "Oslo"}), ("get_humidity", {"city": "Oslo"}),
-                        ("to_fahrenheit", {"celsius": 7})]], name="scripted: the second tool fails")
-    try:
-        Agent(llm, _with_failing_humidity(), SYSTEM_PROMPT, observers=[recorder]).run({"question": "Oslo?"})
-    except ConnectionError:
-        pass
-    names = recorder.names()
+    names = [event["event"] for event in _truth(_second_fails())]
     return names[names.index("tool_call"):]
 
 
