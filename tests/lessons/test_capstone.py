@@ -31,6 +31,7 @@ from mingraph_lite import (
     StepLimitReached,
     ToolArgsError,
     ToolCall,
+    ToolRegistry,
     UserMessage,
     read_trace,
 )
@@ -157,6 +158,46 @@ def test_a_whole_exchange_window_of_any_size_passes_the_replay(window):
                                window=window).run({"question": QUESTION})
     assert result == {"answer": None, "reason": "step limit"} and len(replay.calls) == 6
     assert max(len(messages) for messages, _ in replay.calls) <= 2 + max(window, 2)
+
+
+def test_the_replay_cannot_see_a_window_that_drops_the_question_after_the_first_call():
+    """Backs the rest of Q6's answer: only the first call is compared in full."""
+
+    class Forgetful(SOLVED["PriceAgent"]):
+        def model(self, state):
+            messages = state["messages"] if state["model_calls"] == 0 else state["messages"][-2:]
+            return super().model({**state, "messages": messages})
+
+    replay = ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl")
+    result = Forgetful(replay, price_tools(), SYSTEM_PROMPT, max_steps=6).run({"question": QUESTION})
+    assert result["reason"] == "step limit" and len(replay.calls) == 6
+    assert all(QUESTION not in [m.content for m in messages] for messages, _ in replay.calls[1:])
+
+
+def test_five_cities_spend_the_capstone_agents_slip_budget_after_two_calls():
+    """Backs Q2: the notebook's agent stops at its slip budget; the package's Agent, which has none, answers."""
+    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
+    ours, package = price_manager("coffee", cities), price_manager("coffee", cities)
+    result = SOLVED["PriceAgent"](ours, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
+    Agent(package, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
+    assert result == {"answer": None, "reason": "slip budget"} and len(ours.calls) == 2 and len(package.calls) == 3
+
+
+def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
+    tries = []
+
+    def to_usd(amount: float, currency: str) -> str:
+        """Convert an amount of money into US dollars."""
+        tries.append(currency)
+        raise TimeoutError("down")
+
+    registry = ToolRegistry()
+    registry.add(get_price)
+    registry.add(to_usd)
+    failed = SOLVED["errand"](registry, ToolCall("a", "to_usd", {"amount": 1, "currency": "EUR"}))
+    bad = SOLVED["errand"](registry, ToolCall("b", "get_price", {"item": "tea", "city": "Atlantis"}))
+    assert failed.content == "Error: tool failed twice: down" and failed.is_error and len(tries) == 2
+    assert bad.is_error and "Atlantis" in bad.content and bad.content.endswith("Please fix your mistakes.")
 
 
 def test_the_reference_graph_fans_out_one_branch_per_slip():
