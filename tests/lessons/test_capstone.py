@@ -223,3 +223,21 @@ def test_every_question_has_an_answer_and_three_are_checked():
     assert asked == set(SOLVED["QUESTIONS"]) and 5 <= len(asked) <= 10
     assert sum(f'check("{q}"' in text for q in asked) >= 3
     assert all(isinstance(answer, str) and answer.strip() for answer in SOLVED["QUESTIONS"].values())
+
+
+def test_the_cheat_sheet_names_the_real_signatures():
+    import dataclasses
+    import inspect
+
+    from mingraph_lite import Observer, ToolMessage
+    from mingraph_lite.graph import StateGraph
+
+    text = NOTEBOOK.read_text(encoding="utf-8")
+    sheet = text[text.index("### Pieces you will need"):text.index("## Piece 1")]
+    for hook in ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return", "on_finish"):
+        params = ", ".join(list(inspect.signature(getattr(Observer, hook)).parameters)[1:])
+        assert f"`{hook}({params})`" in sheet, hook
+    fields = [f.name for f in dataclasses.fields(ToolMessage)]
+    assert fields[:4] == ["content", "tool_call_id", "name", "is_error"]
+    assert "ToolMessage(content, tool_call_id, name=None, is_error=False)" in sheet
+    assert "max_steps" in inspect.signature(StateGraph.compile).parameters and ".compile(max_steps=N)" in sheet
