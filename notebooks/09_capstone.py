@@ -138,7 +138,8 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 # 3. where the start would fall on an answer slip, move it back to the reply that asked for it, and no further.
 #
 # The package's `LastN` is not the answer (it pins nothing), and the check refuses a window that uses it or its
-# helper `safe_start`: the move back is yours to write. The check feeds your window whole runs of questions you have not seen, cut after every message, for every `n`.
+# helper `safe_start`: the move back is yours to write. The check feeds your window whole runs of questions you
+# have not seen, cut after every message, for every `n`.
 
 # %%
 def pinned_window(system_prompt, messages, n):
@@ -152,8 +153,8 @@ check("09.1", pinned_window)
 # ## Piece 2 · The errand for one slip
 #
 # In a graph, each slip will run on a branch of its own. A branch has one job: give its slip **exactly one
-# answer**, whatever happens. Two things can go wrong, and you met both in notebook 03. First, a slip the model
-# filled in wrong (here, a city the table does not have):
+# answer**, whatever happens. Three things can go wrong; you met the first two in notebook 03. First, a slip the
+# model filled in wrong (here, a city the table does not have):
 
 # %%
 kyoto = ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"})
@@ -190,8 +191,8 @@ except TimeoutError as e:
 # superstep, so the other branches' good answers are lost too (you will see it happen in piece 4). So the errand
 # never raises: it answers.
 #
-# This task has a third case that notebook 03 did not: the rate service is **flaky**. It drops a request now and
-# then, and the same request a moment later works. Asking again is cheap; a failed run is not.
+# The third is new: a **flaky** service, which drops a request now and then while the same request a moment later
+# works. Asking once more is cheap; a failed run is not.
 
 # %%
 def flaky_to_usd(amount: float, currency: str) -> str:
@@ -225,7 +226,7 @@ for attempt in (1, 2):
 # - if it raises `ToolArgsError` (the model's mistake), answer at once, with no second try (the same slip would
 #   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True`. That is
 #   the template of LangGraph's `ToolNode`, as in notebook 03; LangGraph fills it with `repr(error)`, which adds
-#   the exception's class name, and we put in the error's plain text;
+#   the exception's class name and quotes, and we put in the error's plain text;
 # - if it raises any other exception (the tool broke), run the slip **once more**: if the second try works, its
 #   answer; if it fails again, the text `f"Error: tool failed twice: {error}"` (the second error), with
 #   `is_error=True`.
@@ -571,7 +572,8 @@ plt.show()
 #
 # - **Repeats.** SmolLM2 asked for the same conversion six times. Your router could notice a repeated batch and stop
 #   early (Q7); the package's `Agent` does not (the recording shows it spending all six calls).
-# - **Better models.** Neither shipped model answered this question in its recorded run. A model that does will need no change to your
-#   agent: run the demo command with `--task notebooks/lessons/capstone.py` and a model of your choice.
+# - **Better models.** Neither shipped model answered this question in its recorded run. A model that does will
+#   need no change to your agent: run the demo command with `--task notebooks/lessons/capstone.py` and a model of
+#   your choice.
 # - **Your own task.** The task file is small: tools, a system prompt, a question and a scripted model. Write one for
 #   a task you care about, and your agent, your log and your window work on it unchanged.

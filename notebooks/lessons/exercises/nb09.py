@@ -205,8 +205,9 @@ def check_errand(errand: Any) -> str:
             got, tries = _run_errand(errand, what, fails, slip)
             if tries[slip.name] != due:
                 said = {0: "never ran the tool", 1: "ran the tool once", 2: "ran the tool twice"}
-                raise Hint(f"for {what}, your errand {said.get(tries[slip.name], f'ran the tool {tries[slip.name]} times')}"
-                           f" where {said[due].replace('ran the tool', 'running it')} is due: "
+                ran = said.get(tries[slip.name], f"ran the tool {tries[slip.name]} times")
+                raise Hint(f"for {what}, your errand {ran} where {said[due].replace('ran the tool', 'running it')} "
+                           "is due: "
                            + ("a slip the model filled in wrong fails the same way again, so answer it at once"
                               if due == 1 else "a broken tool gets one more try, and only one"))
             _compare_answer(what, got, want)
