@@ -53,16 +53,25 @@ def window_from_lastn(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *memory.messages()[1:]]
 
 
-# --- 09.2: the errand for one slip -------------------------------------------------------------------
+def window_by_safe_start(system_prompt, messages, n):
+    from mingraph_lite.memory import safe_start
+    rest = list(messages[1:])
+    return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
+
+
+# --- 09.2: the errand for one slip, with this task's retry -------------------------------------------
 
 
 def errand(registry, slip):
     try:
         return registry.run(slip)
-    except ToolArgsError as e:  # the model filled the slip in wrong: it can fix that
+    except ToolArgsError as e:  # the model filled the slip in wrong: trying again would fail the same way
         return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-    except Exception as e:  # the tool broke: the model cannot fix it, but the slip gets its answer
-        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True)
+    except Exception:  # the service may be back a moment later: one more try
+        try:
+            return registry.run(slip)
+        except Exception as e:  # still down: the model cannot fix it, but the slip gets its answer
+            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
 
 
 def errand_raises_on_failure(registry, slip):
@@ -72,11 +81,49 @@ def errand_raises_on_failure(registry, slip):
         return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
 
 
+def errand_without_retry(registry, slip):  # notebook 03's two excepts, as they were
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception as e:
+        return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_retries_everything(registry, slip):
+    for attempt in range(2):
+        try:
+            return registry.run(slip)
+        except ToolArgsError as e:
+            if attempt:
+                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name,
+                                   is_error=True)
+        except Exception as e:
+            if attempt:
+                return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_until_it_works(registry, slip):
+    for _ in range(5):
+        try:
+            return registry.run(slip)
+        except ToolArgsError as e:
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        except Exception as e:
+            error = e
+    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
+
+
 def errand_one_wording(registry, slip):
     try:
         return registry.run(slip)
-    except Exception as e:
+    except ToolArgsError as e:
         return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception:
+        try:
+            return registry.run(slip)
+        except Exception as e:
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
 
 
 def errand_not_flagged(registry, slip):
@@ -84,15 +131,34 @@ def errand_not_flagged(registry, slip):
         return registry.run(slip)
     except ToolArgsError as e:
         return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
-    except Exception as e:
-        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name)
+    except Exception:
+        try:
+            return registry.run(slip)
+        except Exception as e:
+            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name)
 
 
 def errand_by_the_package(registry, slip):
     try:
         return registry.answer(slip)
-    except Exception as e:
-        return ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True)
+    except Exception:
+        try:
+            return registry.answer(slip)
+        except Exception as e:
+            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_by_package_helpers(registry, slip):
+    from mingraph_lite.tools import error_answer, fix_answer
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return fix_answer(slip, e)
+    except Exception:
+        try:
+            return registry.run(slip)
+        except Exception as e:
+            return error_answer(slip, f"tool failed twice: {e}")
 
 
 # --- 09.3: a listener that writes the task's price log -------------------------------------------
@@ -156,6 +222,19 @@ class LogLastCall(PriceLog):
     def on_tool_return(self, result):
         self.write({"tool": result.name, "arguments": dict(self.last.arguments), "result": result.content,
                     "error": result.is_error})
+
+
+class LogHoldsLines(PriceLog):  # writes everything at the finish: a crash mid-run loses the lot
+    def __init__(self, path):
+        super().__init__(path)
+        self.held = []
+
+    def write(self, line):
+        self.held.append(line)
+        if "reason" in line:
+            for held in self.held:
+                super().write(held)
+            self.held = []
 
 
 class LogByRecorder(PriceLog):
@@ -282,6 +361,11 @@ class KeepAllAgent(PriceAgent):
         return super().model(state)
 
 
+class GiveUpSilently(PriceAgent):
+    def give_up(self, state):  # stops, but leaves the batch's slips without answers
+        return {"stopped": "slip budget"}
+
+
 class FakeAnswerAgent(PriceAgent):
     def run(self, state):
         result = super().run(state)
@@ -343,8 +427,10 @@ class PackageAgent:  # only wraps the package's Agent: the check must refuse it
 QUESTIONS = {
     "09.Q1": "B. SmolLM2 never called get_price: it made up 1.0 EUR, converted it in each of its six model calls, "
              "and the ceiling stopped the run with no answer.",
-    "09.Q2": "3. The manager asks for every city's price in one reply and every conversion in the next, so five "
-             "cities take the same three model calls as two; only the branches (ten slips) multiply.",
+    "09.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
+             "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
+             "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
+             "make three calls.",
     "09.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
              "slips and their answers), not which city each price came from, so the manager says "
              "'I lost track of the prices.'",
@@ -353,39 +439,47 @@ QUESTIONS = {
              "superstep are an error, on this engine and on LangGraph.",
     "09.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
              "conversation, and a model that accepted it would read '2.97 USD' without knowing what it converts.",
-    "09.Q6": "Yes. A replay compares the whole folder only at the first call; after that it compares the newest "
-             "messages (the last reply and its answer slips), and a window that keeps exchanges whole always "
-             "keeps those, whatever n is.",
+    "09.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its answer "
+             "slips), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
+             "cannot notice what a window drops from the older part, not even the question after the first call; "
+             "the check's scripted runs, which count what each call read, catch that.",
     "09.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
              "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
              "so the run ends without spending the rest of the ceiling.",
 }
 
 SOLUTIONS = {"09.1": pinned_window, "09.2": errand, "09.3": PriceLog, "09.4": route, "09.5": PriceAgent,
-             "09.Q1": "B", "09.Q2": 3, "09.Q3": "B"}
+             "09.Q1": "B", "09.Q2": "B", "09.Q3": "B"}
 
 WRONG = {
     "09.1": [(window_forgets_the_question, "the question"),
              (window_cuts_exchanges, "without the assistant message that asked for it"),
              (window_question_twice, "twice"),
              (window_moves_forward, "move it back"),
-             (window_from_lastn, "LastN")],
+             (window_from_lastn, "LastN"),
+             (window_by_safe_start, "safe_start")],
     "09.2": [(errand_raises_on_failure, "raised"),
-             (errand_one_wording, "tool failed"),
+             (errand_without_retry, "one more try"),
+             (errand_retries_everything, "fails the same way again"),
+             (errand_until_it_works, "only one"),
+             (errand_one_wording, "tool failed twice"),
              (errand_not_flagged, "is_error"),
-             (errand_by_the_package, "registry.answer")],
+             (errand_by_the_package, "registry.answer"),
+             (errand_by_package_helpers, "fix_answer")],
     "09.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
              (LogWithoutErrors, "is_error"),
              (LogByRecorder, "EventRecorder"),
-             (LogLastCall, "tool_call_id")],
+             (LogLastCall, "tool_call_id"),
+             (LogHoldsLines, "crashes")],
     "09.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
              (route_whole_batch, "one slip"),
              (route_budget_off_by_one, "exactly")],
     "09.5": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
+             (GiveUpSilently, "unanswered"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every slip with your errand"),
@@ -394,6 +488,6 @@ WRONG = {
              (ChattyQuestionAgent, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
     "09.Q1": [("A", "get_price"), ("C", "ceiling")],
-    "09.Q2": [(10, "slips"), (5, "one reply")],
+    "09.Q2": [("A", "budget"), ("C", "ceiling")],
     "09.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
 }

@@ -31,6 +31,7 @@ from mingraph_lite import (
     StepLimitReached,
     ToolArgsError,
     ToolCall,
+    ToolRegistry,
     UserMessage,
     read_trace,
 )
@@ -159,6 +160,46 @@ def test_a_whole_exchange_window_of_any_size_passes_the_replay(window):
     assert max(len(messages) for messages, _ in replay.calls) <= 2 + max(window, 2)
 
 
+def test_the_replay_cannot_see_a_window_that_drops_the_question_after_the_first_call():
+    """Backs the rest of Q6's answer: only the first call is compared in full."""
+
+    class Forgetful(SOLVED["PriceAgent"]):
+        def model(self, state):
+            messages = state["messages"] if state["model_calls"] == 0 else state["messages"][-2:]
+            return super().model({**state, "messages": messages})
+
+    replay = ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl")
+    result = Forgetful(replay, price_tools(), SYSTEM_PROMPT, max_steps=6).run({"question": QUESTION})
+    assert result["reason"] == "step limit" and len(replay.calls) == 6
+    assert all(QUESTION not in [m.content for m in messages] for messages, _ in replay.calls[1:])
+
+
+def test_five_cities_spend_the_capstone_agents_slip_budget_after_two_calls():
+    """Backs Q2: the notebook's agent stops at its slip budget; the package's Agent, which has none, answers."""
+    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
+    ours, package = price_manager("coffee", cities), price_manager("coffee", cities)
+    result = SOLVED["PriceAgent"](ours, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
+    Agent(package, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
+    assert result == {"answer": None, "reason": "slip budget"} and len(ours.calls) == 2 and len(package.calls) == 3
+
+
+def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
+    tries = []
+
+    def to_usd(amount: float, currency: str) -> str:
+        """Convert an amount of money into US dollars."""
+        tries.append(currency)
+        raise TimeoutError("down")
+
+    registry = ToolRegistry()
+    registry.add(get_price)
+    registry.add(to_usd)
+    failed = SOLVED["errand"](registry, ToolCall("a", "to_usd", {"amount": 1, "currency": "EUR"}))
+    bad = SOLVED["errand"](registry, ToolCall("b", "get_price", {"item": "tea", "city": "Atlantis"}))
+    assert failed.content == "Error: tool failed twice: down" and failed.is_error and len(tries) == 2
+    assert bad.is_error and "Atlantis" in bad.content and bad.content.endswith("Please fix your mistakes.")
+
+
 def test_the_reference_graph_fans_out_one_branch_per_slip():
     agent = SOLVED["PriceAgent"](price_manager("tea", ("Rome", "Osaka", "Lima")), price_tools(), SYSTEM_PROMPT)
     graph = agent.graph()
@@ -182,3 +223,21 @@ def test_every_question_has_an_answer_and_three_are_checked():
     assert asked == set(SOLVED["QUESTIONS"]) and 5 <= len(asked) <= 10
     assert sum(f'check("{q}"' in text for q in asked) >= 3
     assert all(isinstance(answer, str) and answer.strip() for answer in SOLVED["QUESTIONS"].values())
+
+
+def test_the_cheat_sheet_names_the_real_signatures():
+    import dataclasses
+    import inspect
+
+    from mingraph_lite import Observer, ToolMessage
+    from mingraph_lite.graph import StateGraph
+
+    text = NOTEBOOK.read_text(encoding="utf-8")
+    sheet = text[text.index("### Pieces you will need"):text.index("## Piece 1")]
+    for hook in ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return", "on_finish"):
+        params = ", ".join(list(inspect.signature(getattr(Observer, hook)).parameters)[1:])
+        assert f"`{hook}({params})`" in sheet, hook
+    fields = [f.name for f in dataclasses.fields(ToolMessage)]
+    assert fields[:4] == ["content", "tool_call_id", "name", "is_error"]
+    assert "ToolMessage(content, tool_call_id, name=None, is_error=False)" in sheet
+    assert "max_steps" in inspect.signature(StateGraph.compile).parameters and ".compile(max_steps=N)" in sheet

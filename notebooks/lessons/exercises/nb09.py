@@ -10,16 +10,18 @@ from __future__ import annotations
 import contextlib
 import json
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, ScriptedLLM, StepLimitReached,
+from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, Observer, ScriptedLLM, StepLimitReached,
                            SystemMessage, ToolCall, ToolMessage, ToolRegistry, TraceRecorder)
 from mingraph_lite.graph import END, Send
-from mingraph_lite.memory import LastN
-from mingraph_lite.tools import error_answer
+from mingraph_lite.memory import LastN, safe_start
+from mingraph_lite.tools import error_answer, fix_answer, unrun_answer
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
+from .. import capstone
 from . import Hint, exercise
 
 RUNS = Path(__file__).resolve().parents[3] / "data" / "runs"
@@ -42,6 +44,24 @@ def _refusing(owner: type, method: str) -> Iterator[None]:
         yield
     finally:
         setattr(owner, method, original)
+
+
+def _leaned(*args: Any, **kwargs: Any) -> Any:
+    # Swapped into a package function, so it finds this module by import, not through its own globals.
+    raise __import__("lessons.exercises.nb09", fromlist=["_Leaned"])._Leaned()
+
+
+@contextlib.contextmanager
+def _refusing_functions(*functions: Any) -> Iterator[None]:
+    """Each function raises ``_Leaned`` inside the block, under whatever name the learner imported it."""
+    saved = [(fn, fn.__code__) for fn in functions]
+    try:
+        for fn, _ in saved:
+            fn.__code__ = _leaned.__code__
+        yield
+    finally:
+        for fn, code in saved:
+            fn.__code__ = code
 
 
 # --- 09.1: the pinned window --------------------------------------------------------------------------
@@ -101,66 +121,109 @@ def _check_window(read: Any, history: list[Message], n: int) -> None:
 def check_window(window: Any) -> str:
     if not callable(window):
         raise Hint("pass your function itself: pinned_window, without calling it")
-    checked = 0
-    with _refusing(LastN, "messages"), _refusing(LastN, "add"):
+    checked, histories = 0, _histories()
+    with _refusing(LastN, "messages"), _refusing(LastN, "add"), _refusing_functions(safe_start):
         try:
-            for history in _histories():
+            for history in histories:
                 for size in range(1, len(history) + 1):
                     for n in range(1, size + 2):
                         _check_window(window(SYSTEM_PROMPT, list(history[:size]), n), history[:size], n)
                         checked += 1
         except _Leaned:
-            raise Hint("that hands the window to the package's LastN: write the rule yourself") from None
+            raise Hint("that hands the window to the package's LastN (or its safe_start, which moves the start "
+                       "back for it): write the rule yourself, it is the point of the exercise") from None
     return f"the question stayed pinned and every exchange whole in {checked} windows of runs you had not seen"
 
 
-# --- 09.2: the errand for one slip ---------------------------------------------------------------------
+# --- 09.2: the errand for one slip, with this task's retry --------------------------------------------
 
 
-def _errand_cases() -> list[tuple[str, ToolRegistry, ToolCall]]:
-    tools, broken = price_tools(), broken_tools()
-    return [("a good slip", tools, ToolCall("e1", "get_price", {"item": "bread", "city": "Lima"})),
-            ("a city with no prices", tools, ToolCall("e2", "get_price", {"item": "tea", "city": "Atlantis"})),
-            ("an amount sent as text", tools, ToolCall("e3", "to_usd", {"amount": "35", "currency": "NOK"})),
-            ("a tool not on the menu", tools, ToolCall("e4", "get_weather", {"city": "Oslo"})),
-            ("a tool that broke", broken, ToolCall("e5", "to_usd", {"amount": 35, "currency": "NOK"}))]
+def _counting_tools(fails: int = 0) -> tuple[ToolRegistry, Counter[str]]:
+    """The task's tools, counting every run of each; ``to_usd`` raises TimeoutError on its first ``fails`` runs."""
+    tries: Counter[str] = Counter()
+
+    def get_price(item: str, city: str) -> str:
+        """Get the local price of an item in a city, with its currency code."""
+        tries["get_price"] += 1
+        return capstone.get_price(item, city)
+
+    def to_usd(amount: float, currency: str) -> str:
+        """Convert an amount of money into US dollars, rounded to the cent."""
+        tries["to_usd"] += 1
+        if tries["to_usd"] <= fails:
+            raise TimeoutError(f"the rate service did not answer (try {tries['to_usd']})")
+        return capstone.to_usd(amount, currency)
+
+    registry = ToolRegistry()
+    registry.add(get_price)
+    registry.add(to_usd)
+    return registry, tries
 
 
-def _expected_answer(registry: ToolRegistry, slip: ToolCall) -> tuple[ToolMessage, str]:
+def _errand_cases() -> list[tuple[str, int, ToolCall, int]]:
+    """(what, how many first runs of to_usd fail, the slip, how many runs of its tool are due)."""
+    return [("a good slip", 0, ToolCall("e1", "get_price", {"item": "bread", "city": "Lima"}), 1),
+            ("a city with no prices", 0, ToolCall("e2", "get_price", {"item": "tea", "city": "Atlantis"}), 1),
+            ("an amount sent as text", 0, ToolCall("e3", "to_usd", {"amount": "35", "currency": "NOK"}), 0),
+            ("a tool not on the menu", 0, ToolCall("e4", "get_weather", {"city": "Oslo"}), 0),
+            ("a rate service that failed once, then worked", 1,
+             ToolCall("e5", "to_usd", {"amount": 90, "currency": "KES"}), 2),
+            ("a rate service that is down", 99, ToolCall("e6", "to_usd", {"amount": 35, "currency": "NOK"}), 2)]
+
+
+def _expected_answer(fails: int, slip: ToolCall) -> ToolMessage:
+    registry, _ = _counting_tools(fails)
+    for _ in range(2):
+        try:
+            return registry.answer(slip)
+        except TimeoutError as e:
+            error = e
+    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
+
+
+def _run_errand(errand: Any, what: str, fails: int, slip: ToolCall) -> tuple[Any, Counter[str]]:
+    registry, tries = _counting_tools(fails)
     try:
-        return registry.answer(slip), "fix"
+        return errand(registry, slip), tries
+    except _Leaned:
+        raise Hint("that hands the slip to the package (registry.answer, or its fix_answer / error_answer): "
+                   "write the answers yourself, with registry.run; the retry is this task's own rule") from None
+    except NotImplementedError:
+        raise
     except Exception as e:
-        return error_answer(slip, f"tool failed: {e}"), "failed"
+        raise Hint(f"for {what}, your errand raised {type(e).__name__}: in a fan-out one branch must not "
+                   "take the others down; answer the slip with an error instead") from None
 
 
-@exercise("09.2", kind="code", title="the errand for one slip, and this task's tool errors")
+@exercise("09.2", kind="code", title="the errand for one slip, with this task's retry")
 def check_errand(errand: Any) -> str:
     if not callable(errand):
         raise Hint("pass your function itself: errand, without calling it")
-    cases = [(what, registry, slip, *_expected_answer(registry, slip)) for what, registry, slip in _errand_cases()]
-    with _refusing(ToolRegistry, "answer"):
-        for what, registry, slip, want, kind in cases:
-            try:
-                got = errand(registry, slip)
-            except _Leaned:
-                raise Hint("that hands the slip to the package's registry.answer: write the two excepts "
-                           "yourself, with registry.run") from None
-            except NotImplementedError:
-                raise
-            except Exception as e:
-                raise Hint(f"for {what}, your errand raised {type(e).__name__}: in a fan-out one branch must not "
-                           "take the others down; answer the slip with an error instead") from None
-            _compare_answer(what, got, want, kind)
-    return f"your errand answered {len(cases)} slips you had not seen, each once, as the model needs to read them"
+    cases = [(what, fails, slip, due, _expected_answer(fails, slip)) for what, fails, slip, due in _errand_cases()]
+    with _refusing_functions(ToolRegistry.answer, fix_answer, error_answer, unrun_answer):
+        for what, fails, slip, due, want in cases:
+            got, tries = _run_errand(errand, what, fails, slip)
+            if tries[slip.name] != due:
+                said = {0: "never ran the tool", 1: "ran the tool once", 2: "ran the tool twice"}
+                ran = said.get(tries[slip.name], f"ran the tool {tries[slip.name]} times")
+                raise Hint(f"for {what}, your errand {ran} where {said[due].replace('ran the tool', 'running it')} "
+                           "is due: "
+                           + ("a slip the model filled in wrong fails the same way again, so answer it at once"
+                              if due == 1 else "a broken tool gets one more try, and only one"))
+            _compare_answer(what, got, want)
+    return f"your errand answered {len(cases)} slips you had not seen, each once, and retried only a broken tool"
 
 
-def _compare_answer(what: str, got: Any, want: ToolMessage, kind: str) -> None:
+def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
     if not isinstance(got, ToolMessage) or got.tool_call_id != want.tool_call_id or got.name != want.name:
         raise Hint(f"for {what}, return a ToolMessage with the slip's id and tool name")
     if got.content != want.content:
-        if kind == "failed":
-            raise Hint(f'for {what}, the answer should read "Error: tool failed: <the error>": the model cannot '
-                       "fix a broken tool, so do not ask it to fix its slip")
+        if not want.is_error:
+            raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
+                       "ToolArgsError is tried once more, and a second try that works gives the slip its answer")
+        if want.content.startswith("Error: tool failed twice"):
+            raise Hint(f'for {what}, the answer should read "Error: tool failed twice: <the second error>": the '
+                       "model cannot fix a broken tool, so do not ask it to fix its slip")
         raise Hint(f'for {what}, the answer should read {want.content!r}: the words the model needs to fix it')
     if got.is_error != want.is_error:
         raise Hint(f"for {what}, set is_error={want.is_error}: the agent and its listeners tell a failure by it")
@@ -194,11 +257,32 @@ def _expected_lines(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return lines
 
 
-def _run_logged(listener: Any, recorder: EventRecorder) -> None:
+class _FileWatch(Observer):
+    """Listens right after the learner's log and counts the file's lines as the run goes, as a crash would
+    leave them: a log that holds its lines until later has fewer on disk than announcements heard."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.heard, self.behind = path, 0, None
+
+    def _look(self, what: str) -> None:
+        self.heard += 1
+        on_disk = len(self.path.read_text(encoding="utf-8").splitlines()) if self.path.exists() else 0
+        if on_disk < self.heard and self.behind is None:
+            self.behind = (f"right after announcement {self.heard} ({what}), the file held {on_disk} lines, "
+                           f"not {self.heard}")
+
+    def on_tool_return(self, result: ToolMessage) -> None:
+        self._look("an answer slip")
+
+    def on_finish(self, answer: str | None, reason: str) -> None:
+        self._look("a run's finish")
+
+
+def _run_logged(listener: Any, recorder: EventRecorder, watch: _FileWatch) -> None:
     for llm, registry, question, ceiling in _log_runs():
         with contextlib.suppress(StepLimitReached, ConnectionError):
-            Agent(llm, registry, SYSTEM_PROMPT, observers=[listener, recorder], max_steps=ceiling, strict=True).run(
-                {"question": question})
+            Agent(llm, registry, SYSTEM_PROMPT, observers=[listener, watch, recorder], max_steps=ceiling,
+                  strict=True).run({"question": question})
 
 
 @exercise("09.3", kind="code", title="a listener that writes this task's price log")
@@ -210,11 +294,15 @@ def check_price_log(cls: Any) -> str:
         listener, recorder = cls(str(path)), EventRecorder()
         if any(isinstance(v, (EventRecorder, TraceRecorder)) for v in vars(listener).values()):
             raise Hint("that keeps the package's EventRecorder (or TraceRecorder) inside: write the lines yourself")
-        _run_logged(listener, recorder)
+        watch = _FileWatch(path)
+        _run_logged(listener, recorder, watch)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     want = _expected_lines(recorder.events)
     _compare_lines(lines, want)
+    if watch.behind:
+        raise Hint(f"{watch.behind}: write each line when its announcement comes (open the file to append, "
+                   "write, close), so a run that crashes keeps the lines it wrote")
     return f"your log held the {len(want)} lines of three runs you had not seen, a failed one included"
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mingraph_lite import (Agent, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM, SystemMessage,
-                           ToolArgsError, ToolRegistry, read_trace)
+from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM,
+                           SystemMessage, ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage, read_trace)
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
@@ -137,11 +137,31 @@ def _check_stops(cls: Any) -> None:
     if got != {"answer": None, "reason": "slip budget"} or "tool_call" in kinds:
         raise Hint(f"five slips against max_slips=4 ended {got} after {kinds.count('tool_call')} tool calls: the "
                    "batch that would pass the budget runs not at all, and the run ends 'slip budget'")
+    _check_give_up(cls)
     broken = price_manager("bread", ("Oslo", "Lima"))
     got, _ = _run_yours(cls, broken, broken_tools(), question_for("bread", ("Oslo", "Lima")), max_steps=6, window=6)
     if got != {"answer": None, "reason": "tool failed"} or len(broken.calls) != 2:
         raise Hint(f"when the rate service is down the run ended {got} after {len(broken.calls)} model calls: the "
                    "model cannot fix a broken tool, so after that round the run ends 'tool failed', no more calls")
+
+
+def _check_give_up(cls: Any) -> None:
+    batch = AssistantMessage("", tool_calls=tuple(ToolCall(f"g{i}", "to_usd", {"amount": a, "currency": "PEN"})
+                                                  for i, a in enumerate((6, 7.5, 9), 1)))
+    state = {"messages": [UserMessage(question_for("bread", ("Lima",))), batch], "failed": [], "model_calls": 2,
+             "slips_left": -1, "stopped": None}
+    try:
+        update = cls(price_manager(), price_tools(), SYSTEM_PROMPT, max_slips=2).give_up(state)
+    except Exception as e:
+        raise Hint(f"give_up raised {type(e).__name__} on a batch of three slips: answer each, never raise") from None
+    said = update.get("messages", []) if isinstance(update, dict) else []
+    answered = [m.tool_call_id for m in said if isinstance(m, ToolMessage) and m.is_error]
+    if answered != ["g1", "g2", "g3"]:
+        raise Hint(f"give_up, handed a batch of three slips, answered {answered}: a slip left unanswered makes the "
+                   "conversation invalid for any later call, so answer every slip of the last reply with an error "
+                   "(its id, is_error=True) saying the budget is spent")
+    if update.get("stopped") != "slip budget":
+        raise Hint("give_up returns stopped='slip budget', so the caller learns why the run ended")
 
 
 def _check_replays(cls: Any) -> None:
@@ -190,18 +210,22 @@ def check_smollm2_run(answer: Any) -> str:
     raise Hint(f"look at how the replayed run ended: {events[-1]['reason']!r}; the ceiling, not an answer")
 
 
-@exercise("09.Q2", kind="reasoning", title="five cities: how many model calls?")
+@exercise("09.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
 def check_five_cities(answer: Any) -> str:
+    from ..reference import reference  # the notebook's own agent, as the question is about it
+
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     llm = price_manager("coffee", cities)
-    Agent(llm, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("a whole number of model calls")
-    if answer == len(llm.calls):
-        return f"right: {len(llm.calls)} model calls, whatever the number of cities; only the branches multiply"
-    if answer == 2 * len(cities):
-        raise Hint("that counts slips (tool calls), not model calls: one reply can carry many slips")
-    raise Hint("the manager asks for every city's price in one reply: count replies, not cities")
+    got = reference("09_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
+        {"question": question_for("coffee", cities)})
+    truth = {"answered": "A", "slip budget": "B"}.get(got["reason"], "C")
+    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
+        raise Hint('answer with one letter: "A", "B" or "C"')
+    if answer.strip().upper() == truth:
+        return f"right: the run ended {got['reason']!r} after {len(llm.calls)} model calls"
+    if answer.strip().upper() == "A":
+        raise Hint("count the slips of each reply against the budget of 8: five prices, then five conversions")
+    raise Hint(f"the ceiling is 6 model calls, and this run made {len(llm.calls)}: something else ended it")
 
 
 Q3_CITIES = ("Oslo", "Rome", "Osaka")
