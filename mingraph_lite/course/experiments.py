@@ -129,8 +129,9 @@ def _one_run(source: ModelSource, definition: Definition, variant: Variant, inde
     started = time.perf_counter()
     try:
         agent.run({"question": definition.question})
-    except LLMUnavailable:
-        raise  # no server, key or weights: every further run would fail the same way
+    except LLMUnavailable:  # no server, key or weights: every further run would fail the same way
+        partial.unlink(missing_ok=True)  # this run is not recorded: a resume runs it again
+        raise
     except Exception:  # a step limit or a failing tool; the trace says which
         pass
     seconds = round(time.perf_counter() - started, 3)

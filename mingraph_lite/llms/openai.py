@@ -14,13 +14,12 @@ from mingraph_lite.messages import AssistantMessage, Message, ToolMessage
 from mingraph_lite.wire import arguments_text, parse_arguments
 
 KEY_VAR = "OPENAI_API_KEY"
-TIMEOUT = 120.0  # seconds a request may take: a shared class server under load is slow, never silent forever
+TIMEOUT, TIMEOUT_VAR = 120.0, "MINGRAPH_TIMEOUT"  # seconds a request may take: a busy class server is slow, not mute
 
 
 def to_openai_messages(messages: Sequence[Message], *, objects_only: bool = False) -> list[dict[str, Any]]:
-    """The messages in the Chat Completions spelling (arguments travel as JSON text). With ``objects_only``,
-    arguments that never parsed travel as ``{"_unparsed": text}``: llama.cpp's server parses what it is sent and
-    refuses broken JSON (HTTP 500); OpenAI takes the text as the model wrote it, so the model sees its own slip."""
+    """The messages in the Chat Completions spelling (arguments as JSON text). With ``objects_only``, unparsed arguments
+    travel as ``{"_unparsed": text}``: llama.cpp's server refuses broken JSON (HTTP 500); OpenAI takes it as written."""
     out: list[dict[str, Any]] = []
     for m in messages:
         if isinstance(m, AssistantMessage) and m.tool_calls:
@@ -51,14 +50,21 @@ def _is_openai(client: Any) -> bool:
     return getattr(getattr(client, "base_url", None), "host", "api.openai.com") == "api.openai.com"
 
 
+def _seconds(raw: str) -> float:
+    try:
+        return float(raw) if raw else TIMEOUT
+    except ValueError:
+        raise ValueError(f"{TIMEOUT_VAR}={raw!r} is not a number of seconds") from None
+
+
 class OpenAILLM:
     """``OpenAILLM("gpt-5-mini", reasoning_effort="low")``; the key comes from ``OPENAI_API_KEY``.
     ``temperature`` and ``seed`` are sent only when given: some hosted models accept only their default.
-    Each request waits at most ``timeout`` seconds, then fails with one ``LLMUnavailable`` sentence."""
+    Each request waits at most ``timeout`` seconds (default ``$MINGRAPH_TIMEOUT``, else 120), then fails in words."""
 
     def __init__(self, model: str, *, reasoning_effort: str | None = None, temperature: float | None = None,
-                 seed: int | None = None, client: Any = None, timeout: float = TIMEOUT) -> None:
-        self.model, self.timeout = model, timeout
+                 seed: int | None = None, client: Any = None, timeout: float | None = None) -> None:
+        self.model, self.timeout = model, timeout or _seconds(os.environ.get(TIMEOUT_VAR, "").strip())
         self.reasoning_effort, self.temperature, self.seed = reasoning_effort, temperature, seed
         self._client, self._own_client = client, client is None
 
@@ -96,7 +102,7 @@ class OpenAILLM:
         except openai.APITimeoutError as exc:
             server = getattr(client, "base_url", "the server")
             raise LLMUnavailable(f"{server} did not answer within {self.timeout:g} s: the server is busy or stuck; "
-                                 f"try again, or pass timeout=... for a slower server") from exc
+                                 f"try again, or give it longer: export {TIMEOUT_VAR}=300") from exc
         except openai.AuthenticationError as exc:
             raise LLMUnavailable(f"OpenAI refused the key: check {KEY_VAR} ({exc})") from exc
         except openai.APIConnectionError as exc:

@@ -191,6 +191,7 @@ def test_an_unreachable_model_exits_1_and_keeps_what_it_has(tmp_path, monkeypatc
     monkeypatch.setattr("mingraph_lite.llms.local.LocalLLM", lambda *a, **kw: Down())
     assert main(["experiment", "unit", "--llm", "local", "--out", str(tmp_path), "--no-progress"]) == 1
     assert "no weights" in capsys.readouterr().err
+    assert not list(tmp_path.rglob("*.partial"))  # the failed run's half-written trace goes: a resume runs it again
 
 
 @pytest.mark.parametrize("options, words", [

@@ -40,8 +40,14 @@ def silent_server():
     listener.close()
 
 
-def test_the_default_timeout_is_stated():
+def test_the_default_timeout_is_stated_and_a_teacher_can_lengthen_it_without_code(monkeypatch):
+    monkeypatch.delenv("MINGRAPH_TIMEOUT", raising=False)
     assert OpenAILLM("m").timeout == TIMEOUT == 120.0
+    monkeypatch.setenv("MINGRAPH_TIMEOUT", " 300 ")  # what the timeout's own sentence tells a class to export
+    assert OpenAILLM("m").timeout == 300.0 and OpenAILLM("m", timeout=5).timeout == 5
+    monkeypatch.setenv("MINGRAPH_TIMEOUT", "five minutes")
+    with pytest.raises(ValueError, match="MINGRAPH_TIMEOUT='five minutes' is not a number of seconds"):
+        OpenAILLM("m")
 
 
 def test_a_server_that_never_answers_becomes_one_sentence_naming_timeout_and_server(silent_server):
@@ -52,7 +58,7 @@ def test_a_server_that_never_answers_becomes_one_sentence_naming_timeout_and_ser
         llm.generate([UserMessage("Say hello.")], [])
     assert time.monotonic() - started < 5  # bounded by the stated timeout, not the client's default 10 minutes
     message = str(caught.value)
-    assert "0.5 s" in message and silent_server.rstrip("/") in message
+    assert "0.5 s" in message and silent_server.rstrip("/") in message and "export MINGRAPH_TIMEOUT=" in message
     assert "\n" not in message
 
 
