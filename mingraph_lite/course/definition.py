@@ -1,8 +1,8 @@
 """Experiment definitions: TOML files naming the variants of the weather task a class compares.
 
-A ``[[variant]]`` may set the prompt, worked ``examples``, each tool's ``results`` form, ``temperature``,
-``max_steps``, ``last_n`` and ``turn_format``; never the tools or the classification. Every mistake is one
-``DefinitionError`` naming the file and the key, before any run. Shipped ones sit in ``definitions/``.
+A ``[[variant]]`` may set the prompt, worked ``examples``, ``temperature``, ``max_steps``, ``last_n``, ``turn_format``
+and each tool's ``results`` form, as Paris's: bare, with a unit, or naming its input (``"Paris: 18°C"``, ``"18°C =
+64.4°F"``); never the tools or the classification. Each mistake is one ``DefinitionError`` naming file and key.
 """
 
 from __future__ import annotations
@@ -27,15 +27,17 @@ from ..messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMes
 from ..tools import ToolRegistry
 from .classify import CITIES
 from .scripts import QUESTION, SYSTEM_PROMPT
-from .weather import make_get_weather, to_fahrenheit
+from .weather import lookup, make_get_weather, to_fahrenheit
 
 SHIPPED = resources.files(__package__).joinpath("definitions")
 DEFINITION_KEYS = {"name", "question", "variant"}
 VARIANT_KEYS = {"name", "system_prompt", "examples", "results", "temperature", "max_steps", "last_n", "turn_format"}
-#: Each tool's result forms, shown on Paris's numbers -> whether the unit travels with the number.
-RESULT_FORMS = {"get_weather": {"18": False, "18°C": True},
-                "to_fahrenheit": {"64.4": False, "64.4°F": True, "64": False, "64°F": True}}
+#: Each tool's result forms, shown on Paris's numbers -> (whether the unit travels, whether the input is named).
+RESULT_FORMS = {"get_weather": {"18": (False, False), "18°C": (True, False), "Paris: 18°C": (True, True)},
+                "to_fahrenheit": {"64.4": (False, False), "64.4°F": (True, False), "64": (False, False),
+                                  "64°F": (True, False), "18°C = 64.4°F": (True, True)}}
 TURN_FORMATS = ("chatml", "gemma")
+MAX_BYTES = 1_000_000
 
 
 class DefinitionError(ValueError):
@@ -56,6 +58,7 @@ class Variant:
     max_steps: int | None = None
     last_n: int | None = None
     turn_format: str | None = None
+    named: tuple[str, ...] = ()              # the tools whose results name their input (the city, the °C)
 
     @property
     def slug(self) -> str:
@@ -63,11 +66,11 @@ class Variant:
 
     @property
     def results(self) -> dict[str, str]:
-        return {"get_weather": "18°C" if self.weather_unit else "18",
-                "to_fahrenheit": "64.4°F" if self.fahrenheit_unit else "64.4"}
+        return {tool: [f for f, how in RESULT_FORMS[tool].items() if how == (unit, tool in self.named)][0]
+                for tool, unit in (("get_weather", self.weather_unit), ("to_fahrenheit", self.fahrenheit_unit))}
 
     def registry(self) -> ToolRegistry:
-        return weather_tools(self.weather_unit, self.fahrenheit_unit)
+        return weather_tools(self.weather_unit, self.fahrenheit_unit, self.named)
 
     def described(self, temperature: float | None, max_steps: int) -> dict[str, Any]:
         """The effective settings, as summary.json and the CSV record them (command-line values filled in)."""
@@ -87,27 +90,26 @@ class Definition:
     @property
     def digest(self) -> str:
         """Twelve hex digits that change with any setting of any variant: what pooling compares."""
-        text = json.dumps([self.question, [asdict(v) | {"messages": [m.to_dict() for m in v.messages]}
-                                           for v in self.variants]], sort_keys=True, default=str)
+        text = json.dumps([self.question, [{k: x for k, x in asdict(v).items() if x or k != "named"}  # as before
+                                           | {"messages": [m.to_dict() for m in v.messages]} for v in self.variants]],
+                          sort_keys=True, default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def weather_tools(weather_unit: bool = False, fahrenheit_unit: bool = False) -> ToolRegistry:
-    """The task's two tools, each answering in the form asked for."""
-    registry = ToolRegistry()
-    registry.add(make_get_weather(weather_unit))
-    if not fahrenheit_unit:
-        registry.add(to_fahrenheit)
-        return registry
+def weather_tools(weather_unit: bool = False, fahrenheit_unit: bool = False, named: tuple = ()) -> ToolRegistry:
+    """The task's two tools, each answering in the form asked for (``named``: tools that name their input)."""
+    registry, weather = ToolRegistry(), make_get_weather(weather_unit)
+    @functools.wraps(weather)
+    def get_weather(city: str) -> str:
+        return f"{lookup(city)['city']}: {weather(city)}" if "get_weather" in named else weather(city)
 
     @functools.wraps(to_fahrenheit)
-    def with_unit(celsius: float) -> str:
-        return f"{to_fahrenheit(celsius)}°F"
-    registry.add(with_unit, name="to_fahrenheit")
+    def converted(celsius: float) -> str:
+        answer = f"{to_fahrenheit(celsius)}{'°F' * fahrenheit_unit}"
+        return f"{celsius:g}°C = {answer}" if "to_fahrenheit" in named else answer
+    registry.add(get_weather)
+    registry.add(converted, name="to_fahrenheit")
     return registry
-
-
-MAX_BYTES = 1_000_000
 
 
 def shipped_names() -> list[str]:
@@ -148,11 +150,9 @@ def parse(text: str, source: str) -> Definition:
     if not isinstance(tables, list) or not tables:
         raise DefinitionError(f"{source}: key 'variant' is missing or empty: add at least one [[variant]] table")
     variants = tuple(_variant(t, f"variant[{i}]", source) for i, t in enumerate(tables))
-    slugs = [v.slug for v in variants]
-    for i, slug in enumerate(slugs):
-        if slug in slugs[:i]:
-            raise DefinitionError(f"{source}: key 'variant[{i}].name' repeats {variants[i].name!r}: each variant "
-                                  "needs its own name")
+    for i, variant in enumerate(variants):
+        if variant.slug in [v.slug for v in variants[:i]]:
+            raise DefinitionError(f"{source}: key 'variant[{i}].name' repeats {variant.name!r}: give each its own name")
     return Definition(name, question, variants, source)
 
 
@@ -181,11 +181,13 @@ def _variant(table: Any, where: str, source: str) -> Variant:
     at = f"{source}: key '{where}."
     results = table.get("results", {})
     _known(results, set(RESULT_FORMS), source, f"{where}.results.")
-    units = {tool: RESULT_FORMS[tool][_get(results, tool, f"{at}results.", f"one of {', '.join(RESULT_FORMS[tool])}",
+    forms = {tool: RESULT_FORMS[tool][_get(results, tool, f"{at}results.", f"one of {', '.join(RESULT_FORMS[tool])} "
+                                           "(Paris's answer: bare, with its unit, or naming its input)",
                                            RESULT_FORMS[tool].__contains__)] for tool in results}
     variant = Variant(_get(table, "name", at, "a non-empty string", _is_text, ""),
                       _get(table, "system_prompt", at, "a non-empty string", _is_text, SYSTEM_PROMPT),
-                      weather_unit=units.get("get_weather", False), fahrenheit_unit=units.get("to_fahrenheit", False),
+                      weather_unit=forms.get("get_weather", (False,))[0], named=tuple(t for t in forms if forms[t][1]),
+                      fahrenheit_unit=forms.get("to_fahrenheit", (False,))[0],
                       temperature=_get(table, "temperature", at, "a number from 0 to 2",
                                        lambda v: type(v) in (int, float) and 0 <= v <= 2),
                       max_steps=_get(table, "max_steps", at, "a whole number from 1 to 100",
@@ -222,16 +224,15 @@ def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Mes
             raise DefinitionError(f"{at}: the call to {waiting[0].name} has no tool answer before this {role} turn")
         if role == "tool":
             messages.append(_answer(turn, waiting, registry, at))
-            continue
-        if role == "user" or not turn.get("calls"):
+        elif role == "user" or not turn.get("calls"):
             content = turn.get("content")
             if not isinstance(content, str) or not content.strip():
                 raise DefinitionError(f"{at}: a {role} turn needs its text in 'content'")
             messages.append(UserMessage(content) if role == "user" else AssistantMessage(content))
-            continue
-        waiting = [_call(c, registry, f"{where}[{i}].calls[{j}]'", f"example_{i}_{j}")
-                   for j, c in enumerate(turn["calls"])]
-        messages.append(AssistantMessage(str(turn.get("content", "")), tuple(waiting)))
+        else:
+            waiting = [_call(c, registry, f"{where}[{i}].calls[{j}]'", f"example_{i}_{j}")
+                       for j, c in enumerate(turn["calls"])]
+            messages.append(AssistantMessage(str(turn.get("content", "")), tuple(waiting)))
     if not messages or not isinstance(messages[0], UserMessage):
         raise DefinitionError(f"{where}': a worked example starts with a user turn")
     if waiting or not isinstance(messages[-1], AssistantMessage) or messages[-1].tool_calls:
@@ -241,8 +242,7 @@ def example_messages(raw: list, registry: ToolRegistry, where: str) -> tuple[Mes
 
 def _call(raw: Any, registry: ToolRegistry, at: str, ticket: str) -> ToolCall:
     if not isinstance(raw, dict) or raw.get("name") not in registry.names:
-        raise DefinitionError(f"{at}: a call names one of the task's tools ({', '.join(registry.names)}), "
-                              f"got {raw!r}")
+        raise DefinitionError(f"{at}: a call names one of the task's tools ({', '.join(registry.names)}), got {raw!r}")
     return ToolCall(ticket, raw["name"], raw.get("arguments", {}))
 
 

@@ -124,7 +124,7 @@ def modelled_as(variant) -> str:
 
 def cannot_model(variant) -> str | None:
     """Why the scripted managers cannot stand in for ``variant`` (no report covers it), or None."""
-    changed = ["system_prompt"] * (variant.system_prompt != SYSTEM_PROMPT) + [
+    changed = ["system_prompt"] * (variant.system_prompt != SYSTEM_PROMPT) + ["named results"] * bool(variant.named) + [
         key for key in ("temperature", "last_n", "turn_format") if getattr(variant, key) is not None]
     if not changed:
         return None

@@ -21,8 +21,8 @@ def results(messages: Sequence[Message], tool: str) -> list[str]:
 
 
 def number(text: str) -> float | int:
-    """The first number in a tool result ("18", "18°C" or "64.4" -> 18, 18, 64.4)."""
-    match = re.search(r"-?\d+(?:\.\d+)?", text)
+    """A tool result's number, after its last "=" ("18", "Paris: 18°C", "18°C = 64.4°F" -> 18, 18, 64.4)."""
+    match = re.search(r"-?\d+(?:\.\d+)?", text.rpartition("=")[2])
     if match is None:
         raise ValueError(f"no number in {text!r}")
     value = float(match.group())

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from mingraph_lite import LLMResponse, ReplayLLM, read_trace
+from mingraph_lite import Agent, KeepAll, LLMResponse, ReplayLLM, read_trace
 from mingraph_lite.cli import main
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import Z95, compare, reported_table, wilson
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.results_folder import read_results
+from mingraph_lite.course.scripts import QUESTION
 from mingraph_lite.messages import AssistantMessage
 
 
@@ -149,6 +150,56 @@ def test_the_finish_right_2_search_is_whole_and_says_what_the_readme_says(model)
     table = compare(folders).table()
     assert (SHIPPED / "finish-right-2" / "comparison.txt").read_text(encoding="utf-8").startswith(table)
     assert table in (SHIPPED / "README.md").read_text(encoding="utf-8")
+
+NAMED = ("named", "named, T=0.1", "named, copy")
+#: Outcomes per variant of data/experiments/finish-right-3 as its README section states them.
+NAMED_OUTCOMES = {
+    "gemma3-270m": {"named": {"wrong final reasoning": 16}, "named, T=0.1": {"wrong final reasoning": 16},
+                    "named, copy": {"right": 13, "wrong final reasoning": 3}},
+    "smollm2-135m": {"named": {"right": 9, "wrong slip": 4, "wrong final reasoning": 3},
+                     "named, T=0.1": {"right": 14, "wrong slip": 2},
+                     "named, copy": {"right": 1, "wrong slip": 13, "wrong final reasoning": 2}},
+}
+#: The run the README names as the best one to replay: (model, variant, seed), right, in one clean line.
+BEST = ("smollm2-135m", "named, T=0.1", 300)
+
+
+@pytest.mark.parametrize("model", sorted(NAMED_OUTCOMES))
+def test_the_finish_right_3_recording_is_whole_and_says_what_the_readme_says(model):
+    from mingraph_lite.course.definition import load
+
+    folder = SHIPPED / "finish-right-3" / model
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["model"] == f"local:{model}" and summary["complete"] and summary["live"]
+    assert summary["definition"]["digest"] == load(SHIPPED / "finish-right-3.toml").digest  # the file as recorded
+    runs = read_results(folder)
+    assert sorted(r.key for r in runs) == sorted((v, i) for v in NAMED for i in range(16))
+    assert all(r.seed == 300 + r.index and r.temperature == (0.1 if "0.1" in r.variant else 0.3) for r in runs)
+    found: dict[str, Counter] = {v: Counter() for v in NAMED}
+    for r in runs:
+        events = read_trace(folder / r.trace)
+        assert classify(events).outcome == r.outcome
+        returned = [e["content"] for e in events if e["event"] == "tool_return"]
+        assert "Paris: 18°C" in returned or r.outcome == "wrong slip"  # the runs saw results naming their input
+        examples = [m for m in events[0]["messages"] if m.get("example")]
+        assert "14°C = 57°F" in json.dumps(examples, ensure_ascii=False)  # and so did the worked examples
+        assert not any(c in json.dumps(examples) for c in ("Paris", "Tokyo"))
+        found[r.variant][r.outcome] += 1
+    assert found == NAMED_OUTCOMES[model]
+    table = compare([SHIPPED / "finish-right-3" / m for m in sorted(NAMED_OUTCOMES)]).table()
+    assert (SHIPPED / "finish-right-3" / "comparison.txt").read_text(encoding="utf-8").startswith(table)
+    assert table in (SHIPPED / "README.md").read_text(encoding="utf-8")
+    if model == BEST[0]:
+        [best] = [r for r in runs if (r.variant, r.seed) == BEST[1:]]
+        assert best.outcome == "right" and best.answer == "Paris: 64°F, Tokyo: 75°F"
+        variant = {v.name: v for v in load(SHIPPED / "finish-right-3.toml").variants}[best.variant]
+        memory = KeepAll(variant.system_prompt)
+        for message in variant.messages:
+            memory.add(message)
+        replayed = Agent(ReplayLLM.from_trace(folder / best.trace), variant.registry(), variant.system_prompt,
+                         memory=memory).run({"question": QUESTION})
+        assert replayed["answer"] == best.answer  # the course can replay it, without the model
+
 
 def test_the_shipped_comparison_is_what_compare_prints_now():
     comparison = compare([SHIPPED / "smollm2-135m", SHIPPED / "gemma3-270m"])

@@ -13,10 +13,12 @@ import pytest
 
 from mingraph_lite import LLMResponse, ReplayLLM, read_trace
 from mingraph_lite.cli import main
+from mingraph_lite.course.classify import classify
 from mingraph_lite.course.definition import DefinitionError, load, parse, shipped_names
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.results_folder import read_results
-from mingraph_lite.messages import AssistantMessage
+from mingraph_lite.course.scripts import four_round_manager, wrong_tokyo_manager
+from mingraph_lite.messages import AssistantMessage, ToolCall
 
 GOOD = """
 name = "{name}"
@@ -72,6 +74,7 @@ def test_shipped_names_and_unit_is_the_first_edition_experiment():
     ('name = "x"\n[[variant]]\nname = "a"\nprompt = "hi"', "'variant[0].prompt'"),
     ('name = "x"\n[[variant]]\nname = "a"\nresults = { search_web = "18" }', "'variant[0].results.search_web'"),
     ('name = "x"\n[[variant]]\nname = "a"\nresults = { get_weather = "18 C" }', "'variant[0].results.get_weather'"),
+    ('name = "x"\n[[variant]]\nname = "a"\nresults = { to_fahrenheit = "Paris: 64°F" }', "naming its input"),
     ('name = "x"\nvariant = []', "'variant'"),
     ('name = "x"', "'variant'"),
     ('name = "x"\n[[variant]]\nname = "a"\n[[variant]]\nname = "A"', "'variant[1].name'"),
@@ -151,7 +154,50 @@ def test_a_variants_own_setting_wins_over_the_command_line(tmp_path):
         assert len(steps) <= (2 if r.variant == "short" else 5)
 
 
+NAMED = 'results = { get_weather = "Paris: 18°C", to_fahrenheit = "18°C = 64.4°F" }\n'
+
+
+def test_named_result_forms_answer_with_their_input_in_examples_and_runs():
+    """Results that name their input: get_weather says which city, to_fahrenheit which Celsius number."""
+    text = 'name = "x"\n[[variant]]\nname = "named"\n' + NAMED + 'examples = "london-oslo"\n'
+    [variant] = parse(text, "class.toml").variants
+    assert variant.results == {"get_weather": "Paris: 18°C", "to_fahrenheit": "18°C = 64.4°F"}
+    assert [m.content for m in variant.messages if m.role == "tool"] == ["London: 14°C", "Oslo: 7°C", "14°C = 57°F",
+                                                                          "7°C = 45°F"]  # the example shows them too
+    tools = variant.registry()
+    for name, args, answer in (("get_weather", {"city": "tokyo"}, "Tokyo: 24°C"),
+                               ("to_fahrenheit", {"celsius": 18.0}, "18°C = 64°F")):
+        assert tools.answer(ToolCall("c", name, args)).content == answer
+    half = parse('name = "x"\n[[variant]]\nname = "h"\nresults = { to_fahrenheit = "18°C = 64.4°F" }', "c.toml")
+    assert half.variants[0].registry().answer(ToolCall("c", "get_weather", {"city": "Paris"})).content == "18"
+    assert load("finish-right").digest == "2917ae0929ee"  # the digest of a variant naming nothing is as recorded
+
+
+@pytest.mark.parametrize("manager, outcome, why", [
+    (four_round_manager, "right", "with to_fahrenheit"),
+    (wrong_tokyo_manager, "wrong final reasoning", "Tokyo 24°F"),
+])
+def test_the_first_wrong_line_reads_named_results(tmp_path, manager, outcome, why):
+    path = write(tmp_path, 'name = "x"\n[[variant]]\nname = "named"\n' + NAMED)
+    with pytest.warns(UserWarning, match="its own settings"):
+        [run] = run_experiment(manager(), out=tmp_path / "o", experiment=path, runs=1, seed=0, progress=False).runs
+    returned = [e["content"] for e in read_trace(tmp_path / "o" / run.trace) if e["event"] == "tool_return"]
+    assert "Paris: 18°C" in returned and "18°C = 64°F" in returned  # the run really saw the named forms
+    assert run.outcome == outcome and why in run.why
+
+
+def test_a_converted_number_read_from_a_named_result_is_still_caught():
+    events = [{"event": "tool_call", "id": "a", "name": "get_weather", "arguments": {"city": "Paris"}},
+              {"event": "tool_return", "tool_call_id": "a", "content": "Paris: 18°C"},
+              {"event": "tool_call", "id": "b", "name": "to_fahrenheit", "arguments": {"celsius": 18}},
+              {"event": "tool_return", "tool_call_id": "b", "content": "18°C = 64°F"},
+              {"event": "tool_call", "id": "c", "name": "to_fahrenheit", "arguments": {"celsius": 64}}]
+    verdict = classify(events)
+    assert (verdict.outcome, verdict.line) == ("wrong slip", 5) and "Fahrenheit already" in verdict.why
+
+
 @pytest.mark.parametrize("line, llm, words", [
+    (NAMED, "scripted", "no reported run sets its named results"),
     ('system_prompt = "Be brief."', "scripted", "cannot model variant 'a': no reported run sets its system_prompt"),
     ("temperature = 0.2", "scripted", "sets its temperature"),
     ('turn_format = "gemma"', "ollama:qwen3:0.6b", "only a local model writes itself"),
