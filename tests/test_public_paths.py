@@ -77,9 +77,27 @@ def test_the_check_catches_an_internal_module_and_a_second_path():
     assert off_path("from mingraph_lite import Agent\nfrom mingraph_lite.course.weather import WEATHER") == []
 
 
+def without_cheats(source: str) -> str:
+    """A solutions file without the wrong answers that cheat on purpose (reaching into the package's insides is
+    what their checks must refuse): the functions named in its ``WRONG`` table."""
+    tree = ast.parse(source)
+    table = [n for n in tree.body
+             if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "WRONG" for t in n.targets)]
+    named = {n.id for assign in table for n in ast.walk(assign.value) if isinstance(n, ast.Name)}
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef | ast.ClassDef) and n.name in named)]
+    return ast.unparse(tree)
+
+
 def test_every_notebook_and_solution_imports_each_name_from_its_public_path():
-    wrong = {f"{path.relative_to(ROOT)}: {name}" for path in FILES for name in off_path(path.read_text("utf-8"))}
+    wrong = {f"{path.relative_to(ROOT)}: {name}" for path in FILES
+             for name in off_path(without_cheats(path.read_text("utf-8")))}
     assert not wrong, f"import these from mingraph_lite, mingraph_lite.graph or a course module: {sorted(wrong)}"
+
+
+def test_only_the_wrong_answers_may_reach_inside():
+    source = ("from mingraph_lite import Agent\ndef cheat():\n    from mingraph_lite.memory import safe_start\n"
+              "def honest():\n    from mingraph_lite.memory import safe_start\nWRONG = {'1': [(cheat, 'x')]}\n")
+    assert off_path(without_cheats(source)) == ["mingraph_lite.memory.safe_start"]  # honest's, not cheat's
 
 
 def test_no_name_is_offered_by_two_public_places():
