@@ -11,7 +11,8 @@
 # - list what a run must remember, and keep it in one record (you write `remembering_loop`);
 # - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
 # - read recorded runs of two real models, say what went wrong, and find a made-up number in any run's
-#   events with code (you write `first_made_up`).
+#   events with code (you write `first_made_up`);
+# - say what made a real tiny model finish right, and why right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
 # managers). **Time:** about 86 minutes (estimated with `scripts/pacing.py` from this notebook's words, code,
@@ -536,7 +537,7 @@ def replay_named(model, variant, trace):
 works = replay_named("smollm2-135m", "named, T=0.1", "named-t-0-1-00.jsonl")
 for event in works.of("tool_call"):
     print(f"  step {event['step']}: {event['name']}({event['arguments']})")
-print("answer:", works.of("finish")[0]["answer"])
+print("answer:", works.of("finish")[0]["answer"], "| recorded as", works.of("model_reply")[0]["model"])
 assert works.of("finish")[0]["answer"] == "Paris: 64°F, Tokyo: 75°F" and len(works.of("model_reply")) == 3
 assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris", "Tokyo"))  # examples: other cities
 
@@ -557,8 +558,8 @@ for model, variant in (("smollm2-135m", "named, T=0.1"), ("gemma3-270m", "named,
 
 # %% [markdown]
 # Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
-# each city's two results copied side by side, at temperature 0.3. Its best run, #6 (seed 306), replayed: the
-# numbers are right, and then the reply does not stop.
+# each city's two results copied side by side, at temperature 0.3. Its best run, #6 (seed 306, `max_steps=6`),
+# replayed: the numbers are right, and then the reply does not stop.
 
 # %%
 gemma_best = replay_named("gemma3-270m", "named, copy", "named-copy-06.jsonl").of("finish")[0]["answer"]
