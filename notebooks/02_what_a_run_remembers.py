@@ -3,7 +3,7 @@
 #
 # Notebook 01 wrote the agent loop and gave it a ceiling. This one asks what the loop has to carry from one
 # round to the next, shows a Python trap that makes two agents share one memory, and then puts two real
-# (tiny) models on the same loop, from recorded runs, to see how they go wrong.
+# (tiny) models on the same loop, from recorded runs, to see how they go wrong, and what made one go right.
 #
 # **What you will be able to do at the end**
 #
@@ -11,10 +11,11 @@
 # - list what a run must remember, and keep it in one record (you write `remembering_loop`);
 # - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
 # - read recorded runs of two real models, say what went wrong, and find a made-up number in any run's
-#   events with code (you write `first_made_up`).
+#   events with code (you write `first_made_up`);
+# - say what made a real tiny model finish right, and why right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 78 minutes (estimated with `scripts/pacing.py` from this notebook's words, code,
+# managers). **Time:** about 86 minutes (estimated with `scripts/pacing.py` from this notebook's words, code,
 # exercises and questions, at rates fitted to a reviewer's measured times).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
@@ -271,7 +272,8 @@ check("02.2", remembering_loop)
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
 #
 # Run #0 is SmolLM2's first; Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool
-# (the cells further down count them). No recorded run of either model answers this question right.
+# (the cells further down count them). No zero-shot run of either model answers this question right; the
+# section "A real run that works" replays one that does.
 #
 # `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
 # result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
@@ -383,6 +385,7 @@ for (ended, first_wrong), runs in sorted(both_ways.items()):
 with open(RUNS / "comparison.csv", encoding="utf-8") as table:
     summary = {row["outcome"]: int(row["runs"]) for row in csv.DictReader(table)
                if row["model"] == "local:gemma3-270m" and row["variant"] == "zero-shot"}
+assert summary["right"] == 0  # no zero-shot run of Gemma is right (SmolLM2's all hit the limit)
 for outcome in ("wrong slip", "never finished"):
     assert summary[outcome] == sum(n for (_, first_wrong), n in both_ways.items() if first_wrong == outcome)
 
@@ -496,6 +499,83 @@ def first_made_up(events):
 
 # %%
 check("02.3", first_made_up)
+
+# %% [markdown]
+# ## A real run that works
+#
+# The same model can finish right. A teacher's definition, `data/experiments/finish-right-3.toml`, changed what
+# the model reads and how it samples, never the loop or the weights. The run replayed here, with nothing edited:
+#
+# | model | weights | definition, variant | run | settings |
+# |---|---|---|---|---|
+# | SmolLM2-135M-Instruct | Q4_1 GGUF | `finish-right-3`, "named, T=0.1" | #0, seed 300 | in-process llama.cpp (`xllamacpp`), temperature 0.1, `max_steps=6` |
+#
+# Four things changed against zero-shot. Each result **names its input**: `get_weather` answers `Paris: 18°C`,
+# not `18`, and `to_fahrenheit` answers `18°C = 64°F`, so every number carries what it is about. Three
+# **worked examples** on other cities sit in the folder before the question. The prompt asks for a **one-line
+# answer**, `CITY: N°F, CITY: N°F`, copied from the results. And it samples at **temperature 0.1**, not 0.7.
+# The replay builds the folder as `experiment run` did: the variant's prompt, then its examples.
+
+# %%
+from mingraph_lite.course.definition import load
+
+WORKS = Path("..") / "data" / "experiments" / "finish-right-3"
+named = {v.name: v for v in load(WORKS.parent / "finish-right-3.toml").variants}
+
+
+def replay_named(model, variant, trace):
+    """One finish-right-3 run replayed through Agent, its folder starting with the variant's worked examples."""
+    folder = KeepAll(named[variant].system_prompt)
+    for message in named[variant].messages:
+        folder.add(message)
+    recorder = EventRecorder()
+    Agent(ReplayLLM.from_trace(WORKS / model / "traces" / trace), named[variant].registry(),
+          named[variant].system_prompt, memory=folder, observers=[recorder], max_steps=6).run({"question": QUESTION})
+    return recorder
+
+
+works = replay_named("smollm2-135m", "named, T=0.1", "named-t-0-1-00.jsonl")
+for event in works.of("tool_call"):
+    print(f"  step {event['step']}: {event['name']}({event['arguments']})")
+print("answer:", works.of("finish")[0]["answer"], "| recorded as", works.of("model_reply")[0]["model"])
+assert works.of("finish")[0]["answer"] == "Paris: 64°F, Tokyo: 75°F" and len(works.of("model_reply")) == 3
+assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris", "Tokyo"))  # examples: other cities
+
+# %% [markdown]
+# One lucky run? The variant ran 16 times per model on fresh seeds (300 to 315). The cell counts the right runs
+# in each folder's `results.csv`, with a 95% interval (notebook 05 explains it), for each model's best variant.
+
+# %%
+from mingraph_lite.course.compare import wilson
+
+for model, variant in (("smollm2-135m", "named, T=0.1"), ("gemma3-270m", "named, copy")):
+    with open(WORKS / model / "results.csv", encoding="utf-8") as table:
+        runs = [row for row in csv.DictReader(table) if row["variant"] == variant]
+    right = sum(row["outcome"] == "right" for row in runs)
+    low, high = wilson(right, len(runs))
+    print(f"{model:<13} {variant!r:<15} right in {right} of {len(runs)} runs (interval {low:.0%} to {high:.0%})")
+    assert low > 0.25  # even the interval's low end is above a quarter of runs
+
+# %% [markdown]
+# Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
+# each city's two results copied side by side, at temperature 0.3. Its best run, #6 (seed 306, `max_steps=6`),
+# replayed: the numbers are right, and then the reply does not stop.
+
+# %%
+gemma_best = replay_named("gemma3-270m", "named, copy", "named-copy-06.jsonl").of("finish")[0]["answer"]
+print(gemma_best)
+first_line = "Paris: 18°C = 64°F, Tokyo: 24°C = 75°F"
+assert gemma_best.startswith(first_line) and len(gemma_best) > 2 * len(first_line)
+with open(WORKS / "gemma3-270m" / "results.csv", encoding="utf-8") as table:
+    right_replies = [row["answer"] for row in csv.DictReader(table) if row["outcome"] == "right"]
+stray = sum(reply.startswith(first_line) and reply != first_line for reply in right_replies)
+print(f"Gemma's right runs: {len(right_replies)}; replies that go on past the line: {stray}")
+assert stray == len(right_replies)
+
+# %% [markdown]
+# The lab's classifier reads the first °F after each city, so it counts this run right; a person would not
+# paste that reply anywhere. In every one of Gemma's right runs the reply goes on past the line, as the cell
+# counted. Right numbers and a clean answer are two checks, not one.
 
 # %% [markdown]
 # ## Your model, same loop

@@ -496,9 +496,9 @@ assert not any(outcome == "right" for _, _, outcome in outcomes)  # the claims b
 assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") for v in ("18", "18°C")] == [5, 7, 3, 1]
 
 # %% [markdown]
-# How to read it: no run of either model was right (0 of 8 per variant), and 0 of 8 still allows a true share of
-# right runs up to about a third. The variants differ only for Gemma, in two counts out of 8: 5 vs 7 wrong slips
-# and 3 vs 1 runs that never finished. Both sit well inside overlapping intervals, so they say nothing about
+# How to read it: no run of this `unit` recording was right (0 of 8 per variant), and 0 of 8 still allows a true
+# share of right runs up to about a third. The variants differ only for Gemma, in two counts out of 8: 5 vs 7
+# wrong slips and 3 vs 1 runs that never finished. Both sit well inside overlapping intervals, so they say nothing about
 # units. These models are too small to test the article's finding; a model of its size (qwen3.5:0.8b), served
 # to a whole class, is the next step (see `data/experiments/README.md`).
 
@@ -508,7 +508,8 @@ assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") 
 # Too small to test the finding is not too small to make the mistake. The lab then asked what it takes for these
 # two models to finish right: the definition `finish-right` asks our question four ways (zero-shot, a worked
 # example, units on every result, both), 16 sampled runs per variant per model, recorded by the same command.
-# **No recorded run is right; this is the closest.** A real run, replayed, nothing edited:
+# **No `finish-right` run is right; this is the closest.** (The first runs that finish right came later, from
+# results that name their input: `finish-right-3`, replayed in notebook 02.) A real run, replayed, nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;
@@ -598,7 +599,7 @@ assert with_units == {"10": [("Tokyo", "24", "C"), ("Paris", "18", "F")],
                       "12": [("London", "18", "C"), ("Tokyo", "24", "F")]}  # what the text below says
 
 # %% [markdown]
-# Four runs, all Gemma, all with the worked example in the folder: the only runs of either model that reached
+# Four runs, all Gemma, all with the worked example in the folder: the only `finish-right` runs that reached
 # the final reply with every slip right. Two of them also had units on every result (`"18°C"`), and each kept
 # the unit for one number only: "both" #10 says Tokyo 24°C but Paris 18°F; #12 says Tokyo 24°F and puts Paris's
 # 18°C under the name London. The unit on the slip did not stop the mistake in either run, nor did it fail

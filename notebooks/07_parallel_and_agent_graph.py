@@ -576,9 +576,9 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 # stayed on the worksheet, and the result says **stopped**, with no answer: a run that stopped is not a run that
 # delivered, for a model that loops as for a stubborn writer.
 #
-# The other way round matters as much: a run that **reached END** is not a run that is right. No recorded run
-# answers our question right; the closest is **Gemma 3 270M** (Q4_K_M weights, in-process llama.cpp), same
-# definition, variant "worked example" (a short exchange on two other cities, put in the folder before the
+# The other way round matters as much: a run that **reached END** is not a run that is right. No `finish-right`
+# run answers our question right (notebook 02 replays later runs that do); its closest is **Gemma 3 270M** (Q4_K_M
+# weights, in-process llama.cpp), same definition, variant "worked example" (a short exchange on two other cities, put in the folder before the
 # question), run #10: temperature 0.7, seed 110, at most 6 model calls. Replayed through the same graph, with the
 # worked example on the worksheet:
 

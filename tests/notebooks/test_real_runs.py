@@ -1,7 +1,8 @@
 """The notebooks replay several real runs of the lab, each named with its model, variant and settings (issue 20).
 
 Before, notebooks 01, 04 and 06 (now 07) all replayed one greedy SmolLM2 trace; now they replay runs that
-``experiment run finish-right`` recorded, and notebook 05 locates a real unit mistake in one of them.
+``experiment run finish-right`` recorded, notebook 05 locates a real unit mistake in one of them, and notebook 02
+also replays the first runs that finish right (the teacher's definition ``finish-right-3``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 
 from mingraph_lite import Agent, EventRecorder, KeepAll, ReplayLLM, read_trace
 from mingraph_lite.course.classify import classify
+from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.definition import load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,11 +25,30 @@ REPLAYED = {"02_what_a_run_remembers": [("smollm2-135m", "zero-shot", 0), ("gemm
             "04_observers": [("gemma3-270m", "worked example", 10)],
             "05_reasoning_capture": [("gemma3-270m", "worked example", 10)],
             "07_parallel_and_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 10)]}
+WORKS = ROOT / "data" / "experiments" / "finish-right-3"
+#: The finish-right-3 runs notebook 02 replays: (model folder, variant, run index, seed, temperature).
+REPLAYED_RIGHT = [("smollm2-135m", "named, T=0.1", 0, 300, "0.1"), ("gemma3-270m", "named, copy", 6, 306, "0.3")]
 
 
-def row(model: str, variant: str, index: int) -> dict[str, str]:
-    with (FINISH / model / "results.csv").open(encoding="utf-8") as handle:
-        return next(r for r in csv.DictReader(handle) if r["variant"] == variant and int(r["index"]) == index)
+def rows(model: str, folder: Path = FINISH) -> list[dict[str, str]]:
+    with (folder / model / "results.csv").open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def row(model: str, variant: str, index: int, folder: Path = FINISH) -> dict[str, str]:
+    return next(r for r in rows(model, folder) if r["variant"] == variant and int(r["index"]) == index)
+
+
+def replay(variant_name: str, trace: Path, definition) -> list[dict]:
+    """One recorded run replayed through Agent with the variant's own folder, as `experiment run` built it."""
+    variant = next(v for v in definition.variants if v.name == variant_name)
+    folder = KeepAll(variant.system_prompt)
+    for message in variant.messages:
+        folder.add(message)
+    recorder = EventRecorder()
+    Agent(ReplayLLM.from_trace(trace), variant.registry(), variant.system_prompt, memory=folder,
+          observers=[recorder], max_steps=6).run({"question": definition.question})
+    return recorder.events
 
 
 def test_no_notebook_replays_the_single_greedy_trace_any_more():
@@ -52,15 +73,51 @@ def test_the_real_unit_mistake_replays_to_case_3_with_its_worked_example_marked(
     messages = read_trace(trace)[0]["messages"]
     assert "example" not in messages[0] and "example" not in messages[-1]  # the prompt and the question
     assert all(m.get("example") == "london-oslo" for m in messages[1:-1])
-    definition = load("finish-right")
-    variant = next(v for v in definition.variants if v.name == "worked example")
-    folder = KeepAll(variant.system_prompt)
-    for message in variant.messages:
-        folder.add(message)
-    recorder = EventRecorder()
-    Agent(ReplayLLM.from_trace(trace), variant.registry(), variant.system_prompt, memory=folder,
-          observers=[recorder], max_steps=6).run({"question": definition.question})
-    verdict = classify(recorder.events)
+    verdict = classify(replay("worked example", trace, load("finish-right")))
     assert verdict.case == 3 and verdict.celsius_as_fahrenheit and not verdict.converted_with_tool
     assert (verdict.line, str(verdict.case), recorded["celsius_as_fahrenheit"]) == (int(recorded["line"]),
                                                                                    recorded["case"], "True")
+
+
+def test_notebook_02_names_each_run_that_finishes_right_with_its_settings():
+    text = (ROOT / "notebooks" / "02_what_a_run_remembers.py").read_text(encoding="utf-8")
+    assert "finish-right-3" in text and "temperature 0.1" in text and "`max_steps=6`" in text
+    for model, variant, index, seed, temperature in REPLAYED_RIGHT:
+        recorded = row(model, variant, index, WORKS)
+        assert (recorded["seed"], recorded["temperature"]) == (str(seed), temperature)
+        assert (WORKS / model / recorded["trace"]).is_file() and recorded["outcome"] == "right"
+        assert MODELS[model] in text and f'"{variant}"' in text and f"#{index}" in text and f"seed {seed}" in text
+        assert Path(recorded["trace"]).name in text  # the trace the notebook replays is this row's
+
+
+def test_what_notebook_02_says_about_the_finish_right_3_runs_holds():
+    definition = load(WORKS.parent / "finish-right-3.toml")
+    smol = [r for r in rows("smollm2-135m", WORKS) if r["variant"] == "named, T=0.1"]
+    gemma = [r for r in rows("gemma3-270m", WORKS) if r["variant"] == "named, copy"]
+    counts = {name: (sum(r["outcome"] == "right" for r in runs), len(runs)) for name, runs in
+              (("smollm2", smol), ("gemma", gemma))}
+    assert counts == {"smollm2": (14, 16), "gemma": (13, 16)}
+    assert all(wilson(*n)[0] > 0.25 for n in counts.values())  # "even the interval's low end is above a quarter"
+    first_line = "Paris: 18°C = 64°F, Tokyo: 24°C = 75°F"
+    gemma_right = [r for r in rows("gemma3-270m", WORKS) if r["outcome"] == "right"]
+    for r in gemma_right:  # every right Gemma reply: the right line, then stray text after it
+        answer = [e for e in read_trace(WORKS / "gemma3-270m" / r["trace"]) if e["event"] == "finish"][-1]["answer"]
+        assert answer.startswith(first_line) and answer.strip() != first_line
+    assert len(gemma_right) == 13
+    best = replay("named, T=0.1", WORKS / "smollm2-135m" / row("smollm2-135m", "named, T=0.1", 0, WORKS)["trace"],
+                  definition)
+    assert [e["answer"] for e in best if e["event"] == "finish"] == ["Paris: 64°F, Tokyo: 75°F"]
+    assert [e["content"] for e in best if e["event"] == "tool_return"] == [
+        "Paris: 18°C", "Tokyo: 24°C", "18°C = 64°F", "24°C = 75°F"]  # every number in the answer came from a tool
+    for model in MODELS:  # and none of the zero-shot runs 02 replays first is right
+        assert not [r for r in rows(model) if r["variant"] == "zero-shot" and r["outcome"] == "right"]
+
+
+def test_data_runs_readme_lists_every_replayed_run_under_its_notebook():
+    table = [line for line in (ROOT / "data" / "runs" / "README.md").read_text(encoding="utf-8").splitlines()
+             if line.startswith("| 0")]
+    listed = [(model, variant, index) for model, variant, index, *_ in REPLAYED_RIGHT]
+    for notebook, runs in [*REPLAYED.items(), ("02_what_a_run_remembers", listed)]:
+        for model, variant, index in runs:
+            assert any(line.startswith(f"| {notebook[:2]} |") and f'{MODELS[model]}, "{variant}" #{index}' in line
+                       for line in table), (notebook, model, variant, index)
