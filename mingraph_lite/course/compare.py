@@ -35,7 +35,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     p, z2 = k / n, z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if k == 0 else centre - half), (1.0 if k == n else centre + half)  # exact ends, no rounding dust
 
 
 @dataclass(frozen=True)

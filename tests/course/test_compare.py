@@ -23,6 +23,7 @@ def test_wilson_matches_the_textbook_formula_and_stays_in_bounds():
     # Wilson (1927): centre (p + z²/2n) / (1 + z²/n), half-width z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)
     assert low == pytest.approx(0.4093, abs=1e-3) and high == pytest.approx(0.9285, abs=1e-3)
     assert wilson(0, 8)[0] == 0 and wilson(8, 8)[1] == 1 and 0 < wilson(0, 8)[1] < 0.4
+    assert all(wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0 for n in range(1, 300))  # exact, not 5.5e-17
     assert wilson(30, 240)[1] - wilson(30, 240)[0] < wilson(1, 8)[1] - wilson(1, 8)[0]  # more runs, narrower
     assert Z95 == pytest.approx(1.96, abs=1e-3)
     with pytest.raises(ValueError):
