@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import logging
 import os
+import runpy
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -52,24 +53,20 @@ def _demo_parser() -> argparse.ArgumentParser:
 
 def _task(path: str | None, unit_in_result: bool) -> tuple:
     """(registry, system prompt, question, scripted model) of a task file, loaded by path; else the weather task."""
-    from importlib.util import module_from_spec, spec_from_file_location
-
     from .course import scripts
     from .course.weather import weather_registry
     if path is None:
         return weather_registry(unit_in_result), scripts.SYSTEM_PROMPT, scripts.QUESTION, scripts.four_round_manager
-    spec = spec_from_file_location("mingraph_task", path)
-    if spec is None or not os.path.isfile(path):
+    if not (path.endswith(".py") and os.path.isfile(path)):
         raise ValueError(f"the task file {path} is not a readable .py file")
-    task = module_from_spec(spec)
     try:
-        spec.loader.exec_module(task)  # type: ignore[union-attr]
+        task = runpy.run_path(path, run_name="mingraph_task")
     except Exception as e:  # a task file can fail any way: say which file, and how
         raise ValueError(f"the task file {path} failed to load: {type(e).__name__}: {e}") from None
-    missing = [name for name in ("TOOLS", "SYSTEM_PROMPT", "QUESTION", "SCRIPTED") if not hasattr(task, name)]
+    missing = [name for name in ("TOOLS", "SYSTEM_PROMPT", "QUESTION", "SCRIPTED") if name not in task]
     if missing:
         raise ValueError(f"the task file {path} does not define {', '.join(missing)}")
-    return task.TOOLS, task.SYSTEM_PROMPT, task.QUESTION, task.SCRIPTED
+    return task["TOOLS"], task["SYSTEM_PROMPT"], task["QUESTION"], task["SCRIPTED"]
 
 
 def demo(argv: list[str] | None = None) -> int:

@@ -27,9 +27,7 @@ _LONG_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{' + str(MAX_DIG
 
 def shorten(text: str, limit: int = QUOTE_CHARS) -> str:
     """``text`` cut to ``limit`` characters, saying how much was cut (the one trimming helper)."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text) - limit:,} more characters cut)"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit:,} more characters cut)"
 
 
 _QUOTE = reprlib.Repr()

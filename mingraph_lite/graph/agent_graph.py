@@ -170,9 +170,7 @@ class AgentNodes:
 
     @staticmethod
     def route_after_model(state: dict) -> str:
-        if state["stop_reason"] is None and state["pending_calls"]:
-            return "tools"
-        return "end"
+        return "tools" if state["stop_reason"] is None and state["pending_calls"] else "end"
 
     @staticmethod
     def route_after_tools(state: dict) -> str:

@@ -22,9 +22,7 @@ def _literal_routes(router: Router) -> dict[str, str] | None:
         returns = get_type_hints(target).get("return")
     except Exception:  # an annotation that cannot be resolved declares nothing
         return None
-    if get_origin(returns) is Literal:
-        return {name: name for name in get_args(returns)}
-    return None
+    return {name: name for name in get_args(returns)} if get_origin(returns) is Literal else None
 
 
 class StateGraph:
