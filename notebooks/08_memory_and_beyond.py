@@ -3,7 +3,8 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - say exactly what a memory strategy reads to the model each round, and measure what that costs on one conversation;
+# - say exactly what a memory strategy reads to the model each round, and measure what that costs on one conversation,
+#   scripted and then real (a recorded conversation with a small local model, its token counts as the model counted);
 # - write a memory window that never cuts a tool call off from its answers, and say why providers insist on it;
 # - name the two ways a strategy goes wrong: it *forgets* (a cheap window drops the start) or it *costs* (a summary
 #   needs model calls of its own);
@@ -12,13 +13,18 @@
 # - build plan-and-execute as a graph (a planner, an executor, and a re-plan node you write) and compare it with the
 #   loop you know.
 #
-# **Prerequisites:** notebooks 01 to 04 (the loop, the folder, listeners) and 05 (graphs: nodes, routers, reducers).
-# **Time:** about 50 minutes, exercises included.
+# **Prerequisites:** notebooks 01 to 04 (the loop, the folder, cards, listeners) and 06 to 07 (graphs: nodes,
+# routers, reducers).
+# **Time:** about 80 minutes, exercises and questions included. This is an estimate, not a measurement: about 5,000
+# words of text and output to read (25 minutes at 200 words a minute), four exercises (35 minutes), eight predictions
+# and the questions (20 minutes).
 #
-# Every run here is **scripted** (no model, no network), so the numbers below are the same everywhere; each scripted
-# model says so in its name. Where token counts appear, they follow a rule stated below, not a tokenizer. The memory
-# strategies and plan-and-execute with a re-planner follow "Decoding LLMs: Building AI Agents & Multi-Step Workflows
-# (Part 4)" by Shahibur Rahman.
+# Almost every run here is **scripted** (no model, no network), so the numbers below are the same everywhere; each
+# scripted model says so in its name, and its token counts follow a rule stated below, not a tokenizer. One section
+# replays a **real** conversation instead: a small local model recorded once under each memory, named with its
+# settings. The three memory strategies and the planner, executor and re-planner come from "Decoding LLMs: Building AI
+# Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman; where this notebook argues beyond what the article says,
+# the text says so.
 
 # %%
 # %matplotlib inline
@@ -39,6 +45,7 @@ from lessons.exercises import check
 from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm,
                                   step_question)
 from lessons.predict import reveal
+from lessons.reference import reference
 
 for number, question in enumerate(QUESTIONS, 1):
     print(f"{number:>2}. {question}")
@@ -76,7 +83,7 @@ print("output tokens:", response.output_tokens, "  (the reply:", response.messag
 # %% [markdown]
 # ### The naive way: keep everything
 #
-# `KeepAll` is what the loops in notebooks 01 to 04 did: every message, every round.
+# `KeepAll` is what the loops in notebooks 01 to 05 did: every message, every round.
 #
 # **Predict first:** the eleven questions need 19 model calls in all. The first call reads 24 words. How many words
 # will the **last** call read? Write your guess in the next cell.
@@ -102,13 +109,15 @@ for q, (calls, read, written) in per_question(keep).items():
 reads = [tokens_in for _, tokens_in, _ in keep.agent_calls]
 print(f"\nfirst call read {reads[0]} words, last call read {reads[-1]}; all {len(reads)} calls read {sum(reads)}")
 reveal(guess_last_read, reads[-1], "words the last call read")
-assert all(a < b for a, b in zip(reads, reads[1:])) and reads[-1] > 6 * reads[0]  # each call reads more
+assert all(b - a >= 4 for a, b in zip(reads, reads[1:])) and reads[-1] > 6 * reads[0]  # each call reads more
+assert all(sum(reads[:k]) >= 24 * k + 2 * k * (k - 1) for k in range(1, len(reads) + 1))  # the bound above
 
 # %% [markdown]
 # Every answer is right, and every call reads more than the one before. What one question costs depends on how long
 # the conversation has been going: the last question needs no tool and one short reply, yet its single call reads
-# more than six times as much as the very first call. Each call reads a folder that grows with the conversation, so
-# over a long conversation the total grows with the square of its length.
+# more than six times as much as the very first call. Each call reads at least 4 words more than the one before it
+# (the assert below checks it), so the reads form a staircase, and the total of the first *k* calls is at least
+# 24k + 2k(k-1): it grows with the square of the number of calls, not in proportion to it.
 #
 # ### The first fix everyone writes, and why it breaks
 #
@@ -152,6 +161,10 @@ show(naive_last_n(after_four, 3))
 # is kept without the answers it already has**. Keep as few messages as that allows. The check feeds your strategy
 # conversations this notebook never shows (clocks, currencies, flights; one to three slips per reply), one message
 # at a time, for every `n`, and checks what it would read the model after each message.
+#
+# Write the cut yourself. The check refuses a window that hands it to the package (its `LastN`, or the helper
+# `memory.safe_start` that `LastN` uses): those are this exercise already written, and calling them teaches nothing
+# about where a safe start lies.
 
 # %%
 class SafeWindow:
@@ -222,19 +235,23 @@ reveal(guess_cheapest, min(runs, key=lambda name: runs[name].total_tokens), "che
 reveal(guess_right, {name for name, run in runs.items() if run.remembers_first_city}, "right about the first city")
 
 # %%
+def tokens_per_question(calls, questions=len(QUESTIONS)):
+    per_q = [0] * questions
+    for q, tokens_in, tokens_out in calls:
+        per_q[q - 1] += tokens_in + tokens_out
+    return per_q
+
+
+def running_total(per_q):
+    return [sum(per_q[:i + 1]) for i in range(len(per_q))]
+
+
 fig, ax = plt.subplots(figsize=(8, 4.2))
 for name, run in runs.items():
-    per_q = [0] * len(QUESTIONS)
-    for q, tokens_in, tokens_out in run.agent_calls + run.summary_calls:
-        per_q[q - 1] += tokens_in + tokens_out
-    cumulative = [sum(per_q[:i + 1]) for i in range(len(per_q))]
+    cumulative = running_total(tokens_per_question(run.agent_calls + run.summary_calls))
     ax.plot(range(1, len(QUESTIONS) + 1), cumulative, marker="o", label=f"{name} (total {run.total_tokens})")
-summarised = runs["Summarise(4, 8)"]
-agent_only = [0] * len(QUESTIONS)
-for q, tokens_in, tokens_out in summarised.agent_calls:
-    agent_only[q - 1] += tokens_in + tokens_out
-ax.plot(range(1, len(QUESTIONS) + 1), [sum(agent_only[:i + 1]) for i in range(len(QUESTIONS))], "--",
-        color="grey", label="Summarise, agent calls only")
+agent_only = running_total(tokens_per_question(runs["Summarise(4, 8)"].agent_calls))
+ax.plot(range(1, len(QUESTIONS) + 1), agent_only, "--", color="grey", label="Summarise, agent calls only")
 ax.set_xlabel("question number")
 ax.set_ylabel("tokens so far (1 token = 1 word, scripted)")
 ax.set_title("One conversation, three memories: cumulative tokens")
@@ -249,18 +266,35 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 #
 # - **`LastN(8)` is cheapest and confidently wrong.** Paris scrolled out of the window long ago, so the first city
 #   the model *can see* is London, and it says so without hesitation. A window also pays for lookups again: a fact that
-#   scrolled out is fetched a second time (22 model calls instead of 19). The source article warns of exactly this:
-#   a sliding window keeps overhead small but risks dropping what was said in the first turns.
+#   scrolled out is fetched a second time (22 model calls instead of 19). The source article warns that a sliding
+#   window keeps overhead small but risks dropping critical *instructions* given in the first turns, and its picture
+#   of a truncated window shows the same loss for a fact: "What was the load earlier?" asked after the answer scrolled
+#   out. Here the lost fact is the first city.
 # - **`Summarise` keeps the fact** (the summary says "The user first asked about Paris") and its agent calls read less
 #   than `KeepAll`'s (the grey dashed line). But the summariser's six calls are not free: on a conversation this short,
 #   the total ends up a little *above* `KeepAll`. The saving only wins once the conversation is long enough.
-# - **`KeepAll` is right every time** and its curve bends upward: each *model call* reads the whole folder so far,
-#   so every call costs more than the one before it. (A question that needs fewer calls can still cost less in total
-#   than the question before it; the table above shows a few.)
+# - **`KeepAll` is right every time**, and over eleven questions its curve does *not* bend upward: it climbs in uneven
+#   steps. A step is what one question cost, and that depends mostly on how many calls the question needs: questions
+#   8 and 11 need one call each and cost less than the question before them, so the curve flattens there (the next
+#   cell checks it). The growth is inside each step: every call reads more than the one before (Part 1's staircase),
+#   so on a much longer conversation the steps would keep getting taller and the curve would bend upward. Eleven
+#   questions are too few to see that in the picture.
 #
+# %%
+keep_steps = tokens_per_question(runs["KeepAll"].agent_calls)
+changes = [b - a for a, b in zip(keep_steps, keep_steps[1:])]
+calls_per_q = [sum(1 for q, _, _ in runs["KeepAll"].agent_calls if q == n) for n in range(1, len(QUESTIONS) + 1)]
+print("KeepAll, tokens per question:  ", keep_steps)
+print("calls per question:            ", calls_per_q)
+print("change from the question before:", changes)
+falls = [q for q, change in enumerate(changes, 2) if change < 0]
+print("questions that cost less than the one before:", falls)
+assert falls == [8, 11] and all(calls_per_q[q - 1] == 1 for q in falls)  # the slope drops: no steady upward bend
+
+# %% [markdown]
 # There is no free strategy: each trades tokens against what can be forgotten, and which trade is right depends on the
-# conversation. The source article names a third one we don't build here: keep the key facts in a store outside the
-# folder (a database) and put the current ones back into each call explicitly.
+# conversation. The source article lists a third one we don't build here ("state ingestion"): keep the key variables
+# in a store outside the folder (a database) and put the current ones back into each call explicitly.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -419,8 +453,9 @@ reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model
 # The loop from notebook 01 is what the source article calls **ReAct**: think, act, observe, repeat, and the model
 # decides the next step each round from everything so far. **Plan-and-execute** splits that: a *planner* writes the
 # whole list of steps up front, an *executor* carries them out one by one, and a *re-planner* revises the remaining
-# steps when a result surprises it. The article's motivation: on long tasks a plain loop can get stuck repeating an
-# action, and a written plan is something you can read, check and bound before anything runs.
+# steps when a result surprises it. The article's motivation: when a task needs many steps, a plain loop can get stuck
+# repeating an action after one of them fails. A second reason is ours, not the article's: a written plan is
+# something you can read, check and bound before anything runs.
 #
 # We build it as a graph on the engine from notebook 06. First the worksheet: the plan is data in the state, and
 # `results` grows by one per step (a reducer), like a folder.
@@ -601,26 +636,17 @@ check("08.4", replan)
 
 
 # %% [markdown]
-# Here is the notebook's own re-plan node (later cells use this one, not yours), and a scripted re-planner, labelled
-# so, that drops the step that cannot be done and keeps the rest. The graph now has a way back from a failure:
-# `execute -> replan -> execute`, bounded by `MAX_REPLANS`.
+# The cells below use the notebook's own re-plan node, loaded from the solutions without showing it (your version
+# may differ and still be right), and a scripted re-planner, labelled so, that drops the step that cannot be done and
+# keeps the rest. The graph now has a way back from a failure: `execute -> replan -> execute`, bounded by
+# `MAX_REPLANS`.
 
 # %%
-def report(state):
-    done = state["done"]
-    finished = "\n".join(f"- {s} -> {r}" for s, r in zip(state["plan"][:done], state["results"]))
-    after = "\n".join(f"{i}. {s}" for i, s in enumerate(state["plan"][done + 1:], 1))
-    return (f"Task: {state['task']}\nDone so far:\n{finished or '(nothing yet)'}\n"
-            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\nSteps after it:\n{after}")
+notebook_replan = reference("08.4")
 
 
 def replan_node(replanner):
-    def replan(state):
-        reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(report(state))], [])
-        done = state["done"]
-        return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
-                "replans": state["replans"] + 1}
-    return replan
+    return lambda state: notebook_replan(state, replanner)  # the graph calls a node with the state only
 
 
 def drop_the_failed_step(messages, tools):

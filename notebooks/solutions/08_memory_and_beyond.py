@@ -60,9 +60,9 @@ REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbe
 def _report(state):
     done = state["done"]
     finished = "\n".join(f"- {step} -> {result}" for step, result in zip(state["plan"][:done], state["results"]))
+    after = "\n".join(f"{i}. {step}" for i, step in enumerate(state["plan"][done + 1:], 1))
     return (f"Task: {state['task']}\nDone so far:\n{finished or '(nothing yet)'}\n"
-            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\n"
-            f"Steps after it: {state['plan'][done + 1:]}")
+            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\nSteps after it:\n{after}")
 
 
 def replan(state, replanner):
@@ -123,8 +123,25 @@ class WrapsLastN:
         return self.inner.messages()
 
 
+class CutsWithSafeStart(SafeWindow):
+    """The other shortcut: the package's own helper does the part the exercise is about."""
+
+    def messages(self):
+        from mingraph_lite.memory import safe_start
+
+        return [self.system, *self.history[safe_start(self.history, len(self.history) - self.n):]]
+
+
+class CutsWithTheModule(SafeWindow):
+    def messages(self):
+        import mingraph_lite.memory as memory
+
+        return [self.system, *self.history[memory.safe_start(self.history, max(0, len(self.history) - self.n)):]]
+
+
 WRONG = {
-    "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+    "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
+             (CutsWithTheModule, "memory.safe_start"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
     "08.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),

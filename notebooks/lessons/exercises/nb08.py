@@ -7,10 +7,11 @@ window size); the re-plan node is given plans, failures and re-planners of its o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import CodeType
 from typing import Any
 
 from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.memory import KeepAll, LastN, Summarise
+from mingraph_lite.memory import KeepAll, LastN, Summarise, safe_start
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from ..conversation import run_conversation, summariser_llm
 from ..plan_execute import parse_plan
@@ -107,6 +108,28 @@ def _leans_on(cls: type) -> bool:
     return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
 
 
+def _names_used(code: CodeType) -> set[str]:
+    """Every global or attribute name ``code`` reads, its comprehensions and inner functions included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names_used(const)
+    return names
+
+
+def _calls_safe_start(cls: type) -> bool:
+    """Whether a method of the class reaches ``memory.safe_start``, the package's own answer to this exercise."""
+    for klass in cls.__mro__[:-1]:
+        for value in vars(klass).values():
+            code = getattr(value, "__code__", None)
+            if code is None:
+                continue
+            bound = getattr(value, "__globals__", {})
+            if "safe_start" in _names_used(code) or any(bound.get(n) is safe_start for n in _names_used(code)):
+                return True
+    return False
+
+
 @exercise("08.1", kind="code", title="a memory window that never separates a tool call from its answers")
 def safe_window(cls: Any) -> str:
     if not isinstance(cls, type):
@@ -114,6 +137,9 @@ def safe_window(cls: Any) -> str:
     if issubclass(cls, LastN) or _leans_on(cls):
         raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
                    "messages()")
+    if _calls_safe_start(cls):
+        raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
+                   "already written: moving the start back past answer slips is the part to write yourself")
     seen = _read_after_each_message(cls)
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
     for history, n, kept in seen:

@@ -1,0 +1,91 @@
+"""Record one real conversation with a shipped local model under each memory strategy notebook 08 teaches.
+
+Four questions in a row on one agent (the weather tools), once per memory: KeepAll, a window (LastN) and
+Summarise (its summaries written by the same model). Each memory's run is written by TraceRecorder to
+``data/runs/conversation-<strategy>-<model>.jsonl``; ``conversation-<model>.json`` beside them names the model,
+its runtime, the settings, the seed, the command and what the model answered. Run it once, on purpose:
+
+    nice -n 5 python scripts/record_conversation.py --model gemma3-270m
+
+Nothing here is tuned to the answer: the questions, prompt and tools are the course's; the sampling settings are
+the lab's `finish-right` ones (temperature 0.7; seed 100, the first of its seeds), fixed for every call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import platform
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "notebooks"))  # the conversation's questions and memories live beside the notebooks
+
+from lessons.conversation import REAL_MAX_STEPS, REAL_QUESTIONS, REAL_STRATEGIES, ask_all, real_memories  # noqa: E402
+from mingraph_lite import Agent, TraceRecorder  # noqa: E402
+from mingraph_lite.course.scripts import SYSTEM_PROMPT  # noqa: E402
+from mingraph_lite.course.weather import weather_registry  # noqa: E402
+from mingraph_lite.llms.local import MODELS, LocalLLM  # noqa: E402
+
+
+def _version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _commit() -> str | None:
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False)
+    return done.stdout.strip() or None
+
+
+def record(llm: LocalLLM, strategy: str, out: Path) -> dict:
+    """Ask every question under one memory; the trace goes to ``out``, a summary of the run is returned."""
+    path = out / f"conversation-{strategy}-{llm.model}.jsonl"
+    path.unlink(missing_ok=True)  # one recording per file, never two appended
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=real_memories(llm)[strategy],
+                  observers=[TraceRecorder(path)], max_steps=REAL_MAX_STEPS)
+    began = time.monotonic()
+    ends = ask_all(agent, REAL_QUESTIONS)
+    return {"trace": path.name, "seconds": round(time.monotonic() - began, 1),
+            "turns": [{"question": q, "answer": a, "ended": e} for q, (a, e) in zip(REAL_QUESTIONS, ends, strict=True)]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="gemma3-270m", choices=sorted(MODELS))
+    parser.add_argument("--temperature", type=float, default=0.7)
+    parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--out", type=Path, default=ROOT / "data" / "runs")
+    args = parser.parse_args(argv)
+    llm = LocalLLM(args.model, temperature=args.temperature, seed=args.seed, n_ctx=args.n_ctx)
+    runs = {}
+    for strategy in real_memories(llm):
+        runs[strategy] = record(llm, strategy, args.out)
+        print(f"{strategy}: {runs[strategy]['seconds']} s", flush=True)
+    about = {
+        "model": llm.name, "weights": llm.path.name,
+        "packages": {p: _version(p) for p in ("xllamacpp", MODELS[args.model].replace("_", "-"), "mingraph-lite")},
+        "settings": {"temperature": llm.temperature, "seed": llm.seed, "n_ctx": llm.n_ctx,
+                     "max_tokens": llm.max_tokens, "max_steps": REAL_MAX_STEPS, "tools": "weather_registry()",
+                     "system_prompt": SYSTEM_PROMPT},
+        "strategies": REAL_STRATEGIES,
+        "command": "nice -n 5 python scripts/record_conversation.py " + " ".join(sys.argv[1:] if argv is None
+                                                                                  else argv),
+        "recorded": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": _commit(),
+        "machine": f"{platform.machine()}, {platform.system()}", "runs": runs,
+    }
+    (args.out / f"conversation-{llm.model}.json").write_text(json.dumps(about, indent=2, ensure_ascii=False) + "\n",
+                                                             encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
