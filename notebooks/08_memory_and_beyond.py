@@ -28,6 +28,7 @@
 
 # %%
 # %matplotlib inline
+import json
 import operator
 import os
 from typing import Annotated, TypedDict
@@ -40,7 +41,8 @@ from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, KeepAll, Last
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
-from lessons.conversation import QUESTIONS, conversation_llm, run_conversation, summariser_llm
+from lessons.conversation import (QUESTIONS, REAL_MODEL, REAL_QUESTIONS, REAL_STRATEGIES, RUNS, conversation_llm,
+                                  real_trace, replay_conversation, run_conversation, summariser_llm)
 from lessons.exercises import check
 from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm,
                                   step_question)
@@ -295,6 +297,66 @@ assert falls == [8, 11] and all(calls_per_q[q - 1] == 1 for q in falls)  # the s
 # There is no free strategy: each trades tokens against what can be forgotten, and which trade is right depends on the
 # conversation. The source article lists a third one we don't build here ("state ingestion"): keep the key variables
 # in a store outside the folder (a database) and put the current ones back into each call explicitly.
+
+# %% [markdown]
+# ### A real conversation under each memory
+#
+# The scripted reader is a teaching tool: it never misreads, and its "tokens" are words. So we also ran one real
+# conversation, once, with a shipped local model, and recorded it under each memory: four questions in a row on one
+# agent, with the course's prompt and its two weather tools. Nothing below is run again: the notebook **replays** the
+# recorded traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories, and `ReplayLLM`
+# refuses a folder other than the one recorded, so each replay is also a check that the memory read the model what
+# the trace says. The token counts are the model's own: llama.cpp's count of the prompt each call read (the tool menu
+# and the turn markers included), not words.
+#
+# The memories: `keep-all` is `KeepAll`; `last-4` is `LastN(SYSTEM_PROMPT, 4)`; `summarise-2-4` is
+# `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, so the small model writes its own summaries.
+# Windows this small are on purpose: four questions are a short conversation, and a wide window would keep it all.
+
+# %%
+about = json.loads((RUNS / f"conversation-{REAL_MODEL}.json").read_text(encoding="utf-8"))
+print("model:    ", about["model"], f"({about['weights']})")
+print("packages: ", ", ".join(f"{name} {version}" for name, version in about["packages"].items()))
+print("settings: ", {k: v for k, v in about["settings"].items() if k != "system_prompt"})
+print("recorded: ", about["recorded"], "with:", about["command"])
+for number, question in enumerate(REAL_QUESTIONS, 1):
+    print(f"  {number}. {question}")
+
+# %% [markdown]
+# **Predict first:** by the fourth question, which memory's first call reads the fewest tokens? And does the model
+# get the first question right (Paris 64.4°F, Tokyo 75.2°F) under any of them?
+
+# %%
+guess_fewest_at_4 = ...   # "keep-all", "last-4" or "summarise-2-4"
+guess_any_right = ...     # True or False
+
+# %%
+real = {name: replay_conversation(real_trace(name), name) for name in REAL_STRATEGIES}
+for name, (run, ends) in real.items():
+    print(f"{name}  ({REAL_STRATEGIES[name]})")
+    for q, question in enumerate(REAL_QUESTIONS, 1):
+        read = [tokens_in for n, tokens_in, _ in run.agent_calls if n == q]
+        summaries = [tokens_in for n, tokens_in, _ in run.summary_calls if n == q]
+        answer = " ".join(str(run.answers[q - 1]).split())
+        print(f"  {q}. read {read}" + (f", summaries read {summaries}" if summaries else "")
+              + f" -> {ends[q - 1]}: {answer[:70]!r}")
+    print()
+first_read = {name: [tokens_in for n, tokens_in, _ in run.agent_calls if n == 4][0] for name, (run, _) in real.items()}
+reveal(guess_fewest_at_4, min(first_read, key=first_read.get), "fewest tokens read by question 4's first call")
+reveal(guess_any_right, any("64.4" in str(run.answers[0]) and "75.2" in str(run.answers[0])
+                            for run, _ in real.values()), "right about question 1 under some memory")
+
+# %%
+fig, ax = plt.subplots(figsize=(8, 4.2))
+for name, (run, _) in real.items():
+    reads = [tokens_in for _, tokens_in, _ in run.agent_calls]
+    ax.plot(range(1, len(reads) + 1), reads, marker="o", label=f"{name} ({sum(reads)} read in all)")
+ax.set_xlabel("model call of the agent, over the whole conversation")
+ax.set_ylabel("tokens read (the model's own count)")
+ax.set_title(f"One real conversation ({about['model']}, T={about['settings']['temperature']}, "
+             f"seed {about['settings']['seed']}): tokens each call read")
+ax.legend()
+plt.show()
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -686,3 +748,40 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 #   was skipped in the state, and saying it in the answer, is the guard we built; judging a re-planner's plans is not.
 # - **Everything lives in one process.** Folders, summaries, plans and results vanish when the kernel restarts;
 #   saving and resuming a run is not built here.
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in your own words first; the answers are in `notebooks/solutions/08_memory_and_beyond.py`. Questions 2, 4, 5
+# and 8 are checked below against a run of the real code, so predict before you try anything.
+#
+# 1. A model call is stateless. What would the model know about question 1 while answering question 2 if our code
+#    did not read it the folder again, and where in this notebook's code is the folder read out?
+# 2. After the first four questions, how many messages does `LastN(SYSTEM_PROMPT, 7)` read after the system prompt?
+# 3. Which line of `naive_last_n` lets an answer slip lose its request, and what would a provider do with that folder?
+# 4. With `trigger=8`, which costs fewer tokens in total on the eleven questions: `Summarise` with `keep_last=2` or
+#    with `keep_last=4`? Answer `"keep_last=2"`, `"keep_last=4"` or `"same"`.
+# 5. In Part 2, if the helper were built with `max_steps=2` instead of 3, how many model calls (manager and helper
+#    together) would the two delegations take?
+# 6. Why does `subagent_tool` turn only the helper's step limit into a note, and let a tool that broke inside the
+#    helper end the manager's run?
+# 7. What would happen to the Atlantis run if the re-plan node left `failed` set? Which line decides it?
+# 8. The real conversation's Summarise trace replays through `Summarise(keep_last=2, trigger=4)`. Replayed through
+#    `Summarise(keep_last=2, trigger=6)` instead, would the replay finish or stop with `ReplayMismatch`? Answer
+#    `"finish"` or `"ReplayMismatch"`.
+
+# %%
+answer_q2 = ...  # a whole number of messages
+check("08.Q2", answer_q2)
+
+# %%
+answer_q4 = ...  # "keep_last=2", "keep_last=4" or "same"
+check("08.Q4", answer_q4)
+
+# %%
+answer_q5 = ...  # a whole number of model calls
+check("08.Q5", answer_q5)
+
+# %%
+answer_q8 = ...  # "finish" or "ReplayMismatch"
+check("08.Q8", answer_q8)

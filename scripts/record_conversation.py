@@ -19,7 +19,6 @@ import json
 import platform
 import subprocess
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "notebooks"))  # the conversation's questions and memories live beside the notebooks
 
 from lessons.conversation import REAL_MAX_STEPS, REAL_QUESTIONS, REAL_STRATEGIES, ask_all, real_memories  # noqa: E402
-from mingraph_lite import Agent, TraceRecorder  # noqa: E402
+from mingraph_lite import Agent, TraceRecorder, read_trace  # noqa: E402
 from mingraph_lite.course.scripts import SYSTEM_PROMPT  # noqa: E402
 from mingraph_lite.course.weather import weather_registry  # noqa: E402
 from mingraph_lite.llms.local import MODELS, LocalLLM  # noqa: E402
@@ -45,16 +44,23 @@ def _commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def record(llm: LocalLLM, strategy: str, out: Path) -> dict:
-    """Ask every question under one memory; the trace goes to ``out``, a summary of the run is returned."""
+def record(llm: LocalLLM, strategy: str, out: Path) -> None:
+    """Ask every question under one memory; the trace goes to ``out``."""
     path = out / f"conversation-{strategy}-{llm.model}.jsonl"
     path.unlink(missing_ok=True)  # one recording per file, never two appended
     agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=real_memories(llm)[strategy],
                   observers=[TraceRecorder(path)], max_steps=REAL_MAX_STEPS)
-    began = time.monotonic()
-    ends = ask_all(agent, REAL_QUESTIONS)
-    return {"trace": path.name, "seconds": round(time.monotonic() - began, 1),
-            "turns": [{"question": q, "answer": a, "ended": e} for q, (a, e) in zip(REAL_QUESTIONS, ends, strict=True)]}
+    ask_all(agent, REAL_QUESTIONS)
+
+
+def what_happened(path: Path) -> dict:
+    """Read back from a trace: wall time, and how each question ended (its answer, or why there is none)."""
+    events = read_trace(path)
+    stamps = [datetime.fromisoformat(e["ts"]) for e in events]
+    ends = [e for e in events if e["event"] == "finish"]
+    return {"trace": path.name, "wall_seconds": round((stamps[-1] - stamps[0]).total_seconds(), 1),
+            "turns": [{"question": q, "answer": e.get("answer"), "ended": e.get("reason")}
+                      for q, e in zip(REAL_QUESTIONS, ends, strict=False)]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,13 +69,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--strategy", action="append", choices=sorted(REAL_STRATEGIES),
+                        help="record only this memory (repeat for more; default: all), e.g. one process each")
     parser.add_argument("--out", type=Path, default=ROOT / "data" / "runs")
     args = parser.parse_args(argv)
     llm = LocalLLM(args.model, temperature=args.temperature, seed=args.seed, n_ctx=args.n_ctx)
-    runs = {}
-    for strategy in real_memories(llm):
-        runs[strategy] = record(llm, strategy, args.out)
-        print(f"{strategy}: {runs[strategy]['seconds']} s", flush=True)
+    for strategy in args.strategy or REAL_STRATEGIES:
+        record(llm, strategy, args.out)
+    # The description covers every recording of this model in ``out``, so memories recorded apart share one.
+    traces = {name: args.out / f"conversation-{name}-{llm.model}.jsonl" for name in REAL_STRATEGIES}
     about = {
         "model": llm.name, "weights": llm.path.name,
         "packages": {p: _version(p) for p in ("xllamacpp", MODELS[args.model].replace("_", "-"), "mingraph-lite")},
@@ -77,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                      "max_tokens": llm.max_tokens, "max_steps": REAL_MAX_STEPS, "tools": "weather_registry()",
                      "system_prompt": SYSTEM_PROMPT},
         "strategies": REAL_STRATEGIES,
-        "command": "nice -n 5 python scripts/record_conversation.py " + " ".join(sys.argv[1:] if argv is None
-                                                                                  else argv),
+        "command": f"nice -n 5 python scripts/record_conversation.py --model {args.model}",
         "recorded": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": _commit(),
-        "machine": f"{platform.machine()}, {platform.system()}", "runs": runs,
+        "machine": f"{platform.machine()}, {platform.system()}",
+        "runs": {name: what_happened(path) for name, path in traces.items() if path.exists()},
     }
     (args.out / f"conversation-{llm.model}.json").write_text(json.dumps(about, indent=2, ensure_ascii=False) + "\n",
                                                              encoding="utf-8")

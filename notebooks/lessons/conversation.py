@@ -230,16 +230,26 @@ def ask_all(agent: Agent, questions: Iterable[str], llm_for: Any = None) -> list
     return ends
 
 
-def replay_conversation(path: str | Path, strategy: str) -> tuple[ConversationRun, list[str]]:
-    """Replay a recorded real conversation through the memory it was recorded with.
+RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
+REAL_MODEL = "gemma3-270m"  #: the shipped local model the recorded conversation ran on
+
+
+def real_trace(strategy: str, model: str = REAL_MODEL) -> Path:
+    """Where scripts/record_conversation.py wrote the conversation under ``strategy``."""
+    return RUNS / f"conversation-{strategy}-{model}.jsonl"
+
+
+def replay_conversation(path: str | Path, strategy: str,
+                        memory_for: Any = None) -> tuple[ConversationRun, list[str]]:
+    """Replay a recorded real conversation through the memory it was recorded with (or ``memory_for(summariser)``).
 
     Each question's replies come from its own run in the trace (``ReplayLLM`` refuses a folder other than the one
     recorded), and ``Summarise``'s model calls from the trace's ``memory_call`` events, in order. Returns the run
     (answers, tokens per call as the model counted them) and how each question ended.
     """
     events = read_trace(path)
-    condensed = [LLMResponse.from_dict(e) for e in events if e["event"] == "memory_call"]
-    memory = real_memories(ReplayLLM(responses=condensed))[strategy]
+    summariser = ReplayLLM(responses=[LLMResponse.from_dict(e) for e in events if e["event"] == "memory_call"])
+    memory = memory_for(summariser) if memory_for else real_memories(summariser)[strategy]
     meter = _Meter()
     agent = Agent(ReplayLLM(responses=[]), weather_registry(), SYSTEM_PROMPT, memory=memory, observers=(meter,),
                   max_steps=REAL_MAX_STEPS)
