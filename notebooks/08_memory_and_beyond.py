@@ -15,9 +15,9 @@
 #
 # **Prerequisites:** notebooks 01 to 04 (the loop, the folder, cards, listeners) and 06 to 07 (graphs: nodes,
 # routers, reducers).
-# **Time:** about 80 minutes, exercises and questions included. This is an estimate, not a measurement: about 5,000
-# words of text and output to read (25 minutes at 200 words a minute), four exercises (35 minutes), eight predictions
-# and the questions (20 minutes).
+# **Time:** about 85 minutes, exercises and questions included. This is an estimate from reading it, not a
+# measurement: about 4,000 words of text and output (20 minutes at 200 words a minute), 400 lines of code to read and
+# run (15 minutes), four exercises (35 minutes), the predictions and the eight questions (15 minutes).
 #
 # Almost every run here is **scripted** (no model, no network), so the numbers below are the same everywhere; each
 # scripted model says so in its name, and its token counts follow a rule stated below, not a tokenizer. One section
@@ -36,8 +36,8 @@ from typing import Annotated, TypedDict
 import matplotlib.pyplot as plt
 
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, KeepAll, LastN, ScriptedLLM, StepLimitReached,
-                           Summarise, SystemMessage, ToolMessage, ToolRegistry, UserMessage, subagent_tool,
-                           word_count)
+                           Summarise, SystemMessage, ToolMessage, ToolRegistry, UserMessage, read_trace,
+                           subagent_tool, word_count)
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
@@ -331,15 +331,16 @@ guess_fewest_at_4 = ...   # "keep-all", "last-4" or "summarise-2-4"
 guess_any_right = ...     # True or False
 
 # %%
-real = {name: replay_conversation(real_trace(name), name) for name in REAL_STRATEGIES}
+folders = {name: [] for name in REAL_STRATEGIES}  # what each question's calls read, filled by the replay
+real = {name: replay_conversation(real_trace(name), name, read=folders[name]) for name in REAL_STRATEGIES}
 for name, (run, ends) in real.items():
     print(f"{name}  ({REAL_STRATEGIES[name]})")
     for q, question in enumerate(REAL_QUESTIONS, 1):
         read = [tokens_in for n, tokens_in, _ in run.agent_calls if n == q]
         summaries = [tokens_in for n, tokens_in, _ in run.summary_calls if n == q]
-        answer = " ".join(str(run.answers[q - 1]).split())
+        answer = run.answers[q - 1]
         print(f"  {q}. read {read}" + (f", summaries read {summaries}" if summaries else "")
-              + f" -> {ends[q - 1]}: {answer[:70]!r}")
+              + f" -> {ends[q - 1]}" + (f": {' '.join(answer.split())[:60]!r}" if answer else ", no answer"))
     print()
 first_read = {name: [tokens_in for n, tokens_in, _ in run.agent_calls if n == 4][0] for name, (run, _) in real.items()}
 reveal(guess_fewest_at_4, min(first_read, key=first_read.get), "fewest tokens read by question 4's first call")
@@ -357,6 +358,74 @@ ax.set_title(f"One real conversation ({about['model']}, T={about['settings']['te
              f"seed {about['settings']['seed']}): tokens each call read")
 ax.legend()
 plt.show()
+
+# %% [markdown]
+# What the model did, read from the traces (the cell after this one checks every sentence):
+#
+# - **It answered no question, under any memory.** Every question ran into the limit of 3 model calls, so each one
+#   ended with no answer and the conversation went on. A model of 270M parameters is far from this task; the point
+#   here is what each memory read it, not a good answer.
+# - **Its first reply is the same under all three memories**, as it must be: the first folder, the seed and the
+#   temperature are the same. It asked for Paris's temperature and, in the same reply, converted 30 °C to Fahrenheit
+#   twice: 30 is a number no tool had returned (Paris is 18 °C). A made-up argument, from a real model.
+# - **`keep-all` reads more at every call**, about a hundred tokens more each time: each reply and its answer slips
+#   stay in the folder. Its last call read more than five times what its first call read. With the whole folder in
+#   view, it did look up the cities it was asked about (Paris, Tokyo, Cairo), if nothing else.
+# - **`last-4` reads stay flat**: from the second question on, every call read between 300 and 330 tokens, because
+#   the window holds the last four messages whatever came before. The price:
+#   by the third call of every question the question itself had scrolled out, and the model, shown mostly its own
+#   Paris look-ups, asked for Paris again and again, also when the question was about Cairo.
+# - **`summarise-2-4` had the model write its own summaries, and they are made up**: the first states temperatures
+#   no tool returned ("In Paris, it's 35 degrees Fahrenheit"), later ones ramble, and one reports a question the user
+#   never asked ("Which of the three cities is the coldest?"). A summary is a model's reply like any other; once it is
+#   written, every later call reads the invention as the history of the conversation. The bill: its agent calls read
+#   about half of what `keep-all`'s read, and its summaries added less than that saved, so on these four questions it
+#   was cheaper than `keep-all` in total, for a history that is fiction.
+
+# %%
+every_end = {end for _, ends in real.values() for end in ends}
+print("how the questions ended, all memories:", every_end)
+firsts = {name: run.agent_calls[0] for name, (run, _) in real.items()}
+print("first call of each memory (question, read, written):", firsts)
+keep_reads = [tokens_in for _, tokens_in, _ in real["keep-all"][0].agent_calls]
+steps = [b - a for a, b in zip(keep_reads, keep_reads[1:])]
+print("keep-all reads:", keep_reads, "| growth per call:", min(steps), "to", max(steps))
+window_reads = [tokens_in for _, tokens_in, _ in real["last-4"][0].agent_calls]
+print("last-4 reads:  ", window_reads)
+asked_in_view = [[any(isinstance(m, UserMessage) and m.content == question for m in folder) for folder in calls]
+                 for question, calls in zip(REAL_QUESTIONS, folders["last-4"])]
+print("last-4: is the question in what each call read?", asked_in_view)
+
+
+def cities_looked_up(name):
+    return {e["arguments"].get("city") for e in read_trace(real_trace(name))
+            if e["event"] == "tool_call" and e["name"] == "get_weather"}
+
+
+window_cities, keep_cities = cities_looked_up("last-4"), cities_looked_up("keep-all")
+print("cities the model looked up: last-4", sorted(window_cities), "| keep-all", sorted(keep_cities))
+summarised = [e["message"]["content"] for e in read_trace(real_trace("summarise-2-4"))
+                              if e["event"] == "memory_call"]
+print("summarise-2-4, the model's first summary:", repr(summarised[0][:120]))
+tool_numbers = {e["content"] for name in REAL_STRATEGIES for e in read_trace(real_trace(name))
+                if e["event"] == "tool_return"}
+
+assert every_end == {"step limit"}
+assert len(set(firsts.values())) == 1
+first_reply = read_trace(real_trace("keep-all"))[2]["message"]["tool_calls"]
+assert [c["name"] for c in first_reply] == ["get_weather", "to_fahrenheit", "to_fahrenheit"]
+assert all(c["arguments"] == {"celsius": 30} for c in first_reply[1:]) and "30" not in tool_numbers
+assert 90 <= min(steps) and max(steps) <= 120 and keep_reads[-1] > 5 * keep_reads[0]
+assert 300 <= min(window_reads[3:]) and max(window_reads[3:]) < 330 and max(window_reads) < keep_reads[3]
+assert all(calls[0] and len(calls) == 3 and not calls[2] for calls in asked_in_view)
+assert window_cities == {"Paris"} and keep_cities == {"Paris", "Tokyo", "Cairo"}
+assert "35 degrees Fahrenheit" in summarised[0] and "35" not in tool_numbers
+assert any("coldest" in text for text in summarised) and not any("coldest" in q for q in REAL_QUESTIONS)
+summed = {name: (sum(c[1] for c in run.agent_calls), sum(c[1] for c in run.summary_calls))
+          for name, (run, _) in real.items()}
+print("tokens read in all (agent calls, summariser calls):", summed)
+assert 0.4 < summed["summarise-2-4"][0] / summed["keep-all"][0] < 0.6
+assert sum(summed["summarise-2-4"]) < summed["keep-all"][0]
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -735,8 +804,9 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # ## What is still open
 #
 # - **Counting is not billing.** One word per token is a stated rule so that scripted runs can be compared; real
-#   tokenizers differ per model, and providers also bill the tool menu, which we did not count. With a live model the
-#   `LLMResponse` counts are the provider's own.
+#   tokenizers differ per model. The real conversation's counts are one small model's own, its tool menu included
+#   because our prompt writes the menu into the system turn; a hosted provider counts and bills in its own way. With a
+#   live model the `LLMResponse` counts are the provider's.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
 #   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
 #   the folder (the source article's "state ingestion") is the next design, and it needs its own rules for what to keep.

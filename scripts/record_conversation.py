@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import inspect
 import json
 import platform
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +30,7 @@ from lessons.conversation import REAL_MAX_STEPS, REAL_QUESTIONS, REAL_STRATEGIES
 from mingraph_lite import Agent, TraceRecorder, read_trace  # noqa: E402
 from mingraph_lite.course.scripts import SYSTEM_PROMPT  # noqa: E402
 from mingraph_lite.course.weather import weather_registry  # noqa: E402
-from mingraph_lite.llms.local import MODELS, LocalLLM  # noqa: E402
+from mingraph_lite.llms.local import MODELS, LocalLLM, find_gguf  # noqa: E402
 
 
 def _version(package: str) -> str | None:
@@ -72,25 +73,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy", action="append", choices=sorted(REAL_STRATEGIES),
                         help="record only this memory (repeat for more; default: all), e.g. one process each")
     parser.add_argument("--out", type=Path, default=ROOT / "data" / "runs")
+    parser.add_argument("--describe-only", action="store_true",
+                        help="record nothing: rewrite the description from the traces already in --out")
+    parser.add_argument("--how", default="", help="a note on how the traces were recorded, kept in the description")
     args = parser.parse_args(argv)
-    llm = LocalLLM(args.model, temperature=args.temperature, seed=args.seed, n_ctx=args.n_ctx)
-    for strategy in args.strategy or REAL_STRATEGIES:
-        record(llm, strategy, args.out)
+    if not args.describe_only:
+        llm = LocalLLM(args.model, temperature=args.temperature, seed=args.seed, n_ctx=args.n_ctx)
+        for strategy in args.strategy or REAL_STRATEGIES:
+            record(llm, strategy, args.out)
     # The description covers every recording of this model in ``out``, so memories recorded apart share one.
-    traces = {name: args.out / f"conversation-{name}-{llm.model}.jsonl" for name in REAL_STRATEGIES}
+    traces = {name: args.out / f"conversation-{name}-{args.model}.jsonl" for name in REAL_STRATEGIES}
     about = {
-        "model": llm.name, "weights": llm.path.name,
+        "model": f"local:{args.model}", "weights": find_gguf(args.model).name,
         "packages": {p: _version(p) for p in ("xllamacpp", MODELS[args.model].replace("_", "-"), "mingraph-lite")},
-        "settings": {"temperature": llm.temperature, "seed": llm.seed, "n_ctx": llm.n_ctx,
-                     "max_tokens": llm.max_tokens, "max_steps": REAL_MAX_STEPS, "tools": "weather_registry()",
-                     "system_prompt": SYSTEM_PROMPT},
+        "settings": {"temperature": args.temperature, "seed": args.seed, "n_ctx": args.n_ctx,
+                     "max_tokens": inspect.signature(LocalLLM).parameters["max_tokens"].default,
+                     "max_steps": REAL_MAX_STEPS, "tools": "weather_registry()", "system_prompt": SYSTEM_PROMPT},
         "strategies": REAL_STRATEGIES,
-        "command": f"nice -n 5 python scripts/record_conversation.py --model {args.model}",
-        "recorded": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": _commit(),
-        "machine": f"{platform.machine()}, {platform.system()}",
+        "command": f"nice -n 5 python scripts/record_conversation.py --model {args.model}"
+                   + "".join(f" --strategy {name}" for name in args.strategy or ()),
+        "recorded": min((read_trace(path)[0]["ts"][:19] for path in traces.values() if path.exists()),
+                        default=None), "commit": _commit(),
+        "machine": f"{platform.machine()}, {platform.system()}", "how": args.how or None,
         "runs": {name: what_happened(path) for name, path in traces.items() if path.exists()},
     }
-    (args.out / f"conversation-{llm.model}.json").write_text(json.dumps(about, indent=2, ensure_ascii=False) + "\n",
+    (args.out / f"conversation-{args.model}.json").write_text(json.dumps(about, indent=2, ensure_ascii=False) + "\n",
                                                              encoding="utf-8")
     return 0
 

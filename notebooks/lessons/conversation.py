@@ -205,7 +205,7 @@ REAL_QUESTIONS = (
     "Which of the three cities is the warmest?",
     "Which city did I ask about first?",
 )
-REAL_MAX_STEPS = 6  #: model calls per question, as in the demo command
+REAL_MAX_STEPS = 3  #: model calls per question: the recording ran on a busy shared machine, so it is kept short
 REAL_STRATEGIES = {"keep-all": "KeepAll(SYSTEM_PROMPT)", "last-4": "LastN(SYSTEM_PROMPT, 4)",
                    "summarise-2-4": "Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)"}
 
@@ -239,13 +239,14 @@ def real_trace(strategy: str, model: str = REAL_MODEL) -> Path:
     return RUNS / f"conversation-{strategy}-{model}.jsonl"
 
 
-def replay_conversation(path: str | Path, strategy: str,
-                        memory_for: Any = None) -> tuple[ConversationRun, list[str]]:
+def replay_conversation(path: str | Path, strategy: str, memory_for: Any = None,
+                        read: list | None = None) -> tuple[ConversationRun, list[str]]:
     """Replay a recorded real conversation through the memory it was recorded with (or ``memory_for(summariser)``).
 
     Each question's replies come from its own run in the trace (``ReplayLLM`` refuses a folder other than the one
     recorded), and ``Summarise``'s model calls from the trace's ``memory_call`` events, in order. Returns the run
-    (answers, tokens per call as the model counted them) and how each question ended.
+    (answers, tokens per call as the model counted them) and how each question ended; ``read``, if given, gets
+    what each question's calls read (a list of folders per question).
     """
     events = read_trace(path)
     summariser = ReplayLLM(responses=[LLMResponse.from_dict(e) for e in events if e["event"] == "memory_call"])
@@ -253,6 +254,15 @@ def replay_conversation(path: str | Path, strategy: str,
     meter = _Meter()
     agent = Agent(ReplayLLM(responses=[]), weather_registry(), SYSTEM_PROMPT, memory=memory, observers=(meter,),
                   max_steps=REAL_MAX_STEPS)
-    ends = ask_all(agent, REAL_QUESTIONS, lambda k: ReplayLLM.from_trace(path, run=k))
+    finished = sum(e["event"] == "finish" for e in events)  # a recording stopped mid-question replays up to it
+    replays: list[ReplayLLM] = []
+
+    def replay_of(k: int) -> ReplayLLM:
+        replays.append(ReplayLLM.from_trace(path, run=k))
+        return replays[-1]
+
+    ends = ask_all(agent, REAL_QUESTIONS[:finished], replay_of)
+    if read is not None:
+        read.extend([messages for messages, _ in replay.calls] for replay in replays)
     answers = tuple(answer for answer, _ in ends)
     return ConversationRun(answers, tuple(meter.calls), tuple(meter.summaries)), [end for _, end in ends]
