@@ -13,11 +13,12 @@
 # - build plan-and-execute as a graph (a planner, an executor, and a re-plan node you write) and compare it with the
 #   loop you know.
 #
-# **Prerequisites:** notebooks 01 to 04 (the loop, the folder, cards, listeners) and 06 to 07 (graphs: nodes,
-# routers, reducers).
+# **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace) and 06 to 07
+# (graphs: nodes, routers, reducers).
 # **Time:** about 85 minutes, exercises and questions included. This is an estimate from reading it, not a
-# measurement: about 4,000 words of text and output (20 minutes at 200 words a minute), 400 lines of code to read and
-# run (15 minutes), four exercises (35 minutes), the predictions and the eight questions (15 minutes).
+# measurement: about 3,700 words of text (19 minutes at 200 words a minute), outputs that are mostly tables of
+# numbers (5 minutes), 450 lines of code to read and run (15 minutes), four exercises (30 minutes), eight predictions
+# and eight questions (15 minutes).
 #
 # Almost every run here is **scripted** (no model, no network), so the numbers below are the same everywhere; each
 # scripted model says so in its name, and its token counts follow a rule stated below, not a tokenizer. One section
