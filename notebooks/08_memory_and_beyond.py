@@ -320,6 +320,7 @@ print("model:    ", about["model"], f"({about['weights']})")
 print("packages: ", ", ".join(f"{name} {version}" for name, version in about["packages"].items()))
 print("settings: ", {k: v for k, v in about["settings"].items() if k != "system_prompt"})
 print("recorded: ", about["recorded"], "with:", about["command"])
+print("how:      ", about["how"])
 for number, question in enumerate(REAL_QUESTIONS, 1):
     print(f"  {number}. {question}")
 
