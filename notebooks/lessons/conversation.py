@@ -12,12 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mingraph_lite.agents import Agent
-from mingraph_lite.llms.base import LLM
+from mingraph_lite.errors import StepLimitReached
+from mingraph_lite.llms.base import LLM, LLMResponse
+from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM, word_count
-from mingraph_lite.memory import Memory
+from mingraph_lite.memory import KeepAll, LastN, Memory, Summarise
+from mingraph_lite.observers.trace import read_trace
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from mingraph_lite.observers.base import Observer
 from mingraph_lite.course.scripts import SYSTEM_PROMPT, number
@@ -146,7 +150,7 @@ def summariser_llm(max_calls: int = 20) -> ScriptedLLM:
 class ConversationRun:
     """The whole conversation under one memory: answers, and tokens per model call."""
 
-    answers: tuple[str, ...]
+    answers: tuple[str | None, ...]
     agent_calls: tuple[tuple[int, int, int], ...]  # (question number, input tokens, output tokens)
     summary_calls: tuple[tuple[int, int, int], ...]  # the summariser's, same shape
 
@@ -164,7 +168,7 @@ class ConversationRun:
 
     @property
     def remembers_first_city(self) -> bool:
-        return FIRST_CITY in self.answers[-1]
+        return FIRST_CITY in (self.answers[-1] or "")
 
 
 class _Meter(Observer):
@@ -189,3 +193,76 @@ def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Itera
                   observers=(meter, *observers))
     answers = [agent.run({"question": question})["answer"] for question in questions]
     return ConversationRun(tuple(answers), tuple(meter.calls), tuple(meter.summaries))
+
+
+# The real conversation ------------------------------------------------------------------------------------------
+# scripts/record_conversation.py asks these questions of a shipped local model under each memory below, once, and
+# writes one trace per memory to data/runs/; notebook 08 replays the traces through the same memories.
+
+REAL_QUESTIONS = (
+    "What's the temperature in Paris and in Tokyo, in Fahrenheit?",
+    "And in Cairo?",
+    "Which of the three cities is the warmest?",
+    "Which city did I ask about first?",
+)
+REAL_MAX_STEPS = 3  #: model calls per question: the recording ran on a busy shared machine, so it is kept short
+REAL_STRATEGIES = {"keep-all": "KeepAll(SYSTEM_PROMPT)", "last-4": "LastN(SYSTEM_PROMPT, 4)",
+                   "summarise-2-4": "Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)"}
+
+
+def real_memories(summariser: LLM) -> dict[str, Memory]:
+    """The memories of the real conversation, by the name in each trace's file name (fresh ones every call)."""
+    return {"keep-all": KeepAll(SYSTEM_PROMPT), "last-4": LastN(SYSTEM_PROMPT, 4),
+            "summarise-2-4": Summarise(SYSTEM_PROMPT, summariser, keep_last=2, trigger=4)}
+
+
+def ask_all(agent: Agent, questions: Iterable[str], llm_for: Any = None) -> list[tuple[str | None, str]]:
+    """Ask each question on ``agent``; (answer, how it ended) per question. A question that stops is no answer,
+    and the conversation goes on, as a chat would. ``llm_for(k)`` gives the model for question ``k`` (1-based)."""
+    ends = []
+    for k, question in enumerate(questions, 1):
+        if llm_for is not None:
+            agent.llm = llm_for(k)
+        try:
+            ends.append((agent.run({"question": question})["answer"], "answered"))
+        except StepLimitReached:
+            ends.append((None, "step limit"))
+    return ends
+
+
+RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
+REAL_MODEL = "gemma3-270m"  #: the shipped local model the recorded conversation ran on
+
+
+def real_trace(strategy: str, model: str = REAL_MODEL) -> Path:
+    """Where scripts/record_conversation.py wrote the conversation under ``strategy``."""
+    return RUNS / f"conversation-{strategy}-{model}.jsonl"
+
+
+def replay_conversation(path: str | Path, strategy: str, memory_for: Any = None,
+                        read: list | None = None) -> tuple[ConversationRun, list[str]]:
+    """Replay a recorded real conversation through the memory it was recorded with (or ``memory_for(summariser)``).
+
+    Each question's replies come from its own run in the trace (``ReplayLLM`` refuses a folder other than the one
+    recorded), and ``Summarise``'s model calls from the trace's ``memory_call`` events, in order. Returns the run
+    (answers, tokens per call as the model counted them) and how each question ended; ``read``, if given, gets
+    what each question's calls read (a list of folders per question).
+    """
+    events = read_trace(path)
+    summariser = ReplayLLM(responses=[LLMResponse.from_dict(e) for e in events if e["event"] == "memory_call"])
+    memory = memory_for(summariser) if memory_for else real_memories(summariser)[strategy]
+    meter = _Meter()
+    agent = Agent(ReplayLLM(responses=[]), weather_registry(), SYSTEM_PROMPT, memory=memory, observers=(meter,),
+                  max_steps=REAL_MAX_STEPS)
+    finished = sum(e["event"] == "finish" for e in events)  # a recording stopped mid-question replays up to it
+    replays: list[ReplayLLM] = []
+
+    def replay_of(k: int) -> ReplayLLM:
+        replays.append(ReplayLLM.from_trace(path, run=k))
+        return replays[-1]
+
+    ends = ask_all(agent, REAL_QUESTIONS[:finished], replay_of)
+    if read is not None:
+        read.extend([messages for messages, _ in replay.calls] for replay in replays)
+    answers = tuple(answer for answer, _ in ends)
+    return ConversationRun(answers, tuple(meter.calls), tuple(meter.summaries)), [end for _, end in ends]

@@ -60,9 +60,9 @@ REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbe
 def _report(state):
     done = state["done"]
     finished = "\n".join(f"- {step} -> {result}" for step, result in zip(state["plan"][:done], state["results"]))
+    after = "\n".join(f"{i}. {step}" for i, step in enumerate(state["plan"][done + 1:], 1))
     return (f"Task: {state['task']}\nDone so far:\n{finished or '(nothing yet)'}\n"
-            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\n"
-            f"Steps after it: {state['plan'][done + 1:]}")
+            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\nSteps after it:\n{after}")
 
 
 def replan(state, replanner):
@@ -106,7 +106,33 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-SOLUTIONS = {"08.1": SafeWindow, "08.2": 39, "08.3": 4, "08.4": replan}
+SOLUTIONS = {"08.1": SafeWindow, "08.2": 39, "08.3": 4, "08.4": replan,
+             "08.Q2": 8, "08.Q4": "keep_last=2", "08.Q5": 7, "08.Q8": "ReplayMismatch"}
+
+QUESTIONS = {
+    "08.Q1": "Nothing: the model keeps no state between calls, so without the folder question 2 arrives with no "
+             "question 1 behind it, and 'And in Tokyo?' has no meaning. The folder is read out in the agent's loop, "
+             "each model call gets memory.messages() (in run_conversation, through Agent.run).",
+    "08.Q2": "8. The 7th message from the end is an answer slip, so the start moves back one, to the assistant "
+             "message that asked for it: the window is one larger than n.",
+    "08.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
+             "cut off. A provider rejects such a folder (a tool result with no matching call); a model that took it "
+             "would read a number with nothing saying what it measures.",
+    "08.Q4": "keep_last=2: every agent call reads fewer word-for-word messages, and each condensation takes more at "
+             "once, so the summariser runs 5 times instead of 6; the total is about 1,590 tokens against 1,725, "
+             "and the last answer is still Paris.",
+    "08.Q5": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
+             "its answer), which still fits; the Tokyo task stops at its limit after 2 instead of 3.",
+    "08.Q6": "A step limit is an outcome the manager can act on (say it could not find out, or ask differently), so "
+             "it becomes a note. A broken tool or an unreachable model is not the manager's to fix: hiding it in a "
+             "note would let the run carry on as if an answer might come and would bury the failure.",
+    "08.Q7": "route_after_execute reads state['failed'] first: still set, it routes to replan again until "
+             "replans reaches MAX_REPLANS, then to 'give up' and stop, so the run ends needs_attention without "
+             "trying the new plan.",
+    "08.Q8": "ReplayMismatch: a replay checks each question's first folder against the recording. With trigger=6 "
+             "the summary is written later, so from that question on the folder differs from the one recorded, "
+             "and ReplayLLM refuses it (the check is what makes a replay evidence, not a story).",
+}
 
 class WrapsLastN:
     """The fresh reader's shortcut: hand the work to the package's answer. Passes nothing the exercise asks."""
@@ -123,8 +149,25 @@ class WrapsLastN:
         return self.inner.messages()
 
 
+class CutsWithSafeStart(SafeWindow):
+    """The other shortcut: the package's own helper does the part the exercise is about."""
+
+    def messages(self):
+        from mingraph_lite.memory import safe_start
+
+        return [self.system, *self.history[safe_start(self.history, len(self.history) - self.n):]]
+
+
+class CutsWithTheModule(SafeWindow):
+    def messages(self):
+        import mingraph_lite.memory as memory
+
+        return [self.system, *self.history[memory.safe_start(self.history, max(0, len(self.history) - self.n)):]]
+
+
 WRONG = {
-    "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+    "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
+             (CutsWithTheModule, "memory.safe_start"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
     "08.4": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
@@ -132,4 +175,8 @@ WRONG = {
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],
     "08.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],
     "08.3": [(6, "Walk the conversation"), (3, "Walk the conversation")],
+    "08.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
+    "08.Q4": [("keep_last=4", "Fewer kept messages"), ("cheaper", "answer with one of")],
+    "08.Q5": [(8, "at max_steps=3"), (6, "count per task")],
+    "08.Q8": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

@@ -1,14 +1,24 @@
 """The memory comparison conversation: same questions, different folders, honest token counts."""
 
+import pytest
+
 from lessons.conversation import (
     FIRST_CITY,
     QUESTIONS,
+    REAL_QUESTIONS,
+    ask_all,
     celsius_read,
+    cities_in,
     conversation_llm,
+    current_turn,
+    replay_conversation,
     run_conversation,
     summariser_llm,
 )
+from mingraph_lite import Agent, ScriptedLLM, TraceRecorder, read_trace, word_count
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.errors import ReplayMismatch
 from mingraph_lite.memory import KeepAll, LastN, Summarise
 from mingraph_lite.messages import AssistantMessage, SystemMessage, ToolCall, ToolMessage
 
@@ -67,3 +77,39 @@ def test_celsius_read_pairs_slips_with_answers_and_reads_text():
 
 def test_the_conversation_has_several_questions():
     assert len(QUESTIONS) >= 5
+
+def _recorded(tmp_path, memory):
+    """A conversation recorded by TraceRecorder with a scripted model that looks cities up, then answers."""
+    def policy(messages, tools):
+        if not tools:
+            return "The user asked about Paris and Tokyo."
+        question, turn = current_turn(messages)
+        if not turn and cities_in(question):
+            return [("get_weather", {"city": city}) for city in cities_in(question)]
+        return f"answer {len(messages)}"
+
+    llm = ScriptedLLM([policy] * 40, name="scripted: recorder test", count_tokens=word_count)
+    path = tmp_path / "conversation.jsonl"
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, memory=memory(llm), observers=[TraceRecorder(path)])
+    return path, ask_all(agent, REAL_QUESTIONS), llm
+
+
+def test_a_replayed_conversation_gives_back_the_recorded_answers_and_token_counts(tmp_path):
+    path, ends, llm = _recorded(tmp_path, lambda llm: Summarise(SYSTEM_PROMPT, llm, keep_last=2, trigger=4))
+    run, replay_ends = replay_conversation(path, "summarise-2-4")
+    assert [answer for answer, _ in ends] == list(run.answers) and replay_ends == ["answered"] * 4
+    recorded = [e["input_tokens"] for e in read_trace(path) if e["event"] == "model_reply"]
+    assert [tokens_in for _, tokens_in, _ in run.agent_calls] == recorded  # the trace's counts, call by call
+    assert len(run.summary_calls) == sum(1 for _, tools in llm.calls if not tools) > 0
+
+
+def test_a_replay_through_another_memory_is_refused(tmp_path):
+    path, _, _ = _recorded(tmp_path, lambda llm: KeepAll(SYSTEM_PROMPT))
+    with pytest.raises(ReplayMismatch):
+        replay_conversation(path, "keep-all", lambda llm: LastN(SYSTEM_PROMPT, 2))
+
+
+def test_a_question_that_runs_out_of_steps_is_no_answer_and_the_conversation_goes_on():
+    llm = ScriptedLLM([[("get_weather", {"city": "Paris"})]] * 2 + ["Tokyo is 24°C."], name="scripted: stuck once")
+    agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=2)
+    assert ask_all(agent, ["Paris?", "Tokyo?"]) == [(None, "step limit"), ("Tokyo is 24°C.", "answered")]

@@ -7,14 +7,20 @@ window size); the re-plan node is given plans, failures and re-planners of its o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import CodeType
 from typing import Any
 
+from mingraph_lite.agents import Agent
+from mingraph_lite.errors import ReplayMismatch
+from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.memory import KeepAll, LastN, Summarise
+from mingraph_lite.memory import KeepAll, LastN, Summarise, safe_start
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
-from ..conversation import run_conversation, summariser_llm
-from ..plan_execute import parse_plan
+from mingraph_lite.subagents import subagent_tool
+from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from ..conversation import QUESTIONS, real_trace, replay_conversation, run_conversation, summariser_llm
+from ..plan_execute import parse_plan
 from . import Hint, exercise
 
 
@@ -107,6 +113,28 @@ def _leans_on(cls: type) -> bool:
     return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
 
 
+def _names_used(code: CodeType) -> set[str]:
+    """Every global or attribute name ``code`` reads, its comprehensions and inner functions included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names_used(const)
+    return names
+
+
+def _calls_safe_start(cls: type) -> bool:
+    """Whether a method of the class reaches ``memory.safe_start``, the package's own answer to this exercise."""
+    for klass in cls.__mro__[:-1]:
+        for value in vars(klass).values():
+            code = getattr(value, "__code__", None)
+            if code is None:
+                continue
+            bound = getattr(value, "__globals__", {})
+            if "safe_start" in _names_used(code) or any(bound.get(n) is safe_start for n in _names_used(code)):
+                return True
+    return False
+
+
 @exercise("08.1", kind="code", title="a memory window that never separates a tool call from its answers")
 def safe_window(cls: Any) -> str:
     if not isinstance(cls, type):
@@ -114,6 +142,9 @@ def safe_window(cls: Any) -> str:
     if issubclass(cls, LastN) or _leans_on(cls):
         raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
                    "messages()")
+    if _calls_safe_start(cls):
+        raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
+                   "already written: moving the start back past answer slips is the part to write yourself")
     seen = _read_after_each_message(cls)
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
     for history, n, kept in seen:
@@ -209,3 +240,98 @@ def summaries_at_12(answer: Any) -> str:
                    "answer; afterwards 4 (or a few more, to keep an exchange whole) stay word for word. Walk "
                    "the conversation's messages in order and count")
     return "right: a later trigger means fewer, larger condensations"
+
+
+# Questions ---------------------------------------------------------------------------------------------------------
+
+def _window_after_four(n: int) -> int:
+    """How many messages LastN(n) reads after the system prompt, on the folder after the first four questions."""
+    folder = KeepAll(SYSTEM_PROMPT)
+    run_conversation(folder, questions=QUESTIONS[:4])
+    window = LastN(SYSTEM_PROMPT, n)
+    for message in folder.history:
+        window.add(message)
+    return len(window.messages()) - 1
+
+
+@exercise("08.Q2", kind="reasoning", title="how much does LastN(7) read?")
+def window_of_seven(answer: Any) -> str:
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of messages (after the system prompt)")
+    truth = _window_after_four(7)
+    if answer == 7:
+        raise Hint("7 would start the window on an answer slip: the start moves back to the assistant message that "
+                   "asked for it, so the window holds more than n")
+    if answer != truth:
+        raise Hint(f"not {answer}: walk the folder's last messages back from the end, 7 of them, then move the start "
+                   "back while it sits on an answer slip")
+    return f"right: {truth} messages, one more than n, because the 7th from the end was an answer slip"
+
+
+def _summarise_total(keep_last: int) -> int:
+    return run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=keep_last, trigger=8)).total_tokens
+
+
+@exercise("08.Q4", kind="reasoning", title="keep fewer messages word for word: cheaper or dearer?")
+def keep_fewer(answer: Any) -> str:
+    choices = ("keep_last=2", "keep_last=4", "same")
+    if answer not in choices:
+        raise Hint(f"answer with one of {choices}")
+    two, four = _summarise_total(2), _summarise_total(4)
+    truth = choices[0] if two < four else choices[1] if four < two else choices[2]
+    if answer != truth:
+        raise Hint(f"the run says otherwise: keep_last=2 costs {two} tokens in all, keep_last=4 costs {four}. "
+                   "Fewer kept messages make every agent call read less, and each summary condenses more at once, "
+                   "so the summariser runs no more often")
+    return f"right: {two} tokens against {four}; the last answer is Paris either way"
+
+
+def _delegation_calls(max_steps: int) -> int:
+    """Part 2's run, manager and helper, with the helper's step limit at ``max_steps``: model calls in all."""
+    helper_llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris is 18°C."]
+                             + [[("get_weather", {"city": "Tokyo"})]] * 3, name="scripted: helper (check)")
+    helper = Agent(helper_llm, weather_registry(), "You look up one temperature.", max_steps=max_steps)
+    registry = ToolRegistry()
+    registry.add(subagent_tool(helper, "ask_weather_helper", "Ask the weather helper to look up one temperature."))
+    manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": "What's the temperature in Paris?"})],
+                               [("ask_weather_helper", {"task": "What's the temperature in Tokyo?"})],
+                               "Paris is 18°C; the helper could not get Tokyo."], name="scripted: manager (check)")
+    Agent(manager_llm, registry, "You delegate weather questions to a helper.").run({"question": "How warm?"})
+    return len(manager_llm.calls) + len(helper_llm.calls)
+
+
+@exercise("08.Q5", kind="reasoning", title="a tighter step limit for the helper")
+def tighter_helper(answer: Any) -> str:
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of model calls, manager and helper together")
+    truth, before = _delegation_calls(2), _delegation_calls(3)
+    if answer == before:
+        raise Hint(f"{before} is the count at max_steps=3: at 2, the stuck Tokyo task stops one call sooner")
+    if answer != truth:
+        raise Hint("count per task: the Paris task needs a call and an answer; the Tokyo task asks until its step "
+                   "limit; the manager makes one call per delegation and one to answer")
+    return f"right: {truth} calls; the Paris task still fits in 2 steps, the Tokyo task stops one call sooner"
+
+
+def _replay_ends(trigger: int) -> str:
+    """What replaying the recorded Summarise conversation through ``Summarise(keep_last=2, trigger)`` does."""
+    try:
+        replay_conversation(real_trace("summarise-2-4"), "summarise-2-4",
+                            lambda llm: Summarise(SYSTEM_PROMPT, llm, keep_last=2, trigger=trigger))
+    except ReplayMismatch:
+        return "ReplayMismatch"
+    return "finish"
+
+
+@exercise("08.Q8", kind="reasoning", title="replay a real conversation through another memory")
+def replay_other_memory(answer: Any) -> str:
+    if answer not in ("finish", "ReplayMismatch"):
+        raise Hint('answer "finish" or "ReplayMismatch"')
+    truth = _replay_ends(6)
+    if answer != truth and truth == "ReplayMismatch":
+        raise Hint("a replay checks what each question's first call reads against the recording: with trigger=6 "
+                   "the summary comes later, so some question's folder differs from the one recorded")
+    if answer != truth:
+        raise Hint("in this recording the later trigger never changes what a first call reads, so the recorded "
+                   "folders come out the same")
+    return f"right: the replay ends with {truth}; a replay is also a check that the memory reads what was recorded"
