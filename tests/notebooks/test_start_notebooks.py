@@ -46,3 +46,22 @@ def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():
     source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
     assert "from lessons.fake_servers import" in source
     assert "MockTransport" not in source and "import httpx" not in source
+
+
+def _text_before(stem: str, marker: str) -> str:
+    """The notebook's source up to the first cell that holds ``marker``."""
+    cells = jupytext.read(NOTEBOOKS / f"{stem}.py").cells
+    upto = next(i for i, c in enumerate(cells) if marker in c.source)
+    return "\n".join(c.source for c in cells[:upto])
+
+
+def test_notebook_02_does_not_answer_its_real_model_prediction_before_it_is_asked():
+    before = _text_before("02_what_a_run_remembers", "my_guess_real =")
+    for spoiler in ("answered without a tool", "No zero-shot run", "answers this question right"):
+        assert spoiler not in before[before.index("## Real models on the same loop"):]
+
+
+def test_notebook_01_asks_no_prediction_that_00_1_already_asked():
+    cells = jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells
+    guess = next(c.source for c in cells if c.source.startswith("my_guess ="))
+    assert "four-round" not in guess and "model calls" in guess
