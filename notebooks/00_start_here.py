@@ -15,9 +15,9 @@
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 26 minutes (estimated with `scripts/pacing.py` from this notebook's words, code and exercises,
-# at rates fitted to a reviewer's measured times). By the same estimate the whole course takes about 13.2 hours,
-# in ten notebooks (this one and 01 to 09); each header gives its own figure.
+# **Time:** about 26 minutes, estimated from the notebook's length and exercises (`scripts/pacing.py`). By the
+# same estimate the whole course takes about 13.3 hours, in ten notebooks (this one and 01 to 09); each header
+# gives its own figure.
 
 # %% [markdown]
 # ## How to run the course
@@ -79,7 +79,9 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # reply**, then for **one conversion per reply**, and answers when it has both conversions. Before you run
 # it: how many times will the manager be called (model calls), and how many errands will our code run (tool
 # calls)? Write both as whole numbers and run the check (it runs the same manager and compares). The demo,
-# and the "active model" cell after it, print the counts, so they wait until your prediction is written.
+# and the "active model" cell after it, print the counts, so they wait until both numbers are written, and
+# the demo runs the check itself before it shows anything: the counts never come before your prediction is
+# checked. (Notebook 01 opens this loop up; its own prediction is about another manager.)
 
 # %%
 from lessons.exercises import check
@@ -93,10 +95,13 @@ check("00.1", answer_1)
 # The demo: `ConsoleLogger` prints each step as it happens; count the `[step ...]` lines.
 
 # %%
+from lessons.exercises import verdict
+
 predicted = all(count is not ... for count in answer_1.values())  # the demo answers 00.1: predict first
 if not predicted:
     print("write your prediction in 00.1 first (the cell above the check), then run this cell again")
 else:
+    print("your prediction, checked first:", verdict("00.1", answer_1), "\n")
     manager = four_round_manager()
     agent = Agent(manager, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
     answer = agent.run({"question": QUESTION})["answer"]
@@ -140,7 +145,9 @@ else:
 # card, a listener, a node, a memory), and a check cell right below tells you whether it works, or what to
 # look at next. The check runs your code itself, on cases of its own, and it refuses an answer that only calls
 # the package's own version of what you are asked to write (or the notebook's, loaded for later cells). Stuck?
-# Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare.
+# Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare. One name
+# is older than its notebook: `01_sticky_note_loop` writes the loop by hand (the sticky note is in 02); the
+# file keeps its name so that links to it still work.
 
 # %%
 from lessons.exercises.nb00 import COURSE
@@ -152,7 +159,7 @@ assert len(COURSE) == 1 + 9  # this notebook and the nine after it, 01 to 09, as
 # %% [markdown]
 # ### Exercise 00.2: switch the model from Python
 #
-# The table above switches the model from the shell, before Jupyter starts. Sometimes you want to switch
+# The "How to run the course" table at the top switches the model from the shell, before Jupyter starts. Sometimes you want to switch
 # inside a running session, say to try one notebook on Ollama. Write `use_model(spec)`: it sets the
 # environment variable that picks the model (the table names it) to `spec` for this Python session, and
 # returns the model `make_llm()` builds from then on. `os.environ` is the session's environment, as a dict.

@@ -186,19 +186,24 @@ draw_loop()
 # | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
 # | **evaluate** | answer slips into the folder; "should we go on?" (the `while` line) | stopping too early, or never stopping |
 #
+# Why is "answer slips into the folder" evaluate and not act? Act runs the errand; evaluate judges its result
+# and decides what comes next. In this loop our code does not judge a result itself: it hands it to the one
+# who can, the model, whose next round reads it, and the `while` line decides whether there is a next round.
+# Notebook 03 adds judging in code (a failed errand answered with what to fix).
+#
 # The way out on an answer belongs to reason: the model decides it. Evaluate's question is ours, and
 # `while True` answers it with "yes" every time: the ceiling box in the picture is not in `plain_loop` yet.
 #
 # ### Predict first
 #
 # Two scripted managers stand in for two real models. Both get the same question and the same two tools.
-# One asks for both lookups, then one conversion per round; the other asks for both lookups, then both
-# conversions in one reply. **How many model calls, and how many errands (tool calls), will each take?**
-# Write your guess in the next cell before you run the one after it.
+# The first is 00's demo manager: both lookups, then one conversion per round (you counted it in 00.1). The
+# second asks for both lookups, then **both conversions in one reply**. **How many model calls, and how many
+# errands (tool calls), will the second take?** Write your guess in the next cell before you run the one
+# after it.
 
 # %%
-my_guess = {"four-round manager": {"model calls": ..., "errands": ...},
-            "three-round manager": {"model calls": ..., "errands": ...}}
+my_guess = {"model calls": ..., "errands": ...}  # for the three-round manager
 
 # %%
 recorders = {}
@@ -209,8 +214,8 @@ for label, make_manager in (("four-round manager", four_round_manager),
     answer, folder = plain_loop(llm, registry, QUESTION)
     errands = sum(len(m.tool_calls) for m in folder if getattr(m, "tool_calls", ()))
     actual = {"model calls": len(llm.calls), "errands": errands}
-    verdict = ("no guess written" if ... in my_guess[label].values()
-               else "your guess was right" if my_guess[label] == actual else f"you guessed {my_guess[label]}")
+    verdict = ("counted in 00.1" if label == "four-round manager" else "no guess written" if ... in my_guess.values()
+               else "your guess was right" if my_guess == actual else f"you guessed {my_guess}")
     print(f"  -> {actual}, answer: {answer!r} ({verdict})\n")
 
 # %% [markdown]
@@ -292,12 +297,8 @@ print(json.dumps({**sent_to_ollama, "tools": "<registry.tools, exactly>"}, inden
 
 # %% [markdown]
 # Look closely at each tool's `parameters` in that menu: they went out as `registry.tools` holds them,
-# `"additionalProperties": false` included, so the model is told "no other arguments". That is a choice the
-# adapter makes:
-# it writes Ollama's documented request body itself and reads the reply with its own bounded reader, instead
-# of letting the client's typed `chat()` rebuild the body and parse the reply (that parser crashes on a
-# badly formed reply before we could answer it as a fixable slip). Whatever the wire says, our registry
-# still refuses an extra argument when the slip comes back.
+# `"additionalProperties": false` included, so the model is told "no other arguments". Whatever the wire
+# says, our registry still refuses an extra argument when the slip comes back.
 
 # %%
 sent = ollama_server.bodies[0]["tools"][0]["function"]["parameters"]
@@ -350,8 +351,9 @@ assert isinstance(ollama_wire[2]["tool_calls"][0]["function"]["arguments"], dict
 assert from_openai.message.content == "" and "content" not in ollama_wire[2]  # an empty text is left out
 
 # %% [markdown]
-# Ollama pairs an answer slip with its call by **tool name and order** (`tool_name`); OpenAI by **ticket
-# number** (`tool_call_id`), with the arguments sent back as JSON text. And look at the assistant message:
+# An answer slip to Ollama carries only the **tool's name** (`tool_name`), no ticket number (the cell checks
+# it): two answers of the same tool can only be told apart by their order in the folder. To OpenAI it
+# carries the **ticket number** (`tool_call_id`), and the arguments go back as JSON text. And look at the assistant message:
 # its text was empty, and the Ollama adapter **left `content` out** (the official client sends no empty
 # fields either), where the OpenAI adapter sent `"content": null`. One folder, two spellings: that is the
 # adapter's whole job.
@@ -415,7 +417,8 @@ check("01.3", (one_city_at_a_time, rounds))
 # ## The manager who never stops
 #
 # The plain loop stops only when the manager decides to. What if they never do? A real model can get
-# stuck asking for the same errand again and again, and **every model call is a paid call**.
+# stuck asking for the same errand again and again, and **every model call costs**: time and power on
+# your own machine (Ollama, in-process), money as well with a paid provider.
 # `looping_manager(rounds=30)` asks for the same two lookups 30 times. A real model would not run out of
 # replies; the script does, which is the only reason this cell ends.
 
@@ -425,7 +428,7 @@ try:
     plain_loop(llm, registry, QUESTION, show=False)
 except ScriptExhausted as e:
     print(f"{type(e).__name__}: {e}")
-print(f"model calls made: {len(llm.calls)}  (with a real model: no end, and a bill for each one)")
+print(f"model calls made: {len(llm.calls)}  (with a real model: no end, and a cost for each one)")
 assert len(llm.calls) == 30  # every reply in the script was used: only running out stopped it
 
 
@@ -538,8 +541,8 @@ for budget in (4, 3):
 # 4. Why does a ceiling raise `StepLimitReached` instead of returning a polite "I stopped" text?
 # 5. A model never sees your Python function. What does it see, and why does the package refuse a tool
 #    without a docstring?
-# 6. Ollama's tool calls carry no ticket number. How does it pair an answer slip with its slip, and what could
-#    go wrong if our loop sent two answer slips of the same tool in the wrong order?
+# 6. Ollama's tool calls carry no ticket number. What is left to tell two answer slips of the same tool apart,
+#    and what could go wrong if our loop sent them in the wrong order?
 # 7. An assistant message with an empty text and one slip: which keys does the Ollama adapter send for it?
 #    (Checked below against the adapter.)
 # 8. With `errand_budget_loop(..., max_tool_calls=5)` and a manager that passes one slip a reply and never

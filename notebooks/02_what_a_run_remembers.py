@@ -207,7 +207,9 @@ for message in read_out:
 # Write `FixedAgent`, a subclass of `NaiveAgent` that keeps its `memory` parameter and its `run`, and behaves
 # like this: two agents built without a memory never share a folder; each such folder starts with *that
 # agent's own* system prompt; and a memory the caller hands in is used as it is, even a new, empty one. The
-# check builds agents you have not seen and runs them.
+# check builds agents you have not seen and runs them. It refuses a `FixedAgent` that builds or runs the
+# package's `Agent` (say, to borrow its `.memory`): that default is already fixed, so it would test the
+# package's fix, not yours.
 
 # %%
 class FixedAgent(NaiveAgent):
@@ -249,7 +251,8 @@ assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0
 #   nobody can mistake it for an answer.
 #
 # The check runs it with another menu and other managers, twice in a row (two runs must not share anything),
-# and refuses a loop that hands the run to the package's `Agent`: the record is yours to keep.
+# and refuses a loop that hands the run to the package's `Agent`, or drives its `CallModel` and `RunTools`
+# steps: they keep the folder in a record of their own, and the record is yours to keep.
 
 # %%
 def remembering_loop(llm, registry, system_prompt, question, *, max_steps=10):
@@ -271,9 +274,7 @@ check("02.2", remembering_loop)
 # | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
 #
-# Run #0 is SmolLM2's first; Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool
-# (the cells further down count them). No zero-shot run of either model answers this question right; the
-# section "A real run that works" replays one that does.
+# Run #0 is SmolLM2's first recorded run; for Gemma we picked #3, and the cells after the prediction say why.
 #
 # `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
 # result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
@@ -287,7 +288,7 @@ my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" ea
 # %%
 from pathlib import Path
 
-from mingraph_lite import ReplayLLM
+from mingraph_lite import ReplayLLM, read_trace
 
 RUNS = Path("..") / "data" / "experiments" / "finish-right"
 RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
@@ -301,7 +302,8 @@ for label, trace in RECORDED.items():
         outcome = "a" if answer == "Paris: 64°F, Tokyo: 75°F" else "b"
     except StepLimitReached as e:
         outcome = f"c ({type(e).__name__}: {e})"
-    print(f"{label} (recorded as {real[label].of('model_reply')[0]['model']!r})")
+    recorded = next(e["model"] for e in read_trace(trace) if e["event"] == "model_reply")
+    print(f"{label} (the trace records model {recorded!r})")
     for event in real[label].of("model_reply"):
         reply = event["message"]
         said = ", ".join(f"{c['name']}({c['arguments']})" for c in reply["tool_calls"]) or f"answer {reply['content'][:40]!r}..."
@@ -317,6 +319,10 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
 # Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
 # stopped it. The cell below checks each of those claims against the trace.
+#
+# Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool (the cells further down
+# count them). No zero-shot run of either model answers this question right; the section "A real run that
+# works" replays one that does.
 
 # %%
 replies = real["SmolLM2-135M"].of("model_reply")
@@ -335,8 +341,6 @@ print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew 
 
 # %%
 from collections import Counter
-
-from mingraph_lite import read_trace
 
 sampled = RUNS
 
@@ -368,20 +372,26 @@ print(f"  answers that copy the reply format's placeholder '<your answer>': {len
 
 # %% [markdown]
 # **Two names, two questions.** Here a run ends one of two ways: it *answered*, or it *hit the step limit*. The
-# experiment's own summary, `comparison.txt` in the same folder, asks something else: where did the run
-# **first** go wrong? Its lab classifier (notebook 05 takes it apart) files a run that hit the step limit
-# after a made-up slip under "wrong slip"; only a run that hit the limit with nothing to blame before it is
-# "never finished" there. The cell sorts Gemma's 16 runs both ways and checks the totals against the summary.
+# experiment's own summary, `comparison.csv` in the same folder, asks something else: where did the run
+# **first** go wrong? Its lab classifier (notebook 05 takes it apart) files under "wrong slip" both a run that
+# hit the step limit after a made-up slip and a run that **answered without calling `get_weather`** (its
+# reason: the numbers in that answer came from no tool), which is how Gemma's 9 tool-less answers get there;
+# only a run that hit the limit with nothing to blame before it is "never finished". The cell sorts Gemma's
+# 16 runs both ways, prints the classifier's reason for one run of each kind, and checks the totals against
+# the summary.
 
 # %%
 import csv
 
 from mingraph_lite.course.classify import classify
 
-both_ways = Counter((read_trace(t)[-1]["reason"], classify(read_trace(t)).outcome)
-                    for t in sorted((RUNS / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl")))
+sorted_runs = [(read_trace(t)[-1]["reason"], classify(read_trace(t)))
+               for t in sorted((RUNS / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
+both_ways = Counter((ended, verdict.outcome) for ended, verdict in sorted_runs)
 for (ended, first_wrong), runs in sorted(both_ways.items()):
-    print(f"ended: {ended:<11} | comparison.txt files it under: {first_wrong:<15} | {runs} runs")
+    why = next(v.why for e, v in sorted_runs if (e, v.outcome) == (ended, first_wrong))
+    print(f"ended: {ended:<10} | filed under: {first_wrong:<14} | {runs} runs, e.g. {why[:58]}...")
+assert all(v.why.startswith("answered without get_weather") for ended, v in sorted_runs if ended == "answered")
 with open(RUNS / "comparison.csv", encoding="utf-8") as table:
     summary = {row["outcome"]: int(row["runs"]) for row in csv.DictReader(table)
                if row["model"] == "local:gemma3-270m" and row["variant"] == "zero-shot"}
@@ -390,29 +400,27 @@ for outcome in ("wrong slip", "never finished"):
     assert summary[outcome] == sum(n for (_, first_wrong), n in both_ways.items() if first_wrong == outcome)
 
 # %% [markdown]
-# How long did a call take? Each trace stamps the moment a model call starts and the moment its reply
-# arrives. These are one machine's figures (the one that recorded the runs, in-process on its CPU), not a
-# benchmark: how busy that machine was is not recorded, so a call on yours may well take longer or less long.
+# How long did a call take? Each trace stamps when a model call starts and when its reply arrives. These are
+# one machine's figures (the one that recorded the runs, in-process on its CPU, load not recorded), not a
+# benchmark.
 
 # %%
 from datetime import datetime
 from statistics import median
 
-
-def call_seconds(trace):
-    """Seconds from each step_start to its model_reply, read from the trace's time stamps."""
-    started, seconds = {}, []
-    for event in read_trace(trace):
-        if event["event"] == "step_start":
-            started[event["step"]] = datetime.fromisoformat(event["ts"])
-        elif event["event"] == "model_reply":
-            seconds.append((datetime.fromisoformat(event["ts"]) - started[event["step"]]).total_seconds())
-    return seconds
-
-
-for folder, label in (("smollm2-135m", "SmolLM2-135M"), ("gemma3-270m", "Gemma 3 270M")):
-    times = [s for t in sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl")) for s in call_seconds(t)]
-    print(f"{label:<13} {len(times)} model calls: {min(times):.1f} to {max(times):.1f} s each, median {median(times):.1f} s")
+for folder in ("smollm2-135m", "gemma3-270m"):
+    seconds = []
+    for trace in sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl")):
+        started = {}
+        for event in read_trace(trace):
+            if event["event"] in ("step_start", "model_reply"):
+                at = datetime.fromisoformat(event["ts"])
+                if event["event"] == "step_start":
+                    started[event["step"]] = at
+                else:
+                    seconds.append((at - started[event["step"]]).total_seconds())
+    print(f"{folder:<13} {len(seconds)} model calls: {min(seconds):.1f} to {max(seconds):.1f} s, "
+          f"median {median(seconds):.1f} s")
 
 # %% [markdown]
 # **Why, as far as a trace can say.** A 135M model is tiny. The local adapter makes it choose between an
@@ -422,36 +430,19 @@ for folder, label in (("smollm2-135m", "SmolLM2-135M"), ("gemma3-270m", "Gemma 3
 # only grew by its own slip and the answer `86`, not enough to change its mind. From run to run the made-up
 # number changes, but the mistake does not.
 #
-# The schema cannot make every slip *parse*, though: the adapter also caps how many tokens each piece of a
-# reply may take. All 96 of SmolLM2's zero-shot slips parsed. 17 of Gemma's 72, in 3 of its 16 runs, wrote
-# a number with endless zeros (`110.0000…`) until the cap cut the arguments off mid-number; arguments that
-# do not parse are kept as text, and exercise 02.3 below has to handle them. The cell counts them:
+# The schema cannot make every slip *parse*, though: the adapter also caps the tokens of each piece of a
+# reply, and a slip whose arguments were cut off there is kept as text (exercise 02.3 below has to handle
+# it). The cell counts them: none of SmolLM2's, 17 of Gemma's 72, in 3 runs, each a number with endless zeros.
 
 # %%
-import json
-
-
-def cut_slips(trace):
-    """The tool calls of one run whose arguments stayed text: unfinished JSON, stopped before its closing brace."""
-    cut = [e for e in read_trace(trace) if e["event"] == "tool_call" and not isinstance(e["arguments"], dict)]
-    for event in cut:
-        assert not event["arguments"].rstrip().endswith("}")
-        try:
-            json.loads(event["arguments"])
-        except json.JSONDecodeError:
-            continue
-        raise AssertionError(f"{trace.name}: these arguments parse after all")
-    return cut
-
-
 for folder in ("smollm2-135m", "gemma3-270m"):
-    traces = sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl"))
-    cut = {trace.stem: len(cut_slips(trace)) for trace in traces if cut_slips(trace)}
-    calls = sum(1 for t in traces for e in read_trace(t) if e["event"] == "tool_call")
-    print(f"{folder:<13} {calls} tool calls in {len(traces)} runs; cut off at the cap and kept as text: "
-          f"{sum(cut.values())}, in {len(cut)} runs {sorted(cut)}")
-    assert (calls, sum(cut.values()), len(cut)) == {"smollm2-135m": (96, 0, 0), "gemma3-270m": (72, 17, 3)}[folder]
-print("for example:", cut_slips(RUNS / "gemma3-270m" / "traces" / "zero-shot-02.jsonl")[0]["arguments"][:40] + "...")
+    calls = [(trace.stem, event["arguments"]) for trace in sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl"))
+             for event in read_trace(trace) if event["event"] == "tool_call"]
+    cut = [(run, arguments) for run, arguments in calls if not isinstance(arguments, dict)]
+    print(f"{folder:<13} {len(calls)} tool calls; kept as text: {len(cut)}, in runs {sorted({r for r, _ in cut})}")
+    assert (len(calls), len(cut)) == {"smollm2-135m": (96, 0), "gemma3-270m": (72, 17)}[folder]
+    assert all(not arguments.rstrip().endswith("}") for _, arguments in cut)  # cut off before the closing brace
+print("for example:", cut[0][1][:40] + "...")
 
 # %% [markdown]
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
@@ -474,7 +465,7 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # no slips, so the loop took its way out (an answer), and the run ended after one call, "answered". The
 # ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
 #
-# Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six paid calls and a
+# Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six model calls and a
 # `StepLimitReached`, with **no fake answer**: the caller knows it got nothing. For Gemma, nothing in the loop
 # could help; only reading the trace shows the problem. Notebook 05 reads traces line by line and sorts
 # mistakes like these.
@@ -510,7 +501,8 @@ check("02.3", first_made_up)
 # |---|---|---|---|---|
 # | SmolLM2-135M-Instruct | Q4_1 GGUF | `finish-right-3`, "named, T=0.1" | #0, seed 300 | in-process llama.cpp (`xllamacpp`), temperature 0.1, `max_steps=6` |
 #
-# Four things changed against zero-shot. Each result **names its input**: `get_weather` answers `Paris: 18°C`,
+# Five things changed against zero-shot. The system prompt **spells out the steps**: call `get_weather` for
+# each city, then `to_fahrenheit` on each number it returned, then stop. Each result **names its input**: `get_weather` answers `Paris: 18°C`,
 # not `18`, and `to_fahrenheit` answers `18°C = 64°F`, so every number carries what it is about. Three
 # **worked examples** on other cities sit in the folder before the question. The prompt asks for a **one-line
 # answer**, `CITY: N°F, CITY: N°F`, copied from the results. And it samples at **temperature 0.1**, not 0.7.
@@ -537,9 +529,12 @@ def replay_named(model, variant, trace):
 works = replay_named("smollm2-135m", "named, T=0.1", "named-t-0-1-00.jsonl")
 for event in works.of("tool_call"):
     print(f"  step {event['step']}: {event['name']}({event['arguments']})")
-print("answer:", works.of("finish")[0]["answer"], "| recorded as", works.of("model_reply")[0]["model"])
+recorded = next(e["model"] for e in read_trace(WORKS / "smollm2-135m" / "traces" / "named-t-0-1-00.jsonl")
+                if e["event"] == "model_reply")
+print("answer:", works.of("finish")[0]["answer"], "| the trace records model", repr(recorded))
 assert works.of("finish")[0]["answer"] == "Paris: 64°F, Tokyo: 75°F" and len(works.of("model_reply")) == 3
 assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris", "Tokyo"))  # examples: other cities
+assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt and "each city" not in SYSTEM_PROMPT
 
 # %% [markdown]
 # One lucky run? The variant ran 16 times per model on fresh seeds (300 to 315). The cell counts the right runs
@@ -606,7 +601,8 @@ print(f"outcome: {outcome}")
 # - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
 #   editing every branch. Notebook 03 gives each situation its own card, and has you add one to both.
 # - **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
-#   unanswered in the folder. Providers reject such a folder, so the *next* run would break too. Notebook 03
+#   unanswered in the folder. OpenAI's API refuses such a folder ("An assistant message with 'tool_calls' must
+#   be followed by tool messages responding to each 'tool_call_id'"), so the *next* run would break too. Notebook 03
 #   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
 # - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
 #   in. Notebook 04 is about listeners that watch without the loop knowing who they are.

@@ -30,9 +30,9 @@ SOLUTIONS = {
 }
 
 WRONG = {
-    "00.1": [({"model calls": 2, "tool calls": 4}, "called once more"),
-             ({"model calls": 5, "tool calls": 4}, "both lookups in one reply"),
-             ({"model calls": 4, "tool calls": 2}, "count the errands"),
+    "00.1": [({"model calls": 3, "tool calls": 4}, "too few model calls"),
+             ({"model calls": 5, "tool calls": 4}, "several slips"),
+             ({"model calls": 4, "tool calls": 2}, "each slip the manager passes is one errand"),
              ({"model calls": "4", "tool calls": "4"}, "a whole number"),
              ({"model calls": 4, "tool calls": 4.0}, "a whole number")],
     "00.2": [(builds_without_setting, "os.environ"),

@@ -157,6 +157,13 @@ def converts_made_up_numbers():
                         "Paris: 68°F, Tokyo: 77°F"], name="scripted: made-up numbers")
 
 
+def converts_the_text():
+    """Copies the temperatures as get_weather printed them: text, where to_fahrenheit takes a number."""
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": "18"}), ("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: text for a number")
+
+
 def answers_with_its_own_arithmetic():
     return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
                         [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
@@ -266,6 +273,7 @@ WRONG = {
              ((both_cities_at_once, 3), "one city per reply"),
              ((one_conversion_per_reply, 5), "both conversions at once"),
              ((converts_made_up_numbers, 4), "temperatures get_weather returned"),
+             ((converts_the_text, 4), "turn the temperature into a number"),
              ((answers_with_its_own_arithmetic, 4), "exactly as to_fahrenheit returned them"),
              ((the_same_manager_every_time, 4), "a new ScriptedLLM on every call"),
              ((no_answer_at_the_end, 4), "its last reply is the answer"),
@@ -297,8 +305,9 @@ QUESTIONS = {
     "01.Q5": "A JSON schema: the name, the docstring's description, each argument with its JSON type and its "
              "line from Args:. That text is the model's only idea of what the tool does, so without a docstring "
              "it would have to guess from the name.",
-    "01.Q6": "By tool name and order (tool_name): the n-th answer of get_weather belongs to the n-th slip of "
-             "get_weather. Swapped, the model would read Tokyo's temperature as Paris's, with no id to notice it.",
+    "01.Q6": "Only their order: each answer slip names its tool (tool_name) and carries no id, so the only link "
+             "from the n-th answer of get_weather to the n-th slip of get_weather is where it sits in the folder. "
+             "Swapped, the model could read Tokyo's temperature as Paris's, with no id to notice it.",
     "01.Q7": "{'role', 'tool_calls'}: the Ollama adapter leaves an empty content out; OpenAI's sends null.",
     "01.Q8": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
              "6, so the loop raises before running it. At most max_tool_calls + 1 model calls.",

@@ -53,6 +53,13 @@ class TruthyTestAgent(NaiveAgent):
         super().__init__(llm, registry, system_prompt, memory if memory else KeepAll(system_prompt))
 
 
+class AgentInside(NaiveAgent):
+    """Borrows the package's Agent, whose default is already fixed, just for its memory."""
+
+    def __init__(self, llm, registry, system_prompt, memory=None):
+        super().__init__(llm, registry, system_prompt, Agent(llm, registry, system_prompt, memory=memory).memory)
+
+
 # --- 02.2 ---------------------------------------------------------------------------------------------
 
 
@@ -129,6 +136,22 @@ def loop_by_the_agent(llm, registry, system_prompt, question, *, max_steps=10):
     return RunContext(events=agent.memory.messages(), answer=answer)
 
 
+def loop_by_the_steps(llm, registry, system_prompt, question, *, max_steps=10):
+    from mingraph_lite import CallModel, RunTools
+
+    ctx, state = RunContext(scratch={"errands": 0}), {"question": question}
+    call, run_tools = CallModel(llm, registry, system_prompt), RunTools(registry)
+    while ctx.step < max_steps and ctx.answer is None:
+        state = call.run(state)
+        ctx.step += 1
+        ctx.answer = state.get("answer")
+        if ctx.answer is None:
+            ctx.scratch["errands"] += len(state["messages"][-1].tool_calls)
+            state = run_tools.run(state)
+    ctx.events = list(state.get("messages", []))
+    return ctx
+
+
 # --- 02.3 ---------------------------------------------------------------------------------------------
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -200,12 +223,14 @@ SOLUTIONS = {"02.1": FixedAgent, "02.2": remembering_loop, "02.3": first_made_up
 WRONG = {
     "02.1": [(SharedFolderAgent, "still share one folder"),
              (ForgetsTheCallersFolder, "when the caller hands in a memory"),
-             (TruthyTestAgent, "`memory is None`")],
+             (TruthyTestAgent, "`memory is None`"),
+             (AgentInside, "the package's Agent")],
     "02.2": [(loop_with_one_context, "two runs share one context"),
              (loop_counting_errands_as_steps, "ctx.step counts model calls"),
              (loop_raising_at_the_ceiling, "return the context unfinished"),
              (loop_without_the_question, "ctx.events is the folder"),
-             (loop_by_the_agent, "the package's Agent")],
+             (loop_by_the_agent, "the package's Agent"),
+             (loop_by_the_steps, "CallModel and RunTools")],
     "02.3": [(first_conversion, "nothing is made up there"),
              (comparing_text, "compare numbers, not text"),
              (any_tool_counts, "only get_weather returns Celsius"),

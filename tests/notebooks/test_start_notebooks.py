@@ -18,7 +18,7 @@ def _demo_output(answer_1: dict) -> str:
     """What notebook 00's demo cell prints, run as the notebook has it, after the given prediction."""
     cells = jupytext.read(NOTEBOOKS / "00_start_here.py").cells
     setup = next(c.source for c in cells if "four_round_manager" in c.source and "import" in c.source)
-    demo = next(c.source for c in cells if c.source.startswith("predicted ="))
+    demo = next(c.source for c in cells if "predicted =" in c.source and "verdict(" in c.source)
     namespace: dict = {"__name__": "__main__", "answer_1": answer_1}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
@@ -31,7 +31,8 @@ def test_notebook_00s_demo_waits_for_the_prediction_and_then_shows_the_counts():
     shown = f"model calls: {demo_counts()['model calls']}"
     assert shown not in _demo_output({"model calls": ..., "tool calls": ...})
     assert shown not in _demo_output({"model calls": 3, "tool calls": ...})
-    assert shown in _demo_output({"model calls": 3, "tool calls": 5})
+    printed = _demo_output({"model calls": 3, "tool calls": 5})
+    assert shown in printed and printed.index("00.1 not yet") < printed.index(shown)  # the check ran first
 
 
 def test_the_saved_notebook_00_shows_no_count_the_prediction_asks_for():
@@ -45,3 +46,22 @@ def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():
     source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
     assert "from lessons.fake_servers import" in source
     assert "MockTransport" not in source and "import httpx" not in source
+
+
+def _text_before(stem: str, marker: str) -> str:
+    """The notebook's source up to the first cell that holds ``marker``."""
+    cells = jupytext.read(NOTEBOOKS / f"{stem}.py").cells
+    upto = next(i for i, c in enumerate(cells) if marker in c.source)
+    return "\n".join(c.source for c in cells[:upto])
+
+
+def test_notebook_02_does_not_answer_its_real_model_prediction_before_it_is_asked():
+    before = _text_before("02_what_a_run_remembers", "my_guess_real =")
+    for spoiler in ("answered without a tool", "No zero-shot run", "answers this question right"):
+        assert spoiler not in before[before.index("## Real models on the same loop"):]
+
+
+def test_notebook_01_asks_no_prediction_that_00_1_already_asked():
+    cells = jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells
+    guess = next(c.source for c in cells if c.source.startswith("my_guess ="))
+    assert "four-round" not in guess and "model calls" in guess

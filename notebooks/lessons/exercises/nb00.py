@@ -13,7 +13,7 @@ from . import Hint, NotDone, exercise
 #: The course map the notebook prints: notebook -> the idea it teaches.
 COURSE = {
     "00_start_here": "how to run the course; which model is in use",
-    "01_sticky_note_loop": "the loop most people write first; what travels on the wire; max_steps",
+    "01_sticky_note_loop": "the loop by hand: a tool's schema, what travels on the wire, max_steps",
     "02_what_a_run_remembers": "what a run must keep; the shared default trap; real models on the loop",
     "03_state_cards": "one card per situation; the folder vs the card; who can fix a failure",
     "04_observers": "listeners that watch a run and cannot change it; traces; live views",
@@ -46,12 +46,11 @@ def check_prediction(answer: Any) -> str:
         raise Hint("write each count as a whole number, like 3 (not the text \"3\", nor 3.0)")
     actual = demo_counts()
     if answer["tool calls"] != actual["tool calls"]:
-        raise Hint("count the errands: two cities to look up, and each temperature to convert")
-    if answer["model calls"] != actual["model calls"]:
-        raise Hint("each model call is one reply, holding one or more slips or the answer: "
-                   + ("after the last errand the manager is called once more, to read its result and answer"
-                      if answer["model calls"] < actual["model calls"] else
-                      "this manager asks for both lookups in one reply, then one conversion per reply"))
+        raise Hint("the tool calls are off: each slip the manager passes is one errand, whichever reply carries it")
+    if answer["model calls"] < actual["model calls"]:
+        raise Hint("too few model calls: the reply that reads the last errand's result and answers is a call too")
+    if answer["model calls"] > actual["model calls"]:
+        raise Hint("too many model calls: one reply can carry several slips; re-read which reply asks for what")
     return f"right: {actual['model calls']} model calls and {actual['tool calls']} tool calls; now run the demo"
 
 

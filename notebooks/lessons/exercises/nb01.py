@@ -229,6 +229,10 @@ def check_manager(answer: Any) -> str:
         raise Hint("the third reply asks for both conversions at once (two slips in one reply), and the fourth "
                    "is the answer")
     temperatures = [number(m.content) for m in folder if m.role == "tool" and m.name == "get_weather"]
+    if any(not isinstance(a.get("celsius"), int | float) or isinstance(a.get("celsius"), bool)
+           for _, a in conversions):
+        raise Hint("get_weather returns text ('18'), and to_fahrenheit's celsius is a number: turn the "
+                   "temperature into a number (18, not \"18\") when you write the conversion slip")
     if sorted(a.get("celsius") for _, a in conversions) != sorted(temperatures):
         raise Hint("convert the temperatures get_weather returned (they are in the output above), not others")
     fahrenheit = {number(m.content) for m in folder if m.role == "tool" and m.name == "to_fahrenheit"}

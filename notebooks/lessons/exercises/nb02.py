@@ -17,6 +17,7 @@ from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.memory import KeepAll
 from mingraph_lite.messages import ToolCall, UserMessage
+from mingraph_lite.steps import CallModel, RunTools
 from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, number, results, three_round_manager
 from mingraph_lite.course.weather import weather_registry
@@ -34,6 +35,13 @@ def check_fixed_agent(cls: Any) -> str:
     if not inspect.isclass(cls):
         raise Hint("hand in the class itself (FixedAgent), not an object made from it")
     registry = weather_registry()
+
+    def build_and_run() -> None:
+        cls(ScriptedLLM(["hi"]), registry, "You greet.").run("Hello?")
+
+    if calls_package(build_and_run, (Agent.__init__, Agent.run)):
+        raise Hint("your agent builds the package's Agent (or runs it), whose default is already fixed: the "
+                   "exercise is to fix NaiveAgent's own default, in FixedAgent's __init__")
     one = cls(ScriptedLLM(["one"]), registry, "You are agent one.")  # the stub stops here: "not done"
     if inspect.signature(cls).parameters.get("memory") is None:
         raise Hint("keep the memory parameter: a caller may still hand in their own folder")
@@ -103,9 +111,11 @@ def _check_finished(ctx: Any, llm: ScriptedLLM) -> None:
 
 @exercise("02.2", kind="code", title="a loop that keeps its run in one record")
 def check_remembering_loop(loop: Any) -> str:
-    if calls_package(loop, (Agent.run,), ScriptedLLM(["ok"]), _menu(), "You add.", "Hi", max_steps=1):
-        raise Hint("your loop hands the run to the package's Agent, which keeps its own record: write the loop "
-                   "yourself and keep the run in your RunContext")
+    if calls_package(loop, (Agent.run, CallModel.run, RunTools.run), ScriptedLLM(["ok"]), _menu(), "You add.",
+                     "Hi", max_steps=1):
+        raise Hint("your loop hands the work to the package's Agent, or to its CallModel and RunTools steps, "
+                   "which keeps the folder in its own record: call llm.generate and registry.run yourself and "
+                   "keep the run in your RunContext")
     first_llm, second_llm = _adder(), _adder()
     first = _record(loop, first_llm, 5)
     second = _record(loop, second_llm, 5)
@@ -229,8 +239,8 @@ def check_third_agent(answer: Any) -> str:
     if answer == 2:
         raise Hint("that is what a fresh folder would hold; the third agent gets the same folder as the first two")
     if answer != read:
-        raise Hint("count the shared folder: the weather run (system, question, three replies, four answer "
-                   "slips), the greeter's question and reply, then the third agent's own question")
+        raise Hint("count the shared folder: everything every earlier run of a default-built agent added to "
+                   "it is still there when the third agent adds its own question")
     return f"right: {read} messages, two conversations that are not its own, under the weather instructions"
 
 
