@@ -537,6 +537,7 @@ for label, name in (("SmolLM2-135M (recorded, replayed)", "capstone-smollm2-135m
 smol_replay, smol_result = replayed["SmolLM2-135M (recorded, replayed)"]
 asked = [c.name for m in smol_replay.responses for c in m.message.tool_calls]
 assert smol_result == {"answer": None, "reason": "step limit"} and asked == ["to_usd"] * 6
+assert all(c.arguments == {"amount": 1.0, "currency": "EUR"} for m in smol_replay.responses for c in m.message.tool_calls)
 assert replayed["Gemma 3 270M (recorded, replayed)"][1]["answer"].startswith("<your answer>")
 
 # %% [markdown]
