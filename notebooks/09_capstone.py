@@ -409,7 +409,8 @@ check("09.4", route)
 #    after it; nothing when the node stops the run instead;
 # 3. per slip, in `run_errand`: `on_tool_call(slip)` before the errand, `on_tool_return(answer)` after it;
 # 4. in `give_up`: `on_tool_return(answer)` for each refused slip, in order, and no `on_tool_call`, as these slips
-#    never run (the package's `Agent` announces the answers it writes for calls that never run the same way);
+#    never run (the package's `Agent` too announces `on_tool_return` for the answers it writes to calls it never
+#    runs);
 # 5. `on_finish(answer, reason)` in `run`, once, at the end.
 #
 # The check runs your agent on questions you have not seen at two window sizes (counting what the model was read),
