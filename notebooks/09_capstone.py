@@ -11,7 +11,7 @@
 # - and the **agent**: a graph whose loop has a ceiling (notebook 01), checked on questions you have not seen and
 #   against two recorded runs of real models.
 #
-# **Prerequisites:** notebooks 01 to 08. **Time:** about 86 minutes (estimated with `scripts/pacing.py`, from the
+# **Prerequisites:** notebooks 01 to 08. **Time:** about 88 minutes (estimated with `scripts/pacing.py`, from the
 # notebook's size at rates fitted to a reviewer's measured times; not yet measured on this notebook), exercises and
 # questions included.
 #
@@ -28,7 +28,7 @@ from typing import Annotated, TypedDict
 import matplotlib.pyplot as plt
 
 from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ReplayLLM, StepLimitReached, ToolArgsError,
-                           ToolCall, ToolMessage, ToolRegistry, UserMessage)
+                           ToolCall, ToolMessage, ToolRegistry, UserMessage, read_trace)
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 09.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
@@ -381,36 +381,44 @@ check("09.4", route)
 # %% [markdown]
 # ## The capstone · Exercise 09.5: the price agent
 #
-# Now put the pieces together. `PriceAgent` takes the same arguments as the package's `Agent`, plus a slip budget
-# and a window size, and its `run({"question": ...})` returns `{"answer": ..., "reason": ...}`: the answer with
-# `"answered"`, or `None` with the reason the run stopped (never a made-up sentence). Write:
+# Now put the pieces together. `PriceAgent` takes the package `Agent`'s arguments plus a slip budget and a window
+# size; its `run({"question": ...})` returns `{"answer": ..., "reason": ...}`. Write five methods:
 #
-# - **`model(state)`**, the model node, with the **ceiling**: if a tool broke (`state["failed"]`), return
+# - **`model(state)`**, the model node, with the **ceiling**: if `state["failed"]` is not empty, return
 #   `{"stopped": "tool failed"}`; if `model_calls` has reached `max_steps`, return `{"stopped": "step limit"}`
-#   (checked *before* the call it bounds). Otherwise announce `on_step_start`, call the model on your
-#   `pinned_window` of the messages with `registry.tools`, announce `on_model_reply`, and return the reply (added to
-#   `messages`), the new count, the budget minus the reply's slips, and `stopped`: `"answered"` if the reply has no
-#   slips, else `None`;
-# - **`run_errand(packet)`**, the branch: announce `on_tool_call`, answer the slip with your `errand`, announce
-#   `on_tool_return`, and add the answer to `messages` (and the tool's name to `failed` if its answer starts with
-#   `"Error: tool failed"`);
-# - **`give_up(state)`**: answer every slip of the last reply with an error saying the budget is spent (so no slip
-#   stays unanswered), and set `stopped` to `"slip budget"`;
+#   (checked *before* the call it bounds). Otherwise call `self.llm` on your `pinned_window` of the messages with
+#   `registry.tools`, and return the reply (added to `messages`), `model_calls + 1`, `slips_left` minus the reply's
+#   slips, and `stopped`: `"answered"` if the reply has no slips, else `None`.
+# - **`run_errand(packet)`**, the branch: answer `packet["slip"]` with your `errand`; add the answer to `messages`,
+#   and the tool's name to `failed` if the answer starts with `"Error: tool failed"`.
+# - **`give_up(state)`**: answer every slip of the last reply with
+#   `ToolMessage("Error: not run, because the slip budget is spent", slip.id, name=slip.name, is_error=True)`, so
+#   no slip stays unanswered, and set `stopped` to `"slip budget"`.
 # - **`graph()`**: a `StateGraph(PriceState)` with the nodes `model`, `errand` and `give_up`; `START` to `model`;
-#   your `route` after `model` (its routes: `errand`, `give_up`, `END`); `errand` back to `model` (the join) and
-#   `give_up` to `END`. Compile it with room for every superstep, e.g. `max_steps=3 * self.max_steps + 3`;
-# - **`run(state)`**: announce `on_run_start` with the messages the first call reads (the system prompt as a
-#   `SystemMessage`, then the question as a `UserMessage`), run the graph from `{"messages": [the question],
-#   "failed": [], "model_calls": 0, "slips_left": self.max_slips, "stopped": None}`, announce
-#   `on_finish(answer, reason)`, and return them.
+#   your `route` after `model` (routes `errand`, `give_up`, `END`); `errand` back to `model` (the join);
+#   `give_up` to `END`; compiled with room for every superstep, e.g. `max_steps=3 * self.max_steps + 3`.
+# - **`run(state)`**: run the graph from `{"messages": [UserMessage(question)], "failed": [], "model_calls": 0,
+#   "slips_left": self.max_slips, "stopped": None}`; the answer is the last message's text when `stopped` is
+#   `"answered"`, else `None` (never a made-up sentence); return it with `stopped` as the reason.
 #
-# The check runs your agent on questions you have not seen at two window sizes (and compares what the model was
-# read with what the window allows), on a model that never stops, a broken tool and a batch over budget, and then
-# **replays two recorded runs of real models** through it: each recorded reply is handed back in order, and the
-# replay stops your agent where what it sends differs from the recording. It compares the first call's messages
-# in full (system prompt and question), and each later call only on its newest messages: the recorded reply
-# before it and that reply's answer slips (Q6 asks what this cannot see). An agent that
-# only wraps the package's `Agent` (or its agent graph) is refused: the point is to build it.
+# **The announcements, in order** (each with `self.tell(hook, ...)`):
+#
+# 1. `on_run_start` in `run`, before the graph, with what the first call reads: the system prompt as a
+#    `SystemMessage`, then the question;
+# 2. per model call, in `model`: `on_step_start(number)` (1 for the first) before it, `on_model_reply(response)`
+#    after it; nothing when the node stops the run instead;
+# 3. per slip, in `run_errand`: `on_tool_call(slip)` before the errand, `on_tool_return(answer)` after it;
+# 4. in `give_up`: `on_tool_return(answer)` for each refused slip, in order, and no `on_tool_call`, as these slips
+#    never run (the package's `Agent` too announces `on_tool_return` for the answers it writes to calls it never
+#    runs);
+# 5. `on_finish(answer, reason)` in `run`, once, at the end.
+#
+# The check runs your agent on questions you have not seen at two window sizes (counting what the model was read),
+# on a model that never stops, a broken tool and a batch over budget, and then **replays two recorded runs of real
+# models** through it: each recorded reply is handed back in order, and the replay stops your agent where what it
+# sends differs from the recording (the first call in full, each later call on its newest messages: the recorded
+# reply and its answer slips; Q6 asks what this cannot see). An agent that only wraps the package's `Agent` (or
+# its agent graph) is refused: the point is to build it.
 
 # %%
 class PriceAgent:
@@ -463,14 +471,12 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3]
 #
 # Answer in a sentence or two; three of them have a check cell. The answers are in the solutions.
 #
-# 1. Below the questions, two recorded runs of real models on this very task are replayed. SmolLM2-135M,
-# on the weather question in earlier notebooks, made up a temperature instead of looking it up. On the price
-# question, which of these did it do? **A:** it looked up both prices, then converted them wrongly; **B:** it never
-# looked up a price: it converted an amount it made up, again and again, until the ceiling stopped it; **C:** it
-# answered at once with a made-up price.
+# 1. The notebook's `PriceAgent`, at its defaults, runs the scripted manager on coffee in Rome, Osaka and Lima
+# while the rate service is down: every run of `to_usd` raises `TimeoutError`. How many times does `to_usd` run,
+# in all, before the run ends?
 
 # %%
-q1 = ...  # "A", "B" or "C"
+q1 = ...  # a number
 
 # %%
 check("09.Q1", q1)
@@ -532,6 +538,7 @@ for label, name in (("SmolLM2-135M (recorded, replayed)", "capstone-smollm2-135m
 smol_replay, smol_result = replayed["SmolLM2-135M (recorded, replayed)"]
 asked = [c.name for m in smol_replay.responses for c in m.message.tool_calls]
 assert smol_result == {"answer": None, "reason": "step limit"} and asked == ["to_usd"] * 6
+assert all(c.arguments == {"amount": 1.0, "currency": "EUR"} for m in smol_replay.responses for c in m.message.tool_calls)
 assert replayed["Gemma 3 270M (recorded, replayed)"][1]["answer"].startswith("<your answer>")
 
 # %% [markdown]
@@ -542,8 +549,10 @@ assert replayed["Gemma 3 270M (recorded, replayed)"][1]["answer"].startswith("<y
 # greedy run of each model: they show what these two models did on this question, not what they always do. The
 # agent bounded SmolLM2's loop and made up nothing; it could not tell Gemma's placeholder from an answer.
 #
-# The window is what keeps such a run cheap. Here is what the SmolLM2 run's model calls read, with the whole folder
-# (what the recording's agent sent) and with the window of 6:
+# Did the window save much on this run? The recording counted every call's input tokens with the model's own
+# tokenizer, for an agent that read the whole folder. Each call of this run added the same exchange (a `to_usd`
+# slip for `1.0 EUR` and its answer), so each exchange cost the same number of tokens, and a call that leaves out
+# k exchanges reads k times that fewer. That gives what the window of 6 read, as an estimate:
 
 # %%
 whole = Agent(ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl"), price_tools(), SYSTEM_PROMPT, max_steps=6)
@@ -551,21 +560,36 @@ try:
     whole.run({"question": QUESTION})
 except StepLimitReached as stop:
     print("the recording's agent, replayed again:", stop)
-read_whole = [len(messages) for messages, _ in whole.llm.calls]
-read_window = [len(messages) for messages, _ in smol_replay.calls]
-print("messages read per call, whole folder:", read_whole)
-print("messages read per call, window of 6: ", read_window)
-assert read_window[-1] < read_whole[-1] and read_window[:3] == read_whole[:3]
+recorded = [e["input_tokens"] for e in read_trace(RUNS / "capstone-smollm2-135m.jsonl") if e["event"] == "model_reply"]
+growth = {later - earlier for earlier, later in zip(recorded, recorded[1:])}
+assert len(growth) == 1  # every exchange the same size: the estimate rests on it
+per_exchange = growth.pop()
+left_out = [(len(read) - len(kept)) // 2 for (read, _), (kept, _) in zip(whole.llm.calls, smol_replay.calls)]
+windowed = [tokens - per_exchange * k for tokens, k in zip(recorded, left_out)]
+print("exchanges the window left out, per call:  ", left_out)
+print("input tokens per call, whole folder (recorded):", recorded)
+print("input tokens per call, window of 6 (estimated):", windowed)
+saved = 1 - sum(windowed) / sum(recorded)
+print(f"saved over the run: {sum(recorded) - sum(windowed)} of {sum(recorded)} input tokens ({saved:.0%})")
+assert windowed[:4] == recorded[:4] and len(set(windowed[3:])) == 1 and saved < 0.1
+assert recorded[0] == 333 and f"{saved:.0%}" == "5%"  # the figures the text below states
 
 fig, ax = plt.subplots(figsize=(6.5, 3.2))
-calls = range(1, len(read_whole) + 1)
-ax.plot(calls, read_whole, "o-", label="whole folder (the recording's agent)")
-ax.plot(calls, read_window, "s-", label="pinned window, n=6 (the price agent)")
+calls = range(1, len(recorded) + 1)
+ax.plot(calls, recorded, "o-", label="whole folder (recorded)")
+ax.plot(calls, windowed, "s-", label="pinned window, n=6 (estimated)")
 ax.set_xlabel("model call")
-ax.set_ylabel("messages read")
-ax.set_title("SmolLM2-135M's recorded run, replayed through both agents")
-ax.legend()
+ax.set_ylabel("input tokens")
+ax.set_ylim(0, max(recorded) * 1.1)
+ax.set_title("SmolLM2-135M's recorded run: what each call read")
+ax.legend(loc="lower right")
 plt.show()
+
+# %% [markdown]
+# On six calls the saving is small, about 5%. The system prompt, the question and the two tool schemas are read on
+# every call whatever the window (the first call, with no exchange yet, is already 333 tokens), and only the last
+# two calls run past the window. Past it, the window's calls stay the same size while the whole folder grows by one
+# exchange a call: the longer the run, the more the window saves.
 
 # %% [markdown]
 # ## What is still open

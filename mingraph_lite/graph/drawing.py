@@ -22,7 +22,7 @@ def mermaid(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:
         lines.append(f'    n{i}["{node}"]')
     for source in _order(wiring):
         for kind, target, text in wiring.ways_out(source):
-            arrow = {"edge": "-->", "route": f"-. {text} .->", "join": f"== {text} ==>"}[kind]
+            arrow = {"edge": "-->", "route": f"-. {'END' if text == END else text} .->", "join": f"== {text} ==>"}[kind]
             lines.append(f"    {ids[source]} {arrow} {ids[target]}")
     marked = [ids[n] for n in wiring.nodes if n in visited]
     if marked:
@@ -41,7 +41,7 @@ def ascii(wiring: Wiring, visited: frozenset[str] = frozenset()) -> str:
         fan = " (fan-out: these run side by side)" if sum(kind == "edge" for kind, _, _ in arrows) > 1 else ""
         lines.append(f"[{names.get(source, source)}]{mark}{fan}")
         for kind, target, text in arrows:
-            arrow = {"edge": "----->", "route": f"--{text}-->", "join": f"=={text}==>"}[kind]
+            arrow = {"edge": "----->", "route": f"--{names.get(text, text)}-->", "join": f"=={text}==>"}[kind]
             lines.append(f"    {arrow} {names.get(target, target)}")
     if visited:
         lines.append("(* = visited by the last run)")

@@ -294,6 +294,9 @@ class PriceState(TypedDict):
     stopped: str | None
 
 
+BUDGET_SPENT = "Error: not run, because the slip budget is spent"
+
+
 class PriceAgent:
     def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
@@ -325,9 +328,10 @@ class PriceAgent:
         return {"messages": [answer], "failed": [slip.name] if answer.content.startswith("Error: tool failed") else []}
 
     def give_up(self, state):
-        slips = state["messages"][-1].tool_calls
-        return {"messages": [ToolMessage("Error: not run, because the slip budget is spent", s.id, name=s.name,
-                                         is_error=True) for s in slips], "stopped": "slip budget"}
+        answers = [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in state["messages"][-1].tool_calls]
+        for answer in answers:  # no on_tool_call: these slips never run, as in the package's Agent
+            self.tell("on_tool_return", answer)
+        return {"messages": answers, "stopped": "slip budget"}
 
     def graph(self):
         builder = StateGraph(PriceState)
@@ -364,6 +368,20 @@ class KeepAllAgent(PriceAgent):
 class GiveUpSilently(PriceAgent):
     def give_up(self, state):  # stops, but leaves the batch's slips without answers
         return {"stopped": "slip budget"}
+
+
+class GiveUpOtherWords(PriceAgent):
+    def give_up(self, state):  # a bare "Error: no" tells the model nothing about why its slips were refused
+        update = super().give_up(state)
+        return {**update, "messages": [ToolMessage("Error: no", m.tool_call_id, name=m.name, is_error=True)
+                                       for m in update["messages"]]}
+
+
+class GiveUpUnheard(PriceAgent):
+    def give_up(self, state):  # answers the slips but tells no listener: a PriceLog gets no line for them
+        slips = state["messages"][-1].tool_calls
+        return {"messages": [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in slips],
+                "stopped": "slip budget"}
 
 
 class FakeAnswerAgent(PriceAgent):
@@ -425,8 +443,10 @@ class PackageAgent:  # only wraps the package's Agent: the check must refuse it
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
-    "09.Q1": "B. SmolLM2 never called get_price: it made up 1.0 EUR, converted it in each of its six model calls, "
-             "and the ceiling stopped the run with no answer.",
+    "09.Q1": "6. The first reply asks for three prices, which work; the second asks for three conversions, and "
+             "each errand runs to_usd twice (a broken tool gets one more try, and only one) before answering "
+             "'Error: tool failed twice'. The model node then finds failed set and stops the run ('tool failed') "
+             "before calling the model again, so no third round runs.",
     "09.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
              "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
              "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
@@ -449,7 +469,7 @@ QUESTIONS = {
 }
 
 SOLUTIONS = {"09.1": pinned_window, "09.2": errand, "09.3": PriceLog, "09.4": route, "09.5": PriceAgent,
-             "09.Q1": "B", "09.Q2": "B", "09.Q3": "B"}
+             "09.Q1": 6, "09.Q2": "B", "09.Q3": "B"}
 
 WRONG = {
     "09.1": [(window_forgets_the_question, "the question"),
@@ -480,6 +500,8 @@ WRONG = {
     "09.5": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
              (GiveUpSilently, "unanswered"),
+             (GiveUpOtherWords, "slip budget is spent"),
+             (GiveUpUnheard, "on_tool_return"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every slip with your errand"),
@@ -487,7 +509,7 @@ WRONG = {
              (StubRouteAgent, "finish exercise 09.4 first"),
              (ChattyQuestionAgent, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
-    "09.Q1": [("A", "get_price"), ("C", "ceiling")],
+    "09.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "09.Q2": [("A", "budget"), ("C", "ceiling")],
     "09.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
 }

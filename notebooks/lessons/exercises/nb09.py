@@ -222,8 +222,8 @@ def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
             raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
                        "ToolArgsError is tried once more, and a second try that works gives the slip its answer")
         if want.content.startswith("Error: tool failed twice"):
-            raise Hint(f'for {what}, the answer should read "Error: tool failed twice: <the second error>": the '
-                       "model cannot fix a broken tool, so do not ask it to fix its slip")
+            raise Hint(f'for {what}, the answer should read "Error: tool failed twice: <the second error>", with '
+                       "the text of the SECOND failure, the one that ended the retry, not the first")
         raise Hint(f'for {what}, the answer should read {want.content!r}: the words the model needs to fix it')
     if got.is_error != want.is_error:
         raise Hint(f"for {what}, set is_error={want.is_error}: the agent and its listeners tell a failure by it")
@@ -268,8 +268,8 @@ class _FileWatch(Observer):
         self.heard += 1
         on_disk = len(self.path.read_text(encoding="utf-8").splitlines()) if self.path.exists() else 0
         if on_disk < self.heard and self.behind is None:
-            self.behind = (f"right after announcement {self.heard} ({what}), the file held {on_disk} lines, "
-                           f"not {self.heard}")
+            held = f"{on_disk} line" + "s" * (on_disk != 1)
+            self.behind = f"right after announcement {self.heard} ({what}), the file held {held}, not {self.heard}"
 
     def on_tool_return(self, result: ToolMessage) -> None:
         self._look("an answer slip")
@@ -313,7 +313,8 @@ def _same_but(got: Any, expected: dict[str, Any], key: str) -> bool:
 
 def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
     if len(lines) < len(want):
-        raise Hint(f"after three runs the file holds {len(lines)} lines, not {len(want)}: open it to append "
+        held = f"{len(lines)} line" + "s" * (len(lines) != 1)
+        raise Hint(f"after three runs the file holds {held}, not {len(want)}: open it to append "
                    '("a"), once per line, so every run adds to what is there')
     first_finish = next(i for i, line in enumerate(want) if "reason" in line)
     for index, (got, expected) in enumerate(zip(lines, want, strict=False)):
@@ -369,8 +370,8 @@ def check_route(route: Any) -> str:
         if got == want:
             continue
         if want == END:
-            raise Hint(f"for {what}, the run is over (state['stopped'] is {state['stopped']!r}): return END, and "
-                       "look at stopped before anything else")
+            raise Hint(f"for {what}, the run is over (state['stopped'] is {state['stopped']!r}): return END "
+                       "whenever stopped is set, whatever the budget or the last message holds")
         if want == "give_up":
             raise Hint(f"for {what} (slips_left is {state['slips_left']}), return 'give_up': the model node already "
                        "took the batch off the budget, so a budget below zero means the batch does not fit")

@@ -145,13 +145,17 @@ def _check_stops(cls: Any) -> None:
                    "model cannot fix a broken tool, so after that round the run ends 'tool failed', no more calls")
 
 
+BUDGET_SPENT = "Error: not run, because the slip budget is spent"
+
+
 def _check_give_up(cls: Any) -> None:
     batch = AssistantMessage("", tool_calls=tuple(ToolCall(f"g{i}", "to_usd", {"amount": a, "currency": "PEN"})
                                                   for i, a in enumerate((6, 7.5, 9), 1)))
     state = {"messages": [UserMessage(question_for("bread", ("Lima",))), batch], "failed": [], "model_calls": 2,
              "slips_left": -1, "stopped": None}
+    recorder = EventRecorder()
     try:
-        update = cls(price_manager(), price_tools(), SYSTEM_PROMPT, max_slips=2).give_up(state)
+        update = cls(price_manager(), price_tools(), SYSTEM_PROMPT, observers=[recorder], max_slips=2).give_up(state)
     except Exception as e:
         raise Hint(f"give_up raised {type(e).__name__} on a batch of three slips: answer each, never raise") from None
     said = update.get("messages", []) if isinstance(update, dict) else []
@@ -160,6 +164,14 @@ def _check_give_up(cls: Any) -> None:
         raise Hint(f"give_up, handed a batch of three slips, answered {answered}: a slip left unanswered makes the "
                    "conversation invalid for any later call, so answer every slip of the last reply with an error "
                    "(its id, is_error=True) saying the budget is spent")
+    if any(m.content != BUDGET_SPENT for m in said):
+        raise Hint(f"give_up answered {said[0].content!r}: each answer reads {BUDGET_SPENT!r}, so the model and "
+                   "the log say why the slip never ran")
+    heard = [(e["event"], e.get("tool_call_id")) for e in recorder.events]
+    if heard != [("tool_return", f"g{i}") for i in (1, 2, 3)]:
+        raise Hint(f"give_up announced {[kind for kind, _ in heard]}: announce on_tool_return for each answer, in "
+                   "the slips' order, and nothing else (no on_tool_call: these slips never run), so a listener such "
+                   "as your PriceLog writes a line for each refused slip")
     if update.get("stopped") != "slip budget":
         raise Hint("give_up returns stopped='slip budget', so the caller learns why the run ended")
 
@@ -196,18 +208,27 @@ def check_agent(cls: Any) -> str:
 # --- questions checked against runs ---------------------------------------------------------------------
 
 
-@exercise("09.Q1", kind="reasoning", title="what did SmolLM2 do with the price question?")
-def check_smollm2_run(answer: Any) -> str:
-    events = read_trace(REAL_RUNS["SmolLM2-135M"])
-    asked = [e["name"] for e in events if e["event"] == "tool_call"]
-    truth = "A" if "get_price" in asked else ("C" if events[-1]["reason"] == "answered" else "B")
-    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
-        return f"right: {asked.count('get_price')} get_price calls, {asked.count('to_usd')} to_usd calls, then the ceiling"
-    if answer.strip().upper() == "A":
-        raise Hint(f"count the get_price calls in the replayed run: {asked.count('get_price')}")
-    raise Hint(f"look at how the replayed run ended: {events[-1]['reason']!r}; the ceiling, not an answer")
+Q1_CITIES = ("Rome", "Osaka", "Lima")
+
+
+@exercise("09.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
+def check_down_service(answer: Any) -> str:
+    from ..reference import reference  # the notebook's own agent, as the question is about it
+    from .nb09 import _counting_tools
+
+    registry, tries = _counting_tools(fails=10**6)  # every run of to_usd raises TimeoutError
+    llm = price_manager("coffee", Q1_CITIES)
+    got = reference("09_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
+        {"question": question_for("coffee", Q1_CITIES)})
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise Hint("answer with a number, such as 4 (not text)")
+    if answer == tries["to_usd"]:
+        return (f"right: to_usd ran {tries['to_usd']} times, and the run ended {got['reason']!r} after "
+                f"{len(llm.calls)} model calls")
+    if answer < tries["to_usd"]:
+        raise Hint("each errand gives a broken tool one more try: count the runs per slip, then the slips")
+    raise Hint("after the round of conversions, the model node finds failed set and ends the run before "
+               "calling the model: no round of slips follows")
 
 
 @exercise("09.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
