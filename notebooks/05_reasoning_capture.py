@@ -72,7 +72,7 @@ for f in fields(LLMResponse):
 #
 # | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
 # |---|---|---|---|
-# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count) | accepted; its qwen3 template uses it for turns after the last user message |
+# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count) | accepted; with thinking on, its qwen3 template uses it for turns after the last user message |
 # | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
 # | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
