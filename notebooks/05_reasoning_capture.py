@@ -3,23 +3,23 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count;
+# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
+#   providers fill them;
 # - find where a run went wrong by reading its trace for the **first wrong line**, say whose problem it is (the
-#   four cases), and write a trace rule the classifier does not have;
+#   four cases), and count one kind of mistake over many recorded runs, per variant;
 # - build a 95% interval for a share of runs from its definition, and say what 0 right out of 8 is worth;
-# - run the `"18"` vs `"18°C"` experiment as a harness and compare result folders, an interval on every share;
-# - tell apart a figure reported in an article, a scripted re-enactment, and runs of a real model.
+# - tell apart a figure reported in an article, a scripted re-enactment, and a recorded run of a real model.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
 # and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
 #
-# **Time:** about 88 minutes, exercises and questions included: an estimate, not a measurement, made with
+# **Time:** about 77 minutes, exercises and questions included: an estimate, not a measurement, made with
 # `scripts/pacing.py` from the notebook's words, lines of code, exercises and questions.
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (its author is not named in our copy); we quote its figures as
 # theirs. Runs marked *scripted* are written in advance, not a model. Runs marked *recorded* are real runs of
-# the small local models the course ships, replayed from their trace files.
+# the small local models the course ships, read from their trace files.
 
 # %%
 import io
@@ -27,7 +27,6 @@ import json
 import math
 import os
 import re
-import shutil
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
@@ -38,10 +37,11 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, Rep
                            StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
 from mingraph_lite.course.compare import compare, reported_table
 from lessons.exercises import check
-from lessons.exercises.nb05 import london_manager, recorded, reconvert_manager
+from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_2_run
+from lessons.reference import reference
 from lessons.predict import reveal
 from mingraph_lite.course.experiments import run_experiment
-from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
+from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
 
@@ -67,47 +67,40 @@ for f in fields(LLMResponse):
     print(f"{f.name:17} {str(f.type):18} {where}")
 
 # %% [markdown]
-# Why is thinking on the envelope? It runs to hundreds of tokens per call, and **the two providers this course
-# talks to** (Ollama, and OpenAI's Chat Completions) do not need it sent back. So listeners see it, and the
-# folder does not pay for it again every round. Not every provider is like that: Anthropic's guide *Building with
-# extended thinking* says a thinking block must go back, unchanged, with the tool call it led to, and OpenAI's
-# cookbook *Better performance from reasoning models using the Responses API* recommends passing earlier
-# reasoning back. An adapter for either would have to keep thinking in the folder.
+# Thinking rides on the envelope: listeners see it, and the folder does not pay for its hundreds of tokens
+# again every round. What providers report, and whether they want it back:
 #
-#
-# What each provider reports also differs. The article probed both SDKs directly and reported:
-#
-# | provider | thinking off? | thinking text | separate token count |
+# | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
 # |---|---|---|---|
-# | Ollama, qwen3.5:2b | yes: 434 output tokens fell to 4 | full text | none (inside the output count) |
-# | OpenAI, gpt-5-mini | no: turned down, `"none"` refused | none in Chat Completions | exact: `reasoning_tokens` |
+# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count) | accepted; with thinking on, its qwen3 template uses it for turns after the last user message |
+# | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
+# | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
-# "Thinking off?" asks whether thinking can be switched off. With Ollama it can: in the article's probe, switching
-# it off took a reply from 434 output tokens to 4. OpenAI's `reasoning_effort` can only be turned down: the value
-# `"none"` was refused. Each provider gives the half the other doesn't, so the envelope has one slot for the text
-# and one for the count, and a provider fills what it has; `None` means **not reported**, never an estimate.
+# Sources: Ollama's docs *Thinking* and the `qwen3` template on ollama.com; OpenAI's Chat Completions API
+# reference; Anthropic's guide *Building with extended thinking*. `None` means **not reported**, never an
+# estimate. This course's Ollama adapter fills `reasoning` and does not send it back, so a qwen3 model here
+# reads its earlier tool-call turns without their thinking: the runs work, though not as the template intends.
 #
-# | slot | Ollama (thinking on) | OpenAI Chat Completions | scripted | local models here |
-# |---|---|---|---|---|
-# | `reasoning` | the thinking text | `None` | when the script says | `None` (they don't think aloud) |
-# | `reasoning_tokens` | `None` (counted in the output) | the count | `None` | `None` |
+# What do the shipped local models fill? Every reply they recorded:
+
+# %%
+replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jsonl"))
+           for e in read_trace(trace) if e["event"] == "model_reply"]
+print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a reasoning text: "
+      f"{sum(e['reasoning'] is not None for e in replies)}, with a thinking-token count: "
+      f"{sum(e['reasoning_tokens'] is not None for e in replies)}")
+assert replies and all(e["reasoning"] is None and e["reasoning_tokens"] is None for e in replies)
+
+# %% [markdown]
+# Nothing: these two models have no thinking channel, so the thinking below is **scripted**, labelled so.
+# For real thinking, run the live cell near the end with a thinking model.
 #
 # ## Record before you know there is a bug
 #
-# In the article, qwen3.5:2b with thinking on was asked our question. Both lookups came back right (18 and 24,
-# Celsius), Paris was converted to 64°F, and the final answer said **Tokyo: 24°F**. Its step-3 thinking,
-# printed by the console logger, said why: *"Tokyo is already in Fahrenheit, so I don't need to convert it."*
-#
-# The author then built the trace recorder and re-ran the question six times: **none of the six got Tokyo
-# wrong** (reported in the article). A mistake may not come back when you look for it, so the trace has to be
-# recording already. Here is a **scripted re-enactment** of the 2b run (`wrong_tokyo_manager`: replies written in
-# advance, with the 2b run's thinking), recorded to a trace file as it happens.
-#
-# **Predict first.** From the story above, how many model calls and how many tool calls will this run make?
-# Write it in the next cell before you run the one after.
-
-# %%
-my_prediction = ...  # (model calls, tool calls), for example (2, 5)
+# In the article, qwen3.5:2b with thinking on answered our question with **Tokyo: 24°F**; its thinking said
+# *"Tokyo is already in Fahrenheit, so I don't need to convert it."* Re-run six times, it never got Tokyo wrong
+# again (reported in the article). A mistake may not come back when you look for it, so record before you
+# know. A **scripted re-enactment** (`wrong_tokyo_manager`, with the 2b run's thinking), traced as it runs:
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
@@ -118,7 +111,6 @@ answer = agent.run({"question": QUESTION})["answer"]
 events = read_trace(TRACE)
 kinds = Counter(e["event"] for e in events)
 print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
-reveal(my_prediction, (kinds["model_reply"], kinds["tool_call"]), "(model calls, tool calls)")
 
 # %% [markdown]
 # Three model calls and **three** tool calls: two lookups, then one conversion (Paris). Tokyo was never
@@ -182,7 +174,7 @@ assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3
 # wrong one? The final reply is wrong too; by the convention, that does not decide. Answer as `(case, line)`.
 
 # %%
-print_trace(recorded(reconvert_manager()))
+show_05_2_run(print_trace)  # prints the run with the printer above, and hands back no events
 
 # %%
 case_and_line = ...  # (case, line)
@@ -242,13 +234,13 @@ for label, llm, tools, limit in runs:
 assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
 
 # %% [markdown]
-# ### One rule, written out
+# ### Counting one mistake over many runs
 #
 # `classify` stops at the first wrong line, which is what "whose problem is it?" needs. A reviewer asking "how
-# often does this model ask about the wrong city?" needs every such line instead. Here is that rule for
-# `get_weather`, on the events as the trace holds them: a `tool_call` has `id`, `name` and `arguments` (a
-# dict); a `tool_return` has `tool_call_id` (the ticket of its slip), `name` and `content` (text such as
-# `"18"` or `"18°C"`).
+# often does each variant ask about the wrong city?" needs every such line, in every run. One rule, for
+# `get_weather`, on the events as the trace holds them (a `tool_call` has `id`, `name` and `arguments`, a dict;
+# a `tool_return` has `tool_call_id`, `name` and `content`, text such as `"18"` or `"18°C"`), then counted per
+# variant over a list of `(variant, events)` runs:
 
 # %%
 ASKED_ABOUT = {"paris", "tokyo"}  # the question's cities
@@ -261,45 +253,65 @@ def wrong_city_lines(events):
             and e["arguments"].get("city", "").lower() not in ASKED_ABOUT]
 
 
-print("asks about London, then converts 30:", wrong_city_lines(recorded(london_manager())))
-print("the right run:                     ", wrong_city_lines(recorded(four_round_manager())))
+def wrong_cities_per_variant(runs):
+    counts = Counter({variant: 0 for variant, _ in runs})  # every variant gets a count, 0 included
+    for variant, events in runs:
+        counts[variant] += len(wrong_city_lines(events))
+    return dict(counts)
+
+
+print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("scripted A", recorded(four_round_manager())),
+                                ("scripted B", recorded(four_round_manager()))]))
 
 # %% [markdown]
-# One pass, no memory: each slip is judged on its own. The `to_fahrenheit` rule needs memory, because whether
-# a number is made up depends on what came back *earlier*.
+# Each slip is judged on its own there. The `to_fahrenheit` rule needs memory: whether a number is made up
+# depends on what `get_weather` answered *earlier in the same run*.
 #
-# ### Exercise 05.1 (code): every made-up number
+# ### Exercise 05.1 (code): made-up numbers, per variant
 #
-# Write `made_up_lines(events)`: the line numbers (1-based, as above) of **every** `to_fahrenheit` slip whose
-# `celsius` argument is not a number that an earlier `get_weather` answer slip returned, in order; `[]` if
-# there is none. A number that came back from `to_fahrenheit` is Fahrenheit already, so it does not count.
-# `number` (imported at the top) reads the number out of an answer slip's text:
+# Write `made_up_counts(runs)`: given a list of `(variant, events)` runs, return a dict with one key per
+# variant seen, counting **every** `to_fahrenheit` slip whose `celsius` is not a number that an earlier
+# `get_weather` answer slip *of the same run* returned. The rules of 02.3 hold: compare numbers, not text
+# (`"Paris: 18°C"` holds 18; `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them), a number that came back from
+# `to_fahrenheit` is Fahrenheit already, and arguments that stayed text (they did not parse) count as made up.
+#
+# The check runs your function on scripted traps and then on every recorded run of two experiments this
+# notebook never shows (`finish-right-2` and `finish-right-3`, 112 runs). It refuses an answer that runs
+# `classify`, however it reaches it: that stops at the first wrong line of each run, and this count needs all.
 
 # %%
-print(number("18°C"), number("18"), number("64.4"))
+def made_up_counts(runs):
+    raise NotImplementedError  # return {variant: number of made-up to_fahrenheit slips}
+
+
+# %%
+check("05.1", made_up_counts)
 
 # %% [markdown]
-# The check runs your rule on seven scripted runs (among them 05.2's run, one that converts 18 *before* the lookup
-# that returns it, and one that asks about London before it makes a number up) and on one real recorded run of a
-# small model. It refuses a rule that calls `classify`: that stops at the first wrong line of any kind.
+# The notebook's own version (loaded from the solutions, not printed) on all 128 recorded runs of the
+# `finish-right` experiment, met again below: made-up slips out of all `to_fahrenheit` slips, per model and
+# variant.
 
 # %%
-def made_up_lines(events):
-    raise NotImplementedError  # your rule here: return a list of line numbers
+count_made_up = reference("05.1")
+for model in ("smollm2-135m", "gemma3-270m"):
+    runs = recorded_runs("finish-right", model)
+    made_up, slips = count_made_up(runs), Counter()
+    for variant, events in runs:
+        slips[variant] += sum(e["event"] == "tool_call" and e["name"] == "to_fahrenheit" for e in events)
+    print(f"{model}, {len(runs)} runs:", ", ".join(f"{v} {made_up[v]} of {slips[v]}" for v in made_up))
+    assert all(slips[v] - 1 <= made_up[v] <= slips[v] for v in made_up)  # the sentence below
 
-
-# %%
-check("05.1", made_up_lines)
+# %% [markdown]
+# All but one of the conversions these two models asked for in `finish-right` were of made-up numbers. The
+# worked example changed how many conversions they asked for, not whether the numbers came from a lookup.
 
 # %% [markdown]
 # ## The trace pointed at the tool
 #
-# The 0.8b run the article recorded ended with **both** cities as Fahrenheit (Paris 18°F, Tokyo 24°F), and its
-# thinking said the numbers were "already Fahrenheit temperatures based on the tool's response format"
-# (quoted from the article). Two lines up, the model was holding a bare `"18"`.
-#
-# The unit *was* on the menu: `get_weather`'s description says "in degrees Celsius". But the menu is read once,
-# at the top of the folder; rounds later the manager holds a slip that just says 18.
+# The article's 0.8b run reported **both** cities as Fahrenheit; its thinking called the numbers "already
+# Fahrenheit temperatures based on the tool's response format" (quoted). It was holding a bare `"18"`. The
+# unit is on the menu ("in degrees Celsius"), but the menu is read once, at the top of the folder.
 # `weather_registry(unit_in_result=True)` makes the unit travel with the result:
 
 # %%
@@ -371,56 +383,14 @@ assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1
 # %% [markdown]
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
 # 0 of 8 still allows a model right about one run in three. That is why every share below carries an interval.
-#
-# ## The experiment as a harness
-#
-# `run_experiment` (in `mingraph_lite.course.experiments`) runs N traced runs per variant into a folder; run
-# `(variant, i)` uses seed `S + i`. Each run is classified and recorded the moment it ends: `results.csv`,
-# `traces/`, `summary.json` (model, settings, versions). Running it again skips the runs already recorded, so an
-# interrupted experiment resumes. From a terminal it is one command:
-#
-# ```
-# python -m mingraph_lite experiment unit --llm local:gemma3-270m --runs 8 --seed 0 --temperature 0.7 --out DIR
-# python -m mingraph_lite experiment compare DIR1 DIR2 ...
-# ```
-#
-# Offline, with no model named, it runs the scripted managers modelling the report, and says so:
-
-# %%
-FOLDER = Path("traces/05_experiment")
-shutil.rmtree(FOLDER, ignore_errors=True)  # start afresh, so this notebook shows the same runs every time
-results = run_experiment(out=FOLDER, runs=8, seed=1, progress=False)
-print(results.table())
-print("\nin the folder:", sorted(p.name for p in FOLDER.iterdir()))
-print("first row:", (FOLDER / "results.csv").read_text(encoding="utf-8").splitlines()[1][:110], "...")
 
 # %% [markdown]
 # ## Real runs: the local models the course ships
 #
-# The repository ships runs of the two small local models (run in-process, no server), recorded by the command
-# above: 8 runs per variant each, with sampling on. Their settings, from each folder's `summary.json`:
-
-# %%
-SHIPPED = sorted(p.parent for p in Path("../data/experiments").glob("*/summary.json"))
-for folder in SHIPPED:
-    s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    seeds = f"{s['settings']['seed']}..{s['settings']['seed'] + s['runs_per_variant'] - 1}"
-    print(f"{folder.name}: {s['model']}, temperature {s['settings']['temperature']}, seeds {seeds} "
-          f"(run i of each variant uses seed {s['settings']['seed']}+i), {s['runs_recorded']} runs, "
-          f"at most {s['settings']['max_steps']} model calls per run, package {s['package_version']}")
-
-# %% [markdown]
-# **Predict first**, before any of their runs is shown. For these two models (135M and 270M parameters, against
-# the article's 800M), which outcome do you expect most often with the bare `"18"`: right, a wrong slip
-# (case 1), Celsius reported as Fahrenheit (case 3), or never finished (case 4)?
-
-# %%
-my_outcome_guess = ...  # "right", "wrong slip", "wrong final reasoning" or "never finished"
-
-# %% [markdown]
-# A recorded run can be **replayed**: `ReplayLLM` hands back the recorded replies in order (checking that the
-# run asks what the recording asked), so the agent runs again exactly as it did, without the model. Here is the
-# first `"18"` run of each model, replayed through the console logger, then classified:
+# The repository ships the `unit` experiment (`"18"` vs `"18°C"`) run on the two small local models
+# (in-process, no server) by `python -m mingraph_lite experiment unit --llm local:MODEL ...`: 8 runs per
+# variant each, sampling on, every run classified and recorded the moment it ends. Their settings, then every
+# run classified from its trace (`tests/notebooks/test_nb05_claims.py` checks each claim below):
 
 # %%
 def results_rows(folder):
@@ -429,58 +399,47 @@ def results_rows(folder):
         return list(csv.DictReader(handle))
 
 
-def replay(folder, variant="18", index=0):
-    row = next(r for r in results_rows(folder) if r["variant"] == variant and int(r["index"]) == index)
-    recorder = EventRecorder()
-    agent = Agent(ReplayLLM.from_trace(folder / row["trace"]), weather_registry(variant == "18°C"), SYSTEM_PROMPT,
-                  observers=[ConsoleLogger(), recorder], max_steps=6)
-    try:
-        agent.run({"question": QUESTION})
-    except Exception as error:  # a step limit or a failing tool: the trace says which
-        print(f"(the run stopped: {type(error).__name__})")
-    return recorder.events
-
-
+SHIPPED = sorted(p.parent for p in Path("../data/experiments").glob("*/summary.json"))
 for folder in SHIPPED:
-    print(f"===== {folder.name}: replay of recorded run \"18\" #0 =====")
-    v = classify(replay(folder))
-    print(f"--> {v.outcome} (case {v.case}), first wrong line {v.line}: {v.why}\n")
-
-# %% [markdown]
-# Replays show one run at a time. Every recorded run of each model, classified from its trace, and what SmolLM2
-# converted in two of its runs (`tests/notebooks/test_nb05_claims.py` checks each claim below on these traces):
-
-# %%
-for folder in SHIPPED:
+    s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     verdicts = Counter()
     for row in results_rows(folder):
         v = classify(read_trace(folder / row["trace"]))
         verdicts[f"case {v.case} at line {v.line}"] += 1
-    print(f"{folder.name}: {dict(verdicts)}")
+    print(f"{folder.name}: {s['model']}, temperature {s['settings']['temperature']}, seeds from "
+          f"{s['settings']['seed']}, at most {s['settings']['max_steps']} model calls: {dict(verdicts)}")
+TRACES = Path("../data/experiments/smollm2-135m/traces")
 for run in ("bare-00", "bare-02"):
-    trace = read_trace(Path("../data/experiments/smollm2-135m/traces") / f"{run}.jsonl")
-    print(f'SmolLM2, "18" {run}, converted:', [e["arguments"]["celsius"] for e in trace if e["event"] == "tool_call"])
+    trace = read_trace(TRACES / f"{run}.jsonl")
+    asked = [e["arguments"]["celsius"] for e in trace if e["event"] == "tool_call"]
+    answered = [e["content"] for e in trace if e["event"] == "tool_return"]
+    print(f'SmolLM2, "18" {run}, to_fahrenheit asked -> answered:', ", ".join(f"{a} -> {b}" for a, b in zip(asked, answered)))
 
 # %% [markdown]
-# What the two tiny models got wrong, and why:
-#
 # - **SmolLM2-135M never looked up the weather.** In all 16 runs its first slip is `to_fahrenheit` with a number
-#   it invented (30 in run 0, 39.59 in run 2): line 4, case 1. Then it asks again, for the same number (run 0:
-#   30.0 six times) or for its own last answer (run 2: each number the conversion of the one before), until the
-#   step limit. **Our guess**, which these traces cannot test: a model this small links "Fahrenheit" in the
-#   question with the tool named `to_fahrenheit`, without learning that the tool needs a number from somewhere.
-# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1 at line 3, a reply about
-#   cities no tool was asked about). Most of those replies copy the menu's reply format back (`<your answer> or
-#   with one or more function calls...`): it repeated the instructions instead of following them. The other 4
-#   runs looked the weather up again and again and never converted: case 4, never finished.
-# - **Neither model got far enough for the unit to matter.** The article's mistake (case 3) needs a model that
-#   looks up both cities first. SmolLM2 never saw what `get_weather` returns, so `"18"` and `"18°C"` could not
-#   make a difference to it. (With a worked example in the folder, Gemma sometimes got that far: see below.)
-#
-# Run *i* of both variants uses the same seed, and the first prompt is the same in both (the variant only shows
-# in `get_weather`'s answer), so each pair should start with the same first reply. All of SmolLM2's pairs did;
-# four of Gemma's eight did not: on this runtime a seed makes runs *likely* to repeat, not certain to.
-#
+#   it invented (30 in run 0, 39.59 in run 2): line 4, case 1. Then it keeps converting until the step limit:
+#   in run 0 the same 30.0 six times; in run 2, after 39.59 came back as 103, it asked about 100, and from then
+#   on each number is the answer it got back (212, then 414, ...).
+# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1 at line 3, an answer
+#   before any lookup). The next cell reads those 12 first replies: 10 copy the menu's placeholder
+#   `<your answer>` back, 7 of them with the format line that follows it in the prompt, and only 3 name Paris or
+#   Tokyo at all. The other 4 runs looked the weather up again and again and never converted: case 4.
+# - **Neither model got far enough for the unit to matter:** the article's mistake (case 3) needs both lookups
+#   first.
+
+# %%
+GEMMA = Path("../data/experiments/gemma3-270m")
+at_once = [first["content"] for row in results_rows(GEMMA)
+           for first in [next(e for e in read_trace(GEMMA / row["trace"]) if e["event"] == "model_reply")["message"]]
+           if not first["tool_calls"]]
+placeholder = sum("<your answer>" in text.lower() for text in at_once)
+format_line = sum("or with one or more function calls" in text for text in at_once)
+cities = sum(bool(re.search(r"paris|tokyo", text, re.I)) for text in at_once)
+print(f"Gemma's answers before any lookup: {len(at_once)}; copy the placeholder <your answer>: {placeholder}; "
+      f"copy the format line after it too: {format_line}; name Paris or Tokyo: {cities}")
+assert (len(at_once), placeholder, format_line, cities) == (12, 10, 7, 3)  # the bullet above
+
+# %% [markdown]
 # ### All the recorded runs, compared
 
 # %%
@@ -489,35 +448,27 @@ print(comparison.table())
 show(comparison.figure(title="Recorded runs of the shipped local models (8 per variant; temperature and "
                              "seeds in each folder's summary)"))
 outcomes = Counter((f.name, r["variant"], r["outcome"]) for f in SHIPPED for r in results_rows(f))
-for f in SHIPPED:
-    top = Counter(r["outcome"] for r in results_rows(f) if r["variant"] == "18").most_common(1)[0][0]
-    reveal(my_outcome_guess, top, f'{f.name}, most often with "18"')
 assert not any(outcome == "right" for _, _, outcome in outcomes)  # the claims below
 assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") for v in ("18", "18°C")] == [5, 7, 3, 1]
 
 # %% [markdown]
-# How to read it: no run of this `unit` recording was right (0 of 8 per variant), and 0 of 8 still allows a true
-# share of right runs up to about a third. The variants differ only for Gemma, in two counts out of 8: 5 vs 7
-# wrong slips and 3 vs 1 runs that never finished. Both sit well inside overlapping intervals, so they say nothing about
-# units. These models are too small to test the article's finding; a model of its size (qwen3.5:0.8b), served
-# to a whole class, is the next step (see `data/experiments/README.md`).
+# No run was right (0 of 8 per variant). The variants differ only for Gemma, 5 vs 7 wrong slips and 3 vs 1
+# never finished, well inside overlapping intervals: nothing about units. Testing the finding needs a model of
+# the article's size (qwen3.5:0.8b), served to a class (see `data/experiments/README.md`).
 
 # %% [markdown]
-# ## A real unit mistake, found by its first wrong line
+# ## A run with a worked example, read line by line
 #
-# Too small to test the finding is not too small to make the mistake. The lab then asked what it takes for these
-# two models to finish right: the definition `finish-right` asks our question four ways (zero-shot, a worked
-# example, units on every result, both), 16 sampled runs per variant per model, recorded by the same command.
-# **No `finish-right` run is right; this is the closest.** (The first runs that finish right came later, from
-# results that name their input: `finish-right-3`, replayed in notebook 02.) A real run, replayed, nothing edited:
+# The lab then asked what it takes for these two models to finish right: the definition `finish-right` (the
+# runs 05.1 counted) asks our question four ways (zero-shot, a worked example, units on every result, both),
+# 16 sampled runs per variant per model, recorded by the same command. One real run, replayed, nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;
 # - settings: temperature 0.7, seed from the results file (below), at most 6 model calls (`max_steps=6`).
 #
-# The variant places a **worked example** in the folder before the question: a short exchange on two other
-# cities, showing both lookups, both conversions and the answer. The trace marks those messages `"example"`, so
-# nobody mistakes them for the learner's question. The run's settings, then what the model read, in order:
+# The **worked example** is a short exchange on two other cities (both lookups, both conversions, the answer)
+# placed before the question; the trace marks it `"example"`. The run's settings, then what the model read:
 
 # %%
 FINISH = Path("../data/experiments/finish-right/gemma3-270m")
@@ -535,14 +486,13 @@ assert "example" not in first["messages"][-1] and all("example" in m for m in fi
 
 # %% [markdown]
 # **Predict first.** The model had the example's two conversions right in front of it. Which line of its trace
-# will be the first wrong one, and which case?
+# will be the first wrong one, and which case (4 if you think it never finished)?
 
 # %%
 my_line_and_case = ...  # (line, case)
 
 # %% [markdown]
-# To replay it, the folder must start as the recording's did: the system prompt, the worked example, then the
-# question. The definition builds the example's messages and the tools (`load` reads the shipped definition).
+# The replay's folder must start as the recording's did: the prompt, the worked example, then the question.
 
 # %%
 from mingraph_lite import KeepAll
@@ -566,9 +516,8 @@ reveal(my_line_and_case, (real_verdict.line, real_verdict.case), "(line, case)")
 # %% [markdown]
 # Lines 1 to 8 are right: both lookups ask about the question's cities, and both answer slips hold the teaching
 # data in Celsius. Line 9, the final reply, gives those same two numbers with **°F** after them and never calls
-# `to_fahrenheit`: case 3, the reasoning. It is the article's 0.8b mistake (both cities reported as Fahrenheit),
-# made by a real model a third that size. (The reply then runs on with made-up text until the token cap; the
-# classifier reads only the number after each city's name.) The cell below checks these claims on the replay:
+# `to_fahrenheit`: case 3, the reasoning: the article's 0.8b mistake, made by a real model a third that size.
+# (The reply then runs on until the token cap; the classifier reads the number after each city's name.)
 
 # %%
 returns = {e["content"] for e in recorder.events if e["event"] == "tool_return" and e["name"] == "get_weather"}
@@ -580,38 +529,16 @@ assert real_verdict == classify(read_trace(TRACE_10))                           
 print("checked: right lookups, no conversion, Celsius reported as Fahrenheit, as the run recorded it")
 
 # %% [markdown]
-# Was it one odd run? Over all 128 recorded `finish-right` runs of both models, the ones whose first wrong line is
-# the final reply (case 3), whether the classifier flagged a Celsius reading reported as Fahrenheit, and the
-# first two temperatures each reply gives:
-
-# %%
-finish_rows = [(f.parent.name, r) for f in sorted(FINISH.parent.glob("*/summary.json")) for r in results_rows(f.parent)]
-case_3 = [(model, r) for model, r in finish_rows if r["case"] == "3"]
-for model, r in case_3:
-    said = re.findall(r"(\w+): (\d+)°([CF])", r["answer"])[:2]
-    print(f"{model}, \"{r['variant']}\" #{r['index']}: Celsius as Fahrenheit: {r['celsius_as_fahrenheit']}, says {said}")
-right = sum(r["outcome"] == "right" for _, r in finish_rows)
-print(f"runs: {len(finish_rows)}, right: {right}, case 3: {len(case_3)}")
-assert right == 0 and {model for model, _ in case_3} == {"gemma3-270m"}
-assert {r["variant"] for _, r in case_3} <= {"worked example", "both"}
-with_units = {r["index"]: re.findall(r"(\w+): (\d+)°([CF])", r["answer"])[:2] for _, r in case_3 if r["variant"] == "both"}
-assert with_units == {"10": [("Tokyo", "24", "C"), ("Paris", "18", "F")],
-                      "12": [("London", "18", "C"), ("Tokyo", "24", "F")]}  # what the text below says
-
-# %% [markdown]
-# Four runs, all Gemma, all with the worked example in the folder: the only `finish-right` runs that reached
-# the final reply with every slip right. Two of them also had units on every result (`"18°C"`), and each kept
-# the unit for one number only: "both" #10 says Tokyo 24°C but Paris 18°F; #12 says Tokyo 24°F and puts Paris's
-# 18°C under the name London. The unit on the slip did not stop the mistake in either run, nor did it fail
-# everywhere. Two runs are far too few to say more.
+# No `finish-right` run is right (the first right runs came later, from results that name their input:
+# `finish-right-3`, replayed in notebook 02). The only `finish-right` runs whose first wrong line is the final
+# reply are four of Gemma's, all with the worked example in the folder (`tests/notebooks/test_nb05_claims.py`).
 
 # %% [markdown]
 # ## Try it with a live model
 #
-# With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, the model of the report), this
-# cell runs 2 runs per variant of it into `traces/05_live` (run it again to add nothing: the runs are recorded).
-# No seed is given, so one is drawn for you and kept in the folder: thirty students measure different runs, not
-# the same ones thirty times. For a whole class, see `teachers_guide.md` beside the notebooks.
+# With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, a thinking model), this cell
+# records 2 runs per variant into `traces/05_live`, with a seed drawn for you and kept in the folder. For a
+# class, see `teachers_guide.md`.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -627,13 +554,12 @@ else:
 # %% [markdown]
 # ## What is still open
 #
-# - **Eight runs, small models.** Every interval above is wide. A class of 30 pools into 240 runs per variant
-#   (`experiment compare` pools folders with the same model and settings; question 5 asks how many it takes).
-# - **The classifier knows this one question.** A general "first wrong line" needs the truth for every tool and
-#   a reply format you can check (structured output), not a regular expression.
-# - **Right for the wrong reasons.** In the article, four of the six right `"18°C"` runs ignored "never do the
-#   arithmetic yourself". An outcome count can't see that; only the trace does, so the harness keeps every
-#   trace.
+# - **Eight runs, small models.** Every interval above is wide; a class of 30 pools 240 runs per variant
+#   (question 5 asks how many it takes).
+# - **The classifier knows this one question.** A general "first wrong line" needs the truth for every tool
+#   and a reply format you can check, not a regular expression.
+# - **Right for the wrong reasons.** An outcome count cannot see a right answer reached by doing the arithmetic
+#   itself; only the trace can, so the harness keeps every trace.
 
 # %% [markdown]
 # ## Questions
@@ -647,14 +573,12 @@ else:
 #    answered `"18°C"` instead of `"18"`: the same verdict, or a different one? Why?
 # 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
 #    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
-# 4. Which line of your `made_up_lines` keeps a number that came back from `to_fahrenheit` from counting as
-#    Celsius? What would your rule return on 05.2's run (the one that converts its own 64 again) without it?
+# 4. Where in your `made_up_counts` does the set of looked-up numbers start empty? What would your count say
+#    about a run that converts 18 without looking anything up, if it came right after a run that looked up 18?
 # 5. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
 #    which the 95% interval is narrower than 0.2 (20 points)?
 # 6. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
 #    the same verdict, another verdict, or a refusal?
-# 7. What does the textbook interval `p ± 1.96·√(p(1−p)/n)` claim at 0 of 8, and why is that too strong?
-# 8. Why could `"18"` versus `"18°C"` make no difference to SmolLM2-135M? Which count in its traces shows it?
 
 # %%
 answer_q2 = ...  # "same" or "different"

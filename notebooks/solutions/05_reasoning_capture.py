@@ -4,84 +4,116 @@ answers to its questions."""
 from __future__ import annotations
 
 import math
+import re
 
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.compare import wilson
-from mingraph_lite.course.scripts import number
 
 
-def made_up_lines(events):
-    """The lines of every to_fahrenheit slip whose number no earlier get_weather answer slip held."""
-    asked, celsius, lines = {}, [], []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "tool_call":
-            asked[e["id"]] = e["name"]
-            if e["name"] == "to_fahrenheit" and e["arguments"].get("celsius") not in celsius:
-                lines.append(line)
-        elif e["event"] == "tool_return" and asked.get(e["tool_call_id"]) == "get_weather":
-            celsius.append(number(e["content"]))
-    return lines
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
-def any_tool_number(events):
+def celsius_of(event):
+    """The number a to_fahrenheit slip asks to convert, or None when its arguments gave none (as in 02.3)."""
+    arguments = event["arguments"] if isinstance(event["arguments"], dict) else {}  # text: did not parse
+    try:
+        return float(arguments.get("celsius"))
+    except (TypeError, ValueError):
+        return None
+
+
+def made_up_counts(runs):
+    """Per variant, the to_fahrenheit slips whose number no earlier get_weather answer of the same run held."""
+    counts = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        returned = set()  # a new set for every run
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                returned.update(float(n) for n in NUMBER.findall(e["content"]))
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned:
+                counts[variant] += 1
+    return counts
+
+
+def shared_memory(runs):
+    """Wrong: one set of looked-up numbers for all runs, so a run that looks nothing up borrows another's."""
+    counts, returned = {}, set()
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                returned.update(float(n) for n in NUMBER.findall(e["content"]))
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned:
+                counts[variant] += 1
+    return counts
+
+
+def skips_text_arguments(runs):
+    """Wrong: leaves out slips whose arguments stayed text (02.3 counts them as made up)."""
+    return made_up_counts([(v, [e for e in events if isinstance(e.get("arguments", {}), dict)]) for v, events in runs])
+
+
+def any_tool_number(runs):
     """Wrong: accepts a number any tool returned, so converting 64°F again looks fine."""
-    seen, lines = [], []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and e["arguments"]["celsius"] not in seen:
-            lines.append(line)
-        if e["event"] == "tool_return":
-            seen.append(number(e["content"]))
-    return lines
+    counts = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        returned = set()
+        for e in events:
+            if e["event"] == "tool_return":
+                returned.update(float(n) for n in NUMBER.findall(e["content"].rpartition("=")[2]))
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned:
+                counts[variant] += 1
+    return counts
 
 
-def whole_run_lookups(events):
-    """Wrong: collects every get_weather answer of the run first, so a number converted before its lookup passes."""
-    asked = {e["id"]: e["name"] for e in events if e["event"] == "tool_call"}
-    celsius = [number(e["content"]) for e in events
-               if e["event"] == "tool_return" and asked.get(e["tool_call_id"]) == "get_weather"]
-    return [line for line, e in enumerate(events, 1) if e["event"] == "tool_call"
-            and e["name"] == "to_fahrenheit" and e["arguments"].get("celsius") not in celsius]
+def counts_runs(runs):
+    """Wrong: counts the runs that made a number up, not the made-up slips."""
+    counts = {}
+    for variant, events in runs:
+        counts[variant] = counts.get(variant, 0) + (made_up_counts([(variant, events)])[variant] > 0)
+    return counts
 
 
-def via_importlib(events):
-    """Wrong: reaches the classifier without naming it, through importlib and getattr."""
-    import importlib
-
-    judge = getattr(importlib.import_module("mingraph_lite.course.classify"), "clas" + "sify")
-    verdict = judge(events)
-    return [verdict.line] if verdict.case == 1 and "to_fahrenheit" in verdict.why else []
+def drops_zeros(runs):
+    """Wrong: leaves out the variants that made nothing up."""
+    return {variant: n for variant, n in made_up_counts(runs).items() if n}
 
 
-def answer_lines(events):
-    """Wrong: points at the answer slips after the made-up calls, not the calls."""
-    return [line + 1 for line in made_up_lines(events)]
+def whole_run_lookups(runs):
+    """Wrong: collects a run's get_weather answers first, so a number converted before its lookup passes."""
+    counts = {}
+    for variant, events in runs:
+        returned = {float(n) for e in events if e["event"] == "tool_return" and e["name"] == "get_weather"
+                    for n in NUMBER.findall(e["content"])}
+        counts[variant] = counts.get(variant, 0) + sum(
+            e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned
+            for e in events)
+    return counts
 
 
-def first_only(events):
-    """Wrong: stops at the first made-up slip, as the classifier does."""
-    return made_up_lines(events)[:1]
+def comparing_text(runs):
+    """Wrong: compares the number asked for with the answer slip's text ("18°C" is not 18)."""
+    counts = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        held = set()
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                held.add(e["content"])
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit":
+                counts[variant] += str(int(celsius_of(e) or 0)) not in held
+    return counts
 
 
-def via_classify(events):
-    """Wrong: wraps the package's classifier, which stops at the first wrong line of any kind."""
-    verdict = classify(events)
-    return [verdict.line] if verdict.case == 1 and "to_fahrenheit" in verdict.why else []
-
-
-def raw_text(events):
-    """Wrong: compares the number asked for with the answer slip's text ("18" is not 18)."""
-    held, lines = [], []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "tool_return" and e["name"] == "get_weather":
-            held.append(e["content"])
-        elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and e["arguments"]["celsius"] not in held:
-            lines.append(line)
-    return lines
-
-
-def every_call_has_celsius(events):
-    """Wrong: reads `celsius` from every slip, get_weather's included."""
-    return [line for line, e in enumerate(events, 1) if e["event"] == "tool_call" and e["arguments"]["celsius"] > 99]
+def via_classify(runs):
+    """Wrong: asks the package's classifier, which stops at the first wrong line of each run."""
+    counts = {}
+    for variant, events in runs:
+        verdict = classify(events)
+        counts[variant] = counts.get(variant, 0) + ("no get_weather returned" in (verdict.why or ""))
+    return counts
 
 
 Z = 1.96
@@ -111,6 +143,13 @@ def score_interval(k, n, z=Z):
 def via_wilson(k, n):
     """Wrong: the package's finished function, not the definition."""
     return wilson(k, n)
+
+
+def wilson_by_another_name(k, n):
+    """Wrong: the package's function again, reached without writing its name."""
+    from mingraph_lite.course import compare
+
+    return getattr(compare, "wil" + "son")(k, n)
 
 
 def wald_interval(k, n):
@@ -146,50 +185,44 @@ def divides_by_observed_se(k, n):
     return min(inside), max(inside)
 
 
-SOLUTIONS = {"05.1": made_up_lines, "05.2": (1, 14), "05.3": score_interval,
+SOLUTIONS = {"05.1": made_up_counts, "05.2": (1, 14), "05.3": score_interval,
              "05.Q2": "same", "05.Q3": "right", "05.Q5": 128, "05.Q6": "refused"}
 WRONG = {
-    "05.1": [(any_tool_number, "64 came back from to_fahrenheit"), (answer_lines, "the slip itself"),
-             (first_only, "every one"), (via_classify, "classify stops at the first wrong line"),
-             (raw_text, "number(content)"), (every_call_has_celsius, "not every event has every key"),
-             (whole_run_lookups, "only answer slips EARLIER than the slip count"),
-             (via_importlib, "your answer runs classify")],
+    "05.1": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
+             (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
+             (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
+             (comparing_text, "compare numbers, not text"), (via_classify, "your answer runs classify")],
     "05.2": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
              ((1, 3), "so is every line before it"),
              ("case 1", "two whole numbers")],
-    "05.3": [(via_wilson, "build the interval from its definition"), (wald_interval, "a single point"),
+    "05.3": [(via_wilson, "build the interval from its definition"),
+             (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
              (ninety_percent, "z = 1.96"), (coarse_grid, "steps of 0.001 or less"),
              (strict_inside, "a strict < leaves it out"),
              (divides_by_observed_se, "k = 0 and k = n are the edges")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls")],
-    "05.Q5": [(64, "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
+    "05.Q5": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
     "05.Q6": [("same verdict", "the first request already differs")],
 }
 
 QUESTIONS = {
-    "05.Q1": "Because the two providers this course talks to (Ollama and OpenAI's Chat Completions) do not need it "
-             "sent back, and it runs to hundreds of tokens a call that the folder would pay for again every round. "
-             "A provider that needs its thinking returned with a tool call (Anthropic with tools, OpenAI's "
-             "Responses API) would force the adapter to keep it in the folder.",
+    "05.Q1": "So that listeners see it while the folder does not pay for hundreds of tokens again every round; "
+             "this course's adapters do not send it back (Ollama would accept it as `thinking`, and the qwen3 "
+             "template would use it for turns after the last user message). A provider that requires thinking "
+             "returned with the tool call it led to (Anthropic's extended thinking with tools) forces an adapter "
+             "to keep it in the folder.",
     "05.Q2": "The same verdict (case 3 at the same line): a scripted manager's replies are written in advance, so "
              "the unit on the answer slip cannot change what it says. Only a model that reads the slips can "
              "react to the unit; that is why the experiment needs real models.",
     "05.Q3": "right: both slips ask about 18, a number get_weather returned, so neither is a wrong line; the final "
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
-    "05.Q4": "The line that keeps an answer slip's number as Celsius only when it answers a get_weather slip "
-             "(checked by the tool_return's name, or by its tool_call_id against the slips asked). Keeping every "
-             "tool's answer would accept 64 from to_fahrenheit as Celsius, and on 05.2's run (which converts its own "
-             "64 again) the rule would return [] instead of the line of that slip.",
+    "05.Q4": "Inside the loop over runs, at the start of each run (returned = set()). Started once outside the "
+             "loop, the second run would borrow the first run's 18, and its made-up conversion of 18 would not "
+             "be counted: the count would be too low by one.",
     "05.Q5": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
              "of the number of runs, so halving it takes four times the runs.",
     "05.Q6": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
              "question, the recording sent the worked example too. A replay is only valid for the same folder.",
-    "05.Q7": "The interval [0, 0]: it claims 8 failures prove the model is never right. Its standard error is "
-             "computed at the observed share 0, where it is 0; a model right one run in five would still show 0 "
-             "of 8 about one time in six (0.8 to the 8th).",
-    "05.Q8": "It never called get_weather in any run (the count in the traces), so it never saw an answer slip "
-             "with or without the unit; its first wrong line is its first slip, a to_fahrenheit with a number of "
-             "its own.",
 }

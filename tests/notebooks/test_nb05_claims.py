@@ -1,7 +1,7 @@
 """Notebook 05's claims about the shipped real runs of SmolLM2-135M and Gemma 3 270M, checked on their traces.
 
 The notebook shows a short tally; these are the counts behind each sentence of its "what the two tiny models got
-wrong" bullets and its paragraph on seeds (issue 21: every claim backed by a cell or a test that would fail).
+wrong" bullets, the seeds and its finish-right runs (issue 21: every claim backed by a cell or a test that would fail).
 """
 
 from __future__ import annotations
@@ -59,12 +59,13 @@ def test_smollm2_never_looked_up_and_its_first_slip_is_always_an_invented_conver
     assert counts["get_weather at all"] == 0 and counts["step limit"] == 16
 
 
-def test_smollm2_repeats_30_in_run_0_and_converts_its_own_answers_in_run_2():
+def test_smollm2_repeats_30_in_run_0_and_after_100_converts_its_own_answers_in_run_2():
     def converted(run):
         return [e["arguments"]["celsius"] for e in read_trace(EXPERIMENTS / "smollm2-135m" / "traces" / run)
                 if e["event"] == "tool_call"]
     chain = converted("bare-02.jsonl")
-    assert converted("bare-00.jsonl") == [30.0] * 6 and chain[0] == 39.59
+    assert converted("bare-00.jsonl") == [30.0] * 6 and chain[:2] == [39.59, 100]
+    assert round(to_fahrenheit(39.59)) == 103  # the answer it got, not the 100 it asked about next
     # from its second slip on, each number is the conversion of the one before
     assert all(abs(to_fahrenheit(a) - b) < 0.5 for a, b in zip(chain[1:], chain[2:], strict=False))
 
@@ -81,3 +82,15 @@ def test_the_same_seed_gives_the_same_first_reply_for_smollm2_but_not_for_four_g
     differ = {model: sorted(int(i) for i, pair in firsts.items() if pair[0] != pair[1])
               for model, (_, firsts) in (("smollm2-135m", smollm2), ("gemma3-270m", gemma))}
     assert differ == {"gemma3-270m": [0, 5, 6, 7], "smollm2-135m": []}
+
+
+def test_the_only_finish_right_runs_wrong_first_at_the_final_reply_are_four_gemma_runs_with_the_example():
+    case_3 = []
+    for model in ("smollm2-135m", "gemma3-270m"):
+        with (EXPERIMENTS / "finish-right" / model / "results.csv").open(encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        assert not any(row["outcome"] == "right" for row in rows)
+        case_3 += [(model, row["variant"]) for row in rows
+                   if classify(read_trace(EXPERIMENTS / "finish-right" / model / row["trace"])).case == 3]
+    assert len(case_3) == 4 and {model for model, _ in case_3} == {"gemma3-270m"}
+    assert {variant for _, variant in case_3} <= {"worked example", "both"}  # both = the example and units

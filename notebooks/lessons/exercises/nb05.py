@@ -1,13 +1,14 @@
-"""Notebook 05's exercises and checked questions: every made-up conversion in a trace, reading a trace, an
-interval built from its definition, and questions checked against real runs of the code."""
+"""Notebook 05's exercises and checked questions: made-up conversions per variant over many runs, reading a
+trace, an interval built from its definition, and questions checked against real runs of the code."""
 
 from __future__ import annotations
 
+import csv
 import math
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import CodeType, ModuleType
+from types import CodeType
 from typing import Any
 
 from mingraph_lite.agents import Agent
@@ -15,16 +16,15 @@ from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import read_trace
-from mingraph_lite.course import classify as classifier
 from mingraph_lite.course.classify import OUTCOMES, classify
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import weather_registry
 from . import Hint, exercise
+from .package_guard import calls_package
 
 _LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
 EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
-SMOLLM2_RUN = EXPERIMENTS / "smollm2-135m" / "traces" / "bare-02.jsonl"  # a real run: every number made up
 
 
 def reconvert_manager() -> ScriptedLLM:
@@ -81,79 +81,98 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
         raise Hint(f"your answer calls {name}: {borrowed[name]}")
 
 
-@contextmanager
-def _watching(module: ModuleType, name: str) -> Iterator[list[str]]:
-    """Notice any call of a package function, however it was reached (an alias, getattr, importlib)."""
-    original, calls = getattr(module, name), []
+def show_05_2_run(print_trace: Callable[[list[dict[str, Any]]], None]) -> None:
+    """Print 05.2's run with the notebook's printer, and hand back nothing: no events to classify."""
+    print_trace(recorded(reconvert_manager()))
 
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append(name)
-        return original(*args, **kwargs)
 
-    setattr(module, name, spy)
+# --- 05.1: made-up conversions per variant, over many runs ---------------------------------------------
+
+Runs = list[tuple[str, list[dict[str, Any]]]]
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _celsius(event: dict[str, Any]) -> float | None:
+    arguments = event["arguments"] if isinstance(event["arguments"], dict) else {}  # text: did not parse
     try:
-        yield calls
-    finally:
-        setattr(module, name, original)
+        return float(arguments.get("celsius"))
+    except (TypeError, ValueError):
+        return None
 
 
-def _slip_lines(events: Sequence[dict[str, Any]], value: float) -> list[int]:
-    return [n for n, e in enumerate(events, 1) if e.get("event") == "tool_call"
-            and e.get("name") == "to_fahrenheit" and e["arguments"].get("celsius") == value]
+def _made_up_counts(runs: Runs) -> dict[str, int]:
+    """The rule of 02.3, applied to every slip of every run: what the learner's answer must match."""
+    counts: dict[str, int] = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        returned: set[float] = set()
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                returned |= {float(n) for n in _NUMBER.findall(e["content"])}
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and _celsius(e) not in returned:
+                counts[variant] += 1
+    return counts
 
 
-def _made_up_cases() -> list[tuple[str, list[dict[str, Any]], list[int]]]:
-    twice, made_up, london = recorded(reconvert_manager()), recorded(made_up_manager()), recorded(london_manager())
-    early = recorded(guess_first_manager())
-    smollm2 = read_trace(SMOLLM2_RUN)
-    return [("the right run", recorded(four_round_manager()), []),
-            ('the right run with "18°C" answers', recorded(four_round_manager(), True), []),
-            ("the wrong-Tokyo run", recorded(wrong_tokyo_manager()), []),
-            ("the made-up run", made_up, _slip_lines(made_up, 10) + _slip_lines(made_up, 5)),
-            ("the converts-64-again run", twice, _slip_lines(twice, 64)),
-            ("the guess-first run", early, _slip_lines(early, 18)),
-            ("the wrong-city run", london, _slip_lines(london, 30)),
-            ('SmolLM2-135M\'s recorded "18" run 2', smollm2,
-             [n for n, e in enumerate(smollm2, 1) if e["event"] == "tool_call"])]
+def _text_arguments_run() -> list[dict[str, Any]]:
+    from mingraph_lite.messages import ToolCall
+
+    return recorded(ScriptedLLM([_LOOKUPS, [ToolCall("c1", "to_fahrenheit", '{"celsius": 18.0000')], "Paris: 64°F"],
+                                name="scripted: arguments cut off"))
 
 
-def _made_up_hint(label: str, got: Any, expected: list[int]) -> Hint:
-    if got and not expected:
-        return Hint(f"{label}: you returned {got}, but every to_fahrenheit slip there asks about a number "
-                    "get_weather returned; an answer slip holds text ('18' or '18°C'): read it with "
-                    "number(content) before you compare")
-    if expected and got == [n + 1 for n in expected]:
-        return Hint(f"{label}: you returned {got}, the answer slips; the wrong line is the slip itself "
-                    "(the tool_call line)")
-    if expected and got == expected[:1]:
-        return Hint(f"{label}: you returned only the first made-up slip, {got}; the rule asks for every one")
-    if label == "the guess-first run" and not got:
-        return Hint(f"the guess-first run: its slip at line {expected[0]} asks about 18 before any get_weather "
-                    "has returned 18; only answer slips EARLIER than the slip count, so build your list of "
-                    "Celsius numbers as you read, not from the whole run first")
-    if label == "the converts-64-again run" and not got:
-        return Hint("the converts-64-again run: 64 came back from to_fahrenheit, so it is Fahrenheit already; "
-                    "only numbers that get_weather returned are Celsius")
-    return Hint(f"{label}: expected the lines {expected}, your rule returned {got!r}")
+def recorded_runs(experiment: str, model: str = "*") -> Runs:
+    """(variant, events) for every recorded run of one model (or of all) under one experiment folder."""
+    runs = []
+    for results in sorted((EXPERIMENTS / experiment).glob(f"{model}/results.csv")):
+        with results.open(encoding="utf-8") as handle:
+            runs += [(row["variant"], read_trace(results.parent / row["trace"])) for row in csv.DictReader(handle)]
+    return runs
 
 
-@exercise("05.1", kind="code", title="every made-up number a run sent to to_fahrenheit")
-def check_made_up_rule(rule: Callable[[list[dict[str, Any]]], list[int]]) -> str:
-    why = ("classify stops at the first wrong line of any kind, and this rule must find every made-up "
-           "conversion, after other mistakes too; write it from the events")
-    _refuse_borrowed(rule, {"classify": why})
-    for label, events, expected in _made_up_cases():
+def _made_up_groups() -> list[tuple[str, Runs, str]]:
+    """(what the runs are, the runs, the hint when an answer gets them wrong): traps first, then held-out runs."""
+    right, made_up = recorded(four_round_manager()), recorded(made_up_manager())
+    return [("one right run", [("A", right)], "nothing is made up there: every variant gets a count, 0 included"),
+            ('a right run with "18°C" answers', [("A", recorded(four_round_manager(), True))],
+             "compare numbers, not text: '18°C' holds the number 18"),
+            ("a run that converts 64, which came back from to_fahrenheit", [("A", recorded(reconvert_manager()))],
+             "64 came back from to_fahrenheit, so it is Fahrenheit already: only get_weather's numbers count"),
+            ("a run that converts 18 before the lookup that returns it", [("A", recorded(guess_first_manager()))],
+             "only answer slips EARLIER than the slip count: build the set of numbers as you read"),
+            ("a run that makes two numbers up in one reply", [("A", made_up)],
+             "count every made-up slip, not the runs that made one up"),
+            ("a run whose to_fahrenheit arguments stayed text", [("A", _text_arguments_run())],
+             "arguments that are text, not a dict, gave no number: count the slip as made up, as in 02.3"),
+            ("a right run, then a run in the same variant that converts 18 and 24 without looking them up",
+             [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
+                                                          ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
+             "each run starts with nothing looked up: the numbers of one run do not carry into the next"),
+            ("two variants", [("A", right), ("B", recorded(london_manager()))],
+             "count per variant: a dict with one key per variant seen"),
+            ("every recorded run of finish-right-2 (held out)", recorded_runs("finish-right-2"),
+             "read the held-out runs again: the traps above are all in them"),
+            ("every recorded run of finish-right-3 (held out)", recorded_runs("finish-right-3"),
+             "results there name their input ('Paris: 18°C', '18°C = 64.4°F')")]
+
+
+@exercise("05.1", kind="code", title="made-up conversions per variant, over many recorded runs")
+def check_made_up_counts(count: Callable[[Runs], dict[str, int]]) -> str:
+    groups = _made_up_groups()
+    if calls_package(count, (classify,), groups[-1][1]):
+        raise Hint("your answer runs classify, which stops at the first wrong line of each run: this count "
+                   "needs every made-up slip, after other mistakes too; read the events yourself")
+    for label, runs, hint in groups:
         try:
-            with _watching(classifier, "_Reading") as calls:  # classify builds one per run it reads
-                got = rule(events)
-        except (KeyError, TypeError, IndexError) as error:
-            raise Hint(f"{label}: your rule crashed on a line it did not expect ({type(error).__name__}); "
-                       "not every event has every key: look at e['event'] first") from None
-        if calls:
-            raise Hint(f"your answer runs classify: {why}")
-        if got is None or list(got) != expected:
-            raise _made_up_hint(label, None if got is None else list(got), expected)
-    return "your rule finds every made-up conversion, and only those, on seven scripted runs and a real one"
+            got = count(runs)
+        except (NotImplementedError, Hint):
+            raise
+        except Exception as error:  # a learner's crash on one group: say which, and what is special in it
+            raise Hint(f"on {label} your function raised {type(error).__name__}: {hint}") from None
+        want = _made_up_counts(runs)
+        if not isinstance(got, dict) or got != want:
+            raise Hint(f"on {label} you returned {got!r}, expected {want}: {hint}")
+    return f"right on {len(groups)} groups, {sum(len(r) for _, r, _ in groups)} runs, 112 of them recorded and held out"
 
 
 def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) -> Hint:
@@ -226,6 +245,9 @@ def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
     _refuse_borrowed(interval, {name: "this exercise asks you to build the interval from its definition, and "
                                 "that function is the finished one; checking against it is the check's job"
                                 for name in ("wilson", "proportion_confint", "binomtest")})
+    if calls_package(interval, (wilson,), 3, 8):
+        raise Hint("your answer calls the package's wilson (under some name): this exercise asks you to build the "
+                   "interval from its definition, and checking against that function is the check's job")
     for k, n in INTERVAL_CASES:
         try:
             low, high = (float(x) for x in interval(k, n))
@@ -241,6 +263,10 @@ def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
 
 
 def _choice(answer: Any, options: Sequence[Any]) -> Any:
+    """The answer as one of the options: text in any case, a whole number as text or number."""
+    if isinstance(answer, str):
+        answer = answer.strip().lower()
+        answer = int(answer) if answer.isdigit() and all(isinstance(o, int) for o in options) else answer
     if answer not in options:
         raise Hint(f"answer with one of {', '.join(map(repr, options))}")
     return answer
@@ -270,8 +296,8 @@ def check_runs_needed(answer: Any) -> str:
     options = (16, 32, 64, 128, 256)
     truth = next(n for n in options if wilson(n // 2, n)[1] - wilson(n // 2, n)[0] < 0.2)
     width = {n: wilson(n // 2, n)[1] - wilson(n // 2, n)[0] for n in options}
-    if _choice(answer, options) != truth:
-        raise Hint(f"at {answer} runs, half right, the interval is {width[answer]:.2f} wide; the question asks for "
+    if (runs := _choice(answer, options)) != truth:
+        raise Hint(f"at {runs} runs, half right, the interval is {width[runs]:.2f} wide; the question asks for "
                    "the fewest runs under 0.2: the width shrinks with the square root of the runs (4 times the "
                    "runs, half the width)")
     return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
