@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import runpy
+import socket
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -159,8 +160,8 @@ def serve(argv: list[str]) -> int:
         return 2
     try:  # Ctrl-C may come at any moment from here on, even before the first sleep
         print(f"serving {server.model} at {server.base_url} (Ctrl-C stops)\n"
-              f"on each laptop: OPENAI_BASE_URL={server.base_url} OPENAI_API_KEY=class "
-              f"MINGRAPH_LLM=openai:{server.model}", flush=True)
+              f"on each laptop: OPENAI_BASE_URL={server.base_url.replace('0.0.0.0', socket.gethostname())} "
+              f"OPENAI_API_KEY=class MINGRAPH_LLM=openai:{server.model}", flush=True)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

@@ -265,3 +265,27 @@ def test_unit_in_result_is_refused_with_a_task(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         cli.main(["demo", "--task", str(task), "--unit-in-result"])
     assert stop.value.code == 2 and "belongs to the weather task" in capsys.readouterr().err
+
+
+def test_serve_open_to_the_room_tells_laptops_an_address_they_can_reach(monkeypatch, capsys):
+    """0.0.0.0 is where a server listens, not an address a laptop can call: the banner names this machine instead."""
+    import socket
+    import time
+
+    class Served:
+        model, base_url = "gemma3-270m", "http://0.0.0.0:8080/v1"
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def close(self):
+            pass
+
+    def interrupted(seconds):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("mingraph_lite.llms.local.LocalServer", Served)
+    monkeypatch.setattr(time, "sleep", interrupted)
+    assert cli.main(["serve", "--host", "0.0.0.0"]) == 0
+    laptop = capsys.readouterr().out.splitlines()[1]
+    assert f"OPENAI_BASE_URL=http://{socket.gethostname()}:8080/v1" in laptop and "0.0.0.0" not in laptop

@@ -117,9 +117,7 @@ def modelled_as(variant) -> str:
     """Which behaviour mix models ``variant`` (a ``Variant``, or a key of ``MODELLED``)."""
     if isinstance(variant, str):
         return variant
-    if variant.messages:
-        return "worked example"
-    return "18°C" if variant.weather_unit else "18"
+    return "worked example" if variant.messages else "18°C" if variant.weather_unit else "18"
 
 
 def cannot_model(variant) -> str | None:
