@@ -278,6 +278,9 @@ except StepLimitReached as e:
 print("model calls:", len(stuck.llm.calls), "| cards:", " -> ".join(card for card, _ in stuck.cards))
 
 # %% [markdown]
+# Three model calls, four `CallingModel` cards: the last one only meets the ceiling, the rule your 03.1 needed.
+
+# %% [markdown]
 # ## A new situation: ask a human when a city is unknown
 #
 # The teaching data knows seven cities. Ask about one it doesn't, and `get_weather` refuses the slip:
