@@ -480,10 +480,9 @@ assert same and meddled_answer == calm_answer and "Cairo" not in str(heard.event
 
 # %% [markdown]
 # So a listener cannot change the run, by raising or by editing. It still can be **slow** (the agent waits for
-# each listener in turn), and **stop** the run when you ask for that. The cost of the broken-listener rule: a
-# broken *recorder* silently loses its part of the record, and the only sign is a
-# warning in the logs. An audit log that must record every tool call needs the opposite rule, so the agent has a
-# `strict` switch:
+# each listener in turn), and it can **stop** the run if you ask for that. The cost of the broken-listener rule:
+# a broken *recorder* silently loses its part of the record, and the only sign is a warning in the logs. An audit
+# log that must record every tool call needs the opposite rule, so the agent has a `strict` switch:
 
 # %%
 strict = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()], strict=True)
