@@ -19,12 +19,19 @@
 #
 # **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
 # version); Python dataclasses.
-# **Time:** about 90 minutes (estimated with `scripts/pacing.py` from the words, the lines of code, the four
+# **Time:** about 89 minutes (estimated with `scripts/pacing.py` from the words, the lines of code, the four
 # exercises and the five questions, at rates fitted to a reviewer's measured times).
 #
 # All runs are scripted (no model, no network); every scripted manager says so in its name. The cards, the
 # folder-versus-card table and the split of errors by who can fix them follow the article *The State and
-# Observer Patterns in a Python Agent Loop* (its author is not named in it).
+# Observer Patterns in a Python Agent Loop* (author not named in the copy this course was built from).
+#
+# **Words and their code names** (one name each, used throughout):
+# the **manager** is the model (`llm`); a **slip** is a tool call (`ToolCall`), an **answer slip** its result
+# (`ToolMessage`); the **folder** is the message list (`desk.folder`, `agent.memory`); the **ceiling** is
+# `max_steps`; the **sticky note** is 02's `situation` variable; a **card** is a class, `CallingModel`,
+# `RunningTools` or `Finished` (the package's are the same with a leading `_`); the **desk** (`Desk`) holds
+# what every card may read and write.
 
 # %%
 import difflib
@@ -102,10 +109,10 @@ print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION, sho
 # The State pattern keeps the rules and drops the checking: **each situation becomes a card** with its own
 # rules on it, and the last rule on each card says which card to pick up next.
 #
-# - **Waiting** (calling the model): "read the folder out; if they passed slips, pick up *Errands* with those
-#   slips; if they answered, pick up *HungUp*."
-# - **Errands** (running tools): "run every slip, put the answer slips in the folder, pick up *Waiting*."
-# - **HungUp**: "nothing more to do."
+# - **CallingModel**: "read the folder out; if they passed slips, pick up *RunningTools* with those
+#   slips; if they answered, pick up *Finished*."
+# - **RunningTools**: "run every slip, put the answer slips in the folder, pick up *CallingModel*."
+# - **Finished**: "nothing more to do."
 #
 # Your only habit: *do what the card says, then pick up the card it hands you.* Each card carries its own
 # data (the step number, the slips to run), so there is no shared counter for branches to keep in sync.
@@ -121,32 +128,32 @@ class Desk:
 
 
 @dataclass(frozen=True)
-class Waiting:
+class CallingModel:
     step: int
 
-    def run(self, desk) -> "Errands | HungUp":
+    def run(self, desk) -> "RunningTools | Finished":
         if self.step > desk.max_steps:
-            return HungUp(None)
+            return Finished(None)
         response = desk.llm.generate(desk.folder, desk.registry.tools)
         desk.folder.append(response.message)
         if response.message.tool_calls:
-            return Errands(response.message.tool_calls, self.step)
-        return HungUp(response.message.content)
+            return RunningTools(response.message.tool_calls, self.step)
+        return Finished(response.message.content)
 
 
 @dataclass(frozen=True)
-class Errands:
+class RunningTools:
     slips: tuple
     step: int
 
-    def run(self, desk) -> "Waiting":
+    def run(self, desk) -> "CallingModel":
         for slip in self.slips:
             desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
-class HungUp:
+class Finished:
     answer: str | None
 
     def run(self, desk) -> None:
@@ -154,15 +161,15 @@ class HungUp:
 
 
 # %% [markdown]
-# Each `run` says in its return annotation which cards it can hand over (`-> Errands | HungUp`). That is
-# enough to draw the diagram from the code itself: `card_transitions` starts at `Waiting`, reads each
+# Each `run` says in its return annotation which cards it can hand over (`-> RunningTools | Finished`). That is
+# enough to draw the diagram from the code itself: `card_transitions` starts at `CallingModel`, reads each
 # annotation, and follows every card it names. The labels are ours; the arrows are the code's.
 
 # %%
-SPOTS = {"Waiting": (0, 0), "Errands": (5, 0), "HungUp": (0, -2.6)}
-LABELS = {("Waiting", "Errands"): "slips", ("Errands", "Waiting"): "answer slips in the folder",
-          ("Waiting", "HungUp"): "an answer, or the ceiling"}
-arrows = card_transitions(Waiting)
+SPOTS = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
+LABELS = {("CallingModel", "RunningTools"): "slips", ("RunningTools", "CallingModel"): "answer slips in the folder",
+          ("CallingModel", "Finished"): "an answer, or the ceiling"}
+arrows = card_transitions(CallingModel)
 print(arrows)
 assert set(arrows) == set(LABELS)  # every arrow the code has is labelled, and no label is made up
 draw_cards(SPOTS, [(*arrow, LABELS[arrow]) for arrow in arrows],
@@ -172,21 +179,21 @@ draw_cards(SPOTS, [(*arrow, LABELS[arrow]) for arrow in arrows],
 # And the loop that holds them. It never asks where it is: the card in hand already is the answer. It
 # prints both kinds of "state" each time it picks up a card: the card, and the folder's size.
 #
-# **Predict first:** with the three-round manager, how many times will you pick up the *Waiting* card?
+# **Predict first:** with the three-round manager, how many times will you pick up the *CallingModel* card?
 
 # %%
 my_guess_waiting = ...  # a number
 
 
 # %%
-def card_loop(desk, question, *, show=True):
+def card_loop(desk, question, *, first=None, show=True):
     desk.folder.append(UserMessage(question))
-    card = Waiting(step=1)
+    card = first or CallingModel(step=1)   # the first card: ours, unless you hand in another
     picked = []
     while card is not None:
         picked.append(type(card).__name__)
         if show:
-            print(f"  holding: {type(card).__name__:<18} | folder has {len(desk.folder)} messages")
+            print(f"  holding: {type(card).__name__:<23} | folder has {len(desk.folder)} messages")
         last, card = card, card.run(desk)   # do what the card says; it hands back the next one
     return last.answer, picked
 
@@ -194,12 +201,12 @@ def card_loop(desk, question, *, show=True):
 desk = Desk(three_round_manager(), registry, SYSTEM_PROMPT)
 answer, picked = card_loop(desk, QUESTION)
 print("answer:", answer)
-print(f"Waiting was picked up {picked.count('Waiting')} times",
+print(f"CallingModel was picked up {picked.count('CallingModel')} times",
       "(no guess written)" if my_guess_waiting is ... else f"(you guessed {my_guess_waiting})")
 
 # %% [markdown]
-# Read the two columns. The left one **flips back and forth**: Waiting, Errands, Waiting, Errands, Waiting,
-# HungUp. The right one **only climbs**. They are two different things, and both get called "state":
+# Read the two columns. The left one **flips back and forth**: CallingModel, RunningTools, CallingModel,
+# RunningTools, CallingModel, Finished. The right one **only climbs**. Two different things, both called "state":
 #
 # | | the folder | the card |
 # |---|---|---|
@@ -214,9 +221,9 @@ print(f"Waiting was picked up {picked.count('Waiting')} times",
 #
 # ## The package's `Agent`: the same cards
 #
-# The package's `Agent` is this loop, with the cards named `_CallingModel`, `_RunningTools` and `_Finished`.
-# After a run, `agent.cards` lists each card picked up and the folder's size at that moment. The figure
-# draws the same two columns over time: the card in hand (top) and the folder (bottom).
+# The package's `Agent` is this loop, with the same three cards. After a run, `agent.cards` lists each card
+# picked up and the folder's size at that moment. The figure draws the same two columns over time: the card in
+# hand (top) and the folder (bottom).
 
 # %%
 recorder = EventRecorder()
@@ -249,7 +256,7 @@ check("03.1", expected_cards)
 # %% [markdown]
 # ## When the manager never answers: no fake answers
 #
-# Our inline `Waiting` card returns `HungUp(None)` at the ceiling, so `card_loop` hands back `None`. A
+# Our inline `CallingModel` card returns `Finished(None)` at the ceiling, so `card_loop` hands back `None`. A
 # tempting "improvement" is to put a note in the answer slot instead:
 
 # %%
@@ -261,12 +268,6 @@ print("a caller checking 'is there an answer?' sees:", isinstance(fake_answer, s
 # Whoever reads that slot next (another step, or a parent agent reading a subagent's reply) cannot tell
 # "Paris is 64°F" from "I gave up" without parsing the words. The package's `_Finished` card **raises**
 # `StepLimitReached` when it holds no answer, and the exception carries the number of model calls.
-#
-# **Predict first:** with `max_steps=3` and a manager that never stops, how many model calls, and how many
-# `CallingModel` cards?
-
-# %%
-my_guess_limit = {"model calls": ..., "CallingModel cards": ...}
 
 # %%
 stuck = Agent(looping_manager(), registry, SYSTEM_PROMPT, max_steps=3)
@@ -274,16 +275,10 @@ try:
     stuck.run({"question": QUESTION})
 except StepLimitReached as e:
     print(f"{type(e).__name__}: {e}")
-cards = [card for card, _ in stuck.cards]
-actual = {"model calls": len(stuck.llm.calls), "CallingModel cards": cards.count("CallingModel")}
-print("cards:", " -> ".join(cards))
-print(actual, "(no guess written)" if ... in my_guess_limit.values() else f"(you guessed {my_guess_limit})")
+print("model calls:", len(stuck.llm.calls), "| cards:", " -> ".join(card for card, _ in stuck.cards))
 
 # %% [markdown]
-# So the rule is: **every model call happens on a `CallingModel` card** (one call per card), and two cards
-# make no call: the `Finished` card, and, at the step limit, one last `CallingModel` card, which only sees the
-# ceiling and hands over `Finished`. That is why a run stopped after 3 calls shows 4 `CallingModel` cards
-# (`tests/notebooks/test_nb03_claims.py` checks the rule on an answered run too).
+# Three model calls, four `CallingModel` cards: the last one only meets the ceiling, the rule your 03.1 needed.
 
 # %% [markdown]
 # ## A new situation: ask a human when a city is unknown
@@ -363,18 +358,18 @@ check("03.2", sticky_note_loop_with_human)
 # %% [markdown]
 # ### Exercise 03.3: ask a human, as a card
 #
-# Now the same situation in the card version. `Errands` needs one change: before running a `get_weather` slip,
+# Now the same situation in the card version. `RunningTools` needs one change: before running a `get_weather` slip,
 # check the city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips
 # left after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
-# folder, and hands back `ErrandsAskingHuman` with the slips that are left. Write both below (the errands card
-# as a subclass, so this notebook's `Errands` stays as it is for now). `Waiting` and `HungUp` do not change.
+# folder, and hands back `RunningToolsAskingHuman` with the slips that are left. Write both below (the errands card
+# as a subclass, so this notebook's `RunningTools` stays as it is). `CallingModel` and `Finished` do not change.
 # The check runs your two cards on their own (no model needed), with replies and a human you have not seen.
 
 # %%
 @dataclass(frozen=True)
-class ErrandsAskingHuman(Errands):
+class RunningToolsAskingHuman(RunningTools):
     def run(self, desk):
-        raise NotImplementedError  # your code here: like Errands.run, plus the check
+        raise NotImplementedError  # your code here: like RunningTools.run, plus the check
 
 
 @dataclass(frozen=True)
@@ -388,33 +383,31 @@ class AskingHuman:
 
 
 # %%
-check("03.3", (ErrandsAskingHuman, AskingHuman))
+check("03.3", (RunningToolsAskingHuman, AskingHuman))
 
 
 # %% [markdown]
 # ### What did each version cost?
 #
 # The cells from here on use this notebook's own versions of both exercises, loaded from its solutions file
-# without printing them, so they run whether or not your cells are done. We point the name `Errands` at the
-# errands card that checks the city; `Waiting` looks `Errands` up by name each time it runs, so it hands over the
-# new card with no edit of its own. First, the cards on the Paris and Reykjavik question:
+# without printing them, so they run whether or not your cells are done. They come with our own copy of the
+# three cards, in which the name `RunningTools` is the card that checks: its `CallingModel` (the same code as
+# yours) hands that card over. Your cards above keep their names. The cards on the Paris and Reykjavik question:
 
 # %%
-sticky_note_loop_with_human_ours = reference("03.2")
-errands_before = inspect.getsource(Errands.run)
-PlainErrands = Errands                                  # the card before the edit, kept for the failures below
-Errands, AskingHumanOurs = reference("03.3")            # the edit: Errands now names the card that checks
-
+ours = reference("03_state_cards")                     # our cards, our sticky note with a human (a module)
 human = ScriptedHuman({"Reykjavik": "9"})
 desk = Desk(reykjavik_manager(), registry, SYSTEM_PROMPT, human=human)
-answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?")
+answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", first=ours.CallingModel(step=1))
 print("answer:", answer, "| the human was asked about:", human.asked)
 assert human.asked == ["Reykjavik"] and not unanswered(desk.folder)
 
 
 # %% [markdown]
 # Now count. `difflib` compares the code before and after, and counts the **places** that changed (runs of
-# changed lines) and the lines in them; a new card counts whole.
+# changed lines) and the lines in them; a new card counts whole. Both sides are our versions, built as the
+# exercises ask: the sticky note gets a new value, a new branch and a list of the slips left (the check of 03.2
+# insists on the new value), and the cards get a changed `RunningTools` and a new card.
 
 # %%
 def cost(before, after):
@@ -424,21 +417,20 @@ def cost(before, after):
     return len(edits), sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in edits)
 
 
-sticky = cost(inspect.getsource(sticky_note_loop), inspect.getsource(sticky_note_loop_with_human_ours))
-errands = cost(errands_before, inspect.getsource(Errands.run))
-new_card = len(inspect.getsource(AskingHumanOurs).splitlines())
+sticky = cost(inspect.getsource(sticky_note_loop), inspect.getsource(ours.sticky_note_loop_with_human))
+errands = cost(inspect.getsource(RunningTools.run), inspect.getsource(ours.RunningToolsAskingHuman.run))
+new_card = len(inspect.getsource(ours.AskingHuman).splitlines())
 print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
-print(f"cards:       {errands[1]} lines changed in {errands[0]} place of Errands.run, plus a new card of {new_card} "
-      f"lines; Waiting, HungUp, card_loop: not edited")
+print(f"cards:       {errands[1]} lines changed in {errands[0]} place of RunningTools.run, plus a new card of {new_card} "
+      f"lines; CallingModel, Finished, card_loop: not edited")
 assert errands[0] < sticky[0] and errands[1] + new_card > sticky[1]
 
 # %% [markdown]
 # Counted in lines, the cards cost *more*: a few changed lines plus a whole new card, against the sticky note's
 # edit. What they save is where the edit lands. The sticky-note loop changed in several places of the one function
 # that every situation shares (a new loose variable, the errands branch, a new branch), so the edit reopened code
-# the unchanged situations also run. The card version changed one card in one place and added a card. A word
-# on `Waiting`: it was not edited only because it finds `Errands` by name when it runs, and we pointed that
-# name at the new card; in a code base you would edit the `Errands` class itself, to the same effect. That is
+# the unchanged situations also run. The card version changed one card in one place and added a card;
+# `CallingModel` was not edited, because it hands over whichever class its file calls `RunningTools`. That is
 # the State pattern's promise: **the rules stay; the checking goes, and a new situation is a new card.**
 
 # %% [markdown]
@@ -464,7 +456,7 @@ except ToolArgsError as e:
 
 # %% [markdown]
 #
-# First, a weather service that can go down, and our first `Errands` card (kept as `PlainErrands`) meeting it,
+# First, a weather service that can go down, and your `RunningTools` card from the top meeting it,
 # run on its own on a desk whose folder ends with the manager's two slips. It has no `try`, so the exception flies
 # out of the middle of the card. Look at what it leaves in the folder.
 
@@ -498,7 +490,7 @@ def desk_with(slips, menu):
 
 desk = desk_with(two_slips, flaky)
 try:
-    PlainErrands(two_slips, 1).run(desk)
+    RunningTools(two_slips, 1).run(desk)
 except ConnectionError as e:
     print(f"{type(e).__name__}: {e}")
 print("slips without an answer slip:", unanswered(desk.folder))
@@ -516,7 +508,7 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 # %%
 @dataclass(frozen=True)
-class SafeErrands(PlainErrands):
+class SafeRunningTools(RunningTools):
     def run(self, desk):
         for i, slip in enumerate(self.slips):
             try:
@@ -530,12 +522,12 @@ class SafeErrands(PlainErrands):
                     desk.folder.append(ToolMessage(f"Error: not run, because {slip.name} failed before it",
                                                    later.id, name=later.name, is_error=True))
                 raise
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 desk = desk_with(two_slips, flaky)
 try:
-    SafeErrands(two_slips, 1).run(desk)
+    SafeRunningTools(two_slips, 1).run(desk)
 except ConnectionError as e:
     print(f"the tool failed and the caller hears it: {type(e).__name__}: {e}")
 for message in desk.folder[3:]:
@@ -544,10 +536,10 @@ assert not unanswered(desk.folder)
 
 bad_slip = (ToolCall("c1", "to_fahrenheit", {"celsius": "18"}),)   # a string, not a number
 desk = desk_with(bad_slip, registry)
-next_card = SafeErrands(bad_slip, 1).run(desk)
+next_card = SafeRunningTools(bad_slip, 1).run(desk)
 print("\nafter a bad slip, the next card is", next_card, "and the folder ends with:")
 print(" ", describe(desk.folder[-1]))
-assert next_card == Waiting(2) and desk.folder[-1].is_error
+assert next_card == CallingModel(2) and desk.folder[-1].is_error
 
 # %% [markdown]
 # The package's `_RunningTools` card does the same (see `mingraph_lite/agents.py`). Now whole runs on the
@@ -626,7 +618,8 @@ assert not unanswered(agent.memory.messages())
 # For each failure in a run of the package's `Agent` (no `AskingHuman` card there), write `"model"` if it goes
 # back to the model as an answer slip that says what to fix (a `ToolArgsError`), or `"caller"` if the tool's
 # exception goes up to whoever called `agent.run`.
-# `get_forecast(city: str, days: int)` is a tool on another menu, whose service is down today. The check
+# `get_forecast(city: str, days: int)` and `read_file(path: str)` are tools on another menu: the forecast
+# service is down or slow today, and `read_file` raises `PermissionError` for a file it may not read. The check
 # runs each slip through a registry to see which one it really is.
 
 # %%
@@ -635,7 +628,9 @@ who_fixes = {
     "get_forecast for Oslo, 3 days, service down": ...,
     "to_fahrenheit with celsius=-400": ...,
     "a tool called get_humidity": ...,
-    "get_weather for Reykjavik": ...,
+    "get_forecast for Lima, 2 days, no answer in 30 s": ...,
+    "read_file of a file it may not read": ...,
+    "get_weather with no city": ...,
 }
 
 # %%
@@ -659,9 +654,9 @@ check("03.4", who_fixes)
 # Answer in a sentence or two, from what you ran above; the answers are in the course's solutions. Questions 1,
 # 2 and 3 have a cell below: the check runs the code and compares your answer with what happened.
 #
-# 1. A manager never stops asking for slips, and the package's `Agent` runs with `max_steps=2`. How many cards
-#    does `agent.cards` list at the end, `Finished` included?
-# 2. What would happen if our `Errands` card handed back `Waiting(self.step)` instead of `Waiting(self.step + 1)`?
+# 1. With our cards that ask a human, one reply holds three `get_weather` slips: Paris, Reykjavik, Quito (the
+#    last two unknown). How many cards are picked up after that reply's `CallingModel` and before the next one?
+# 2. What would happen if our `RunningTools` card handed back `CallingModel(self.step)` instead of `CallingModel(self.step + 1)`?
 #    (a) the run stops one model call earlier; (b) a manager that never stops is called again and again, with no
 #    limit; (c) nothing changes: `max_steps` still counts model calls.
 # 3. One reply holds three slips, and the tool of the first one raises `ConnectionError`. After the run stops,

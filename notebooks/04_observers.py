@@ -7,11 +7,12 @@
 # - write a listener with one method per announcement, and say why that beats one `hear(event, detail)` method;
 # - write your own listener that keeps a run in a JSON Lines file, then use the package's three listeners
 #   (`ConsoleLogger`, `EventRecorder`, `TraceRecorder`) and read a trace file back;
-# - show that a run is the same with any listeners, none, or a broken one, and where that promise costs you;
+# - show that no listener can change a run, whether it raises or edits what it hears, and say what a listener
+#   still can do to it (be slow; stop it when you ask for `strict=True`);
 # - watch a run live in the `FolderView` and `CardTimeline` widgets, and keep a picture of it in the notebook.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop and its sticky note) and 03 (the cards and the folder).
-# **Time:** about 89 minutes (estimated with `scripts/pacing.py` from the words, the lines of code, the three
+# **Time:** about 90 minutes (estimated with `scripts/pacing.py` from the words, the lines of code, the three
 # exercises and the seven questions, at rates fitted to a reviewer's measured times).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere; each
@@ -24,7 +25,8 @@
 #
 # The announcer says "train 12627 arriving on platform 3". They don't know who is listening, or whether anyone
 # is. A passenger picks up a bag, a tea seller walks over, a porter gets ready. With an empty platform the train
-# still arrives on time, and no listener can change its timetable by hearing the announcement.
+# still arrives on time, and no listener can change its timetable by hearing the announcement (two cells below
+# try: one listener that breaks, one that rewrites what it hears).
 #
 # Our agent loop is the announcer. "The model replied" and "an errand finished" are announcements. A logger, a
 # test's recorder and a trace file are people on the platform. Let's build that in a few lines of plain Python
@@ -178,8 +180,8 @@ class TypoCounter(Listener):
         pass
 
 
-def unknown_hooks(listener):
-    return [n for n in vars(type(listener)) if n.startswith("on_") and not hasattr(Listener, n)]
+def unknown_hooks(listener, base=Listener):
+    return [n for n in vars(type(listener)) if n.startswith("on_") and not hasattr(base, n)]
 
 
 def method_announce(listeners, event, detail):
@@ -233,13 +235,15 @@ typo = ReturnCounter()
 with listener_warnings() as warned:
     Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[typo]).run({"question": QUESTION})
 print("tool returns counted:", typo.returns, "| warnings:", len(warned))
-print("hooks HOOKS doesn't know:", [name for name in vars(ReturnCounter) if name.startswith("on_") and name not in HOOKS])
-assert typo.returns == 0 and not warned
+print("our unknown_hooks, against Observer:", unknown_hooks(typo, base=Observer))
+assert typo.returns == 0 and not warned and unknown_hooks(typo, base=Observer) == ["on_tool_returned"]
 
 # %% [markdown]
-# Zero, and no warning: the `Auditor`'s silent zero again. The agent announces `on_tool_return`; nobody calls
-# `on_tool_returned`, and nothing checks for a method that is never called. The one list of announcements
-# (`HOOKS`) makes the typo findable, as the last line shows, but only a test or a reviewer that looks will find it.
+# Zero, and no warning: the `Auditor`'s silent zero again. **The package does not check**: the agent announces
+# `on_tool_return`, nobody calls `on_tool_returned`, and nothing looks for a method that is never called. What one
+# method per announcement buys is that the check *can* be written: `unknown_hooks`, given the package's base
+# class, names the typo in one line (put it in your listener's test). Against a `hear(event, detail)` listener no
+# such line exists: its announcements are strings inside an `if`.
 
 # %% [markdown]
 # ## Listener 1: `ConsoleLogger`, for a person reading along
@@ -402,7 +406,8 @@ for e in events:
 # The trace above came from the **three-round** manager (both lookups in round 1, both conversions in round 2,
 # the answer in round 3). Now picture a **five-round** manager that asks for one thing per round: Paris's
 # temperature, then Tokyo's, then one conversion, then the other, then the answer. How many lines will one run of it
-# write to a trace? Count the announcements; don't run it.
+# write to a trace? Predict before running anything: count the announcements on paper (running a five-round
+# manager would give the number, and teach nothing).
 
 # %%
 five_round_lines = ...  # your answer: a whole number
@@ -411,7 +416,7 @@ five_round_lines = ...  # your answer: a whole number
 check("04.2", five_round_lines)
 
 # %% [markdown]
-# ## A broken listener, and the run unchanged
+# ## A listener that breaks, or meddles: the run unchanged
 #
 # Listeners are someone else's code, and code has bugs. If a listener's exception travelled up through the loop,
 # a listener could stop the run, which means a listener could change it. So the agent calls each listener inside
@@ -447,9 +452,37 @@ print(f"warnings logged: {len(warned)}, the first: {warned[0]}")
 reveal(guess_broken_same, same and calm_answer == shaken_answer, "same answer and same folder")
 
 # %% [markdown]
-# The cost of that rule: a broken *recorder* silently loses its part of the record, and the only sign is a
-# warning in the logs. An audit log that must record every tool call needs the opposite rule, so the agent has a
-# `strict` switch:
+# Raising is one way to meddle; editing is the other. `on_tool_call` hands a listener the slip, whose `arguments`
+# is a plain dict. Were it the agent's own object, a listener could rewrite the city before the tool runs. The
+# agent hands **each listener its own deep copy** instead (`tests/observers/test_announce.py`).
+#
+# **Predict first:** this listener moves every lookup to Cairo. Same answer as the run without listeners?
+
+# %%
+guess_meddled_same = ...  # your guess: True or False
+
+
+# %%
+class Meddler(Observer):
+    def on_tool_call(self, call):          # hears each slip just before it runs...
+        call.arguments["city"] = "Cairo"   # ...and rewrites its copy
+
+
+heard = EventRecorder()                    # a listener after the meddler: which city does it hear?
+meddled = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Meddler(), heard])
+meddled_answer = meddled.run({"question": QUESTION})["answer"]
+print("answer with a meddler:", meddled_answer)
+print("the next listener heard:", [e["arguments"]["city"] for e in heard.events if e.get("name") == "get_weather"
+                                   and e["event"] == "tool_call"])
+same = [m.to_dict() for m in calm.memory.messages()] == [m.to_dict() for m in meddled.memory.messages()]
+reveal(guess_meddled_same, same and meddled_answer == calm_answer, "same answer and same folder")
+assert same and meddled_answer == calm_answer and "Cairo" not in str(heard.events)  # the copy is the meddler's
+
+# %% [markdown]
+# So a listener cannot change the run, by raising or by editing. It still can be **slow** (the agent waits for
+# each listener in turn), and it can **stop** the run if you ask for that. The cost of the broken-listener rule:
+# a broken *recorder* silently loses its part of the record, and the only sign is a warning in the logs. An audit
+# log that must record every tool call needs the opposite rule, so the agent has a `strict` switch:
 
 # %%
 strict = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()], strict=True)
@@ -603,12 +636,6 @@ display(CardTimeline.from_trace(REAL, run=1, widget=False).snapshot())
 # Read the timeline, then check it against the trace itself: the time between a `step_start` and its `model_reply`
 # is the model at work, the time between a `tool_call` and its `tool_return` is the tool (and the listeners writing
 # their lines).
-#
-# **Predict first:** each model call ran a real model, and each listener wrote a line to disk per announcement.
-# Was the *slowest* tool call, listeners included, quicker than the *quickest* model call?
-
-# %%
-guess_tools_quicker = ...  # your guess: True or False
 
 # %%
 from datetime import datetime
@@ -629,7 +656,6 @@ print("model:", model, "| the run ended:", real_events[-1]["reason"])
 print(f"model calls: {len(model_waits)}, each took {min(model_waits):.1f} s to {max(model_waits):.1f} s")
 print(f"tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1000:.0f} ms")
 print("slips, in order:", ", ".join(slips))
-reveal(guess_tools_quicker, min(model_waits) > max(tool_waits), "slowest tool quicker than quickest model call")
 assert min(model_waits) > max(tool_waits)  # the paragraph below says so
 print("answer (its first line):", real_events[-1]["answer"].splitlines()[0])
 first_card = CardTimeline.from_trace(REAL, run=1, widget=False).snapshot(png=False).spans[0]
@@ -642,30 +668,8 @@ assert real_events[-1]["reason"] == "answered"
 # announcement costs nothing you could see. The folder was already 10 messages long when the first card was picked
 # up: the system prompt, the worked example's 8, and the question. The slips say what the model did with that time;
 # notebook 05 reads this very trace line by line, to find the first line that went wrong.
-
-# %% [markdown]
-# ## Your model, on the record
-#
-# With `MINGRAPH_LLM` set to a live model, record its run before you know whether anything goes wrong:
-# a model's mistake may not come back on the next try. The trace lands in `traces/04_your_model.jsonl`.
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-# (the output depends on the active model: MINGRAPH_LLM, scripted by default)
-from mingraph_lite import StepLimitReached
-from mingraph_lite.course.scripts import make_llm
-
-llm = make_llm()
-yours = Path("traces/04_your_model.jsonl")
-yours.unlink(missing_ok=True)
-try:
-    Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(yours)], max_steps=6).run(
-        {"question": QUESTION})
-except StepLimitReached as stop:
-    print(f"no answer: {stop}")
-print(f"model: {llm.name}")
-for e in read_trace(yours):  # the same reading as the recorder's events above: one format everywhere
-    print(f"{e['step'] or '-':>4}  {e['event']:12}  {detail(e)[:80]}")
+# To record your own model the same way, build the `Agent` on `make_llm()` (from `mingraph_lite.course.scripts`,
+# with `MINGRAPH_LLM` set) and give it a `TraceRecorder`: the record is running before you know there is a bug.
 
 # %% [markdown]
 # ## What is still open

@@ -1,6 +1,6 @@
 """Reference answers for notebook 03's exercises and questions, and plausible wrong ones with the hint each must get.
 
-The cards here are whole copies of the notebook's (``Waiting``, ``Errands``, ``HungUp``), so the reference cards
+The cards here are whole copies of the notebook's (``CallingModel``, ``RunningTools``, ``Finished``), so the reference cards
 of 03.3 run on their own: the notebook loads them with ``reference("03.3")`` after the exercise, unprinted.
 """
 
@@ -17,39 +17,39 @@ def knows(city):
 
 
 @dataclass(frozen=True)
-class Waiting:
+class CallingModel:
     step: int
 
-    def run(self, desk) -> "Errands | HungUp":
+    def run(self, desk) -> "RunningTools | Finished":
         if self.step > desk.max_steps:
-            return HungUp(None)
+            return Finished(None)
         response = desk.llm.generate(desk.folder, desk.registry.tools)
         desk.folder.append(response.message)
         if response.message.tool_calls:
-            return Errands(response.message.tool_calls, self.step)
-        return HungUp(response.message.content)
+            return RunningTools(response.message.tool_calls, self.step)
+        return Finished(response.message.content)
 
 
 @dataclass(frozen=True)
-class Errands:
+class RunningTools:
     slips: tuple
     step: int
 
-    def run(self, desk) -> "Waiting":
+    def run(self, desk) -> "CallingModel":
         for slip in self.slips:
             desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
-class HungUp:
+class Finished:
     answer: str | None
 
     def run(self, desk) -> None:
         return None
 
 
-PlainErrands = Errands  # the card before the edit: the wrong answers below start from it
+PlainRunningTools = RunningTools  # the card before the edit: the wrong answers below start from it
 
 
 # --- 03.1 ---------------------------------------------------------------------------------------
@@ -187,6 +187,16 @@ def sticky_checks_every_slip_for_a_city(folder, slips, registry, human):
 
 
 @_plain_loop
+def sticky_asks_inside_errands(folder, slips, registry, human):
+    """Right answers, but no "asking human" note: the human is asked inside the errands branch."""
+    for slip in slips:
+        if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+        else:
+            folder.append(registry.run(slip))
+
+
+@_plain_loop
 def sticky_without_the_human(folder, slips, registry, human):
     for slip in slips:
         folder.append(registry.run(slip))
@@ -221,13 +231,13 @@ def sticky_reads_the_slips_off_the_folder(llm, registry, question, human, *, max
 # --- 03.3 ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ErrandsAskingHuman(PlainErrands):
-    def run(self, desk) -> "AskingHuman | Waiting":
+class RunningToolsAskingHuman(PlainRunningTools):
+    def run(self, desk) -> "AskingHuman | CallingModel":
         for i, slip in enumerate(self.slips):
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.slips[i + 1:], self.step)
             desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
@@ -236,17 +246,17 @@ class AskingHuman:
     rest: tuple
     step: int
 
-    def run(self, desk) -> "ErrandsAskingHuman":
+    def run(self, desk) -> "RunningToolsAskingHuman":
         answer = desk.human(self.slip.arguments["city"])
         desk.folder.append(ToolMessage(answer, tool_call_id=self.slip.id, name=self.slip.name))
-        return ErrandsAskingHuman(self.rest, self.step)
+        return RunningToolsAskingHuman(self.rest, self.step)
 
 
-Errands = ErrandsAskingHuman  # the edit, as the notebook makes it: Waiting now hands over the card that checks
+RunningTools = RunningToolsAskingHuman  # the edit, as the notebook makes it: CallingModel now hands over the card that checks
 
 
 @dataclass(frozen=True)
-class ErrandsAskingInline(PlainErrands):
+class RunningToolsAskingInline(PlainRunningTools):
     """Asks the human inside the errands card: it works, but the new situation has no card of its own."""
 
     def run(self, desk):
@@ -255,7 +265,7 @@ class ErrandsAskingInline(PlainErrands):
                 desk.folder.append(ToolMessage(desk.human(slip.arguments["city"]), slip.id, name=slip.name))
             else:
                 desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
@@ -268,21 +278,21 @@ class AskingHumanStartsOver:
 
     def run(self, desk):
         desk.folder.append(ToolMessage(desk.human(self.slip.arguments["city"]), self.slip.id, name=self.slip.name))
-        return ErrandsStartingOver(self.slips, self.step)
+        return RunningToolsStartingOver(self.slips, self.step)
 
 
 @dataclass(frozen=True)
-class ErrandsStartingOver(PlainErrands):
+class RunningToolsStartingOver(PlainRunningTools):
     def run(self, desk):
         for slip in self.slips:
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHumanStartsOver(slip, self.slips, self.step)
             desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
-class ErrandsToAPlainHandBack(ErrandsAskingHuman):
+class RunningToolsToAPlainHandBack(RunningToolsAskingHuman):
     def run(self, desk):
         card = super().run(desk)
         return AskingHumanHandsBackPlain(card.slip, card.rest, card.step) if isinstance(card, AskingHuman) else card
@@ -290,15 +300,15 @@ class ErrandsToAPlainHandBack(ErrandsAskingHuman):
 
 @dataclass(frozen=True)
 class AskingHumanHandsBackPlain(AskingHuman):
-    """Hands the slips left to the old Errands card, which runs a second unknown city without checking it."""
+    """Hands the slips left to the old RunningTools card, which runs a second unknown city without checking it."""
 
     def run(self, desk):
         desk.folder.append(ToolMessage(desk.human(self.slip.arguments["city"]), self.slip.id, name=self.slip.name))
-        return PlainErrands(self.rest, self.step)
+        return PlainRunningTools(self.rest, self.step)
 
 
 @dataclass(frozen=True)
-class ErrandsToAStepAhead(ErrandsAskingHuman):
+class RunningToolsToAStepAhead(RunningToolsAskingHuman):
     def run(self, desk):
         card = super().run(desk)
         return AskingHumanStepsAhead(card.slip, card.rest, card.step) if isinstance(card, AskingHuman) else card
@@ -310,11 +320,11 @@ class AskingHumanStepsAhead(AskingHuman):
 
     def run(self, desk):
         desk.folder.append(ToolMessage(desk.human(self.slip.arguments["city"]), self.slip.id, name=self.slip.name))
-        return ErrandsToAStepAhead(self.rest, self.step + 1)
+        return RunningToolsToAStepAhead(self.rest, self.step + 1)
 
 
 @dataclass(frozen=True)
-class ErrandsRunsFirst(PlainErrands):
+class RunningToolsRunsFirst(PlainRunningTools):
     """Runs the slip, then checks the city: get_weather has already refused it."""
 
     def run(self, desk):
@@ -322,11 +332,11 @@ class ErrandsRunsFirst(PlainErrands):
             desk.folder.append(desk.registry.run(slip))
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.slips[i + 1:], self.step)
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
-class ErrandsForgetsTheRest(PlainErrands):
+class RunningToolsForgetsTheRest(PlainRunningTools):
     """Makes AskingHuman without the slips after the unknown one (a field is missing)."""
 
     def run(self, desk):
@@ -334,11 +344,11 @@ class ErrandsForgetsTheRest(PlainErrands):
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.step)
             desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 @dataclass(frozen=True)
-class ErrandsReadsEveryCity(PlainErrands):
+class RunningToolsReadsEveryCity(PlainRunningTools):
     """Reads a city off every slip, to_fahrenheit's included."""
 
     def run(self, desk):
@@ -346,7 +356,7 @@ class ErrandsReadsEveryCity(PlainErrands):
             if not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.slips[i + 1:], self.step)
             desk.folder.append(desk.registry.run(slip))
-        return Waiting(self.step + 1)
+        return CallingModel(self.step + 1)
 
 
 # --- 03.4 ---------------------------------------------------------------------------------------
@@ -356,29 +366,32 @@ WHO_FIXES = {
     "get_forecast for Oslo, 3 days, service down": "caller",
     "to_fahrenheit with celsius=-400": "model",
     "a tool called get_humidity": "model",
-    "get_weather for Reykjavik": "model",
+    "get_forecast for Lima, 2 days, no answer in 30 s": "caller",
+    "read_file of a file it may not read": "caller",
+    "get_weather with no city": "model",
 }
 
 
 # --- Questions ----------------------------------------------------------------------------------
 
 QUESTIONS = {
-    "03.Q1": "Six: two model calls, each a CallingModel and a RunningTools card; a third CallingModel card meets "
-             "the ceiling, makes no call and hands over Finished, which raises StepLimitReached.",
+    "03.Q1": "Five: RunningToolsAskingHuman (runs Paris), AskingHuman (Reykjavik), RunningToolsAskingHuman "
+             "(Quito left), AskingHuman (Quito), RunningToolsAskingHuman (nothing left), which hands over "
+             "CallingModel.",
     "03.Q2": "b. The ceiling is checked against the card's step, and nothing raises it any more: a manager that "
              "never stops is called again and again, with no limit.",
     "03.Q3": "Three answer slips, all marked is_error: the failing tool's slip says it failed, the two after it "
              "that they were not run. The folder stays a valid conversation.",
     "03.Q4": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
              "whether slips are still open or the model has answered). The card alone says nothing of the past.",
-    "03.Q5": "pending, the slips still to run. Each card carries its own data (Errands its slips, AskingHuman the "
+    "03.Q5": "pending, the slips still to run. Each card carries its own data (RunningTools its slips, AskingHuman the "
              "slips left), so nothing loose has to be kept in sync between branches.",
 }
 
 
 SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
-             "03.3": (ErrandsAskingHuman, AskingHuman), "03.4": WHO_FIXES,
-             "03.Q1": 6, "03.Q2": "b", "03.Q3": {"answer slips": 3, "marked is_error": 3}}
+             "03.3": (RunningToolsAskingHuman, AskingHuman), "03.4": WHO_FIXES,
+             "03.Q1": 5, "03.Q2": "b", "03.Q3": {"answer slips": 3, "marked is_error": 3}}
 
 WRONG = {
     "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
@@ -388,21 +401,23 @@ WRONG = {
              (sticky_without_the_human, "check the city before running"),
              (sticky_reads_the_slips_off_the_folder, "the folder's last message"),
              (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city"),
-             (sticky_returns_a_note, "instead of raising StepLimitReached")],
-    "03.3": [((ErrandsAskingInline, AskingHuman), "on its own card"),
-             ((ErrandsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
-             ((ErrandsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back ErrandsAskingHuman"),
-             ((ErrandsRunsFirst, AskingHuman), "check the city before running"),
-             ((ErrandsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
-             ((ErrandsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
-             ((ErrandsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
+             (sticky_returns_a_note, "instead of raising StepLimitReached"),
+             (sticky_asks_inside_errands, 'a value "asking human" with its own branch')],
+    "03.3": [((RunningToolsAskingInline, AskingHuman), "on its own card"),
+             ((RunningToolsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
+             ((RunningToolsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back RunningToolsAskingHuman"),
+             ((RunningToolsRunsFirst, AskingHuman), "check the city before running"),
+             ((RunningToolsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
+             ((RunningToolsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
+             ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
     "03.4": [({**WHO_FIXES, "to_fahrenheit with celsius=-400": "caller"}, "a value outside what the tool accepts"),
              ({**WHO_FIXES, "a tool called get_humidity": "caller"}, "a name not on the menu"),
-             ({**WHO_FIXES, "get_weather for Reykjavik": "caller"}, "a value outside what the tool accepts"),
+             ({**WHO_FIXES, "get_weather with no city": "caller"}, "a value outside what the tool accepts"),
+             ({**WHO_FIXES, "read_file of a file it may not read": "model"}, "no slip could fix"),
              ({**WHO_FIXES, "get_forecast for Oslo, 3 days, service down": "model"}, "no slip could fix"),
              ({**WHO_FIXES, "get_forecast with days='three'": "caller",
                "get_forecast for Oslo, 3 days, service down": "model"}, "no slip could fix")],
-    "03.Q1": [(5, "one more CallingModel"), (4, "one more CallingModel")],
+    "03.Q1": [(3, "the last errands card"), (4, "the last errands card")],
     "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
     "03.Q3": [({"answer slips": 1, "marked is_error": 1}, "every slip of the reply"),
               ({"answer slips": 3, "marked is_error": 1}, "not run")],

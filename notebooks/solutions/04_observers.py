@@ -99,6 +99,18 @@ class TraceRecorderInside(Observer):
         self.inner.on_finish(answer, reason)
 
 
+class DelegatesThroughGetattribute(Observer):
+    """Defines no hook: every on_... name is looked up on a TraceRecorder it keeps."""
+
+    def __init__(self, path):
+        self.inner = TraceRecorder(path)
+
+    def __getattribute__(self, name):
+        if name.startswith("on_"):
+            return getattr(object.__getattribute__(self, "inner"), name)
+        return object.__getattribute__(self, name)
+
+
 class EventRecorderInside(Observer):
     """Lets the package's EventRecorder hear each announcement and writes its last event: none of the lines is
     written by the learner's own hooks, so the check refuses it like TraceRecorderInside."""
@@ -289,7 +301,7 @@ WRONG = {
              (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line"),
              (TraceRecorderInside, "package's TraceRecorder"), (EventRecorderInside, "none of its lines is yours"),
              (SkipsToolError, "no tool_error line"), (WritesTheObjects, "plain data"),
-             (ForgetsTheImport, "never defined or imported")],
+             (ForgetsTheImport, "never defined or imported"), (DelegatesThroughGetattribute, "__getattribute__")],
     "04.2": [(16, "count the announcements"), (18, "count the announcements")],
     "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
              (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),

@@ -58,3 +58,27 @@ def test_no_reference_answer_is_printed_in_its_notebook(stem):
 def test_the_comparison_finds_a_printed_answer():
     printed = inspect.getsource(_module("03").SOLUTIONS["03.2"])
     assert set(_bodies(printed)) & set(_bodies("x = 1\n\n" + printed))
+
+
+def _rebound(source: str) -> list[str]:
+    """Top-level assignments to a name an earlier def or class statement made (the learner's cells define those)."""
+    defined, rebound = set(), []
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            rebound += [f"line {node.lineno}: {name}" for name in names if name in defined]
+    return rebound
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_no_cell_rebinds_a_class_or_function_an_earlier_cell_defined(stem):
+    """Loading the notebook's own version under a learner's name (``Errands = reference(...)``) made re-running an
+    earlier cell print something else, and a re-run exercise cell subclass the reference: use a new name."""
+    assert _rebound((NOTEBOOKS / f"{stem}.py").read_text(encoding="utf-8")) == []
+
+
+def test_a_rebinding_is_found():
+    assert _rebound("class Errands: pass\nErrands, Other = 1, 2\n") == ["line 2: Errands"]

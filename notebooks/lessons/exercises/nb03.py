@@ -7,6 +7,7 @@ package (``Agent.cards``, ``ToolRegistry``) or from the folder the learner's cod
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -201,8 +202,21 @@ def check_sticky_human(loop: Any) -> str:
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
     _at_the_ceiling(loop)
+    _has_its_own_note(loop)
     return ("your sticky-note loop asks the human about unknown cities only, every slip gets its answer, and a "
             "manager that never stops meets the ceiling")
+
+
+def _has_its_own_note(loop: Any) -> None:
+    """The exercise asks for the new situation as a note value of its own: what the cost comparison measures."""
+    try:
+        source = inspect.getsource(loop)
+    except (OSError, TypeError):  # no source to read (built elsewhere): the runs above are all we can judge
+        return
+    if "asking human" not in source:
+        raise Hint('it runs right, but the exercise asks for the new situation on the sticky note: a value '
+                   '"asking human" with its own branch, and the slips left carried to it; asking inside the '
+                   "errands branch hides one situation inside another")
 
 
 def _at_the_ceiling(loop: Any) -> None:
@@ -246,7 +260,7 @@ def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[s
     card, seen = errands(desk.slips, step), []
     for _ in range(3 * len(desk.slips) + 3):
         seen.append(type(card).__name__)
-        if type(card).__name__ == "Waiting":
+        if type(card).__name__ == "CallingModel":
             return card, seen
         try:
             card = card.run(desk)
@@ -255,10 +269,10 @@ def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[s
         except Exception as e:
             if isinstance(e, ToolArgsError) and type(card) not in (errands, asking):
                 raise Hint(f"AskingHuman handed the slips left to {type(card).__name__}, which ran an unknown "
-                           "city without checking it: hand back ErrandsAskingHuman, the card that checks") from None
+                           "city without checking it: hand back RunningToolsAskingHuman, the card that checks") from None
             raise _crash_hint(e, f"your {type(card).__name__} card") from None
         if card is None:
-            raise Hint("the errand cards must end by handing over Waiting(step + 1), never None")
+            raise Hint("the errand cards must end by handing over CallingModel(step + 1), never None")
     raise Hint("your cards hand each other over forever: AskingHuman should hand back the errands card "
                "with only the slips after the one it answered")
 
@@ -266,7 +280,7 @@ def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[s
 @exercise("03.3", kind="code", title="ask a human, as a card")
 def check_card_human(cards: Any) -> str:
     if not isinstance(cards, tuple) or len(cards) != 2 or not all(isinstance(c, type) for c in cards):
-        raise Hint("hand in both classes as a pair: (ErrandsAskingHuman, AskingHuman)")
+        raise Hint("hand in both classes as a pair: (RunningToolsAskingHuman, AskingHuman)")
     for slips, notes in CARD_CASES:
         human = ScriptedHuman(dict(notes))
         desk = _Desk(human, slips)
@@ -283,9 +297,9 @@ def check_card_human(cards: Any) -> str:
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
         if getattr(last, "step", None) != 5:
-            raise Hint(f"the errands ended on Waiting(step={getattr(last, 'step', None)}), not 5 (they began on step 4): "
+            raise Hint(f"the errands ended on CallingModel(step={getattr(last, 'step', None)}), not 5 (they began on step 4): "
                        "AskingHuman hands the same step back, and only the errands card raises it, once, with "
-                       "Waiting(self.step + 1)")
+                       "CallingModel(self.step + 1)")
     return "one new card and one changed card: the human is asked about unknown cities only, and nothing else moved"
 
 
@@ -303,7 +317,18 @@ def _down() -> ToolRegistry:
             city: The city name.
             days: How many days ahead, 1 to 7.
         """
-        raise TimeoutError("forecast service did not answer")
+        if city == "Lima":
+            raise TimeoutError("forecast service did not answer in 30 s")
+        raise ConnectionError("forecast service down")
+
+    @registry.add
+    def read_file(path: str) -> str:
+        """Read a text file of the team's notes (this check's notes folder is locked).
+
+        Args:
+            path: The file's path.
+        """
+        raise PermissionError(f"[Errno 13] Permission denied: {path!r}")
 
     return registry
 
@@ -313,7 +338,10 @@ FIX_CASES = {
     "get_forecast for Oslo, 3 days, service down": (_down, ToolCall("x2", "get_forecast", {"city": "Oslo", "days": 3})),
     "to_fahrenheit with celsius=-400": (weather_registry, ToolCall("x3", "to_fahrenheit", {"celsius": -400})),
     "a tool called get_humidity": (weather_registry, ToolCall("x4", "get_humidity", {"city": "Oslo"})),
-    "get_weather for Reykjavik": (weather_registry, ToolCall("x5", "get_weather", {"city": "Reykjavik"})),
+    "get_forecast for Lima, 2 days, no answer in 30 s": (_down, ToolCall("x5", "get_forecast",
+                                                                          {"city": "Lima", "days": 2})),
+    "read_file of a file it may not read": (_down, ToolCall("x6", "read_file", {"path": "notes/payroll.txt"})),
+    "get_weather with no city": (weather_registry, ToolCall("x7", "get_weather", {})),
 }
 
 
@@ -339,7 +367,7 @@ def check_who_fixes(answer: Any) -> str:
     if isinstance(answer, dict) and all(guess is ... for guess in answer.values()):
         raise NotDone("every case still holds ...")
     if not isinstance(answer, dict) or set(answer) != set(FIX_CASES):
-        raise Hint("keep the four cases of the exercise cell as the keys, and fill in each value")
+        raise Hint("keep the cases of the exercise cell as the keys, and fill in each value")
     open_cases = [case for case, guess in answer.items() if guess not in ("model", "caller")]
     if open_cases:
         raise Hint(f"answer each case with 'model' or 'caller' (still open: {open_cases[0]})")
@@ -352,37 +380,43 @@ def check_who_fixes(answer: Any) -> str:
 # --- Questions checked against a run ---------------------------------------------------------------
 
 
-@exercise("03.Q1", kind="reasoning", title="cards of a run stopped at max_steps=2")
-def check_cards_at_two(answer: Any) -> str:
-    cards = _cards([1] * 5, 2)
+@exercise("03.Q1", kind="reasoning", title="cards between two model calls, with a human to ask")
+def check_cards_with_a_human(answer: Any) -> str:
+    from ..reference import reference  # the notebook's own cards: the question is about them, not the learner's
+
+    desk = _Desk(ScriptedHuman({"Reykjavik": "9", "Quito": "14"}),
+                 [("get_weather", "Paris"), ("get_weather", "Reykjavik"), ("get_weather", "Quito")])
+    _, seen = _walk(reference("03.3"), desk, step=1)
+    between = seen[:-1]  # the last one is the next CallingModel
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of cards")
-    if answer != len(cards):
-        raise Hint("write the cards down one by one: each model call is a CallingModel card followed by a "
-                   "RunningTools card; at the ceiling one more CallingModel card is picked up (no call), then Finished")
-    return f"right: {len(cards)} cards, {' -> '.join(cards)}"
+    if answer != len(between):
+        raise Hint("follow the slips one card at a time: the errands card runs what it can and hands over "
+                   "AskingHuman at an unknown city, which hands back the errands card with only the slips after "
+                   "it; count every card until CallingModel, the last errands card (with no slips left) included")
+    return f"right: {len(between)} cards, {' -> '.join(between)}"
 
 
 def _frozen_step_calls(bound: int) -> int:
-    """Model calls of a never-stopping manager when the errands card hands back Waiting(step), not step + 1."""
+    """Model calls of a never-stopping manager when the errands card hands back CallingModel(step), not step + 1."""
     llm, max_steps, step = ScriptedLLM([[("get_weather", {"city": "Oslo"})]] * bound), 3, 1
     folder: list[Message] = [UserMessage("Oslo?")]
-    while step <= max_steps and len(llm.calls) < bound:  # Waiting: the ceiling, then a model call
+    while step <= max_steps and len(llm.calls) < bound:  # CallingModel: the ceiling, then a model call
         folder.append(llm.generate(folder, ()).message)
-        folder += [ToolMessage("7", c.id, name=c.name) for c in folder[-1].tool_calls]  # Errands
-        # ...which hands back Waiting(self.step): `step` is never raised
+        folder += [ToolMessage("7", c.id, name=c.name) for c in folder[-1].tool_calls]  # RunningTools
+        # ...which hands back CallingModel(self.step): `step` is never raised
     return len(llm.calls)
 
 
-@exercise("03.Q2", kind="reasoning", title="what if Errands forgot the + 1?")
+@exercise("03.Q2", kind="reasoning", title="what if RunningTools forgot the + 1?")
 def check_frozen_step(answer: Any) -> str:
     if answer not in ("a", "b", "c"):
         raise Hint("answer with one letter: 'a', 'b' or 'c'")
     calls = _frozen_step_calls(bound=50)
     truth = "b" if calls == 50 else ("a" if calls < 3 else "c")
     if answer != truth:
-        raise Hint("follow the step number: Waiting compares it with max_steps, and only Errands ever raises "
-                   "it; with Waiting(self.step) nothing raises it, so the ceiling is never met "
+        raise Hint("follow the step number: CallingModel compares it with max_steps, and only RunningTools ever raises "
+                   "it; with CallingModel(self.step) nothing raises it, so the ceiling is never met "
                    f"(a never-stopping manager was still being called after {calls} calls)")
     return f"right: the check stopped a never-stopping manager after {calls} calls; the ceiling never came"
 

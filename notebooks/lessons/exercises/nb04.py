@@ -35,6 +35,21 @@ def _own_hooks(cls: type) -> list[str]:
     return [h for h in HOOKS if getattr(cls, h, None) is not None and getattr(cls, h) is not getattr(Observer, h)]
 
 
+_STUB = {"__module__", "__qualname__", "__doc__", "__init__", "__dict__", "__weakref__", "__firstlineno__",
+         "__static_attributes__", "__annotations__"}
+
+
+def _not_done_or_no_hooks(cls: type) -> NotDone | Hint:
+    """A class with no hook of its own is the stub, unless it brought other code: then say why none counts."""
+    extra = sorted(name for name in vars(cls) if name not in _STUB)
+    if not extra:
+        return NotDone()
+    return Hint(f"your class defines {', '.join(extra)} but none of Observer's hooks as a method of its own "
+                "(def on_run_start(self, messages): ..., def on_tool_call(self, call): ...): write one per "
+                "announcement you need; a class that hands the hooks on through __getattr__ or __getattribute__ "
+                "writes no line of its own")
+
+
 def _lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
 
@@ -84,7 +99,7 @@ def json_lines_listener(cls: Any) -> str:
     if issubclass(cls, RecordingObserver):
         raise Hint("that is one of the package's recorders; write your own listener, hook by hook")
     if not _own_hooks(cls):
-        raise NotDone
+        raise _not_done_or_no_hooks(cls)
     try:
         return _json_lines_runs(cls)
     except _Refused:
@@ -234,7 +249,7 @@ def tool_ledger(cls: Any) -> str:
     if issubclass(cls, RecordingObserver):
         raise Hint(_ON_A_RECORDER)
     if not _own_hooks(cls):
-        raise NotDone
+        raise _not_done_or_no_hooks(cls)
     one, two = cls(), cls()
     if not all(isinstance(getattr(x, name, None), dict) for x in (one, two) for name in ("asked", "results")):
         raise Hint("keep the two dicts the exercise cell makes in __init__: self.asked and self.results")
