@@ -66,10 +66,7 @@ def check_router(route_after_check: Any) -> str:
             raise Hint(_router_hint(passed, issue, revisions, allowance, got))
     for broken, why in ((None, "no review yet"), ("other", "a review of another draft")):
         state = _checked_state(["Paris", "Oslo"], 0, True)
-        if broken is None:
-            state["review"] = None
-        else:
-            state["draft"] = {**state["draft"], "notice": "Checked by nobody."}
+        state.update({"review": None} if broken is None else {"draft": {**state["draft"], "notice": "Checked by nobody."}})
         try:
             got = route_after_check(state, 1)
         except ValueError:
