@@ -107,7 +107,7 @@ def run_supersteps(graph, state):
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
-print("out of START:", parallel["edges"][START], "| joins:", parallel["joins"])
+print("out of START:", parallel["edges"][START], "| write_draft waits for:", sorted(parallel["joins"]["write_draft"]))
 print("collect_Tokyo's slip:", parallel["nodes"]["collect_Tokyo"](state))
 
 # %% [markdown]
