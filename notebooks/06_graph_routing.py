@@ -15,7 +15,7 @@
 # a graph.
 #
 # **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
-# **Time:** about 82 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, three
+# **Time:** about 79 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, three
 # exercises and seven questions; not yet measured with a learner).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
@@ -26,12 +26,10 @@
 
 # %%
 import inspect
-from collections import Counter
 from typing import get_type_hints
 
-import matplotlib.pyplot as plt
-
 from lessons.exercises import check
+from lessons.pictures import draw_brief_paths
 from lessons.reference import reference
 from mingraph_lite import GraphExecutionError, GraphStepLimit, GraphValidationError
 from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_state, render, step_bound
@@ -147,8 +145,9 @@ assert after_draft["events"] == ["collected", "wrote draft"] and after_draft["re
 # Each step of the brief is one method of `BriefNodes`. All of them read the worksheet and return a change slip:
 
 # %%
-for name in ("collect", "write_draft", "check_draft", "revise_draft", "hold"):
-    print(inspect.getsource(getattr(BriefNodes, name)))
+for node in (BriefNodes.collect, BriefNodes.write_draft, BriefNodes.check_draft, BriefNodes.revise_draft,
+             BriefNodes.hold):
+    print(inspect.getsource(node))
 
 # %% [markdown]
 # Look at what each slip carries. `write_draft` and `revise_draft` set `review=None`: a new draft makes the old
@@ -166,7 +165,8 @@ for name in ("collect", "write_draft", "check_draft", "revise_draft", "hold"):
 # After `check_draft`, something must choose between three **routes**: `"accept"` (go and publish), `"revise"`
 # (fix it and check again) or `"hold"` (stop trying). That choice is a small function, the *router*. It returns a
 # route *label*; a declared map turns the label into a node, so a router can only choose among routes declared up
-# front.
+# front. The package's `BriefNodes` has one: it accepts a draft that passed, revises while revisions are left, and
+# holds after that. The page owner now wants one more rule, and the router is where it goes.
 #
 # ### Exercise 06.1: `route_after_check`
 #
@@ -175,11 +175,14 @@ for name in ("collect", "write_draft", "check_draft", "revise_draft", "hold"):
 # 1. if there is no review, or the review's `checked_draft` is not the current `draft`, raise `ValueError`
 #    (nobody checked *this* draft);
 # 2. a draft that passed is accepted;
-# 3. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
+# 3. a draft whose check found wrong numbers (an issue starting with `"wrong_values"`) is held at once, whatever the
+#    allowance: a wrong temperature means the data or the writer is broken, and a person should look before anything
+#    goes out;
+# 4. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
-# The check runs your router on worksheets for other cities and other allowances. Write the three rules yourself:
-# the package's `BriefNodes` has a router too, and an answer that only calls it is refused, because then the rules
-# would still be somebody else's.
+# The check runs your router on worksheets for other cities, other issues and other allowances. The package's router
+# is not the answer: it has no rule 3, and an answer that only calls it is refused too, because the rules would
+# still be somebody else's.
 
 # %%
 def route_after_check(state, max_revisions):
@@ -325,51 +328,15 @@ if LangGraphStateGraph is not None:
 # ## The graph as a picture, and each exit's path
 #
 # The brief has two ways to finish and three ways to get there. Here is the graph drawn three times, each with the
-# path one writer took highlighted (the thicker the arrow, the more often it was walked):
+# path one writer took highlighted (the thicker the arrow, the more often it was walked). The drawing code is plain
+# matplotlib and lives in `lessons/pictures.py` (`draw_brief_paths`); the paths are this notebook's runs:
 
 # %%
-LAYOUT = {START: (0, 6), "collect": (0, 5), "write_draft": (0, 4), "check_draft": (0, 3),
-          "revise_draft": (2.3, 4), "publish": (-1.3, 1.7), "hold": (1.3, 1.7), END: (0, 0.5)}
-ARROWS = [(START, "collect", ""), ("collect", "write_draft", ""), ("write_draft", "check_draft", ""),
-          ("check_draft", "publish", "accept"), ("check_draft", "revise_draft", "revise"),
-          ("revise_draft", "check_draft", ""), ("check_draft", "hold", "hold"), ("publish", END, ""),
-          ("hold", END, "")]
-
-
-def draw_graph(ax, path, title, colour="#d62728"):
-    walked, visits = Counter(zip([START, *path], [*path, END])), Counter(path)
-    for source, target, label in ARROWS:
-        times = walked[(source, target)]
-        loop = {source, target} == {"check_draft", "revise_draft"}  # the two arrows of the loop bend apart
-        ax.annotate("", xy=LAYOUT[target], xytext=LAYOUT[source],
-                    arrowprops=dict(arrowstyle="-|>", color=colour if times else "#bbbbbb", lw=1.2 + 1.8 * times,
-                                    shrinkA=18, shrinkB=18, connectionstyle="arc3,rad=0.4" if loop else "arc3"))
-        if label or times > 1:
-            (x1, y1), (x2, y2) = LAYOUT[source], LAYOUT[target]
-            x, y = x1 + 0.45 * (x2 - x1), y1 + 0.45 * (y2 - y1)
-            x, y = (x + 0.35, y - 0.45) if loop else (x, y)
-            ax.text(x, y, label + (f" ×{times}" if times > 1 else ""), fontsize=8, ha="center",
-                    color=colour if times else "#888888", bbox=dict(fc="white", ec="none", pad=0.5))
-    for node, (x, y) in LAYOUT.items():
-        name = {START: "START", END: "END"}.get(node, node) + (f" ×{visits[node]}" if visits[node] > 1 else "")
-        ax.text(x, y, name, ha="center", va="center", fontsize=9,
-                bbox=dict(boxstyle="round,pad=0.35", fc="#fde0dd" if node in path else "white",
-                          ec=colour if node in path or node in (START, END) else "#999999"))
-    ax.set_xlim(-2.3, 3.4)
-    ax.set_ylim(0, 6.5)
-    ax.set_title(title, fontsize=10)
-    ax.axis("off")
-
-
-exits = [("complete", "deliver at once"), ("missing-notice", "deliver after a revision"),
-         ("stubborn", "stop trying: hold")]
-paths = {style: path_of(declare(BriefNodes(style, 1)).compile(max_steps=8), state)[1] for style, _ in exits}
-fig, axes = plt.subplots(1, 3, figsize=(13, 5))
-for ax, (style, outcome) in zip(axes, exits):
-    draw_graph(ax, paths[style], f"writer '{style}': {outcome}\n{len(paths[style])} nodes")
-fig.suptitle("The weather brief: one graph, three paths through it", fontsize=12)
-plt.tight_layout()
-plt.show()
+exits = {"writer 'complete': deliver at once": "complete",
+         "writer 'missing-notice': deliver after a revision": "missing-notice",
+         "writer 'stubborn': stop trying, hold": "stubborn"}
+draw_brief_paths({caption: path_of(declare(BriefNodes(style, 1)).compile(max_steps=8), state)[1]
+                  for caption, style in exits.items()}, title="The weather brief: one graph, three paths through it")
 
 # %% [markdown]
 # (The package can also write the graph as text: `graph.draw_ascii()` for a terminal, `graph.draw_mermaid()` for
@@ -576,16 +543,22 @@ else:
         theirs = next(n for n in range(1, 20) if finishes(BriefNodes(style, allowed), recursion_limit=n))
         print(f"{style:<15}{allowed:>10}{ours:>20}{theirs:>26}")
         assert theirs == ours + 1
-    lg = declare(nodes, on=LangGraphStateGraph).compile()
-    print("\nLangGraph's step numbers for the missing-notice run:",
-          [(item["step"], item["payload"]["name"]) for item in lg.stream(state, stream_mode="debug")
-           if item["type"] == "task"])
+    from langgraph.checkpoint.memory import InMemorySaver  # keeps one snapshot per superstep, with its number
+
+    lg, thread = declare(nodes, on=LangGraphStateGraph).compile(checkpointer=InMemorySaver()), {"thread_id": "06"}
+    lg.invoke(state, config={"configurable": thread})
+    history = [(snap.metadata["step"], list(snap.next)) for snap in lg.get_state_history({"configurable": thread})]
+    print("\nLangGraph's snapshots of the missing-notice run, one per superstep:")
+    for step, next_up in reversed(history):
+        print(f"  step {step:>2}: next {next_up or 'nothing (END)'}")
+    assert sorted(history)[:2] == [(-1, ["__start__"]), (0, ["collect"])] and len(history) == 8
 
 # %% [markdown]
 # Every run needs a `recursion_limit` one larger than its `max_steps`: the missing-notice run passes with 7 and
-# fails with 6. LangGraph's own step numbers (from its `debug` stream) show where the extra one goes: it numbers
-# your six nodes' steps 1 to 6, counting a step 0 before them (START, where it takes in your input), and the limit
-# covers that one too. So for the same run, `recursion_limit = max_steps + 1`.
+# fails with 6. LangGraph's own snapshots (one per superstep, kept by a checkpointer) show where the extra one goes:
+# step -1 holds your input with `__start__` to run next, START itself runs as step 0 (it copies your input onto the
+# worksheet), and your six nodes are steps 1 to 6. That is seven supersteps, and the limit covers all of them, START's
+# included. So for the same run, `recursion_limit = max_steps + 1`.
 
 # %% [markdown]
 # ## Wrap-up
@@ -620,19 +593,23 @@ else:
 # %%
 answer_q2 = ...  # a number
 
+# %%
 check("06.Q2", answer_q2)
 
 # %%
 answer_q4 = ...  # a number
 
+# %%
 check("06.Q4", answer_q4)
 
 # %%
 answer_q5 = ...  # a number
 
+# %%
 check("06.Q5", answer_q5)
 
 # %%
 answer_q6 = ...  # a number
 
+# %%
 check("06.Q6", answer_q6)

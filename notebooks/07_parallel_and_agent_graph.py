@@ -12,7 +12,7 @@
 # **Before you start:** notebook 06 (the worksheet, nodes, routers, the run loop, `max_steps`); notebook 04's
 # listeners. LangGraph is used where it is installed (`pip install 'mingraph-lite[langgraph]'`); every cell that
 # needs it says so and skips without it.
-# **Time:** about 89 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, four
+# **Time:** about 88 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, four
 # exercises and seven questions; not yet measured with a learner).
 #
 # Nothing here calls a model: the agent graph near the end is **scripted**, or replays recorded runs of real models
@@ -32,11 +32,12 @@ from typing import Annotated, TypedDict, get_type_hints
 import matplotlib.pyplot as plt
 
 from lessons.exercises import check
+from lessons.parallel_brief import brief_in_parallel, collect_one
 from lessons.reference import reference
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, GraphStepLimit, Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
-from mingraph_lite.course.weather import WEATHER, weather_registry
+from mingraph_lite.course.weather import WEATHER, weather_registry  # noqa: F401  (WEATHER: your 07.1 reads it)
 from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
 
 try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
@@ -70,7 +71,6 @@ print("the brief's reducers:", reducers_of(BriefState))
 # Here is a superstep loop, our own, every line visible. It is notebook 06's run loop with one change: instead of one
 # current node it keeps a *set* of active nodes, runs them all on the same worksheet, merges their slips, and
 # collects the next set. Edges are now lists (a fan-out), and `"joins"` names a node that waits for several others.
-# (Most of it is 06.2's answer, which you have done by now.)
 
 # %%
 def next_nodes(graph, node, state):
@@ -100,33 +100,28 @@ def run_supersteps(graph, state):
     return state, log
 
 
-def collect_one(city):  # a first try: each branch collects one city and writes `readings`
-    def collect(state):
-        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
-    return collect
+# %% [markdown]
+# The brief for this loop is a dict like 06.2's, with one `collect_<city>` branch per city. Its wiring lives in
+# `lessons/parallel_brief.py` (`brief_in_parallel`); here is its shape, and what a first-try branch (`collect_one`,
+# which reads nothing and collects its one city) hands back:
 
+# %%
+parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
+print("out of START:", parallel["edges"][START], "| write_draft waits for:", sorted(parallel["joins"]["write_draft"]))
+print("collect_Tokyo's slip:", parallel["nodes"]["collect_Tokyo"](state))
 
-def brief_in_parallel(nodes, cities, collect_node, reducers):
-    branches = [f"collect_{city}" for city in cities]
-    steps = ("write_draft", "check_draft", "revise_draft", "publish", "hold")
-    return {
-        "nodes": {**{b: collect_node(c) for b, c in zip(branches, cities)}, **{n: getattr(nodes, n) for n in steps}},
-        "edges": {START: branches, **{b: ["write_draft"] for b in branches}, "write_draft": ["check_draft"],
-                  "revise_draft": ["check_draft"], "publish": [END], "hold": [END]},
-        "routers": {"check_draft": (nodes.route_after_check,
-                                    {"accept": "publish", "revise": "revise_draft", "hold": "hold"})},
-        "joins": {"write_draft": set(branches)},
-        "reducers": reducers,
-        "max_steps": 10,
-    }
+# %% [markdown]
+# Now suppose only `events` had a reducer, and `readings` were plain. Our loop, then both engines on a two-branch
+# graph of the same kind:
 
-
-first_sketch = {"events": operator.add}  # suppose only `events` had a reducer, and `readings` were plain
+# %%
+first_sketch = {"events": operator.add}
 try:
     run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, first_sketch), state)
 except ValueError as error:
     print("our loop:", error)
 
+# %%
 class FirstSketch(TypedDict):  # the same first sketch on both engines: `readings` without a reducer
     readings: list
     events: Annotated[list, operator.add]
@@ -150,15 +145,14 @@ for engine in (StateGraph, LangGraphStateGraph):
 # is the one you know: a reducer, so each branch *adds* its reading, as `BriefState`'s `readings` has (setup printed it):
 
 # %%
-merged, _ = run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState)),
-                           state)
+merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
 print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
 
 
 # %% [markdown]
 # ### Exercise 07.1: one branch's node
 #
-# `collect_one` above ignores the worksheet it is handed. A branch can read it, and reading it is safe: every branch
+# `collect_one` ignores the worksheet it is handed. A branch can read it, and reading it is safe: every branch
 # of a superstep is handed the worksheet as it was when the superstep began, never a sibling's half-done work. Use
 # that to make a branch that does not fetch twice (a run resumed from a saved worksheet already holds some readings).
 #
@@ -302,11 +296,13 @@ for step in sorted({s for s, _ in who.ran}):
 print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
       "| same worksheet:", ours_final == final)
 for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
+    counted = WhoRanWhen()  # a fresh listener per run, so each line counts its own run
     try:
         ended = declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound)
-        print(f"max_steps={bound}: {ended.invoke(three)['status']} after {len(who.ran)} node executions")
+        status = ended.invoke(three, observers=[counted])["status"]
     except GraphStepLimit:
-        print(f"max_steps={bound}: GraphStepLimit")
+        status = "GraphStepLimit"
+    print(f"max_steps={bound}: {status} after {len(counted.ran)} node executions")
 
 # %% [markdown]
 # And the same run as a picture: one row per node, one column per superstep.
@@ -654,14 +650,17 @@ print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 # %%
 answer_q2 = ...  # a number
 
+# %%
 check("07.Q2", answer_q2)
 
 # %%
 answer_q3 = ...  # a number
 
+# %%
 check("07.Q3", answer_q3)
 
 # %%
 answer_q5 = ...  # a number
 
+# %%
 check("07.Q5", answer_q5)

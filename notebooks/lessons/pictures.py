@@ -1,4 +1,4 @@
-"""Teaching pictures for notebooks 01 and 03: the loop, a run's rounds side by side, the cards and their arrows.
+"""Teaching pictures for notebooks 01, 03 and 06: the loop, a run's rounds, the cards, the brief's graph and paths.
 
 Each function returns a matplotlib ``Figure`` (closed in pyplot, so a notebook shows it once, as the
 cell's value). Nothing here reads a clock: a run is drawn in the order of its announcements, and
@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 import typing
+from collections import Counter
 from typing import Any
 
+from mingraph_lite.graph import END, START
 from mingraph_lite.observers.trace import pick_run
 from mingraph_lite.plots import _done, _pyplot
 
@@ -190,4 +192,55 @@ def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[
     ax.set_ylim(min(ys) - 1.4, max(ys) + 1.4)
     ax.set_axis_off()
     ax.set_title(title)
+    return _done(plt, fig)
+
+
+# The weather brief of notebook 06: where each node sits, and its arrows with their route labels.
+BRIEF_LAYOUT = {START: (0, 6), "collect": (0, 5), "write_draft": (0, 4), "check_draft": (0, 3),
+                "revise_draft": (2.3, 4), "publish": (-1.3, 1.7), "hold": (1.3, 1.7), END: (0, 0.5)}
+BRIEF_ARROWS = [(START, "collect", ""), ("collect", "write_draft", ""), ("write_draft", "check_draft", ""),
+                ("check_draft", "publish", "accept"), ("check_draft", "revise_draft", "revise"),
+                ("revise_draft", "check_draft", ""), ("check_draft", "hold", "hold"), ("publish", END, ""),
+                ("hold", END, "")]
+
+
+def walked(path: Sequence[str]) -> Counter:
+    """How often a run crossed each arrow: its node path with START before it and END after it."""
+    return Counter(zip([START, *path], [*path, END], strict=True))
+
+
+def _brief_panel(ax, path: Sequence[str], title: str, colour: str = "#d62728") -> None:
+    crossed, visits = walked(path), Counter(path)
+    for source, target, label in BRIEF_ARROWS:
+        times = crossed[(source, target)]
+        loop = {source, target} == {"check_draft", "revise_draft"}  # the two arrows of the loop bend apart
+        ax.annotate("", xy=BRIEF_LAYOUT[target], xytext=BRIEF_LAYOUT[source],
+                    arrowprops={"arrowstyle": "-|>", "color": colour if times else "#bbbbbb", "lw": 1.2 + 1.8 * times,
+                                "shrinkA": 18, "shrinkB": 18, "connectionstyle": "arc3,rad=0.4" if loop else "arc3"})
+        if label or times > 1:
+            (x1, y1), (x2, y2) = BRIEF_LAYOUT[source], BRIEF_LAYOUT[target]
+            x, y = x1 + 0.45 * (x2 - x1) + (0.35 if loop else 0), y1 + 0.45 * (y2 - y1) - (0.45 if loop else 0)
+            ax.text(x, y, label + (f" ×{times}" if times > 1 else ""), fontsize=8, ha="center",
+                    color=colour if times else "#888888", bbox={"fc": "white", "ec": "none", "pad": 0.5})
+    for node, (x, y) in BRIEF_LAYOUT.items():
+        name = {START: "START", END: "END"}.get(node, node) + (f" ×{visits[node]}" if visits[node] > 1 else "")
+        ax.text(x, y, name, ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round,pad=0.35", "fc": "#fde0dd" if node in path else "white",
+                      "ec": colour if node in path or node in (START, END) else "#999999"})
+    ax.set_xlim(-2.3, 3.4)
+    ax.set_ylim(0, 6.5)
+    ax.set_title(title, fontsize=10)
+    ax.axis("off")
+
+
+def draw_brief_paths(paths: Mapping[str, Sequence[str]], *, title: str = "one graph, several paths through it"):
+    """The brief's graph once per run, side by side, each with its node path highlighted (thicker = walked more)."""
+    unknown = {node for path in paths.values() for node in path} - set(BRIEF_LAYOUT)
+    if unknown:
+        raise ValueError(f"nodes the brief's picture does not place: {sorted(unknown)}")
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(paths), figsize=(4.4 * len(paths), 5), squeeze=False, layout="constrained")
+    for ax, (caption, path) in zip(axes[0], paths.items(), strict=True):
+        _brief_panel(ax, path, f"{caption}\n{_count(len(path), 'node')}")
+    fig.suptitle(title, fontsize=12)
     return _done(plt, fig)

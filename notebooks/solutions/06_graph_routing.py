@@ -9,31 +9,37 @@ START, END = "__start__", "__end__"
 
 
 # -- 06.1 -------------------------------------------------------------------------------------------
+def _unchecked(state):
+    return state["review"] is None or state["review"]["checked_draft"] != state["draft"]
+
+
 def route_after_check(state, max_revisions):
     review = state["review"]
     if review is None or review["checked_draft"] != state["draft"]:
         raise ValueError("the current draft has not been checked")
     if review["passed"]:
         return "accept"
+    if any(issue.startswith("wrong_values") for issue in review["issues"]):
+        return "hold"  # wrong numbers go to a person at once
     return "revise" if state["revisions"] < max_revisions else "hold"
 
 
 def router_off_by_one(state, max_revisions):
-    review = state["review"]
-    if review is None or review["checked_draft"] != state["draft"]:
+    if _unchecked(state):
         raise ValueError("the current draft has not been checked")
-    if review["passed"]:
+    if state["review"]["passed"]:
         return "accept"
+    if any(issue.startswith("wrong_values") for issue in state["review"]["issues"]):
+        return "hold"
     return "revise" if state["revisions"] <= max_revisions else "hold"
 
 
 def router_budget_first(state, max_revisions):
-    review = state["review"]
-    if review is None or review["checked_draft"] != state["draft"]:
+    if _unchecked(state):
         raise ValueError("the current draft has not been checked")
     if state["revisions"] >= max_revisions:
         return "hold"
-    return "accept" if review["passed"] else "revise"
+    return "accept" if state["review"]["passed"] else "revise"
 
 
 def router_trusts_any_review(state, max_revisions):
@@ -42,6 +48,27 @@ def router_trusts_any_review(state, max_revisions):
         raise ValueError("no review yet")
     if review["passed"]:
         return "accept"
+    if any(issue.startswith("wrong_values") for issue in review["issues"]):
+        return "hold"
+    return "revise" if state["revisions"] < max_revisions else "hold"
+
+
+def router_like_the_package(state, max_revisions):  # BriefNodes.route_after_check pasted: no rule for wrong numbers
+    review = state["review"]
+    if review is None or review["checked_draft"] != state["draft"]:
+        raise ValueError("the current draft has not been checked")
+    if review["passed"]:
+        return "accept"
+    return "revise" if state["revisions"] < max_revisions else "hold"
+
+
+def router_holds_every_problem(state, max_revisions):
+    if _unchecked(state):
+        raise ValueError("the current draft has not been checked")
+    if state["review"]["passed"]:
+        return "accept"
+    if any(issue != "missing_fixed_data_notice" for issue in state["review"]["issues"]):
+        return "hold"
     return "revise" if state["revisions"] < max_revisions else "hold"
 
 
@@ -158,6 +185,25 @@ def run_routes_before_merging(graph, state):
     return state
 
 
+def run_reduces_a_missing_field(graph, state):
+    state, steps = deepcopy(state), 0
+    node = graph["edges"][START]
+    while node != END:
+        if steps == graph["max_steps"]:
+            raise RuntimeError("too many steps")
+        update = graph["nodes"][node](deepcopy(state))
+        for field, value in update.items():
+            reducer = graph["reducers"].get(field)
+            state[field] = reducer(state[field], value) if reducer else value  # even when the field is not there
+        steps += 1
+        if node in graph["routers"]:
+            router, path_map = graph["routers"][node]
+            node = path_map[router(state)]
+        else:
+            node = graph["edges"].get(node, END)
+    return state
+
+
 def run_takes_the_label_for_a_node(graph, state):
     state, steps = deepcopy(state), 0
     node = graph["edges"][START]
@@ -233,13 +279,16 @@ WRONG = {
     "06.1": [(router_off_by_one, "max_revisions=N allows N revisions"),
              (router_budget_first, "a draft that passed is delivered"),
              (router_trusts_any_review, "a review of another draft"),
-             (router_wraps_the_package, "write the three rules yourself")],
+             (router_like_the_package, "wrong numbers are held at once"),
+             (router_holds_every_problem, "only wrong numbers are held at once"),
+             (router_wraps_the_package, "write the rules yourself")],
     "06.2": [(run_without_reducers, "merge a field that has a reducer"),
              (run_without_copies, "deep copy"),
              (run_without_bound, "past max_steps"),
              (run_needs_every_edge, "a node with no edge and no router ends the run"),
              (run_routes_before_merging, "merge first, then let the router read the result"),
-             (run_takes_the_label_for_a_node, "path_map[label] is the node")],
+             (run_takes_the_label_for_a_node, "path_map[label] is the node"),
+             (run_reduces_a_missing_field, "a field the state does not have yet is simply set")],
     "06.3": [(stuck_compares_with_the_first, "compare the last check with the one just before it"),
              (stuck_holds_at_the_first_failure, "a first failed check has nothing to compare with"),
              (stuck_forgets_the_allowance, "max_revisions still bounds"),

@@ -228,24 +228,6 @@ QUESTIONS = {
              "check_draft) pairs and hold, one node per superstep (10 node executions).",
     "07.Q3": "Once: both branches are two nodes long, so a2 and b2 run in the same superstep and trigger write "
              "together. The join matters when branches differ in length (a -> a2 against b made write run twice).",
-    "07.Q4": "`slips = {node: graph['nodes'][node](deepcopy(state)) for node in sorted(active - {END})}`. Every node "
-             "is called on a copy of the same `state` before anything is merged (the merge loop comes after this "
-             "line), so all of them read the worksheet as the superstep began. `sorted(...)` fixes the order the "
-             "slips enter the dict, and the merge loop walks that dict, so the merged worksheet is the same on every "
-             "run.",
-    "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],
-}
-
-QUESTIONS = {
-    "07.Q1": "In one superstep every branch reads the same worksheet and their slips are merged together; a plain "
-             "field takes one value, so each branch's readings would replace the others' and whichever merged last "
-             "would win, silently dropping cities. The sequential collect wrote all readings in one slip. Our loop "
-             "(like both engines) refuses two writes to a plain field in one superstep and names both nodes: a loud "
-             "error at the cause beats a brief that quietly lacks a city.",
-    "07.Q2": "8: the three collecting branches share superstep 1, then write_draft, check_draft, two (revise_draft, "
-             "check_draft) pairs and hold, one node per superstep (10 node executions).",
-    "07.Q3": "Once: both branches are two nodes long, so a2 and b2 run in the same superstep and trigger write "
-             "together. The join matters when branches differ in length (a -> a2 against b made write run twice).",
     "07.Q4": "`slips = {node: graph['nodes'][node](deepcopy(state)) for node in sorted(active - {END})}`: every node "
              "is called on a copy of the same state before anything is merged. The merge loop runs over `slips` in "
              "that sorted order, so the merged worksheet is the same on every run.",

@@ -100,3 +100,22 @@ class Done:
 def test_card_transitions_follow_a_learners_own_classes():
     assert pictures.card_transitions(Asking) == [("Asking", "Waiting"), ("Asking", "Done"), ("Waiting", "Asking")]
     assert pictures.card_transitions(Done) == []
+
+
+def test_the_brief_picture_counts_each_arrow_a_path_crosses():
+    from mingraph_lite.graph import END, START
+
+    path = ["collect", "write_draft", "check_draft", "revise_draft", "check_draft", "publish"]
+    crossed = pictures.walked(path)
+    assert crossed[(START, "collect")] == 1 and crossed[("publish", END)] == 1
+    assert crossed[("write_draft", "check_draft")] == 1 and crossed[("revise_draft", "check_draft")] == 1
+    assert sum(crossed.values()) == len(path) + 1
+    assert {(a, b) for a, b, _ in pictures.BRIEF_ARROWS} >= set(crossed)  # every arrow walked is drawn
+
+
+def test_the_brief_picture_draws_one_panel_per_path_and_refuses_an_unknown_node():
+    figure = pictures.draw_brief_paths({"a": ["collect", "write_draft"], "b": ["collect"]})
+    panels = [ax for ax in figure.axes if ax.get_title()]
+    assert [ax.get_title().splitlines()[-1] for ax in panels] == ["2 nodes", "1 node"]
+    with pytest.raises(ValueError, match="translate"):
+        pictures.draw_brief_paths({"a": ["collect", "translate"]})

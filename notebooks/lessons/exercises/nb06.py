@@ -23,32 +23,39 @@ START, END = "__start__", "__end__"  # spelt as LangGraph and the course's engin
 
 # -- 06.1: the router ---------------------------------------------------------------------------------
 
-def _checked_state(cities: list[str], revisions: int, passed: bool) -> dict[str, Any]:
+def _checked_state(cities: list[str], revisions: int, passed: bool, issue: str = "") -> dict[str, Any]:
+    """A worksheet whose current draft was checked; ``issue`` replaces the missing notice as what it found."""
     state = initial_state(cities)
     readings = [{"city": c, "celsius": WEATHER[c]["celsius"], "conditions": WEATHER[c]["conditions"]}
                 for c in cities]
-    draft = {"rows": expected_rows({**state, "readings": readings}), "notice": NOTICE if passed else ""}
-    review = {"passed": passed, "issues": [] if passed else ["missing_fixed_data_notice"],
+    draft = {"rows": expected_rows({**state, "readings": readings}), "notice": NOTICE if passed or issue else ""}
+    if issue.startswith("wrong_values"):
+        draft["rows"][0] = {**draft["rows"][0], "celsius": draft["rows"][0]["celsius"] + 10}
+    elif issue.startswith("missing_city"):
+        draft["rows"] = draft["rows"][1:]
+    review = {"passed": passed, "issues": [] if passed else [issue or "missing_fixed_data_notice"],
               "checked_draft": deepcopy(draft)}
     return {**state, "readings": readings, "draft": draft, "review": review, "revisions": revisions}
 
 
-@exercise("06.1", kind="code", title="route_after_check: accept, revise or hold")
+@exercise("06.1", kind="code", title="route_after_check: accept, revise or hold, and hold wrong numbers at once")
 def check_router(route_after_check: Any) -> str:
     used = borrowed(route_after_check, {"BriefNodes", "route_after_check", "connect_brief", "build_brief_graph"})
     if used:
-        raise Hint(f"your router calls the package's ({used}): the exercise is to write the three rules yourself, "
+        raise Hint(f"your router calls the package's ({used}): the exercise is to write the rules yourself, "
                    "reading state['review'], state['draft'] and state['revisions']")
-    cases = [  # (cities, revisions made, passed, allowance, expected label)
-        (["Oslo", "Cairo"], 0, True, 0, "accept"),
-        (["London"], 3, True, 1, "accept"),
-        (["Sydney", "Oslo"], 0, False, 2, "revise"),
-        (["Cairo"], 1, False, 3, "revise"),
-        (["Oslo"], 2, False, 2, "hold"),
-        (["New York", "London"], 0, False, 0, "hold"),
+    cases = [  # (cities, revisions made, passed, what the check found, allowance, expected label)
+        (["Oslo", "Cairo"], 0, True, "", 0, "accept"),
+        (["London"], 3, True, "", 1, "accept"),
+        (["Sydney", "Oslo"], 0, False, "", 2, "revise"),
+        (["Cairo"], 1, False, "", 3, "revise"),
+        (["Oslo"], 2, False, "", 2, "hold"),
+        (["New York", "London"], 0, False, "", 0, "hold"),
+        (["Cairo", "Oslo"], 0, False, "missing_city:Cairo", 2, "revise"),
+        (["Sydney", "Paris"], 0, False, "wrong_values:Sydney", 3, "hold"),
     ]
-    for cities, revisions, passed, allowance, want in cases:
-        state = _checked_state(cities, revisions, passed)
+    for cities, revisions, passed, issue, allowance, want in cases:
+        state = _checked_state(cities, revisions, passed, issue)
         before = deepcopy(state)
         got = route_after_check(state, allowance)
         if state != before:
@@ -56,26 +63,29 @@ def check_router(route_after_check: Any) -> str:
         if got in ("publish", "revise_draft"):
             raise Hint("return a route label ('accept', 'revise' or 'hold'); the path map turns it into a node")
         if got != want:
-            raise Hint(_router_hint(passed, revisions, allowance, got))
+            raise Hint(_router_hint(passed, issue, revisions, allowance, got))
     for broken, why in ((None, "no review yet"), ("other", "a review of another draft")):
         state = _checked_state(["Paris", "Oslo"], 0, True)
-        if broken is None:
-            state["review"] = None
-        else:
-            state["draft"] = {**state["draft"], "notice": "Checked by nobody."}
+        state.update({"review": None} if broken is None else {"draft": {**state["draft"], "notice": "Checked by nobody."}})
         try:
             got = route_after_check(state, 1)
         except ValueError:
             continue
         raise Hint(f"with {why}, your router returned {got!r}; it must raise ValueError: only a draft that "
                    "was checked (review['checked_draft'] equal to the draft) may be routed")
-    return "the router delivers, revises while allowed, holds after, and refuses a draft nobody checked"
+    return "the router delivers, holds wrong numbers at once, revises while allowed, and refuses an unchecked draft"
 
 
-def _router_hint(passed: bool, revisions: int, allowance: int, got: Any) -> str:
+def _router_hint(passed: bool, issue: str, revisions: int, allowance: int, got: Any) -> str:
     if passed:
         return (f"a draft that passed came back {got!r} with {revisions} revision(s) made and an allowance of "
                 f"{allowance}: a draft that passed is delivered, whatever the allowance says")
+    if issue.startswith("wrong_values"):
+        return (f"a draft whose check found {issue!r} came back {got!r} with revisions still allowed: wrong numbers "
+                "are held at once (rule 3); the package's router would revise it, which is why it is not the answer")
+    if issue:
+        return (f"a draft whose check found {issue!r} came back {got!r}: only wrong numbers are held at once; "
+                "any other problem is revised while revisions are allowed")
     return (f"a failed draft with {revisions} revision(s) made and max_revisions={allowance} came back {got!r}: "
             "max_revisions=N allows N revisions, no more and no fewer")
 
@@ -154,10 +164,14 @@ def _check_loop_and_reducer(run: Any) -> None:
                    "node with a router, ask the router for a label and go where the path map sends it")
     if final.get("last") != "shout":
         raise Hint("a field without a reducer is replaced by the node's value")
-    best = {"nodes": {"a": lambda s: {"best": 4}, "b": lambda s: {"best": 2, "seen": True}},
-            "edges": {START: "a", "a": "b", "b": END}, "routers": {}, "reducers": {"best": max}, "max_steps": 5}
+    best = {"nodes": {"a": lambda s: {"best": 4}, "b": lambda s: {"best": 2, "seen": True, "notes": ["b"]}},
+            "edges": {START: "a", "a": "b", "b": END}, "routers": {}, "max_steps": 5,
+            "reducers": {"best": max, "notes": operator.add}}  # `notes` is not in the state yet: it is set
     final = _call_run(run, best, {"best": 3})
-    if final != {"best": 4, "seen": True}:
+    if final.get("notes") != ["b"]:
+        raise Hint(f"a field with a reducer that the state did not hold yet ended as {final.get('notes')!r}, not "
+                   "['b']: the first value is simply set; only a field that is already there goes through its reducer")
+    if {**final, "notes": None} != {"best": 4, "seen": True, "notes": None}:
         raise Hint(f"with the reducer max on 'best' (start 3, then 4, then 2) you ended with {final}: call the "
                    "field's own reducer, not always operator.add")
 

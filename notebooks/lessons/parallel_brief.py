@@ -1,0 +1,43 @@
+"""Notebook 07's parallel brief as a plain dict, for the superstep loop the notebook writes, and a first-try branch.
+
+The notebook teaches the loop and the join; this wiring (which node goes where) is the brief of notebook 06
+with its one ``collect`` node split into one branch per city, so it lives here, out of the reader's way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.graph import END, START
+
+
+def collect_one(city: str) -> Callable[[dict], dict]:
+    """A first try at one branch: it collects its city and writes ``readings`` and ``events``, reading nothing."""
+
+    def collect(state: dict) -> dict:
+        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+
+    return collect
+
+
+def brief_in_parallel(nodes: Any, cities: list[str], collect_node: Callable[[str], Any], reducers: dict,
+                      max_steps: int = 10) -> dict[str, Any]:
+    """The brief as a dict: one ``collect_<city>`` branch per city from START, joined before ``write_draft``.
+
+    Edges are lists (a fan-out); ``joins`` names the nodes a join target waits for.
+    """
+    branches = [f"collect_{city}" for city in cities]
+    steps = ("write_draft", "check_draft", "revise_draft", "publish", "hold")
+    return {
+        "nodes": {**{b: collect_node(c) for b, c in zip(branches, cities, strict=True)},
+                  **{n: getattr(nodes, n) for n in steps}},
+        "edges": {START: branches, **{b: ["write_draft"] for b in branches}, "write_draft": ["check_draft"],
+                  "revise_draft": ["check_draft"], "publish": [END], "hold": [END]},
+        "routers": {"check_draft": (nodes.route_after_check,
+                                    {"accept": "publish", "revise": "revise_draft", "hold": "hold"})},
+        "joins": {"write_draft": set(branches)},
+        "reducers": reducers,
+        "max_steps": max_steps,
+    }

@@ -1,0 +1,25 @@
+"""Notebook 07's parallel brief dict: one branch per city from START, joined before the draft."""
+
+from __future__ import annotations
+
+import operator
+
+from lessons.parallel_brief import brief_in_parallel, collect_one
+from mingraph_lite.course.brief import BriefNodes
+from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.graph import END, START
+
+
+def test_each_city_is_a_branch_from_start_and_the_draft_waits_for_all_of_them():
+    graph = brief_in_parallel(BriefNodes(), ["Oslo", "Cairo"], collect_one, {"events": operator.add})
+    assert graph["edges"][START] == ["collect_Oslo", "collect_Cairo"]
+    assert graph["joins"] == {"write_draft": {"collect_Oslo", "collect_Cairo"}}
+    assert graph["edges"]["publish"] == [END] and graph["edges"]["hold"] == [END]
+    router, path_map = graph["routers"]["check_draft"]
+    assert path_map == {"accept": "publish", "revise": "revise_draft", "hold": "hold"}
+
+
+def test_the_first_try_branch_writes_its_city_only():
+    slip = collect_one("Cairo")({"readings": []})
+    assert slip["readings"] == [{"city": "Cairo", **WEATHER["Cairo"]}]
+    assert slip["events"] == ["collected Cairo"]
