@@ -179,7 +179,7 @@ def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[
     new = set(new)
     fig, ax = plt.subplots(figsize=(8.5, 4.6), layout="constrained")
     for name, xy in spots.items():
-        _spot(ax, name, xy, _NEW if name in new else ("#555555" if name == "HungUp" else "#1f5fa8"))
+        _spot(ax, name, xy, _NEW if name in new else ("#555555" if name in ("HungUp", "Finished") else "#1f5fa8"))
     arrows = [(*arrow, "")[:3] for arrow in arrows]
     both_ways = {(a, b) for a, b, _ in arrows} & {(b, a) for a, b, _ in arrows}
     for start, end, label in arrows:

@@ -38,7 +38,8 @@ def _module(number: str) -> ModuleType:
 def is_reference(answer: Any) -> bool:
     """Whether an answer (or a part of a tuple answer) is a reference loaded here, not the learner's own code."""
     parts = answer if isinstance(answer, tuple | list) else (answer,)
-    return any(getattr(part if callable(part) else type(part), "__module__", "").startswith(PREFIX) for part in parts)
+    return any((getattr(part if callable(part) else type(part), "__module__", None) or "").startswith(PREFIX)
+               for part in parts)
 
 
 @contextmanager

@@ -37,3 +37,12 @@ def test_a_check_refuses_an_answer_that_only_wraps_the_notebooks_own_version():
     result = verdict("01.4", mine)
     assert result.status == "not yet" and "notebook's own version" in result.message, str(result)
     assert verdict("01.Q8", 6).passed  # a checker may run the reference itself when the answer is a plain value
+
+
+def test_an_answer_without_a_module_name_is_judged_not_crashed():
+    namespace = {}
+    exec("def mine(): pass", namespace)  # no __name__ in its globals: mine.__module__ is None
+    assert namespace["mine"].__module__ is None
+    from lessons.reference import is_reference
+
+    assert not is_reference(namespace["mine"])
