@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs: nodes, routers, reducers) and 08 (what a memory reads each round, counted one token per word).
-# **Time:** about 67 minutes (estimated with `scripts/pacing.py`, from the notebook's size at rates fitted to a
+# **Time:** about 68 minutes (estimated with `scripts/pacing.py`, from the notebook's size at rates fitted to a
 # reviewer's measured times; not yet measured on this notebook), exercises and questions included.
 #
 # Every run here is **scripted** (no model, no network): each scripted model says so in its name. The planner,
@@ -29,7 +29,8 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
 from lessons.exercises import check
-from lessons.plan_execute import EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, planner_llm, step_question
+from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm,
+                                  step_question)
 from lessons.predict import reveal
 from lessons.reference import reference
 
@@ -120,11 +121,11 @@ def ask_twice(template, task):
 check("09.1", ask_twice)
 
 # %% [markdown]
-# The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template (its model, tools,
-# system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the tool takes one
-# argument, `task`, and `.subagent.runs` records each delegation. Only the step limit becomes a note: an empty task is
-# the manager's slip to fix (`ToolArgsError`), and anything else (a tool inside that broke, an unreachable model)
-# propagates, because the manager can't fix those and pretending otherwise would hide them.
+# The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
+# (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
+# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Only the step limit becomes a
+# note: an empty task is the manager's slip to fix (`ToolArgsError`), and anything else (a tool inside that broke,
+# an unreachable model) propagates, because the manager can't fix those and pretending otherwise would hide them.
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -197,10 +198,18 @@ def start(task):
 # %% [markdown]
 # ### Exercise 09.2: read a plan out of a reply
 #
-# A planner's reply is text, and models seldom send a bare list: they open with "Sure! Here is the plan:" and close
-# with "Let me know if you need more." The course's `parse_plan` (in `lessons/plan_execute.py`) strips the numbering
+# A planner's reply is text, and a model may wrap its list in sentences: "Sure! Here is the plan:" before it, "Let me
+# know if you need more." after it. The course's `parse_plan` (in `lessons/plan_execute.py`) strips the numbering
 # from every line and keeps every line that is not blank, so a preamble becomes a step, and an agent would then try
-# to carry it out. Stripping a number off one line looks like this:
+# to carry it out:
+
+# %%
+chatty = "Sure! Here is the plan:\n1. Look up the temperature in Paris.\n2. Look up the temperature in Tokyo."
+print(parse_plan(chatty))
+assert parse_plan(chatty)[0] == "Sure! Here is the plan:"  # the preamble became step 1
+
+# %% [markdown]
+# Stripping a number off one line looks like this:
 
 # %%
 print(repr(re.sub(r"^\s*\d+[.)]\s*", "", "  2) Look up the temperature in Tokyo.")))
@@ -362,8 +371,8 @@ print("kept:   ", stopped["results"])
 # 1. tell the re-planner, in **one** call, what went wrong: at least the failed step (`state["plan"][state["done"]]`)
 #    and the reason (`state["failed"]`); the task, the results so far and the steps after the failed one help it too;
 # 2. return an update: `plan` = the steps already done, unchanged, followed by the re-planner's steps (its reply read
-#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None` (or the router sends the run straight back); `replans` = one more than before.
-#    Leave `results` and `done` alone.
+#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None` (or the router sends the run straight
+#    back); `replans` = one more than before. Leave `results` and `done` alone.
 #
 # The check gives your node failures this notebook never shows (other tasks, failures at other steps, re-planners
 # that answer with numbered or bulleted lists).

@@ -62,6 +62,15 @@ def ask_twice_silent_note(template, task):
     return "Error: the helper gave up." if answer.startswith("Error:") else answer
 
 
+def ask_three_times(template, task):
+    for max_steps in (template.max_steps, 2 * template.max_steps, 4 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
 def ask_through_the_package(template, task):
     return subagent_tool(template, "ask", "Ask the helper.")(task)
 
@@ -167,8 +176,9 @@ QUESTIONS = {
 WRONG = {
     "09.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
              (ask_twice_on_the_template, "never the template itself"), (ask_twice_then_raise, "a step limit escaped"),
-             (ask_twice_silent_note, "names the task"), (ask_through_the_package, "package's subagent_tool")],
-    "09.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "numbering or bullet"),
+             (ask_twice_silent_note, "names the task"), (ask_three_times, "at most twice"),
+             (ask_through_the_package, "package's subagent_tool")],
+    "09.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
              (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits")],
     "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),

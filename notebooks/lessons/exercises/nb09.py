@@ -58,9 +58,15 @@ def _check_second_chance(fn: Any, max_steps: int, need: int, task: str) -> None:
         raise Hint("no second chance: when the first try runs out of steps, try once more on a fresh folder, with "
                    "twice the template's max_steps")
     starts = sum(len(messages) == 2 for messages, _ in llm.calls)  # a fresh folder: the system prompt and the task
-    if len(template.memory) or starts != tries_needed:
+    if not llm.calls:
+        raise Hint("the helper was never run: run a fresh Agent (the template's llm, registry, system prompt) on the "
+                   "task")
+    if len(template.memory) or starts < tries_needed:
         raise Hint("a try started on a folder that was not empty: run a fresh Agent (the template's llm, registry, "
                    "system prompt) for every try, never the template itself")
+    if starts > tries_needed:
+        raise Hint(f"the helper was run {starts} times where {tries_needed} would do: try again only when a try "
+                   "ran out of steps, and at most twice in all")
     second = len(llm.calls) - max_steps
     if tries_needed == 2 and second != min(need + 1, 2 * max_steps):
         raise Hint(f"the second try made {second} model calls where it needed {need + 1}: give it twice the "
@@ -100,16 +106,18 @@ PLAN_CASES = (
 )
 
 
-def _plan_hint(got: list, want: list[str], reply: str) -> str:
-    if any(line.strip() and line.strip() in got for line in reply.splitlines() if line.strip() not in
-           (f"{i}. {s}" for i, s in enumerate(want, 1)) and not any(s in line for s in want)):
+def _plan_hint(got: list, want: list[str]) -> str:
+    if "" in got:
+        return "a blank line is not a step: drop it"
+    if len(got) > len(want):
         return "a line with no number or bullet in front (a preamble, a closing remark) is not a step: drop it"
-    if any(s not in got and any(s in g for g in got) for s in want):
-        return "keep each step's text, with its numbering or bullet removed (and the spaces around it)"
     if len(got) < len(want):
         return (f"steps went missing: {[s for s in want if s not in got]}; numbered lines ('1.' or '1)', any number "
                 "of digits, indented or not) and bulleted lines ('-' or '*') are all steps")
-    return f"expected {want}, got {got}"
+    g, w = next((g, w) for g, w in zip(got, want, strict=True) if g != w)
+    return (f"expected the step {w!r}, got {g!r}: remove only the marker at the start of the line (a number with "
+            "'.' or ')', or '-' or '*') and the spaces around the text; the rest of the line, digits and full stop "
+            "included, is the step")
 
 
 @exercise("09.2", kind="code", title="read a plan out of a model's reply")
@@ -124,7 +132,7 @@ def read_plan_check(fn: Any) -> str:
         if not isinstance(got, list) or not all(isinstance(step, str) for step in got):
             raise Hint("return a list of strings, one per step")
         if got != want:
-            raise Hint(_plan_hint(got, want, reply))
+            raise Hint(_plan_hint(got, want))
     return f"your reader found the steps in {len(PLAN_CASES)} replies you had not seen, and nothing else"
 
 
