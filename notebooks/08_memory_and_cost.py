@@ -40,7 +40,7 @@ for number, question in enumerate(QUESTIONS, 1):
     print(f"{number:>2}. {question}")
 
 # %% [markdown]
-# ## Part 1 · The folder is read out again every round
+# ## The folder is read out again every round
 #
 # A model remembers nothing between calls. Each call, our code reads it the whole folder (the system prompt, the
 # questions, every slip and every answer slip) and the model replies as if for the first time. Above is one
@@ -265,7 +265,7 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 # - **`KeepAll` is right every time**, and over eleven questions its curve does *not* bend upward: it climbs in uneven
 #   steps. A step is what one question cost, and that depends mostly on how many calls the question needs: questions
 #   8 and 11 need one call each and cost less than the question before them, so the curve flattens there (the next
-#   cell checks it). The growth is inside each step: every call reads more than the one before (Part 1's staircase),
+#   cell checks it). The growth is inside each step: every call reads more than the one before (the staircase above),
 #   so on a much longer conversation the steps would keep getting taller and the curve would bend upward. Eleven
 #   questions are too few to see that in the picture.
 #
