@@ -2,7 +2,7 @@
 # # 00 · Start here
 #
 # This course takes an LLM agent apart. An agent is a model calling tools in a loop; over the notebooks 01
-# to 09 you write that loop yourself, split it into the pieces a real framework has, learn to read what a run
+# to 10 you write that loop yourself, split it into the pieces a real framework has, learn to read what a run
 # did, from the folder of messages to a trace file, and build an agent for a new task from your own pieces.
 #
 # **What you will be able to do at the end of this notebook**
@@ -16,7 +16,7 @@
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
 # **Time:** about 26 minutes, estimated from the notebook's length and exercises (`scripts/pacing.py`). By the
-# same estimate the whole course takes about 13.3 hours, in ten notebooks (this one and 01 to 09); each header
+# same estimate the whole course takes about 14.2 hours, in eleven notebooks (this one and 01 to 10); each header
 # gives its own figure.
 
 # %% [markdown]
@@ -154,7 +154,7 @@ from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
     print(f"{name:<27} {idea}")
-assert len(COURSE) == 1 + 9  # this notebook and the nine after it, 01 to 09, as the introduction says
+assert len(COURSE) == 1 + 10  # this notebook and the ten after it, 01 to 10, as the introduction says
 
 # %% [markdown]
 # ### Exercise 00.2: switch the model from Python

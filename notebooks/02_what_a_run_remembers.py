@@ -608,7 +608,7 @@ print(f"outcome: {outcome}")
 #   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
 # - **The run id** has no home yet: notebook 04 stamps one on every line of a trace.
 # - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
-#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 08).
+#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 09).
 
 # %% [markdown]
 # ## Questions

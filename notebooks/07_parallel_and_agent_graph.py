@@ -623,8 +623,8 @@ print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 # - **Parallel is not concurrent here.** Our engine runs a superstep's branches one after another; LangGraph uses
 #   threads.
 #
-# **Next, notebook 08:** what a memory strategy lets the model read each round and what it costs, an agent wrapped
-# as a tool, and plan-and-execute as a graph.
+# **Next, notebooks 08 and 09:** what a memory lets the model read each round and its cost; then an agent
+# wrapped as a tool, and plan-and-execute as a graph.
 
 # %% [markdown]
 # ## Questions

@@ -1,7 +1,7 @@
-"""Notebook 08's checks: a window that keeps tool exchanges whole, a re-plan node, and two predictions.
+"""Notebook 08's checks: a window that keeps tool exchanges whole, two predictions, and the checked questions.
 
 The window is fed histories the notebook never shows (other tools, one to three slips per reply, every
-window size); the re-plan node is given plans, failures and re-planners of its own.
+window size); the predictions are checked against a fresh run of the conversation.
 """
 
 from __future__ import annotations
@@ -10,17 +10,11 @@ from collections.abc import Sequence
 from types import CodeType
 from typing import Any
 
-from mingraph_lite.agents import Agent
 from mingraph_lite.errors import ReplayMismatch
-from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.memory import KeepAll, LastN, Summarise, safe_start
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
-from mingraph_lite.subagents import subagent_tool
-from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from ..conversation import QUESTIONS, real_trace, replay_conversation, run_conversation, summariser_llm
-from ..plan_execute import parse_plan
 from . import Hint, exercise
 
 
@@ -155,66 +149,6 @@ def safe_window(cls: Any) -> str:
             "you had not seen")
 
 
-REPLAN_CASES = (
-    {"task": "Times in Lima, Atlantis and Oslo, then a summary.",
-     "plan": ["Look up the time in Lima.", "Look up the time in Atlantis.", "Look up the time in Oslo.",
-              "Write the summary."],
-     "done": 1, "results": ["Lima is 09:10."], "replans": 0,
-     "failed": "step 2 stopped without a result: no data for 'Atlantis'",
-     "reply": "1. Look up the time in Oslo.\n2. Write the summary, saying Atlantis has no data."},
-    {"task": "Convert 40 euros to yen and to the currency of Narnia.",
-     "plan": ["Convert 40 euros to yen.", "Convert 40 euros to Narnian crowns."],
-     "done": 1, "results": ["6480 yen."], "replans": 1,
-     "failed": "step 2 stopped without a result: unknown currency 'Narnian crowns'",
-     "reply": "- Say that Narnian crowns cannot be converted."},
-    {"task": "Check flight QZ 7.", "plan": ["Look up flight QZ 7 by its old code ZZ 7.", "Report the status."],
-     "done": 0, "results": [], "replans": 0, "failed": "step 1 stopped without a result: code ZZ 7 unknown",
-     "reply": "1. Look up flight QZ 7.\n2. Report the status."},
-)
-
-
-def _state(case: dict) -> dict:
-    return {key: (list(value) if isinstance(value, list) else value) for key, value in case.items() if key != "reply"}
-
-
-def _check_replan(node: Any, case: dict) -> None:
-    state, replanner = _state(case), ScriptedLLM([case["reply"]], name="scripted: re-planner (check)")
-    update = node(state, replanner)
-    if not isinstance(update, dict):
-        raise Hint("a node returns a dict of the fields it changed (plan, failed, replans)")
-    if len(replanner.calls) != 1:
-        raise Hint(f"the re-planner was called {len(replanner.calls)} times; call it once, with what went wrong")
-    read = " ".join(m.content for m in replanner.calls[0][0])
-    failed_step = case["plan"][case["done"]]
-    if failed_step not in read or case["failed"] not in read:
-        raise Hint("the re-planner was not told which step failed and why: put the failed step and "
-                   "state['failed'] in the message you send it")
-    if "results" in update or "done" in update:
-        raise Hint("a re-plan changes the plan, not the results or the count of steps done: leave "
-                   "results and done out of the update (results is appended to, so it would grow twice)")
-    plan = update.get("plan")
-    done = case["done"]
-    if not isinstance(plan, list) or plan[:done] != case["plan"][:done]:
-        raise Hint("the steps already done changed: keep plan[:done] as it was, and replace only what comes after")
-    if plan[done:] != parse_plan(case["reply"]):
-        raise Hint(f"after the steps already done, the plan should be the re-planner's steps, numbering removed "
-                   f"(parse_plan of its reply); got {plan[done:]}")
-    if update.get("failed", "missing") is not None:
-        raise Hint("failed is still set after the re-plan: set it to None, or the router sends the run straight "
-                   "back to replan")
-    if update.get("replans") != case["replans"] + 1:
-        raise Hint("count the re-plans (replans + 1): the router uses that count to stop re-planning for ever")
-
-
-@exercise("08.4", kind="code", title="a re-plan node for plan-and-execute")
-def replan_node(node: Any) -> str:
-    if not callable(node):
-        raise Hint("pass your function itself: replan, without calling it")
-    for case in REPLAN_CASES:
-        _check_replan(node, case)
-    return f"your re-plan node handled {len(REPLAN_CASES)} failures you had not seen, keeping what was done"
-
-
 @exercise("08.2", kind="reasoning", title="how wide must the window be?")
 def smallest_window(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
@@ -286,33 +220,6 @@ def keep_fewer(answer: Any) -> str:
     return f"right: {two} tokens against {four}; the last answer is Paris either way"
 
 
-def _delegation_calls(max_steps: int) -> int:
-    """Part 2's run, manager and helper, with the helper's step limit at ``max_steps``: model calls in all."""
-    helper_llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris is 18°C."]
-                             + [[("get_weather", {"city": "Tokyo"})]] * 3, name="scripted: helper (check)")
-    helper = Agent(helper_llm, weather_registry(), "You look up one temperature.", max_steps=max_steps)
-    registry = ToolRegistry()
-    registry.add(subagent_tool(helper, "ask_weather_helper", "Ask the weather helper to look up one temperature."))
-    manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": "What's the temperature in Paris?"})],
-                               [("ask_weather_helper", {"task": "What's the temperature in Tokyo?"})],
-                               "Paris is 18°C; the helper could not get Tokyo."], name="scripted: manager (check)")
-    Agent(manager_llm, registry, "You delegate weather questions to a helper.").run({"question": "How warm?"})
-    return len(manager_llm.calls) + len(helper_llm.calls)
-
-
-@exercise("08.Q5", kind="reasoning", title="a tighter step limit for the helper")
-def tighter_helper(answer: Any) -> str:
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of model calls, manager and helper together")
-    truth, before = _delegation_calls(2), _delegation_calls(3)
-    if answer == before:
-        raise Hint(f"{before} is the count at max_steps=3: at 2, the stuck Tokyo task stops one call sooner")
-    if answer != truth:
-        raise Hint("count per task: the Paris task needs a call and an answer; the Tokyo task asks until its step "
-                   "limit; the manager makes one call per delegation and one to answer")
-    return f"right: {truth} calls; the Paris task still fits in 2 steps, the Tokyo task stops one call sooner"
-
-
 def _replay_ends(trigger: int) -> str:
     """What replaying the recorded Summarise conversation through ``Summarise(keep_last=2, trigger)`` does."""
     try:
@@ -323,7 +230,7 @@ def _replay_ends(trigger: int) -> str:
     return "finish"
 
 
-@exercise("08.Q8", kind="reasoning", title="replay a real conversation through another memory")
+@exercise("08.Q5", kind="reasoning", title="replay a real conversation through another memory")
 def replay_other_memory(answer: Any) -> str:
     if answer not in ("finish", "ReplayMismatch"):
         raise Hint('answer "finish" or "ReplayMismatch"')

@@ -1,4 +1,4 @@
-"""Reference answers for notebook 09 (the capstone), and plausible wrong ones with the hint each must get."""
+"""Reference answers for notebook 10 (the capstone), and plausible wrong ones with the hint each must get."""
 
 import json
 import operator
@@ -8,7 +8,7 @@ from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolAr
                            ToolMessage, UserMessage)
 from mingraph_lite.graph import END, START, Send, StateGraph
 
-# --- 09.1: a memory window that keeps the question -------------------------------------------------
+# --- 10.1: a memory window that keeps the question -------------------------------------------------
 
 
 def pinned_window(system_prompt, messages, n):
@@ -59,7 +59,7 @@ def window_by_safe_start(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
 
 
-# --- 09.2: the errand for one slip, with this task's retry -------------------------------------------
+# --- 10.2: the errand for one slip, with this task's retry -------------------------------------------
 
 
 def errand(registry, slip):
@@ -161,7 +161,7 @@ def errand_by_package_helpers(registry, slip):
             return error_answer(slip, f"tool failed twice: {e}")
 
 
-# --- 09.3: a listener that writes the task's price log -------------------------------------------
+# --- 10.3: a listener that writes the task's price log -------------------------------------------
 
 
 class PriceLog(Observer):
@@ -243,7 +243,7 @@ class LogByRecorder(PriceLog):
         self.recorder = EventRecorder()
 
 
-# --- 09.4: the router: one branch per slip -------------------------------------------------------
+# --- 10.4: the router: one branch per slip -------------------------------------------------------
 
 
 def route(state):
@@ -283,7 +283,7 @@ def route_budget_off_by_one(state):
     return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
 
 
-# --- 09.5: the agent, as a graph -----------------------------------------------------------------
+# --- 10.5: the agent, as a graph -----------------------------------------------------------------
 
 
 class PriceState(TypedDict):
@@ -413,7 +413,7 @@ class NoFinishAgent(PriceAgent):
 class StubRouteAgent(PriceAgent):
     def graph(self):  # finished itself, but wired to a router the learner has not written yet
         def route(state):
-            raise NotImplementedError  # the notebook's 09.4 cell, not done yet
+            raise NotImplementedError  # the notebook's 10.4 cell, not done yet
 
         builder = StateGraph(PriceState)
         builder.add_node("model", self.model)
@@ -443,42 +443,42 @@ class PackageAgent:  # only wraps the package's Agent: the check must refuse it
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
-    "09.Q1": "6. The first reply asks for three prices, which work; the second asks for three conversions, and "
+    "10.Q1": "6. The first reply asks for three prices, which work; the second asks for three conversions, and "
              "each errand runs to_usd twice (a broken tool gets one more try, and only one) before answering "
              "'Error: tool failed twice'. The model node then finds failed set and stops the run ('tool failed') "
              "before calling the model again, so no third round runs.",
-    "09.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
+    "10.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
              "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
              "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
              "make three calls.",
-    "09.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
+    "10.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
              "slips and their answers), not which city each price came from, so the manager says "
              "'I lost track of the prices.'",
-    "09.Q4": "Each branch returns only the answer slip it adds, and `messages: Annotated[list, operator.add]` "
+    "10.Q4": "Each branch returns only the answer slip it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
-    "09.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
+    "10.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
              "conversation, and a model that accepted it would read '2.97 USD' without knowing what it converts.",
-    "09.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its answer "
+    "10.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its answer "
              "slips), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "09.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
+    "10.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
              "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
              "so the run ends without spending the rest of the ceiling.",
 }
 
-SOLUTIONS = {"09.1": pinned_window, "09.2": errand, "09.3": PriceLog, "09.4": route, "09.5": PriceAgent,
-             "09.Q1": 6, "09.Q2": "B", "09.Q3": "B"}
+SOLUTIONS = {"10.1": pinned_window, "10.2": errand, "10.3": PriceLog, "10.4": route, "10.5": PriceAgent,
+             "10.Q1": 6, "10.Q2": "B", "10.Q3": "B"}
 
 WRONG = {
-    "09.1": [(window_forgets_the_question, "the question"),
+    "10.1": [(window_forgets_the_question, "the question"),
              (window_cuts_exchanges, "without the assistant message that asked for it"),
              (window_question_twice, "twice"),
              (window_moves_forward, "move it back"),
              (window_from_lastn, "LastN"),
              (window_by_safe_start, "safe_start")],
-    "09.2": [(errand_raises_on_failure, "raised"),
+    "10.2": [(errand_raises_on_failure, "raised"),
              (errand_without_retry, "one more try"),
              (errand_retries_everything, "fails the same way again"),
              (errand_until_it_works, "only one"),
@@ -486,18 +486,18 @@ WRONG = {
              (errand_not_flagged, "is_error"),
              (errand_by_the_package, "registry.answer"),
              (errand_by_package_helpers, "fix_answer")],
-    "09.3": [(LogCountsSlips, "model replies"),
+    "10.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
              (LogWithoutErrors, "is_error"),
              (LogByRecorder, "EventRecorder"),
              (LogLastCall, "tool_call_id"),
              (LogHoldsLines, "crashes")],
-    "09.4": [(route_one_branch, "Send"),
+    "10.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
              (route_whole_batch, "one slip"),
              (route_budget_off_by_one, "exactly")],
-    "09.5": [(NoCeilingAgent, "ceiling"),
+    "10.5": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
              (GiveUpSilently, "unanswered"),
              (GiveUpOtherWords, "slip budget is spent"),
@@ -506,10 +506,10 @@ WRONG = {
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every slip with your errand"),
              (NoFinishAgent, "on_finish is due"),
-             (StubRouteAgent, "finish exercise 09.4 first"),
+             (StubRouteAgent, "finish exercise 10.4 first"),
              (ChattyQuestionAgent, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
-    "09.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
-    "09.Q2": [("A", "budget"), ("C", "ceiling")],
-    "09.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
+    "10.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
+    "10.Q2": [("A", "budget"), ("C", "ceiling")],
+    "10.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
 }

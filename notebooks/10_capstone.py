@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 09 · Capstone: a price agent, built from your own pieces
+# # 10 · Capstone: a price agent, built from your own pieces
 #
 # **By the end of this notebook you will have built**, for a task the course has not shown you, an agent made of
 # pieces you write yourself:
@@ -11,7 +11,7 @@
 # - and the **agent**: a graph whose loop has a ceiling (notebook 01), checked on questions you have not seen and
 #   against two recorded runs of real models.
 #
-# **Prerequisites:** notebooks 01 to 08. **Time:** about 88 minutes (estimated with `scripts/pacing.py`, from the
+# **Prerequisites:** notebooks 01 to 09. **Time:** about 88 minutes (estimated with `scripts/pacing.py`, from the
 # notebook's size at rates fitted to a reviewer's measured times; not yet measured on this notebook), exercises and
 # questions included.
 #
@@ -29,7 +29,7 @@ import matplotlib.pyplot as plt
 
 from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ReplayLLM, StepLimitReached, ToolArgsError,
                            ToolCall, ToolMessage, ToolRegistry, UserMessage, read_trace)
-from mingraph_lite import SystemMessage  # noqa: F401 (your window in 09.1 needs it)
+from mingraph_lite import SystemMessage  # noqa: F401 (your window in 10.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
 from lessons.exercises import check
@@ -128,7 +128,7 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 # the **question is gone**: a model reading this no longer knows which cities it was asked about. The package's
 # `LastN` fixes the first (it moves its start back to whole exchanges) but not the second.
 #
-# ### Exercise 09.1: a window that pins the question
+# ### Exercise 10.1: a window that pins the question
 #
 # Write `pinned_window(system_prompt, messages, n)`. `messages` is the run so far: the question first, then
 # everything after it (no system prompt). Return what the model should read:
@@ -147,7 +147,7 @@ def pinned_window(system_prompt, messages, n):
 
 
 # %%
-check("09.1", pinned_window)
+check("10.1", pinned_window)
 
 # %% [markdown]
 # ## Piece 2 · The errand for one slip
@@ -218,7 +218,7 @@ for attempt in (1, 2):
         print(f"try {attempt}: TimeoutError: {e}")
 
 # %% [markdown]
-# ### Exercise 09.2: `errand(registry, slip)`, with this task's retry
+# ### Exercise 10.2: `errand(registry, slip)`, with this task's retry
 #
 # Return one `ToolMessage` for `slip`, with the slip's id and tool name:
 #
@@ -241,7 +241,7 @@ def errand(registry, slip):
 
 
 # %%
-check("09.2", errand)
+check("10.2", errand)
 
 # %% [markdown]
 # ## Piece 3 · The price log
@@ -263,7 +263,7 @@ print("answer:", said["answer"])
 # An answer slip does not say what was asked: `on_tool_return` hears `"450 JPY"`, not the city. The request came
 # earlier, in `on_tool_call`, and the two share the slip's id.
 #
-# ### Exercise 09.3: `PriceLog(path)`, this task's log
+# ### Exercise 10.3: `PriceLog(path)`, this task's log
 #
 # Write a listener that **appends** JSON Lines to the file at `path`, one line at a time (so a run that crashes
 # keeps the lines it wrote):
@@ -288,7 +288,7 @@ class PriceLog(Observer):
 
 
 # %%
-check("09.3", PriceLog)
+check("10.3", PriceLog)
 
 # %% [markdown]
 # ## Piece 4 · The router: one branch per slip
@@ -358,7 +358,7 @@ print("the last worksheet reached:", reached[-1])
 assert reached[-1]["squares"] == []
 
 # %% [markdown]
-# ### Exercise 09.4: `route(state)`, after the model node
+# ### Exercise 10.4: `route(state)`, after the model node
 #
 # The model node (yours, in the next exercise) sets `stopped` when the run is over, and takes each batch of slips
 # off `slips_left` as it arrives. Write the router that runs after it:
@@ -376,10 +376,10 @@ def route(state):
 
 
 # %%
-check("09.4", route)
+check("10.4", route)
 
 # %% [markdown]
-# ## The capstone · Exercise 09.5: the price agent
+# ## The capstone · Exercise 10.5: the price agent
 #
 # Now put the pieces together. `PriceAgent` takes the package `Agent`'s arguments plus a slip budget and a window
 # size; its `run({"question": ...})` returns `{"answer": ..., "reason": ...}`. Write five methods:
@@ -447,7 +447,7 @@ class PriceAgent:
 
 
 # %%
-check("09.5", PriceAgent)
+check("10.5", PriceAgent)
 
 # %% [markdown]
 # From here on, the cells use the notebook's own version of the pieces, loaded from the solutions without being
@@ -455,7 +455,7 @@ check("09.5", PriceAgent)
 # it, and the supersteps of one run: the two prices in one superstep, the two conversions in another.
 
 # %%
-ours = reference("09_capstone")
+ours = reference("10_capstone")
 example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
 graph = example.graph()
 print(graph.draw_ascii())
@@ -479,7 +479,7 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3]
 q1 = ...  # a number
 
 # %%
-check("09.Q1", q1)
+check("10.Q1", q1)
 
 # %% [markdown]
 # 2. The notebook's `PriceAgent`, at its defaults (`max_slips=8`, `max_steps=6`), runs the scripted manager on
@@ -490,7 +490,7 @@ check("09.Q1", q1)
 q2 = ...  # "A", "B" or "C"
 
 # %%
-check("09.Q2", q2)
+check("10.Q2", q2)
 
 # %% [markdown]
 # 3. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
@@ -502,7 +502,7 @@ check("09.Q2", q2)
 q3 = ...  # "A", "B" or "C"
 
 # %%
-check("09.Q3", q3)
+check("10.Q3", q3)
 
 # %% [markdown]
 # 4. Two errand branches of one superstep both add an answer slip to `messages`. Why does neither overwrite

@@ -1,4 +1,4 @@
-"""Notebook 09's final check and its checked questions: the learner's whole agent on held-out questions, a model
+"""Notebook 10's final check and its checked questions: the learner's whole agent on held-out questions, a model
 that never stops, a broken tool, a spent budget and two replayed real runs; expectations come from the package's
 ``Agent`` run on the same cases (with the window rule as a memory), and from the recorded traces.
 """
@@ -12,10 +12,10 @@ from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, Repl
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
-from .nb09 import REAL_RUNS, _Leaned, _refusing, _shortest
+from .nb10 import REAL_RUNS, _Leaned, _refusing, _shortest
 
 
-# --- 09.5: the whole agent ------------------------------------------------------------------------------
+# --- 10.5: the whole agent ------------------------------------------------------------------------------
 
 
 class _Pinned:
@@ -32,7 +32,7 @@ class _Pinned:
         return [self.system, *self.history[:1], *rest[len(rest) - _shortest(rest, self.n):]]
 
 
-PIECES = {"pinned_window": "09.1", "errand": "09.2", "route": "09.4"}
+PIECES = {"pinned_window": "10.1", "errand": "10.2", "route": "10.4"}
 
 
 def _stub_inside(error: BaseException | None) -> BaseException | None:
@@ -45,7 +45,7 @@ def _stub_inside(error: BaseException | None) -> BaseException | None:
 
 
 def _stub_piece(error: BaseException) -> str | None:
-    """Which earlier exercise's stub raised (``pinned_window`` -> "09.1"), or None for a method of the agent."""
+    """Which earlier exercise's stub raised (``pinned_window`` -> "10.1"), or None for a method of the agent."""
     tb, name = error.__traceback__, None
     while tb is not None:
         name, tb = tb.tb_frame.f_code.co_name, tb.tb_next
@@ -194,7 +194,7 @@ def _check_replays(cls: Any) -> None:
                        f"{replies} and {len(want) // 2}, with the same slips and answers")
 
 
-@exercise("09.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
+@exercise("10.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
 def check_agent(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (PriceAgent), not an instance of it")
@@ -211,14 +211,14 @@ def check_agent(cls: Any) -> str:
 Q1_CITIES = ("Rome", "Osaka", "Lima")
 
 
-@exercise("09.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
+@exercise("10.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
 def check_down_service(answer: Any) -> str:
     from ..reference import reference  # the notebook's own agent, as the question is about it
-    from .nb09 import _counting_tools
+    from .nb10 import _counting_tools
 
     registry, tries = _counting_tools(fails=10**6)  # every run of to_usd raises TimeoutError
     llm = price_manager("coffee", Q1_CITIES)
-    got = reference("09_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
+    got = reference("10_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
         {"question": question_for("coffee", Q1_CITIES)})
     if isinstance(answer, bool) or not isinstance(answer, int):
         raise Hint("answer with a number, such as 4 (not text)")
@@ -231,13 +231,13 @@ def check_down_service(answer: Any) -> str:
                "calling the model: no round of slips follows")
 
 
-@exercise("09.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
+@exercise("10.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
 def check_five_cities(answer: Any) -> str:
     from ..reference import reference  # the notebook's own agent, as the question is about it
 
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     llm = price_manager("coffee", cities)
-    got = reference("09_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
+    got = reference("10_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
         {"question": question_for("coffee", cities)})
     truth = {"answered": "A", "slip budget": "B"}.get(got["reason"], "C")
     if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
@@ -258,7 +258,7 @@ def q3_options() -> dict[str, str]:
     return {"A": whole.run({"question": question_for("tea", Q3_CITIES)})["answer"], "B": "I lost track of the prices."}
 
 
-@exercise("09.Q3", kind="reasoning", title="a window of 2: what does the manager answer?")
+@exercise("10.Q3", kind="reasoning", title="a window of 2: what does the manager answer?")
 def check_small_window(answer: Any) -> str:
     said = Agent(price_manager("tea", Q3_CITIES), price_tools(), SYSTEM_PROMPT,
                  memory=_Pinned(SYSTEM_PROMPT, 2)).run({"question": question_for("tea", Q3_CITIES)})["answer"]

@@ -1,0 +1,189 @@
+"""Reference answers for notebook 09's exercises, and plausible wrong ones with the hint they should get."""
+
+from __future__ import annotations
+
+import re
+
+from mingraph_lite import Agent, StepLimitReached, SystemMessage, UserMessage, subagent_tool
+from lessons.plan_execute import parse_plan
+
+
+# 09.1 ---------------------------------------------------------------- a helper with a second chance
+def _fresh(template, max_steps):
+    return Agent(template.llm, template.registry, template.system_prompt, max_steps=max_steps)
+
+
+def ask_twice(template, task):
+    for max_steps in (template.max_steps, 2 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue  # the first time, one more try with room to finish
+    return f"Error: the helper gave up on {task!r} twice, the second time after {2 * template.max_steps} steps"
+
+
+def ask_once(template, task):
+    """The notebook's inline version: no second chance."""
+    try:
+        return _fresh(template, template.max_steps).run({"question": task})["answer"]
+    except StepLimitReached:
+        return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_same_limit(template, task):
+    for _ in range(2):
+        try:
+            return _fresh(template, template.max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_on_the_template(template, task):
+    try:
+        return template.run({"question": task})["answer"]
+    except StepLimitReached:
+        pass
+    try:
+        return _fresh(template, 2 * template.max_steps).run({"question": task})["answer"]
+    except StepLimitReached:
+        return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_then_raise(template, task):
+    try:
+        return _fresh(template, template.max_steps).run({"question": task})["answer"]
+    except StepLimitReached:
+        return _fresh(template, 2 * template.max_steps).run({"question": task})["answer"]
+
+
+def ask_twice_silent_note(template, task):
+    answer = ask_twice(template, task)
+    return "Error: the helper gave up." if answer.startswith("Error:") else answer
+
+
+def ask_three_times(template, task):
+    for max_steps in (template.max_steps, 2 * template.max_steps, 4 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
+def ask_through_the_package(template, task):
+    return subagent_tool(template, "ask", "Ask the helper.")(task)
+
+
+# 09.2 ---------------------------------------------------------------- read a plan out of a reply
+_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
+
+
+def read_plan(reply):
+    return [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
+
+
+def read_plan_keeps_numbering(reply):
+    return [line.strip() for line in reply.splitlines() if _MARKER.match(line)]
+
+
+def read_plan_numbers_only(reply):
+    number = re.compile(r"^\s*\d+[.)]\s+")
+    return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
+
+
+def read_plan_one_digit(reply):
+    number = re.compile(r"^\s*(?:\d[.)]|[-*])\s+")
+    return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
+
+
+# 09.3 ---------------------------------------------------------------- a re-plan node
+REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
+
+
+def _report(state):
+    done = state["done"]
+    finished = "\n".join(f"- {step} -> {result}" for step, result in zip(state["plan"][:done], state["results"]))
+    after = "\n".join(f"{i}. {step}" for i, step in enumerate(state["plan"][done + 1:], 1))
+    return (f"Task: {state['task']}\nDone so far:\n{finished or '(nothing yet)'}\n"
+            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\nSteps after it:\n{after}")
+
+
+def replan(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+def replan_whole_plan(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    return {"plan": parse_plan(reply.message.content), "failed": None, "replans": state["replans"] + 1}
+
+
+def replan_keeps_failed(state, replanner):
+    update = replan(state, replanner)
+    return {**update, "failed": state["failed"]}
+
+
+def replan_without_the_reason(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(state["task"])], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+def replan_uncounted(state, replanner):
+    update = replan(state, replanner)
+    return {"plan": update["plan"], "failed": None}
+
+
+def replan_with_results(state, replanner):
+    return {**replan(state, replanner), "results": state["results"]}
+
+
+# a reply is not a plan until its numbering is removed
+def replan_unparsed(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + reply.message.content.splitlines(), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+SOLUTIONS = {"09.1": ask_twice, "09.2": read_plan, "09.3": replan, "09.Q1": 7, "09.Q3": "B", "09.Q5": 6}
+
+QUESTIONS = {
+    "09.Q1": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
+             "its answer), which still fits; the Tokyo task stops at its limit after 2 instead of 3.",
+    "09.Q2": "A step limit is an outcome the manager can act on (say it could not find out, or ask differently), so "
+             "it becomes a note. A broken tool or an unreachable model is not the manager's to fix: hiding it in a "
+             "note would let the run carry on as if an answer might come and would bury the failure.",
+    "09.Q6": "route_after_execute reads state['failed'] first: still set, it routes to replan again until "
+             "replans reaches MAX_REPLANS, then to 'give up' and stop, so the run ends needs_attention without "
+             "trying the new plan.",
+    "09.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
+             "error slip (ToolArgsError) that the manager reads; the helper's model is never called.",
+    "09.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
+             "plan would carry every earlier step's requests and answer slips in its folder: each step would read "
+             "more, and a step that went wrong would leave its errands for the next one to misread.",
+    "09.Q5": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
+             "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
+    "09.Q7": "A plan that can be read and refused before anything runs (the planner node's output, state['plan']); "
+             "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
+             "kept (route_after_execute and the stop node).",
+}
+
+WRONG = {
+    "09.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
+             (ask_twice_on_the_template, "never the template itself"), (ask_twice_then_raise, "a step limit escaped"),
+             (ask_twice_silent_note, "names the task"), (ask_three_times, "at most twice"),
+             (ask_through_the_package, "package's subagent_tool")],
+    "09.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
+             (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits")],
+    "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
+             (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
+             (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],
+    "09.Q1": [(8, "at max_steps=3"), (6, "count per task")],
+    "09.Q3": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
+    "09.Q5": [(5, "count the planner too"), (9, "count per node")],
+}
