@@ -1,6 +1,25 @@
 # %% [markdown]
 # # 05 · Reasoning capture: reading a trace, and why a tool result should carry its unit
 #
+# **Read this first: no real thinking appears in this notebook's recorded runs.**
+#
+# - *Reasoning capture* means: keep the thinking a model reports, beside its reply. A provider puts thinking
+#   text and a count of thinking tokens in its own places; our adapters copy what they get into two fields of
+#   `LLMResponse`, `reasoning` (text) and `reasoning_tokens` (a count), and never send them back to the model.
+# - The real runs shipped with the course come from two small offline models, SmolLM2-135M and Gemma 3 270M.
+#   Neither has a thinking channel, so none of their 1,214 recorded replies holds thinking (a cell below counts
+#   them). The offline install ships no thinking model.
+# - The thinking you will read is **scripted**: a labelled re-enactment of the run the article reports.
+# - To see real thinking, use the live cell near the end ("Try it with a live model"): it needs Ollama with a
+#   qwen3 model (thinking text) or an OpenAI key (a thinking-token count only). Its steps are given there.
+#
+# **Words** (the course's picture -> the code):
+#
+# - *slip* -> a tool call the model asks for (`tool_call` in a trace); *answer slip* -> the tool's reply (`tool_return`);
+# - *folder* -> the messages sent with every request (the agent's `memory`, for example `KeepAll`);
+# - *menu* -> the tool descriptions sent with every request (`ToolRegistry.tools`);
+# - *envelope* -> `LLMResponse`: the reply's message plus facts about it (`reasoning`, `reasoning_tokens`, token counts).
+#
 # **By the end of this notebook you will be able to**
 #
 # - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
@@ -13,11 +32,11 @@
 # **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
 # and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
 #
-# **Time:** about 77 minutes, exercises and questions included: an estimate, not a measurement, made with
+# **Time:** about 81 minutes, exercises and questions included: an estimate, not a measurement, made with
 # `scripts/pacing.py` from the notebook's words, lines of code, exercises and questions.
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
-# Observer Patterns in a Python Agent Loop* (its author is not named in our copy); we quote its figures as
+# Observer Patterns in a Python Agent Loop* (our copy does not name its author). We quote its figures as
 # theirs. Runs marked *scripted* are written in advance, not a model. Runs marked *recorded* are real runs of
 # the small local models the course ships, read from their trace files.
 
@@ -37,10 +56,9 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, Rep
                            StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
 from mingraph_lite.course.compare import compare, reported_table
 from lessons.exercises import check
-from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_2_run
+from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_1_run
 from lessons.reference import reference
 from lessons.predict import reveal
-from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
@@ -78,8 +96,8 @@ for f in fields(LLMResponse):
 #
 # Sources: Ollama's docs *Thinking* and the `qwen3` template on ollama.com; OpenAI's Chat Completions API
 # reference; Anthropic's guide *Building with extended thinking*. `None` means **not reported**, never an
-# estimate. This course's Ollama adapter fills `reasoning` and does not send it back, so a qwen3 model here
-# reads its earlier tool-call turns without their thinking: the runs work, though not as the template intends.
+# estimate. Our Ollama adapter fills `reasoning` and does not send it back. So a qwen3 model here reads its
+# earlier tool-call turns without their thinking. The runs work, but not as the template intends.
 #
 # What do the shipped local models fill? Every reply they recorded:
 
@@ -89,10 +107,9 @@ replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jso
 print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a reasoning text: "
       f"{sum(e['reasoning'] is not None for e in replies)}, with a thinking-token count: "
       f"{sum(e['reasoning_tokens'] is not None for e in replies)}")
-assert replies and all(e["reasoning"] is None and e["reasoning_tokens"] is None for e in replies)
 
 # %% [markdown]
-# Nothing: these two models have no thinking channel, so the thinking below is **scripted**, labelled so.
+# Nothing: these two models have no thinking channel. The thinking below is **scripted**, and labelled so.
 # For real thinking, run the live cell near the end with a thinking model.
 #
 # ## Record before you know there is a bug
@@ -167,20 +184,23 @@ assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3
 # | 3 | every answer slip right, the **final reply wrong** | the reasoning | its thinking, what it held |
 # | 4 | it **never finished** | the limit | what it kept asking for |
 #
-# ### Exercise 05.2 (reading): which case, which line?
+# ### Exercise 05.1 (reading): which case, which line?
 #
-# Apply the convention yourself before you meet the classifier. A scripted manager converted Paris's 18, then
-# converted the *result*, 64, again, then Tokyo's 24. Which case is it (1 to 4), and which line is the first
-# wrong one? The final reply is wrong too; by the convention, that does not decide. Answer as `(case, line)`.
+# Apply the convention yourself before you meet the classifier. A scripted manager converted Paris's 18. Then
+# it converted the *result*, 64, again, then Tokyo's 24. Which case is it (1 to 4), and which line is the first
+# wrong one? The final reply is wrong too, but by the convention that does not decide. Answer as `(case, line)`.
+#
+# Predict by reading the trace. You could rebuild the run with `ScriptedLLM` and `classify` once you meet
+# them, but then you skip the skill this exercise trains.
 
 # %%
-show_05_2_run(print_trace)  # prints the run with the printer above, and hands back no events
+show_05_1_run(print_trace)  # prints the scripted run; the notebook never holds its events
 
 # %%
 case_and_line = ...  # (case, line)
 
 # %%
-check("05.2", case_and_line)
+check("05.1", case_and_line)
 
 # %% [markdown]
 # `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules. On the re-enactment:
@@ -260,6 +280,7 @@ def wrong_cities_per_variant(runs):
     return dict(counts)
 
 
+# recorded(manager) runs one scripted manager and returns its events; london_manager asks about London
 print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("scripted A", recorded(four_round_manager())),
                                 ("scripted B", recorded(four_round_manager()))]))
 
@@ -267,7 +288,7 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # Each slip is judged on its own there. The `to_fahrenheit` rule needs memory: whether a number is made up
 # depends on what `get_weather` answered *earlier in the same run*.
 #
-# ### Exercise 05.1 (code): made-up numbers, per variant
+# ### Exercise 05.2 (code): made-up numbers, per variant
 #
 # Write `made_up_counts(runs)`: given a list of `(variant, events)` runs, return a dict with one key per
 # variant seen, counting **every** `to_fahrenheit` slip whose `celsius` is not a number that an earlier
@@ -275,9 +296,10 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # (`"Paris: 18°C"` holds 18; `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them), a number that came back from
 # `to_fahrenheit` is Fahrenheit already, and arguments that stayed text (they did not parse) count as made up.
 #
-# The check runs your function on scripted traps and then on every recorded run of two experiments this
+# The check runs your function on scripted traps, then on every recorded run of two experiments this
 # notebook never shows (`finish-right-2` and `finish-right-3`, 112 runs). It refuses an answer that runs
-# `classify`, however it reaches it: that stops at the first wrong line of each run, and this count needs all.
+# `classify` or the rule helpers inside its module, however it reaches them. `classify` stops at the first
+# wrong line of each run, and this count needs every made-up slip.
 
 # %%
 def made_up_counts(runs):
@@ -285,7 +307,7 @@ def made_up_counts(runs):
 
 
 # %%
-check("05.1", made_up_counts)
+check("05.2", made_up_counts)
 
 # %% [markdown]
 # The notebook's own version (loaded from the solutions, not printed) on all 128 recorded runs of the
@@ -293,7 +315,7 @@ check("05.1", made_up_counts)
 # variant.
 
 # %%
-count_made_up = reference("05.1")
+count_made_up = reference("05.2")
 for model in ("smollm2-135m", "gemma3-270m"):
     runs = recorded_runs("finish-right", model)
     made_up, slips = count_made_up(runs), Counter()
@@ -303,15 +325,14 @@ for model in ("smollm2-135m", "gemma3-270m"):
     assert all(slips[v] - 1 <= made_up[v] <= slips[v] for v in made_up)  # the sentence below
 
 # %% [markdown]
-# All but one of the conversions these two models asked for in `finish-right` were of made-up numbers. The
-# worked example changed how many conversions they asked for, not whether the numbers came from a lookup.
+# All but one of the conversions these two models asked for in `finish-right` were of made-up numbers.
 
 # %% [markdown]
 # ## The trace pointed at the tool
 #
 # The article's 0.8b run reported **both** cities as Fahrenheit; its thinking called the numbers "already
 # Fahrenheit temperatures based on the tool's response format" (quoted). It was holding a bare `"18"`. The
-# unit is on the menu ("in degrees Celsius"), but the menu is read once, at the top of the folder.
+# unit is on the menu ("in degrees Celsius"), but it appears once, at the top, far from the numbers.
 # `weather_registry(unit_in_result=True)` makes the unit travel with the result:
 
 # %%
@@ -322,8 +343,9 @@ for unit in (False, True):
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# The article tested exactly that change on qwen3.5:0.8b: same agent, same question, only the result format
-# different. Its figures, quoted as theirs:
+# The article *The State and Observer Patterns in a Python Agent Loop* (author not named in our copy) tested
+# exactly that change on qwen3.5:0.8b: same agent, same question, only the result format different. Its
+# figures, quoted as theirs, not run here:
 
 # %%
 print(reported_table())
@@ -378,7 +400,6 @@ from mingraph_lite.course.compare import wilson
 for k, n in ((6, 8), (0, 8)):
     low, high = wilson(k, n)
     print(f"{k} of {n}: the true share could be anywhere from {low:.0%} to {high:.0%}")
-assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1] < 0.35
 
 # %% [markdown]
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
@@ -437,7 +458,6 @@ format_line = sum("or with one or more function calls" in text for text in at_on
 cities = sum(bool(re.search(r"paris|tokyo", text, re.I)) for text in at_once)
 print(f"Gemma's answers before any lookup: {len(at_once)}; copy the placeholder <your answer>: {placeholder}; "
       f"copy the format line after it too: {format_line}; name Paris or Tokyo: {cities}")
-assert (len(at_once), placeholder, format_line, cities) == (12, 10, 7, 3)  # the bullet above
 
 # %% [markdown]
 # ### All the recorded runs, compared
@@ -447,9 +467,6 @@ comparison = compare(SHIPPED)
 print(comparison.table())
 show(comparison.figure(title="Recorded runs of the shipped local models (8 per variant; temperature and "
                              "seeds in each folder's summary)"))
-outcomes = Counter((f.name, r["variant"], r["outcome"]) for f in SHIPPED for r in results_rows(f))
-assert not any(outcome == "right" for _, _, outcome in outcomes)  # the claims below
-assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") for v in ("18", "18°C")] == [5, 7, 3, 1]
 
 # %% [markdown]
 # No run was right (0 of 8 per variant). The variants differ only for Gemma, 5 vs 7 wrong slips and 3 vs 1
@@ -460,7 +477,7 @@ assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") 
 # ## A run with a worked example, read line by line
 #
 # The lab then asked what it takes for these two models to finish right: the definition `finish-right` (the
-# runs 05.1 counted) asks our question four ways (zero-shot, a worked example, units on every result, both),
+# runs 05.2 counted) asks our question four ways (zero-shot, a worked example, units on every result, both),
 # 16 sampled runs per variant per model, recorded by the same command. One real run, replayed, nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
@@ -474,15 +491,12 @@ assert [outcomes["gemma3-270m", v, o] for o in ("wrong slip", "never finished") 
 FINISH = Path("../data/experiments/finish-right/gemma3-270m")
 row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
 print({key: row[key] for key in ("model", "variant", "index", "seed", "temperature")})
-assert json.loads(row["settings"])["max_steps"] == 6 and row["model"] == "gemma3-270m"
 TRACE_10 = FINISH / row["trace"]
 first = read_trace(TRACE_10)[0]
 for m in first["messages"]:
     slips = ", ".join(f"{c['name']}({c['arguments']})" for c in m.get("tool_calls", []))
     tag = f"[example: {m['example']}]" if "example" in m else "[not an example]"
     print(f"{tag:28} {m['role']:9} {slips or repr(m['content'][:70])}")
-assert [m["content"] for m in first["messages"] if m["role"] == "user"][-1] == QUESTION
-assert "example" not in first["messages"][-1] and all("example" in m for m in first["messages"][1:-1])
 
 # %% [markdown]
 # **Predict first.** The model had the example's two conversions right in front of it. Which line of its trace
@@ -514,19 +528,16 @@ print(f"results.csv, as the harness classified it when the run ended: case {row[
 reveal(my_line_and_case, (real_verdict.line, real_verdict.case), "(line, case)")
 
 # %% [markdown]
-# Lines 1 to 8 are right: both lookups ask about the question's cities, and both answer slips hold the teaching
-# data in Celsius. Line 9, the final reply, gives those same two numbers with **°F** after them and never calls
-# `to_fahrenheit`: case 3, the reasoning: the article's 0.8b mistake, made by a real model a third that size.
-# (The reply then runs on until the token cap; the classifier reads the number after each city's name.)
+# What the classifier shows: lines 1 to 8 are right. Both lookups ask about the question's cities, and both
+# answer slips hold the teaching data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply,
+# starts with `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F. That is case 3, and the
+# classifier's `celsius_as_fahrenheit` flag is set. The rest of the reply is noise (stray words in other
+# languages, then unrelated text) until the token cap. One run of a tiny sampled model shows what it wrote,
+# not why; we make no claim about the cause. (`tests/notebooks/test_nb05_claims.py` checks each sentence.)
 
 # %%
-returns = {e["content"] for e in recorder.events if e["event"] == "tool_return" and e["name"] == "get_weather"}
-assert returns == {str(lookup(city)["celsius"]) for city in ("Paris", "Tokyo")}      # every answer slip right
-assert not any(e["name"] == "to_fahrenheit" for e in recorder.events if e["event"] == "tool_call")
-assert real_verdict.case == 3 and real_verdict.celsius_as_fahrenheit                # the unit mistake
-assert (real_verdict.line, real_verdict.case) == (int(row["line"]), int(row["case"]))  # as recorded
-assert real_verdict == classify(read_trace(TRACE_10))                                # replay = recording
-print("checked: right lookups, no conversion, Celsius reported as Fahrenheit, as the run recorded it")
+print(f"line 9 begins: {recorder.events[8]['message']['content'][:40]!r}")
+print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
 
 # %% [markdown]
 # No `finish-right` run is right (the first right runs came later, from results that name their input:
@@ -536,20 +547,47 @@ print("checked: right lookups, no conversion, Celsius reported as Fahrenheit, as
 # %% [markdown]
 # ## Try it with a live model
 #
-# With `MINGRAPH_LLM` naming a real model (for example `ollama:qwen3.5:0.8b`, a thinking model), this cell
-# records 2 runs per variant into `traces/05_live`, with a seed drawn for you and kept in the folder. For a
-# class, see `teachers_guide.md`.
+# This cell runs our question once on a real model and prints what the envelope holds for each reply. It
+# needs a network or a server, so it does nothing until you name a model. Two ways:
+#
+# - **Ollama, thinking text.** Install Ollama (ollama.com), then in a terminal: `ollama pull qwen3:0.6b`
+#   (any qwen3 size works; `ollama serve` if it is not already running). Set `MINGRAPH_LLM=ollama:qwen3:0.6b`:
+#   either start Jupyter with it (`MINGRAPH_LLM=ollama:qwen3:0.6b jupyter lab`) or uncomment the first line
+#   of the cell. The cell asks Ollama with `think=True`, so `reasoning` holds the thinking text.
+# - **OpenAI, a count only.** Set `OPENAI_API_KEY`, and `MINGRAPH_LLM=openai:gpt-5-mini` (a reasoning
+#   model). Chat Completions returns no thinking text: `reasoning` stays `None`, `reasoning_tokens` is filled.
+#
+# The Python clients come with `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`. The run's
+# trace goes to `traces/05_live.jsonl`. To measure the unit effect, run the experiment from a terminal:
+# `python -m mingraph_lite experiment unit --llm ollama:qwen3:0.6b` (for a class, see `teachers_guide.md`).
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-spec = os.environ.get("MINGRAPH_LLM", "scripted")
-if spec.strip().lower() in ("", "scripted") or spec.startswith("replay"):
-    print(f"MINGRAPH_LLM={spec!r}: no live model, nothing to measure here")
+# os.environ["MINGRAPH_LLM"] = "ollama:qwen3:0.6b"
+from mingraph_lite.llms.factory import parse_spec
+
+spec = parse_spec(os.environ.get("MINGRAPH_LLM", ""))  # empty means scripted: no live model
+if spec.kind not in ("ollama", "openai"):
+    print(f"MINGRAPH_LLM={spec.text!r}: no live model named, so nothing runs (see the steps above)")
 else:
-    live = run_experiment(spec, out=Path("traces/05_live"), runs=2, seed=None, progress=False)  # seed: drawn
-    print(f"your seeds: {sorted({r.seed for r in live.runs})} (drawn once, recorded in traces/05_live)")
-    print(live.table())
-    show(compare([Path("traces/05_live")]).figure())
+    if spec.kind == "ollama":
+        from mingraph_lite.llms.ollama import OllamaLLM
+        live_llm = OllamaLLM(spec.argument, think=True)  # think=True: Ollama returns the thinking apart
+    else:
+        from mingraph_lite.llms.openai import OpenAILLM
+        live_llm = OpenAILLM(spec.argument)
+    LIVE = Path("traces/05_live.jsonl")
+    LIVE.unlink(missing_ok=True)
+    try:
+        Agent(live_llm, weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(LIVE)],
+              max_steps=6).run({"question": QUESTION})
+    except StepLimitReached:
+        print("the run hit the ceiling of 6 model calls")
+    live_events = read_trace(LIVE)
+    for n, e in enumerate(live_events, 1):
+        if e["event"] == "model_reply":
+            print(f"line {n}: reasoning_tokens={e['reasoning_tokens']}, reasoning={(e['reasoning'] or '')[:300]!r}")
+    print(classify(live_events))
 
 # %% [markdown]
 # ## What is still open

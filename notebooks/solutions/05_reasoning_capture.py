@@ -107,6 +107,37 @@ def comparing_text(runs):
     return counts
 
 
+def text_of_argument(runs):
+    """Wrong: compares the argument's text with the numbers' text, so 18.0 ("18.0") misses "18"."""
+    counts = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        held = set()
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                held.update(NUMBER.findall(e["content"]))
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit":
+                arguments = e["arguments"] if isinstance(e["arguments"], dict) else {}
+                counts[variant] += str(arguments.get("celsius")) not in held
+    return counts
+
+
+def via_rule_helpers(runs):
+    """Wrong: reads each run with classify's own private rules instead of writing the rule."""
+    from mingraph_lite.course import classify as rules
+
+    counts = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        state = rules._Reading(("Paris", "Tokyo"))
+        for line, e in enumerate(events, 1):
+            if e["event"] == "tool_return":
+                rules._tool_return(state, e, line)
+            elif e["event"] == "tool_call":
+                counts[variant] += rules._tool_call(state, e, line) is not None and e["name"] == "to_fahrenheit"
+    return counts
+
+
 def via_classify(runs):
     """Wrong: asks the package's classifier, which stops at the first wrong line of each run."""
     counts = {}
@@ -164,6 +195,17 @@ def ninety_percent(k, n):
     return score_interval(k, n, z=1.645)
 
 
+def z_two(k, n):
+    """Wrong: the rounded 2 standard errors instead of 1.96."""
+    return score_interval(k, n, z=2)
+
+
+def high_first(k, n):
+    """Wrong: the right ends in the wrong order."""
+    low, high = score_interval(k, n)
+    return high, low
+
+
 def coarse_grid(k, n):
     """Wrong: scans the candidates in steps of 0.01."""
     inside = [i / 100 for i in range(101) if not _surprised(i / 100, k, n)]
@@ -185,20 +227,22 @@ def divides_by_observed_se(k, n):
     return min(inside), max(inside)
 
 
-SOLUTIONS = {"05.1": made_up_counts, "05.2": (1, 14), "05.3": score_interval,
+SOLUTIONS = {"05.1": (1, 14), "05.2": made_up_counts, "05.3": score_interval,
              "05.Q2": "same", "05.Q3": "right", "05.Q5": 128, "05.Q6": "refused"}
 WRONG = {
-    "05.1": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
+    "05.2": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
-             (comparing_text, "compare numbers, not text"), (via_classify, "your answer runs classify")],
-    "05.2": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
+             (comparing_text, "compare numbers, not text"), (text_of_argument, "str(18.0) is '18.0'"),
+             (via_classify, "your answer runs classify"), (via_rule_helpers, "the rule helpers it reads a run with")],
+    "05.1": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
              ((1, 3), "so is every line before it"),
              ("case 1", "two whole numbers")],
     "05.3": [(via_wilson, "build the interval from its definition"),
              (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
-             (ninety_percent, "z = 1.96"), (coarse_grid, "steps of 0.001 or less"),
+             (ninety_percent, "the constant for 95% is 1.96"), (z_two, "2.000 standard errors"),
+             (high_first, "return the low end first"), (coarse_grid, "steps of 0.001 or less"),
              (strict_inside, "a strict < leaves it out"),
              (divides_by_observed_se, "k = 0 and k = n are the edges")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],

@@ -1,6 +1,6 @@
 """Notebook 05 shows no answer to copy: the interval's closed form never appears, the package's ``wilson`` only
-after the 05.3 check, no cell defines the reference rules of 05.1 or 05.3, no prediction follows its answer, and
-05.2 comes before the notebook shows ``classify``, on a run whose events the notebook never holds (issue 21)."""
+after the 05.3 check, no cell defines the reference rules of 05.2 or 05.3, no prediction follows its answer, and
+05.1 comes before the notebook shows ``classify``, on a run whose events the notebook never holds (issue 21)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_the_package_interval_appears_only_after_the_exercise_that_builds_it():
     assert not [s for s in sources if "half-width" in s or "z²/" in s]  # the closed form is never printed
 
 
-def test_no_cell_holds_a_working_answer_to_05_1_or_05_3():
+def test_no_cell_holds_a_working_answer_to_05_2_or_05_3():
     text = "\n".join(_sources())
     assert text.count("def made_up_counts") == 1 and text.count("def interval") == 1
     for stub in ("def made_up_counts(runs):\n    raise NotImplementedError",
@@ -44,9 +44,9 @@ def test_the_one_prediction_comes_before_its_answer_and_nothing_above_it_gives_i
         assert giveaway not in before
 
 
-def test_exercise_05_2_comes_before_the_notebook_shows_classify():
+def test_exercise_05_1_comes_before_the_notebook_shows_classify():
     sources = _sources()
-    assert _first(sources, 'check("05.2"') < _first(sources, "import classify")
-    assert not [s for s in sources[:_first(sources, 'check("05.2"')] if "classify(" in s]
+    assert _first(sources, 'check("05.1"') < _first(sources, "import classify")
+    assert not [s for s in sources[:_first(sources, 'check("05.1"')] if "classify(" in s]
     # the run is printed, never handed to the notebook: nothing to pass to classify once it is imported
-    assert "reconvert_manager" not in "".join(sources) and "show_05_2_run(print_trace)" in "".join(sources)
+    assert "reconvert_manager" not in "".join(sources) and "show_05_1_run(print_trace)" in "".join(sources)

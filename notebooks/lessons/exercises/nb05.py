@@ -16,6 +16,7 @@ from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import read_trace
+from mingraph_lite.course import classify as rules
 from mingraph_lite.course.classify import OUTCOMES, classify
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
@@ -52,6 +53,12 @@ def guess_first_manager() -> ScriptedLLM:
                         "Paris: 64°F, Tokyo: 75°F"], name="scripted: converts 18 before looking it up")
 
 
+def float_manager() -> ScriptedLLM:
+    """Converts 18.0 and 24.0 (numbers written as floats) after get_weather answered "18" and "24": all right."""
+    return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18.0}), ("to_fahrenheit", {"celsius": 24.0})],
+                        "Paris: 64°F, Tokyo: 75°F"], name="scripted: converts 18.0 and 24.0")
+
+
 def same_twice_manager() -> ScriptedLLM:
     """Converts Paris's 18 twice (a wasted call, not a wrong one), then Tokyo."""
     return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 18})],
@@ -81,14 +88,15 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
         raise Hint(f"your answer calls {name}: {borrowed[name]}")
 
 
-def show_05_2_run(print_trace: Callable[[list[dict[str, Any]]], None]) -> None:
-    """Print 05.2's run with the notebook's printer, and hand back nothing: no events to classify."""
+def show_05_1_run(print_trace: Callable[[list[dict[str, Any]]], None]) -> None:
+    """Print 05.1's run with the notebook's printer, and hand back nothing: no events to classify."""
     print_trace(recorded(reconvert_manager()))
 
 
-# --- 05.1: made-up conversions per variant, over many runs ---------------------------------------------
+# --- 05.2: made-up conversions per variant, over many runs ---------------------------------------------
 
 Runs = list[tuple[str, list[dict[str, Any]]]]
+RULE_HELPERS = (rules._tool_call, rules._tool_return, rules._final_reply, rules._finish)  # what classify runs
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -136,6 +144,8 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
     return [("one right run", [("A", right)], "nothing is made up there: every variant gets a count, 0 included"),
             ('a right run with "18°C" answers', [("A", recorded(four_round_manager(), True))],
              "compare numbers, not text: '18°C' holds the number 18"),
+            ('a run that converts 18.0 after get_weather answered "18"', [("A", recorded(float_manager()))],
+             "compare numbers, not text: 18.0 and '18' are the same number, though str(18.0) is '18.0'"),
             ("a run that converts 64, which came back from to_fahrenheit", [("A", recorded(reconvert_manager()))],
              "64 came back from to_fahrenheit, so it is Fahrenheit already: only get_weather's numbers count"),
             ("a run that converts 18 before the lookup that returns it", [("A", recorded(guess_first_manager()))],
@@ -156,12 +166,12 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "results there name their input ('Paris: 18°C', '18°C = 64.4°F')")]
 
 
-@exercise("05.1", kind="code", title="made-up conversions per variant, over many recorded runs")
+@exercise("05.2", kind="code", title="made-up conversions per variant, over many recorded runs")
 def check_made_up_counts(count: Callable[[Runs], dict[str, int]]) -> str:
     groups = _made_up_groups()
-    if calls_package(count, (classify,), groups[-1][1]):
-        raise Hint("your answer runs classify, which stops at the first wrong line of each run: this count "
-                   "needs every made-up slip, after other mistakes too; read the events yourself")
+    if calls_package(count, (classify, *RULE_HELPERS), groups[-1][1]):
+        raise Hint("your answer runs classify or the rule helpers it reads a run with: classify stops at the first "
+                   "wrong line of each run, and this count needs every made-up slip; read the events yourself")
     for label, runs, hint in groups:
         try:
             got = count(runs)
@@ -191,7 +201,7 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                 "to_fahrenheit slip whose number get_weather never returned")
 
 
-@exercise("05.2", kind="reasoning", title="which case, which line: the run that converts its own 64 again")
+@exercise("05.1", kind="reasoning", title="which case, which line: the run that converts its own 64 again")
 def check_twice(answer: tuple[int, int]) -> str:
     events = recorded(reconvert_manager())
     truth = classify(events)
@@ -212,18 +222,31 @@ def check_twice(answer: tuple[int, int]) -> str:
     raise _twice_line_hint(events, line, truth.line)
 
 
-def _interval_hint(k: int, n: int, got: tuple[float, float], want: tuple[float, float]) -> Hint:
+def _z_fitted(interval: Callable[[int, int], tuple[float, float]]) -> float | None:
+    """The z that the answer's low end at 6 of 8 sits at, when the score interval with that z fits both its ends."""
+    try:
+        low, high = (float(x) for x in interval(6, 8))
+        z = abs(0.75 - low) / math.sqrt(low * (1 - low) / 8)
+    except Exception:  # no z to read: the other hints explain
+        return None
+    fit = wilson(6, 8, z)
+    return z if abs(fit[0] - low) < 5e-4 and abs(fit[1] - high) < 5e-4 else None
+
+
+def _interval_hint(interval: Callable[[int, int], tuple[float, float]], k: int, n: int,
+                   got: tuple[float, float], want: tuple[float, float]) -> Hint:
     (low, high), (want_low, want_high) = got, want
     if high - low < 1e-9:
         return Hint(f"at {k} of {n} your interval is a single point, [{low:g}, {high:g}]: that comes from the "
                     "standard error at the observed share k/n, which is 0 there; the definition takes the "
                     "standard error at each candidate p0")
+    z = _z_fitted(interval)
+    if z is not None and abs(z - 1.96) > 0.005:
+        return Hint(f"your ends sit {z:.3f} standard errors from k/n: the constant for 95% is 1.96")
     error = max(abs(low - want_low), abs(high - want_high))
     if error < 0.02:
         return Hint(f"for {k} of {n} your ends are off by up to {error:.3f}, and each must be within "
                     f"{TOLERANCE}: if you scan candidates, take steps of 0.001 or less (or halve the gap, bisection)")
-    if high - low < want_high - want_low - 2e-3:
-        return Hint(f"your interval for {k} of {n} is too narrow: for 95%, z = 1.96")
     return Hint(f"for {k} of {n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
 
 
@@ -255,10 +278,12 @@ def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
             raise Hint(f"for {k} of {n} your interval failed ({type(error).__name__}); k = 0 and k = n are the "
                        "edges: there one end of the interval must be exactly 0 or 1, so return a pair "
                        "(low, high) of numbers") from None
+        if low > high:
+            raise Hint(f"for {k} of {n} you returned ({low:g}, {high:g}): return the low end first, (low, high)")
         _exact_edges(k, n, low, high)
         want = wilson(k, n)
         if not (math.isclose(low, want[0], abs_tol=TOLERANCE) and math.isclose(high, want[1], abs_tol=TOLERANCE)):
-            raise _interval_hint(k, n, (low, high), want)
+            raise _interval_hint(interval, k, n, (low, high), want)
     return f"your interval matches the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included"
 
 
