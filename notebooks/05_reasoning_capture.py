@@ -3,9 +3,9 @@
 #
 # **Read this first: no real thinking appears in this notebook's recorded runs.**
 #
-# - *Reasoning capture* means: keep the thinking a model reports, beside its reply. A provider puts thinking
-#   text and a count of thinking tokens in its own places; our adapters copy what they get into two fields of
-#   `LLMResponse`, `reasoning` (text) and `reasoning_tokens` (a count), and never send them back to the model.
+# - *Reasoning capture* means: keep the thinking a model reports, beside its reply. Each provider puts thinking
+#   text and a thinking-token count in its own places. Our adapters copy what they get into two fields of
+#   `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
 # - The real runs shipped with the course come from two small offline models, SmolLM2-135M and Gemma 3 270M.
 #   Neither has a thinking channel, so none of their 1,214 recorded replies holds thinking (a cell below counts
 #   them). The offline install ships no thinking model.
@@ -166,10 +166,10 @@ assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3
 # each line against what you know, and stop at the **first** line that is wrong; later lines are often wrong
 # *because* of it, so they don't count. What "wrong" means, line by line:
 #
-# - a **slip** (`tool_call`) is wrong if it names a tool not on the menu, asks `get_weather` about a city the
-#   question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
-#   returned** (only `get_weather`'s numbers are Celsius: a number that came back from `to_fahrenheit` is
-#   Fahrenheit already). A final reply before both lookups is wrong too: its numbers came from nowhere;
+# - a **slip** (`tool_call`) is wrong if it names a tool not on the menu, or asks `get_weather` about a city
+#   the question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
+#   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already.
+#   A final reply before both lookups is wrong too: its numbers came from nowhere;
 # - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
 #   or from the right conversion;
 # - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°);
@@ -257,10 +257,10 @@ assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
 # ### Counting one mistake over many runs
 #
 # `classify` stops at the first wrong line, which is what "whose problem is it?" needs. A reviewer asking "how
-# often does each variant ask about the wrong city?" needs every such line, in every run. One rule, for
-# `get_weather`, on the events as the trace holds them (a `tool_call` has `id`, `name` and `arguments`, a dict;
-# a `tool_return` has `tool_call_id`, `name` and `content`, text such as `"18"` or `"18°C"`), then counted per
-# variant over a list of `(variant, events)` runs:
+# often does each variant ask about the wrong city?" needs every such line, in every run. In a trace, a
+# `tool_call` event has `id`, `name` and `arguments` (a dict). A `tool_return` has `tool_call_id`, `name` and
+# `content`, text such as `"18"` or `"18°C"`. Here is one rule, for `get_weather`, counted per variant over a
+# list of `(variant, events)` runs:
 
 # %%
 ASKED_ABOUT = {"paris", "tokyo"}  # the question's cities
@@ -292,9 +292,11 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 #
 # Write `made_up_counts(runs)`: given a list of `(variant, events)` runs, return a dict with one key per
 # variant seen, counting **every** `to_fahrenheit` slip whose `celsius` is not a number that an earlier
-# `get_weather` answer slip *of the same run* returned. The rules of 02.3 hold: compare numbers, not text
-# (`"Paris: 18°C"` holds 18; `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them), a number that came back from
-# `to_fahrenheit` is Fahrenheit already, and arguments that stayed text (they did not parse) count as made up.
+# `get_weather` answer slip *of the same run* returned. The rules of 02.3 hold:
+#
+# - compare numbers, not text: `"Paris: 18°C"` holds 18, and `re.findall(r"-?\d+(?:\.\d+)?", text)` finds it;
+# - a number that came back from `to_fahrenheit` is Fahrenheit already;
+# - arguments that stayed text (they did not parse) count as made up.
 #
 # The check runs your function on scripted traps, then on every recorded run of two experiments this
 # notebook never shows (`finish-right-2` and `finish-right-3`, 112 runs). It refuses an answer that runs
@@ -317,7 +319,7 @@ check("05.2", made_up_counts)
 # %%
 count_made_up = reference("05.2")
 for model in ("smollm2-135m", "gemma3-270m"):
-    runs = recorded_runs("finish-right", model)
+    runs = recorded_runs("finish-right", model)  # (variant, events) for each recorded run of this model
     made_up, slips = count_made_up(runs), Counter()
     for variant, events in runs:
         slips[variant] += sum(e["event"] == "tool_call" and e["name"] == "to_fahrenheit" for e in events)
@@ -408,10 +410,10 @@ for k, n in ((6, 8), (0, 8)):
 # %% [markdown]
 # ## Real runs: the local models the course ships
 #
-# The repository ships the `unit` experiment (`"18"` vs `"18°C"`) run on the two small local models
-# (in-process, no server) by `python -m mingraph_lite experiment unit --llm local:MODEL ...`: 8 runs per
-# variant each, sampling on, every run classified and recorded the moment it ends. Their settings, then every
-# run classified from its trace (`tests/notebooks/test_nb05_claims.py` checks each claim below):
+# The repository ships the `unit` experiment (`"18"` vs `"18°C"`) run on the two small local models, in-process
+# with no server, by `python -m mingraph_lite experiment unit --llm local:MODEL ...`. That is 8 sampled runs per
+# variant each, every run classified and recorded the moment it ends. Below: their settings, then every run
+# classified from its trace. `tests/notebooks/test_nb05_claims.py` checks each claim.
 
 # %%
 def results_rows(folder):
@@ -438,9 +440,9 @@ for run in ("bare-00", "bare-02"):
 
 # %% [markdown]
 # - **SmolLM2-135M never looked up the weather.** In all 16 runs its first slip is `to_fahrenheit` with a number
-#   it invented (30 in run 0, 39.59 in run 2): line 4, case 1. Then it keeps converting until the step limit:
-#   in run 0 the same 30.0 six times; in run 2, after 39.59 came back as 103, it asked about 100, and from then
-#   on each number is the answer it got back (212, then 414, ...).
+#   it invented (30 in run 0, 39.59 in run 2): line 4, case 1. Then it keeps converting until the step limit.
+#   Run 0 converts the same 30.0 six times. In run 2, 39.59 came back as 103, then it asked about 100; from
+#   then on each number is the answer it got back (212, then 414, ...).
 # - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1 at line 3, an answer
 #   before any lookup). The next cell reads those 12 first replies: 10 copy the menu's placeholder
 #   `<your answer>` back, 7 of them with the format line that follows it in the prompt, and only 3 name Paris or
@@ -476,9 +478,10 @@ show(comparison.figure(title="Recorded runs of the shipped local models (8 per v
 # %% [markdown]
 # ## A run with a worked example, read line by line
 #
-# The lab then asked what it takes for these two models to finish right: the definition `finish-right` (the
-# runs 05.2 counted) asks our question four ways (zero-shot, a worked example, units on every result, both),
-# 16 sampled runs per variant per model, recorded by the same command. One real run, replayed, nothing edited:
+# The lab then asked what it takes for these two models to finish right. The definition `finish-right` (the
+# runs 05.2 counted) asks our question four ways: zero-shot, a worked example, units on every result, both.
+# It has 16 sampled runs per variant per model, recorded by the same command. One real run, replayed, nothing
+# edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;
@@ -540,8 +543,8 @@ print(f"line 9 begins: {recorder.events[8]['message']['content'][:40]!r}")
 print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
 
 # %% [markdown]
-# No `finish-right` run is right (the first right runs came later, from results that name their input:
-# `finish-right-3`, replayed in notebook 02). The only `finish-right` runs whose first wrong line is the final
+# No `finish-right` run is right. The first right runs came later, from results that name their input
+# (`finish-right-3`, replayed in notebook 02). The only `finish-right` runs whose first wrong line is the final
 # reply are four of Gemma's, all with the worked example in the folder (`tests/notebooks/test_nb05_claims.py`).
 
 # %% [markdown]
