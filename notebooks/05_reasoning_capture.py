@@ -4,12 +4,13 @@
 # **Read this first: no real thinking appears in this notebook's recorded runs.**
 #
 # - *Reasoning capture* means: keep the thinking a model reports, beside its reply. Each provider puts thinking
-#   text and a thinking-token count in its own places. Our adapters copy what they get into two fields of
+#   text and a thinking-token count in its own places (a table below shows where). Our adapters copy what they get into two fields of
 #   `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
 # - The real runs shipped with the course come from two small offline models, SmolLM2-135M and Gemma 3 270M.
 #   Neither has a thinking channel, so none of their 1,214 recorded replies holds thinking (a cell below counts
 #   them). The offline install ships no thinking model.
-# - The thinking you will read is **scripted**: a labelled re-enactment of the run the article reports.
+# - The thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run that the article
+#   (see Sources) reports and quotes.
 # - To see real thinking, use the live cell near the end ("Try it with a live model"): it needs Ollama with a
 #   qwen3 model (thinking text) or an OpenAI key (a thinking-token count only). Its steps are given there.
 #
@@ -317,14 +318,15 @@ check("05.2", made_up_counts)
 # variant.
 
 # %%
-count_made_up = reference("05.2")
+count_made_up, from_a_lookup = reference("05.2"), 0
 for model in ("smollm2-135m", "gemma3-270m"):
     runs = recorded_runs("finish-right", model)  # (variant, events) for each recorded run of this model
     made_up, slips = count_made_up(runs), Counter()
     for variant, events in runs:
         slips[variant] += sum(e["event"] == "tool_call" and e["name"] == "to_fahrenheit" for e in events)
     print(f"{model}, {len(runs)} runs:", ", ".join(f"{v} {made_up[v]} of {slips[v]}" for v in made_up))
-    assert all(slips[v] - 1 <= made_up[v] <= slips[v] for v in made_up)  # the sentence below
+    from_a_lookup += sum(slips[v] - made_up[v] for v in made_up)
+assert from_a_lookup == 1  # "all but one", the sentence below
 
 # %% [markdown]
 # All but one of the conversions these two models asked for in `finish-right` were of made-up numbers.
