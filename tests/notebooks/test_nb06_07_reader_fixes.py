@@ -38,7 +38,7 @@ def test_06_never_shows_the_first_rule_of_06_1():
 def test_06_reads_no_private_langgraph_module_and_finds_the_limit_by_running():
     text = "\n".join(_sources(NB06))
     assert "langgraph.pregel" not in text and "getsource(loop)" not in text
-    assert "GraphRecursionError" in text and "recursion_limit=n" in text
+    assert "GraphRecursionError" in text and 'config={"recursion_limit": limit}' in text
 
 
 def test_07_shows_the_agent_nodes_and_asks_for_their_path_without_showing_it():
