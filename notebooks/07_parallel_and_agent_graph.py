@@ -101,6 +101,12 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
+# One simplification to know: `done` keeps every node that ran in the whole run and an early trigger of a join is
+# dropped (the last branch to finish triggers it again), so this loop is right for a join reached once, as in the
+# brief, but wrong for a join inside a loop, whose second pass would not wait; the engines track each join properly.
+
+
+# %% [markdown]
 # The brief for this loop is a dict like 06.2's, with one `collect_<city>` branch per city. Its wiring lives in
 # `lessons/parallel_brief.py` (`brief_in_parallel`); here is its shape, and what a first-try branch (`collect_one`,
 # which reads nothing and collects its one city) hands back:
@@ -265,10 +271,14 @@ for engine in (StateGraph, LangGraphStateGraph):
     for join in (True, False):
         ran = uneven(engine(Log), join).invoke({"log": []})["log"]
         print(f"{engine.__module__.split('.')[0]:<14} join={str(join):<6} {ran}  write ran {ran.count('write')}x")
+no_join = uneven(StateGraph(Log), join=False)
+no_join.invoke({"log": []})
+print("our engine without the join, superstep by superstep:", no_join.steps)
 
 # %% [markdown]
-# Without the join, `b` triggers `write` in superstep 2 while `a2` is still running, and `a2` triggers it again in
-# superstep 3: the draft would be written twice, the first time without `a2`'s work. The join waits for both. The
+# Without the join, `b` finishes in superstep 1 and triggers `write`, which runs in superstep 2 **next to** `a2`, so
+# before `a2`'s work is on the worksheet; then `a2` triggers it again in superstep 3: the draft would be written
+# twice, the first time without `a2`'s work. The join waits for both. The
 # check of 07.2 looks for the join edge for that reason, even though the brief's one-node branches would not show it.
 #
 # ### Our declaration, on the package's engine, and who ran when
@@ -379,7 +389,7 @@ else:
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | run in threads | run one after another, by node name; both merge the slips in that order |
+# | Nodes of one superstep | run in threads | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 # | The bound | `recursion_limit`, per run, in `config` | `max_steps`, at compile: one less for the same run |
 #

@@ -21,6 +21,17 @@ def collect_city(city):
     return collect
 
 
+def collect_city_wraps_collect_one(city):
+    from lessons.parallel_brief import collect_one
+
+    def collect(state):
+        if any(reading["city"] == city for reading in state["readings"]):
+            return {"events": [f"{city} already collected"]}
+        return collect_one(city)(state)
+
+    return collect
+
+
 def collect_city_ignores_the_worksheet(city):
     def collect(state):
         return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
@@ -196,7 +207,8 @@ WRONG = {
              (collect_city_returns_the_slip, "it must return a node"),
              (collect_city_reads_a_packet, "which has no 'city' field"),
              (collect_city_wrong_field, "WEATHER[city], which holds 'celsius' and 'conditions'"),
-             (collect_city_wraps_the_package, "reads a Send packet")],
+             (collect_city_wraps_the_package, "reads a Send packet"),
+             (collect_city_wraps_collect_one, "your node calls collect_one")],
     "07.2": [(declare_one_after_another, "every city's collecting node should start at once"),
              (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
              (declare_without_a_join, "Join them with one add_edge"),

@@ -17,6 +17,7 @@ from mingraph_lite.graph import StateGraph, build_agent_graph, run_agent_graph
 from . import Hint, exercise
 from .borrowing import borrowed
 from .nb06 import START, END
+from ..parallel_brief import CALLS
 
 # -- 07.1: a node for a parallel branch --------------------------------------------------------------
 
@@ -51,6 +52,7 @@ def check_collect_city(collect_city: Any) -> str:
     if used:
         raise Hint(f"your node calls the package's ({used}), whose collect_city reads a Send packet: write the "
                    "node that reads WEATHER for its city and returns the slip yourself")
+    _refuse_collect_one(collect_city)
     base = initial_state(["London", "Oslo", "Cairo"])
     base["readings"] = [{"city": "London", "celsius": WEATHER["London"]["celsius"], "conditions": "light rain"}]
     base["events"] = ["collected London"]
@@ -66,6 +68,25 @@ def check_collect_city(collect_city: Any) -> str:
         raise Hint("two branches' slips, merged with operator.add, do not hold one new reading each")
     _check_already_collected(collect_city, base)
     return "each branch hands back one new reading, or none when its city is already on the worksheet"
+
+
+def _refuse_collect_one(collect_city: Any) -> None:
+    """An answer that calls the notebook's collect_one is refused by what it does, however it is spelt."""
+    before = len(CALLS)
+    try:
+        for city in ("Sydney", "New York"):
+            node = collect_city(city)
+            if callable(node):
+                node(initial_state(["Sydney", "New York"]))
+    except Exception:  # the checks below give the hint that fits
+        pass
+    finally:
+        used = len(CALLS) > before
+        del CALLS[before:]
+    if used or borrowed(collect_city, {"collect_one"}):
+        raise Hint("your node calls collect_one, the notebook's first try: the exercise is the branch itself, so "
+                   "write the reading from WEATHER[city] in your own node (collect_one's slip would be yours "
+                   "otherwise, not a node you wrote)")
 
 
 def _check_already_collected(collect_city: Any, base: dict[str, Any]) -> None:
