@@ -4,7 +4,6 @@ source, the agent graph's nodes shown with an exercise of their own, a short dif
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import jupytext
