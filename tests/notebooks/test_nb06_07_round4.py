@@ -48,3 +48,18 @@ def test_07_states_the_limit_of_its_superstep_loop():
 
 def test_07_the_repeat_router_stops_the_replayed_run_early():
     assert "stop_reason: repeated call | model calls: 4 of 6" in _shown("07_parallel_and_agent_graph")
+
+
+def test_06_our_engine_has_neither_checkpoints_nor_interrupts_as_06_says():
+    import pytest
+
+    import mingraph_lite.graph as graph
+    from mingraph_lite.course.brief import BriefNodes, BriefState
+    from mingraph_lite.graph import StateGraph
+
+    assert not hasattr(graph, "interrupt") and not hasattr(graph, "Command")
+    builder = StateGraph(BriefState)
+    builder.add_node("hold", BriefNodes().hold)
+    builder.add_edge(graph.START, "hold")
+    with pytest.raises(TypeError):
+        builder.compile(checkpointer=object())
