@@ -6,14 +6,13 @@
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
 # - write a node for one branch, a reducer of your own, and a declaration that runs unchanged on the package's engine
 #   and on the real LangGraph;
-# - read the agent loop of notebook 01 as a two-node graph, predict its path under a budget, and replay real runs of
-#   small models through it.
+# - read the agent loop of notebook 01 as a two-node graph, replay real runs of small models through it, and write
+#   a router that stops a model repeating itself.
 #
 # **Before you start:** notebook 06 (the worksheet, nodes, routers, the run loop, `max_steps`); notebook 04's
 # listeners. LangGraph is used where it is installed (`pip install 'mingraph-lite[langgraph]'`); every cell that
 # needs it says so and skips without it.
-# **Time:** about 88 minutes (estimated with `scripts/pacing.py`, from the notebook's words, lines of code, four
-# exercises and seven questions; not yet measured with a learner).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Nothing here calls a model: the agent graph near the end is **scripted**, or replays recorded runs of real models
 # (no network).
@@ -34,7 +33,7 @@ import matplotlib.pyplot as plt
 from lessons.exercises import check
 from lessons.parallel_brief import brief_in_parallel, collect_one
 from lessons.reference import reference
-from mingraph_lite import Agent, ConsoleLogger, EventRecorder, GraphStepLimit, Observer
+from mingraph_lite import Agent, EventRecorder, GraphStepLimit, Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry  # noqa: F401  (WEATHER: your 07.1 reads it)
@@ -98,6 +97,12 @@ def run_supersteps(graph, state):
         active = {target for node in slips for target in next_nodes(graph, node, state)
                   if done >= graph["joins"].get(target, set())}
     return state, log
+
+
+# %% [markdown]
+# One simplification to know: `done` keeps every node that ran in the whole run and an early trigger of a join is
+# dropped (the last branch to finish triggers it again), so this loop is right for a join reached once, as in the
+# brief, but wrong for a join inside a loop, whose second pass would not wait; the engines track each join properly.
 
 
 # %% [markdown]
@@ -265,10 +270,14 @@ for engine in (StateGraph, LangGraphStateGraph):
     for join in (True, False):
         ran = uneven(engine(Log), join).invoke({"log": []})["log"]
         print(f"{engine.__module__.split('.')[0]:<14} join={str(join):<6} {ran}  write ran {ran.count('write')}x")
+no_join = uneven(StateGraph(Log), join=False)
+no_join.invoke({"log": []})
+print("our engine without the join, superstep by superstep:", no_join.steps)
 
 # %% [markdown]
-# Without the join, `b` triggers `write` in superstep 2 while `a2` is still running, and `a2` triggers it again in
-# superstep 3: the draft would be written twice, the first time without `a2`'s work. The join waits for both. The
+# Without the join, `b` finishes in superstep 1 and triggers `write`, which runs in superstep 2 **next to** `a2`, so
+# before `a2`'s work is on the worksheet; then `a2` triggers it again in superstep 3: the draft would be written
+# twice, the first time without `a2`'s work. The join waits for both. The
 # check of 07.2 looks for the join edge for that reason, even though the brief's one-node branches would not show it.
 #
 # ### Our declaration, on the package's engine, and who ran when
@@ -379,7 +388,7 @@ else:
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | run in threads | run one after another, by node name; both merge the slips in that order |
+# | Nodes of one superstep | run in threads | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 # | The bound | `recursion_limit`, per run, in `config` | `max_steps`, at compile: one less for the same run |
 #
@@ -456,96 +465,41 @@ assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 # %% [markdown]
 # ## The agent loop as a graph
 #
-# The loop from notebook 01 fits the same mould with two nodes, `model` and `tools`, and a router after each. The
-# worksheet first:
+# The loop from notebook 01 fits the same mould with two nodes and a router after each. `model` asks the model once
+# (if `max_model_steps` allows: checked *before* the call); a reply that asks for tools waits in `pending_calls`.
+# `tools` checks the whole batch against `max_tool_calls` before any handler starts, runs it, and files the reply
+# with all its answers in `messages` (added to, never rewritten). A stopped run keeps `answer=None` and says why in
+# `stop_reason`. The graph, as the package writes it, and its two routers:
 
 # %%
-from mingraph_lite.graph import AgentNodes, AgentState
+from mingraph_lite.graph import AgentNodes
 
-print(inspect.getsource(AgentState))
-
-# %% [markdown]
-# `messages` is the folder, with `operator.add`: every node adds, none rewrites. `pending_calls` is the batch still
-# to run, **replaced**, so writing `[]` clears it. A stopped run keeps `answer=None` and says why in `stop_reason`.
-#
-# The `model` node asks the model once, if the step budget allows it (checked *before* the call it bounds). A reply
-# that asks for tools is not filed yet: it waits in `pending_reply`, its calls in `pending_calls`.
-
-# %%
-print(inspect.getsource(AgentNodes.model))
-
-# %% [markdown]
-# The `tools` node checks the whole batch against the tool budget before any handler starts, runs it, and files the
-# reply with every answer in one slip (`done.messages`), so a round cut short (Ctrl-C in a tool) never leaves a slip
-# unanswered. Its first half, then the two routers:
-
-# %%
-tools = inspect.getsource(AgentNodes.tools)
-print(tools[:tools.index("            problems")] + "            ...  # then: check each call, run the batch, file answers\n")
+agent_graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT)
+print(agent_graph.draw_ascii())
 print(inspect.getsource(AgentNodes.route_after_model))
 print(inspect.getsource(AgentNodes.route_after_tools))
 
 # %% [markdown]
-# Notebook 04's listeners plug in unchanged: the nodes announce what `Agent` announces, the engine adds each node's
-# start and end. The four-round manager (scripted) asks for both lookups, then one conversion per round, then answers:
+# The four-round manager (**scripted**) asks for both lookups, then one conversion per round, then answers. Notebook
+# 04's listeners plug in unchanged, and hear what `Agent` would announce:
 
 # %%
 recorder = EventRecorder()
-agent_graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                observers=[ConsoleLogger(width=70), recorder])
-end = run_agent_graph(agent_graph, QUESTION)
-print()
+end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+                                        observers=[recorder]), QUESTION)
 print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
-print("answer:", end["answer"], "| stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"],
-      "| tool calls:", end["tool_calls_made"])
+print("stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"], "| tool calls:", end["tool_calls_made"])
 agent_recorder = EventRecorder()  # the Agent of notebook 03, same manager: the same events, without node_*
 Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
 print("same events as Agent:", [e for e in recorder.events if not e["event"].startswith("node_")] == agent_recorder.events)
 
 # %% [markdown]
-# ### Budgets, and a run that stopped is not a run that answered
-#
-# `max_model_steps` and `max_tool_calls` are separate budgets, each checked before the work it bounds (find the two
-# checks in the sources above).
-#
-# ### Exercise 07.4: the path under a step budget
-#
-# The same four-round manager, with `max_model_steps=2` and the tool budget out of the way. Which nodes run, in
-# order? Read the nodes and routers above and write the list, e.g. `["model", "tools", ...]`. The check builds that
-# graph, runs it with a listener, and compares its path with yours.
-
-# %%
-predicted_path = ...  # a list of node names, in the order they run
-
-# %%
-check("07.4", predicted_path)
-
-# %% [markdown]
-# **Predict first:** with `max_tool_calls=3` instead (and plenty of model steps), what is the `stop_reason`, and how
-# many tool handlers run?
-
-# %%
-my_guess = {"stop_reason": None, "tool_calls_made": None}  # "answered", "step limit", "tool budget" or "tool failed"
-
-# %%
-short = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                          max_tool_calls=3), QUESTION)
-happened = {"stop_reason": short["stop_reason"], "tool_calls_made": short["tool_calls_made"]}
-print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
-print("answer:", short["answer"], "| kept:", [f"{m.name}={m.content}" for m in short["messages"] if m.role == "tool"])
-
-# %% [markdown]
-# The batch that would pass the budget (the second conversion) never starts; the work already done stays on the
-# worksheet, and there is no answer. A stopped run is reported as stopped.
-#
 # ### A real model that never takes the exit
 #
 # The scripted manager always finds the exit. A real small model may not. The course keeps real runs of the shipped
 # local models, recorded by the lab's experiment command (`data/experiments/README.md`). This one is **SmolLM2-135M**
-# (Q4_1 weights, run in-process by llama.cpp), definition `finish-right`, variant "zero-shot" (our question, our
-# system prompt, nothing else), run #12: sampling at temperature 0.7, seed 112, at most 6 model calls. Here its six
-# recorded replies are **replayed** through the agent graph (the replay also checks that the graph sends the folder
-# the model was sent):
+# (Q4_1 weights, run in-process by llama.cpp), definition `finish-right`, variant "zero-shot", run #12: temperature
+# 0.7, seed 112, at most 6 model calls. Its six recorded replies are **replayed** through the agent graph:
 
 # %%
 import csv
@@ -558,8 +512,7 @@ with (FINISH / "smollm2-135m" / "results.csv").open(encoding="utf-8") as handle:
 replayed = ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"])
 real = run_agent_graph(build_agent_graph(replayed, weather_registry(), SYSTEM_PROMPT,
                                          max_model_steps=6), QUESTION)
-print(f"model: {replayed.responses[0].model}, \"{row['variant']}\" #{row['index']}, seed {row['seed']}, "
-      f"temperature {row['temperature']} | replies recorded: {len(replayed.responses)}")
+print(f"model: {replayed.responses[0].model}, seed {row['seed']}, temperature {row['temperature']}")
 slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_calls]
 print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
 print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
@@ -568,10 +521,43 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 
 # %% [markdown]
 # The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
-# others (20, then 10 four times) and converted those, one per round. The model-step budget stopped the run, the work
-# stayed on the worksheet, and the result says **stopped**, with no answer: a run that stopped is not a run that
-# delivered, for a model that loops as for a stubborn writer.
+# others (20, then 10 four times). The model-step budget stopped the run with no answer: a run that stopped is not a
+# run that delivered. But the budget stopped it late: from the fourth call on, the model asked for a call that had
+# already run, and the same call gets the same answer.
 #
+# ### Exercise 07.4: a router that stops a repeated call
+#
+# Write `route_after_model(state)` with a third route. Rules:
+#
+# 1. a run whose `stop_reason` is set, or with no `pending_calls`, goes to `"end"` (as the package's router);
+# 2. if any pending call has the same `name` **and** the same `arguments` as a call already filed (the `tool_calls`
+#    of the assistant messages in `state["messages"]`), return `"repeat"`: the graph sends it to a node that stops
+#    the run with `stop_reason` "repeated call", without running it;
+# 3. otherwise `"tools"`.
+#
+# The check runs your router on worksheets of its own, then wires it into the agent graph (`agent_with_router`, from
+# the checks) and replays the SmolLM2 run above and the scripted manager through it. The package's router has no
+# rule 2; an answer that calls it is refused.
+
+# %%
+def route_after_model(state):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("07.4", route_after_model)
+
+# %% [markdown]
+# The notebook's own router, loaded unprinted, on the same replay:
+
+# %%
+from lessons.exercises.nb07 import agent_with_router
+
+stopped = run_agent_graph(agent_with_router(reference("07.4"), ReplayLLM.from_trace(FINISH / "smollm2-135m" /
+                                                                                    row["trace"])), QUESTION)
+print("stop_reason:", stopped["stop_reason"], "| model calls:", stopped["model_steps"], "of 6")
+
+# %% [markdown]
 # The other way round matters as much: a run that **reached END** is not a run that is right. No `finish-right`
 # run answers our question right (notebook 02 replays later runs that do); its closest is **Gemma 3 270M** (Q4_K_M
 # weights, in-process llama.cpp), same definition, variant "worked example" (a short exchange on two other cities, put in the folder before the

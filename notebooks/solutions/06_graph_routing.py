@@ -219,6 +219,25 @@ def run_takes_the_label_for_a_node(graph, state):
     return state
 
 
+def run_stops_after_the_last_allowed_node(graph, state):
+    state, steps = deepcopy(state), 0
+    node = graph["edges"][START]
+    while node != END:
+        update = graph["nodes"][node](deepcopy(state))
+        for field, value in update.items():
+            reducer = graph["reducers"].get(field)
+            state[field] = reducer(state[field], value) if reducer and field in state else value
+        steps += 1
+        if steps == graph["max_steps"]:  # raises even when the next node would be END
+            raise RuntimeError("too many steps")
+        if node in graph["routers"]:
+            router, path_map = graph["routers"][node]
+            node = path_map[router(state)]
+        else:
+            node = graph["edges"].get(node, END)
+    return state
+
+
 # -- 06.3 -------------------------------------------------------------------------------------------
 def _checks(state):
     return [event for event in state["events"] if event.startswith("checked draft")]
@@ -258,6 +277,15 @@ def stuck_forgets_the_allowance(state, max_revisions):
     return "hold" if len(checks) >= 2 and checks[-1] == checks[-2] else "revise"
 
 
+def stuck_without_a_length_guard(state, max_revisions):
+    if state["review"]["passed"]:
+        return "accept"
+    checks = _checks(state)
+    if checks[-1] == checks[-2]:  # IndexError when only one check ran
+        return "hold"
+    return "revise" if state["revisions"] < max_revisions else "hold"
+
+
 def stuck_compares_counts(state, max_revisions):
     if state["review"]["passed"]:
         return "accept"
@@ -273,7 +301,7 @@ def stuck_wraps_the_package(state, max_revisions):
 
 
 SOLUTIONS = {"06.1": route_after_check, "06.2": run, "06.3": route_unless_stuck,
-             "06.Q2": 1, "06.Q4": 10, "06.Q5": 4, "06.Q6": 5}
+             "06.Q2": 1, "06.Q4": 10, "06.Q5": 4}
 
 WRONG = {
     "06.1": [(router_off_by_one, "max_revisions=N allows N revisions"),
@@ -288,16 +316,17 @@ WRONG = {
              (run_needs_every_edge, "a node with no edge and no router ends the run"),
              (run_routes_before_merging, "merge first, then let the router read the result"),
              (run_takes_the_label_for_a_node, "path_map[label] is the node"),
-             (run_reduces_a_missing_field, "a field the state does not have yet is simply set")],
+             (run_reduces_a_missing_field, "a field the state does not have yet is simply set"),
+             (run_stops_after_the_last_allowed_node, "a chain of exactly max_steps")],
     "06.3": [(stuck_compares_with_the_first, "compare the last check with the one just before it"),
              (stuck_holds_at_the_first_failure, "a first failed check has nothing to compare with"),
              (stuck_forgets_the_allowance, "max_revisions still bounds"),
+             (stuck_without_a_length_guard, "only one check has run"),
              (stuck_compares_counts, "compare the issues themselves, not how many there are"),
              (stuck_wraps_the_package, "knows nothing about a stuck writer")],
     "06.Q2": [(7, "what the reducer gives"), (6, "one event per node")],
     "06.Q4": [(9, "hold runs too"), (7, "its own check")],
     "06.Q5": [(5, "LangGraph's count"), (8, "the longest legal run")],
-    "06.Q6": [(4, "START is a superstep of its own"), ("five", "a whole number")],
 }
 
 QUESTIONS = {
@@ -317,8 +346,7 @@ QUESTIONS = {
              "step_bound(3) = 2 * 3 + 4.",
     "06.Q5": "4: collect, write_draft, check_draft, publish. Our max_steps counts supersteps, one node each here, "
              "and the complete writer passes the first check, so the allowance is never used.",
-    "06.Q6": "5: LangGraph runs START as a superstep of its own (step 0), so recursion_limit must be max_steps + 1.",
-    "06.Q7": "The edit would reach the real worksheet even though the node raised: after the failure the draft would "
+    "06.Q6": "The edit would reach the real worksheet even though the node raised: after the failure the draft would "
              "carry the tampered 30°C, so whatever looks at the worksheet next (a retry, a person) sees a change that "
              "no slip returned and no check saw. With a copy, only a returned slip changes anything, and a node that "
              "raises changes nothing.",

@@ -21,6 +21,17 @@ def collect_city(city):
     return collect
 
 
+def collect_city_wraps_collect_one(city):
+    from lessons.parallel_brief import collect_one
+
+    def collect(state):
+        if any(reading["city"] == city for reading in state["readings"]):
+            return {"events": [f"{city} already collected"]}
+        return collect_one(city)(state)
+
+    return collect
+
+
 def collect_city_ignores_the_worksheet(city):
     def collect(state):
         return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
@@ -181,11 +192,52 @@ def latest_adds(old, new):
 
 
 # -- 07.4 -------------------------------------------------------------------------------------------
-# Two model calls, each asking for tools; the third visit to `model` finds the budget spent and ends the run.
-PATH_UNDER_TWO_MODEL_STEPS = ["model", "tools", "model", "tools", "model"]
+def _already_ran(state):
+    return [(call.name, call.arguments) for message in state["messages"] if message.role == "assistant"
+            for call in message.tool_calls]
+
+
+def route_after_model(state):
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    ran = _already_ran(state)
+    if any((call.name, call.arguments) in ran for call in state["pending_calls"]):
+        return "repeat"  # the same call again will get the same answer: stop before running it
+    return "tools"
+
+
+def repeat_by_name_only(state):
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    names = [name for name, _ in _already_ran(state)]
+    return "repeat" if any(call.name in names for call in state["pending_calls"]) else "tools"
+
+
+def repeat_of_the_last_round_only(state):
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    replies = [message for message in state["messages"] if message.role == "assistant"]
+    last = [(call.name, call.arguments) for call in replies[-1].tool_calls] if replies else []
+    return "repeat" if any((call.name, call.arguments) in last for call in state["pending_calls"]) else "tools"
+
+
+def repeat_against_the_batch_itself(state):
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    batch = [(call.name, call.arguments) for call in state["pending_calls"]]
+    return "repeat" if any((call.name, call.arguments) in batch for call in state["pending_calls"]) else "tools"
+
+
+def repeat_wraps_the_package(state):
+    from mingraph_lite.graph import AgentNodes
+
+    route = AgentNodes.route_after_model(state)
+    return "repeat" if route == "tools" and (state["pending_calls"][0].name, state["pending_calls"][0].arguments) \
+        in _already_ran(state) else route
+
 
 SOLUTIONS = {"07.1": collect_city, "07.2": declare_parallel, "07.3": latest_per_city,
-             "07.4": PATH_UNDER_TWO_MODEL_STEPS,
+             "07.4": route_after_model,
              "07.Q2": 8, "07.Q3": 1, "07.Q5": 0}
 
 WRONG = {
@@ -196,7 +248,8 @@ WRONG = {
              (collect_city_returns_the_slip, "it must return a node"),
              (collect_city_reads_a_packet, "which has no 'city' field"),
              (collect_city_wrong_field, "WEATHER[city], which holds 'celsius' and 'conditions'"),
-             (collect_city_wraps_the_package, "reads a Send packet")],
+             (collect_city_wraps_the_package, "reads a Send packet"),
+             (collect_city_wraps_collect_one, "your node calls collect_one")],
     "07.2": [(declare_one_after_another, "every city's collecting node should start at once"),
              (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
              (declare_without_a_join, "Join them with one add_edge"),
@@ -208,11 +261,10 @@ WRONG = {
              (latest_keeps_the_first, "you kept the old reading"),
              (latest_moves_to_the_end, "a replaced city keeps its place"),
              (latest_in_place, "changed a list it was given")],
-    "07.4": [(["model", "tools", "model", "tools"], "runs a third time"),
-             (["model", "tools", "model", "tools", "model", "tools", "model"], "budget out of the way"),
-             (["model", "tools", "model"], "allows two model calls"),
-             (["tools", "model", "tools", "model", "tools"], "starts at model"),
-             (5, "a list of node names")],
+    "07.4": [(repeat_by_name_only, "the same name AND the same arguments"),
+             (repeat_of_the_last_round_only, "not only the last round"),
+             (repeat_against_the_batch_itself, "a first batch repeats nothing"),
+             (repeat_wraps_the_package, "write all three rules yourself")],
     "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
     "07.Q3": [(2, "the join matters when branches differ in length")],
     "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],

@@ -69,7 +69,8 @@ def test_07_counts_each_bound_with_its_own_run():
 def test_06_prints_the_step_numbers_its_text_explains():
     shown = "\n".join(_outputs(NB06))
     if "skipped: LangGraph is not installed" not in shown:
-        assert "step -1: next ['__start__']" in shown and "step  0: next ['collect']" in shown
+        assert "recursion_limit=6: GraphRecursionError" in shown and "recursion_limit=7: finished" in shown
+        assert "[-1, 0, 1, 2, 3, 4, 5, 6]" in shown  # the snapshot steps the text explains
 
 
 def test_07_solutions_define_questions_once_with_text_answers():

@@ -7,16 +7,19 @@ allowances, worksheets of its own), on the package's engine and, where installed
 from __future__ import annotations
 
 from copy import deepcopy
+from pathlib import Path
 from typing import Annotated, Any, TypedDict, get_type_hints
 
 from mingraph_lite.course.brief import BriefNodes, BriefState, connect_brief, initial_state
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
-from mingraph_lite import EventRecorder
-from mingraph_lite.graph import StateGraph, build_agent_graph, run_agent_graph
+from mingraph_lite import AssistantMessage, ReplayLLM, ToolCall, ToolMessage
+from mingraph_lite.graph import AgentNodes, AgentState, StateGraph, build_agent_graph, initial_agent_state, run_agent_graph
+from mingraph_lite.graph.agent_graph import node_executions
 from . import Hint, exercise
 from .borrowing import borrowed
 from .nb06 import START, END
+from ..parallel_brief import CALLS
 
 # -- 07.1: a node for a parallel branch --------------------------------------------------------------
 
@@ -51,6 +54,7 @@ def check_collect_city(collect_city: Any) -> str:
     if used:
         raise Hint(f"your node calls the package's ({used}), whose collect_city reads a Send packet: write the "
                    "node that reads WEATHER for its city and returns the slip yourself")
+    _refuse_collect_one(collect_city)
     base = initial_state(["London", "Oslo", "Cairo"])
     base["readings"] = [{"city": "London", "celsius": WEATHER["London"]["celsius"], "conditions": "light rain"}]
     base["events"] = ["collected London"]
@@ -66,6 +70,25 @@ def check_collect_city(collect_city: Any) -> str:
         raise Hint("two branches' slips, merged with operator.add, do not hold one new reading each")
     _check_already_collected(collect_city, base)
     return "each branch hands back one new reading, or none when its city is already on the worksheet"
+
+
+def _refuse_collect_one(collect_city: Any) -> None:
+    """An answer that calls the notebook's collect_one is refused by what it does, however it is spelt."""
+    before = len(CALLS)
+    try:
+        for city in ("Sydney", "New York"):
+            node = collect_city(city)
+            if callable(node):
+                node(initial_state(["Sydney", "New York"]))
+    except Exception:  # the checks below give the hint that fits
+        pass
+    finally:
+        used = len(CALLS) > before
+        del CALLS[before:]
+    if used or borrowed(collect_city, {"collect_one"}):
+        raise Hint("your node calls collect_one, the notebook's first try: the exercise is the branch itself, so "
+                   "write the reading from WEATHER[city] in your own node (collect_one's slip would be yours "
+                   "otherwise, not a node you wrote)")
 
 
 def _check_already_collected(collect_city: Any, base: dict[str, Any]) -> None:
@@ -278,37 +301,94 @@ def check_latest(latest_per_city: Any) -> str:
     return "a city's new reading replaces its old one in place; new cities are added; the brief shows each city once"
 
 
-# -- 07.4: the agent graph's path under a step budget ------------------------------------------------
+# -- 07.4: a router that stops a repeated call ---------------------------------------------------------
 
-def _agent_path(**budgets: int) -> list[str]:
-    """The nodes one run of the four-round manager goes through, heard by a listener."""
-    recorder = EventRecorder()
-    run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder],
-                                      **budgets), QUESTION)
-    return [event["node"] for event in recorder.events if event["event"] == "node_end"]
+FINISH = Path(__file__).resolve().parents[3] / "data" / "experiments" / "finish-right"
 
 
-@exercise("07.4", kind="reasoning", title="predict the agent graph's path under max_model_steps=2")
-def check_agent_path(predicted: Any) -> str:
-    if not isinstance(predicted, list | tuple) or not all(node in ("model", "tools") for node in predicted):
-        raise Hint("write a list of node names in the order they run, each 'model' or 'tools'")
-    predicted, path = list(predicted), _agent_path(max_model_steps=2)
-    if predicted == path:
-        return (f"right: {len(path)} nodes, and the last one is model, which finds the budget spent and ends the run "
-                "with stop_reason 'step limit' and no answer")
-    if predicted[:1] != ["model"]:
-        raise Hint("the graph starts at model: START has one edge, to the model node")
-    if predicted == path[:-1]:
-        raise Hint("after tools, route_after_tools goes back to model, and the model node is where the step budget "
-                   "is checked: it runs a third time, finds two calls made, and ends the run without calling the model")
-    if predicted == _agent_path():
-        raise Hint("that is the run with the budget out of the way: the model node checks max_model_steps before each "
-                   "call, and a third call would pass 2")
-    if len(predicted) < len(path) - 1:
-        raise Hint("max_model_steps=2 allows two model calls, and both replies of the four-round manager ask for tools: "
-                   "each is followed by a tools node")
-    raise Hint(f"you wrote {len(predicted)} nodes; the run went otherwise: follow route_after_model and "
-               "route_after_tools from START, and mind where each budget is checked")
+def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
+                      observers: tuple = ()) -> Any:
+    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to a node that stops the run."""
+    nodes = AgentNodes(llm, weather_registry(), system_prompt=SYSTEM_PROMPT, max_model_steps=max_model_steps,
+                       max_tool_calls=max_tool_calls, observers=observers)
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", lambda state: {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None})
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    builder.add_edge("hold", END)
+    return builder.compile(max_steps=node_executions(max_model_steps) + 1)
+
+
+def smollm2_replay() -> Any:
+    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 10 twice."""
+    return ReplayLLM.from_trace(FINISH / "smollm2-135m" / "traces" / "zero-shot-12.jsonl")
+
+
+def _agent_state(filed: list[list[tuple[str, dict]]], pending: list[tuple[str, dict]], stop: str | None = None) -> dict:
+    """A worksheet with one filed assistant reply (and its answers) per entry of ``filed``, and a pending batch."""
+    state = initial_agent_state(QUESTION, SYSTEM_PROMPT)
+    for round_no, calls in enumerate(filed):
+        made = tuple(ToolCall(f"r{round_no}c{i}", name, args) for i, (name, args) in enumerate(calls))
+        state["messages"] += [AssistantMessage("", made),
+                              *(ToolMessage("1", call.id, call.name) for call in made)]
+    state["pending_calls"] = [ToolCall(f"p{i}", name, args) for i, (name, args) in enumerate(pending)]
+    state["stop_reason"] = stop
+    return state
+
+
+TOKYO, PARIS, F24, F18 = ("get_weather", {"city": "Tokyo"}), ("get_weather", {"city": "Paris"}), \
+    ("to_fahrenheit", {"celsius": 24}), ("to_fahrenheit", {"celsius": 18})
+
+
+def _repeat_cases(router: Any) -> None:
+    cases = [  # (filed rounds, pending batch, stop_reason, expected, why)
+        ([], [TOKYO, PARIS], None, "tools", "a first batch repeats nothing"),
+        ([[TOKYO, PARIS]], [F24], None, "tools", "a new call goes to the tools node"),
+        ([[TOKYO, PARIS], [F24]], [F18], None, "tools",
+         "to_fahrenheit(celsius=18) is not to_fahrenheit(celsius=24): a repeat is the same name AND the same arguments"),
+        ([[TOKYO, PARIS], [F24]], [F24], None, "repeat", "the batch asks again for a call that already ran"),
+        ([[TOKYO, PARIS], [F24], [F18]], [TOKYO], None, "repeat",
+         "get_weather(Tokyo) ran two rounds ago: compare with every call already filed, not only the last round"),
+        ([[TOKYO, PARIS]], [], "answered", "end", "a run that answered ends"),
+        ([[TOKYO, PARIS]], [], "step limit", "end", "a run the model node stopped ends"),
+    ]
+    for filed, pending, stop, want, why in cases:
+        state = _agent_state(filed, pending, stop)
+        before = deepcopy(state)
+        try:
+            got = router(state)
+        except (AttributeError, KeyError, TypeError) as exc:
+            raise Hint(f"your router failed on a worksheet of ours ({type(exc).__name__}): messages are objects "
+                       "(m.role, m.tool_calls), and each call has .name and .arguments (a dict)") from None
+        if state != before:
+            raise Hint("your router changed the worksheet it read; a router only chooses")
+        if got != want:
+            shown = [f"{name}({args})" for name, args in pending]
+            raise Hint(f"with {len(filed)} round(s) filed, pending {shown} and stop_reason={stop!r} your router "
+                       f"returned {got!r}, not {want!r}: {why}")
+
+
+@exercise("07.4", kind="code", title="route_after_model with a rule that stops a repeated call")
+def check_repeat_router(route_after_model: Any) -> str:
+    used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "agent_with_router"})
+    if used:
+        raise Hint(f"your router calls the package's ({used}): write all three rules yourself from the worksheet's "
+                   "stop_reason, pending_calls and messages")
+    _repeat_cases(route_after_model)
+    scripted = run_agent_graph(agent_with_router(route_after_model, four_round_manager()), QUESTION)
+    if scripted["stop_reason"] != "answered":
+        raise Hint(f"the scripted four-round manager, which never repeats a call, ended {scripted['stop_reason']!r} "
+                   "with your router: it must reach its answer as before")
+    real = run_agent_graph(agent_with_router(route_after_model, smollm2_replay()), QUESTION)
+    if (real["stop_reason"], real["model_steps"]) != ("repeated call", 4):
+        raise Hint(f"the replayed SmolLM2 run (22, 20, 10, then 10 again) ended {real['stop_reason']!r} after "
+                   f"{real['model_steps']} model calls with your router; it should stop at the fourth call, the "
+                   "first repeat")
+    return ("your router stops the replayed SmolLM2 run at its first repeated call (model call 4 of 6) and lets "
+            "the scripted manager answer")
 
 
 # -- Questions checked against runs ----------------------------------------------------------------
@@ -363,4 +443,4 @@ def check_q5(answer: Any) -> str:
            "none of them runs"}, "tool handlers")
 
 
-__all__ = ["check_agent_path", "check_collect_city", "check_declare", "check_latest", "check_q2", "check_q3", "check_q5"]
+__all__ = ["agent_with_router", "check_repeat_router", "smollm2_replay", "check_collect_city", "check_declare", "check_latest", "check_q2", "check_q3", "check_q5"]
