@@ -164,8 +164,9 @@ def safe_window(cls: Any) -> str:
     with _package_reads_watched(ran):
         seen = _read_after_each_message(cls)
     if ran:
-        raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: that is LastN doing the cut "
-                   "for you (built inside messages() or elsewhere). Write the cut on your own history")
+        raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a package memory is "
+                   "choosing the window for you (built inside messages() or elsewhere). Write the cut on your own "
+                   "history")
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
     for history, n, kept in seen:
         _whole_exchanges(kept, history, n)
