@@ -102,8 +102,8 @@ def second_chance(fn: Any) -> str:
     if not callable(fn):
         raise Hint("pass your function itself: ask_twice, without calling it")
     if _borrows_subagent(fn):
-        raise Hint("that hands the work to the package's subagent_tool, which has no second chance and is not this "
-                   "exercise: build the fresh Agent yourself")
+        raise Hint("that hands the work to the package's subagent_tool (or the SubagentTool class behind it), which "
+                   "has no second chance and is not this exercise: build the fresh Agent yourself")
     ran: list[str] = []
     try:
         with _delegations_watched(ran):
