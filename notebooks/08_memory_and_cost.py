@@ -185,11 +185,12 @@ asked = {c.id for m in kept if isinstance(m, AssistantMessage) for c in m.tool_c
 assert all(m.tool_call_id in asked for m in kept if isinstance(m, ToolMessage))  # no orphan answer slip
 
 # %% [markdown]
-# `Summarise` (below) condenses in the middle of a turn too, also while a reply's slips are still being answered:
+# The next section's `Summarise` replaces older messages with a model-written summary, so it must not split an
+# exchange either. It may condense in the middle of a turn, also while a reply's slips are still being answered:
 # right after a reply that asks for tools it waits, but after the first of two answer slips it may condense. What it
 # guarantees is the cut: it moves back like `LastN`'s, so the reply that asked and the answers it already has stay
 # word for word in what the model reads, and only whole exchanges go into the summary. The next cell watches every
-# condensation of the conversation below and checks that.
+# condensation in the section's conversation and checks that.
 
 # %% [markdown]
 # %%

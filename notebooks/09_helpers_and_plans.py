@@ -112,8 +112,8 @@ print(ask_helper_safely("What's the temperature in Paris?"))
 #
 # The check gives your function helpers this notebook doesn't show (some finish at once, some need the second try,
 # some never finish) and counts the model calls of each try. It refuses an answer that hands the work to the
-# package's `subagent_tool` (below): that one gives no second chance, and calling it teaches nothing about where the
-# retry goes.
+# package's `subagent_tool` (below) or the `SubagentTool` class behind it, even called twice: that one gives no
+# second chance, and calling it teaches nothing about where the retry goes.
 
 # %%
 def ask_twice(template, task):
