@@ -11,8 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs: nodes, routers, reducers) and 08 (what a memory reads each round, counted one token per word).
-# **Time:** about 68 minutes (estimated with `scripts/pacing.py`, from the notebook's size at rates fitted to a
-# reviewer's measured times; not yet measured on this notebook), exercises and questions included.
+# **Time:** about 68 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network): each scripted model says so in its name. The planner,
 # executor and re-planner come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur
@@ -82,6 +81,10 @@ reveal(guess_manager_survives, survived, "the manager's run survived")
 # the manager could perfectly well have answered "I couldn't find out". And the helper kept its folder, so the next
 # task would be read the leftovers of this one.
 #
+# The "Error: tool failed" slip in the manager's folder is no note the manager read: it is the agent's clean-up on
+# the way out. Before the exception leaves `run`, the agent answers every open call, so that its folder never holds a
+# call without an answer (notebook 08's rule); the model is never called again, and the exception goes on up.
+#
 # The idea, inline: a new folder for every task, and the step limit turned into a note the manager can read.
 
 # %%
@@ -109,8 +112,8 @@ print(ask_helper_safely("What's the temperature in Paris?"))
 #
 # The check gives your function helpers this notebook doesn't show (some finish at once, some need the second try,
 # some never finish) and counts the model calls of each try. It refuses an answer that hands the work to the
-# package's `subagent_tool` (below): that one gives no second chance, and calling it teaches nothing about where the
-# retry goes.
+# package's `subagent_tool` (below) or the `SubagentTool` class behind it, even called twice: that one gives no
+# second chance, and calling it teaches nothing about where the retry goes.
 
 # %%
 def ask_twice(template, task):
@@ -124,8 +127,8 @@ check("09.1", ask_twice)
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
 # tool takes one argument, `task`, and `.subagent.runs` records each delegation. Only the step limit becomes a
-# note: an empty task is the manager's slip to fix (`ToolArgsError`), and anything else (a tool inside that broke,
-# an unreachable model) propagates, because the manager can't fix those and pretending otherwise would hide them.
+# note: a tool inside that broke, or an unreachable model, propagates, because the manager can't fix those and
+# pretending otherwise would hide them.
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -217,8 +220,9 @@ print(repr(re.sub(r"^\s*\d+[.)]\s*", "", "  2) Look up the temperature in Tokyo.
 # %% [markdown]
 # Write `read_plan(reply)`: return the steps, in order, taken from the lines that start (after any spaces) with a
 # number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or with a bullet (`-` or `*`), each with its
-# marker and the spaces around the text removed. Every other line (a preamble, a closing remark, a blank line) is not
-# a step: drop it. The check reads replies this notebook doesn't show; it refuses `parse_plan`, whose behaviour is
+# marker and the spaces around the text removed. Every other line (a preamble, a closing remark, a blank line, a line
+# that merely starts with a number, such as "2024 was warm.") is not a step: drop it, and drop a marker with no text
+# after it too. The check reads replies this notebook doesn't show; it refuses `parse_plan`, whose behaviour is
 # the thing to fix.
 
 # %%
@@ -320,8 +324,8 @@ print("status:", final["status"], "| answer:", final["answer"])
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
 # %% [markdown]
-# Twice the calls of the loop. What does the split buy? Each call reads a small folder. Let's count the words read
-# per call with notebook 08's `word_count` rule (one token per word), for the four-round loop and for the plan:
+# Twice the calls of the loop. Does each call at least read less? Let's count the words read per call with notebook
+# 08's `word_count` rule (one token per word), for the four-round loop and for the plan:
 
 # %%
 react_llm = four_round_manager()
@@ -371,8 +375,8 @@ print("kept:   ", stopped["results"])
 # 1. tell the re-planner, in **one** call, what went wrong: at least the failed step (`state["plan"][state["done"]]`)
 #    and the reason (`state["failed"]`); the task, the results so far and the steps after the failed one help it too;
 # 2. return an update: `plan` = the steps already done, unchanged, followed by the re-planner's steps (its reply read
-#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None` (or the router sends the run straight
-#    back); `replans` = one more than before. Leave `results` and `done` alone.
+#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None` (left set, the router would read the next
+#    step as failed too, whatever it did); `replans` = one more than before. Leave `results` and `done` alone.
 #
 # The check gives your node failures this notebook never shows (other tasks, failures at other steps, re-planners
 # that answer with numbered or bulleted lists).

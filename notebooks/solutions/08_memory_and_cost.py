@@ -64,9 +64,12 @@ QUESTIONS = {
     "08.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
              "cut off. A provider rejects such a folder (a tool result with no matching call); a model that took it "
              "would read a number with nothing saying what it measures.",
-    "08.Q4": "keep_last=2: every agent call reads fewer word-for-word messages, and each condensation takes more at "
-             "once, so the summariser runs 5 times instead of 6; the total is about 1,590 tokens against 1,725, "
-             "and the last answer is still Paris.",
+    "08.Q4": "keep_last=2 is cheaper: every agent call reads fewer word-for-word messages, and each condensation "
+             "takes more at once, so the summariser runs 5 times instead of 6; about 1,590 tokens against 1,725. "
+             "The price is in the answers: questions 4 and 10 (the two conversions, which need several calls) "
+             "answer 'I can't see your question any more', because a condensation in the middle of the turn kept "
+             "only the last 2 messages and the question went into the summary. A tighter memory saves tokens and "
+             "loses the task.",
     "08.Q5": "ReplayMismatch: a replay checks each question's first folder against the recording. With trigger=6 "
              "the summary is written later, so from that question on the folder differs from the one recorded, "
              "and ReplayLLM refuses it (the check is what makes a replay evidence, not a story).",
@@ -99,6 +102,18 @@ class CutsWithSafeStart(SafeWindow):
         return [self.system, *self.history[safe_start(self.history, len(self.history) - self.n):]]
 
 
+class BuildsLastNEachRead(SafeWindow):
+    """Builds a fresh LastN inside messages(): nothing stored, but the package still does the cut."""
+
+    def messages(self):
+        from mingraph_lite import LastN
+
+        window = LastN(self.system.content, self.n)
+        for message in self.history:
+            window.add(message)
+        return window.messages()
+
+
 class CutsWithTheModule(SafeWindow):
     def messages(self):
         import mingraph_lite.memory as memory
@@ -108,7 +123,8 @@ class CutsWithTheModule(SafeWindow):
 
 WRONG = {
     "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
-             (CutsWithTheModule, "memory.safe_start"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+             (CutsWithTheModule, "memory.safe_start"),
+             (BuildsLastNEachRead, "LastN.messages() ran"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
     "08.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],

@@ -75,16 +75,50 @@ def ask_through_the_package(template, task):
     return subagent_tool(template, "ask", "Ask the helper.")(task)
 
 
+def ask_through_the_class_twice(template, task):
+    """The class behind subagent_tool, called twice: the package still does the delegation."""
+    import copy
+
+    from mingraph_lite.subagents import SubagentTool
+
+    answer = SubagentTool(template, "h", "helper")(task)
+    if not answer.startswith("Error"):
+        return answer
+    roomier = copy.copy(template)
+    roomier.max_steps = 2 * template.max_steps
+    answer = SubagentTool(roomier, "h", "helper")(task)
+    return answer if not answer.startswith("Error") else f"Error: gave up on {task}"
+
+
+def ask_through_a_renamed_class(template, task):
+    """The same class, reached without writing its name: only watching the delegation catches it."""
+    import mingraph_lite.subagents as subagents
+
+    answer = getattr(subagents, "Subagent" + "Tool")(template, "h", "helper")(task)
+    return answer if not answer.startswith("Error") else f"Error: gave up on {task}"
+
+
 # 09.2 ---------------------------------------------------------------- read a plan out of a reply
 _MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
 
 
 def read_plan(reply):
+    steps = [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
+    return [step for step in steps if step]  # a marker with nothing after it is not a step
+
+
+def read_plan_keeps_empty_bullets(reply):
     return [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
 
 
+def read_plan_any_leading_number(reply):
+    marker = re.compile(r"^\s*(?:\d+[.)]?|[-*])\s+")
+    steps = [marker.sub("", line).strip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step]
+
+
 def read_plan_keeps_numbering(reply):
-    return [line.strip() for line in reply.splitlines() if _MARKER.match(line)]
+    return [line.strip() for line in reply.splitlines() if _MARKER.match(line) and _MARKER.sub("", line).strip()]
 
 
 def read_plan_numbers_only(reply):
@@ -94,7 +128,8 @@ def read_plan_numbers_only(reply):
 
 def read_plan_one_digit(reply):
     number = re.compile(r"^\s*(?:\d[.)]|[-*])\s+")
-    return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
+    steps = [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
+    return [step for step in steps if step]
 
 
 # 09.3 ---------------------------------------------------------------- a re-plan node
@@ -143,6 +178,13 @@ def replan_with_results(state, replanner):
 
 
 # a reply is not a plan until its numbering is removed
+def replan_asks_twice(state, replanner):
+    """Asks once for the steps and once more to check them: the second call finds the script used up."""
+    update = replan(state, replanner)
+    replanner.generate([SystemMessage("Check this plan."), UserMessage("\n".join(update["plan"]))], [])
+    return update
+
+
 def replan_unparsed(state, replanner):
     reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
     done = state["done"]
@@ -158,9 +200,12 @@ QUESTIONS = {
     "09.Q2": "A step limit is an outcome the manager can act on (say it could not find out, or ask differently), so "
              "it becomes a note. A broken tool or an unreachable model is not the manager's to fix: hiding it in a "
              "note would let the run carry on as if an answer might come and would bury the failure.",
-    "09.Q6": "route_after_execute reads state['failed'] first: still set, it routes to replan again until "
-             "replans reaches MAX_REPLANS, then to 'give up' and stop, so the run ends needs_attention without "
-             "trying the new plan.",
+    "09.Q6": "The run does not go straight back to replan: the edge replan -> execute is fixed, so the new plan's "
+             "first step (Tokyo) runs and succeeds. But route_after_execute checks state['failed'] first, and it "
+             "is still set, so it reads that success as a failure: with replans already at MAX_REPLANS it routes "
+             "to 'give up'. Path: plan -> execute -> execute -> replan -> execute -> stop; status needs_attention, "
+             "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb08_09_third_reader.py runs it). "
+             "The line: `if state[\"failed\"]:` in route_after_execute.",
     "09.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
              "error slip (ToolArgsError) that the manager reads; the helper's model is never called.",
     "09.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
@@ -177,12 +222,17 @@ WRONG = {
     "09.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
              (ask_twice_on_the_template, "never the template itself"), (ask_twice_then_raise, "a step limit escaped"),
              (ask_twice_silent_note, "names the task"), (ask_three_times, "at most twice"),
-             (ask_through_the_package, "package's subagent_tool")],
+             (ask_through_the_package, "package's subagent_tool"),
+             (ask_through_the_class_twice, "package's subagent_tool"),
+             (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
     "09.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
-             (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits")],
+             (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
+             (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
+             (read_plan_any_leading_number, "a number is a marker only when")],
     "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
-             (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed")],
+             (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed"),
+             (replan_asks_twice, "called more than once")],
     "09.Q1": [(8, "at max_steps=3"), (6, "count per task")],
     "09.Q3": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
     "09.Q5": [(5, "count the planner too"), (9, "count per node")],

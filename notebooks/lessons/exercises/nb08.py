@@ -6,7 +6,8 @@ window size); the predictions are checked against a fresh run of the conversatio
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
@@ -116,6 +117,26 @@ def _names_used(code: CodeType) -> set[str]:
     return names
 
 
+@contextmanager
+def _package_reads_watched(ran: list[str]) -> Iterator[None]:
+    """While the check runs, note every time one of the package's memories reads out its folder."""
+    originals = {klass: vars(klass)["messages"] for klass in (KeepAll, LastN, Summarise)}
+
+    def watched(klass: type) -> Any:
+        def messages(self: Any) -> list[Message]:
+            ran.append(klass.__name__)
+            return originals[klass](self)
+        return messages
+
+    try:
+        for klass in originals:
+            klass.messages = watched(klass)  # type: ignore[method-assign]
+        yield
+    finally:
+        for klass, original in originals.items():
+            klass.messages = original  # type: ignore[method-assign]
+
+
 def _calls_safe_start(cls: type) -> bool:
     """Whether a method of the class reaches ``memory.safe_start``, the package's own answer to this exercise."""
     for klass in cls.__mro__[:-1]:
@@ -139,7 +160,13 @@ def safe_window(cls: Any) -> str:
     if _calls_safe_start(cls):
         raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
                    "already written: moving the start back past answer slips is the part to write yourself")
-    seen = _read_after_each_message(cls)
+    ran: list[str] = []
+    with _package_reads_watched(ran):
+        seen = _read_after_each_message(cls)
+    if ran:
+        raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a package memory is "
+                   "choosing the window for you (built inside messages() or elsewhere). Write the cut on your own "
+                   "history")
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
     for history, n, kept in seen:
         _whole_exchanges(kept, history, n)
@@ -170,9 +197,10 @@ def summaries_at_12(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of summariser calls")
     if answer != truth:
-        raise Hint("it condenses when more than 12 messages are unsummarised and no slip is waiting for its "
-                   "answer; afterwards 4 (or a few more, to keep an exchange whole) stay word for word. Walk "
-                   "the conversation's messages in order and count")
+        raise Hint("the rule: after every add (question, reply, answer slip, final answer too), when more than 12 "
+                   "messages are unsummarised and the message just added is not a reply asking for tools, it "
+                   "condenses all but the last 4 (or a few more, to keep an exchange whole). Walk the "
+                   "conversation's messages in order and count")
     return "right: a later trigger means fewer, larger condensations"
 
 
@@ -202,8 +230,13 @@ def window_of_seven(answer: Any) -> str:
     return f"right: {truth} messages, one more than n, because the 7th from the end was an answer slip"
 
 
-def _summarise_total(keep_last: int) -> int:
-    return run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=keep_last, trigger=8)).total_tokens
+def _summarise_run(keep_last: int) -> Any:
+    return run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=keep_last, trigger=8))
+
+
+def _lost(run: Any) -> list[int]:
+    """The questions whose answer says the model could no longer see the question."""
+    return [q for q, answer in enumerate(run.answers, 1) if "can't see your question" in answer]
 
 
 @exercise("08.Q4", kind="reasoning", title="keep fewer messages word for word: cheaper or dearer?")
@@ -211,13 +244,17 @@ def keep_fewer(answer: Any) -> str:
     choices = ("keep_last=2", "keep_last=4", "same")
     if answer not in choices:
         raise Hint(f"answer with one of {choices}")
-    two, four = _summarise_total(2), _summarise_total(4)
+    two_run, four_run = _summarise_run(2), _summarise_run(4)
+    two, four = two_run.total_tokens, four_run.total_tokens
     truth = choices[0] if two < four else choices[1] if four < two else choices[2]
+    lost = _lost(two_run)
     if answer != truth:
         raise Hint(f"the run says otherwise: keep_last=2 costs {two} tokens in all, keep_last=4 costs {four}. "
                    "Fewer kept messages make every agent call read less, and each summary condenses more at once, "
                    "so the summariser runs no more often")
-    return f"right: {two} tokens against {four}; the last answer is Paris either way"
+    return (f"right on the bill: {two} tokens against {four}. Now the answers: under keep_last=2, question(s) "
+            f"{lost} got \"I can't see your question any more\": the summariser condensed the question away while "
+            f"its tools were still being called (keep_last=4 lost {_lost(four_run) or 'none'}). Cheaper, and worse")
 
 
 def _replay_ends(trigger: int) -> str:

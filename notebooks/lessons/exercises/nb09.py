@@ -7,14 +7,16 @@ the real code (the package's ``subagent_tool``, the scripted planner and executo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mingraph_lite.agents import Agent
-from mingraph_lite.errors import StepLimitReached
+from mingraph_lite.errors import ScriptExhausted, StepLimitReached
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import ToolMessage, UserMessage
-from mingraph_lite.subagents import subagent_tool
+from mingraph_lite.subagents import SubagentTool, subagent_tool
 from mingraph_lite.tools import ToolRegistry
 from ..plan_execute import EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm, step_question
 from . import Hint, exercise
@@ -42,7 +44,23 @@ def _helper_llm(need: int) -> ScriptedLLM:
 
 def _borrows_subagent(fn: Any) -> bool:
     code = getattr(fn, "__code__", None)
-    return code is not None and bool({"subagent_tool", "SubAgent"} & _names_used(code))
+    return code is not None and bool({"subagent_tool", "SubagentTool", "SubAgent"} & _names_used(code))
+
+
+@contextmanager
+def _delegations_watched(ran: list[str]) -> Iterator[None]:
+    """While the check runs, note every delegation the package's SubagentTool makes, however it was reached."""
+    original = SubagentTool.__call__
+
+    def watched(self: Any, task: str) -> str:
+        ran.append(task)
+        return original(self, task)
+
+    SubagentTool.__call__ = watched  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        SubagentTool.__call__ = original  # type: ignore[method-assign]
 
 
 def _check_second_chance(fn: Any, max_steps: int, need: int, task: str) -> None:
@@ -84,10 +102,17 @@ def second_chance(fn: Any) -> str:
     if not callable(fn):
         raise Hint("pass your function itself: ask_twice, without calling it")
     if _borrows_subagent(fn):
-        raise Hint("that hands the work to the package's subagent_tool, which has no second chance and is not this "
-                   "exercise: build the fresh Agent yourself")
-    for case in HELPER_CASES:
-        _check_second_chance(fn, *case)
+        raise Hint("that hands the work to the package's subagent_tool (or the SubagentTool class behind it), which "
+                   "has no second chance and is not this exercise: build the fresh Agent yourself")
+    ran: list[str] = []
+    try:
+        with _delegations_watched(ran):
+            for case in HELPER_CASES:
+                _check_second_chance(fn, *case)
+    finally:  # the package doing the delegation is the fault to name, whatever else went wrong
+        if ran:
+            raise Hint("the package's SubagentTool ran the helper (called twice, it is still the package's "
+                       "delegation, with limits that are not yours): build the fresh Agent for each try yourself")
     return (f"your helper answered, retried and gave up where it should on {len(HELPER_CASES)} helpers you had "
             "not seen, each try on a fresh folder")
 
@@ -103,12 +128,17 @@ PLAN_CASES = (
      ["Find flight QZ 7.", "Report its status at 18:05."]),
     ("9. Look up Cairo.\n10. Convert 31 to Fahrenheit.\n11. Write the answer.",
      ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
+    ("2024 was the warmest year on record, so:\n1. Look up Rome.\n- \n2. Compare it with 2024.",
+     ["Look up Rome.", "Compare it with 2024."]),
 )
 
 
 def _plan_hint(got: list, want: list[str]) -> str:
     if "" in got:
-        return "a blank line is not a step: drop it"
+        return "a blank line, or a marker with nothing after it ('- '), is not a step: drop it"
+    if any(step.startswith(("2024", "was the warmest")) for step in got):
+        return ("'2024 was the warmest year...' is a sentence that starts with a number, not a step: a number is a "
+                "marker only when '.' or ')' follows it")
     if len(got) > len(want):
         return "a line with no number or bullet in front (a preamble, a closing remark) is not a step: drop it"
     if len(got) < len(want):
@@ -160,7 +190,11 @@ def _state(case: dict) -> dict:
 
 def _check_replan(node: Any, case: dict) -> None:
     state, replanner = _state(case), ScriptedLLM([case["reply"]], name="scripted: re-planner (check)")
-    update = node(state, replanner)
+    try:
+        update = node(state, replanner)
+    except ScriptExhausted:
+        raise Hint("the re-planner was called more than once (its script holds one reply): call it once, with the "
+                   "failed step and why, and read the steps out of that one reply") from None
     if not isinstance(update, dict):
         raise Hint("a node returns a dict of the fields it changed (plan, failed, replans)")
     if len(replanner.calls) != 1:
@@ -181,8 +215,8 @@ def _check_replan(node: Any, case: dict) -> None:
         raise Hint(f"after the steps already done, the plan should be the re-planner's steps, numbering removed "
                    f"(parse_plan of its reply); got {plan[done:]}")
     if update.get("failed", "missing") is not None:
-        raise Hint("failed is still set after the re-plan: set it to None, or the router sends the run straight "
-                   "back to replan")
+        raise Hint("failed is still set after the re-plan: set it to None, or after the next step the router "
+                   "still reads a failure, whatever that step did, and re-plans again or gives up")
     if update.get("replans") != case["replans"] + 1:
         raise Hint("count the re-plans (replans + 1): the router uses that count to stop re-planning for ever")
 
