@@ -15,7 +15,7 @@
 # - say what made a real tiny model finish right, and why right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 86 minutes (estimated from length and exercises).
+# managers). **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
