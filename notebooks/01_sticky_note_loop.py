@@ -205,7 +205,7 @@ draw_loop()
 # ### Predict first
 #
 # Two scripted managers stand in for two real models. Both get the same question and the same two tools.
-# The first is 00's demo manager: both lookups, then one conversion per round (you counted it in 00.1). The
+# The first is 00's demo manager: both lookups, then one conversion per round. The
 # second asks for both lookups, then **both conversions in one reply**. **How many model calls, and how many
 # errands (tool calls), will the second take?** Write your guess in the next cell before you run the one
 # after it.
@@ -222,7 +222,7 @@ for label, make_manager in (("four-round manager", four_round_manager),
     answer, folder = plain_loop(llm, registry, QUESTION)
     errands = sum(len(m.tool_calls) for m in folder if getattr(m, "tool_calls", ()))
     actual = {"model calls": len(llm.calls), "errands": errands}
-    verdict = ("counted in 00.1" if label == "four-round manager" else "no guess written" if ... in my_guess.values()
+    verdict = ("00's demo" if label == "four-round manager" else "no guess written" if ... in my_guess.values()
                else "your guess was right" if my_guess == actual else f"you guessed {my_guess}")
     print(f"  -> {actual}, answer: {answer!r} ({verdict})\n")
 
