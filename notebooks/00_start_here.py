@@ -10,14 +10,13 @@
 # - run the course offline, and switch it to a real model with one environment variable (you write the
 #   two lines that do it from Python);
 # - check that your environment has everything (and read what to do when it doesn't);
-# - predict how many model calls and tool calls a run takes, then check against the run;
+# - predict what a run leaves in its folder of messages, then check against the run;
 # - say which model is answering right now, and run one question through it;
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 26 minutes, estimated from the notebook's length and exercises (`scripts/pacing.py`). By the
-# same estimate the whole course takes about 14.2 hours, in eleven notebooks (this one and 01 to 10); each header
-# gives its own figure.
+# **Time:** about 27 minutes (estimated from length and exercises; the whole course takes about 14.2 hours by
+# the same estimate, in eleven notebooks: this one and 01 to 10).
 
 # %% [markdown]
 # ## How to run the course
@@ -71,28 +70,29 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 
 # %% [markdown]
 # The course pictures the model as a manager on the phone who can't reach any files: they ask you to run
-# **errands** (tool calls) and read what you report back. Notebook 01 tells the picture in full.
+# **errands** (tool calls) and read what you report back. The manager remembers nothing between calls, so on
+# every call our code reads them the whole **folder** of messages so far: the instructions (the system
+# prompt), the question, each reply of theirs (a reply asks for errands, or is the answer), and one result
+# message per errand run. Notebook 01 tells the picture in full.
 #
-# ### Exercise 00.1: predict the demo, then run it
+# ### Exercise 00.1: predict the folder, then run the demo
 #
 # The demo below runs a scripted manager on the question. This one asks for **both lookups in its first
 # reply**, then for **one conversion per reply**, and answers when it has both conversions. Before you run
-# it: how many times will the manager be called (model calls), and how many errands will our code run (tool
-# calls)? Write both as whole numbers and run the check (it runs the same manager and compares). The demo,
-# and the "active model" cell after it, print the counts, so they wait until both numbers are written, and
-# the demo runs the check itself before it shows anything: the counts never come before your prediction is
-# checked. (Notebook 01 opens this loop up; its own prediction is about another manager.)
+# it: how many messages will the folder hold when the run ends, and how many did the manager read on its
+# **last** call? Write both as whole numbers and run the check (it runs the same manager and compares). The
+# demo prints both, so it waits until they are written and runs the check itself before it shows anything.
 
 # %%
 from lessons.exercises import check
 
-answer_1 = {"model calls": ..., "tool calls": ...}
+answer_1 = {"messages at the end": ..., "read on the last call": ...}
 
 # %%
 check("00.1", answer_1)
 
 # %% [markdown]
-# The demo: `ConsoleLogger` prints each step as it happens; count the `[step ...]` lines.
+# The demo: `ConsoleLogger` prints each step as it happens; `agent.memory` is the folder.
 
 # %%
 from lessons.exercises import verdict
@@ -108,6 +108,7 @@ else:
     print()
     print("answer:", answer)
     print("model calls:", len(manager.calls), "| manager:", manager.name)
+    print("messages at the end:", len(agent.memory.messages()), "| read on the last call:", len(manager.calls[-1][0]))
 
 # %% [markdown]
 # ## The active model
@@ -124,18 +125,15 @@ import os
 
 print("MINGRAPH_LLM =", os.environ.get("MINGRAPH_LLM") or "(unset: scripted)")
 recorder = EventRecorder()
-if not predicted:  # unset, the active model is the demo's scripted manager, with the same counts
-    print("write your prediction in 00.1 first, then run this cell again")
-else:
-    try:
-        llm = make_llm()
-        result = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
-        replies = recorder.of("model_reply")
-        print(f"answered by: {replies[-1].get('model')}  ({llm.name})")
-        print("model calls:", len(replies))
-        print("answer:", result["answer"])
-    except Exception as e:  # a missing server, key or package: show the reason instead of a traceback
-        print(f"the active model could not answer: {type(e).__name__}: {e}")
+try:
+    llm = make_llm()
+    result = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    replies = recorder.of("model_reply")
+    print(f"answered by: {replies[-1].get('model')}  ({llm.name})")
+    print("model calls:", len(replies), "| errands:", len(recorder.of("tool_call")))
+    print("answer:", result["answer"])
+except Exception as e:  # a missing server, key or package: show the reason instead of a traceback
+    print(f"the active model could not answer: {type(e).__name__}: {e}")
 
 # %% [markdown]
 # ## The course map
@@ -145,9 +143,9 @@ else:
 # card, a listener, a node, a memory), and a check cell right below tells you whether it works, or what to
 # look at next. The check runs your code itself, on cases of its own, and it refuses an answer that only calls
 # the package's own version of what you are asked to write (or the notebook's, loaded for later cells). Stuck?
-# Reference answers live in `notebooks/solutions/`, one file per notebook: try first, then compare. One name
-# is older than its notebook: `01_sticky_note_loop` writes the loop by hand (the sticky note is in 02); the
-# file keeps its name so that links to it still work.
+# Reference answers live in `notebooks/solutions/`, in a file with the notebook's own name (the cell checks
+# the eleven names match): try first, then compare. One name is older than its notebook: `01_sticky_note_loop`
+# writes the loop by hand (the sticky note is in 02); it keeps its name so that links to it still work.
 
 # %%
 from lessons.exercises.nb00 import COURSE
@@ -155,6 +153,9 @@ from lessons.exercises.nb00 import COURSE
 for name, idea in COURSE.items():
     print(f"{name:<27} {idea}")
 assert len(COURSE) == 1 + 10  # this notebook and the ten after it, 01 to 10, as the introduction says
+from pathlib import Path
+
+assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sorted(COURSE)  # one file each
 
 # %% [markdown]
 # ### Exercise 00.2: switch the model from Python

@@ -10,14 +10,13 @@
 # - turn a plain Python function into the JSON schema a model reads (you write `schema_of` yourself);
 # - read the request bodies that go to Ollama and to OpenAI for one round, and a raw reply, and spell a
 #   folder the way Ollama wants it (you write `to_ollama`);
-# - write a scripted manager of a given shape, and predict how many model calls it takes;
+# - write a scripted manager of a given shape;
 # - name the four parts of one round of the loop: observe, reason, act, evaluate;
 # - explain why *the model* decides how many rounds a question takes, and why your code only decides the
 #   ceiling (`max_steps`); write a loop with another kind of ceiling (you write `errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 82 minutes (estimated with `scripts/pacing.py` from this notebook's words,
-# code, exercises and questions, at rates fitted to a reviewer's measured times).
+# `try`/`except`. **Time:** about 83 minutes (estimated from length and exercises).
 #
 # Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
 # (every scripted run says so).
@@ -36,6 +35,15 @@
 #
 # The manager forgets everything between calls, so each time you read them **the whole folder** from the
 # top: the standing instructions, the question, every slip and every answer slip so far.
+#
+# | the picture says | the code says |
+# |---|---|
+# | manager | the model, `llm`; one call is `llm.generate(folder, registry.tools)` |
+# | errand | running a tool: `registry.run(slip)` |
+# | slip | a tool call the model asks for: a `ToolCall` (name, arguments, id) in `message.tool_calls` |
+# | ticket (number) | the tool call's id: `ToolCall.id`, echoed as `ToolMessage.tool_call_id` |
+# | answer slip | a tool's result: a `ToolMessage` (role `"tool"`) |
+# | folder | the list of messages read to the model on every call (`agent.memory` from notebook 02 on) |
 #
 # Here is the menu for the whole course: two errands on fixed teaching data (not live weather).
 
@@ -114,8 +122,8 @@ except ValueError as e:
 # `"number"` (both in the menu above); `int` is `"integer"` and `bool` is `"boolean"`. Two keys the package
 # writes are not checked, so leave them out if you like: `"additionalProperties": false`, and the
 # `"default"` it adds to an argument that has one (`"default": "EUR"`). The check refuses a `schema_of`
-# that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`): that would test the
-# package's code, not yours.
+# that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`, `Tool(...)`, the
+# private `_describe`, or a copy of one): that would test the package's code, not yours.
 
 # %%
 def schema_of(fn):
@@ -154,26 +162,26 @@ assert "answer" not in worksheet  # the list ran out before the manager answered
 # ## The plain `while True` loop
 #
 # This is the loop most people write first. Read it before running it: the comments name the four parts
-# of one round, and the picture below draws them.
+# of one round, in order, and the picture below draws them as the code has them.
 
 # %%
 def plain_loop(llm, registry, question, *, show=True):
     """Call the manager until they answer instead of passing slips. No ceiling."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    while True:  # EVALUATE asks "should we go on?" here, and `while True` always says yes: no ceiling
+    while True:  # the "go on?" of EVALUATE (below): `while True` always says yes, so there is no ceiling
         # OBSERVE: the folder holds the question and every answer slip so far
         # REASON: the manager reads it all, then answers or passes slips
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
         if not response.message.tool_calls:  # no slips means "that's my answer": the way out
             return response.message.content, folder
-        # ACT: our code (not the model) runs each errand, and answers with the same ticket number
-        for slip in response.message.tool_calls:
-            answer_slip = registry.run(slip)
-            if show:
+        # ACT: our code (not the model) runs each errand; each answer slip carries its slip's ticket number
+        answer_slips = [registry.run(slip) for slip in response.message.tool_calls]
+        if show:
+            for slip, answer_slip in zip(response.message.tool_calls, answer_slips, strict=True):
                 print(f"  [{slip.id}] {slip.name}({slip.arguments}) -> {answer_slip.content}")
-            # EVALUATE: the answer slip goes into the folder, for the next round to read
-            folder.append(answer_slip)
+        # EVALUATE: the results go into the folder for the next round to judge; then back to the `while` line
+        folder.extend(answer_slips)
 
 
 draw_loop()
@@ -192,12 +200,12 @@ draw_loop()
 # Notebook 03 adds judging in code (a failed errand answered with what to fix).
 #
 # The way out on an answer belongs to reason: the model decides it. Evaluate's question is ours, and
-# `while True` answers it with "yes" every time: the ceiling box in the picture is not in `plain_loop` yet.
+# `while True` answers it with "yes" every time, so the picture has no way out there: no ceiling yet.
 #
 # ### Predict first
 #
 # Two scripted managers stand in for two real models. Both get the same question and the same two tools.
-# The first is 00's demo manager: both lookups, then one conversion per round (you counted it in 00.1). The
+# The first is 00's demo manager: both lookups, then one conversion per round. The
 # second asks for both lookups, then **both conversions in one reply**. **How many model calls, and how many
 # errands (tool calls), will the second take?** Write your guess in the next cell before you run the one
 # after it.
@@ -214,7 +222,7 @@ for label, make_manager in (("four-round manager", four_round_manager),
     answer, folder = plain_loop(llm, registry, QUESTION)
     errands = sum(len(m.tool_calls) for m in folder if getattr(m, "tool_calls", ()))
     actual = {"model calls": len(llm.calls), "errands": errands}
-    verdict = ("counted in 00.1" if label == "four-round manager" else "no guess written" if ... in my_guess.values()
+    verdict = ("00's demo" if label == "four-round manager" else "no guess written" if ... in my_guess.values()
                else "your guess was right" if my_guess == actual else f"you guessed {my_guess}")
     print(f"  -> {actual}, answer: {answer!r} ({verdict})\n")
 
@@ -393,25 +401,22 @@ print("answer:", answer, "| model calls:", len(paris_only.calls))
 # The script wrote "18°C" before `get_weather` ran: a scripted manager does not read its answer slips, its
 # author did (in the output above). That is what makes it a teaching tool and never a stand-in for a model.
 #
-# ### Exercise 01.3: a manager of a given shape, and its rounds
+# ### Exercise 01.3: a manager of a given shape
 #
 # Write `one_city_at_a_time()`, returning a new `ScriptedLLM` on every call (the check runs it more than
 # once, and a script that ran has used up its replies) for the course question that asks for
 # Paris's weather, then in the **next** reply for Tokyo's, then for **both conversions in one reply** (of the
 # temperatures `get_weather` gave; read them above), then answers with both Fahrenheit temperatures as
-# `to_fahrenheit` returned them. Before you run the check, **predict** how many model calls it takes and
-# write it in `rounds`. The check runs your manager through a loop and compares its slips and your
-# prediction with what happened.
+# `to_fahrenheit` returned them. The check runs your manager through a loop and compares its slips and its
+# answer with what the tools returned.
 
 # %%
 def one_city_at_a_time():
     raise NotImplementedError  # your code here: return ScriptedLLM([...], name="scripted: one city at a time")
 
 
-rounds = ...  # your prediction: how many model calls?
-
 # %%
-check("01.3", (one_city_at_a_time, rounds))
+check("01.3", one_city_at_a_time)
 
 # %% [markdown]
 # ## The manager who never stops
@@ -441,7 +446,7 @@ assert len(llm.calls) == 30  # every reply in the script was used: only running 
 # %%
 def capped_loop(llm, registry, question, *, max_steps=10):
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    for step in range(1, max_steps + 1):  # at most max_steps model calls
+    for step in range(1, max_steps + 1):  # EVALUATE's "go on?" now ends: at most max_steps model calls
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
         if not response.message.tool_calls:
@@ -458,6 +463,7 @@ for make_manager in (three_round_manager, looping_manager):
     except StepLimitReached as e:
         print(f"{llm.name:<22} {type(e).__name__}: {e}")
     print(f"{'':<22} model calls: {len(llm.calls)}")
+draw_loop(ceiling=True)  # the round again, now with the ceiling's way out
 
 # %% [markdown]
 # The ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count.

@@ -15,8 +15,7 @@
 # - say what made a real tiny model finish right, and why right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 86 minutes (estimated with `scripts/pacing.py` from this notebook's words, code,
-# exercises and questions, at rates fitted to a reviewer's measured times).
+# managers). **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
@@ -457,11 +456,16 @@ prompt = local_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], reg
 print(prompt)
 gemma = real["Gemma 3 270M"].of("model_reply")[0]["message"]["content"]
 assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not gemma.endswith(">")
+assert prompt.count("<start_of_turn>user") == 2 and "<end_of_turn>\n<start_of_turn>user" in prompt  # two user turns
 assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
 
 # %% [markdown]
 # The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it:
+# filling it in: tiny models imitate the surface of their prompt. Note the two `<start_of_turn>user` turns in a
+# row, the system text and then the question: that is our turn format (`GEMMA` in `mingraph_lite/llms/local.py`).
+# Gemma's own chat template has no system turn and puts the system text at the top of the first user turn, so
+# Gemma was trained on one turn there, not two. That may matter to a 270M model; these runs cannot tell whether
+# it does. And look at what our loop did with it:
 # no slips, so the loop took its way out (an answer), and the run ended after one call, "answered". The
 # ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
 #
@@ -552,6 +556,24 @@ for model, variant in (("smollm2-135m", "named, T=0.1"), ("gemma3-270m", "named,
     assert low > 0.25  # even the interval's low end is above a quarter of runs
 
 # %% [markdown]
+# What did each change buy? Five changed at once, so most are not separated. The definition separates two: its
+# "named" variant is "named, T=0.1" at temperature 0.3 (nothing else differs), and "named, copy" is "named" with
+# the `CITY: N°C = N°F` answer form (prompt and examples). The cell reads both models' `results.csv`:
+
+# %%
+bought = {}
+for model in ("smollm2-135m", "gemma3-270m"):
+    with open(WORKS / model / "results.csv", encoding="utf-8") as table:
+        bought[model] = Counter(row["variant"] for row in csv.DictReader(table) if row["outcome"] == "right")
+    print(f"{model:<13} right of 16:", ", ".join(f"{v!r} {bought[model][v]}" for v in named))
+assert named["named"].system_prompt == named["named, T=0.1"].system_prompt != named["named, copy"].system_prompt
+assert [bought["smollm2-135m"][v] for v in named] == [9, 14, 1] and [bought["gemma3-270m"][v] for v in named] == [0, 0, 13]
+
+# %% [markdown]
+# For SmolLM2 the lower temperature took it from 9 to 14 of 16 (the copy form cost it: 1); for Gemma the copy
+# form took it from 0 to 13 (temperature alone did nothing). What the step list, the named results and the examples each bought, no
+# run here separates: every variant has all three.
+#
 # Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
 # each city's two results copied side by side, at temperature 0.3. Its best run, #6 (seed 306, `max_steps=6`),
 # replayed: the numbers are right, and then the reply does not stop.
@@ -628,8 +650,8 @@ print(f"outcome: {outcome}")
 #    get an answer? (Checked below by replaying the recording.)
 # 5. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
 #    Gemma's?
-# 6. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Give one change to the
-#    loop that would break the ceiling without any error being raised.
+# 6. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Would moving `step += 1` into
+#    the "errands" branch break the ceiling? Which one-line change would?
 # 7. `remembering_loop` returns an unfinished context at the ceiling, where `capped_loop` raised. When is
 #    each the better choice for the caller?
 

@@ -40,15 +40,17 @@ def _arrow(ax, start, end, label="", *, colour="black", bend=0.0, size=8):
                 fontsize=size, color=colour, bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
 
 
-def draw_loop():
-    """One round of the agent loop: observe, reason, act, evaluate, and the two ways out."""
+def draw_loop(ceiling=False):
+    """One round of notebook 01's ``plain_loop`` (observe, reason, act, evaluate, the answer as its one way out),
+    or with ``ceiling`` the capped loop's, whose evaluate has a second way out."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 5.2), layout="constrained")
     spots = {"observe": (0, 2.2), "reason": (3.2, 0), "act": (0, -2.2), "evaluate": (-3.2, 0)}
     notes = {"observe": "the folder:\nquestion + every answer slip",
              "reason": "llm.generate(folder, tools)\nslips, or an answer",
              "act": "registry.run(slip)\nour code runs the errand",
-             "evaluate": "answer slips into the folder\nstep < max_steps?"}
+             "evaluate": "answer slips into the folder\n" + ("go on? step < max_steps" if ceiling
+                                                             else "go on? `while True`: always yes")}
     colours = {"observe": "#1f5fa8", "reason": _MODEL, "act": _TOOL, "evaluate": "#8c6d1f"}
     # each note sits on the outer side of its box, away from the arrows between the boxes
     places = {"observe": (0, 0.65, "center", "bottom"), "reason": (0.3, -0.65, "left", "top"),
@@ -62,12 +64,14 @@ def draw_loop():
         _arrow(ax, spots[a], spots[b], bend=-0.25)
     _box(ax, (6.4, 0), "answer", _ANSWER, width=1.8)
     _arrow(ax, spots["reason"], (6.4, 0), "no slips", colour=_ANSWER)
-    _box(ax, (-5.6, -2.9), "StepLimitReached", "#b2182b", width=3.2, size=9)
-    _arrow(ax, spots["evaluate"], (-5.6, -2.9), "ceiling hit", colour="#b2182b")
+    if ceiling:
+        _box(ax, (-5.6, -2.9), "StepLimitReached", "#b2182b", width=3.2, size=9)
+        _arrow(ax, spots["evaluate"], (-5.6, -2.9), "ceiling hit", colour="#b2182b")
     ax.set_xlim(-7.6, 7.6)
     ax.set_ylim(-3.7, 3.6)
     ax.set_axis_off()
-    ax.set_title("one round of the agent loop (the model decides how many rounds; max_steps is the ceiling)")
+    ax.set_title("one round of the capped loop (max_steps is the ceiling)" if ceiling
+                 else "one round of plain_loop (the model decides how many rounds; no ceiling yet)")
     return _done(plt, fig)
 
 

@@ -19,23 +19,30 @@ def sets_the_key_instead(spec):
     return make_llm()
 
 
+def never_sets_it(spec):
+    return make_llm()
+
+
 def always_scripted(spec):
     os.environ["MINGRAPH_LLM"] = spec
     return make_llm("scripted")
 
 
 SOLUTIONS = {
-    "00.1": {"model calls": 4, "tool calls": 4},
+    "00.1": {"messages at the end": 10, "read on the last call": 9},
     "00.2": use_model,
 }
 
 WRONG = {
-    "00.1": [({"model calls": 3, "tool calls": 4}, "too few model calls"),
-             ({"model calls": 5, "tool calls": 4}, "several slips"),
-             ({"model calls": 4, "tool calls": 2}, "each slip the manager passes is one errand"),
-             ({"model calls": "4", "tool calls": "4"}, "a whole number"),
-             ({"model calls": 4, "tool calls": 4.0}, "a whole number")],
-    "00.2": [(builds_without_setting, "os.environ"),
+    "00.1": [({"messages at the end": 8, "read on the last call": 7}, "two messages before any reply"),
+             ({"messages at the end": 6, "read on the last call": 5}, "one per errand"),
+             ({"messages at the end": 9, "read on the last call": 8}, "the answer, goes into the folder"),
+             ({"messages at the end": 10, "read on the last call": 10}, "the answer is not in it"),
+             ({"messages at the end": 10, "read on the last call": 7}, "minus what the last call itself wrote"),
+             ({"messages at the end": "10", "read on the last call": 9}, "a whole number"),
+             ({"messages at the end": 10, "read on the last call": 9.0}, "a whole number")],
+    "00.2": [(builds_without_setting, "make_llm(spec)) but never sets"),
+             (never_sets_it, "never sets the variable (it is still unset"),
              (sets_the_key_instead, "another variable"),
              (always_scripted, "not one fixed model")],
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
 
 from mingraph_lite import Agent, ScriptedLLM, StepLimitReached, SystemMessage, UserMessage
 
@@ -247,6 +248,53 @@ def to_ollama_by_the_adapter(folder):
     return to_ollama_messages(folder)
 
 
+def schema_by_describe(fn):
+    from mingraph_lite.tools import _describe
+
+    spec = schema_of(fn)
+    spec["function"]["description"] = _describe(fn)[0]
+    return spec
+
+
+def schema_by_a_tool_object(fn):
+    """Builds the argument model itself, then lets the package's Tool(...) write the JSON schema."""
+    from pydantic import ConfigDict, Field, create_model
+
+    from mingraph_lite.tools import Tool
+
+    description, docs = _docs(fn)
+    hints = inspect.get_annotations(fn, eval_str=True)
+    fields = {name: (hints[name], Field(... if p.default is p.empty else p.default, description=docs.get(name)))
+              for name, p in inspect.signature(fn).parameters.items()}
+    model = create_model(f"{fn.__name__}_args", __config__=ConfigDict(extra="forbid"), **fields)
+    return Tool(fn.__name__, fn, description, model).spec
+
+
+def _copy_of(fn):
+    """A new function running ``fn``'s code, made when this file loads: before any check's guard is on."""
+    return types.FunctionType(fn.__code__, fn.__globals__, "mine", fn.__defaults__)
+
+
+def _package_copies():
+    from mingraph_lite.llms.ollama import to_ollama_messages
+    from mingraph_lite.tools import Tool
+
+    return _copy_of(Tool.from_function.__func__), _copy_of(to_ollama_messages)
+
+
+FROM_FUNCTION_COPY, TO_OLLAMA_COPY = _package_copies()
+
+
+def schema_by_a_copy(fn):
+    from mingraph_lite.tools import Tool
+
+    return FROM_FUNCTION_COPY(Tool, fn).spec
+
+
+def to_ollama_by_a_copy(folder):
+    return TO_OLLAMA_COPY(folder)
+
+
 def schema_by_the_registry(fn):
     from mingraph_lite import ToolRegistry
 
@@ -255,29 +303,31 @@ def schema_by_the_registry(fn):
     return registry.tools[0]
 
 
-SOLUTIONS = {"01.1": schema_of, "01.2": to_ollama, "01.3": (one_city_at_a_time, 4), "01.4": errand_budget_loop,
+SOLUTIONS = {"01.1": schema_of, "01.2": to_ollama, "01.3": one_city_at_a_time, "01.4": errand_budget_loop,
              "01.Q2": 7, "01.Q3": (3, False), "01.Q7": {"role", "tool_calls"}, "01.Q8": 6}
 
 WRONG = {
     "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
              (schema_all_required, "no default value"),
              (schema_whole_docstring, "before its 'Args:' block"),
-             (schema_by_the_registry, "tests the package's code, not yours")],
+             (schema_by_the_registry, "tests the package's code, not yours"),
+             (schema_by_describe, "private _describe"),
+             (schema_by_a_tool_object, "Tool(...)"),
+             (schema_by_a_copy, "or a copy of one")],
     "01.2": [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
              (to_ollama_keeping_ids, "carry no ticket number"),
              (to_ollama_trusting_names, "without its tool's name"),
              (to_ollama_always_content, "leaves \"content\" out when the text is empty"),
-             (to_ollama_by_the_adapter, "calls the adapter's own to_ollama_messages")],
-    "01.3": [((one_city_at_a_time, 6), "tool calls are not model calls"),
-             ((one_city_at_a_time, 3), "count its replies"),
-             ((both_cities_at_once, 3), "one city per reply"),
-             ((one_conversion_per_reply, 5), "both conversions at once"),
-             ((converts_made_up_numbers, 4), "temperatures get_weather returned"),
-             ((converts_the_text, 4), "turn the temperature into a number"),
-             ((answers_with_its_own_arithmetic, 4), "exactly as to_fahrenheit returned them"),
-             ((the_same_manager_every_time, 4), "a new ScriptedLLM on every call"),
-             ((no_answer_at_the_end, 4), "its last reply is the answer"),
-             ((arguments_without_names, 4), '("tool name", {arguments}) pairs')],
+             (to_ollama_by_the_adapter, "calls the adapter's own to_ollama_messages"),
+             (to_ollama_by_a_copy, "(or a copy of it)")],
+    "01.3": [(both_cities_at_once, "one city per reply"),
+             (one_conversion_per_reply, "both conversions at once"),
+             (converts_made_up_numbers, "temperatures get_weather returned"),
+             (converts_the_text, "turn the temperature into a number"),
+             (answers_with_its_own_arithmetic, "exactly as to_fahrenheit returned them"),
+             (the_same_manager_every_time, "a new ScriptedLLM on every call"),
+             (no_answer_at_the_end, "its last reply is the answer"),
+             (arguments_without_names, '("tool name", {arguments}) pairs')],
     "01.4": [(budget_counts_model_calls, "counts tool calls, not model calls"),
              (budget_one_errand_late, "the errand that would pass it is not run"),
              (budget_whole_replies, "run the slips one at a time"),

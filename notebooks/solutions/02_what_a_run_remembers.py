@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 
 from mingraph_lite import Agent, KeepAll, StepLimitReached, SystemMessage, UserMessage
@@ -51,6 +52,14 @@ class TruthyTestAgent(NaiveAgent):
 
     def __init__(self, llm, registry, system_prompt, memory=None):
         super().__init__(llm, registry, system_prompt, memory if memory else KeepAll(system_prompt))
+
+
+class CopiesTheCallersFolder(NaiveAgent):
+    """A fresh reader's try: deepcopy every folder, so nothing is shared, the caller's own included."""
+
+    def __init__(self, llm, registry, system_prompt, memory=None):
+        super().__init__(llm, registry, system_prompt,
+                         KeepAll(system_prompt) if memory is None else copy.deepcopy(memory))
 
 
 class AgentInside(NaiveAgent):
@@ -224,6 +233,7 @@ WRONG = {
     "02.1": [(SharedFolderAgent, "still share one folder"),
              (ForgetsTheCallersFolder, "when the caller hands in a memory"),
              (TruthyTestAgent, "`memory is None`"),
+             (CopiesTheCallersFolder, "that very object"),
              (AgentInside, "the package's Agent")],
     "02.2": [(loop_with_one_context, "two runs share one context"),
              (loop_counting_errands_as_steps, "ctx.step counts model calls"),
@@ -256,8 +266,11 @@ QUESTIONS = {
              "so the ceiling never came into play. Catching it needs a check on what the answer says (for "
              "instance, that it names both cities with a Fahrenheit number, or is not the prompt's placeholder), "
              "and what to do when it fails: ask again, or stop and say so.",
-    "02.Q6": "Bump step in the 'errands' branch instead of 'waiting', or forget to bump it on one path, or "
-             "compare with > instead of ==: the loop runs more model calls than max_steps, and nothing complains.",
+    "02.Q6": "Moving it does not break it: every call that passes slips goes through 'errands' once before the "
+             "next check, so the check sees the same count (run with looping_manager and max_steps=5, it still "
+             "stops at 5 calls with StepLimitReached). Deleting the bump does: step == max_steps is never true and "
+             "the looping manager runs until its script runs out (30 calls); so does > for ==, one call too many "
+             "(6). Nothing complains about either change. tests/notebooks/test_sticky_note_ceiling.py runs all three.",
     "02.Q7": "Raising fits a caller that can only use an answer (a script, a pipeline): it cannot mistake giving "
              "up for a reply. Returning the unfinished record fits a caller that wants to show or resume partial "
              "work (a UI, a retry with a higher ceiling), at the price of having to check done.",

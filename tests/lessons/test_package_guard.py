@@ -46,3 +46,14 @@ def test_the_package_works_again_after_the_guard_even_when_the_block_raised():
         pass
     assert by_the_registry(one_tool)["function"]["name"] == "one_tool"
     assert to_ollama_messages([UserMessage("hi")]) == [{"role": "user", "content": "hi"}]
+
+
+def test_a_copy_of_the_package_function_made_before_the_guard_is_caught_too():
+    import types
+
+    copy = types.FunctionType(to_ollama_messages.__code__, to_ollama_messages.__globals__, "mine")
+    from_function = Tool.from_function.__func__
+    made = types.FunctionType(from_function.__code__, from_function.__globals__, "made", from_function.__defaults__)
+    assert calls_package(lambda folder: copy(folder), (to_ollama_messages,), [UserMessage("hi")])
+    assert calls_package(lambda fn: made(Tool, fn).spec, (Tool.from_function,), one_tool)
+    assert not calls_package(by_hand, (to_ollama_messages,), one_tool)  # the hook notes only the originals' code

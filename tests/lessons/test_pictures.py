@@ -50,7 +50,10 @@ def test_draw_rounds_puts_runs_side_by_side_and_names_their_counts():
 def test_draw_loop_and_draw_cards_draw_their_boxes():
     loop = pictures.draw_loop()
     words = {t.get_text() for t in loop.axes[0].texts}
-    assert {"OBSERVE", "REASON", "ACT", "EVALUATE", "answer", "StepLimitReached"} <= words
+    assert {"OBSERVE", "REASON", "ACT", "EVALUATE", "answer"} <= words and "StepLimitReached" not in words
+    assert "while True" in " ".join(words)  # plain_loop's evaluate, as its code has it
+    capped = {t.get_text() for t in pictures.draw_loop(ceiling=True).axes[0].texts}
+    assert "StepLimitReached" in capped and "step < max_steps" in " ".join(capped)
     cards = pictures.draw_cards({"A": (0, 0), "B": (3, 0)}, [("A", "B", "go"), ("B", "A", "back")], new=["B"])
     assert {"A", "B", "go", "back"} <= {t.get_text() for t in cards.axes[0].texts}
 

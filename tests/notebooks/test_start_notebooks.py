@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jupytext
 
-from lessons.exercises.nb00 import demo_counts
+from lessons.exercises.nb00 import demo_folder
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
@@ -27,19 +27,20 @@ def _demo_output(answer_1: dict) -> str:
     return printed.getvalue()
 
 
-def test_notebook_00s_demo_waits_for_the_prediction_and_then_shows_the_counts():
-    shown = f"model calls: {demo_counts()['model calls']}"
-    assert shown not in _demo_output({"model calls": ..., "tool calls": ...})
-    assert shown not in _demo_output({"model calls": 3, "tool calls": ...})
-    printed = _demo_output({"model calls": 3, "tool calls": 5})
+def test_notebook_00s_demo_waits_for_the_prediction_and_then_shows_the_folder():
+    shown = f"messages at the end: {demo_folder()['messages at the end']}"
+    assert shown not in _demo_output({"messages at the end": ..., "read on the last call": ...})
+    assert shown not in _demo_output({"messages at the end": 3, "read on the last call": ...})
+    printed = _demo_output({"messages at the end": 3, "read on the last call": 5})
     assert shown in printed and printed.index("00.1 not yet") < printed.index(shown)  # the check ran first
 
 
 def test_the_saved_notebook_00_shows_no_count_the_prediction_asks_for():
-    counts = demo_counts()
+    counts = demo_folder()
     saved = json.loads((NOTEBOOKS / "00_start_here.ipynb").read_text(encoding="utf-8"))
     outputs = "".join("".join(o.get("text", "")) for c in saved["cells"] for o in c.get("outputs", []))
-    assert "[step " not in outputs and f"model calls: {counts['model calls']}" not in outputs
+    assert "[step " not in outputs and f"messages at the end: {counts['messages at the end']}" not in outputs
+    assert "answered by:" in outputs  # the active model cell runs without waiting for 00.1
 
 
 def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():

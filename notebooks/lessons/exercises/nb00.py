@@ -1,4 +1,4 @@
-"""Checks for notebook 00: predict the scripted demo before it runs, and switch the model from Python."""
+"""Checks for notebook 00: predict the scripted demo's folder before it runs, and switch the model from Python."""
 
 from __future__ import annotations
 
@@ -26,33 +26,45 @@ COURSE = {
 }
 
 
-def demo_counts() -> dict[str, int]:
-    """What the notebook's demo does, counted from a fresh run of the same scripted manager."""
-    from mingraph_lite import Agent, EventRecorder
+def demo_folder() -> dict[str, int]:
+    """What the notebook's demo leaves, counted from a fresh run of the same scripted manager."""
+    from mingraph_lite import Agent
 
-    recorder = EventRecorder()
-    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
-    return {"model calls": len(recorder.of("model_reply")), "tool calls": len(recorder.of("tool_call"))}
+    manager = four_round_manager()
+    agent = Agent(manager, weather_registry(), SYSTEM_PROMPT)
+    agent.run({"question": QUESTION})
+    return {"messages at the end": len(agent.memory.messages()), "read on the last call": len(manager.calls[-1][0]),
+            "model calls": len(manager.calls)}
 
 
-@exercise("00.1", kind="reasoning", title="Predict the demo")
+@exercise("00.1", kind="reasoning", title="Predict the folder")
 def check_prediction(answer: Any) -> str:
-    if not isinstance(answer, dict) or set(answer) != {"model calls", "tool calls"}:
-        raise Hint('answer with a dict: {"model calls": <a number>, "tool calls": <a number>}')
+    keys = {"messages at the end", "read on the last call"}
+    if not isinstance(answer, dict) or set(answer) != keys:
+        raise Hint('answer with a dict: {"messages at the end": <a number>, "read on the last call": <a number>}')
     if all(value is ... for value in answer.values()):
         raise NotDone
     if ... in answer.values():
         raise Hint("write a number for both counts (one `...` is still there)")
     if not all(isinstance(value, int) and not isinstance(value, bool) for value in answer.values()):
         raise Hint("write each count as a whole number, like 3 (not the text \"3\", nor 3.0)")
-    actual = demo_counts()
-    if answer["tool calls"] != actual["tool calls"]:
-        raise Hint("the tool calls are off: each slip the manager passes is one errand, whichever reply carries it")
-    if answer["model calls"] < actual["model calls"]:
-        raise Hint("too few model calls: the reply that reads the last errand's result and answers is a call too")
-    if answer["model calls"] > actual["model calls"]:
-        raise Hint("too many model calls: one reply can carry several slips; re-read which reply asks for what")
-    return f"right: {actual['model calls']} model calls and {actual['tool calls']} tool calls; now run the demo"
+    actual = demo_folder()
+    end, last = answer["messages at the end"], answer["read on the last call"]
+    if end == actual["messages at the end"] - 2:
+        raise Hint("the folder starts with two messages before any reply: the instructions and the question")
+    if end == actual["model calls"] + 2:
+        raise Hint("each errand's result goes back as a message of its own: one per errand, not one per reply")
+    if end == actual["messages at the end"] - 1:
+        raise Hint("the last reply, the answer, goes into the folder too")
+    if end != actual["messages at the end"]:
+        raise Hint("count the folder: instructions, question, then each reply and one result per errand "
+                   "(the first reply asks for two errands, the next two for one each)")
+    if last == end:
+        raise Hint("the manager's last call reads the folder before it writes its answer: the answer is not in it")
+    if last != actual["read on the last call"]:
+        raise Hint("the last call reads everything in the folder up to that moment: the end count, minus what "
+                   "the last call itself wrote")
+    return f"right: {end} messages at the end, {last} read on the last call; now run the demo"
 
 
 @exercise("00.2", kind="code", title="Switch the model from Python")
@@ -61,15 +73,21 @@ def check_use_model(use_model: Any) -> str:
         raise Hint("hand in the function use_model itself")
     saved = dict(os.environ)  # the answer may set any variable: put every one back
     try:
-        for spec in ("scripted", "ollama:qwen3.5:2b"):  # building either touches no network
+        for spec in ("ollama:qwen3.5:2b", "scripted"):  # building either touches no network
             os.environ.pop(ENV, None)
             llm = use_model(spec)
             if os.environ.get(ENV) != spec:
                 if spec in os.environ.values():
                     raise Hint("you set another variable: the one that picks the model is in the "
                                "'How to run the course' table")
-                raise Hint("set the variable in os.environ (os.environ[NAME] = spec), so that every later "
-                           "make_llm() in this session sees it; make_llm(spec) alone changes nothing after it")
+                if os.environ.get(ENV) is not None:
+                    raise Hint(f"after use_model({spec!r}) the variable holds {os.environ[ENV]!r}: set it to spec")
+                if spec != "scripted" and getattr(llm, "name", None) == make_llm(spec).name:
+                    raise Hint("your use_model builds the model from spec (make_llm(spec)) but never sets the "
+                               "variable, so the next make_llm() in this session still builds the default: "
+                               "set os.environ[NAME] = spec")
+                raise Hint("your use_model never sets the variable (it is still unset after the call): set "
+                           "os.environ[NAME] = spec, so that every later make_llm() in this session sees it")
             if getattr(llm, "name", None) != make_llm().name:
                 raise Hint("return the model that make_llm() builds once the variable is set, not one fixed model")
     finally:

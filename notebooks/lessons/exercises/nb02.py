@@ -53,7 +53,11 @@ def check_fixed_agent(cls: Any) -> str:
     if two.memory.messages()[0].content != "You are agent two.":
         raise Hint("build the folder from this agent's own system_prompt")
     mine = KeepAll("A folder the caller made.")
-    if cls(ScriptedLLM([]), registry, "You are agent three.", memory=mine).memory is not mine:
+    got = cls(ScriptedLLM([]), registry, "You are agent three.", memory=mine).memory
+    if got is not mine:
+        if [m.content for m in got.messages()] == [m.content for m in mine.messages()]:
+            raise Hint("your agent copies the folder the caller handed in (copy.deepcopy?): use that very object, "
+                       "so the caller sees what the run adds to it; only a missing one gets a fresh folder")
         raise Hint("when the caller hands in a memory, use it: only a missing one (`memory is None`) gets a fresh "
                    "folder; a new, empty folder counts as false in `if memory:`")
     return "each agent gets its own folder with its own system prompt, and a folder handed in is used"

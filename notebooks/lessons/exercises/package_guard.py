@@ -2,11 +2,14 @@
 
 While ``refusing(...)`` is active, calling any of the given functions raises ``PackageCalled``, wherever
 the learner's code got its reference from (an alias, a registry, an adapter): the functions' code itself is
-swapped for a moment, so every name that points at them sees the swap.
+swapped for a moment, so every name that points at them sees the swap. A copy made before the swap
+(``types.FunctionType(f.__code__, ...)``) still runs the original code, so a profile hook also notes every
+frame that runs it.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,27 +25,38 @@ def _refuse(*args: Any, **kwargs: Any) -> Any:
 
 
 @contextmanager
-def refusing(*functions: Callable[..., Any]) -> Iterator[None]:
-    """Inside the block, each of ``functions`` raises ``PackageCalled`` instead of running."""
+def refusing(*functions: Callable[..., Any]) -> Iterator[list[str]]:
+    """Inside the block, each of ``functions`` raises ``PackageCalled`` instead of running; the list it gives
+    collects the names of the originals' code that ran anyway, through a copy of the function."""
     plain = [getattr(fn, "__func__", fn) for fn in functions]  # a classmethod's function
     saved = [(fn, fn.__code__) for fn in plain]
+    codes, ran = [code for _, code in saved], []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and any(frame.f_code is code for code in codes):
+            ran.append(frame.f_code.co_name)
+
+    previous = sys.getprofile()
     try:
         for fn, _ in saved:
             fn.__code__ = _refuse.__code__
-        yield
+        sys.setprofile(watch)
+        yield ran
     finally:
+        sys.setprofile(previous)
         for fn, code in saved:
             fn.__code__ = code
 
 
 def calls_package(answer: Callable[..., Any], functions: tuple[Callable[..., Any], ...], *args: Any,
                   **kwargs: Any) -> bool:
-    """Whether ``answer(*args, **kwargs)`` reaches one of ``functions`` (any other error is the learner's to see later)."""
-    with refusing(*functions):
+    """Whether ``answer(*args, **kwargs)`` reaches one of ``functions`` or a copy of one (any other error is the
+    learner's to see later)."""
+    with refusing(*functions) as ran:
         try:
             answer(*args, **kwargs)
         except PackageCalled:
             return True
         except Exception:  # the check runs the answer again and explains its own crash
-            return False
-    return False
+            return bool(ran)
+    return bool(ran)
