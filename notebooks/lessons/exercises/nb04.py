@@ -121,7 +121,7 @@ def _heard_badly(error: Exception) -> Hint:
         return Hint(f"your listener uses a name it never defined or imported ({error}): import what it needs in "
                     "the exercise cell (for example `import json`), and reach the listener's own data through self")
     return Hint(f"your listener raised {type(error).__name__} ({error}) while hearing an announcement: check each "
-                "hook's arguments in the table above: on_model_reply gets an LLMResponse (.message.tool_calls), "
+                "hook's arguments in the HOOKS printout above: on_model_reply gets an LLMResponse (.message.tool_calls), "
                 "on_tool_call a ToolCall (.name, .arguments), on_tool_return a ToolMessage (.name, .content, "
                 ".is_error), on_finish the answer and the reason")
 
