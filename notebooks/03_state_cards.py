@@ -510,7 +510,7 @@ print("slips without an answer slip:", unanswered(desk.folder))
 # to do with it.
 #
 # Here is the card that handles both failures, inline, every line visible. A bad slip is answered with what
-# to fix (the wording is LangGraph's `ToolNode` default), and the run goes on. A failing tool gets its slip
+# to fix (`ToolNode`'s wording with `handle_tool_errors=True`), and the run goes on. A failing tool gets its slip
 # answered, every later slip of the batch is answered as "not run", and only then does the tool's own
 # exception go up, unchanged, so the caller sees exactly what failed.
 

@@ -51,4 +51,4 @@ def test_langgraph_tool_node_default_sends_bad_arguments_back_and_raises_a_faili
     with pytest.raises(ConnectionError):                               # a failing tool: up to the caller
         run({"city": "Oslo", "days": 3})
     down = run({"city": "Oslo", "days": 3}, handle_tool_errors=True)   # every failure back to the model
-    assert down.status == "error" and "service down" in down.content
+    assert down.status == "error" and "service down" in down.content and "Please fix your mistakes." in down.content
