@@ -6,8 +6,9 @@ of 03.3 run on their own: the notebook loads them with ``reference("03.3")`` aft
 
 # (no `from __future__ import annotations`: dataclasses here are loaded from a file path, outside sys.modules)
 from dataclasses import dataclass
+from types import SimpleNamespace
 
-from mingraph_lite import Agent, ScriptedLLM, StepLimitReached, SystemMessage, ToolCall, ToolMessage, UserMessage
+from mingraph_lite import Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import WEATHER, weather_registry
 
@@ -101,6 +102,28 @@ def cards_by_running(replies, max_steps):
     except StepLimitReached:
         pass
     return [card for card, _ in agent.cards]
+
+
+class _FakeModel:
+    """Ten lines of fake model: each reply holds the next number of slips."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+
+    def generate(self, messages, tools):
+        n = self.replies.pop(0) if self.replies else 1
+        slips = tuple(ToolCall(f"t{i}", "get_weather", {"city": "Oslo"}) for i in range(n))
+        return SimpleNamespace(message=AssistantMessage("" if n else "done", tool_calls=slips))
+
+
+def cards_by_card_loop(replies, max_steps):
+    """Runs the notebook's cards (as card_loop does) on a fake model, and reads the cards off the run."""
+    desk = SimpleNamespace(llm=_FakeModel(replies), registry=weather_registry(), max_steps=max_steps, folder=[])
+    card, picked = CallingModel(step=1), []
+    while card is not None:
+        picked.append(type(card).__name__.removesuffix("AskingHuman"))
+        card = card.run(desk)
+    return picked
 
 
 # --- 03.2 ---------------------------------------------------------------------------------------
@@ -200,6 +223,35 @@ def sticky_asks_inside_errands(folder, slips, registry, human):
 def sticky_without_the_human(folder, slips, registry, human):
     for slip in slips:
         folder.append(registry.run(slip))
+
+
+def sticky_with_a_dead_branch(llm, registry, question, human, *, max_steps=10):
+    """Asks inside the errands branch, and adds an "asking human" branch that never runs."""
+    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+    situation, step, answer = "waiting", 0, None
+    while situation != "hung up":
+        if situation == "waiting":
+            if step == max_steps:
+                situation = "hung up"
+                continue
+            step += 1
+            folder.append(llm.generate(folder, registry.tools).message)
+            if folder[-1].tool_calls:
+                situation = "errands"
+            else:
+                answer, situation = folder[-1].content, "hung up"
+        elif situation == "errands":
+            for slip in folder[-1].tool_calls:
+                if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+                    folder.append(ToolMessage(human(slip.arguments["city"]), slip.id, name=slip.name))
+                else:
+                    folder.append(registry.run(slip))
+            situation = "waiting"
+        elif situation == "asking human":
+            pass
+    if answer is None:
+        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=step)
+    return answer
 
 
 def sticky_reads_the_slips_off_the_folder(llm, registry, question, human, *, max_steps=10):
@@ -395,14 +447,15 @@ SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
 
 WRONG = {
     "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
-             (cards_by_running, "runs a scripted manager"), (cards_up_to_the_answer, "first reply that is the answer")],
+             (cards_by_running, "runs a manager"), (cards_by_card_loop, "runs a manager"), (cards_up_to_the_answer, "first reply that is the answer")],
     "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
              (sticky_without_the_human, "check the city before running"),
              (sticky_reads_the_slips_off_the_folder, "the folder's last message"),
              (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city"),
              (sticky_returns_a_note, "instead of raising StepLimitReached"),
-             (sticky_asks_inside_errands, 'a value "asking human" with its own branch')],
+             (sticky_asks_inside_errands, 'never said "asking human"'),
+             (sticky_with_a_dead_branch, 'never said "asking human"')],
     "03.3": [((RunningToolsAskingInline, AskingHuman), "on its own card"),
              ((RunningToolsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
              ((RunningToolsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back RunningToolsAskingHuman"),

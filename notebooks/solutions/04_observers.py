@@ -42,6 +42,39 @@ class JsonLinesListener(Observer):
         self._write(event="finish", answer=answer, reason=reason)
 
 
+class SpelledByEventDict(Observer):
+    """Has the package's event_dict spell every line: right file, none of its choices the learner's."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+
+    def _write(self, hook, *args):
+        from mingraph_lite.observers.base import event_dict
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(json.dumps(event_dict(hook, *args)) + "\n")
+
+    def on_run_start(self, messages):
+        self._write("on_run_start", messages)
+
+    def on_step_start(self, step):
+        self._write("on_step_start", step)
+
+    def on_model_reply(self, response):
+        self._write("on_model_reply", response)
+
+    def on_tool_call(self, call):
+        self._write("on_tool_call", call)
+
+    def on_tool_return(self, result):
+        self._write("on_tool_return", result)
+
+    def on_tool_error(self, call, error):
+        self._write("on_tool_error", call, error)
+
+    def on_finish(self, answer, reason):
+        self._write("on_finish", answer, reason)
+
+
 class WritesAtTheEnd(JsonLinesListener):
     """Keeps the lines in memory and writes them when the run finishes: a crash loses them all."""
 
@@ -284,8 +317,9 @@ QUESTIONS = {
     "04.Q4": "The list of announcements lives in one place (the base class), a listener overrides only what it "
              "needs, and a misspelt hook can be found mechanically; a hear(event, detail) listener repeats the "
              "announcer's strings and fails silently on a typo.",
-    "04.Q5": "So that every line is on disk as soon as it is announced: a run that crashes at step 3 keeps steps 1 "
-             "and 2, and a second process appending to the file does not find it held open.",
+    "04.Q5": "So that every line is in the file as soon as it is announced: a program that crashes at step 3 keeps "
+             "steps 1 and 2 (closing hands them to the operating system; only a power cut, without os.fsync, "
+             "could lose them), and a second process appending to the file does not find it held open.",
     "04.Q6": "on_step_start and on_model_reply: the time between them is the model's; a listener notes the clock "
              "at the first and subtracts at the second.",
     "04.Q7": "It could not: observers are kept in a tuple, so nobody can sign up mid-run; if they were a list a "
@@ -301,8 +335,9 @@ WRONG = {
              (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line"),
              (TraceRecorderInside, "package's TraceRecorder"), (EventRecorderInside, "none of its lines is yours"),
              (SkipsToolError, "no tool_error line"), (WritesTheObjects, "plain data"),
-             (ForgetsTheImport, "never defined or imported"), (DelegatesThroughGetattribute, "__getattribute__")],
-    "04.2": [(16, "count the announcements"), (18, "count the announcements")],
+             (ForgetsTheImport, "never defined or imported"), (DelegatesThroughGetattribute, "__getattribute__"),
+             (SpelledByEventDict, "event_dict write each line")],
+    "04.2": [(16, "one per announcement"), (18, "run_start at the start and finish at the end")],
     "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
              (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),
              (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerWithARecorderInside, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse")],

@@ -21,3 +21,34 @@ def test_every_model_call_is_one_calling_model_card_and_the_ceiling_adds_one_tha
     assert answered.count("CallingModel") == calls == 3 and answered[-1] == "Finished"
     stopped, calls = _cards(looping_manager(), max_steps=3)
     assert stopped.count("CallingModel") == calls + 1 == 4 and stopped[-1] == "Finished"
+
+
+def test_langgraph_tool_node_default_sends_bad_arguments_back_and_raises_a_failing_tool():
+    """03 says: ToolNode's handle_tool_errors=True answers every failure; the installed default splits as we do."""
+    import pytest
+
+    prebuilt = pytest.importorskip("langgraph.prebuilt")
+    from langchain_core.messages import AIMessage
+    from langgraph.graph import START, MessagesState, StateGraph
+
+    def get_forecast(city: str, days: int) -> str:
+        """Get the forecast (its service is down).
+
+        Args:
+            city: The city name.
+            days: How many days ahead.
+        """
+        raise ConnectionError("forecast service down")
+
+    def run(args, **options):
+        graph = StateGraph(MessagesState)
+        graph.add_node("tools", prebuilt.ToolNode([get_forecast], **options))
+        graph.add_edge(START, "tools")
+        reply = AIMessage("", tool_calls=[{"name": "get_forecast", "args": args, "id": "t1"}])
+        return graph.compile().invoke({"messages": [reply]})["messages"][-1]
+
+    assert run({"city": "Oslo", "days": "three"}).status == "error"   # a bad slip: back to the model
+    with pytest.raises(ConnectionError):                               # a failing tool: up to the caller
+        run({"city": "Oslo", "days": 3})
+    down = run({"city": "Oslo", "days": 3}, handle_tool_errors=True)   # every failure back to the model
+    assert down.status == "error" and "service down" in down.content and "Please fix your mistakes." in down.content

@@ -7,10 +7,11 @@ package (``Agent.cards``, ``ToolRegistry``) or from the folder the learner's cod
 
 from __future__ import annotations
 
-import inspect
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -56,17 +57,41 @@ def _no_runs() -> Iterator[None]:
         yield
 
 
+def calls_seen(fn: Callable[..., Any], args: tuple, wanted: Callable[[Any], bool]) -> tuple[Any, list[str]]:
+    """``fn(*args)``, and the names of the Python functions it called, at any depth, whose code ``wanted`` picks."""
+    seen: list[str] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and wanted(frame.f_code):
+            seen.append(frame.f_code.co_name)
+
+    old = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        return fn(*args), seen
+    finally:
+        sys.setprofile(old)
+
+
+def _runs_a_manager_or_cards(code: Any) -> bool:
+    """A model's ``generate``, or anything that takes a desk (a card's ``run``, ``card_loop``)."""
+    return code.co_name == "generate" or "desk" in code.co_varnames[:code.co_argcount]
+
+
 @exercise("03.1", kind="code", title="which cards, in which order")
 def check_expected_cards(expected_cards: Any) -> str:
     for replies, ceiling in CARD_SHAPES:
         want = _cards(replies, ceiling)
         try:
             with _no_runs():
-                got = expected_cards(list(replies), ceiling)
+                got, ran = calls_seen(expected_cards, (list(replies), ceiling), _runs_a_manager_or_cards)
+            if ran:
+                raise _Ran
         except _Ran:
-            raise Hint("your function runs a scripted manager (or the Agent) and reads the cards off the run: "
-                       "that copies the answer instead of predicting it. Work the list out from the replies "
-                       "and the ceiling alone, so you can read any trace's cards without running it") from None
+            raise Hint("your function runs a manager (a model's generate, even a fake one), the Agent or the cards "
+                       "(a card's run(desk), card_loop) and reads the cards off the run: that copies the answer "
+                       "instead of predicting it. Work the list out from the replies and the ceiling alone, so you "
+                       "can read any trace's cards without running it") from None
         except (IndexError, KeyError, TypeError, ValueError) as e:
             raise Hint(f"replies {replies}, max_steps={ceiling}: your function crashed ({type(e).__name__}: {e}); "
                        "does it handle a ceiling smaller than the replies, and a first reply that is the answer?") from None
@@ -208,15 +233,36 @@ def check_sticky_human(loop: Any) -> str:
 
 
 def _has_its_own_note(loop: Any) -> None:
-    """The exercise asks for the new situation as a note value of its own: what the cost comparison measures."""
-    try:
-        source = inspect.getsource(loop)
-    except (OSError, TypeError):  # no source to read (built elsewhere): the runs above are all we can judge
+    """The exercise asks for the new situation as a note value of its own: what the cost comparison measures.
+
+    Judged by behaviour: during a run with an unknown city, some variable of the learner's code must hold
+    "asking human" (a dead branch that merely names the value does not count)."""
+    code = getattr(loop, "__code__", None)
+    if code is None:  # not a plain function: the runs above are all we can judge
         return
-    if "asking human" not in source:
-        raise Hint('it runs right, but the exercise asks for the new situation on the sticky note: a value '
-                   '"asking human" with its own branch, and the slips left carried to it; asking inside the '
-                   "errands branch hides one situation inside another")
+    values: set[str] = set()
+    ours = (str(Path(sys.modules["mingraph_lite"].__file__).parent), str(Path(__file__).parents[1]))  # not our code
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            values.update(v for v in frame.f_locals.values() if isinstance(v, str))
+        return local
+
+    def start(frame: Any, event: str, arg: Any) -> Any:
+        return None if frame.f_code.co_filename.startswith(ours) else local
+
+    cities, notes = HUMAN_CASES[0]
+    old = sys.gettrace()
+    sys.settrace(start)
+    try:
+        loop(_asker(cities), weather_registry(), "?", ScriptedHuman(dict(notes)), max_steps=6)
+    finally:
+        sys.settrace(old)
+    if "asking human" not in values:
+        raise Hint('it runs right, but during a run with an unknown city your note never said "asking human": '
+                   "the exercise asks for the new situation on the sticky note, a value the note takes and a "
+                   "branch of its own that asks; asking inside the errands branch hides one situation inside "
+                   "another")
 
 
 def _at_the_ceiling(loop: Any) -> None:

@@ -17,7 +17,7 @@ from unittest import mock
 from mingraph_lite.agents import Agent
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import ToolCall
-from mingraph_lite.observers.base import HOOKS, Observer, RecordingObserver
+from mingraph_lite.observers.base import HOOKS, Observer, RecordingObserver, event_dict
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.observers.trace import TraceRecorder, read_trace
@@ -25,6 +25,7 @@ from mingraph_lite.course.scripts import SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
 from ..platform import listener_warnings
 from . import Hint, NotDone, exercise
+from .nb03 import calls_seen
 
 #: The fields each kind of line must carry, beside "event" (the hook's name without "on_").
 REQUIRED = {"step_start": ("step",), "tool_call": ("name", "arguments"), "tool_return": ("name", "content"),
@@ -120,7 +121,7 @@ def _heard_badly(error: Exception) -> Hint:
         return Hint(f"your listener uses a name it never defined or imported ({error}): import what it needs in "
                     "the exercise cell (for example `import json`), and reach the listener's own data through self")
     return Hint(f"your listener raised {type(error).__name__} ({error}) while hearing an announcement: check each "
-                "hook's arguments in the table above: on_model_reply gets an LLMResponse (.message.tool_calls), "
+                "hook's arguments in the HOOKS printout above: on_model_reply gets an LLMResponse (.message.tool_calls), "
                 "on_tool_call a ToolCall (.name, .arguments), on_tool_return a ToolMessage (.name, .content, "
                 ".is_error), on_finish the answer and the reason")
 
@@ -161,18 +162,27 @@ def _truth(llm: ScriptedLLM) -> list[dict[str, Any]]:
     return recorder.events
 
 
+def _own_lines(run: Any, *args: Any) -> None:
+    """``run(*args)``, refusing a listener that has the package's ``event_dict`` spell its lines."""
+    _, spelled = calls_seen(run, args, lambda code: code is event_dict.__code__)
+    if spelled:
+        raise Hint("your listener has the package's event_dict write each line: the file comes out right, but "
+                   "choosing what each line carries is the exercise (event_dict is how TraceRecorder spells "
+                   "its lines, so with it you would be writing TraceRecorder again); build each dict yourself")
+
+
 def _json_lines_runs(cls: type) -> str:
     with tempfile.TemporaryDirectory() as folder:
         path, seen = Path(folder) / "run.jsonl", []
         with _no_recorders():
-            _heard(_oslo_cairo(peek=lambda: seen.append(len(_lines(path)))), cls(path), "Oslo and Cairo?")
+            _own_lines(_heard, _oslo_cairo(peek=lambda: seen.append(len(_lines(path)))), cls(path), "Oslo and Cairo?")
         first = _lines(path)
         _compare(_parse(first), _truth(_oslo_cairo()))
         if seen and seen[0] < 2:
             raise Hint("when the model was first called, the file did not yet hold the run_start and step_start "
                        "lines: write (and close or flush) each line when it is announced, so a crash keeps them")
         with _no_recorders():
-            _heard(_second_fails(), cls(path), "And Oslo's humidity?")
+            _own_lines(_heard, _second_fails(), cls(path), "And Oslo's humidity?")
         both = _lines(path)
         if both[:len(first)] != first:
             raise Hint("a second run with a new listener on the same file wiped the first run's lines: open the "
@@ -288,10 +298,13 @@ def trace_lines(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of lines")
     if answer != truth:
+        if answer == truth - 2:
+            raise Hint("two lines short: you seem to have counted the lines of each model call and each slip; a "
+                       "run also writes two lines once: run_start at the start and finish at the end")
         side = "more" if answer < truth else "fewer"
-        raise Hint(f"count the announcements, not the rounds: a trace holds {side} lines than that. Go back to "
-                   "the three-round trace above: which lines came once per run, which once per model call, which "
-                   "once per slip? Then count the five-round run's model calls and slips")
+        raise Hint(f"a trace holds {side} lines than that: one per announcement. Go back to the three-round trace "
+                   "above: which lines came once per run, which once per model call, which once per slip? Then "
+                   "count the five-round run's model calls and slips")
     return f"{truth} lines: the trace has one line per announcement, nothing more"
 
 
