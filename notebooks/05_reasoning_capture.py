@@ -569,18 +569,14 @@ print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
 # %%
 # NBVAL_IGNORE_OUTPUT
 # os.environ["MINGRAPH_LLM"] = "ollama:qwen3:0.6b"
-from mingraph_lite.llms.factory import parse_spec
+from mingraph_lite import OllamaLLM, OpenAILLM
 
-spec = parse_spec(os.environ.get("MINGRAPH_LLM", ""))  # empty means scripted: no live model
-if spec.kind not in ("ollama", "openai"):
-    print(f"MINGRAPH_LLM={spec.text!r}: no live model named, so nothing runs (see the steps above)")
+kind, _, model = os.environ.get("MINGRAPH_LLM", "").strip().partition(":")  # e.g. ollama:qwen3:0.6b
+if kind not in ("ollama", "openai") or not model:
+    print(f"MINGRAPH_LLM={kind + _ + model!r}: no live model named, so nothing runs (see the steps above)")
 else:
-    if spec.kind == "ollama":
-        from mingraph_lite.llms.ollama import OllamaLLM
-        live_llm = OllamaLLM(spec.argument, think=True)  # think=True: Ollama returns the thinking apart
-    else:
-        from mingraph_lite.llms.openai import OpenAILLM
-        live_llm = OpenAILLM(spec.argument)
+    # think=True: Ollama returns the thinking apart from the answer
+    live_llm = OllamaLLM(model, think=True) if kind == "ollama" else OpenAILLM(model)
     LIVE = Path("traces/05_live.jsonl")
     LIVE.unlink(missing_ok=True)
     try:

@@ -79,12 +79,14 @@ def test_the_check_catches_an_internal_module_and_a_second_path():
 
 def without_cheats(source: str) -> str:
     """A solutions file without the wrong answers that cheat on purpose (reaching into the package's insides is
-    what their checks must refuse): the functions named in its ``WRONG`` table."""
+    what their checks must refuse): the functions named in its ``WRONG`` table, and the helpers that build them
+    (private names, ``_like_this``)."""
     tree = ast.parse(source)
     table = [n for n in tree.body
              if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "WRONG" for t in n.targets)]
     named = {n.id for assign in table for n in ast.walk(assign.value) if isinstance(n, ast.Name)}
-    tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef | ast.ClassDef) and n.name in named)]
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef | ast.ClassDef)
+                                              and (n.name in named or n.name.startswith("_")))]
     return ast.unparse(tree)
 
 
