@@ -123,7 +123,8 @@ except ValueError as e:
 # writes are not checked, so leave them out if you like: `"additionalProperties": false`, and the
 # `"default"` it adds to an argument that has one (`"default": "EUR"`). The check refuses a `schema_of`
 # that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`, `Tool(...)`, the
-# private `_describe`, or a copy of one): that would test the package's code, not yours.
+# private `_describe`, or a function object copied from one): that would test the package's code, not yours.
+# No check can tell retyped package source from your own, so that one is on you.
 
 # %%
 def schema_of(fn):

@@ -434,6 +434,8 @@ for folder in ("smollm2-135m", "gemma3-270m"):
 # it). The cell counts them: none of SmolLM2's, 17 of Gemma's 72, in 3 runs, each a number with endless zeros.
 
 # %%
+import re
+
 for folder in ("smollm2-135m", "gemma3-270m"):
     calls = [(trace.stem, event["arguments"]) for trace in sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl"))
              for event in read_trace(trace) if event["event"] == "tool_call"]
@@ -441,6 +443,7 @@ for folder in ("smollm2-135m", "gemma3-270m"):
     print(f"{folder:<13} {len(calls)} tool calls; kept as text: {len(cut)}, in runs {sorted({r for r, _ in cut})}")
     assert (len(calls), len(cut)) == {"smollm2-135m": (96, 0), "gemma3-270m": (72, 17)}[folder]
     assert all(not arguments.rstrip().endswith("}") for _, arguments in cut)  # cut off before the closing brace
+    assert all(re.search(r"\.\d*0{20,}$", arguments.rstrip()) for _, arguments in cut)  # a number with endless zeros
 print("for example:", cut[0][1][:40] + "...")
 
 # %% [markdown]
@@ -568,11 +571,14 @@ for model in ("smollm2-135m", "gemma3-270m"):
     print(f"{model:<13} right of 16:", ", ".join(f"{v!r} {bought[model][v]}" for v in named))
 assert named["named"].system_prompt == named["named, T=0.1"].system_prompt != named["named, copy"].system_prompt
 assert [bought["smollm2-135m"][v] for v in named] == [9, 14, 1] and [bought["gemma3-270m"][v] for v in named] == [0, 0, 13]
+print("SmolLM2 at T=0.3 and T=0.1, 95% intervals:", *(tuple(round(x, 2) for x in wilson(k, 16)) for k in (9, 14)))
+assert wilson(9, 16)[1] > wilson(14, 16)[0]  # they overlap: no claim that temperature did it
 
 # %% [markdown]
-# For SmolLM2 the lower temperature took it from 9 to 14 of 16 (the copy form cost it: 1); for Gemma the copy
-# form took it from 0 to 13 (temperature alone did nothing). What the step list, the named results and the examples each bought, no
-# run here separates: every variant has all three.
+# For SmolLM2, 9 of 16 at temperature 0.3 and 14 of 16 at 0.1: their 95% intervals (33-77% and 64-97%, printed above)
+# overlap, so 16 runs each cannot tell whether the lower temperature helped; the copy form clearly cost it (1 of
+# 16). For Gemma the copy form took it from 0 to 13 of 16, intervals apart; temperature alone changed nothing. What
+# the step list, the named results and the examples each bought, no run here separates: every variant has all three.
 #
 # Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
 # each city's two results copied side by side, at temperature 0.3. Its best run, #6 (seed 306, `max_steps=6`),

@@ -437,10 +437,10 @@ assert errands[0] < sticky[0] and errands[1] + new_card > sticky[1]
 # `CallingModel` was not edited: it hands over whatever the name `RunningTools` holds. That is the State
 # pattern's promise: **the rules stay; the checking goes, and a new situation is a new card.**
 #
-# It has a price, which Robert Nystrom's chapter "State" in *Game Programming Patterns* spells out: each card
-# names the cards it hands over, so the arrows are spread over the classes (which is why we drew them from the
-# code), and a new card still means editing every card that leads to it. When situations overlap, plain cards stop
-# fitting, and Nystrom moves on to concurrent, hierarchical and pushdown state machines.
+# It has a price (our reading; Robert Nystrom's chapter "State" in *Game Programming Patterns* is the classic
+# account of the pattern): each card names the cards it hands over, so the arrows are spread over the classes
+# (which is why we drew them from the code), and a new card means editing the cards that lead to it. For
+# situations that overlap, that chapter moves on to concurrent, hierarchical and pushdown state machines.
 
 # %% [markdown]
 # ## When an errand goes wrong: who can fix it?
@@ -553,7 +553,9 @@ assert next_card == CallingModel(2) and desk.folder[-1].is_error
 # The package's `_RunningTools` card does the same (see `mingraph_lite/agents.py`). That split is a design
 # choice. The OpenAI Agents SDK sends any tool failure back to the model by default (a `function_tool`'s
 # `failure_error_function` writes it; `None` raises instead). LangGraph's `ToolNode` does either, by its
-# `handle_tool_errors`: `True` sends every failure back; the installed version's default makes our split
+# `handle_tool_errors`: `True` sends every failure back; the installed version's default sends back only arguments
+# that fail the tool's schema and raises the rest, close to our split but not the same: ours also sends back what
+# the tool itself refuses as a bad argument (`ToolArgsError`), such as an unknown city
 # (`tests/notebooks/test_nb03_claims.py`). Sent back, the model may try another way; sent up, the caller decides.
 #
 # Now whole runs on the package's `Agent`.
@@ -652,16 +654,15 @@ check("03.4", who_fixes)
 # %% [markdown]
 # ## What is still open
 #
-# - **Nobody can watch.** We read `agent.cards` after the run; notebook 04's listeners hear it as it happens.
+# - **Nobody can watch.** We read `agent.cards` afterwards; notebook 04's listeners hear it live.
 # - **Retrying a tool that failed** is not built: the run stops and the caller decides.
-# - **The folder carries over between runs**: for unrelated tasks it is baggage, paid for every round (notebook 08).
+# - **The folder carries over between runs**, paid for every round (notebook 08).
 # - **Cards or arrows?** A graph puts "what comes next" on the arrows between nodes (notebook 07).
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in a sentence or two, from what you ran above; the answers are in the course's solutions. Questions 1,
-# 2 and 3 have a cell below: the check runs the code and compares your answer with what happened.
+# Answers are in the solutions; the cells below check questions 1 to 3 by running the code.
 #
 # 1. With our cards that ask a human, one reply holds three `get_weather` slips: Paris, Reykjavik, Quito (the
 #    last two unknown). How many cards are picked up after that reply's `CallingModel` and before the next one?

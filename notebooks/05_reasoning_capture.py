@@ -446,7 +446,7 @@ for run in ("bare-00", "bare-02"):
 #   Run 0 converts the same 30.0 six times. In run 2, 39.59 came back as 103, then it asked about 100; from
 #   then on each number is the answer it got back (212, then 414, ...).
 # - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1 at line 3, an answer
-#   before any lookup). The next cell reads those 12 first replies: 10 copy the menu's placeholder
+#   before any lookup). The next cell reads those 12 first replies: 10 copy the reply format's placeholder
 #   `<your answer>` back, 7 of them with the format line that follows it in the prompt, and only 3 name Paris or
 #   Tokyo at all. The other 4 runs looked the weather up again and again and never converted: case 4.
 # - **Neither model got far enough for the unit to matter:** the article's mistake (case 3) needs both lookups

@@ -146,7 +146,8 @@ try:
     merge(after_draft, {"events": None})
 except TypeError as error:
     print("reducer field, None raises:", error)
-#
+
+# %% [markdown]
 # ## The nodes
 #
 # Each step of the brief is one method of `BriefNodes`. All of them read the worksheet and return a change slip:

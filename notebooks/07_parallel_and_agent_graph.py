@@ -186,7 +186,7 @@ check("07.1", collect_city)
 # The rest of the notebook runs its own version, loaded from the solutions file without printing it:
 
 # %%
-collect_city = reference("07.1")
+our_collect_city = reference("07.1")  # a name of its own: yours stays yours for 07.2
 
 
 # %% [markdown]
@@ -198,7 +198,7 @@ my_guess = {"supersteps": None, "nodes": None}  # e.g. {"supersteps": 9, "nodes"
 
 # %%
 three = initial_state(["Tokyo", "Paris", "Oslo"])
-final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], collect_city, reducers_of(BriefState)),
+final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
                             three)
 for step, ran in log:
     print(f"  superstep {step}: {', '.join(ran)}")
@@ -286,7 +286,7 @@ print("our engine without the join, superstep by superstep:", no_join.steps)
 # superstep**, so a listener like notebook 04's can say who ran when:
 
 # %%
-declare_parallel = reference("07.2")
+our_declare_parallel = reference("07.2")
 
 
 class WhoRanWhen(Observer):
@@ -298,7 +298,7 @@ class WhoRanWhen(Observer):
 
 
 who = WhoRanWhen()
-ours = declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
+ours = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
 ours_final = ours.invoke(three, observers=[who])
 for step in sorted({s for s, _ in who.ran}):
     print(f"  superstep {step}: {', '.join(sorted(n for s, n in who.ran if s == step))}")
@@ -307,7 +307,7 @@ print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == 
 for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
     counted = WhoRanWhen()  # a fresh listener per run, so each line counts its own run
     try:
-        ended = declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound)
+        ended = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound)
         status = ended.invoke(three, observers=[counted])["status"]
     except GraphStepLimit:
         status = "GraphStepLimit"
@@ -340,7 +340,7 @@ for number, ran in enumerate(packaged.steps, start=1):
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# Here is the code that runs the parallel brief on each engine, then both are run. `declare_parallel` is the same
+# Here is the code that runs the parallel brief on each engine, then both are run. `our_declare_parallel` is the same
 # function in both; what differs is the builder it is handed, the name of the bound, and how each engine tells you
 # who ran in which superstep (our listeners; LangGraph's `debug` stream).
 
@@ -349,7 +349,7 @@ def run_on_ours(nodes, state):
     from mingraph_lite.graph import StateGraph
 
     builder = StateGraph(BriefState)
-    graph = declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
+    graph = our_declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
     who = WhoRanWhen()
     final = graph.invoke(state, observers=[who])
     return final, sorted(who.ran)
@@ -359,7 +359,7 @@ def run_on_langgraph(nodes, state):
     from langgraph.graph import StateGraph
 
     builder = StateGraph(BriefState)
-    graph = declare_parallel(builder, nodes, state["cities"]).compile()
+    graph = our_declare_parallel(builder, nodes, state["cities"]).compile()
     ran, final = [], None
     for mode, item in graph.stream(state, stream_mode=["debug", "values"],
                                    config={"recursion_limit": 11}):
@@ -408,7 +408,7 @@ stale["readings"] = [{"city": "Tokyo", "celsius": 19, "conditions": "rain", "sou
 doubled = build_brief_graph("complete").invoke(stale)
 print("the package's brief:", doubled["status"])
 print(doubled["answer"])
-skipped = declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
+skipped = our_declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
 print("\nwith 07.1's collect_city, which skips a city already collected:", skipped["status"])
 print(skipped["answer"])
 

@@ -192,7 +192,6 @@ assert all(m.tool_call_id in asked for m in kept if isinstance(m, ToolMessage)) 
 # word for word in what the model reads, and only whole exchanges go into the summary. The next cell watches every
 # condensation in the section's conversation and checks that.
 
-# %% [markdown]
 # %%
 class WatchedSummarise(Summarise):
     """Summarise, noting after each condensation which calls still wait and whether every exchange read is whole."""

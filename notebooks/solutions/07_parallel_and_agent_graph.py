@@ -206,6 +206,13 @@ def route_after_model(state):
     return "tools"
 
 
+def repeat_before_the_stop(state):
+    ran = _already_ran(state)
+    if any((call.name, call.arguments) in ran for call in state["pending_calls"]):
+        return "repeat"
+    return "end" if state["stop_reason"] is not None or not state["pending_calls"] else "tools"
+
+
 def repeat_by_name_only(state):
     if state["stop_reason"] is not None or not state["pending_calls"]:
         return "end"
@@ -264,7 +271,8 @@ WRONG = {
     "07.4": [(repeat_by_name_only, "the same name AND the same arguments"),
              (repeat_of_the_last_round_only, "not only the last round"),
              (repeat_against_the_batch_itself, "a first batch repeats nothing"),
-             (repeat_wraps_the_package, "write all three rules yourself")],
+             (repeat_wraps_the_package, "write all three rules yourself"),
+             (repeat_before_the_stop, "read stop_reason before looking for repeats")],
     "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
     "07.Q3": [(2, "the join matters when branches differ in length")],
     "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],

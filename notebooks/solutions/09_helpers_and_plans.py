@@ -126,6 +126,12 @@ def read_plan_numbers_only(reply):
     return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
 
 
+def read_plan_no_space_needed(reply):
+    marker = re.compile(r"^\s*(?:\d+[.)]|[-*])\s*")
+    steps = [marker.sub("", line).strip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step]
+
+
 def read_plan_one_digit(reply):
     number = re.compile(r"^\s*(?:\d[.)]|[-*])\s+")
     steps = [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
@@ -228,7 +234,8 @@ WRONG = {
     "09.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
              (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
              (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
-             (read_plan_any_leading_number, "a number is a marker only when")],
+             (read_plan_any_leading_number, "a number is a marker only when"),
+             (read_plan_no_space_needed, "no space follows it")],
     "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed"),

@@ -52,3 +52,18 @@ def test_langgraph_tool_node_default_sends_bad_arguments_back_and_raises_a_faili
         run({"city": "Oslo", "days": 3})
     down = run({"city": "Oslo", "days": 3}, handle_tool_errors=True)   # every failure back to the model
     assert down.status == "error" and "service down" in down.content and "Please fix your mistakes." in down.content
+
+    def lookup(city: str) -> str:
+        """Look a city up.
+
+        Args:
+            city: The city name.
+        """
+        raise ValueError(f"unknown city {city!r}")  # the tool itself refuses an argument: ours sends that back
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("tools", prebuilt.ToolNode([lookup]))
+    graph.add_edge(START, "tools")
+    reply = AIMessage("", tool_calls=[{"name": "lookup", "args": {"city": "Atlantis"}, "id": "t2"}])
+    with pytest.raises(ValueError):  # LangGraph's default sends it up: "close to our split but not the same"
+        graph.compile().invoke({"messages": [reply]})

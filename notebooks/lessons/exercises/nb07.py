@@ -354,6 +354,8 @@ def _repeat_cases(router: Any) -> None:
          "get_weather(Tokyo) ran two rounds ago: compare with every call already filed, not only the last round"),
         ([[TOKYO, PARIS]], [], "answered", "end", "a run that answered ends"),
         ([[TOKYO, PARIS]], [], "step limit", "end", "a run the model node stopped ends"),
+        ([[TOKYO, PARIS], [F24]], [F24], "tool budget", "end",
+         "a stopped run ends even when its last batch repeats: read stop_reason before looking for repeats"),
     ]
     for filed, pending, stop, want, why in cases:
         state = _agent_state(filed, pending, stop)

@@ -130,6 +130,8 @@ PLAN_CASES = (
      ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
     ("2024 was the warmest year on record, so:\n1. Look up Rome.\n- \n2. Compare it with 2024.",
      ["Look up Rome.", "Compare it with 2024."]),
+    ("**Plan:**\n1. Look up Quito.\n3.5 degrees is the gap we expect.\n2. Say which is warmer.",
+     ["Look up Quito.", "Say which is warmer."]),
 )
 
 
@@ -139,6 +141,9 @@ def _plan_hint(got: list, want: list[str]) -> str:
     if any(step.startswith(("2024", "was the warmest")) for step in got):
         return ("'2024 was the warmest year...' is a sentence that starts with a number, not a step: a number is a "
                 "marker only when '.' or ')' follows it")
+    if any(step.startswith(("*Plan", "5 degrees")) for step in got):
+        return ("'**Plan:**' and '3.5 degrees...' start like a marker but no space follows it: a marker is a number "
+                "with '.' or ')', or a '-' or '*', and then a space")
     if len(got) > len(want):
         return "a line with no number or bullet in front (a preamble, a closing remark) is not a step: drop it"
     if len(got) < len(want):
