@@ -275,8 +275,8 @@ print("answer:", said["answer"])
 # keeps the lines it wrote):
 #
 # - for every `ToolMessage`: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`: the tool's name, the
-#   arguments of the `ToolCall` with the same id (or `None` if that call was never announced), the answer's text, and
-#   its `is_error`;
+#   arguments of the `ToolCall` with the same id (or `None` if no hook heard that call), the answer's text, and its
+#   `is_error`;
 # - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
 #   and how many model replies **this** run had.
 #
@@ -413,12 +413,13 @@ check("10.4", route)
 #      never runs);
 #   5. `on_finish(answer, reason)` once, at the end.
 #
-# **Yours to choose**, as the check judges only what a run does: which nodes the graph has besides the model node
-# and what each returns; in which order the model node tests its reasons to stop; how it learns that a tool failed
-# (the state's `failed` field is there for it; your errand's `ToolMessage` decides what there is to spot); what the
-# refused `ToolMessage`s say beyond the budget; and how much room the compiled graph gets (`compile(max_steps=...)`
-# counts supersteps, not model calls: count how many supersteps a run of `max_steps` model calls can take). The five
-# methods below are one way to split the work; merge or rename any but `__init__` and `run`.
+# **Yours to choose**, as the check judges only what a run does: what each node returns (the graph needs a model
+# node and the nodes your `route` names, `errand` and `give_up`); in which order the model node tests its reasons to
+# stop; how it learns that a tool failed (the state's `failed` field is there for it; your errand's `ToolMessage`
+# decides what there is to spot); what the refused `ToolMessage`s say beyond the budget; and how much room the
+# compiled graph gets (`compile(max_steps=...)` counts supersteps, not model calls: count how many supersteps a run
+# of `max_steps` model calls can take). The five methods below are one way to split the work; merge or rename any
+# but `__init__` and `run`.
 #
 # The check runs your agent on questions you have not seen at two window sizes (counting what the model was read),
 # on a model that never stops, a broken tool and a reply over budget, and then **replays two recorded runs of real
@@ -512,15 +513,15 @@ q3 = ...  # "A", "B" or "C"
 check("10.Q3", q3)
 
 # %% [markdown]
-# 4. Two errand branches of one superstep both add an answer slip to `messages`. Why does neither overwrite
+# 4. Two errand branches of one superstep both add a `ToolMessage` to `messages`. Why does neither overwrite
 # the other? Which line of `PriceState` makes that so?
 #
-# 5. What would happen if your window kept an answer slip but not the reply that asked for it?
+# 5. What would happen if your window kept a `ToolMessage` but not the reply that holds its `ToolCall`?
 #
 # 6. The replay compares each later call only on its newest messages. Your agent passed the replay of SmolLM2's
 # run with `window=6`: would it pass with `window=1`? What could a replay of this kind never notice about a window?
 #
-# 7. A model that repeats the very same slip round after round wastes the whole ceiling. Which of your pieces
+# 7. A model that repeats the very same `ToolCall` round after round wastes the whole ceiling. Which of your pieces
 # would you change to stop it after the second repeat, and what would it return?
 #
 # ## The real runs, replayed
@@ -545,7 +546,8 @@ for label, name in (("SmolLM2-135M (recorded, replayed)", "capstone-smollm2-135m
     print("result:", {**result, "answer": result["answer"] and result["answer"][:40] + "..."}, "\n")
 smol_replay, smol_result = replayed["SmolLM2-135M (recorded, replayed)"]
 asked = [(c.name, c.arguments) for m in smol_replay.responses for c in m.message.tool_calls]
-assert smol_result == {"answer": None, "reason": "step limit"} and asked == [("to_usd", {"amount": 6, "currency": "PEN"})] * 6
+assert smol_result == {"answer": None, "reason": "step limit"}
+assert asked == [("to_usd", {"amount": 6, "currency": "PEN"})] * 6
 assert '{"amount": 6, "currency": "PEN"}' in SYSTEM_PROMPT  # the worked example's conversion, copied
 gemma_replay, gemma_result = replayed["Gemma 3 270M (recorded, replayed)"]
 gemma_asked = [[(c.name, c.arguments) for c in m.message.tool_calls] for m in gemma_replay.responses]
@@ -606,7 +608,7 @@ assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sor
 #   early (Q7); the package's `Agent` does not (the recording shows it spending all six calls).
 # - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. The lab's
 #   right runs had their worked examples as turns of their own, which a task file's system prompt cannot give. A
-#   model that answers will need no change to your agent: run the demo command with `--task notebooks/lessons/capstone.py` and a model of
-#   your choice.
+#   model that answers will need no change to your agent: run the demo command with
+#   `--task notebooks/lessons/capstone.py` and a model of your choice.
 # - **Your own task.** The task file is small: tools, a system prompt, a question and a scripted model. Write one for
 #   a task you care about, and your agent, your log and your window work on it unchanged.

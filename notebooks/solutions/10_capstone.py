@@ -400,6 +400,13 @@ class GiveUpAnnouncesCalls(PriceAgent):
         return super().give_up(state)
 
 
+class CeilingAsGraphSteps(PriceAgent):
+    def graph(self):  # the model-call ceiling given to the graph, which counts supersteps
+        compiled = super().graph()
+        compiled.max_steps = self.max_steps
+        return compiled
+
+
 class FakeAnswerAgent(PriceAgent):
     def run(self, state):
         result = super().run(state)
@@ -468,19 +475,19 @@ QUESTIONS = {
              "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
              "make three calls.",
     "10.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
-             "slips and their answers), not which city each price came from, so the manager says "
+             "ToolCalls and their ToolMessages), not which city each price came from, so the manager says "
              "'I lost track of the prices.'",
-    "10.Q4": "Each branch returns only the answer slip it adds, and `messages: Annotated[list, operator.add]` "
+    "10.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
-    "10.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
+    "10.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
              "conversation, and a model that accepted it would read '450 JPY = 2.97 USD' without knowing which city it "
              "belongs to (the result names its amount, not its city).",
-    "10.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its answer "
-             "slips), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
+    "10.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its "
+             "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "10.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
+    "10.Q7": "The router: when the last reply's ToolCalls (names and arguments, not ids) are the same as the reply "
              "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
              "so the run ends without spending the rest of the ceiling.",
 }
@@ -521,6 +528,7 @@ WRONG = {
              (GiveUpOtherWords, "slip budget is spent"),
              (GiveUpUnheard, "on_tool_return"),
              (GiveUpAnnouncesCalls, "never run"),
+             (CeilingAsGraphSteps, "counts supersteps, not model calls"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every slip with your errand"),

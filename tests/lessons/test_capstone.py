@@ -254,3 +254,35 @@ def test_the_cheat_sheet_names_the_real_signatures():
     assert fields[:4] == ["content", "tool_call_id", "name", "is_error"]
     assert "ToolMessage(content, tool_call_id, name=None, is_error=False)" in sheet
     assert "max_steps" in inspect.signature(StateGraph.compile).parameters and ".compile(max_steps=N)" in sheet
+
+
+def test_10_5_judges_behaviour_so_another_design_passes():
+    # Other choices than the reference's: failure spotted from is_error plus the tool's own exception text, the
+    # stops tested in the other order, other words for a refused call, and far more room in the compiled graph.
+    from lessons.exercises.nb10_agent import check_agent
+    from mingraph_lite import ToolMessage
+
+    class OtherDesign(SOLVED["PriceAgent"]):
+        def model(self, state):
+            if state["model_calls"] >= self.max_steps:
+                return {"stopped": "step limit"}
+            return super().model(state)
+
+        def run_errand(self, packet):
+            update = super().run_errand(packet)
+            broken = update["messages"][0].is_error and "twice" in update["messages"][0].content
+            return {"messages": update["messages"], "failed": ["a tool"] if broken else []}
+
+        def give_up(self, state):
+            answers = [ToolMessage("Refused: the budget for tool calls is used up.", c.id, name=c.name, is_error=True)
+                       for c in state["messages"][-1].tool_calls]
+            for answer in answers:
+                self.tell("on_tool_return", answer)
+            return {"messages": answers, "stopped": "slip budget"}
+
+        def graph(self):
+            graph = super().graph()
+            graph.max_steps = 1_000
+            return graph
+
+    assert "recorded real runs" in check_agent(OtherDesign)
