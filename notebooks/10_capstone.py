@@ -45,8 +45,8 @@ from lessons.reference import reference
 # - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent, and repeats its input:
 #   `"450 JPY = 2.97 USD"`.
 #
-# Results that name their input are the lab's finding (the right runs replayed in notebook 02): a small model pairs
-# each number with its city by those names. For the same reason the system prompt asks for a one-line answer and
+# Results that name their input come from the lab (the right runs replayed in notebook 02 had them): they give a
+# small model a name to pair each number with. Also from the lab: the system prompt asks for a one-line answer and
 # carries one worked example, on another item and other cities, written in the reply format the local models are
 # shown. The calls **chain**: a price must come back before it can be converted. And they **fan out**: one price
 # per city, all of which can be asked for in one reply. Here is what the model is handed: the system prompt, and
