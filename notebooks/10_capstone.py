@@ -27,9 +27,9 @@ from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ReplayLLM, Scr
                            ToolMessage, ToolRegistry, UserMessage)
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 10.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
-from mingraph_lite.llms.local import render_prompt
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
 from lessons.exercises import check
+from lessons.local_prompt import local_prompt
 from lessons.predict import reveal
 from lessons.reference import reference
 
@@ -554,7 +554,7 @@ gemma_asked = [[(c.name, c.arguments) for c in m.message.tool_calls] for m in ge
 assert gemma_asked == [[("get_price", {"item": "coffee", "city": city}) for city in ("Rome", "Osaka")],
                        [("to_usd", {"amount": 450, "currency": "JPY"})] * 2, []]
 assert gemma_result["reason"] == "answered" and gemma_result["answer"].startswith("<your answer>")
-assert "message:\n<your answer>" in render_prompt([], price_tools().tools)  # the format both models are shown
+assert "message:\n<your answer>" in local_prompt([], price_tools().tools)  # the format both models are shown
 
 # %% [markdown]
 # Neither model answered the question. SmolLM2 never asked for a price: it copied the worked example's conversion,
@@ -573,7 +573,7 @@ assert "message:\n<your answer>" in render_prompt([], price_tools().tools)  # th
 # Where it grows shows on a longer run. Here, **scripted** (no model): a model that asks for one price a call, ten
 # calls, then answers, run by the notebook's `PriceAgent` with the whole run in view and with a window of 6. What
 # each call reads is measured as the characters of the prompt the local adapter would write for it
-# (`render_prompt`, the same function that wrote the real runs' prompts).
+# (`local_prompt`, the adapter's own code that wrote the real runs' prompts).
 
 # %%
 cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
@@ -584,7 +584,7 @@ def prompt_sizes(window):
     llm = ScriptedLLM(one_a_call + ["That is every price."], name="scripted: one price a call")
     ours.PriceAgent(llm, price_tools(), SYSTEM_PROMPT, max_steps=11, max_slips=20, window=window).run(
         {"question": QUESTION})
-    return [len(render_prompt(messages, tools)) for messages, tools in llm.calls]
+    return [len(local_prompt(messages, tools)) for messages, tools in llm.calls]
 
 
 whole, windowed = prompt_sizes(10_000), prompt_sizes(6)
