@@ -1,7 +1,8 @@
 """The capstone's task: what an item costs in some cities, in US dollars, from fixed teaching prices.
 
 Two tools whose calls chain (a price, then its conversion) and fan out (one price per city):
-``get_price(item, city)`` -> ``"450 JPY"`` and ``to_usd(amount, currency)`` -> ``"2.97 USD"``.
+``get_price(item, city)`` -> ``"Osaka coffee: 450 JPY"`` and ``to_usd(amount, currency)`` -> ``"450 JPY = 2.97 USD"``.
+Each result names its input (the lab's finding: a small model pairs numbers with cities by those names).
 Prices and rates are made up for teaching: fixed, so every run prints the same; not live data.
 
 This file is also a task file for the demo command (``TOOLS``, ``SYSTEM_PROMPT``, ``QUESTION``, ``SCRIPTED``):
@@ -29,8 +30,11 @@ PRICES: dict[str, dict[str, tuple[float, str]]] = {
 USD_PER_UNIT: dict[str, float] = {"EUR": 1.08, "JPY": 0.0066, "PEN": 0.27, "NOK": 0.094, "KES": 0.0078, "USD": 1.0}
 
 QUESTION = "What does a coffee cost in Rome and in Osaka, in US dollars?"
-SYSTEM_PROMPT = ("You answer questions about prices. Use get_price for the local price of an item in a city and "
-                 "to_usd to convert an amount into US dollars; never do the arithmetic yourself.")
+_MONEY = re.compile(r"(-?\d+(?:\.\d+)?) ([A-Z]{3})$")  # the amount a result ends with
+
+
+def question_for(item: str, cities: Sequence[str]) -> str:
+    return f"What does {item} cost in {' and in '.join(cities)}, in US dollars?"
 
 
 def _known(name: str, options: Sequence[str], what: str) -> str:
@@ -48,8 +52,9 @@ def get_price(item: str, city: str) -> str:
         city: The city, for example "Rome".
     """
     item = _known(item, list(PRICES), "item")
-    amount, currency = PRICES[item][_known(city, list(PRICES[item]), f"price for {item} in")]
-    return f"{amount:g} {currency}"
+    city = _known(city, list(PRICES[item]), f"price for {item} in")
+    amount, currency = PRICES[item][city]
+    return f"{city} {item}: {amount:g} {currency}"
 
 
 def to_usd(amount: float, currency: str) -> str:
@@ -62,7 +67,7 @@ def to_usd(amount: float, currency: str) -> str:
     code = _known(currency.upper(), list(USD_PER_UNIT), "rate for currency")
     if amount < 0:
         raise ToolArgsError(f"amount must be 0 or more, got {amount!r}")
-    return f"{amount * USD_PER_UNIT[code]:.2f} USD"
+    return f"{amount:g} {code} = {amount * USD_PER_UNIT[code]:.2f} USD"
 
 
 def price_tools() -> ToolRegistry:
@@ -75,9 +80,31 @@ def price_tools() -> ToolRegistry:
 
 TOOLS = price_tools()
 
+
+def _worked_example(item: str, cities: Sequence[str]) -> str:
+    """One run on other items, in the reply format the local models are shown; its results come from the tools."""
+    prices = [get_price(item, city) for city in cities]
+    amounts = [_MONEY.search(price).groups() for price in prices]
+    dollars = [to_usd(float(amount), code) for amount, code in amounts]
+    lines = [f"Example. Question: {question_for(item, cities)}"]
+    lines += [f'functions.get_price:\n{{"item": "{item}", "city": "{city}"}}' for city in cities]
+    lines += [f"functions.get_price returned: {price}" for price in prices]
+    lines += [f'functions.to_usd:\n{{"amount": {float(amount):g}, "currency": "{code}"}}' for amount, code in amounts]
+    lines += [f"functions.to_usd returned: {usd}" for usd in dollars]
+    return "\n".join(lines + ["message:", one_line_answer(cities, dollars)])
+
+
+def one_line_answer(cities: Sequence[str], dollars: Sequence[str | None]) -> str:
+    """The answer form: "Lima: 1.62 USD, Oslo: 3.29 USD" (a city with no price says so)."""
+    return ", ".join(f"{city}: {usd.split(' = ')[-1] if usd else 'no price found'}" for city, usd in zip(cities, dollars))
+
+
+SYSTEM_PROMPT = ("You answer questions about prices. First call get_price for each city in the question. Then call "
+                 "to_usd on each amount that get_price returned. Then answer in one line, each city with its price "
+                 "in US dollars. Never make up an amount.\n\n" + _worked_example("tea", ("Lima", "Oslo")))
+
 # --- the scripted manager: it reads only what it is sent each round -------------------------------
 
-_MONEY = re.compile(r"^(-?\d+(?:\.\d+)?) ([A-Z]{3})$")
 
 
 def _exchanges(messages: Sequence[Message], tool: str) -> list[tuple[dict, ToolMessage]]:
@@ -94,7 +121,7 @@ def _ask_prices(item: str, cities: Sequence[str]):
 
 
 def _convert(messages, tools):
-    prices = [_MONEY.match(answer.content) for _, answer in _exchanges(messages, "get_price") if not answer.is_error]
+    prices = [_MONEY.search(answer.content) for _, answer in _exchanges(messages, "get_price") if not answer.is_error]
     calls = [("to_usd", {"amount": float(m.group(1)), "currency": m.group(2)}) for m in prices if m]
     return calls or "I could not find any of those prices."
 
@@ -103,12 +130,12 @@ def _report(item: str):
     def reply(messages, tools):
         dollars = {(args["amount"], args["currency"]): answer.content
                    for args, answer in _exchanges(messages, "to_usd") if not answer.is_error}
-        parts = []
+        cities, found = [], []
         for args, answer in _exchanges(messages, "get_price"):
-            money = _MONEY.match(answer.content)
-            usd = dollars.get((float(money.group(1)), money.group(2))) if money else None
-            parts.append(f"{args['city']} {usd.replace(' USD', '')}" if usd else f"{args['city']} no price found")
-        return f"{item} in US dollars: " + ", ".join(parts) + "." if parts else "I lost track of the prices."
+            money = _MONEY.search(answer.content)
+            cities.append(args["city"])
+            found.append(dollars.get((float(money.group(1)), money.group(2))) if money else None)
+        return one_line_answer(cities, found) if cities else "I lost track of the prices."
     return reply
 
 
@@ -121,10 +148,6 @@ def price_manager(item: str = "coffee", cities: Sequence[str] = ("Rome", "Osaka"
 
 #: Other items, other cities, and a city with no prices.
 HELD_OUT = (("bread", ("Lima", "Oslo", "Nairobi")), ("tea", ("Rome", "Atlantis")), ("coffee", ("Nairobi",)))
-
-
-def question_for(item: str, cities: Sequence[str]) -> str:
-    return f"What does {item} cost in {' and in '.join(cities)}, in US dollars?"
 
 
 def broken_tools() -> ToolRegistry:

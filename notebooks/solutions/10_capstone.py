@@ -46,6 +46,14 @@ def window_moves_forward(system_prompt, messages, n):
     return [SystemMessage(system_prompt), question, *rest[start:]]
 
 
+def window_back_too_far(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    if isinstance(rest[start:start + 1] and rest[start], ToolMessage):
+        start = 0  # back to the beginning: whole, but far more than the exchange needs
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
 def window_from_lastn(system_prompt, messages, n):
     memory = LastN(system_prompt, n)
     for message in messages[1:]:
@@ -372,9 +380,10 @@ class GiveUpSilently(PriceAgent):
 
 class GiveUpOtherWords(PriceAgent):
     def give_up(self, state):  # a bare "Error: no" tells the model nothing about why its slips were refused
-        update = super().give_up(state)
-        return {**update, "messages": [ToolMessage("Error: no", m.tool_call_id, name=m.name, is_error=True)
-                                       for m in update["messages"]]}
+        answers = [ToolMessage("Error: no", s.id, name=s.name, is_error=True) for s in state["messages"][-1].tool_calls]
+        for answer in answers:
+            self.tell("on_tool_return", answer)
+        return {"messages": answers, "stopped": "slip budget"}
 
 
 class GiveUpUnheard(PriceAgent):
@@ -382,6 +391,20 @@ class GiveUpUnheard(PriceAgent):
         slips = state["messages"][-1].tool_calls
         return {"messages": [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in slips],
                 "stopped": "slip budget"}
+
+
+class GiveUpAnnouncesCalls(PriceAgent):
+    def give_up(self, state):  # tells listeners the refused slips were called, though none ran
+        for slip in state["messages"][-1].tool_calls:
+            self.tell("on_tool_call", slip)
+        return super().give_up(state)
+
+
+class CeilingAsGraphSteps(PriceAgent):
+    def graph(self):  # the model-call ceiling given to the graph, which counts supersteps
+        compiled = super().graph()
+        compiled.max_steps = self.max_steps
+        return compiled
 
 
 class FakeAnswerAgent(PriceAgent):
@@ -452,18 +475,19 @@ QUESTIONS = {
              "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
              "make three calls.",
     "10.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
-             "slips and their answers), not which city each price came from, so the manager says "
+             "ToolCalls and their ToolMessages), not which city each price came from, so the manager says "
              "'I lost track of the prices.'",
-    "10.Q4": "Each branch returns only the answer slip it adds, and `messages: Annotated[list, operator.add]` "
+    "10.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
-    "10.Q5": "The model would be read an answer slip whose request it cannot see: providers reject such a "
-             "conversation, and a model that accepted it would read '2.97 USD' without knowing what it converts.",
-    "10.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its answer "
-             "slips), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
+    "10.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
+             "conversation, and a model that accepted it would read '450 JPY = 2.97 USD' without knowing which city it "
+             "belongs to (the result names its amount, not its city).",
+    "10.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its "
+             "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "10.Q7": "The router: when the last reply's slips (names and arguments, not ids) are the same as the reply "
+    "10.Q7": "The router: when the last reply's ToolCalls (names and arguments, not ids) are the same as the reply "
              "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
              "so the run ends without spending the rest of the ceiling.",
 }
@@ -476,6 +500,7 @@ WRONG = {
              (window_cuts_exchanges, "without the assistant message that asked for it"),
              (window_question_twice, "twice"),
              (window_moves_forward, "move it back"),
+             (window_back_too_far, "a later start"),
              (window_from_lastn, "LastN"),
              (window_by_safe_start, "safe_start")],
     "10.2": [(errand_raises_on_failure, "raised"),
@@ -502,6 +527,8 @@ WRONG = {
              (GiveUpSilently, "unanswered"),
              (GiveUpOtherWords, "slip budget is spent"),
              (GiveUpUnheard, "on_tool_return"),
+             (GiveUpAnnouncesCalls, "never run"),
+             (CeilingAsGraphSteps, "counts supersteps, not model calls"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every slip with your errand"),

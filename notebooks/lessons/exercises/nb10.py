@@ -82,7 +82,7 @@ def _whole(kept: list[Message], history: list[Message], n: int) -> None:
     answered = {m.tool_call_id for m in kept if isinstance(m, ToolMessage)}
     answered_all = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
     if answered - asked:
-        raise Hint(f"with n={n}, the window keeps an answer slip without the assistant message that asked for it: "
+        raise Hint(f"with n={n}, the window keeps a ToolMessage without the assistant message that asked for it: "
                    "move the start back to that message")
     if (asked & answered_all) - answered:
         raise Hint(f"with n={n}, the window keeps an assistant message asking for slips but not their answers: "
@@ -114,7 +114,8 @@ def _check_window(read: Any, history: list[Message], n: int) -> None:
                    "inside an exchange, move it back (earlier), never forward")
     if len(kept) > _shortest(rest, n):
         raise Hint(f"with n={n}, the window holds {len(kept)} messages where {_shortest(rest, n)} keep every "
-                   "exchange whole: move the start back only as far as needed")
+                   "exchange whole: the start went back too far; stop at the AssistantMessage whose ToolCall the "
+                   "first kept ToolMessage answers (a later start)")
 
 
 @exercise("10.1", kind="code", title="a memory window that keeps the question")
@@ -326,7 +327,7 @@ def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
             raise Hint(f"a finish line counts {got.get('model_calls')} model calls where the run made "
                        f"{expected['model_calls']}: {fix}")
         if _same_but(got, expected, "error"):
-            raise Hint("a line's error flag is wrong: copy the answer slip's is_error")
+            raise Hint("a line's error flag is wrong: copy the ToolMessage's is_error")
         if "tool" in expected and _same_but(got, expected, "arguments"):
             raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')}, not "
                        f"{expected['arguments']}: find the call by the answer's tool_call_id (a call that was "

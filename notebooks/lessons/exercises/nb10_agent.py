@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM,
-                           SystemMessage, ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage, read_trace)
+from mingraph_lite import (Agent, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM,
+                           SystemMessage, ToolArgsError, ToolRegistry, read_trace)
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
@@ -75,8 +75,10 @@ def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, record
         why = ("; a branch let a slip's error out: answer every slip with your errand, which never raises"
                if isinstance(e, (ToolArgsError, ConnectionError)) else
                "; a replay hands back a real run's replies only while your agent sends what the recorded agent "
-               "sent: the question, then each reply followed by its answer slips, in the slips' order"
-               if isinstance(e, ReplayMismatch) else "")
+               "sent: the question, then each reply followed by its ToolMessages, in its ToolCalls' order"
+               if isinstance(e, ReplayMismatch) else
+               "; the compiled graph's own ceiling counts supersteps, not model calls: give it room for every "
+               "superstep a run of max_steps model calls can take" if type(e).__name__ == "GraphStepLimit" else "")
         raise Hint(f"on {question!r} your agent raised {type(e).__name__}: {e}{why}") from None
     if not isinstance(result, dict) or "answer" not in result or "reason" not in result:
         raise Hint('run returns {"answer": ..., "reason": ...}')
@@ -131,13 +133,7 @@ def _check_stops(cls: Any) -> None:
     if got["answer"] is not None:
         raise Hint("a run that did not finish must answer None, never a made-up sentence: the caller has to tell "
                    "'I gave up' from an answer")
-    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
-    greedy = price_manager("coffee", cities)
-    got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), max_steps=6, max_slips=4, window=6)
-    if got != {"answer": None, "reason": "slip budget"} or "tool_call" in kinds:
-        raise Hint(f"five slips against max_slips=4 ended {got} after {kinds.count('tool_call')} tool calls: the "
-                   "batch that would pass the budget runs not at all, and the run ends 'slip budget'")
-    _check_give_up(cls)
+    _check_budget(cls)
     broken = price_manager("bread", ("Oslo", "Lima"))
     got, _ = _run_yours(cls, broken, broken_tools(), question_for("bread", ("Oslo", "Lima")), max_steps=6, window=6)
     if got != {"answer": None, "reason": "tool failed"} or len(broken.calls) != 2:
@@ -145,35 +141,29 @@ def _check_stops(cls: Any) -> None:
                    "model cannot fix a broken tool, so after that round the run ends 'tool failed', no more calls")
 
 
-BUDGET_SPENT = "Error: not run, because the slip budget is spent"
-
-
-def _check_give_up(cls: Any) -> None:
-    batch = AssistantMessage("", tool_calls=tuple(ToolCall(f"g{i}", "to_usd", {"amount": a, "currency": "PEN"})
-                                                  for i, a in enumerate((6, 7.5, 9), 1)))
-    state = {"messages": [UserMessage(question_for("bread", ("Lima",))), batch], "failed": [], "model_calls": 2,
-             "slips_left": -1, "stopped": None}
-    recorder = EventRecorder()
-    try:
-        update = cls(price_manager(), price_tools(), SYSTEM_PROMPT, observers=[recorder], max_slips=2).give_up(state)
-    except Exception as e:
-        raise Hint(f"give_up raised {type(e).__name__} on a batch of three slips: answer each, never raise") from None
-    said = update.get("messages", []) if isinstance(update, dict) else []
-    answered = [m.tool_call_id for m in said if isinstance(m, ToolMessage) and m.is_error]
-    if answered != ["g1", "g2", "g3"]:
-        raise Hint(f"give_up, handed a batch of three slips, answered {answered}: a slip left unanswered makes the "
-                   "conversation invalid for any later call, so answer every slip of the last reply with an error "
-                   "(its id, is_error=True) saying the budget is spent")
-    if any(m.content != BUDGET_SPENT for m in said):
-        raise Hint(f"give_up answered {said[0].content!r}: each answer reads {BUDGET_SPENT!r}, so the model and "
-                   "the log say why the slip never ran")
-    heard = [(e["event"], e.get("tool_call_id")) for e in recorder.events]
-    if heard != [("tool_return", f"g{i}") for i in (1, 2, 3)]:
-        raise Hint(f"give_up announced {[kind for kind, _ in heard]}: announce on_tool_return for each answer, in "
-                   "the slips' order, and nothing else (no on_tool_call: these slips never run), so a listener such "
-                   "as your PriceLog writes a line for each refused slip")
-    if update.get("stopped") != "slip budget":
-        raise Hint("give_up returns stopped='slip budget', so the caller learns why the run ended")
+def _check_budget(cls: Any) -> None:
+    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
+    greedy, recorder = price_manager("coffee", cities), EventRecorder()
+    got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), recorder, max_steps=6,
+                            max_slips=4, window=6)
+    if got != {"answer": None, "reason": "slip budget"}:
+        raise Hint(f"five ToolCalls in one reply against max_slips=4 ended {got}: a batch that would take "
+                   "slips_left below zero runs not at all, and the run ends 'slip budget' with no answer")
+    if "tool_call" in kinds:
+        raise Hint(f"over the budget, your agent announced on_tool_call {kinds.count('tool_call')} times: those "
+                   "ToolCalls are refused, never run, so no listener should hear them as calls; announce only "
+                   "on_tool_return, with the error ToolMessage that refuses each")
+    replies = [e["message"] for e in recorder.events if e["event"] == "model_reply"]
+    asked = [c["id"] for c in replies[-1]["tool_calls"]] if replies else []
+    heard = [e for e in recorder.events if e["event"] == "tool_return"]
+    if [e["tool_call_id"] for e in heard] != asked or not all(e["is_error"] for e in heard):
+        raise Hint(f"over the budget, your listeners heard {len(heard)} answers to the {len(asked)} refused "
+                   "ToolCalls: a ToolCall left unanswered makes the conversation invalid for any later call, so "
+                   "answer each, in order, with an error ToolMessage (is_error=True) and announce it through "
+                   "on_tool_return, so a PriceLog writes its line")
+    if not all("budget" in str(e["content"]).lower() for e in heard):
+        raise Hint(f"a refused ToolCall was answered {heard[0]['content']!r}: say that the slip budget is spent, "
+                   "so the model and the log learn why it never ran")
 
 
 def _check_replays(cls: Any) -> None:
