@@ -251,7 +251,8 @@ check("10.2", errand)
 # %% [markdown]
 # ## Piece 3 · The price log
 #
-# An observer hears a run through its hooks and cannot change it (notebook 04). The small idea, once more: subclass
+# An observer hears a run through its hooks, each on its own copy, so editing what it hears cannot change the run
+# (notebook 04 says what it still can do). The small idea, once more: subclass
 # `Observer`, override the hooks you care about.
 
 # %%
