@@ -67,3 +67,47 @@ def test_langgraph_tool_node_default_sends_bad_arguments_back_and_raises_a_faili
     reply = AIMessage("", tool_calls=[{"name": "lookup", "args": {"city": "Atlantis"}, "id": "t2"}])
     with pytest.raises(ValueError):  # LangGraph's default sends it up: "close to our split but not the same"
         graph.compile().invoke({"messages": [reply]})
+
+
+def test_the_packages_desk_and_stop_are_what_03_names():
+    """03 says: the package's desk `_Run` holds the memory, the tool specs and `announce`; `_Finished` carries why
+    the run ended; a failing tool is wrapped in `_Stopped`, and every open slip is answered before its error goes up."""
+    import dataclasses
+
+    import pytest
+
+    from mingraph_lite import ScriptedLLM, ToolRegistry, agents
+
+    assert {"memory", "tools", "announce"} <= {f.name for f in dataclasses.fields(agents._Run)}
+    assert "reason" in {f.name for f in dataclasses.fields(agents._Finished)}
+
+    def down(city: str) -> str:
+        """Down.
+
+        Args:
+            city: The city name.
+        """
+        raise ConnectionError("service down")
+
+    menu = ToolRegistry()
+    menu.add(down)
+    wrapped = []
+    original = agents._RunningTools.run
+
+    def spy(self, run):
+        try:
+            return original(self, run)
+        except BaseException as e:
+            wrapped.append(type(e))
+            raise
+
+    llm = ScriptedLLM([[("down", {"city": "Paris"}), ("down", {"city": "Oslo"})]], name="scripted: two slips")
+    agent = Agent(llm, menu, SYSTEM_PROMPT)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(agents._RunningTools, "run", spy)
+        with pytest.raises(ConnectionError):
+            agent.run({"question": QUESTION})
+    assert wrapped == [agents._Stopped]
+    messages = agent.memory.messages()
+    asked = {c.id for m in messages for c in getattr(m, "tool_calls", ())}
+    assert asked and asked == {m.tool_call_id for m in messages if m.role == "tool"}
