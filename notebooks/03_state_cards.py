@@ -203,7 +203,7 @@ print("answer:", answer, f"\nCallingModel was picked up {picked.count('CallingMo
       "(no guess written)" if my_guess_waiting is ... else f"(you guessed {my_guess_waiting})")
 
 # %% [markdown]
-# Read the two columns. The left one **flips back and forth**; the right one **only climbs**. Two different
+# Read the two columns. The card (left) **flips back and forth**; the folder (right) **only climbs**. Two different
 # things, both called "state":
 #
 # | | the folder | the card |
