@@ -126,9 +126,10 @@ check("09.1", ask_twice)
 # %% [markdown]
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
-# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Only the step limit becomes a
-# note: a tool inside that broke, or an unreachable model, propagates, because the manager can't fix those and
-# pretending otherwise would hide them.
+# tool takes one argument, `task`, and `.subagent.runs` records each delegation. An empty `task` is the manager's
+# own mistake: it gets an error `ToolMessage` about its argument, and the helper never runs. Inside the helper, only
+# the step limit becomes a note: a tool that broke, or an unreachable model, propagates, because the manager can't
+# fix those and pretending otherwise would hide them.
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -346,7 +347,7 @@ assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_r
 # %% [markdown]
 # On a task this small the plan loses on every count: twice the calls, and each step's agent re-reads the task, its
 # instructions and the results so far, so even its largest read is bigger than the loop's. What the split buys is
-# not tokens here. It is a list of steps you can read (and refuse) before anything runs, a step limit per step rather
+# not tokens here. It is a list of steps, in the state, before any step runs, a step limit per step rather
 # than one for the whole task, no step reading another step's errands, and a clear place to stop.
 #
 # That last one matters when a step can't be done. Here the planner puts a city with no teaching data in the middle
@@ -455,8 +456,8 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # 2. Why does `subagent_tool` turn only the helper's step limit into a note, and let a tool that broke inside the
 #    helper end the manager's run?
 # 3. A manager asks the helper behind `subagent_tool` for an empty task (`task=""`). What happens? A: the manager's
-#    run ends with an exception; B: the manager reads an error slip about its argument, and the helper never runs;
-#    C: the helper runs on an empty question.
+#    run ends with an exception; B: the manager reads an error ToolMessage about its argument, and the helper never
+#    runs; C: the helper runs on an empty question.
 # 4. Why does `executor_node` build a fresh `Agent` for every step, instead of one agent for the whole plan?
 # 5. A plan of three steps (Paris, Atlantis, Tokyo), run with no re-planner: how many model calls do the planner and
 #    the executor make in all before the graph stops?

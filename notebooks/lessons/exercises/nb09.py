@@ -288,7 +288,7 @@ def empty_task(answer: Any) -> str:
     if answer != truth:
         raise Hint("the run says otherwise: an empty task is a slip the manager can fix (it chose the argument), "
                    "so it is answered, not raised, and the helper's model is never called")
-    return "right: the manager reads an error slip about its argument, and the helper is never run"
+    return "right: the manager reads an error ToolMessage about its argument, and the helper is never run"
 
 
 def _atlantis_calls() -> int:
