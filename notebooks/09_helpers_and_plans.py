@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs: nodes, routers, reducers) and 08 (what a memory reads each round, counted one token per word).
-# **Time:** about 68 minutes (estimated from length and exercises).
+# **Time:** about 70 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network): each scripted model says so in its name. The planner,
 # executor and re-planner come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur
@@ -191,7 +191,7 @@ class PlanState(TypedDict):
     skipped: Annotated[list[str], operator.add]     # steps that could not be done
     replans: int                                    # how many times the plan was revised
     answer: str | None
-    status: str                                     # "working", "finished" or "needs_attention"
+    status: str                                     # "working", "finished", "needs_attention" or "refused"
 
 
 def start(task):
@@ -281,6 +281,10 @@ def stop(state):
     return {"answer": None, "status": "needs_attention"}
 
 
+def refuse(state):  # the caller's approve(plan) said no: nothing has run
+    return {"answer": None, "status": "refused"}
+
+
 MAX_REPLANS = 1
 
 
@@ -290,13 +294,14 @@ def route_after_execute(state):
     return "next" if state["done"] < len(state["plan"]) else "done"
 
 
-def build_plan_graph(planner, executor, replan_node=None):
-    """plan -> execute (one step per visit) -> finish; a failed step goes to replan, or to stop."""
+def build_plan_graph(planner, executor, replan_node=None, approve=None):
+    """plan -> (approve?) -> execute, one step a visit -> finish; a failed step goes to replan, or to stop."""
     builder = (StateGraph(PlanState)
                .add_node("plan", planner_node(planner)).add_node("execute", executor_node(executor))
-               .add_node("finish", finish).add_node("stop", stop)
-               .add_edge(START, "plan").add_edge("plan", "execute")
-               .add_edge("finish", END).add_edge("stop", END))
+               .add_node("finish", finish).add_node("stop", stop).add_node("refuse", refuse)
+               .add_edge(START, "plan").add_edge("finish", END).add_edge("stop", END).add_edge("refuse", END))
+    approved = (lambda state: "go") if approve is None else (lambda state: "go" if approve(state["plan"]) else "no")
+    builder.add_conditional_edges("plan", approved, {"go": "execute", "no": "refuse"})
     routes = {"next": "execute", "done": "finish", "give up": "stop"}
     if replan_node is None:           # no re-planner: a failed step stops the plan
         routes["replan"] = "stop"
@@ -347,7 +352,7 @@ assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_r
 # %% [markdown]
 # On a task this small the plan loses on every count: twice the calls, and each step's agent re-reads the task, its
 # instructions and the results so far, so even its largest read is bigger than the loop's. What the split buys is
-# not tokens here. It is a list of steps, in the state, before any step runs, a step limit per step rather
+# not tokens here. It is a list of steps you can read (and refuse) before any step runs, a step limit per step rather
 # than one for the whole task, no step reading another step's errands, and a clear place to stop.
 #
 # That last one matters when a step can't be done. Here the planner puts a city with no teaching data in the middle
@@ -365,6 +370,21 @@ print("path:   ", " -> ".join(stuck_graph.path))
 print("status: ", stopped["status"], "| answer:", stopped["answer"])
 print("why:    ", stopped["failed"])
 print("kept:   ", stopped["results"])
+
+# %% [markdown]
+# A caller who had read that plan could have refused it. That is one more argument: `approve`, a function that
+# sees the plan and says whether it may run; a refused plan ends the run `refused`, before any step's agent is called.
+
+# %%
+def at_most_two_cities(plan):  # a caller's rule, for instance
+    return sum(step.startswith("Look up") for step in plan) <= 2
+
+
+refusing_executor = executor_llm()
+refused = build_plan_graph(planner_llm(ATLANTIS_PLAN), refusing_executor, approve=at_most_two_cities).invoke(
+    start(ATLANTIS_TASK))
+print("status:", refused["status"], "| plan:", refused["plan"], "| executor calls:", len(refusing_executor.calls))
+assert refused["status"] == "refused" and refused["results"] == [] and refusing_executor.calls == []
 
 # %% [markdown]
 # ### Exercise 09.3: a re-plan node

@@ -219,8 +219,8 @@ QUESTIONS = {
              "more, and a step that went wrong would leave its errands for the next one to misread.",
     "09.Q5": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
              "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
-    "09.Q7": "A plan written down before any step runs (the planner node's output, state['plan']), which a log "
-             "or a person can read; "
+    "09.Q7": "A plan that can be read and refused before any step runs (the planner node's output, "
+             "state['plan'], and the approve check on the edge after it, which sends a refused plan to refuse); "
              "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
              "kept (route_after_execute and the stop node).",
 }
