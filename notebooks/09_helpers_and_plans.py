@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs: nodes, routers, reducers) and 08 (what a memory reads each round, counted one token per word).
-# **Time:** about 68 minutes (estimated from length and exercises).
+# **Time:** about 70 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network): each scripted model says so in its name. The planner,
 # executor and re-planner come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur
@@ -126,9 +126,10 @@ check("09.1", ask_twice)
 # %% [markdown]
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
-# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Only the step limit becomes a
-# note: a tool inside that broke, or an unreachable model, propagates, because the manager can't fix those and
-# pretending otherwise would hide them.
+# tool takes one argument, `task`, and `.subagent.runs` records each delegation. An empty `task` is the manager's
+# own mistake: it gets an error `ToolMessage` about its argument, and the helper never runs. Inside the helper, only
+# the step limit becomes a note: a tool that broke, or an unreachable model, propagates, because the manager can't
+# fix those and pretending otherwise would hide them.
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -190,7 +191,7 @@ class PlanState(TypedDict):
     skipped: Annotated[list[str], operator.add]     # steps that could not be done
     replans: int                                    # how many times the plan was revised
     answer: str | None
-    status: str                                     # "working", "finished" or "needs_attention"
+    status: str                                     # "working", "finished", "needs_attention" or "refused"
 
 
 def start(task):
@@ -280,6 +281,10 @@ def stop(state):
     return {"answer": None, "status": "needs_attention"}
 
 
+def refuse(state):  # the caller's approve(plan) said no: nothing has run
+    return {"answer": None, "status": "refused"}
+
+
 MAX_REPLANS = 1
 
 
@@ -289,13 +294,14 @@ def route_after_execute(state):
     return "next" if state["done"] < len(state["plan"]) else "done"
 
 
-def build_plan_graph(planner, executor, replan_node=None):
-    """plan -> execute (one step per visit) -> finish; a failed step goes to replan, or to stop."""
+def build_plan_graph(planner, executor, replan_node=None, approve=None):
+    """plan -> (approve?) -> execute, one step a visit -> finish; a failed step goes to replan, or to stop."""
     builder = (StateGraph(PlanState)
                .add_node("plan", planner_node(planner)).add_node("execute", executor_node(executor))
-               .add_node("finish", finish).add_node("stop", stop)
-               .add_edge(START, "plan").add_edge("plan", "execute")
-               .add_edge("finish", END).add_edge("stop", END))
+               .add_node("finish", finish).add_node("stop", stop).add_node("refuse", refuse)
+               .add_edge(START, "plan").add_edge("finish", END).add_edge("stop", END).add_edge("refuse", END))
+    approved = (lambda state: "go") if approve is None else (lambda state: "go" if approve(state["plan"]) else "no")
+    builder.add_conditional_edges("plan", approved, {"go": "execute", "no": "refuse"})
     routes = {"next": "execute", "done": "finish", "give up": "stop"}
     if replan_node is None:           # no re-planner: a failed step stops the plan
         routes["replan"] = "stop"
@@ -346,7 +352,7 @@ assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_r
 # %% [markdown]
 # On a task this small the plan loses on every count: twice the calls, and each step's agent re-reads the task, its
 # instructions and the results so far, so even its largest read is bigger than the loop's. What the split buys is
-# not tokens here. It is a list of steps you can read (and refuse) before anything runs, a step limit per step rather
+# not tokens here. It is a list of steps you can read (and refuse) before any step runs, a step limit per step rather
 # than one for the whole task, no step reading another step's errands, and a clear place to stop.
 #
 # That last one matters when a step can't be done. Here the planner puts a city with no teaching data in the middle
@@ -364,6 +370,21 @@ print("path:   ", " -> ".join(stuck_graph.path))
 print("status: ", stopped["status"], "| answer:", stopped["answer"])
 print("why:    ", stopped["failed"])
 print("kept:   ", stopped["results"])
+
+# %% [markdown]
+# A caller who had read that plan could have refused it. That is one more argument: `approve`, a function that
+# sees the plan and says whether it may run; a refused plan ends the run `refused`, before any step's agent is called.
+
+# %%
+def at_most_two_cities(plan):  # a caller's rule, for instance
+    return sum(step.startswith("Look up") for step in plan) <= 2
+
+
+refusing_executor = executor_llm()
+refused = build_plan_graph(planner_llm(ATLANTIS_PLAN), refusing_executor, approve=at_most_two_cities).invoke(
+    start(ATLANTIS_TASK))
+print("status:", refused["status"], "| plan:", refused["plan"], "| executor calls:", len(refusing_executor.calls))
+assert refused["status"] == "refused" and refused["results"] == [] and refusing_executor.calls == []
 
 # %% [markdown]
 # ### Exercise 09.3: a re-plan node
@@ -455,8 +476,8 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # 2. Why does `subagent_tool` turn only the helper's step limit into a note, and let a tool that broke inside the
 #    helper end the manager's run?
 # 3. A manager asks the helper behind `subagent_tool` for an empty task (`task=""`). What happens? A: the manager's
-#    run ends with an exception; B: the manager reads an error slip about its argument, and the helper never runs;
-#    C: the helper runs on an empty question.
+#    run ends with an exception; B: the manager reads an error ToolMessage about its argument, and the helper never
+#    runs; C: the helper runs on an empty question.
 # 4. Why does `executor_node` build a fresh `Agent` for every step, instead of one agent for the whole plan?
 # 5. A plan of three steps (Paris, Atlantis, Tokyo), run with no re-planner: how many model calls do the planner and
 #    the executor make in all before the graph stops?

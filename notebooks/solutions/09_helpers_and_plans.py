@@ -213,13 +213,14 @@ QUESTIONS = {
              "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb08_09_third_reader.py runs it). "
              "The line: `if state[\"failed\"]:` in route_after_execute.",
     "09.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
-             "error slip (ToolArgsError) that the manager reads; the helper's model is never called.",
+             "error ToolMessage (ToolArgsError) that the manager reads; the helper's model is never called.",
     "09.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
              "plan would carry every earlier step's requests and answer slips in its folder: each step would read "
              "more, and a step that went wrong would leave its errands for the next one to misread.",
     "09.Q5": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
              "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
-    "09.Q7": "A plan that can be read and refused before anything runs (the planner node's output, state['plan']); "
+    "09.Q7": "A plan that can be read and refused before any step runs (the planner node's output, "
+             "state['plan'], and the approve check on the edge after it, which sends a refused plan to refuse); "
              "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
              "kept (route_after_execute and the stop node).",
 }

@@ -487,9 +487,10 @@ QUESTIONS = {
              "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "10.Q7": "The router: when the last reply's ToolCalls (names and arguments, not ids) are the same as the reply "
-             "before it, for the second time, return 'give_up' (or a new stop node whose reason says 'repeated'), "
-             "so the run ends without spending the rest of the ceiling.",
+    "10.Q7": "The model node, before its next call: when the last reply's ToolCalls (names and arguments, not "
+             "ids) are the same as the reply's before it, for the second time, return {'stopped': 'repeated'}; the "
+             "router then ends the run, with answer None and reason 'repeated', without spending the rest of the "
+             "ceiling. Not 'give_up': that node ends the run labelled 'slip budget', which names the wrong cause.",
 }
 
 SOLUTIONS = {"10.1": pinned_window, "10.2": errand, "10.3": PriceLog, "10.4": route, "10.5": PriceAgent,
@@ -520,7 +521,7 @@ WRONG = {
              (LogHoldsLines, "crashes")],
     "10.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
-             (route_whole_batch, "one slip"),
+             (route_whole_batch, "one ToolCall"),
              (route_budget_off_by_one, "exactly")],
     "10.5": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
@@ -531,7 +532,7 @@ WRONG = {
              (CeilingAsGraphSteps, "counts supersteps, not model calls"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
-             (RawErrandAgent, "answer every slip with your errand"),
+             (RawErrandAgent, "answer every ToolCall with your errand"),
              (NoFinishAgent, "on_finish is due"),
              (StubRouteAgent, "finish exercise 10.4 first"),
              (ChattyQuestionAgent, "what the recorded agent sent"),

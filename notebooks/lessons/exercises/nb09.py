@@ -286,9 +286,9 @@ def empty_task(answer: Any) -> str:
         raise Hint('answer with one letter: "A", "B" or "C"')
     truth = _empty_task_ending()
     if answer != truth:
-        raise Hint("the run says otherwise: an empty task is a slip the manager can fix (it chose the argument), "
+        raise Hint("the run says otherwise: an empty task is a mistake the manager can fix (it chose the argument), "
                    "so it is answered, not raised, and the helper's model is never called")
-    return "right: the manager reads an error slip about its argument, and the helper is never run"
+    return "right: the manager reads an error ToolMessage about its argument, and the helper is never run"
 
 
 def _atlantis_calls() -> int:

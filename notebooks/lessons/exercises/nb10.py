@@ -85,7 +85,7 @@ def _whole(kept: list[Message], history: list[Message], n: int) -> None:
         raise Hint(f"with n={n}, the window keeps a ToolMessage without the assistant message that asked for it: "
                    "move the start back to that message")
     if (asked & answered_all) - answered:
-        raise Hint(f"with n={n}, the window keeps an assistant message asking for slips but not their answers: "
+        raise Hint(f"with n={n}, the window keeps an assistant message asking for ToolCalls but not their ToolMessages: "
                    "an exchange stays whole")
 
 
@@ -163,7 +163,7 @@ def _counting_tools(fails: int = 0) -> tuple[ToolRegistry, Counter[str]]:
 
 def _errand_cases() -> list[tuple[str, int, ToolCall, int]]:
     """(what, how many first runs of to_usd fail, the slip, how many runs of its tool are due)."""
-    return [("a good slip", 0, ToolCall("e1", "get_price", {"item": "bread", "city": "Lima"}), 1),
+    return [("a good ToolCall", 0, ToolCall("e1", "get_price", {"item": "bread", "city": "Lima"}), 1),
             ("a city with no prices", 0, ToolCall("e2", "get_price", {"item": "tea", "city": "Atlantis"}), 1),
             ("an amount sent as text", 0, ToolCall("e3", "to_usd", {"amount": "35", "currency": "NOK"}), 0),
             ("a tool not on the menu", 0, ToolCall("e4", "get_weather", {"city": "Oslo"}), 0),
@@ -187,16 +187,16 @@ def _run_errand(errand: Any, what: str, fails: int, slip: ToolCall) -> tuple[Any
     try:
         return errand(registry, slip), tries
     except _Leaned:
-        raise Hint("that hands the slip to the package (registry.answer, or its fix_answer / error_answer): "
+        raise Hint("that hands the ToolCall to the package (registry.answer, or its fix_answer / error_answer): "
                    "write the answers yourself, with registry.run; the retry is this task's own rule") from None
     except NotImplementedError:
         raise
     except Exception as e:
         raise Hint(f"for {what}, your errand raised {type(e).__name__}: in a fan-out one branch must not "
-                   "take the others down; answer the slip with an error instead") from None
+                   "take the others down; answer the ToolCall with an error ToolMessage instead") from None
 
 
-@exercise("10.2", kind="code", title="the errand for one slip, with this task's retry")
+@exercise("10.2", kind="code", title="the errand for one ToolCall, with this task's retry")
 def check_errand(errand: Any) -> str:
     if not callable(errand):
         raise Hint("pass your function itself: errand, without calling it")
@@ -209,19 +209,19 @@ def check_errand(errand: Any) -> str:
                 ran = said.get(tries[slip.name], f"ran the tool {tries[slip.name]} times")
                 raise Hint(f"for {what}, your errand {ran} where {said[due].replace('ran the tool', 'running it')} "
                            "is due: "
-                           + ("a slip the model filled in wrong fails the same way again, so answer it at once"
+                           + ("a ToolCall the model filled in wrong fails the same way again, so answer it at once"
                               if due == 1 else "a broken tool gets one more try, and only one"))
             _compare_answer(what, got, want)
-    return f"your errand answered {len(cases)} slips you had not seen, each once, and retried only a broken tool"
+    return f"your errand answered {len(cases)} ToolCalls you had not seen, each once, and retried only a broken tool"
 
 
 def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
     if not isinstance(got, ToolMessage) or got.tool_call_id != want.tool_call_id or got.name != want.name:
-        raise Hint(f"for {what}, return a ToolMessage with the slip's id and tool name")
+        raise Hint(f"for {what}, return a ToolMessage with the ToolCall's id and tool name")
     if got.content != want.content:
         if not want.is_error:
             raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
-                       "ToolArgsError is tried once more, and a second try that works gives the slip its answer")
+                       "ToolArgsError is tried once more, and a second try that works gives the ToolCall its answer")
         if want.content.startswith("Error: tool failed twice"):
             raise Hint(f'for {what}, the answer should read "Error: tool failed twice: <the second error>", with '
                        "the text of the SECOND failure, the one that ended the retry, not the first")
@@ -260,7 +260,7 @@ def _expected_lines(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 class _FileWatch(Observer):
     """Listens right after the learner's log and counts the file's lines as the run goes, as a crash would
-    leave them: a log that holds its lines until later has fewer on disk than announcements heard."""
+    leave them: a log that holds its lines until later has fewer on disk than hook calls heard."""
 
     def __init__(self, path: Path) -> None:
         self.path, self.heard, self.behind = path, 0, None
@@ -270,10 +270,10 @@ class _FileWatch(Observer):
         on_disk = len(self.path.read_text(encoding="utf-8").splitlines()) if self.path.exists() else 0
         if on_disk < self.heard and self.behind is None:
             held = f"{on_disk} line" + "s" * (on_disk != 1)
-            self.behind = f"right after announcement {self.heard} ({what}), the file held {held}, not {self.heard}"
+            self.behind = f"right after hook call {self.heard} ({what}), the file held {held}, not {self.heard}"
 
     def on_tool_return(self, result: ToolMessage) -> None:
-        self._look("an answer slip")
+        self._look("a ToolMessage")
 
     def on_finish(self, answer: str | None, reason: str) -> None:
         self._look("a run's finish")
@@ -302,7 +302,7 @@ def check_price_log(cls: Any) -> str:
     want = _expected_lines(recorder.events)
     _compare_lines(lines, want)
     if watch.behind:
-        raise Hint(f"{watch.behind}: write each line when its announcement comes (open the file to append, "
+        raise Hint(f"{watch.behind}: write each line when its hook is called (open the file to append, "
                    "write, close), so a run that crashes keeps the lines it wrote")
     return f"your log held the {len(want)} lines of three runs you had not seen, a failed one included"
 
@@ -331,10 +331,10 @@ def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
         if "tool" in expected and _same_but(got, expected, "arguments"):
             raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')}, not "
                        f"{expected['arguments']}: find the call by the answer's tool_call_id (a call that was "
-                       "never announced gets None)")
+                       "never reached on_tool_call gets None)")
         raise Hint(f"expected the line {expected}, your file has {got}")
     if len(lines) > len(want):
-        raise Hint(f"the file holds {len(lines)} lines where the runs announced {len(want)}")
+        raise Hint(f"the file holds {len(lines)} lines where the runs made {len(want)} hook calls")
 
 
 # --- 10.4: the router -------------------------------------------------------------------------------------
@@ -353,15 +353,15 @@ def _route_cases() -> list[tuple[str, dict[str, Any], Any]]:
     def state(last: Message, left: int, stopped: str | None = None) -> dict[str, Any]:
         return {"messages": [last], "failed": [], "model_calls": 1, "slips_left": left, "stopped": stopped}
 
-    return [("three slips and budget to spare", state(three, 5), sends),
-            ("three slips that spend the budget exactly", state(three, 0), sends),
-            ("one slip too many for the budget", state(one, -1), "give_up"),
+    return [("three ToolCalls and budget to spare", state(three, 5), sends),
+            ("three ToolCalls that spend the budget exactly", state(three, 0), sends),
+            ("one ToolCall too many for the budget", state(one, -1), "give_up"),
             ("an answer", state(AssistantMessage("Bread costs 2.03 US dollars in Lima."), 5, "answered"), END),
             ("the ceiling reached", state(one, 3, "step limit"), END),
             ("a tool that failed", state(one, 3, "tool failed"), END)]
 
 
-@exercise("10.4", kind="code", title="the router: one errand branch per slip, a budget, and the ways out")
+@exercise("10.4", kind="code", title="the router: one errand branch per ToolCall, a budget, and the ways out")
 def check_route(route: Any) -> str:
     if not callable(route):
         raise Hint("pass your function itself: route, without calling it")
@@ -380,14 +380,14 @@ def check_route(route: Any) -> str:
             raise Hint(f"for {what} (slips_left is {state['slips_left']}), the batch fits: a budget spent exactly "
                        "is not overspent")
         _wrong_fan_out(what, got, want)
-    return f"your router sent each slip on its own branch and found every way out, in {len(cases)} states"
+    return f"your router sent each ToolCall on its own branch and found every way out, in {len(cases)} states"
 
 
 def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
     if not isinstance(got, list) or not all(isinstance(s, Send) for s in got):
-        raise Hint(f"for {what}, return one Send('errand', {{'slip': slip}}) per slip, in a list: a plain label "
-                   "runs the node once, on the whole state, not once per slip")
+        raise Hint(f"for {what}, return one Send('errand', {{'slip': call}}) per ToolCall, in a list: a plain label "
+                   "runs the node once, on the whole state, not once per ToolCall")
     if len(got) != len(want):
-        raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} slips: one slip per branch, and "
+        raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} ToolCalls: one ToolCall per branch, and "
                    "check the budget before sending")
-    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the slip}}, in the slips' order")
+    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the ToolCall}}, in the ToolCalls' order")

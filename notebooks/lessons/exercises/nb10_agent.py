@@ -72,7 +72,7 @@ def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, record
                        "first (its function is called from your agent)") from None
         if stub is not None:
             raise NotDone from None
-        why = ("; a branch let a slip's error out: answer every slip with your errand, which never raises"
+        why = ("; a branch let a ToolCall's error out: answer every ToolCall with your errand, which never raises"
                if isinstance(e, (ToolArgsError, ConnectionError)) else
                "; a replay hands back a real run's replies only while your agent sends what the recorded agent "
                "sent: the question, then each reply followed by its ToolMessages, in its ToolCalls' order"
@@ -95,7 +95,7 @@ def _check_held_out(cls: Any) -> None:
             llm = price_manager(item, cities)
             got, kinds = _run_yours(cls, llm, price_tools(), question, max_steps=6, max_slips=8, window=window)
             if not kinds:
-                raise Hint("your agent announced nothing to its listeners: tell each one in observers what happens "
+                raise Hint("your agent called no hook on its listeners: tell each one in observers what happens "
                            "(on_run_start, on_step_start, on_model_reply, on_tool_call, on_tool_return, on_finish)")
             read = [len(messages) for messages, _ in llm.calls]
             allowed = [len(messages) for messages, _ in package.llm.calls]
@@ -114,8 +114,8 @@ def _same_announcements(kinds: list[str], want: list[str], question: str) -> Non
     at = next((i for i, (a, b) in enumerate(zip(kinds, want, strict=False)) if a != b), min(len(kinds), len(want)))
     said = kinds[at] if at < len(kinds) else "nothing more"
     due = f"on_{want[at]}" if at < len(want) else "nothing more"
-    raise Hint(f"on {question!r}, announcement {at + 1} of your run was {said!r} where {due} is due: a run "
-               "announces on_run_start, then per model call on_step_start and on_model_reply, per slip "
+    raise Hint(f"on {question!r}, hook call {at + 1} of your run was {said!r} where {due} is due: a run "
+               "calls on_run_start, then per model call on_step_start and on_model_reply, per ToolCall "
                "on_tool_call and on_tool_return, and on_finish once at the end")
 
 
@@ -150,8 +150,8 @@ def _check_budget(cls: Any) -> None:
         raise Hint(f"five ToolCalls in one reply against max_slips=4 ended {got}: a batch that would take "
                    "slips_left below zero runs not at all, and the run ends 'slip budget' with no answer")
     if "tool_call" in kinds:
-        raise Hint(f"over the budget, your agent announced on_tool_call {kinds.count('tool_call')} times: those "
-                   "ToolCalls are refused, never run, so no listener should hear them as calls; announce only "
+        raise Hint(f"over the budget, your agent called on_tool_call {kinds.count('tool_call')} times: those "
+                   "ToolCalls are refused, never run, so no listener should hear them as calls; call only "
                    "on_tool_return, with the error ToolMessage that refuses each")
     replies = [e["message"] for e in recorder.events if e["event"] == "model_reply"]
     asked = [c["id"] for c in replies[-1]["tool_calls"]] if replies else []
@@ -159,7 +159,7 @@ def _check_budget(cls: Any) -> None:
     if [e["tool_call_id"] for e in heard] != asked or not all(e["is_error"] for e in heard):
         raise Hint(f"over the budget, your listeners heard {len(heard)} answers to the {len(asked)} refused "
                    "ToolCalls: a ToolCall left unanswered makes the conversation invalid for any later call, so "
-                   "answer each, in order, with an error ToolMessage (is_error=True) and announce it through "
+                   "answer each, in order, with an error ToolMessage (is_error=True) and pass it to "
                    "on_tool_return, so a PriceLog writes its line")
     if not all("budget" in str(e["content"]).lower() for e in heard):
         raise Hint(f"a refused ToolCall was answered {heard[0]['content']!r}: say that the slip budget is spent, "
@@ -180,8 +180,8 @@ def _check_replays(cls: Any) -> None:
         if len(replay.calls) != replies or (got["answer"], got["reason"]) != (events[-1]["answer"],
                                                                              events[-1]["reason"]) or mine != want:
             raise Hint(f"the recorded {model} run, replayed, ended {got['reason']!r} after {len(replay.calls)} model "
-                       f"calls and {len(mine) // 2} answered slips; the recording: {events[-1]['reason']!r}, "
-                       f"{replies} and {len(want) // 2}, with the same slips and answers")
+                       f"calls and {len(mine) // 2} ToolMessages; the recording: {events[-1]['reason']!r}, "
+                       f"{replies} and {len(want) // 2}, with the same ToolCalls and ToolMessages")
 
 
 @exercise("10.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
@@ -216,9 +216,9 @@ def check_down_service(answer: Any) -> str:
         return (f"right: to_usd ran {tries['to_usd']} times, and the run ended {got['reason']!r} after "
                 f"{len(llm.calls)} model calls")
     if answer < tries["to_usd"]:
-        raise Hint("each errand gives a broken tool one more try: count the runs per slip, then the slips")
+        raise Hint("each errand gives a broken tool one more try: count the runs per ToolCall, then the ToolCalls")
     raise Hint("after the round of conversions, the model node finds failed set and ends the run before "
-               "calling the model: no round of slips follows")
+               "calling the model: no round of ToolCalls follows")
 
 
 @exercise("10.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
@@ -235,7 +235,7 @@ def check_five_cities(answer: Any) -> str:
     if answer.strip().upper() == truth:
         return f"right: the run ended {got['reason']!r} after {len(llm.calls)} model calls"
     if answer.strip().upper() == "A":
-        raise Hint("count the slips of each reply against the budget of 8: five prices, then five conversions")
+        raise Hint("count the ToolCalls of each reply against the budget of 8: five prices, then five conversions")
     raise Hint(f"the ceiling is 6 model calls, and this run made {len(llm.calls)}: something else ended it")
 
 
@@ -258,4 +258,4 @@ def check_small_window(answer: Any) -> str:
     if answer.strip().upper() == truth:
         return f"right: the manager said {said!r}"
     raise Hint("the question is pinned, but what does the third call read besides it? Only the newest exchange: "
-               "the to_usd slips and answers, not which city each price came from")
+               "the to_usd ToolCalls and ToolMessages, not which city each price came from")
