@@ -274,7 +274,7 @@ WRONG = {
              (repeat_wraps_the_package, "write all three rules yourself"),
              (repeat_before_the_stop, "read stop_reason before looking for repeats")],
     "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
-    "07.Q3": [(2, "the join matters when branches differ in length")],
+    "07.Q3": [(2, "for every superstep in which an edge into it fires")],
     "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],
 }
 
