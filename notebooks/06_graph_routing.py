@@ -409,7 +409,9 @@ print("path:", " -> ".join(walked), "| status:", final["status"])
 # %% [markdown]
 # Each check leaves one event, `"checked draft: "` followed by the issues it found (or `accepted`). Two checks, then
 # hold: the fixed count saved four useless revisions here (one instead of five), but it would also hold a writer that
-# was making progress.
+# was making progress. The router reads the account because the worksheet keeps only the latest `review`; real code
+# would not parse its own log strings but keep each check's issues in a state field of their own (a list with a
+# reducer, like `events`).
 #
 # ### Exercise 06.3: `route_unless_stuck`
 #

@@ -7,12 +7,13 @@
 # - write a node for one branch, a reducer of your own, and a declaration that runs unchanged on the package's engine
 #   and on the real LangGraph;
 # - read the agent loop of notebook 01 as a two-node graph, replay real runs of small models through it, and write
-#   a router that stops a model repeating itself.
+#   a router that stops a model repeating itself;
+# - write a router that fans out with `Send`, one branch per item, on both engines.
 #
 # **Before you start:** notebook 06 (the worksheet, nodes, routers, the run loop, `max_steps`); notebook 04's
 # listeners. LangGraph is used where it is installed (`pip install 'mingraph-lite[langgraph]'`); every cell that
 # needs it says so and skips without it.
-# **Time:** about 87 minutes (estimated from length and exercises).
+# **Time:** about 90 minutes (estimated from length and exercises).
 #
 # Nothing here calls a model: the agent graph near the end is **scripted**, or replays recorded runs of real models
 # (no network).
@@ -27,8 +28,6 @@ import operator
 from copy import deepcopy
 from pathlib import Path
 from typing import Annotated, TypedDict, get_type_hints
-
-import matplotlib.pyplot as plt
 
 from lessons.exercises import check
 from lessons.parallel_brief import brief_in_parallel, collect_one
@@ -157,9 +156,9 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # %% [markdown]
 # ### Exercise 07.1: one branch's node
 #
-# `collect_one` ignores the worksheet it is handed. A branch can read it, and reading it is safe: every branch
-# of a superstep is handed the worksheet as it was when the superstep began, never a sibling's half-done work. Use
-# that to make a branch that does not fetch twice (a run resumed from a saved worksheet already holds some readings).
+# `collect_one` ignores the worksheet it is handed. A branch can safely read it: every branch of a superstep is
+# handed the worksheet as the superstep began, never a sibling's half-done work. Use that to make a branch that does
+# not fetch twice.
 #
 # Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
 #
@@ -171,8 +170,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # 3. the node never changes the worksheet it is handed.
 #
 # The check runs your node for other cities, on a worksheet that already holds a reading. The package's
-# `BriefNodes.collect_city` reads a packet, not the worksheet (it is made for `Send`, further down); an answer that
-# only calls it is refused, because the node to write here is the one that reads the whole worksheet.
+# `BriefNodes.collect_city` reads a `Send` packet, not the worksheet; an answer that only calls it is refused.
 
 # %%
 def collect_city(city):
@@ -314,19 +312,6 @@ for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
     print(f"max_steps={bound}: {status} after {len(counted.ran)} node executions")
 
 # %% [markdown]
-# And the same run as a picture: one row per node, one column per superstep.
-
-# %%
-fig, ax = plt.subplots(figsize=(9, 3.6))
-lanes = list(dict.fromkeys(node for _, node in sorted(who.ran)))
-ax.barh([lanes.index(node) for _, node in who.ran], 0.8, left=[step - 0.4 for step, _ in who.ran],
-        color=["#1f5fa8" if node.startswith("collect") else "#6a3d9a" for _, node in who.ran])
-ax.set(yticks=range(len(lanes)), yticklabels=lanes, xticks=range(1, len(log) + 1), xlabel="superstep",
-       title="The parallel brief: three branches share superstep 1, then one node per step")
-ax.invert_yaxis()
-plt.show()
-
-# %% [markdown]
 # The package's own brief (`build_brief_graph`) takes LangGraph's other road for "one branch per item": one
 # `collect_city` node and a router at START that returns one `Send("collect_city", {"city": ...})` per city. The node
 # runs once per packet, all in one superstep; `graph.steps` groups a run's nodes by superstep:
@@ -340,29 +325,14 @@ for number, ran in enumerate(packaged.steps, start=1):
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# Here is the code that runs the parallel brief on each engine, then both are run. `our_declare_parallel` is the same
-# function in both; what differs is the builder it is handed, the name of the bound, and how each engine tells you
-# who ran in which superstep (our listeners; LangGraph's `debug` stream).
+# The same `our_declare_parallel` on LangGraph's builder; LangGraph's `debug` stream says who ran in which superstep,
+# as our listener does. Each writer is run on both engines and compared:
 
 # %%
-def run_on_ours(nodes, state):
-    from mingraph_lite.graph import StateGraph
-
-    builder = StateGraph(BriefState)
-    graph = our_declare_parallel(builder, nodes, state["cities"]).compile(max_steps=10)
-    who = WhoRanWhen()
-    final = graph.invoke(state, observers=[who])
-    return final, sorted(who.ran)
-
-
 def run_on_langgraph(nodes, state):
-    from langgraph.graph import StateGraph
-
-    builder = StateGraph(BriefState)
-    graph = our_declare_parallel(builder, nodes, state["cities"]).compile()
+    graph = our_declare_parallel(LangGraphStateGraph(BriefState), nodes, state["cities"]).compile()
     ran, final = [], None
-    for mode, item in graph.stream(state, stream_mode=["debug", "values"],
-                                   config={"recursion_limit": 11}):
+    for mode, item in graph.stream(state, stream_mode=["debug", "values"], config={"recursion_limit": 11}):
         if mode == "values":
             final = item
         elif item["type"] == "task":
@@ -370,15 +340,16 @@ def run_on_langgraph(nodes, state):
     return final, sorted(ran)
 
 
-# %%
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
 else:
     print(f"{'writer':<16}{'same supersteps':>16}{'same worksheet':>16}   supersteps")
     for style in ("complete", "missing-notice", "stubborn"):
-        ours_end, ours_ran = run_on_ours(BriefNodes(style), three)
+        who = WhoRanWhen()
+        ours_end = our_declare_parallel(StateGraph(BriefState), BriefNodes(style), three["cities"]).compile(
+            max_steps=10).invoke(three, observers=[who])
         theirs_end, theirs_ran = run_on_langgraph(BriefNodes(style), three)
-        print(f"{style:<16}{str(ours_ran == theirs_ran):>16}{str(ours_end == theirs_end):>16}"
+        print(f"{style:<16}{str(sorted(who.ran) == theirs_ran):>16}{str(ours_end == theirs_end):>16}"
               f"   {max(step for step, _ in theirs_ran)}")
 
 # %% [markdown]
@@ -601,13 +572,30 @@ print("model:", llm.name)
 print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
 
 # %% [markdown]
+# ## Back to the brief: start no branch for a city already collected
+#
+# `connect_brief` asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so one
+# router serves both engines. Given the stale worksheet of 07.3, a router can skip a city's branch altogether.
+#
+# ### Exercise 07.5: `send_missing(state, send)`
+#
+# Return one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in
+# `state["readings"]`, in the order `cities` lists them, built with the `send` you are handed. The check runs it on
+# worksheets of its own, then in the brief on our engine and, where installed, on LangGraph.
+
+# %%
+def send_missing(state, send):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("07.5", send_missing)
+
+# %% [markdown]
 # ## What is still open
 #
 # - **The state lives in this process.** Printing the worksheet doesn't save the run; a restart doesn't resume it.
 #   Durable checkpoints (LangGraph has them) are the next layer.
-# - **Copies are not a sandbox.** A node that wrote a file or sent a message has done it; no merge can undo that.
-# - **Parallel is not concurrent here.** Our engine runs a superstep's branches one after another; LangGraph uses
-#   threads.
 #
 # **Next, notebooks 08 and 09:** what a memory lets the model read each round and its cost; then an agent
 # wrapped as a tool, and plan-and-execute as a graph.

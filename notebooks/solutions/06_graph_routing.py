@@ -72,6 +72,15 @@ def router_holds_every_problem(state, max_revisions):
     return "revise" if state["revisions"] < max_revisions else "hold"
 
 
+def router_skips_rule_1(state, max_revisions):  # no check that this draft was checked
+    review = state["review"]
+    if review["passed"]:
+        return "accept"
+    if any(issue.startswith("wrong_values") for issue in review["issues"]):
+        return "hold"
+    return "revise" if state["revisions"] < max_revisions else "hold"
+
+
 def router_wraps_the_package(state, max_revisions):
     return BriefNodes(max_revisions=max_revisions).route_after_check(state)
 
@@ -309,6 +318,7 @@ WRONG = {
              (router_trusts_any_review, "a review of another draft"),
              (router_like_the_package, "wrong numbers are held at once"),
              (router_holds_every_problem, "only wrong numbers are held at once"),
+             (router_skips_rule_1, "rule 1 comes first"),
              (router_wraps_the_package, "write the rules yourself")],
     "06.2": [(run_without_reducers, "merge a field that has a reducer"),
              (run_without_copies, "deep copy"),
@@ -325,8 +335,8 @@ WRONG = {
              (stuck_compares_counts, "compare the issues themselves, not how many there are"),
              (stuck_wraps_the_package, "knows nothing about a stuck writer")],
     "06.Q2": [(7, "what the reducer gives"), (6, "one event per node")],
-    "06.Q4": [(9, "hold runs too"), (7, "its own check")],
-    "06.Q5": [(5, "LangGraph's count"), (8, "the longest legal run")],
+    "06.Q4": [(9, "hold runs too"), (7, "its own check"), (12, "one (revise_draft, check_draft) pair per revision")],
+    "06.Q5": [(5, "LangGraph's count"), (8, "the longest legal run"), (3, "path from collect to its exit")],
 }
 
 QUESTIONS = {

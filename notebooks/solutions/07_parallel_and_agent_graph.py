@@ -243,8 +243,44 @@ def repeat_wraps_the_package(state):
         in _already_ran(state) else route
 
 
+# -- 07.5 -------------------------------------------------------------------------------------------
+def send_missing(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
+
+
+def send_every_city(state, send):
+    return [send("collect_city", {"city": city}) for city in state["cities"]]
+
+
+def send_names_only(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [city for city in state["cities"] if city not in have]
+
+
+def send_the_worksheet(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [send("collect_city", {**state, "city": city}) for city in state["cities"] if city not in have]
+
+
+def send_with_our_send(state, send):
+    from mingraph_lite.graph import Send
+
+    have = {reading["city"] for reading in state["readings"]}
+    return [Send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
+
+
+def send_in_sorted_order(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [send("collect_city", {"city": city}) for city in sorted(state["cities"]) if city not in have]
+
+
+def send_with_the_package(state, send):
+    return [p for p in BriefNodes.fan_out(state, send) if p]
+
+
 SOLUTIONS = {"07.1": collect_city, "07.2": declare_parallel, "07.3": latest_per_city,
-             "07.4": route_after_model,
+             "07.4": route_after_model, "07.5": send_missing,
              "07.Q2": 8, "07.Q3": 1, "07.Q5": 0}
 
 WRONG = {
@@ -273,8 +309,14 @@ WRONG = {
              (repeat_against_the_batch_itself, "a first batch repeats nothing"),
              (repeat_wraps_the_package, "write all three rules yourself"),
              (repeat_before_the_stop, "read stop_reason before looking for repeats")],
+    "07.5": [(send_every_city, "a city that already has a reading gets no packet"),
+             (send_names_only, "build each packet with the `send` it is handed"),
+             (send_the_worksheet, "a packet holding only the city"),
+             (send_with_our_send, "build each packet with the `send` it is handed"),
+             (send_in_sorted_order, "in the order state['cities'] lists them"),
+             (send_with_the_package, "build the packets yourself")],
     "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
-    "07.Q3": [(2, "the join matters when branches differ in length")],
+    "07.Q3": [(2, "for every superstep in which an edge into it fires")],
     "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],
 }
 

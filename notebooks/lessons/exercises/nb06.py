@@ -71,6 +71,10 @@ def check_router(route_after_check: Any) -> str:
             got = route_after_check(state, 1)
         except ValueError:
             continue
+        except Exception as exc:  # e.g. TypeError from review["passed"] when review is None
+            raise Hint(f"with {why}, your router raised {type(exc).__name__} instead of ValueError: rule 1 comes "
+                       "first, check that a review exists and that its checked_draft is the current draft, and "
+                       "raise ValueError when not") from None
         raise Hint(f"with {why}, your router returned {got!r}; it must raise ValueError: only a draft that "
                    "was checked (review['checked_draft'] equal to the draft) may be routed")
     return "the router delivers, holds wrong numbers at once, revises while allowed, and refuses an unchecked draft"
@@ -346,11 +350,11 @@ def check_stuck(route_unless_stuck: Any) -> str:
 
 # -- Questions checked against runs ----------------------------------------------------------------
 
-def _number(answer: Any, want: int, hints: dict[int, str], what: str) -> str:
+def _number(answer: Any, want: int, hints: dict[int, str], what: str, how: str = "") -> str:
     if isinstance(answer, bool) or not isinstance(answer, int):
         raise Hint(f"answer with a whole number (the {what}), not {answer!r}")
     if answer != want:
-        raise Hint(hints.get(answer, f"the run says otherwise: count the {what} again, node by node"))
+        raise Hint(hints.get(answer, f"the run says otherwise: {how or f'count the {what} again, node by node'}"))
     return f"right, {want}: the run shows the same ({what})"
 
 
@@ -371,7 +375,9 @@ def check_q4(answer: Any) -> str:
     _, path = walk(brief_graph(BriefNodes("stubborn", 3)).compile(max_steps=20), initial_state(["Tokyo", "Paris"]))
     return _number(answer, len(path), {
         9: "9 leaves out one node: after the last (revise, check) pair, hold runs too",
-        7: "7 counts one check for all revisions: each revision is followed by its own check"}, "nodes")
+        7: "7 counts one check for all revisions: each revision is followed by its own check"}, "nodes",
+        "count every node that runs: collect, write_draft, the first check_draft, then one (revise_draft, "
+        "check_draft) pair per revision allowed, then the exit node")
 
 
 def _smallest(finishes: Any) -> int:
@@ -390,7 +396,9 @@ def _ours_finishes(bound: int) -> bool:
 def check_q5(answer: Any) -> str:
     return _number(answer, _smallest(_ours_finishes), {
         5: "5 is LangGraph's count, which adds START's own superstep; our engine counts your nodes only",
-        8: "8 is step_bound(2), the longest legal run; the complete writer passes the first check"}, "supersteps")
+        8: "8 is step_bound(2), the longest legal run; the complete writer passes the first check"}, "supersteps",
+        "count the nodes on the complete writer's path from collect to its exit; our max_steps counts one "
+        "superstep per node here, START not included")
 
 
 __all__ = ["brief_graph", "check_q2", "check_q4", "check_q5", "check_router", "check_run",

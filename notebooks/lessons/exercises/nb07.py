@@ -432,8 +432,8 @@ def check_q3(answer: Any) -> str:
     if len(runs) != 1:
         raise Hint(f"the two engines disagree here ({sorted(runs)}); please report it")
     return _number(answer, runs.pop(), {
-        2: "both branches are two nodes long now: a2 and b2 finish in the same superstep and trigger write together, "
-           "so it runs once; the join matters when branches differ in length"}, "runs of write")
+        2: "without a join, write runs once for every superstep in which an edge into it fires: find the superstep "
+           "a2 runs in and the one b2 runs in, counting from START"}, "runs of write")
 
 
 @exercise("07.Q5", kind="reasoning", title="tool handlers run under max_tool_calls=1")
