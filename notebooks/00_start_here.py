@@ -3,14 +3,14 @@
 #
 # This course takes an LLM agent apart. An agent is a model calling tools in a loop; over the notebooks 01
 # to 10 you write that loop yourself, split it into the pieces a real framework has, learn to read what a run
-# did, from the folder of messages to a trace file, and build an agent for a new task from your own pieces.
+# did, from the messages the model reads to a trace file, and build an agent for a new task from your own pieces.
 #
 # **What you will be able to do at the end of this notebook**
 #
 # - run the course offline, and switch it to a real model with one environment variable (you write the
 #   two lines that do it from Python);
 # - check that your environment has everything (and read what to do when it doesn't);
-# - predict what a run leaves in its folder of messages, then check against the run;
+# - predict how many messages a run leaves behind, then check against the run;
 # - say which model is answering right now, and run one question through it;
 # - find the notebook for each idea on the course map.
 #
