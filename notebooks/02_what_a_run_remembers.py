@@ -497,37 +497,29 @@ assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris",
 assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt and "each city" not in SYSTEM_PROMPT
 
 # %% [markdown]
-# One lucky run? The variant ran 16 times per model on fresh seeds (300 to 315). The cell counts the right runs
-# in each folder's `results.csv`, with a 95% interval (notebook 05 explains it), for each model's best variant.
+# One lucky run? Each variant ran 16 times per model on fresh seeds (300 to 315). And what did each change buy?
+# Five changed at once, so most are not separated. The definition separates two: its "named" variant is
+# "named, T=0.1" at temperature 0.3 (nothing else differs), and "named, copy" is "named" with the
+# `CITY: N°C = N°F` answer form (prompt and examples). The cell counts the right runs in both models'
+# `results.csv`, and prints two 95% intervals (`wilson`; notebook 05 explains them):
 
 # %%
 import csv
 
 from mingraph_lite.course.compare import wilson
 
-for model, variant in (("smollm2-135m", "named, T=0.1"), ("gemma3-270m", "named, copy")):
-    with open(WORKS / model / "results.csv", encoding="utf-8") as table:
-        runs = [row for row in csv.DictReader(table) if row["variant"] == variant]
-    right = sum(row["outcome"] == "right" for row in runs)
-    low, high = wilson(right, len(runs))
-    print(f"{model:<13} {variant!r:<15} right in {right} of {len(runs)} runs (interval {low:.0%} to {high:.0%})")
-    assert low > 0.25  # even the interval's low end is above a quarter of runs
-
-# %% [markdown]
-# What did each change buy? Five changed at once, so most are not separated. The definition separates two: its
-# "named" variant is "named, T=0.1" at temperature 0.3 (nothing else differs), and "named, copy" is "named" with
-# the `CITY: N°C = N°F` answer form (prompt and examples). The cell reads both models' `results.csv`:
-
-# %%
 bought = {}
 for model in ("smollm2-135m", "gemma3-270m"):
     with open(WORKS / model / "results.csv", encoding="utf-8") as table:
-        bought[model] = Counter(row["variant"] for row in csv.DictReader(table) if row["outcome"] == "right")
+        rows = list(csv.DictReader(table))
+    assert all(n == 16 for n in Counter(row["variant"] for row in rows).values())  # 16 runs per variant
+    bought[model] = Counter(row["variant"] for row in rows if row["outcome"] == "right")
     print(f"{model:<13} right of 16:", ", ".join(f"{v!r} {bought[model][v]}" for v in named))
 assert named["named"].system_prompt == named["named, T=0.1"].system_prompt != named["named, copy"].system_prompt
 assert [bought["smollm2-135m"][v] for v in named] == [9, 14, 1] and [bought["gemma3-270m"][v] for v in named] == [0, 0, 13]
 print("SmolLM2 at T=0.3 and T=0.1, 95% intervals:", *(tuple(round(x, 2) for x in wilson(k, 16)) for k in (9, 14)))
 assert wilson(9, 16)[1] > wilson(14, 16)[0]  # they overlap: no claim that temperature did it
+assert wilson(0, 16)[1] < wilson(13, 16)[0]  # Gemma's copy form: the intervals are apart
 
 # %% [markdown]
 # For SmolLM2, 9 of 16 at temperature 0.3 and 14 of 16 at 0.1: their 95% intervals (33-77% and 64-97%, printed above)
