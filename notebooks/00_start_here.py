@@ -3,14 +3,14 @@
 #
 # This course takes an LLM agent apart. An agent is a model calling tools in a loop; over the notebooks 01
 # to 10 you write that loop yourself, split it into the pieces a real framework has, learn to read what a run
-# did, from the folder of messages to a trace file, and build an agent for a new task from your own pieces.
+# did, from the messages the model reads to a trace file, and build an agent for a new task from your own pieces.
 #
 # **What you will be able to do at the end of this notebook**
 #
 # - run the course offline, and switch it to a real model with one environment variable (you write the
 #   two lines that do it from Python);
 # - check that your environment has everything (and read what to do when it doesn't);
-# - predict what a run leaves in its folder of messages, then check against the run;
+# - predict how many messages a run leaves behind, then check against the run;
 # - say which model is answering right now, and run one question through it;
 # - find the notebook for each idea on the course map.
 #
@@ -69,11 +69,17 @@ print("get_weather('Paris') ->", repr(get_weather("Paris")))
 print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 
 # %% [markdown]
-# The course pictures the model as a manager on the phone who can't reach any files: they ask you to run
-# **errands** (tool calls) and read what you report back. The manager remembers nothing between calls, so on
-# every call our code reads them the whole **folder** of messages so far: the instructions (the system
-# prompt), the question, each reply of theirs (a reply asks for errands, or is the answer), and one result
-# message per errand run. Notebook 01 tells the picture in full.
+# The course uses a picture with a few words of its own; each has a name in the code:
+#
+# - **manager**: the model, on the phone, with no access to any file (in code: the `llm` an `Agent` is given);
+# - **errand**: one tool call the manager asks you to run; the **slip** is the note that asks for it (a
+#   `ToolCall` in the manager's reply);
+# - **folder**: every message of the run so far, read out to the manager on each call (`agent.memory`);
+#   the manager remembers nothing between calls, so the whole folder is read every time.
+#
+# The folder holds the instructions (the system prompt), the question, each reply of the manager's (a reply
+# asks for errands, or is the answer), and one result message per errand run. Notebook 01 tells the picture
+# in full; `docs/glossary.md` lists every such word with its name in the code.
 #
 # ### Exercise 00.1: predict the folder, then run the demo
 #
@@ -81,7 +87,7 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # reply**, then for **one conversion per reply**, and answers when it has both conversions. Before you run
 # it: how many messages will the folder hold when the run ends, and how many did the manager read on its
 # **last** call? Write both as whole numbers and run the check (it runs the same manager and compares). The
-# demo prints both, so it waits until they are written and runs the check itself before it shows anything.
+# demo prints both counts, so it runs the check first and shows the run only after a right prediction.
 
 # %%
 from lessons.exercises import check
@@ -97,11 +103,12 @@ check("00.1", answer_1)
 # %%
 from lessons.exercises import verdict
 
-predicted = all(count is not ... for count in answer_1.values())  # the demo answers 00.1: predict first
-if not predicted:
-    print("write your prediction in 00.1 first (the cell above the check), then run this cell again")
+result_1 = verdict("00.1", answer_1)  # the demo prints the true counts: it waits for a right prediction
+if not result_1.passed:
+    print("00.1 first: the demo shows the run once your prediction is right. The check says:")
+    print(result_1)
 else:
-    print("your prediction, checked first:", verdict("00.1", answer_1), "\n")
+    print("your prediction, checked first:", result_1, "\n")
     manager = four_round_manager()
     agent = Agent(manager, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
     answer = agent.run({"question": QUESTION})["answer"]
@@ -164,7 +171,8 @@ assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sort
 # inside a running session, say to try one notebook on Ollama. Write `use_model(spec)`: it sets the
 # environment variable that picks the model (the table names it) to `spec` for this Python session, and
 # returns the model `make_llm()` builds from then on. `os.environ` is the session's environment, as a dict.
-# The check calls it with two specs (building a model touches no network), then puts your environment back.
+# The check calls it with two specs, once in a session launched with the variable already set (building a
+# model touches no network), then puts your environment back.
 
 # %%
 def use_model(spec):
@@ -180,15 +188,17 @@ check("00.2", use_model)
 # The course retells, in its own words and code, ideas from these articles (their figures are quoted as
 # theirs wherever they appear):
 #
-# - "The State and Observer Patterns in a Python Agent Loop" (the article series behind the `mingraph`
-#   project; its author is not named in our copy): the manager on the phone, the folder, the cards, the
-#   railway announcer, and the `18` vs `18°C` experiment.
-# - "The Observe-Reason-Act-Evaluate Cycle" (author not named in our copy): one loop iteration dissected.
-# - "Why an agent needs more than a message list" (author not named in our copy): what a run has to remember.
-# - "Stage 03: The Brief Is Written. Why Can't We Deliver It Yet? Making State and Control Flow Explicit"
-#   (the story of Lin's travel-practice page; author not named in our copy): the weather brief as a graph.
+# - "The State and Observer Patterns in a Python Agent Loop" (author not named in the text we have; it writes
+#   about the `mingraph` project): the manager on the phone, the folder, the cards, the railway announcer,
+#   and the `18` vs `18°C` experiment.
+# - "The Observe-Reason-Act-Evaluate Cycle" (author not named): one loop iteration dissected.
+# - "Why an agent needs more than a message list" (author not named): what a run has to remember.
+# - "Stage 03: The Brief Is Written. Why Can't We Deliver It Yet? — Making State and Control Flow Explicit"
+#   (author not named; the story of Lin's travel-practice page): the weather brief as a graph.
 # - "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman (DEV Community):
 #   ReAct, plan-and-execute, memory strategies, validated tool arguments.
+#
+# The texts of these articles are not shipped with this repository: look them up by title.
 #
 # ## What is still open
 #
@@ -197,4 +207,4 @@ check("00.2", use_model)
 # - The scripted manager always takes the same number of rounds. A real model decides for itself: set
 #   `MINGRAPH_LLM` and re-run the "active model" cell to see how many it takes.
 # - The environment check only says a model *can* be reached, not that it answers well. Small local models
-#   make up slips and hit the step limit; later notebooks show how to tell from a trace.
+#   may answer wrongly or hit the step limit; later notebooks show how to tell from a trace.

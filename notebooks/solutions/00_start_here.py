@@ -19,6 +19,11 @@ def sets_the_key_instead(spec):
     return make_llm()
 
 
+def only_if_unset(spec):
+    os.environ.setdefault("MINGRAPH_LLM", spec)
+    return make_llm()
+
+
 def never_sets_it(spec):
     return make_llm()
 
@@ -44,5 +49,6 @@ WRONG = {
     "00.2": [(builds_without_setting, "make_llm(spec)) but never sets"),
              (never_sets_it, "never sets the variable (it is still unset"),
              (sets_the_key_instead, "another variable"),
-             (always_scripted, "not one fixed model")],
+             (always_scripted, "not one fixed model"),
+             (only_if_unset, "setdefault")],
 }

@@ -73,9 +73,15 @@ def check_use_model(use_model: Any) -> str:
         raise Hint("hand in the function use_model itself")
     saved = dict(os.environ)  # the answer may set any variable: put every one back
     try:
-        for spec in ("ollama:qwen3.5:2b", "scripted"):  # building either touches no network
+        # building either touches no network; the last case is a session launched with the variable already set
+        for preset, spec in ((None, "ollama:qwen3.5:2b"), (None, "scripted"), ("scripted", "ollama:qwen3.5:2b")):
             os.environ.pop(ENV, None)
+            if preset is not None:
+                os.environ[ENV] = preset
             llm = use_model(spec)
+            if preset is not None and os.environ.get(ENV) == preset:
+                raise Hint(f"in a session launched with {ENV}={preset}, use_model({spec!r}) left it at {preset!r}: "
+                           "setdefault (or 'only if unset') keeps a value already there; assign it instead")
             if os.environ.get(ENV) != spec:
                 if spec in os.environ.values():
                     raise Hint("you set another variable: the one that picks the model is in the "
