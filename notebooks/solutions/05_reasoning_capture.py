@@ -309,7 +309,7 @@ WRONG = {
              (via_classify, "your answer runs classify"), (via_rule_helpers, "the rule helpers it reads a run with")],
     "05.1": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
-             ((1, 3), "so is every line before it"),
+             ((1, 3), "a request is never the wrong line itself"), ((1, 12), "so is every line before it"),
              ("case 1", "two whole numbers")],
     "05.3": [(via_wilson, "build the interval from its definition"),
              (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
