@@ -23,8 +23,8 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
-#   providers fill them;
+# - read a model's thinking from `LLMResponse`: which slot holds the text and which the count, where each
+#   provider puts them, and what share of a reply's output tokens went to thinking;
 # - find where a run went wrong by reading its trace for the **first wrong line**, say whose problem it is (the
 #   four cases), and count one kind of mistake over many recorded runs, per variant;
 # - build a 95% interval for a share of runs from its definition, and say what 0 right out of 8 is worth;
