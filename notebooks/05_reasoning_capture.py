@@ -23,8 +23,8 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - say which slot of `LLMResponse` holds a model's thinking and which its thinking-token count, and which
-#   providers fill them;
+# - read a model's thinking from `LLMResponse`: which slot holds the text and which the count, where each
+#   provider puts them, and what share of a reply's output tokens went to thinking;
 # - find where a run went wrong by reading its trace for the **first wrong line**, say whose problem it is (the
 #   four cases), and count one kind of mistake over many recorded runs, per variant;
 # - build a 95% interval for a share of runs from its definition, and say what 0 right out of 8 is worth;
@@ -33,7 +33,7 @@
 # **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
 # and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
 #
-# **Time:** about 81 minutes, exercises and questions included: an estimate, not a measurement, made with
+# **Time:** about 83 minutes, exercises and questions included: an estimate, not a measurement, made with
 # `scripts/pacing.py` from the notebook's words, lines of code, exercises and questions.
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
@@ -42,20 +42,16 @@
 # the small local models the course ships, read from their trace files.
 
 # %%
-import io
-import json
 import math
 import os
-import re
+import re  # noqa: F401  (for your answers to 05.2 and 05.4)
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
-from IPython.display import Image, display
-
 from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ReplayLLM, ScriptedLLM,
                            StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
-from mingraph_lite.course.compare import compare, reported_table
+from mingraph_lite.course.compare import reported_table
 from lessons.exercises import check
 from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_1_run
 from lessons.reference import reference
@@ -63,13 +59,6 @@ from lessons.predict import reveal
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
-
-
-def show(fig):
-    """Show a matplotlib figure as a PNG image."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    display(Image(buffer.getvalue()))
 
 
 print("question:", QUESTION)
@@ -132,7 +121,10 @@ print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
 
 # %% [markdown]
 # Three model calls and **three** tool calls: two lookups, then one conversion (Paris). Tokyo was never
-# converted. Now the trace, numbered, one line per event:
+# converted. Now the trace, one line per event, numbered from 1 (line 1 is `run_start`). Mind one thing when you
+# count lines: each slip shows up **twice**, first inside the `model_reply` that asks for it, then on its own
+# `tool_call` line just below. A line number points at one of the two; every exercise here means the event's
+# place in the whole list, as `enumerate(events, 1)` gives it.
 
 # %%
 def brief(e):
@@ -159,11 +151,38 @@ def print_trace(events):
 
 print_trace(events)
 assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3, 3)  # as the text above says
+line, reply = next((n, e) for n, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"])
+print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, output_tokens={reply['output_tokens']}"
+      "  (a script reports no counts: None, not 0)")
+
+# %% [markdown]
+# ### Exercise 05.4 (code): what the thinking cost, and what it left out
+#
+# A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
+# `output_tokens` (counts or `None`: not reported). The output count includes the thinking, as OpenAI's does.
+# Write `thinking_report(events)` returning `(shares, flagged)`:
+#
+# - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
+#   either count is missing (an unreported count is not 0);
+# - `flagged`: the lines of the replies whose thinking mentions a number that the reply does not use, in its
+#   text or in its tool calls' arguments. Compare numbers, not text (`64.0` is 64); the pattern
+#   `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them.
+#
+# The check builds its own **scripted** traces with thinking (a count only, text only, numbers handed to a tool, `64.0`).
+# It refuses an answer that runs `classify`: that judges a run, it never reads the envelope.
+
+# %%
+def thinking_report(events):
+    raise NotImplementedError  # return (shares, flagged)
+
+
+# %%
+check("05.4", thinking_report)
 
 # %% [markdown]
 # ## The first wrong line
 #
-# **The convention.** Number the events of one run from 1 (line 1 is `run_start`). Read top to bottom, checking
+# **The convention.** Number the lines as above. Read top to bottom, checking
 # each line against what you know, and stop at the **first** line that is wrong; later lines are often wrong
 # *because* of it, so they don't count. What "wrong" means, line by line:
 #
@@ -171,6 +190,9 @@ assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3
 #   the question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
 #   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already.
 #   A final reply before both lookups is wrong too: its numbers came from nowhere;
+# - a **request** (`model_reply` that asks for slips) is never the wrong line itself: each slip it carries is
+#   judged on its own `tool_call` line just below. So a request to convert 64 counts as right, and the slip
+#   it carries is the line to judge;
 # - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
 #   or from the right conversion;
 # - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°);
@@ -410,72 +432,16 @@ for k, n in ((6, 8), (0, 8)):
 # 0 of 8 still allows a model right about one run in three. That is why every share below carries an interval.
 
 # %% [markdown]
-# ## Real runs: the local models the course ships
+# ## Real runs: one recorded run that looked both cities up
 #
-# The repository ships the `unit` experiment (`"18"` vs `"18°C"`) run on the two small local models, in-process
-# with no server, by `python -m mingraph_lite experiment unit --llm local:MODEL ...`. That is 8 sampled runs per
-# variant each, every run classified and recorded the moment it ends. Below: their settings, then every run
-# classified from its trace. `tests/notebooks/test_nb05_claims.py` checks each claim.
+# The course also ships the `unit` experiment (`"18"` vs `"18°C"`): 32 recorded runs of the two small local
+# models. None got far enough for the unit to matter: no run's first wrong line is its final reply (case 3).
+# Notebook 02 reads what these models did instead. One recorded run of another experiment did look up both
+# cities; we read it now.
 
 # %%
-def results_rows(folder):
-    import csv
-    with (folder / "results.csv").open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
-SHIPPED = sorted(p.parent for p in Path("../data/experiments").glob("*/summary.json"))
-for folder in SHIPPED:
-    s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    verdicts = Counter()
-    for row in results_rows(folder):
-        v = classify(read_trace(folder / row["trace"]))
-        verdicts[f"case {v.case} at line {v.line}"] += 1
-    print(f"{folder.name}: {s['model']}, temperature {s['settings']['temperature']}, seeds from "
-          f"{s['settings']['seed']}, at most {s['settings']['max_steps']} model calls: {dict(verdicts)}")
-TRACES = Path("../data/experiments/smollm2-135m/traces")
-for run in ("bare-00", "bare-02"):
-    trace = read_trace(TRACES / f"{run}.jsonl")
-    asked = [e["arguments"]["celsius"] for e in trace if e["event"] == "tool_call"]
-    answered = [e["content"] for e in trace if e["event"] == "tool_return"]
-    print(f'SmolLM2, "18" {run}, to_fahrenheit asked -> answered:', ", ".join(f"{a} -> {b}" for a, b in zip(asked, answered)))
-
-# %% [markdown]
-# - **SmolLM2-135M never looked up the weather.** In all 16 runs its first slip is `to_fahrenheit` with a number
-#   it invented (30 in run 0, 39.59 in run 2): line 4, case 1. Then it keeps converting until the step limit.
-#   Run 0 converts the same 30.0 six times. In run 2, 39.59 came back as 103, then it asked about 100; from
-#   then on each number is the answer it got back (212, then 414, ...).
-# - **Gemma 3 270M mostly answered at once, without any tool** (12 of 16 runs: case 1 at line 3, an answer
-#   before any lookup). The next cell reads those 12 first replies: 10 copy the reply format's placeholder
-#   `<your answer>` back, 7 of them with the format line that follows it in the prompt, and only 3 name Paris or
-#   Tokyo at all. The other 4 runs looked the weather up again and again and never converted: case 4.
-# - **Neither model got far enough for the unit to matter:** the article's mistake (case 3) needs both lookups
-#   first.
-
-# %%
-GEMMA = Path("../data/experiments/gemma3-270m")
-at_once = [first["content"] for row in results_rows(GEMMA)
-           for first in [next(e for e in read_trace(GEMMA / row["trace"]) if e["event"] == "model_reply")["message"]]
-           if not first["tool_calls"]]
-placeholder = sum("<your answer>" in text.lower() for text in at_once)
-format_line = sum("or with one or more function calls" in text for text in at_once)
-cities = sum(bool(re.search(r"paris|tokyo", text, re.I)) for text in at_once)
-print(f"Gemma's answers before any lookup: {len(at_once)}; copy the placeholder <your answer>: {placeholder}; "
-      f"copy the format line after it too: {format_line}; name Paris or Tokyo: {cities}")
-
-# %% [markdown]
-# ### All the recorded runs, compared
-
-# %%
-comparison = compare(SHIPPED)
-print(comparison.table())
-show(comparison.figure(title="Recorded runs of the shipped local models (8 per variant; temperature and "
-                             "seeds in each folder's summary)"))
-
-# %% [markdown]
-# No run was right (0 of 8 per variant). The variants differ only for Gemma, 5 vs 7 wrong slips and 3 vs 1
-# never finished, well inside overlapping intervals: nothing about units. Testing the finding needs a model of
-# the article's size (qwen3.5:0.8b), served to a class (see `data/experiments/README.md`).
+unit_runs = [t for m in ("smollm2-135m", "gemma3-270m") for t in Path(f"../data/experiments/{m}/traces").glob("*.jsonl")]
+print(len(unit_runs), "unit runs, by case:", dict(Counter(classify(read_trace(t)).case for t in unit_runs)))
 
 # %% [markdown]
 # ## A run with a worked example, read line by line
@@ -493,6 +459,12 @@ show(comparison.figure(title="Recorded runs of the shipped local models (8 per v
 # placed before the question; the trace marks it `"example"`. The run's settings, then what the model read:
 
 # %%
+def results_rows(folder):
+    import csv
+    with (folder / "results.csv").open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
 FINISH = Path("../data/experiments/finish-right/gemma3-270m")
 row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
 print({key: row[key] for key in ("model", "variant", "index", "seed", "temperature")})
@@ -538,7 +510,7 @@ reveal(my_line_and_case, (real_verdict.line, real_verdict.case), "(line, case)")
 # starts with `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F. That is case 3, and the
 # classifier's `celsius_as_fahrenheit` flag is set. The rest of the reply is noise (stray words in other
 # languages, then unrelated text) until the token cap. One run of a tiny sampled model shows what it wrote,
-# not why; we make no claim about the cause. (`tests/notebooks/test_nb05_claims.py` checks each sentence.)
+# not why; we make no claim about the cause.
 
 # %%
 print(f"line 9 begins: {recorder.events[8]['message']['content'][:40]!r}")
@@ -547,7 +519,8 @@ print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
 # %% [markdown]
 # No `finish-right` run is right. The first right runs came later, from results that name their input
 # (`finish-right-3`, replayed in notebook 02). The only `finish-right` runs whose first wrong line is the final
-# reply are four of Gemma's, all with the worked example in the folder (`tests/notebooks/test_nb05_claims.py`).
+# reply are four of Gemma's, all with the worked example in the folder. (`tests/notebooks/test_nb05_claims.py`
+# checks each claim about recorded runs.)
 
 # %% [markdown]
 # ## Try it with a live model
@@ -603,8 +576,9 @@ else:
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in the solutions file beside the notebooks. Four of them
-# (2, 3, 5 and 6) have a cell below that checks your answer against a run of the code.
+# Answer in your own words first; the answers are in the solutions file beside the notebooks. Five of them
+# (2, 3, 5, 6 and 7) have a cell below that checks your answer: against a run of the code, and for 7 against
+# the table.
 #
 # 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
 #    provider would force an adapter to keep it in the folder?
@@ -618,6 +592,8 @@ else:
 #    which the 95% interval is narrower than 0.2 (20 points)?
 # 6. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
 #    the same verdict, another verdict, or a refusal?
+# 7. From the envelope table: where does each provider put a reply's thinking **text**? For Ollama (qwen3),
+#    OpenAI Chat Completions and Anthropic, choose "message.thinking", "thinking blocks" or "nowhere".
 
 # %%
 answer_q2 = ...  # "same" or "different"
@@ -634,3 +610,7 @@ check("05.Q5", answer_q5)
 # %%
 answer_q6 = ...  # "same verdict", "another verdict" or "refused"
 check("05.Q6", answer_q6)
+
+# %%
+answer_q7 = ...  # a dict {"ollama": "...", "openai": "...", "anthropic": "..."}
+check("05.Q7", answer_q7)

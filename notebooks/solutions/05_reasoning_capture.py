@@ -147,6 +147,77 @@ def via_classify(runs):
     return counts
 
 
+def thinking_report(events):
+    """Per model reply (keyed by its line), the share of output tokens spent thinking (None when not reported),
+    and the lines whose thinking mentions a number the reply (its text or its tool calls) does not use."""
+    shares, flagged = {}, []
+    for line, e in enumerate(events, 1):
+        if e["event"] != "model_reply":
+            continue
+        thought, out = e["reasoning_tokens"], e["output_tokens"]
+        shares[line] = thought / out if thought is not None and out else None
+        reply = e["message"]["content"] + " " + str([call["arguments"] for call in e["message"]["tool_calls"]])
+        used = {float(n) for n in NUMBER.findall(reply)}
+        if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
+            flagged.append(line)
+    return shares, flagged
+
+
+def unreported_as_zero(events):
+    """Wrong: a share of 0 where no count was reported."""
+    shares, flagged = thinking_report(events)
+    return {line: share or 0.0 for line, share in shares.items()}, flagged
+
+
+def share_of_the_rest(events):
+    """Wrong: thinking over the answer's tokens only, as if the output count left the thinking out."""
+    shares, flagged = thinking_report(events)
+    return {line: share / (1 - share) if share and share < 1 else share for line, share in shares.items()}, flagged
+
+
+def zero_based_lines(events):
+    """Wrong: lines counted from 0."""
+    shares, flagged = thinking_report(events)
+    return {line - 1: share for line, share in shares.items()}, [line - 1 for line in flagged]
+
+
+def numbered_replies(events):
+    """Wrong: numbers the model replies 1, 2, 3 instead of giving their lines in the trace."""
+    shares, flagged = thinking_report(events)
+    place = {line: i for i, line in enumerate(shares, 1)}
+    return {place[line]: share for line, share in shares.items()}, [place[line] for line in flagged]
+
+
+def text_only(events):
+    """Wrong: reads the reply's text only, so a number it hands a tool looks unused."""
+    shares, flagged = thinking_report(events)
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply" and line not in flagged:
+            used = set(NUMBER.findall(e["message"]["content"]))
+            if any(n not in used and float(n) not in {float(u) for u in used}
+                   for n in NUMBER.findall(e["reasoning"] or "")):
+                flagged.append(line)
+    return shares, sorted(flagged)
+
+
+def text_numbers(events):
+    """Wrong: compares the numbers' text, so the thinking's 64.0 misses the answer's 64."""
+    shares, flagged = {}, []
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply":
+            shares[line] = thinking_report([e])[0][1]
+            reply = e["message"]["content"] + " " + str([call["arguments"] for call in e["message"]["tool_calls"]])
+            if set(NUMBER.findall(e["reasoning"] or "")) - set(NUMBER.findall(reply)):
+                flagged.append(line)
+    return shares, flagged
+
+
+def via_classify_thinking(events):
+    """Wrong: asks the package's classifier, which never reads the envelope."""
+    verdict = classify(events)
+    return thinking_report(events)[0], [verdict.line] if verdict.celsius_as_fahrenheit else []
+
+
 Z = 1.96
 
 
@@ -227,7 +298,8 @@ def divides_by_observed_se(k, n):
     return min(inside), max(inside)
 
 
-SOLUTIONS = {"05.1": (1, 14), "05.2": made_up_counts, "05.3": score_interval,
+SOLUTIONS = {"05.1": (1, 14), "05.2": made_up_counts, "05.3": score_interval, "05.4": thinking_report,
+             "05.Q7": {"ollama": "message.thinking", "openai": "nowhere", "anthropic": "thinking blocks"},
              "05.Q2": "same", "05.Q3": "right", "05.Q5": 128, "05.Q6": "refused"}
 WRONG = {
     "05.2": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
@@ -237,7 +309,7 @@ WRONG = {
              (via_classify, "your answer runs classify"), (via_rule_helpers, "the rule helpers it reads a run with")],
     "05.1": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
-             ((1, 3), "so is every line before it"),
+             ((1, 3), "a request is never the wrong line itself"), ((1, 12), "so is every line before it"),
              ("case 1", "two whole numbers")],
     "05.3": [(via_wilson, "build the interval from its definition"),
              (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
@@ -245,6 +317,12 @@ WRONG = {
              (high_first, "return the low end first"), (coarse_grid, "steps of 0.001 or less"),
              (strict_inside, "a strict < leaves it out"),
              (divides_by_observed_se, "k = 0 and k = n are the edges")],
+    "05.4": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
+             (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
+             (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
+             (via_classify_thinking, "your answer runs classify")],
+    "05.Q7": [({"ollama": "message.thinking", "openai": "usage", "anthropic": "thinking blocks"}, "openai"),
+              ("message.thinking", "a dict with the keys")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls")],
     "05.Q5": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
@@ -269,4 +347,7 @@ QUESTIONS = {
              "of the number of runs, so halving it takes four times the runs.",
     "05.Q6": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
              "question, the recording sent the worked example too. A replay is only valid for the same folder.",
+    "05.Q7": "Ollama (qwen3, thinking on): message.thinking; OpenAI Chat Completions: nowhere, it returns only a "
+             "count (usage.completion_tokens_details.reasoning_tokens); Anthropic: thinking blocks in the reply, "
+             "which must go back unchanged with the tool call they led to.",
 }

@@ -22,11 +22,13 @@ def test_the_package_interval_appears_only_after_the_exercise_that_builds_it():
     assert not [s for s in sources if "half-width" in s or "z²/" in s]  # the closed form is never printed
 
 
-def test_no_cell_holds_a_working_answer_to_05_2_or_05_3():
+def test_no_cell_holds_a_working_answer_to_05_2_05_3_or_05_4():
     text = "\n".join(_sources())
     assert text.count("def made_up_counts") == 1 and text.count("def interval") == 1
+    assert text.count("def thinking_report") == 1
     for stub in ("def made_up_counts(runs):\n    raise NotImplementedError",
-                 "def interval(k, n):\n    raise NotImplementedError"):
+                 "def interval(k, n):\n    raise NotImplementedError",
+                 "def thinking_report(events):\n    raise NotImplementedError"):
         assert stub in text
 
 

@@ -196,6 +196,9 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                else "its number came from get_weather")
         return Hint(f"right case; line {line} asks {event['name']}({event['arguments']}), and that is right: "
                     f"{why}; read on to the first slip that is not")
+    if event["event"] == "model_reply" and line < truth:
+        return Hint(f"right case; line {line} is a request (model_reply): a request is never the wrong line itself, "
+                    "each slip it carries is judged on its own tool_call line just below it")
     where = "comes after the first wrong one" if line > truth else "is right, and so is every line before it"
     return Hint(f"right case; line {line} is a {event['event']} line, and it {where}: find the earliest "
                 "to_fahrenheit slip whose number get_weather never returned")

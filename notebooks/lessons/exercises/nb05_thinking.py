@@ -1,0 +1,134 @@
+"""Notebook 05's envelope exercise and question: what share of each reply went to thinking, which replies thought
+about a number they did not use, and where each provider puts its thinking. Every trace here is scripted."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from mingraph_lite.agents import Agent
+from mingraph_lite.llms.base import LLMResponse
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.messages import AssistantMessage, ToolCall
+from mingraph_lite.observers.recorder import EventRecorder
+from mingraph_lite.course.classify import classify
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
+from mingraph_lite.course.weather import weather_registry
+from . import Hint, exercise
+from .package_guard import calls_package
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+Report = tuple[dict[int, "float | None"], list[int]]
+
+
+def _reply(text: str = "", calls: tuple[tuple[str, dict[str, Any]], ...] = (), *, thinking: str | None = None,
+           thought: int | None = None, out: int | None = None) -> LLMResponse:
+    slips = [ToolCall(f"c{i}", name, args) for i, (name, args) in enumerate(calls)]
+    return LLMResponse(AssistantMessage(text, slips), output_tokens=out, reasoning=thinking,
+                       reasoning_tokens=thought, model="scripted")
+
+
+def scripted_trace(*replies: LLMResponse) -> list[dict[str, Any]]:
+    """A scripted run of these replies, recorded as a trace (line 1 is run_start); labelled scripted, not a model."""
+    recorder = EventRecorder()
+    Agent(ScriptedLLM(list(replies), name="scripted: thinking"), weather_registry(), SYSTEM_PROMPT,
+          observers=[recorder]).run({"question": QUESTION})
+    return recorder.events
+
+
+def _report(events: list[dict[str, Any]]) -> Report:
+    shares, flagged = {}, []
+    for line, e in enumerate(events, 1):
+        if e["event"] != "model_reply":
+            continue
+        thought, out = e.get("reasoning_tokens"), e.get("output_tokens")
+        shares[line] = thought / out if thought is not None and out else None
+        said = (e["message"].get("content") or "") + json.dumps([c["arguments"] for c in e["message"]["tool_calls"]])
+        used = {float(n) for n in NUMBER.findall(said)}
+        if any(float(n) not in used for n in NUMBER.findall(e.get("reasoning") or "")):
+            flagged.append(line)
+    return shares, flagged
+
+
+LOOK = (("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"}))
+
+
+def _traps() -> list[tuple[str, list[dict[str, Any]], str]]:
+    return [
+        ("a count-only run (as OpenAI reports: no text, a count)",
+         scripted_trace(_reply("", LOOK, thought=20, out=80), _reply("Paris: 64°F, Tokyo: 75°F", thought=45, out=60)),
+         "share = reasoning_tokens / output_tokens: the output count already includes the thinking"),
+        ("a text-only run (as Ollama reports: text, no count)",
+         scripted_trace(_reply("", LOOK, thinking="I need both cities first.", out=40),
+                        _reply("Paris: 64°F, Tokyo: 75°F", out=30)),
+         "reasoning_tokens None means not reported: the share is None, never 0 and never a guess from the text; "
+         "a reply with no thinking text (reasoning None) mentions no number"),
+        ("a run whose thinking names the number it converts",
+         scripted_trace(_reply("", LOOK, thought=5, out=20),
+                        _reply("", (("to_fahrenheit", {"celsius": 18}),), thinking="Paris is 18, convert it.",
+                               thought=10, out=30),
+                        _reply("Paris: 64°F", thinking="So Paris is 64.", thought=4, out=10)),
+         "a number the reply asks a tool about is used: look in its tool calls' arguments too, not only its text"),
+        ("a run whose thinking writes 64.0",
+         scripted_trace(_reply("", LOOK), _reply("Paris: 64°F, Tokyo: 24°F",
+                                                 thinking="Paris came back as 64.0, Tokyo as 24.")),
+         "compare numbers, not text: 64.0 in the thinking is the 64 of the answer"),
+        ("the article's mistake, re-enacted with thinking",
+         scripted_trace(_reply("", LOOK, thought=9, out=30),
+                        _reply("Paris: 64°F, Tokyo: 24°F", thinking="Paris 18 is 64. Tokyo 24 is already Fahrenheit.",
+                               thought=70, out=90)),
+         "the final reply's thinking names 18, which its answer never uses: flag that reply's line"),
+    ]
+
+
+def _line_hint(got: Any, want: dict[int, Any]) -> str:
+    keys = sorted(got) if isinstance(got, dict) else []
+    if keys == [k - 1 for k in want]:
+        return "your lines are one too low: line 1 is run_start, so number with enumerate(events, 1)"
+    if keys == list(range(1, len(want) + 1)):
+        return "you numbered the model replies only: a line is the reply's place among all the trace's events"
+    return "key the shares by the line of each model_reply event (line 1 is run_start), one key per reply"
+
+
+def _same(got: dict[int, Any], want: dict[int, Any]) -> bool:
+    return all((got[k] is None) == (w is None) and (w is None or math.isclose(got[k], w)) for k, w in want.items())
+
+
+@exercise("05.4", kind="code", title="the envelope: thinking's share of each reply, and numbers thought of but unused")
+def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> str:
+    traps = _traps()
+    if calls_package(report, (classify,), traps[-1][1]):
+        raise Hint("your answer runs classify: it judges a run's first wrong line and never reads the envelope's "
+                   "reasoning or reasoning_tokens; read the model_reply events yourself")
+    for label, events, hint in traps:
+        want = _report(events)
+        try:
+            got = report(events)
+            shares, flagged = got
+        except (NotImplementedError, Hint):
+            raise
+        except Exception as error:  # the learner's crash: name the trace and what is special in it
+            raise Hint(f"on {label} your function raised {type(error).__name__}: {hint}") from None
+        if not isinstance(shares, dict) or sorted(shares) != sorted(want[0]):
+            raise Hint(f"on {label}: {_line_hint(shares, want[0])}")
+        if not _same(shares, want[0]):
+            raise Hint(f"on {label} your shares are {shares}, expected {want[0]}: {hint}")
+        if sorted(flagged) != want[1]:
+            raise Hint(f"on {label} you flagged lines {sorted(flagged)}, expected {want[1]}: {hint}")
+    return f"right on {len(traps)} scripted traces, each with its own trap"
+
+
+WHERE = {"ollama": "message.thinking", "openai": "nowhere", "anthropic": "thinking blocks"}
+
+
+@exercise("05.Q7", kind="reasoning", title="where each provider puts a reply's thinking text")
+def check_where_thinking(answer: Any) -> str:
+    if not isinstance(answer, dict) or set(answer) != set(WHERE):
+        raise Hint(f"answer with a dict with the keys {sorted(WHERE)}, each a choice from the table's column")
+    for provider, place in WHERE.items():
+        if str(answer[provider]).strip().lower() != place:
+            raise Hint(f"{provider}: read the table's `reasoning` column again; choose from {sorted(WHERE.values())}")
+    return "right: Ollama in message.thinking, Anthropic in thinking blocks, OpenAI Chat Completions returns no text"
