@@ -223,7 +223,7 @@ print("answer:", answer, f"\nCallingModel was picked up {picked.count('CallingMo
 # `agent.cards` lists each card picked up and the folder's size then.
 
 # %%
-from mingraph_lite import agents
+from mingraph_lite import agents  # the package's insides, read only to show its cards: not a path to build on
 
 assert set(card_transitions(agents._CallingModel)) == set(card_transitions(CallingModel))  # the same arrows
 for card in (agents._CallingModel, agents._RunningTools, agents._Finished):
