@@ -615,7 +615,7 @@ assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sor
 # %% [markdown]
 # ## What is still open
 #
-# - **Repeats.** SmolLM2 asked for the same conversion six times. Your router could notice a repeated batch and stop
+# - **Repeats.** SmolLM2 asked for the same conversion six times. Your model node could notice a repeated batch and stop
 #   early with a reason of its own (Q7); the package's `Agent` does not (the recording shows it spending all six calls).
 # - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. The lab's
 #   right runs had their worked examples as turns of their own, which a task file's system prompt cannot give. A
