@@ -220,7 +220,8 @@ print(repr(re.sub(r"^\s*\d+[.)]\s*", "", "  2) Look up the temperature in Tokyo.
 
 # %% [markdown]
 # Write `read_plan(reply)`: return the steps, in order, taken from the lines that start (after any spaces) with a
-# number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or with a bullet (`-` or `*`), each with its
+# number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or with a bullet (`-` or `*`), the marker
+# then followed by a space (so `**Plan:**` and `3.5 degrees` are not steps), each with its
 # marker and the spaces around the text removed. Every other line (a preamble, a closing remark, a blank line, a line
 # that merely starts with a number, such as "2024 was warm.") is not a step: drop it, and drop a marker with no text
 # after it too. The check reads replies this notebook doesn't show; it refuses `parse_plan`, whose behaviour is

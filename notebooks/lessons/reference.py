@@ -38,8 +38,10 @@ def _module(number: str) -> ModuleType:
 def is_reference(answer: Any) -> bool:
     """Whether an answer (or a part of a tuple answer) is a reference loaded here, not the learner's own code."""
     parts = answer if isinstance(answer, tuple | list) else (answer,)
+    loaded = [value for module in sys.modules.values() if getattr(module, "__name__", "").startswith(PREFIX)
+              for value in vars(module).values() if not isinstance(value, str | int | float | bool | type(None))]
     return any((getattr(part if callable(part) else type(part), "__module__", None) or "").startswith(PREFIX)
-               for part in parts)
+               or any(part is value for value in loaded) for part in (*parts, answer))
 
 
 @contextmanager

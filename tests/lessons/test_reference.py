@@ -46,3 +46,11 @@ def test_an_answer_without_a_module_name_is_judged_not_crashed():
     from lessons.reference import is_reference
 
     assert not is_reference(namespace["mine"])
+
+
+def test_a_value_taken_from_a_loaded_reference_module_is_refused_too():
+    """A reader passed 03.4 with `ours.WHO_FIXES`, a dict from the module the notebook loads for later cells."""
+    ours = reference("03_state_cards")
+    result = verdict("03.4", ours.WHO_FIXES)
+    assert result.status == "not yet" and "notebook's own version" in result.message, str(result)
+    assert verdict("03.4", dict(ours.WHO_FIXES)).passed  # the same answer written out is the learner's to give
