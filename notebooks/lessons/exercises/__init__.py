@@ -100,6 +100,15 @@ def _holds_code(answer: Any) -> bool:
     return any(callable(part) or type(part).__module__ != "builtins" for part in parts)
 
 
+def number_answer(answer: Any, want: int, hints: dict[int, str], what: str, how: str = "") -> str:
+    """A question answered by a count the checker got from a run: the number, or a hint (a known miss's own)."""
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise Hint(f"answer with a whole number (the {what}), not {answer!r}")
+    if answer != want:
+        raise Hint(hints.get(answer, f"the run says otherwise: {how or f'count the {what} again'}"))
+    return f"right, {want}: the run shows the same ({what})"
+
+
 def check(id: str, answer: Any) -> None:
     """The check cell: print the verdict (never raise, so the notebook runs on with a stub)."""
     print(verdict(id, answer))
@@ -117,4 +126,4 @@ def _register_all() -> None:
 
 _register_all()
 
-__all__ = ["EXERCISES", "Exercise", "Hint", "NotDone", "Verdict", "check", "exercise", "verdict"]
+__all__ = ["EXERCISES", "Exercise", "Hint", "NotDone", "Verdict", "check", "exercise", "number_answer", "verdict"]

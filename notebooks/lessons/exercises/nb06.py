@@ -15,7 +15,7 @@ from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, expected_
 from mingraph_lite.course.weather import WEATHER
 from mingraph_lite import GraphStepLimit
 from mingraph_lite.graph import StateGraph
-from . import Hint, exercise
+from . import Hint, exercise, number_answer
 from .borrowing import borrowed
 
 START, END = "__start__", "__end__"  # spelt as LangGraph and the course's engine spell them
@@ -351,11 +351,7 @@ def check_stuck(route_unless_stuck: Any) -> str:
 # -- Questions checked against runs ----------------------------------------------------------------
 
 def _number(answer: Any, want: int, hints: dict[int, str], what: str, how: str = "") -> str:
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise Hint(f"answer with a whole number (the {what}), not {answer!r}")
-    if answer != want:
-        raise Hint(hints.get(answer, f"the run says otherwise: {how or f'count the {what} again, node by node'}"))
-    return f"right, {want}: the run shows the same ({what})"
+    return number_answer(answer, want, hints, what, how or f"count the {what} again, node by node")
 
 
 @exercise("06.Q2", kind="reasoning", title="events without a reducer")

@@ -17,6 +17,7 @@ from mingraph_lite import AssistantMessage, ReplayLLM, ToolCall, ToolMessage
 from mingraph_lite.graph import AgentNodes, AgentState, StateGraph, build_agent_graph, initial_agent_state, run_agent_graph
 from mingraph_lite.graph.agent_graph import node_executions
 from . import Hint, exercise
+from . import number_answer as _number
 from .borrowing import borrowed
 from .nb06 import START, END
 from ..parallel_brief import CALLS
@@ -394,14 +395,6 @@ def check_repeat_router(route_after_model: Any) -> str:
 
 
 # -- Questions checked against runs ----------------------------------------------------------------
-
-def _number(answer: Any, want: int, hints: dict[int, str], what: str) -> str:
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise Hint(f"answer with a whole number (the {what}), not {answer!r}")
-    if answer != want:
-        raise Hint(hints.get(answer, f"the run says otherwise: count the {what} again"))
-    return f"right, {want}: the run shows the same ({what})"
-
 
 @exercise("07.Q2", kind="reasoning", title="supersteps of the parallel stubborn run")
 def check_q2(answer: Any) -> str:
