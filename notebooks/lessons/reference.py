@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from .calls import watching
 
 SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
 PREFIX = "reference_"  # the module name a loaded reference carries, so a check can tell it from the learner's code
@@ -44,24 +44,10 @@ def is_reference(answer: Any) -> bool:
                or any(part is value for value in loaded) for part in (*parts, answer))
 
 
-@contextmanager
-def watch() -> Iterator[list[str]]:
+def watch() -> AbstractContextManager[list[str]]:
     """Note every call into a loaded reference while the block runs: a learner's answer that only wraps the
     notebook's own version (``lambda *a: reference("01.4")(*a)``) is caught by what it runs, not by its name."""
-    seen: list[str] = []
-
-    def profile(frame, event, arg):
-        if event == "call" and frame.f_globals.get("__name__", "").startswith(PREFIX):
-            seen.append(frame.f_code.co_name)
-
-    old, old_threads = sys.getprofile(), threading.getprofile()
-    sys.setprofile(profile)
-    threading.setprofile(profile)
-    try:
-        yield seen
-    finally:
-        sys.setprofile(old)
-        threading.setprofile(old_threads)
+    return watching(lambda frame: frame.f_globals.get("__name__", "").startswith(PREFIX))
 
 
 def reference(exercise: str) -> Any:

@@ -21,6 +21,7 @@ from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
+from ..calls import watching
 from . import Hint, NotDone, exercise
 
 # --- 03.1: which cards, in which order ------------------------------------------------------------
@@ -59,18 +60,8 @@ def _no_runs() -> Iterator[None]:
 
 def calls_seen(fn: Callable[..., Any], args: tuple, wanted: Callable[[Any], bool]) -> tuple[Any, list[str]]:
     """``fn(*args)``, and the names of the Python functions it called, at any depth, whose code ``wanted`` picks."""
-    seen: list[str] = []
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and wanted(frame.f_code):
-            seen.append(frame.f_code.co_name)
-
-    old = sys.getprofile()
-    sys.setprofile(profile)
-    try:
+    with watching(lambda frame: wanted(frame.f_code)) as seen:
         return fn(*args), seen
-    finally:
-        sys.setprofile(old)
 
 
 def _runs_a_manager_or_cards(code: Any) -> bool:

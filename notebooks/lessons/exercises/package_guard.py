@@ -9,10 +9,11 @@ frame that runs it.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from ..calls import watching
 
 
 class PackageCalled(Exception):
@@ -30,20 +31,13 @@ def refusing(*functions: Callable[..., Any]) -> Iterator[list[str]]:
     collects the names of the originals' code that ran anyway, through a copy of the function."""
     plain = [getattr(fn, "__func__", fn) for fn in functions]  # a classmethod's function
     saved = [(fn, fn.__code__) for fn in plain]
-    codes, ran = [code for _, code in saved], []
-
-    def watch(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and any(frame.f_code is code for code in codes):
-            ran.append(frame.f_code.co_name)
-
-    previous = sys.getprofile()
+    codes = [code for _, code in saved]
     try:
         for fn, _ in saved:
             fn.__code__ = _refuse.__code__
-        sys.setprofile(watch)
-        yield ran
+        with watching(lambda frame: any(frame.f_code is code for code in codes)) as ran:
+            yield ran
     finally:
-        sys.setprofile(previous)
         for fn, code in saved:
             fn.__code__ = code
 
