@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import operator
 from copy import deepcopy
-from typing import Any, TypedDict, get_type_hints
+from typing import Any
 
 from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, expected_rows, initial_state
 from mingraph_lite.course.weather import WEATHER
 from mingraph_lite import GraphStepLimit
 from mingraph_lite.graph import StateGraph
-from . import Hint, exercise, number_answer
+from . import Hint, exercise
 from .borrowing import borrowed
 
 START, END = "__start__", "__end__"  # spelt as LangGraph and the course's engine spell them
@@ -348,54 +348,5 @@ def check_stuck(route_unless_stuck: Any) -> str:
     return "your router accepts, revises while the issues change, and holds a writer that is stuck or out of tries"
 
 
-# -- Questions checked against runs ----------------------------------------------------------------
-
-def _number(answer: Any, want: int, hints: dict[int, str], what: str, how: str = "") -> str:
-    return number_answer(answer, want, hints, what, how or f"count the {what} again, node by node")
-
-
-@exercise("06.Q2", kind="reasoning", title="events without a reducer")
-def check_q2(answer: Any) -> str:
-    fields = get_type_hints(BriefState, include_extras=True)
-    plain = TypedDict("PlainEvents", {**fields, "events": list[str]})  # `events` replaced, not added to
-    final, _ = walk(brief_graph(BriefNodes("missing-notice", 1), plain).compile(max_steps=8),
-                    initial_state(["Tokyo", "Paris"]))
-    return _number(answer, len(final["events"]), {
-        7: "7 is what the reducer gives (one event per node, one more for the second city); without it each "
-           "slip's events replace the list", 6: "6 is one event per node: without a reducer each slip replaces the list"},
-        "entries")
-
-
-@exercise("06.Q4", kind="reasoning", title="the stubborn writer's path length")
-def check_q4(answer: Any) -> str:
-    _, path = walk(brief_graph(BriefNodes("stubborn", 3)).compile(max_steps=20), initial_state(["Tokyo", "Paris"]))
-    return _number(answer, len(path), {
-        9: "9 leaves out one node: after the last (revise, check) pair, hold runs too",
-        7: "7 counts one check for all revisions: each revision is followed by its own check"}, "nodes",
-        "count every node that runs: collect, write_draft, the first check_draft, then one (revise_draft, "
-        "check_draft) pair per revision allowed, then the exit node")
-
-
-def _smallest(finishes: Any) -> int:
-    return next(bound for bound in range(1, 30) if finishes(bound))
-
-
-def _ours_finishes(bound: int) -> bool:
-    try:
-        brief_graph(BriefNodes("complete", 2)).compile(max_steps=bound).invoke(initial_state(["Tokyo", "Paris"]))
-    except GraphStepLimit:
-        return False
-    return True
-
-
-@exercise("06.Q5", kind="reasoning", title="the smallest max_steps")
-def check_q5(answer: Any) -> str:
-    return _number(answer, _smallest(_ours_finishes), {
-        5: "5 is LangGraph's count, which adds START's own superstep; our engine counts your nodes only",
-        8: "8 is step_bound(2), the longest legal run; the complete writer passes the first check"}, "supersteps",
-        "count the nodes on the complete writer's path from collect to its exit; our max_steps counts one "
-        "superstep per node here, START not included")
-
-
-__all__ = ["brief_graph", "check_q2", "check_q4", "check_q5", "check_router", "check_run",
+__all__ = ["brief_graph", "check_router", "check_run",
            "check_stuck", "walk"]

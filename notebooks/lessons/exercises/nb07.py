@@ -14,10 +14,9 @@ from mingraph_lite.course.brief import BriefNodes, BriefState, connect_brief, in
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
 from mingraph_lite import AssistantMessage, ReplayLLM, ToolCall, ToolMessage
-from mingraph_lite.graph import AgentNodes, AgentState, StateGraph, build_agent_graph, initial_agent_state, run_agent_graph
+from mingraph_lite.graph import AgentNodes, AgentState, StateGraph, initial_agent_state, run_agent_graph
 from mingraph_lite.graph.agent_graph import node_executions
 from . import Hint, exercise
-from . import number_answer as _number
 from .borrowing import borrowed
 from .nb06 import START, END
 from ..parallel_brief import CALLS
@@ -394,48 +393,4 @@ def check_repeat_router(route_after_model: Any) -> str:
             "the scripted manager answer")
 
 
-# -- Questions checked against runs ----------------------------------------------------------------
-
-@exercise("07.Q2", kind="reasoning", title="supersteps of the parallel stubborn run")
-def check_q2(answer: Any) -> str:
-    from mingraph_lite.course.brief import build_brief_graph
-
-    graph = build_brief_graph("stubborn", 2)
-    graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
-    return _number(answer, len(graph.steps), {
-        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps")
-
-
-def _two_by_two(engine: Any) -> int:
-    class Log(TypedDict):
-        log: Annotated[list[str], lambda old, new: old + new]
-
-    builder = engine(Log)
-    for name in ("a", "a2", "b", "b2", "write"):
-        builder.add_node(name, lambda state, name=name: {"log": [name]})
-    for source, target in ((START, "a"), ("a", "a2"), (START, "b"), ("b", "b2"), ("a2", "write"), ("b2", "write"),
-                           ("write", END)):
-        builder.add_edge(source, target)
-    return builder.compile().invoke({"log": []})["log"].count("write")
-
-
-@exercise("07.Q3", kind="reasoning", title="two even branches without a join")
-def check_q3(answer: Any) -> str:
-    runs = {_two_by_two(engine) for _, engine, _ in _engines()}
-    if len(runs) != 1:
-        raise Hint(f"the two engines disagree here ({sorted(runs)}); please report it")
-    return _number(answer, runs.pop(), {
-        2: "without a join, write runs once for every superstep in which an edge into it fires: find the superstep "
-           "a2 runs in and the one b2 runs in, counting from START"}, "runs of write")
-
-
-@exercise("07.Q5", kind="reasoning", title="tool handlers run under max_tool_calls=1")
-def check_q5(answer: Any) -> str:
-    end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                            max_tool_calls=1), QUESTION)
-    return _number(answer, end["tool_calls_made"], {
-        1: "the budget is checked for a whole batch before it starts, and the first batch asks for two lookups: "
-           "none of them runs"}, "tool handlers")
-
-
-__all__ = ["agent_with_router", "check_repeat_router", "smollm2_replay", "check_collect_city", "check_declare", "check_latest", "check_q2", "check_q3", "check_q5"]
+__all__ = ["agent_with_router", "check_repeat_router", "smollm2_replay", "check_collect_city", "check_declare", "check_latest"]
