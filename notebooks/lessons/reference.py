@@ -44,10 +44,24 @@ def is_reference(answer: Any) -> bool:
                or any(part is value for value in loaded) for part in (*parts, answer))
 
 
-def watch() -> AbstractContextManager[list[str]]:
+def watch(may_use: tuple[str, ...] = ()) -> AbstractContextManager[list[str]]:
     """Note every call into a loaded reference while the block runs: a learner's answer that only wraps the
-    notebook's own version (``lambda *a: reference("01.4")(*a)``) is caught by what it runs, not by its name."""
-    return watching(lambda frame: frame.f_globals.get("__name__", "").startswith(PREFIX))
+    notebook's own version (``lambda *a: reference("01.4")(*a)``) is caught by what it runs, not by its name.
+    ``may_use`` names earlier exercises whose own version the answer may run (a later exercise built on them)."""
+    allowed = {code for id in may_use for code in _codes(reference(id))}
+    return watching(lambda frame: frame.f_globals.get("__name__", "").startswith(PREFIX)
+                    and frame.f_code not in allowed)
+
+
+def _codes(function: Any) -> set[Any]:
+    """A function's code and the code of every function defined inside it (a node it returns, say)."""
+    found, todo = set(), [getattr(function, "__code__", None)]
+    while todo:
+        code = todo.pop()
+        if code is not None and hasattr(code, "co_consts") and code not in found:
+            found.add(code)
+            todo += [const for const in code.co_consts if hasattr(const, "co_consts")]
+    return found
 
 
 def reference(exercise: str) -> Any:

@@ -34,6 +34,7 @@ class Exercise:
     kind: Kind
     title: str
     checker: Callable[[Any], str]
+    may_use: tuple[str, ...] = ()  # earlier exercises whose notebook version the answer may run
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,15 @@ class Verdict:
 EXERCISES: dict[str, Exercise] = {}
 
 
-def exercise(id: str, *, kind: Kind, title: str) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
-    """Register a checker under an exercise id like ``"03.3"`` (notebook 03, third exercise)."""
+def exercise(id: str, *, kind: Kind, title: str,
+             may_use: tuple[str, ...] = ()) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
+    """Register a checker under an exercise id like ``"03.3"`` (notebook 03, third exercise). ``may_use`` names
+    earlier exercises whose notebook version the answer may call, so a learner stuck on one can go on."""
 
     def register(checker: Callable[[Any], str]) -> Callable[[Any], str]:
         if id in EXERCISES:
             raise ValueError(f"exercise {id} is registered twice")
-        EXERCISES[id] = Exercise(id, kind, title, checker)
+        EXERCISES[id] = Exercise(id, kind, title, checker, may_use)
         return checker
 
     return register
@@ -79,7 +82,7 @@ def verdict(id: str, answer: Any) -> Verdict:
     try:
         if not _holds_code(answer):
             return Verdict(id, "passed", EXERCISES[id].checker(answer))
-        with watch() as borrowed:
+        with watch(EXERCISES[id].may_use) as borrowed:
             message = EXERCISES[id].checker(answer)
         return Verdict(id, "not yet", OWN_VERSION) if borrowed else Verdict(id, "passed", message)
     except (NotDone, NotImplementedError):

@@ -200,7 +200,8 @@ def _engines() -> list[tuple[str, Any, Any]]:
     return engines + [("our engine", StateGraph, _supersteps_on_ours)]
 
 
-@exercise("07.2", kind="code", title="declare_parallel(builder, nodes, cities): one declaration, two engines")
+@exercise("07.2", kind="code", title="declare_parallel(builder, nodes, cities): one declaration, two engines",
+          may_use=("07.1",))
 def check_declare(declare_parallel: Any) -> str:
     used = borrowed(declare_parallel, {"build_brief_graph", "connect_brief", "fan_out", "Send"})
     if used:
