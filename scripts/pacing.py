@@ -9,10 +9,15 @@ minute, 5 minutes an exercise, 1.5 minutes a question. A notebook's header state
 
     .venv/bin/python scripts/pacing.py            # the course as it is
     .venv/bin/python scripts/pacing.py OLD/notebooks
+
+These are estimates from length, not timings. Fresh readers who worked the notebooks as learners (agents, not
+people: nobody has timed a human yet) put their own figures beside them, in ``data/pacing/reader_estimates.csv``
+with how each was reached; the last column prints the newest round's, for the commit it read. They run higher.
 """
 
 from __future__ import annotations
 
+import csv
 import re
 import sys
 from dataclasses import dataclass
@@ -21,6 +26,7 @@ from pathlib import Path
 import jupytext
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+READERS = NOTEBOOKS.parent / "data" / "pacing" / "reader_estimates.csv"
 WORDS_PER_MINUTE, CODE_LINES_PER_MINUTE, PER_EXERCISE, PER_QUESTION = 130, 7, 5.0, 1.5
 EXERCISE = re.compile(r"""\bcheck\(\s*["']\d\d\.\d+["']""")
 QUESTION = re.compile(r"^\d+\. ", re.M)
@@ -55,13 +61,26 @@ def course(folder: Path = NOTEBOOKS) -> list[Pace]:
     return [pace(path) for path in sorted(folder.glob("[0-9][0-9]_*.py"))]
 
 
+def reader_estimates(path: Path = READERS) -> tuple[str, dict[str, int]]:
+    """The newest round of fresh readers' own estimates: the commit they read, and minutes per notebook."""
+    with path.open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    newest = max(int(row["round"]) for row in rows)
+    rows = [row for row in rows if int(row["round"]) == newest]
+    return rows[0]["commit"], {row["notebook"]: int(row["minutes"]) for row in rows}
+
+
 def main(argv: list[str]) -> int:
     paces = course(Path(argv[0]) if argv else NOTEBOOKS)
-    print(f"{'notebook':32}{'words':>7}{'code':>6}{'ex.':>5}{'qs':>4}{'minutes':>9}")
+    commit, readers = reader_estimates()
+    print(f"{'notebook':32}{'words':>7}{'code':>6}{'ex.':>5}{'qs':>4}{'minutes':>9}{'reader':>8}")
     for p in paces:
-        print(f"{p.notebook:32}{p.words:>7}{p.code_lines:>6}{p.exercises:>5}{p.questions:>4}{p.minutes:>9}")
+        print(f"{p.notebook:32}{p.words:>7}{p.code_lines:>6}{p.exercises:>5}{p.questions:>4}{p.minutes:>9}"
+              f"{readers.get(p.notebook, '-'):>8}")
     total = sum(p.minutes for p in paces)
     print(f"{'total':32}{'':>22}{total:>9}  ({total / 60:.1f} hours)")
+    print(f"reader: a fresh reader's own estimate of a learner's time (an agent, not a timed person), "
+          f"for commit {commit}; data/pacing/reader_estimates.csv says how each was reached")
     return 0
 
 

@@ -41,3 +41,10 @@ def test_the_rates_put_the_second_editions_measured_overruns_over_90_minutes():
     old01 = pacing.Pace("01", words=3299, code_lines=355, exercises=5, questions=0)
     old05 = pacing.Pace("05", words=3655, code_lines=502, exercises=4, questions=0)
     assert old01.minutes > 90 and 120 <= old05.minutes <= 150
+
+
+def test_the_readers_estimates_name_notebooks_that_exist_and_cover_the_course():
+    """A renamed notebook cannot leave its readers' figures behind under the old name, nor lose them."""
+    commit, newest = pacing.reader_estimates()
+    assert set(newest) == set(PACES), f"round for {commit}: {sorted(set(newest) ^ set(PACES))}"
+    assert all(0 < minutes < 300 for minutes in newest.values())
