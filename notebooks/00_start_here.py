@@ -92,7 +92,8 @@ small.run({"question": "How warm is it in Paris?"})
 print()
 for message in small.memory.messages():
     asks = [f"{call.name}({call.arguments})" for call in getattr(message, "tool_calls", ())]
-    print(f"  {message.role:<9} {'asks for ' + ', '.join(asks) if asks else message.content[:60]}")
+    text = " ".join(message.content.split())
+    print(f"  {message.role:<9} {'asks for ' + ', '.join(asks) if asks else text[:60]}")
 print("messages:", len(small.memory.messages()), "| read on the last call:", len(paris_only.calls[-1][0]))
 
 # %% [markdown]

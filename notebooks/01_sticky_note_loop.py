@@ -14,7 +14,7 @@
 #   (`max_steps`), and write a loop with another ceiling (`errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 78 minutes (estimated from length and exercises).
+# `try`/`except`. **Time:** about 79 minutes (estimated from length and exercises).
 #
 # Everything runs offline, with **scripted managers**: replies written in advance, and labelled so.
 #
@@ -26,11 +26,11 @@
 # ## The picture: a manager on the phone
 #
 # The model is a manager on a phone call, with no access to files or services. Before the call you hand them
-# a **menu** of errands you can run. During the call they either answer, or pass you a **slip**: "run
-# `get_weather`, city = Paris". Each slip carries a **ticket number**; you run the errand and hand back an
-# **answer slip** with the same number. The manager forgets everything between calls, so each time you read
-# them **the whole folder** from the top: the instructions, the question, their own replies with every slip,
-# and every answer slip so far.
+# a **menu** of errands you can run (the tools). During the call they either answer, or pass you a **slip**
+# (a tool call): "run `get_weather`, city = Paris". Each slip carries a **ticket number** (the tool call id);
+# you run the errand and hand back an **answer slip** with the same number. The manager forgets everything
+# between calls, so each time you read them **the whole folder** from the top: the instructions, the
+# question, their own replies with every slip, and every answer slip so far.
 #
 # | the picture says | the code says |
 # |---|---|
