@@ -139,6 +139,17 @@ def budget_raises_its_own_error(llm, registry, system_prompt, question, *, max_t
         raise RuntimeError("budget") from None
 
 
+def budget_never_checked(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    """The plain loop with the budget argument ignored: only the script running out stops it."""
+    folder = [SystemMessage(system_prompt), UserMessage(question)]
+    while True:
+        response = llm.generate(folder, registry.tools)
+        folder.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        folder.extend(registry.run(slip) for slip in response.message.tool_calls)
+
+
 def budget_with_a_fake_answer(llm, registry, system_prompt, question, *, max_tool_calls=6):
     try:
         return errand_budget_loop(llm, registry, system_prompt, question, max_tool_calls=max_tool_calls)
@@ -350,6 +361,7 @@ WRONG = {
              (budget_whole_replies, "run the slips one at a time"),
              (budget_stops_when_spent, "must get its answer back"),
              (budget_with_a_fake_answer, "fake answer"),
+             (budget_never_checked, "only stopped when ScriptExhausted came"),
              (budget_raises_its_own_error, "raised RuntimeError when the budget ran out"),
              (budget_by_the_agent, "the package's Agent")],
     "01.Q2": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],

@@ -148,6 +148,9 @@ def _budget_run(loop: Any, llm: Any, budget: int) -> tuple[Any, int, int]:
     except Exception as e:  # raised once the budget was spent: the learner's own "gave up", of the wrong kind
         if len(ran) < budget:
             raise
+        if len(ran) > budget:
+            raise Hint(f"with max_tool_calls={budget} your loop ran {len(ran)} errands and only stopped when "
+                       f"{type(e).__name__} came: stop before the errand that would pass the budget") from None
         raise Hint(f"your loop raised {type(e).__name__} when the budget ran out: running out must raise "
                    "StepLimitReached(..., steps=<model calls made>), the one kind of 'gave up' callers catch") from None
     return got, len(ran), len(llm.calls)
