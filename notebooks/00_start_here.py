@@ -1,21 +1,20 @@
 # %% [markdown]
 # # 00 · Start here
 #
-# This course takes an LLM agent apart. An agent is a model calling tools in a loop; over the notebooks 01
-# to 10 you write that loop yourself, split it into the pieces a real framework has, learn to read what a run
-# did, from the messages the model reads to a trace file, and build an agent for a new task from your own pieces.
+# This course takes an LLM agent apart. An agent is a model calling tools in a loop; in notebooks 01 to 10
+# you write that loop yourself, split it into the pieces a real framework has, learn to read what a run did,
+# and build an agent for a new task from your own pieces.
 #
 # **What you will be able to do at the end of this notebook**
 #
-# - run the course offline, and switch it to a real model with one environment variable (you write the
-#   two lines that do it from Python);
-# - check that your environment has everything (and read what to do when it doesn't);
+# - run the course offline, and switch it to a real model with one environment variable (also from Python);
+# - check that your environment has everything;
 # - predict how many messages a run leaves behind, then check against the run;
-# - say which model is answering right now, and run one question through it;
+# - say which model is answering right now;
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 27 minutes (estimated from length and exercises; the whole course takes about 14.2 hours by
+# **Time:** about 27 minutes (estimated from length and exercises; the whole course takes about 14.3 hours by
 # the same estimate, in eleven notebooks: this one and 01 to 10).
 
 # %% [markdown]
@@ -29,17 +28,16 @@
 # | ... or a tiny model in-process, no server | `MINGRAPH_LLM=local make lab` |
 # | run every test and re-check every notebook | `make test` |
 #
-# Without `MINGRAPH_LLM`, every notebook runs with a **scripted** model: replies written in advance,
-# no network, no key, no server, and the same output on every machine. Scripted runs always say they are
-# scripted. With a real model, only the cells about "the active model" change their output.
+# Without `MINGRAPH_LLM`, every notebook runs with a **scripted** model: replies written in advance, no
+# network, no key, the same output on every machine, and always labelled as scripted. With a real model,
+# only the cells about "the active model" change their output.
 
 # %% [markdown]
 # ## Check your environment
 #
-# One row per thing the course needs: the Python version, each package (with its version), the optional
-# extras (missing is fine: the row says how to add one), the active model setting and whether that model
-# can answer. With the scripted default this makes no network call; for Ollama it asks the server once,
-# with a one-second timeout.
+# One row per thing the course needs: Python, each package, the optional extras (missing is fine: the row
+# says how to add one), and whether the active model can answer. For Ollama it asks the server once, with a
+# one-second timeout; the scripted default makes no network call.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -71,23 +69,41 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # %% [markdown]
 # The course uses a picture with a few words of its own; each has a name in the code:
 #
-# - **manager**: the model, on the phone, with no access to any file (in code: the `llm` an `Agent` is given);
-# - **errand**: one tool call the manager asks you to run; the **slip** is the note that asks for it (a
-#   `ToolCall` in the manager's reply);
-# - **folder**: every message of the run so far, read out to the manager on each call (`agent.memory`);
-#   the manager remembers nothing between calls, so the whole folder is read every time.
+# - **manager**: the model, on the phone, with no access to any file (the `llm` an `Agent` is given);
+# - **errand**: one tool call the manager asks you to run (a `ToolCall` in the manager's reply);
+# - **folder**: every message of the run so far (`agent.memory`), read out to the manager on every call,
+#   since the manager remembers nothing between calls.
 #
-# The folder holds the instructions (the system prompt), the question, each reply of the manager's (a reply
-# asks for errands, or is the answer), and one result message per errand run. Notebook 01 tells the picture
-# in full; `docs/glossary.md` lists every such word with its name in the code.
+# The folder holds the instructions (the system prompt), the question, each reply of the manager's (one
+# asks for errands, the last is the answer), and one result message per errand. `docs/glossary.md` lists
+# every such word with its name in the code.
 #
+# ## A run, before you predict one
+#
+# A scripted manager on a smaller question: one errand, then the answer. `ConsoleLogger` prints each step
+# as it happens; then the folder, one line per message.
+
+# %%
+from mingraph_lite import ScriptedLLM
+
+paris_only = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris: 18°C."], name="scripted: Paris only")
+small = Agent(paris_only, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
+small.run({"question": "How warm is it in Paris?"})
+print()
+for message in small.memory.messages():
+    asks = [f"{call.name}({call.arguments})" for call in getattr(message, "tool_calls", ())]
+    text = " ".join(message.content.split())
+    print(f"  {message.role:<9} {'asks for ' + ', '.join(asks) if asks else text[:60]}")
+print("messages:", len(small.memory.messages()), "| read on the last call:", len(paris_only.calls[-1][0]))
+
+# %% [markdown]
 # ### Exercise 00.1: predict the folder, then run the demo
 #
-# The demo below runs a scripted manager on the question. This one asks for **both lookups in its first
-# reply**, then for **one conversion per reply**, and answers when it has both conversions. Before you run
-# it: how many messages will the folder hold when the run ends, and how many did the manager read on its
-# **last** call? Write both as whole numbers and run the check (it runs the same manager and compares). The
-# demo prints both counts, so it runs the check first and shows the run only after a right prediction.
+# The demo below runs a scripted manager on the course question. It asks for **both lookups in its first
+# reply**, then for **one conversion per reply**, and answers when it has both. How many messages will the
+# folder hold when the run ends, and how many did the manager read on its **last** call? Write both as whole
+# numbers and run the check (it runs the same manager and compares). The demo shows the run only after a
+# right prediction.
 
 # %%
 from lessons.exercises import check
@@ -120,10 +136,9 @@ else:
 # %% [markdown]
 # ## The active model
 #
-# `make_llm()` builds the model named by `MINGRAPH_LLM` (default: scripted). Notebooks that are *about* a live
-# model use it; the teaching runs keep using named scripted managers so that their outputs stay the same.
-# This cell runs the question through the active model and prints which model answered. With a real model
-# its output differs from run to run; that is expected.
+# `make_llm()` builds the model named by `MINGRAPH_LLM` (default: scripted). Notebooks *about* a live model
+# use it; teaching runs keep named scripted managers so that their outputs stay the same. This cell runs the
+# question through the active model; with a real model its output differs from run to run.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -146,13 +161,11 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # ## The course map
 #
 # Each notebook opens with what you will be able to do and closes with what is still open and, from 01 on,
-# a few questions; each asks you to predict before it runs, and has exercises: you write the code (a loop, a
-# card, a listener, a node, a memory), and a check cell right below tells you whether it works, or what to
-# look at next. The check runs your code itself, on cases of its own, and it refuses an answer that only calls
-# the package's own version of what you are asked to write (or the notebook's, loaded for later cells). Stuck?
-# Reference answers live in `notebooks/solutions/`, in a file with the notebook's own name (the cell checks
-# the eleven names match): try first, then compare. One name is older than its notebook: `01_sticky_note_loop`
-# writes the loop by hand (the sticky note is in 02); it keeps its name so that links to it still work.
+# a few questions. In its exercises you write the code (a loop, a card, a listener, a node, a memory), and
+# a check cell right below runs it on cases of its own and says whether it works, or what to look at next;
+# it refuses an answer that only calls the package's own version (or the notebook's, loaded for later
+# cells). Stuck? Reference answers live in `notebooks/solutions/`, in a file with the notebook's name (the
+# cell checks the eleven names match): try first, then compare.
 
 # %%
 from lessons.exercises.nb00 import COURSE
@@ -167,12 +180,11 @@ assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sort
 # %% [markdown]
 # ### Exercise 00.2: switch the model from Python
 #
-# The "How to run the course" table at the top switches the model from the shell, before Jupyter starts. Sometimes you want to switch
-# inside a running session, say to try one notebook on Ollama. Write `use_model(spec)`: it sets the
-# environment variable that picks the model (the table names it) to `spec` for this Python session, and
-# returns the model `make_llm()` builds from then on. `os.environ` is the session's environment, as a dict.
-# The check calls it with two specs, once in a session launched with the variable already set (building a
-# model touches no network), then puts your environment back.
+# The table at the top switches the model from the shell, before Jupyter starts. To switch inside a running
+# session, write `use_model(spec)`: it sets the environment variable that picks the model (the table names
+# it) to `spec` for this Python session, and returns the model `make_llm()` builds from then on.
+# `os.environ` is the session's environment, as a dict. The check calls it with two specs, once in a session
+# launched with the variable already set (building touches no network), then puts your environment back.
 
 # %%
 def use_model(spec):
@@ -185,26 +197,22 @@ check("00.2", use_model)
 # %% [markdown]
 # ## Where the ideas come from
 #
-# The course retells, in its own words and code, ideas from these articles (their figures are quoted as
-# theirs wherever they appear):
+# The course is inspired by these articles, retold in its own words and code (their figures are quoted as
+# theirs). We have their texts but, except for the last, no author or link: look them up by title.
 #
-# - "The State and Observer Patterns in a Python Agent Loop" (author not named in the text we have; it writes
-#   about the `mingraph` project): the manager on the phone, the folder, the cards, the railway announcer,
-#   and the `18` vs `18°C` experiment.
-# - "The Observe-Reason-Act-Evaluate Cycle" (author not named): one loop iteration dissected.
-# - "Why an agent needs more than a message list" (author not named): what a run has to remember.
+# - "The State and Observer Patterns in a Python Agent Loop" (about the `mingraph` project): the manager on
+#   the phone, the folder, the cards, the railway announcer, the `18` vs `18°C` experiment.
+# - "The Observe-Reason-Act-Evaluate Cycle": one loop iteration dissected.
+# - "Why an agent needs more than a message list": what a run has to remember.
 # - "Stage 03: The Brief Is Written. Why Can't We Deliver It Yet? — Making State and Control Flow Explicit"
-#   (author not named; the story of Lin's travel-practice page): the weather brief as a graph.
+#   (Lin's travel-practice page): the weather brief as a graph.
 # - "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman (DEV Community):
 #   ReAct, plan-and-execute, memory strategies, validated tool arguments.
 #
-# The texts of these articles are not shipped with this repository: look them up by title.
-#
 # ## What is still open
 #
-# - We ran an agent, but we haven't seen its loop. Notebook 01 writes it by hand; notebook 02 asks what it has
-#   to remember, and replays real models on it.
-# - The scripted manager always takes the same number of rounds. A real model decides for itself: set
-#   `MINGRAPH_LLM` and re-run the "active model" cell to see how many it takes.
-# - The environment check only says a model *can* be reached, not that it answers well. Small local models
-#   may answer wrongly or hit the step limit; later notebooks show how to tell from a trace.
+# - We ran an agent, but haven't seen its loop: notebook 01 writes it by hand.
+# - A scripted manager always takes the same number of rounds; a real model decides for itself (set
+#   `MINGRAPH_LLM` and re-run the "active model" cell).
+# - The environment check says a model *can* be reached, not that it answers well; later notebooks show how
+#   to tell from a trace.

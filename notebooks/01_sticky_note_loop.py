@@ -1,40 +1,36 @@
 # %% [markdown]
 # # 01 · The loop, by hand
 #
-# An agent is a model calling tools in a loop. In this notebook you write that loop by hand, the way most
-# people write it first, look at exactly what travels to the model and back, and give the loop a ceiling.
-# Notebook 02 then asks what the loop has to remember, and runs real models on it.
+# You write the agent loop by hand, look at exactly what travels to the model and back, and give the loop a
+# ceiling.
 #
 # **What you will be able to do at the end**
 #
-# - turn a plain Python function into the JSON schema a model reads (you write `schema_of` yourself);
-# - read the request bodies that go to Ollama and to OpenAI for one round, and a raw reply, and spell a
-#   folder the way Ollama wants it (you write `to_ollama`);
+# - turn a plain Python function into the JSON schema a model reads (`schema_of`);
+# - read the request bodies sent to Ollama and OpenAI, and spell a folder Ollama's way (`to_ollama`);
 # - write a scripted manager of a given shape;
-# - name the four parts of one round of the loop: observe, reason, act, evaluate;
-# - explain why *the model* decides how many rounds a question takes, and why your code only decides the
-#   ceiling (`max_steps`); write a loop with another kind of ceiling (you write `errand_budget_loop`).
+# - name the four parts of a round: observe, reason, act, evaluate;
+# - explain why *the model* decides how many rounds a question takes while your code only sets the ceiling
+#   (`max_steps`), and write a loop with another ceiling (`errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 83 minutes (estimated from length and exercises).
+# `try`/`except`. **Time:** about 79 minutes (estimated from length and exercises).
 #
-# Everything runs offline. The "model" is a **scripted manager** whose replies were written in advance
-# (every scripted run says so).
+# Everything runs offline, with **scripted managers**: replies written in advance, and labelled so.
 #
-# **Sources.** The story, the phone-call picture and the two reported runs come from the article
-# *The State and Observer Patterns in a Python Agent Loop* (its author is not named in it); the four
-# parts of a round from the article *The Observe-Reason-Act-Evaluate Cycle* (no author is named in it).
+# **Sources.** The phone-call picture and the two reported runs: the article *The State and Observer Patterns
+# in a Python Agent Loop*; the four parts of a round: *The Observe-Reason-Act-Evaluate Cycle* (neither names
+# its author).
 
 # %% [markdown]
 # ## The picture: a manager on the phone
 #
-# The model is a manager on a phone call. They can't reach any files or services. Before the call you
-# hand them a **menu of errands** you can run. During the call they either answer, or pass you a **slip**:
-# "run `get_weather`, city = Paris". Every slip carries a **ticket number** (providers call it the tool
-# call id). You run the errand and hand back an **answer slip** with the same ticket number.
-#
-# The manager forgets everything between calls, so each time you read them **the whole folder** from the
-# top: the standing instructions, the question, every slip and every answer slip so far.
+# The model is a manager on a phone call, with no access to files or services. Before the call you hand them
+# a **menu** of errands you can run (the tools). During the call they either answer, or pass you a **slip**
+# (a tool call): "run `get_weather`, city = Paris". Each slip carries a **ticket number** (the tool call id);
+# you run the errand and hand back an **answer slip** with the same number. The manager forgets everything
+# between calls, so each time you read them **the whole folder** from the top: the instructions, the
+# question, their own replies with every slip, and every answer slip so far.
 #
 # | the picture says | the code says |
 # |---|---|
@@ -45,7 +41,7 @@
 # | answer slip | a tool's result: a `ToolMessage` (role `"tool"`) |
 # | folder | the list of messages read to the model on every call (`agent.memory` from notebook 02 on) |
 #
-# Here is the menu for the whole course: two errands on fixed teaching data (not live weather).
+# The course's menu: two errands on fixed teaching data (not live weather).
 
 # %%
 import inspect
@@ -78,15 +74,14 @@ def describe(message):
 # %% [markdown]
 # ## What the manager actually reads: the menu as JSON
 #
-# A model never sees your Python function. It sees a **JSON schema** of it: a name, a description, and
-# the arguments with their JSON types. This is the exact list the package hands to every provider, for
-# our two tools:
+# A model never sees your Python function, only a **JSON schema** of it: a name, a description, and the
+# arguments with their JSON types. The list the package hands every provider:
 
 # %%
 print(json.dumps(registry.tools, indent=2, ensure_ascii=False))
 
 # %% [markdown]
-# Every piece of it came from the plain function, which you can read yourself:
+# Every piece comes from the plain function:
 
 # %%
 print("signature: ", inspect.signature(to_fahrenheit))
@@ -95,10 +90,10 @@ print("docstring:")
 print(inspect.getdoc(to_fahrenheit))
 
 # %% [markdown]
-# The name is the function's name; the description is the docstring's text before `Args:`, on one line;
-# each argument becomes a property with its JSON type and its line from the `Args:` block; arguments
-# without a default are `required`. The model's only idea of what a tool does is this text, which is why
-# a tool needs a docstring. The package refuses a function without one:
+# The name is the function's; the description is the docstring's text before `Args:`, on one line; each
+# argument is a property with its JSON type and its `Args:` line; arguments without a default are
+# `required`. This text is the model's only idea of what a tool does, so the package refuses a tool without
+# a docstring:
 
 # %%
 def mystery(city: str) -> str:
@@ -114,17 +109,15 @@ except ValueError as e:
 #
 # ### Exercise 01.1: a tool's JSON schema from a plain function
 #
-# Write `schema_of(fn)` that returns the spec for any plain function with `str`, `int`, `float` or `bool`
-# arguments, shaped like one entry of `registry.tools` above. The check tries it on functions this
-# notebook never shows (with defaults, several types, and a docstring with no `Args:` block) and compares
-# with what the package builds. You need `inspect.signature`, `inspect.get_annotations(fn, eval_str=True)`
-# and `inspect.getdoc`. Python's types have JSON Schema names: `str` is `"string"` and `float` is
-# `"number"` (both in the menu above); `int` is `"integer"` and `bool` is `"boolean"`. Two keys the package
-# writes are not checked, so leave them out if you like: `"additionalProperties": false`, and the
-# `"default"` it adds to an argument that has one (`"default": "EUR"`). The check refuses a `schema_of`
-# that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`, `Tool(...)`, the
-# private `_describe`, or a function object copied from one): that would test the package's code, not yours.
-# No check can tell retyped package source from your own, so that one is on you.
+# Write `schema_of(fn)`: the spec for any plain function with `str`, `int`, `float` or `bool` arguments,
+# shaped like one entry of `registry.tools`. The check tries functions this notebook never shows (defaults,
+# several types, a docstring without `Args:`) and compares with what the package builds. You need
+# `inspect.signature`, `inspect.get_annotations(fn, eval_str=True)` and `inspect.getdoc`. JSON Schema's type
+# names: `str` is `"string"`, `int` `"integer"`, `float` `"number"`, `bool` `"boolean"`. Not checked, so
+# optional: `"additionalProperties": false` and an argument's `"default"`. The check refuses a `schema_of`
+# that hands the function to the package (`ToolRegistry().add`, `Tool.from_function`, `Tool(...)`,
+# `_describe`, or a copy of one): that tests the package's code, not yours. Retyped package source no check
+# can catch: that one is on you.
 
 # %%
 def schema_of(fn):
@@ -138,9 +131,8 @@ check("01.1", schema_of)
 # %% [markdown]
 # ## First instinct: a fixed list of steps
 #
-# The package has a step that calls the model (`CallModel`), a step that runs the slips (`RunTools`), and
-# a `Sequence` that runs steps in order. The round trip "ask, run the errands, ask again" is three steps in
-# a list. Let's try it with a scripted manager.
+# The package has a step that calls the model (`CallModel`), one that runs the slips (`RunTools`), and a
+# `Sequence` that runs steps in order. "Ask, run the errands, ask again" is three steps in a list:
 
 # %%
 llm = four_round_manager()
@@ -156,21 +148,21 @@ assert "answer" not in worksheet  # the list ran out before the manager answered
 
 
 # %% [markdown]
-# The list ran out, and the manager was still passing slips: after two rounds they want a conversion.
-# A list only goes forward. It can't draw the arrow from "run the errands" back to "call the model",
-# and we can't know in advance how many times that arrow is taken. We need a loop.
+# The list ran out while the manager was still passing slips. A list only goes forward: it can't draw the
+# arrow from "run the errands" back to "call the model", and nobody knows in advance how often that arrow is
+# taken. We need a loop.
 #
 # ## The plain `while True` loop
 #
-# This is the loop most people write first. Read it before running it: the comments name the four parts
-# of one round, in order, and the picture below draws them as the code has them.
+# The loop most people write first. The comments name the four parts of a round; the picture draws them as
+# the code has them.
 
 # %%
 def plain_loop(llm, registry, question, *, show=True):
     """Call the manager until they answer instead of passing slips. No ceiling."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     while True:  # the "go on?" of EVALUATE (below): `while True` always says yes, so there is no ceiling
-        # OBSERVE: the folder holds the question and every answer slip so far
+        # OBSERVE: the folder holds the instructions, the question, every reply and answer slip so far
         # REASON: the manager reads it all, then answers or passes slips
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
@@ -190,26 +182,22 @@ draw_loop()
 # %% [markdown]
 # | part | in `plain_loop` | failure to watch for |
 # |---|---|---|
-# | **observe** | the folder: the question at first, then every answer slip | a vague or unit-less result misleads the next round |
+# | **observe** | the folder: instructions, question, every reply and answer slip | a vague or unit-less result misleads the next round |
 # | **reason** | `llm.generate(folder, tools)`: slips, or an answer (no slips: the loop returns it) | the model makes up a result instead of asking for it |
 # | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
 # | **evaluate** | answer slips into the folder; "should we go on?" (the `while` line) | stopping too early, or never stopping |
 #
-# Why is "answer slips into the folder" evaluate and not act? Act runs the errand; evaluate judges its result
-# and decides what comes next. In this loop our code does not judge a result itself: it hands it to the one
-# who can, the model, whose next round reads it, and the `while` line decides whether there is a next round.
-# Notebook 03 adds judging in code (a failed errand answered with what to fix).
-#
-# The way out on an answer belongs to reason: the model decides it. Evaluate's question is ours, and
-# `while True` answers it with "yes" every time, so the picture has no way out there: no ceiling yet.
+# Act runs the errand; evaluate judges its result and decides what comes next. Here our code judges nothing
+# itself: it hands the result to the model, whose next round reads it (notebook 03 adds judging in code).
+# The way out on an answer belongs to reason, the model's part; evaluate's "go on?" is ours, and
+# `while True` answers it yes every time: no ceiling yet.
 #
 # ### Predict first
 #
-# Two scripted managers stand in for two real models. Both get the same question and the same two tools.
-# The first is 00's demo manager: both lookups, then one conversion per round. The
-# second asks for both lookups, then **both conversions in one reply**. **How many model calls, and how many
-# errands (tool calls), will the second take?** Write your guess in the next cell before you run the one
-# after it.
+# Two scripted managers, same question, same tools. The first is 00's demo manager: both lookups, then one
+# conversion per round. The second asks for both lookups, then **both conversions in one reply**. **How many
+# model calls, and how many errands (tool calls), will the second take?** Write your guess, then run the
+# cell after it.
 
 # %%
 my_guess = {"model calls": ..., "errands": ...}  # for the three-round manager
@@ -228,21 +216,17 @@ for label, make_manager in (("four-round manager", four_round_manager),
     print(f"  -> {actual}, answer: {answer!r} ({verdict})\n")
 
 # %% [markdown]
-# Same tools, same question, same four errands, same answer; one manager asked for both conversions in one
-# reply, the other one at a time. **The model decides how many rounds there are.** It reads each answer
-# slip and only then decides whether it needs another errand. The loop's code never says "four".
+# Same four errands, same answer, one round fewer. **The model decides how many rounds there are**: it
+# reads each answer slip, then decides whether it needs another errand. The loop's code never says "four".
 #
-# These two scripts are shaped after two real runs reported in *The State and Observer Patterns in a
-# Python Agent Loop*: on exactly this question and these two tools, **gpt-5-mini took four rounds** (both
-# lookups, then one conversion per round, then the answer) and **qwen3.5:2b took three**, because it
-# asked for both conversions in one reply. We did not re-run those models; the scripts only replay the
-# shape the article reports.
+# The two shapes follow two runs the article reports on this question and these tools: **gpt-5-mini took
+# four rounds**, **qwen3.5:2b three** (both conversions in one reply). We did not re-run those models.
 #
 # ### The two runs as a timeline
 #
-# What does a round cost? Every model call reads **the whole folder** again. The scripted managers report
-# no token counts (a script reads nothing), so here we count with a stated rule: one token per word of
-# the folder (the menu is not counted). Real tokenizers count differently; the *shape* is the point.
+# Every model call reads **the whole folder** again. Scripts report no token counts, so we count with a
+# stated rule: one token per word of the folder (the menu not counted). Real tokenizers differ; the *shape*
+# is the point.
 
 # %%
 from mingraph_lite import word_count
@@ -263,18 +247,15 @@ assert totals[0] > totals[1]  # the extra round re-reads the whole folder
 draw_rounds(runs, unit="tokens (counted as words)")
 
 # %% [markdown]
-# Purple blocks are model calls, green ones tool calls, in the order they happened. The four-round run
-# makes the same four tool calls but one more model call, and that call re-reads the whole folder: the
-# folder grows every round, so each extra round costs more than the one before.
+# Purple blocks are model calls, green ones tool calls. The four-round run makes the same tool calls and one
+# more model call, which re-reads a folder that has grown: each extra round costs more than the one before.
 #
 # ## The wire: what goes to Ollama and to OpenAI for one round
 #
-# `llm.generate(folder, tools)` hides an HTTP request. The two adapters spell the same folder differently.
-# To see the exact bytes without a server, we hand each adapter's official client a **fake server**
-# (its `httpx` plumbing lives in `lessons/fake_servers.py`): it keeps the request it was sent and answers
-# with a reply we wrote in that provider's documented format. The request is built by the adapters' own code;
-# only the replies are ours (their token counts are invented, to show where the fields are). The replies
-# below are the part worth reading: Ollama's slips carry no id, OpenAI's do, with their arguments as text.
+# `llm.generate(folder, tools)` hides an HTTP request, and the two adapters spell the same folder
+# differently. To see the exact bytes without a server, each adapter's official client gets a **fake
+# server** (`lessons/fake_servers.py`): it keeps the request and answers with a reply we wrote in the
+# provider's documented format (token counts invented). The requests are the adapters' own.
 
 # %%
 from lessons.fake_servers import FakeServer, ollama_on, ollama_reply, openai_on, openai_reply
@@ -294,8 +275,7 @@ on_ollama, on_openai = ollama_on(ollama_server), openai_on(openai_server)
 
 # %% [markdown]
 # Round 1, to Ollama (`POST /api/chat`): the model's name, the folder, the menu, and `"stream": false`. The
-# menu is long and you have read it already, so the cell prints it as a placeholder, after checking that
-# it went out exactly as `registry.tools` holds it.
+# menu prints as a placeholder, after a check that it went out exactly as `registry.tools`.
 
 # %%
 folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)]
@@ -305,9 +285,8 @@ assert sent_to_ollama["tools"] == registry.tools
 print(json.dumps({**sent_to_ollama, "tools": "<registry.tools, exactly>"}, indent=2, ensure_ascii=False))
 
 # %% [markdown]
-# Look closely at each tool's `parameters` in that menu: they went out as `registry.tools` holds them,
-# `"additionalProperties": false` included, so the model is told "no other arguments". Whatever the wire
-# says, our registry still refuses an extra argument when the slip comes back.
+# The menu went out with `"additionalProperties": false`, so the model is told "no other arguments"; our
+# registry still refuses an extra argument when the slip comes back.
 
 # %%
 sent = ollama_server.bodies[0]["tools"][0]["function"]["parameters"]
@@ -317,8 +296,8 @@ print("keys Ollama was sent:", sorted(sent))
 assert mine.get("additionalProperties") is False and sent == mine
 
 # %% [markdown]
-# Round 1, to OpenAI (`POST /v1/chat/completions`): the same folder and the menu exactly as we handed it
-# over (the cell checks both), so it prints only the rest: no `stream` field.
+# Round 1, to OpenAI (`POST /v1/chat/completions`): the same folder and menu (the cell checks both), so it
+# prints only the rest: no `stream` field.
 
 # %%
 from_openai = on_openai.generate(folder, registry.tools)
@@ -327,9 +306,8 @@ assert sent_to_openai["tools"] == registry.tools and sent_to_openai["messages"] 
 print(json.dumps({key: value for key, value in sent_to_openai.items() if key not in ("tools", "messages")}))
 
 # %% [markdown]
-# A raw reply, as the Ollama server would send it, and what the adapter made of it. Ollama's tool calls
-# carry **no ticket number**, so the adapter makes one from what the model read and wrote. OpenAI sends its
-# own ids, and the arguments as JSON *text*, not an object.
+# A raw Ollama reply and what each adapter read. Ollama's tool calls carry **no ticket number**, so the
+# adapter makes one; OpenAI sends its own ids, and the arguments as JSON *text*.
 
 # %%
 print("raw Ollama reply (written by us in Ollama's format), one field a line:")
@@ -341,8 +319,8 @@ assert "id" not in str(raw_reply["message"]["tool_calls"]) and from_ollama.messa
 assert [c.id for c in from_openai.message.tool_calls] == ["call_A1", "call_A2"]
 
 # %% [markdown]
-# Round 2 shows the real difference. We run the two slips and add the answer slips to the folder; here is
-# how each adapter spells the new messages (the rest of the body is as in round 1).
+# Round 2 shows the real difference: with the two answer slips in the folder, here is how each adapter
+# spells the new messages.
 
 # %%
 round_two = [*folder, from_openai.message, *(registry.run(slip) for slip in from_openai.message.tool_calls)]
@@ -360,23 +338,21 @@ assert isinstance(ollama_wire[2]["tool_calls"][0]["function"]["arguments"], dict
 assert from_openai.message.content == "" and "content" not in ollama_wire[2]  # an empty text is left out
 
 # %% [markdown]
-# An answer slip to Ollama carries only the **tool's name** (`tool_name`), no ticket number (the cell checks
-# it): two answers of the same tool can only be told apart by their order in the folder. To OpenAI it
-# carries the **ticket number** (`tool_call_id`), and the arguments go back as JSON text. And look at the assistant message:
-# its text was empty, and the Ollama adapter **left `content` out** (the official client sends no empty
-# fields either), where the OpenAI adapter sent `"content": null`. One folder, two spellings: that is the
-# adapter's whole job.
+# To Ollama an answer slip carries only its **tool's name** (`tool_name`): two answers of one tool are told
+# apart only by their order. To OpenAI it carries the **ticket number** (`tool_call_id`), and slips' arguments
+# go as JSON text. The assistant message's text was empty: the Ollama adapter **left `content` out**, its own
+# choice (Ollama's official client drops only fields that are `None`, so it would send `"content": ""`);
+# the OpenAI adapter sent `"content": null`. One folder, two spellings: that is an adapter's whole job.
 #
 # ### Exercise 01.2: the folder in Ollama's spelling
 #
-# Write `to_ollama(folder)`: the list of message dicts the Ollama adapter puts in `"messages"`, for any
-# folder. System and user messages are their role and content. An assistant message is its role, plus
-# `"content"` only when its text is not empty, plus `"tool_calls"` only when it passed slips (each
-# `{"function": {"name": ..., "arguments": {...}}}`). An answer slip is `{"role": "tool", "content": ...,
-# "tool_name": ...}`. One catch: an answer slip may not say its tool's name (`message.name` is `None`), and
-# then you find it by its ticket number among the earlier slips. The check compares with the adapter on a
-# folder from another shop, with other tools, and refuses a `to_ollama` that calls the adapter's own
-# `to_ollama_messages` (or the adapter): the exercise is to spell it yourself.
+# Write `to_ollama(folder)`: the message dicts the Ollama adapter puts in `"messages"`, for any folder.
+# System and user messages: role and content. An assistant message: its role, `"content"` only when its
+# text is not empty, `"tool_calls"` only when it passed slips (each `{"function": {"name": ..., "arguments":
+# {...}}}`). An answer slip: `{"role": "tool", "content": ..., "tool_name": ...}`; when its `message.name` is
+# `None`, find the name by its ticket number among the earlier slips. The check compares with the adapter on
+# a folder from another shop and refuses a `to_ollama` that calls the adapter's `to_ollama_messages` (or a
+# copy of it). Retyped adapter source, as in 01.1, is on you.
 
 # %%
 def to_ollama(folder):
@@ -389,9 +365,8 @@ check("01.2", to_ollama)
 # %% [markdown]
 # ## Writing a manager yourself
 #
-# A scripted manager is a list of replies written in advance, handed back in order, one per model call. A
-# list of `(tool name, arguments)` pairs is a reply that passes those slips; a string is the answer. Here is
-# a manager that only cares about Paris:
+# A scripted manager is a list of replies handed back in order, one per model call: a list of `(tool name,
+# arguments)` pairs passes those slips; a string is the answer. A manager that only cares about Paris:
 
 # %%
 paris_only = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris: 18°C"], name="scripted: Paris only")
@@ -399,17 +374,16 @@ answer, folder = plain_loop(paris_only, registry, "How warm is it in Paris?")
 print("answer:", answer, "| model calls:", len(paris_only.calls))
 
 # %% [markdown]
-# The script wrote "18°C" before `get_weather` ran: a scripted manager does not read its answer slips, its
-# author did (in the output above). That is what makes it a teaching tool and never a stand-in for a model.
+# The script wrote "18°C" before `get_weather` ran: a scripted manager does not read its answer slips; its
+# author did. That makes it a teaching tool, never a stand-in for a model.
 #
 # ### Exercise 01.3: a manager of a given shape
 #
 # Write `one_city_at_a_time()`, returning a new `ScriptedLLM` on every call (the check runs it more than
-# once, and a script that ran has used up its replies) for the course question that asks for
-# Paris's weather, then in the **next** reply for Tokyo's, then for **both conversions in one reply** (of the
-# temperatures `get_weather` gave; read them above), then answers with both Fahrenheit temperatures as
-# `to_fahrenheit` returned them. The check runs your manager through a loop and compares its slips and its
-# answer with what the tools returned.
+# once; a script that ran is used up), for the course question: Paris's weather, then in the **next** reply
+# Tokyo's, then **both conversions in one reply** (of the temperatures `get_weather` gave, printed above),
+# then an answer with both Fahrenheit temperatures as `to_fahrenheit` returned them. The check runs it through
+# a loop and compares its slips and answer with what the tools returned.
 
 # %%
 def one_city_at_a_time():
@@ -422,11 +396,10 @@ check("01.3", one_city_at_a_time)
 # %% [markdown]
 # ## The manager who never stops
 #
-# The plain loop stops only when the manager decides to. What if they never do? A real model can get
-# stuck asking for the same errand again and again, and **every model call costs**: time and power on
-# your own machine (Ollama, in-process), money as well with a paid provider.
-# `looping_manager(rounds=30)` asks for the same two lookups 30 times. A real model would not run out of
-# replies; the script does, which is the only reason this cell ends.
+# The plain loop stops only when the manager decides to. A real model can get stuck asking for the same
+# errand again and again, and **every model call costs**: time and power, money too with a paid provider.
+# `looping_manager(rounds=30)` asks for the same two lookups 30 times; only the script running out ends
+# this cell.
 
 # %%
 llm = looping_manager(rounds=30)
@@ -439,10 +412,9 @@ assert len(llm.calls) == 30  # every reply in the script was used: only running 
 
 
 # %% [markdown]
-# The fix is a ceiling. The model still decides the number of rounds; our code only decides the most we are
-# willing to pay for. `max_steps` counts **model calls**, and running out is not an answer: the loop raises
-# `StepLimitReached`, so no caller can mistake "I gave up" for a reply. In code, `while True` becomes a
-# `for` over the allowed calls, and falling out of it raises:
+# The fix is a ceiling. The model still decides the number of rounds; our code decides the most we will pay
+# for. `max_steps` counts **model calls**, and running out is not an answer: the loop raises
+# `StepLimitReached`, so no caller can mistake "I gave up" for a reply. `while True` becomes a `for`:
 
 # %%
 def capped_loop(llm, registry, question, *, max_steps=10):
@@ -467,8 +439,8 @@ for make_manager in (three_round_manager, looping_manager):
 draw_loop(ceiling=True)  # the round again, now with the ceiling's way out
 
 # %% [markdown]
-# The ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count.
-# The package's `Agent` has the same ceiling (`max_steps`, default 10):
+# A ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count. The
+# package's `Agent` has the same one (`max_steps`, default 10):
 
 # %%
 llm = looping_manager()
@@ -483,14 +455,14 @@ assert len(llm.calls) == agent.max_steps == 5
 # %% [markdown]
 # ### Exercise 01.4: a ceiling on errands
 #
-# Model calls are not the only thing worth a ceiling. An errand can cost money too, or change something you
-# can't take back (send a mail, book a room). Write `errand_budget_loop(llm, registry, system_prompt,
-# question, *, max_tool_calls=6)`: the loop, with a ceiling on **errands** instead of model calls. It runs the
-# slips one at a time; the slip that would be errand number `max_tool_calls + 1` is **not run**: the loop
-# raises `StepLimitReached(..., steps=<model calls made so far>)` instead. When the model answers, the loop
-# returns its text, even if the budget was spent to the last errand. The check runs it with another menu
-# (an `add` tool that counts how often it runs), managers that pass one or two slips a reply, and several
-# budgets; it refuses a loop that hands the run to the package's `Agent`, whose ceiling counts model calls.
+# An errand can cost money too, or do something you can't take back (send a mail, book a room). Write
+# `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
+# on **errands** instead of model calls. It runs slips one at a time; the slip that would be errand number
+# `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls made so
+# far>)` instead. When the model answers, the loop returns its text, even with the budget spent to the last
+# errand. The check uses another menu (an `add` tool that counts its runs), managers passing one or two slips
+# a reply, and several budgets; it refuses a loop that hands the run to the package's `Agent`, whose
+# ceiling counts model calls.
 
 # %%
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -501,9 +473,12 @@ def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls
 check("01.4", errand_budget_loop)
 
 # %% [markdown]
-# The rest of the notebook uses the notebook's own version, loaded from `notebooks/solutions/` without
-# showing it (try yours first). **Predict first:** the three-round manager runs four errands. With a budget
-# of 4 errands, and of 3, what happens?
+# Below runs the notebook's own version, loaded from `notebooks/solutions/` unprinted. **Predict first:**
+# the three-round manager runs four errands, two per reply. With a budget of 4 errands, and of 3, does it
+# answer or raise? Write your guess before you run the cell after it.
+
+# %%
+my_budget_guess = {4: ..., 3: ...}  # "answer" or "StepLimitReached", for each budget
 
 # %%
 from lessons.reference import reference
@@ -512,37 +487,38 @@ budgeted = reference("01.4")
 for budget in (4, 3):
     llm = three_round_manager()
     try:
-        outcome = budgeted(llm, registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=budget)
+        outcome, kind = budgeted(llm, registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=budget), "answer"
     except StepLimitReached as e:
-        outcome = f"{type(e).__name__}: {e}"
-    print(f"budget {budget}: {outcome} | model calls: {len(llm.calls)}")
+        outcome, kind = f"{type(e).__name__}: {e}", "StepLimitReached"
+    guess = my_budget_guess[budget]
+    mark = "no guess written" if guess is ... else "your guess was right" if guess == kind else f"you guessed {guess!r}"
+    print(f"budget {budget}: {outcome} | model calls: {len(llm.calls)} ({mark})")
 
 # %% [markdown]
-# With 3, the manager's second reply asks for two conversions; the first runs, the second would be errand
-# number 4, so the loop stops before it. A budget of errands has no `max_steps` at all: does anything still
-# stop a manager that never answers? Question 8 below asks exactly that.
+# With 3, the second reply's first conversion runs; the second would be errand 4, so the loop stops before
+# it. With no `max_steps`, does anything still stop a manager that never answers? Question 8 asks that.
 #
 # ## What is still open
 #
 # - **What the loop has to remember.** Our loops keep the folder, a step count and the answer in loose
-#   variables. Notebook 02 writes the loop the way most people write it next, with a "sticky note", lists what
-#   a run must remember, and shows a Python trap that makes two agents share one folder.
-# - **Real models.** Every manager here was scripted. Notebook 02 replays recorded runs of two small real
-#   models on the same loop, and you find where they go wrong.
-# - **A tool that fails.** An errand that raises stops every loop here with a slip left unanswered in the
-#   folder; notebook 03 is about who can fix a failure.
+#   variables; notebook 02 puts them on a "sticky note", and shows a Python trap that makes two agents share
+#   one folder.
+# - **Real models.** Every manager here was scripted; notebook 02 replays recorded runs of two small real
+#   models on this loop.
+# - **A tool that fails.** An errand that raises stops every loop here with a slip unanswered; notebook 03 is
+#   about who can fix a failure.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in `notebooks/solutions/01_sticky_note_loop.py`. The cells
-# after the list check four of them against the code.
+# Answer in your own words first (answers: `notebooks/solutions/01_sticky_note_loop.py`); the cells after
+# the list check four of them against the code.
 #
 # 1. The loop's code never says "four". Which of the four parts of a round (observe, reason, act, evaluate)
 #    decides how many rounds there are, and why can't our code know it in advance?
 # 2. The fixed list `Sequence([CallModel, RunTools, CallModel])` stopped before the four-round manager
-#    answered. How many steps would the list need for that manager to answer? (Checked below: your list is
-#    built and run.)
+#    answered. How many steps would the list need for that manager to answer? (Checked below: lists of
+#    each length are built and run.)
 # 3. `Agent(four_round_manager(), ..., max_steps=3)`: how many model calls are made, and does the caller get
 #    an answer? (Checked below against a run.)
 # 4. Why does a ceiling raise `StepLimitReached` instead of returning a polite "I stopped" text?

@@ -46,7 +46,7 @@ def draw_loop(ceiling=False):
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 5.2), layout="constrained")
     spots = {"observe": (0, 2.2), "reason": (3.2, 0), "act": (0, -2.2), "evaluate": (-3.2, 0)}
-    notes = {"observe": "the folder:\nquestion + every answer slip",
+    notes = {"observe": "the folder: instructions, question,\nevery reply and answer slip",
              "reason": "llm.generate(folder, tools)\nslips, or an answer",
              "act": "registry.run(slip)\nour code runs the errand",
              "evaluate": "answer slips into the folder\n" + ("go on? step < max_steps" if ceiling

@@ -28,6 +28,10 @@ def never_sets_it(spec):
     return make_llm()
 
 
+def returns_nothing(spec):
+    os.environ["MINGRAPH_LLM"] = spec
+
+
 def always_scripted(spec):
     os.environ["MINGRAPH_LLM"] = spec
     return make_llm("scripted")
@@ -50,5 +54,6 @@ WRONG = {
              (never_sets_it, "never sets the variable (it is still unset"),
              (sets_the_key_instead, "another variable"),
              (always_scripted, "not one fixed model"),
+             (returns_nothing, "use_model returned None"),
              (only_if_unset, "setdefault")],
 }

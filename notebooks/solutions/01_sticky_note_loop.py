@@ -40,6 +40,15 @@ def schema_every_number_is_number(fn):
     return spec
 
 
+def schema_bool_as_integer(fn):
+    """Looks the type up with isinstance-style thinking: a bool is an int in Python."""
+    spec = schema_of(fn)
+    for name, hint in inspect.get_annotations(fn, eval_str=True).items():
+        if hint is bool:
+            spec["function"]["parameters"]["properties"][name]["type"] = "integer"
+    return spec
+
+
 def schema_all_required(fn):
     spec = schema_of(fn)
     spec["function"]["parameters"]["required"] = list(inspect.signature(fn).parameters)
@@ -123,6 +132,24 @@ def budget_stops_when_spent(llm, registry, system_prompt, question, *, max_tool_
     raise StepLimitReached("budget spent", steps=calls)
 
 
+def budget_raises_its_own_error(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    try:
+        return errand_budget_loop(llm, registry, system_prompt, question, max_tool_calls=max_tool_calls)
+    except StepLimitReached:
+        raise RuntimeError("budget") from None
+
+
+def budget_never_checked(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    """The plain loop with the budget argument ignored: only the script running out stops it."""
+    folder = [SystemMessage(system_prompt), UserMessage(question)]
+    while True:
+        response = llm.generate(folder, registry.tools)
+        folder.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        folder.extend(registry.run(slip) for slip in response.message.tool_calls)
+
+
 def budget_with_a_fake_answer(llm, registry, system_prompt, question, *, max_tool_calls=6):
     try:
         return errand_budget_loop(llm, registry, system_prompt, question, max_tool_calls=max_tool_calls)
@@ -194,7 +221,7 @@ def to_ollama(folder):
     for m in folder:
         if m.role == "assistant":
             entry = {"role": "assistant"}
-            if m.content:  # the adapter leaves an empty text out, as the official client does
+            if m.content:  # the adapter leaves an empty text out (its choice: the client keeps "")
                 entry["content"] = m.content
             if m.tool_calls:
                 entry["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.arguments)}}
@@ -308,6 +335,7 @@ SOLUTIONS = {"01.1": schema_of, "01.2": to_ollama, "01.3": one_city_at_a_time, "
 
 WRONG = {
     "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
+             (schema_bool_as_integer, 'a bool is "boolean"'),
              (schema_all_required, "no default value"),
              (schema_whole_docstring, "before its 'Args:' block"),
              (schema_by_the_registry, "tests the package's code, not yours"),
@@ -333,6 +361,8 @@ WRONG = {
              (budget_whole_replies, "run the slips one at a time"),
              (budget_stops_when_spent, "must get its answer back"),
              (budget_with_a_fake_answer, "fake answer"),
+             (budget_never_checked, "only stopped when ScriptExhausted came"),
+             (budget_raises_its_own_error, "raised RuntimeError when the budget ran out"),
              (budget_by_the_agent, "the package's Agent")],
     "01.Q2": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
     "01.Q3": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],

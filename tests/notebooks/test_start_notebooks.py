@@ -43,7 +43,9 @@ def test_the_saved_notebook_00_shows_no_count_the_prediction_asks_for():
     counts = demo_folder()
     saved = json.loads((NOTEBOOKS / "00_start_here.ipynb").read_text(encoding="utf-8"))
     outputs = "".join("".join(o.get("text", "")) for c in saved["cells"] for o in c.get("outputs", []))
-    assert "[step " not in outputs and f"messages at the end: {counts['messages at the end']}" not in outputs
+    assert f"messages at the end: {counts['messages at the end']}" not in outputs
+    assert "call to_fahrenheit" not in outputs  # the 00.1 demo's steps stay hidden
+    assert "[step 1]" in outputs and "How warm is it in Paris?" in outputs  # a smaller run shows what a run looks like
     assert "answered by:" in outputs  # the active model cell runs without waiting for 00.1
 
 
@@ -70,3 +72,21 @@ def test_notebook_01_asks_no_prediction_that_00_1_already_asked():
     cells = jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells
     guess = next(c.source for c in cells if c.source.startswith("my_guess ="))
     assert "four-round" not in guess and "model calls" in guess
+
+
+def test_notebook_01_says_truly_whose_choice_an_empty_content_left_out_is():
+    """01 says the Ollama adapter drops an empty content itself; the official client would keep "" (None only goes)."""
+    import pytest
+
+    ollama_types = pytest.importorskip("ollama._types")
+    from mingraph_lite.llms.ollama import to_ollama_messages
+    from mingraph_lite.messages import AssistantMessage
+
+    def sent(message):  # what the official client's request model keeps of one message
+        return ollama_types.ChatRequest(model="m", messages=[message]).model_dump(exclude_none=True)["messages"]
+
+    assert sent({"role": "assistant", "content": ""}) == [{"role": "assistant", "content": ""}]
+    assert sent({"role": "assistant"}) == [{"role": "assistant"}]
+    assert to_ollama_messages([AssistantMessage("")]) == [{"role": "assistant"}]
+    prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
+    assert 'its own choice (Ollama\'s official client drops only fields that are `None`' in prose

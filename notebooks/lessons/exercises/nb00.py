@@ -94,6 +94,9 @@ def check_use_model(use_model: Any) -> str:
                                "set os.environ[NAME] = spec")
                 raise Hint("your use_model never sets the variable (it is still unset after the call): set "
                            "os.environ[NAME] = spec, so that every later make_llm() in this session sees it")
+            if llm is None:
+                raise Hint("use_model returned None: end it with return make_llm(), the model built once the "
+                           "variable is set")
             if getattr(llm, "name", None) != make_llm().name:
                 raise Hint("return the model that make_llm() builds once the variable is set, not one fixed model")
     finally:

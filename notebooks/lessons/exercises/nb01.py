@@ -80,6 +80,9 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
         raise Hint(f"{name}: one property per argument of the signature (inspect.signature)")
     for arg, prop in want["properties"].items():
         mine = got["properties"][arg]
+        if mine.get("type") != prop["type"] and prop["type"] == "boolean":
+            raise Hint(f'{name}, argument {arg!r}: a bool is "boolean" in JSON Schema, not {mine.get("type")!r} '
+                       "(Python counts bool as an int; JSON Schema does not)")
         if mine.get("type") != prop["type"]:
             raise Hint(f"{name}, argument {arg!r}: wrong JSON type; JSON Schema has its own type names, "
                        "and int and float are not the same one (look at the types in registry.tools)")
@@ -142,6 +145,14 @@ def _budget_run(loop: Any, llm: Any, budget: int) -> tuple[Any, int, int]:
         got = loop(llm, registry, "You add numbers with the add tool.", "What is 2 + 3 + 4?", max_tool_calls=budget)
     except StepLimitReached as e:
         got = e
+    except Exception as e:  # raised once the budget was spent: the learner's own "gave up", of the wrong kind
+        if len(ran) < budget:
+            raise
+        if len(ran) > budget:
+            raise Hint(f"with max_tool_calls={budget} your loop ran {len(ran)} errands and only stopped when "
+                       f"{type(e).__name__} came: stop before the errand that would pass the budget") from None
+        raise Hint(f"your loop raised {type(e).__name__} when the budget ran out: running out must raise "
+                   "StepLimitReached(..., steps=<model calls made>), the one kind of 'gave up' callers catch") from None
     return got, len(ran), len(llm.calls)
 
 
@@ -274,8 +285,8 @@ def check_to_ollama(to_ollama: Any) -> str:
         if mine == theirs:
             continue
         if role == "assistant" and "content" not in theirs and "content" in mine:
-            raise Hint(f"message {i}: the Ollama adapter leaves \"content\" out when the text is empty, as the "
-                       "official client does (look at the assistant message in round 2 above)")
+            raise Hint(f"message {i}: the Ollama adapter leaves \"content\" out when the text is empty, its own "
+                       "choice (look at the assistant message in round 2 above)")
         if role == "assistant" and "tool_calls" in theirs:
             if any("id" in call for call in mine.get("tool_calls", [])):
                 raise Hint("Ollama's tool calls carry no ticket number: send only "
