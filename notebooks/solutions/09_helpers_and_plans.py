@@ -131,6 +131,13 @@ def read_plan_keeps_numbering(reply):
     return [line.strip() for line in reply.splitlines() if _MARKER.match(line) and _MARKER.sub("", line).strip()]
 
 
+def read_plan_one_space_removed(reply):
+    """Removes the marker and exactly one space: a second space stays in front of the step."""
+    marker = re.compile(r"^\s*(?:\d+[.)]|[-*]) ")
+    steps = [marker.sub("", line).rstrip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step.strip()]
+
+
 def read_plan_numbers_only(reply):
     number = re.compile(r"^\s*\d+[.)]\s+")
     return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
@@ -248,7 +255,8 @@ WRONG = {
              (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
              (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
              (read_plan_any_leading_number, "a number is a marker only when"),
-             (read_plan_no_space_needed, "no space follows it")],
+             (read_plan_no_space_needed, "no space follows it"),
+             (read_plan_one_space_removed, "the spaces around the text")],
     "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed"),

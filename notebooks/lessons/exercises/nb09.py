@@ -149,7 +149,7 @@ PLAN_CASES = (
      "Let me know if you need more.", ["Look up the time in Lima.", "Look up the time in Oslo."]),
     ("- Convert 40 euros to yen.\n* Say what 40 euros buy in Tokyo.",
      ["Convert 40 euros to yen.", "Say what 40 euros buy in Tokyo."]),
-    ("Plan:\n  1) Find flight QZ 7.\n  2) Report its status at 18:05.\n",
+    ("Plan:\n  1)  Find flight QZ 7.\n  2) Report its status at 18:05.\n",
      ["Find flight QZ 7.", "Report its status at 18:05."]),
     ("9. Look up Cairo.\n10. Convert 31 to Fahrenheit.\n11. Write the answer.",
      ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
