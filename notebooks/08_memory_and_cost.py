@@ -11,13 +11,12 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace); 06 and 07 help but
 # are not needed. Notebook 09 goes on from here with helpers and plans.
-# **Time:** about 80 minutes (estimated from length and exercises).
+# **Time:** about 76 minutes (estimated from length and exercises).
 #
-# Almost every run here is **scripted** (no model, no network), so the numbers below are the same everywhere; each
-# scripted model says so in its name, and its token counts follow a rule stated below, not a tokenizer. One section
-# replays a **real** conversation instead: a small local model recorded once under each memory, named with its
-# settings. The three memory strategies come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)"
-# by Shahibur Rahman; where this notebook argues beyond what the article says, the text says so.
+# Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
+# counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
+# model. The three memory strategies come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by
+# Shahibur Rahman.
 
 # %%
 # %matplotlib inline
@@ -41,21 +40,19 @@ for number, question in enumerate(QUESTIONS, 1):
 # %% [markdown]
 # ## The folder is read out again every round
 #
-# A model remembers nothing between calls. Each call, our code reads it the whole folder (the system prompt, the
-# questions, every slip and every answer slip) and the model replies as if for the first time. Above is one
-# conversation: eleven questions in a row to **one** agent, so the folder keeps growing across questions.
+# A model remembers nothing between calls. Each call, our code reads it the whole folder (the message list: system
+# prompt, questions, every tool call and every answer slip, a `ToolMessage`) and the model replies as if for the
+# first time. Above is one conversation: eleven questions in a row to **one** agent, so the folder keeps growing.
 #
 # The model here is a scripted stand-in: a small rule-based reader that answers **only from what it is read this
-# round**. If the temperature it needs is in the folder, it uses it; if not, it calls `get_weather` again. If the
-# question is about the start of the conversation, it looks for the start in what it was read.
+# round**. If the temperature it needs is in the folder, it uses it; if not, it calls `get_weather` again. Asked which
+# city came first, it names the first city in a user question (or a summary) it can still see.
 #
 # ### How tokens are counted here
 #
-# A scripted reply costs nothing, so the scripted model normally reports no token counts (`None`, "not reported").
-# To compare folders we pass `count_tokens=word_count`: **one token per whitespace-separated word** of every message
-# read (input) and of the reply (output). Real tokenizers split differently (a long word can be several tokens), so the
-# absolute numbers are not a bill; the comparison between strategies is the point. The response's model name says
-# which rule produced the counts:
+# A scripted model normally reports no token counts. To compare folders we pass `count_tokens=word_count`: **one
+# token per whitespace-separated word** read (input) and written (output). Real tokenizers split differently, so the
+# numbers are not a bill; the comparison between strategies is the point:
 
 # %%
 llm = conversation_llm()
@@ -101,11 +98,10 @@ assert all(b - a >= 4 for a, b in zip(reads, reads[1:])) and reads[-1] > 6 * rea
 assert all(sum(reads[:k]) >= 24 * k + 2 * k * (k - 1) for k in range(1, len(reads) + 1))  # the bound above
 
 # %% [markdown]
-# Every answer is right, and every call reads more than the one before. What one question costs depends on how long
-# the conversation has been going: the last question needs no tool and one short reply, yet its single call reads
-# more than six times as much as the very first call. Each call reads at least 4 words more than the one before it
-# (the first assert above checks it), so the reads form a staircase, and the total of the first *k* calls is at least
-# 24k + 2k(k-1): it grows with the square of the number of calls, not in proportion to it.
+# Every answer is right, and every call reads more than the one before: the last question needs no tool, yet its
+# single call reads more than six times what the first call read. Each call reads at least 4 words more than the one
+# before (the asserts check it), so the total of the first *k* calls is at least 24k + 2k(k-1): it grows with the
+# square of the number of calls.
 #
 # ### The first fix everyone writes, and why it breaks
 #
@@ -185,39 +181,6 @@ asked = {c.id for m in kept if isinstance(m, AssistantMessage) for c in m.tool_c
 assert all(m.tool_call_id in asked for m in kept if isinstance(m, ToolMessage))  # no orphan answer slip
 
 # %% [markdown]
-# The next section's `Summarise` replaces older messages with a model-written summary, so it must not split an
-# exchange either. It may condense in the middle of a turn, also while a reply's slips are still being answered:
-# right after a reply that asks for tools it waits, but after the first of two answer slips it may condense. What it
-# guarantees is the cut: it moves back like `LastN`'s, so the reply that asked and the answers it already has stay
-# word for word in what the model reads, and only whole exchanges go into the summary. The next cell watches every
-# condensation in the section's conversation and checks that.
-
-# %%
-class WatchedSummarise(Summarise):
-    """Summarise, noting after each condensation which calls still wait and whether every exchange read is whole."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.seen = []
-
-    def add(self, message):
-        before = len(self.summary_responses)
-        super().add(message)
-        if len(self.summary_responses) > before:
-            read = self.messages()
-            asked = {c.id for m in read if isinstance(m, AssistantMessage) for c in m.tool_calls}
-            answered = {m.tool_call_id for m in read if isinstance(m, ToolMessage)}
-            self.seen.append((sorted(asked - answered), answered <= asked))
-
-
-watched = WatchedSummarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=8)
-run_conversation(watched)
-for waiting, whole in watched.seen:
-    print("condensed; calls still waiting:", waiting or "none", "| every answer slip read with its call:", whole)
-assert all(whole for _, whole in watched.seen) and any(waiting for waiting, _ in watched.seen)
-assert all(len(waiting) == 1 for waiting, _ in watched.seen if waiting)  # the call kept with its sibling's answer
-
-# %% [markdown]
 # ### Three strategies, one conversation
 #
 # - `KeepAll(system_prompt)`: everything, every round.
@@ -278,39 +241,19 @@ ax.set_title("One conversation, three memories: cumulative tokens")
 ax.legend()
 plt.show()
 assert not runs["LastN(8)"].remembers_first_city and len(runs["LastN(8)"].agent_calls) == 22
-assert len(runs["Summarise(4, 8)"].summary_calls) == 6
+assert [q for q, _, _ in runs["Summarise(4, 8)"].summary_calls] == [3, 4, 5, 6, 8, 10]  # 08.3 quotes it
 assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < runs["Summarise(4, 8)"].total_tokens
 
 # %% [markdown]
 # Reading the table and the picture:
 #
-# - **`LastN(8)` is cheapest and confidently wrong.** Paris scrolled out of the window long ago, so the first city
-#   the model *can see* is London, and it says so without hesitation. A window also pays for lookups again: a fact that
-#   scrolled out is fetched a second time (22 model calls instead of 19). The source article warns that a sliding
-#   window keeps overhead small but risks dropping critical *instructions* given in the first turns, and its picture
-#   of a truncated window shows the same loss for a fact: "What was the load earlier?" asked after the answer scrolled
-#   out. Here the lost fact is the first city.
-# - **`Summarise` keeps the fact** (the summary says "The user first asked about Paris") and its agent calls read less
-#   than `KeepAll`'s (the grey dashed line). But the summariser's six calls are not free: on a conversation this short,
-#   the total ends up a little *above* `KeepAll`. The saving only wins once the conversation is long enough: the
-#   cell after the next one asks the same eleven questions twice over (22, scripted) and `Summarise` comes out ahead.
-# - **`KeepAll` is right every time**, and over eleven questions its curve does *not* bend upward: it climbs in uneven
-#   steps. A step is what one question cost, and that depends mostly on how many calls the question needs: questions
-#   8 and 11 need one call each and cost less than the question before them, so the curve flattens there (the next
-#   cell checks it). The growth is inside each step: every call reads more than the one before (the staircase above),
-#   so on a much longer conversation the steps would keep getting taller and the curve would bend upward. Eleven
-#   questions are too few to see that in the picture.
-#
-# %%
-keep_steps = tokens_per_question(runs["KeepAll"].agent_calls)
-changes = [b - a for a, b in zip(keep_steps, keep_steps[1:])]
-calls_per_q = [sum(1 for q, _, _ in runs["KeepAll"].agent_calls if q == n) for n in range(1, len(QUESTIONS) + 1)]
-print("KeepAll, tokens per question:  ", keep_steps)
-print("calls per question:            ", calls_per_q)
-print("change from the question before:", changes)
-falls = [q for q, change in enumerate(changes, 2) if change < 0]
-print("questions that cost less than the one before:", falls)
-assert falls == [8, 11] and all(calls_per_q[q - 1] == 1 for q in falls)  # the slope drops: no steady upward bend
+# - **`LastN(8)` is cheapest and confidently wrong.** Paris scrolled out long ago, so the first city the model *can
+#   see* is London. A fact that scrolled out is also fetched again (22 model calls instead of 19). The source article
+#   warns that a sliding window "risks dropping critical instructions provided in initial turns"; here it drops a fact.
+# - **`Summarise` keeps the fact** ("The user first asked about Paris") and its agent calls read less than
+#   `KeepAll`'s (the grey dashed line), but its six summariser calls put the total a little *above* `KeepAll` on a
+#   conversation this short. Asked the eleven questions twice over (below, scripted), `Summarise` comes out ahead.
+# - **`KeepAll` is right every time**, and pays for it at every call.
 
 # %%
 twice = QUESTIONS * 2  # scripted: the same eleven questions asked again, so the conversation is twice as long
@@ -323,20 +266,48 @@ assert long_runs["Summarise(4, 8)"].total_tokens < long_runs["KeepAll"].total_to
 assert all(run.remembers_first_city for run in long_runs.values())
 
 # %% [markdown]
-# There is no free strategy: each trades tokens against what can be forgotten, and which trade is right depends on the
-# conversation. The source article lists a third one we don't build here ("state ingestion"): keep the key variables
-# in a store outside the folder (a database) and put the current ones back into each call explicitly.
+# There is no free strategy: each trades tokens against what can be forgotten.
+
+# %% [markdown]
+# `Summarise` must not split an exchange either. It may condense in the middle of a turn, even between a reply's two
+# answer slips (never right after a reply that asks for tools), but its cut moves back like `LastN`'s: the reply
+# that asked and the answers it already has stay word for word, and only whole exchanges go into the summary. The
+# next cell watches every condensation of the run above and checks that.
+
+# %%
+class WatchedSummarise(Summarise):
+    """Summarise, noting after each condensation which calls still wait and whether every exchange read is whole."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seen = []
+
+    def add(self, message):
+        before = len(self.summary_responses)
+        super().add(message)
+        if len(self.summary_responses) > before:
+            read = self.messages()
+            asked = {c.id for m in read if isinstance(m, AssistantMessage) for c in m.tool_calls}
+            answered = {m.tool_call_id for m in read if isinstance(m, ToolMessage)}
+            self.seen.append((sorted(asked - answered), answered <= asked))
+
+
+watched = WatchedSummarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=8)
+run_conversation(watched)
+for waiting, whole in watched.seen:
+    print("condensed; calls still waiting:", waiting or "none", "| every answer slip read with its call:", whole)
+assert all(whole for _, whole in watched.seen) and any(waiting for waiting, _ in watched.seen)
+assert all(len(waiting) == 1 for waiting, _ in watched.seen if waiting)  # the call kept with its sibling's answer
 
 # %% [markdown]
 # ### A real conversation under each memory
 #
-# The scripted reader is a teaching tool: it never misreads, and its "tokens" are words. So we also ran one real
-# conversation, once, with a shipped local model, and recorded it under each memory: four questions in a row on one
-# agent, with the course's prompt and its two weather tools. Nothing below is run again: the notebook **replays** the
-# recorded traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories, and `ReplayLLM`
-# refuses a folder other than the one recorded, so each replay is also a check that the memory read the model what
-# the trace says. The token counts are the model's own: llama.cpp's count of the prompt each call read (the tool menu
-# and the turn markers included), not words.
+# The scripted reader never misreads, and its "tokens" are words. So we also ran one real conversation, once, with a
+# shipped local model under each memory: four questions in a row on one agent, with the course's prompt and its two
+# weather tools. The notebook **replays** the recorded traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`)
+# through the same memories, and `ReplayLLM` refuses a folder other than the one recorded, so each replay also checks
+# that the memory read the model what the trace says. The token counts are llama.cpp's own (the tool menu and turn
+# markers included).
 #
 # The memories: `keep-all` is `KeepAll`; `last-4` is `LastN(SYSTEM_PROMPT, 4)`; `summarise-2-4` is
 # `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, so the small model writes its own summaries.
@@ -395,8 +366,8 @@ plt.show()
 # - **It answered no question, under any memory.** Every question ran into the limit of 3 model calls, so each one
 #   ended with no answer and the conversation went on. A model of 270M parameters is far from this task; the point
 #   here is what each memory read it, not a good answer.
-# - **Its first reply is the same under all three memories**, as it must be: the first folder, the seed and the
-#   temperature are the same. It asked for Paris's temperature and, in the same reply, converted 30 °C to Fahrenheit
+# - **Its first reply is the same under all three memories**, as expected from the same first folder, seed and
+#   temperature (sampling with a fixed seed on one machine repeats itself; the cell checks it). It asked for Paris's temperature and, in the same reply, converted 30 °C to Fahrenheit
 #   twice: 30 is a number no tool had returned (Paris is 18 °C). A made-up argument, from a real model.
 # - **`keep-all` reads more at every call**, about a hundred tokens more each time: each reply and its answer slips
 #   stay in the folder. Its last call read more than five times what its first call read. With the whole folder in
@@ -483,9 +454,9 @@ else:
 # ### Exercise 08.2: how wide must the window be?
 #
 # `LastN(8)` forgot where the conversation started. Find the **smallest** `n` for which `LastN(SYSTEM_PROMPT, n)`
-# answers the last question with Paris. (A start: the whole conversation adds `len(memories["KeepAll"])` messages to
-# the folder, and `memories["KeepAll"].history` holds them all, so you can see where the first question sits. You may
-# try values with `run_conversation(LastN(SYSTEM_PROMPT, n)).answers[-1]`.)
+# answers the last question with Paris, by reasoning rather than by trying values: when the last question's call is
+# made, how many messages follow the system prompt, and where among them is the first question? (`memories["KeepAll"]
+# .history` holds the whole conversation, the final answer included.)
 
 # %%
 smallest_n = ...  # your answer: a whole number of messages
@@ -499,11 +470,12 @@ check("08.2", smallest_n)
 # The rule, from `Summarise.add`: after **every** message added (a question, a reply, an answer slip, the final
 # answer too), it counts the unsummarised messages. When there are more than `trigger` and the message just added is
 # not a reply asking for tools, it condenses all but the last `keep_last` (the cut moved back, as in `LastN`, to keep
-# an exchange whole), so afterwards about `keep_last` remain unsummarised. With `keep_last=4, trigger=8`, the summariser ran six times. Predict how many times it runs with `trigger=12`
-# (and `keep_last=4`), without running it first.
+# an exchange whole). With `keep_last=4, trigger=8` it ran in questions 3, 4, 5, 6, 8 and 10. **In which questions**
+# does it run with `trigger=12` (and `keep_last=4`)? Walk `memories["KeepAll"].history` message by message, without
+# running it, and answer with a list of question numbers, one per summariser call.
 
 # %%
-summaries_at_12 = ...  # your answer: a whole number of summariser calls
+summaries_at_12 = ...  # your answer: a list of question numbers, e.g. [2, 5]
 
 # %%
 check("08.3", summaries_at_12)
@@ -516,9 +488,7 @@ check("08.3", summaries_at_12)
 #   the folder fits) rather than by a count of messages. Providers also bill a repeated prefix for less: OpenAI caches
 #   the unchanged start of a prompt automatically and Anthropic caches up to a `cache_control` breakpoint you set (see
 #   each one's "Prompt caching" guide), which favours a folder that only grows at its end over one whose start a
-#   summary keeps rewriting. The real conversation's counts are one small model's own, its tool menu included
-#   because our prompt writes the menu into the system turn; a hosted provider counts and bills in its own way. With a
-#   live model the `LLMResponse` counts are the provider's.
+#   summary keeps rewriting. With a live model the `LLMResponse` counts are the provider's.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
 #   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
 #   the folder (the source article's "state ingestion") is the next design, and it needs its own rules for what to keep.

@@ -6,16 +6,15 @@
 # - wrap a whole agent as one tool, so that a helper that runs out of steps sends back a note instead of crashing the
 #   agent that asked it, and give that helper a second chance with more room;
 # - read a plan out of a model's reply, keeping the steps and nothing else;
-# - build plan-and-execute as a graph (a planner, an executor, and a re-plan node you write) and compare it with the
-#   loop you know.
+# - read plan-and-execute as a graph (its planner, executor and router are given) and write its re-plan node, then
+#   compare it with the loop you know.
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs: nodes, routers, reducers) and 08 (what a memory reads each round, counted one token per word).
-# **Time:** about 70 minutes (estimated from length and exercises).
+# **Time:** about 69 minutes (estimated from length and exercises).
 #
-# Every run here is **scripted** (no model, no network): each scripted model says so in its name. The planner,
-# executor and re-planner come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur
-# Rahman; where this notebook argues beyond what the article says, the text says so.
+# Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
+# comes from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
 
 # %%
 import operator
@@ -38,12 +37,10 @@ print("the running question:", QUESTION)
 # %% [markdown]
 # ## Part 1 · A helper agent behind one tool
 #
-# Some tasks are better handed to a helper: a second agent with its own tools, its own folder and its own step limit.
-# The manager asks it the way it calls any tool: one slip, one answer slip. Here is the first version most people
-# write: a tool function that runs the helper.
-#
-# The helper's scripted manager never stops asking for errands (it is `looping_manager`, labelled scripted), so it will
-# hit its `max_steps=3`. **Predict first:** will the *manager's* run survive its helper running out of steps?
+# A helper is a second agent with its own tools, folder and step limit; the manager asks it as it calls any tool. The
+# first version most people write is a tool function that runs the helper. This helper's scripted model
+# (`looping_manager`) never stops asking for errands, so it hits its `max_steps=3`. **Predict first:** will the
+# *manager's* run survive its helper running out of steps?
 
 # %%
 guess_manager_survives = ...  # your guess: True or False
@@ -72,48 +69,51 @@ except StepLimitReached as error:
     survived = False
     print(f"the manager's run crashed: {type(error).__name__}: {error}")
 print("the manager's last answer slip:", manager.memory.messages()[-1].content)
-print("the helper's folder now holds", len(stuck_helper.memory), "messages (and the next task would start on them)")
 reveal(guess_manager_survives, survived, "the manager's run survived")
 
 
 # %% [markdown]
-# Two things went wrong. The helper's step limit travelled up as an exception and ended the **manager's** run, although
-# the manager could perfectly well have answered "I couldn't find out". And the helper kept its folder, so the next
-# task would be read the leftovers of this one.
+# The helper's step limit travelled up as an exception and ended the **manager's** run, although the manager could
+# have answered "I couldn't find out". (The "Error: tool failed" slip is the agent's clean-up on the way out: it
+# answers every open call so its folder never holds a call without an answer, then re-raises.)
 #
-# The "Error: tool failed" slip in the manager's folder is no note the manager read: it is the agent's clean-up on
-# the way out. Before the exception leaves `run`, the agent answers every open call, so that its folder never holds a
-# call without an answer (notebook 08's rule); the model is never called again, and the exception goes on up.
-#
-# The idea, inline: a new folder for every task, and the step limit turned into a note the manager can read.
+# And the helper kept its folder. Give it a second task, and its first call reads the first task's leftovers; a
+# fresh copy of it (the same model, tools and prompt, an empty folder) reads only its prompt and the task:
 
 # %%
-def ask_helper_safely(task: str) -> str:
-    fresh = Agent(stuck_helper.llm, stuck_helper.registry, stuck_helper.system_prompt, max_steps=3)
-    try:
-        return fresh.run({"question": task})["answer"]
-    except StepLimitReached as error:
-        return f"Error: the helper stopped without an answer ({error})"
-
-
-print(ask_helper_safely("What's the temperature in Paris?"))
+try:
+    stuck_helper.run({"question": "What's the temperature in Tokyo?"})
+except StepLimitReached:
+    pass
+first_read = stuck_helper.llm.calls[3][0]  # calls 0-2 were the first task
+fresh = Agent(stuck_helper.llm, stuck_helper.registry, stuck_helper.system_prompt, max_steps=3)
+try:
+    fresh.run({"question": "What's the temperature in Tokyo?"})
+except StepLimitReached:
+    pass
+print("the used helper's first call on task 2 read", len(first_read), "messages, task 1's question second:",
+      repr(first_read[1].content))
+print("a fresh copy's first call read", len(stuck_helper.llm.calls[6][0]), "messages")
+assert first_read[1].content == "What's the temperature in Paris?" and len(stuck_helper.llm.calls[6][0]) == 2
 
 # %% [markdown]
 # ### Exercise 09.1: a helper with a second chance
 #
-# Some tasks need only a few more steps than the limit allows. Write `ask_twice(template, task)`, a variant of the
-# cell above:
+# The fix has two parts you have now seen: a fresh copy of the helper for every task, and the step limit caught
+# (`except StepLimitReached`) and turned into a note the manager can read. Some tasks also need only a few more steps
+# than the limit allows. Write `ask_twice(template, task)`:
 #
 # 1. run a fresh copy of the `template` agent (its `llm`, `registry` and `system_prompt`, on an empty folder) on
 #    `task` with the template's `max_steps`, and return its answer;
 # 2. if that try runs out of steps, try once more, on another fresh folder, with **twice** the template's `max_steps`;
-# 3. if the second try runs out of steps too, return a note that starts with `"Error:"` and names the task, so the
-#    manager can say what could not be done. The step limit never escapes.
+# 3. if the second try runs out of steps too, return a note that starts with `"Error:"` and names the task. The step
+#    limit never escapes; anything else does: a helper whose tool raises, or whose model can't be reached, must end
+#    the run, so catch `StepLimitReached` and nothing wider.
 #
 # The check gives your function helpers this notebook doesn't show (some finish at once, some need the second try,
-# some never finish) and counts the model calls of each try. It refuses an answer that hands the work to the
-# package's `subagent_tool` (below) or the `SubagentTool` class behind it, even called twice: that one gives no
-# second chance, and calling it teaches nothing about where the retry goes.
+# some never finish, one has a broken tool) and counts the model calls of each try. It refuses an answer that hands
+# the work to the package's `subagent_tool` (below) or the `SubagentTool` class behind it: that one gives no second
+# chance.
 
 # %%
 def ask_twice(template, task):
@@ -124,12 +124,24 @@ def ask_twice(template, task):
 check("09.1", ask_twice)
 
 # %% [markdown]
+# A second chance is a bet. The notebook's own `ask_twice` (loaded from the solutions, not shown) on a helper that
+# never finishes:
+
+# %%
+notebook_ask_twice = reference("09.1")
+hopeless = Agent(looping_manager(), weather_registry(), "You look up temperatures.", max_steps=3)
+print(notebook_ask_twice(hopeless, "What's the temperature in Paris?"))
+print("model calls:", len(hopeless.llm.calls), "| one try would have made", hopeless.max_steps)
+assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
+
+# %% [markdown]
+# Twice the steps helps a helper that was nearly there, and **triples** the bill of one that was never going to
+# finish (3 + 6 calls against 3); which one you have shows only in the trace.
+#
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
-# tool takes one argument, `task`, and `.subagent.runs` records each delegation. An empty `task` is the manager's
-# own mistake: it gets an error `ToolMessage` about its argument, and the helper never runs. Inside the helper, only
-# the step limit becomes a note: a tool that broke, or an unreachable model, propagates, because the manager can't
-# fix those and pretending otherwise would hide them.
+# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Like yours, it turns only the step
+# limit into a note.
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -166,20 +178,19 @@ print("\nthe manager answered:", result["answer"])
 reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model calls, manager and helper")
 
 # %% [markdown]
-# The manager sees one slip per task, but the helper's calls are real calls: a delegation is cheap to read and not
-# cheap to run. And the helper's step limit became an answer slip the manager read, so the manager's run finished.
+# The manager reads one slip per task, but the helper's calls are real calls: a delegation is cheap to read, not to
+# run. And the helper's step limit became a slip the manager read, so the manager's run finished.
 #
 # ## Part 2 · Plan first, then execute
 #
-# The loop from notebook 01 is what the source article calls **ReAct**: think, act, observe, repeat, and the model
-# decides the next step each round from everything so far. **Plan-and-execute** splits that: a *planner* writes the
-# whole list of steps up front, an *executor* carries them out one by one, and a *re-planner* revises the remaining
-# steps when a result surprises it. The article's motivation: when a task needs many steps, a plain loop can get stuck
-# repeating an action after one of them fails. A second reason is ours, not the article's: a written plan is
-# something you can read, check and bound before anything runs.
+# The loop from notebook 01 is what the source article calls **ReAct**: the model decides the next step each round
+# from everything so far. **Plan-and-execute** splits that: a *planner* writes all the steps up front, an *executor*
+# carries them out one by one, and a *re-planner* revises the rest when a step fails. The article's motivation: a
+# plain loop can get stuck repeating an action after a step fails. Ours, beyond the article: a written plan can be
+# read and bounded before anything runs.
 #
-# We build it as a graph on the engine from notebook 06. First the worksheet: the plan is data in the state, and
-# `results` grows by one per step (a reducer), like a folder.
+# It is a graph on notebook 06's engine. The worksheet: the plan is data in the state, and `results` grows by one per
+# step (a reducer).
 
 # %%
 class PlanState(TypedDict):
@@ -202,10 +213,8 @@ def start(task):
 # %% [markdown]
 # ### Exercise 09.2: read a plan out of a reply
 #
-# A planner's reply is text, and a model may wrap its list in sentences: "Sure! Here is the plan:" before it, "Let me
-# know if you need more." after it. The course's `parse_plan` (in `lessons/plan_execute.py`) strips the numbering
-# from every line and keeps every line that is not blank, so a preamble becomes a step, and an agent would then try
-# to carry it out:
+# A model may wrap its list in sentences ("Sure! Here is the plan:"). The course's `parse_plan` strips the numbering
+# from every line and keeps every line that is not blank, so a preamble becomes a step:
 
 # %%
 chatty = "Sure! Here is the plan:\n1. Look up the temperature in Paris.\n2. Look up the temperature in Tokyo."
@@ -219,13 +228,11 @@ assert parse_plan(chatty)[0] == "Sure! Here is the plan:"  # the preamble became
 print(repr(re.sub(r"^\s*\d+[.)]\s*", "", "  2) Look up the temperature in Tokyo.")))
 
 # %% [markdown]
-# Write `read_plan(reply)`: return the steps, in order, taken from the lines that start (after any spaces) with a
-# number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or with a bullet (`-` or `*`), the marker
-# then followed by a space (so `**Plan:**` and `3.5 degrees` are not steps), each with its
-# marker and the spaces around the text removed. Every other line (a preamble, a closing remark, a blank line, a line
-# that merely starts with a number, such as "2024 was warm.") is not a step: drop it, and drop a marker with no text
-# after it too. The check reads replies this notebook doesn't show; it refuses `parse_plan`, whose behaviour is
-# the thing to fix.
+# Write `read_plan(reply)`: return the steps, in order, from the lines that start (after any spaces) with a marker
+# and a space: a number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or a bullet (`-` or `*`).
+# So `**Plan:**`, `3.5 degrees` and "2024 was warm." are not steps. Remove the marker and the spaces around the
+# text; drop every other line, and a marker with no text after it. The check reads replies this notebook doesn't
+# show; it refuses `parse_plan`, whose behaviour is the thing to fix.
 
 # %%
 def read_plan(reply):
@@ -236,12 +243,11 @@ def read_plan(reply):
 check("09.2", read_plan)
 
 # %% [markdown]
-# The **planner** node asks a model once for a numbered list and reads it with the notebook's own `read_plan`, loaded
-# from the solutions without showing it (`read_steps` below). The **executor**
-# node gives one step to a fresh small agent, which reads only the task, the results so far and its own step
-# (`step_question`), with its own `max_steps`. A step whose agent runs out of steps is never skipped silently: the
-# node records why, and the router decides what happens next. Two small nodes end the run: `finish` (the last result
-# is the answer, with any step that could not be done named beside it) and `stop` (no answer; the results are kept).
+# The **planner** node asks a model once for a numbered list and reads it with the notebook's own `read_plan`
+# (`read_steps` below, loaded from the solutions unshown). The **executor** node gives one step to a fresh small
+# agent, which reads only the task, the results so far and its step (`step_question`). A step whose agent runs out
+# of steps is recorded with why, and the router decides what next. `finish` makes the last result the answer, naming
+# any step not done; `stop` ends with no answer, results kept.
 
 # %%
 print("what a step's agent is asked, for step 2 of the running example:\n")
@@ -351,14 +357,11 @@ print(f"{'plan-and-execute':<18}{len(plan_reads):>12}{max(plan_reads):>14}{sum(p
 assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_reads)
 
 # %% [markdown]
-# On a task this small the plan loses on every count: twice the calls, and each step's agent re-reads the task, its
-# instructions and the results so far, so even its largest read is bigger than the loop's. What the split buys is
-# not tokens here. It is a list of steps you can read (and refuse) before any step runs, a step limit per step rather
-# than one for the whole task, no step reading another step's errands, and a clear place to stop.
+# On a task this small the plan loses on every count: each step's agent re-reads the task, its instructions and the
+# results so far, so even its largest read is bigger than the loop's. What it buys is not tokens (question 7).
 #
-# That last one matters when a step can't be done. Here the planner puts a city with no teaching data in the middle
-# of the plan; the step's agent keeps trying until its own `max_steps`, and with no re-planner the graph takes the
-# route to `stop`: status `needs_attention`, no answer, the completed results kept.
+# Here the planner puts a city with no teaching data in the middle; that step's agent tries until its `max_steps`,
+# and with no re-planner the graph routes to `stop`:
 
 # %%
 ATLANTIS_TASK = "What's the temperature in Paris, Atlantis and Tokyo, in Fahrenheit?"
@@ -373,8 +376,8 @@ print("why:    ", stopped["failed"])
 print("kept:   ", stopped["results"])
 
 # %% [markdown]
-# A caller who had read that plan could have refused it. That is one more argument: `approve`, a function that
-# sees the plan and says whether it may run; a refused plan ends the run `refused`, before any step's agent is called.
+# A caller who had read that plan could have refused it: `approve` sees the plan and says whether it may run; a
+# refused plan ends the run `refused` before any step's agent is called.
 
 # %%
 def at_most_two_cities(plan):  # a caller's rule, for instance
@@ -417,10 +420,8 @@ check("09.3", replan)
 
 
 # %% [markdown]
-# The cells below use the notebook's own re-plan node, loaded from the solutions without showing it (your version
-# may differ and still be right), and a scripted re-planner, labelled so, that drops the step that cannot be done and
-# keeps the rest. The graph now has a way back from a failure: `execute -> replan -> execute`, bounded by
-# `MAX_REPLANS`.
+# Below, the notebook's own re-plan node (loaded unshown) with a scripted re-planner that drops the failed step and
+# keeps the rest. The graph now has a way back: `execute -> replan -> execute`, bounded by `MAX_REPLANS`.
 
 # %%
 notebook_replan = reference("09.3")
@@ -446,9 +447,8 @@ print("answer: ", revised["answer"])
 assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atlantis" in revised["answer"]
 
 # %% [markdown]
-# The re-planned run finishes with Paris and Tokyo, and the answer says what could not be done. Without the `skipped`
-# field and the `finish` node that reads it, the answer would be "Paris: 64°F, Tokyo: 75°F", and the reader would
-# never learn that the task asked about three cities: a re-plan can quietly narrow the task.
+# The answer says what could not be done. Without `skipped` and the `finish` node that reads it, it would be
+# "Paris: 64°F, Tokyo: 75°F": a re-plan can quietly narrow the task.
 
 # %% [markdown]
 # ## What is still open
@@ -456,11 +456,8 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # - **A helper's note is only as good as the manager that reads it.** Turning a step limit into a note keeps the
 #   manager running; whether it then reports honestly or makes up the missing number is the model's behaviour, which a
 #   scripted manager cannot show you. Check the final answer against the slips, as notebook 05 did.
-# - **A second chance is a bet.** Twice the steps helps a helper that was nearly there and doubles the bill of one
-#   that was never going to finish; which one you have shows only in the trace.
 # - **A re-planner is a model too.** Ours is scripted and only drops a step; a real one may rewrite steps that were
-#   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task without saying so. Keeping what
-#   was skipped in the state, and saying it in the answer, is the guard we built; judging a re-planner's plans is not.
+#   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
 # - **Everything lives in one process.** Helpers' runs, plans and results vanish when the kernel restarts; saving and
 #   resuming a run is not built here.
 #
@@ -469,16 +466,16 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in `notebooks/solutions/09_helpers_and_plans.py`. Questions 1, 3
-# and 5 are checked below against a run of the real code, so predict before you try anything.
+# Answers are in `notebooks/solutions/09_helpers_and_plans.py`; 1, 3 and 5 are checked below against a run of the
+# real code.
 #
 # 1. In Part 1, if the helper were built with `max_steps=2` instead of 3, how many model calls (manager and helper
 #    together) would the two delegations take?
 # 2. Why does `subagent_tool` turn only the helper's step limit into a note, and let a tool that broke inside the
 #    helper end the manager's run?
-# 3. A manager asks the helper behind `subagent_tool` for an empty task (`task=""`). What happens? A: the manager's
-#    run ends with an exception; B: the manager reads an error ToolMessage about its argument, and the helper never
-#    runs; C: the helper runs on an empty question.
+# 3. A manager asks the helper behind `subagent_tool` for an empty task (`task=""`). What does the manager's next
+#    model call read last? A: nothing, there is no next call: the run ends with an exception; B: an answer slip
+#    starting "Error" about the argument, the helper never run; C: the helper's answer to an empty question.
 # 4. Why does `executor_node` build a fresh `Agent` for every step, instead of one agent for the whole plan?
 # 5. A plan of three steps (Paris, Atlantis, Tokyo), run with no re-planner: how many model calls do the planner and
 #    the executor make in all before the graph stops?

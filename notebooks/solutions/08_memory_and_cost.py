@@ -52,7 +52,7 @@ class ForgetsTheSystemPrompt(SafeWindow):
         return super().messages()[1:]
 
 
-SOLUTIONS = {"08.1": SafeWindow, "08.2": 39, "08.3": 4,
+SOLUTIONS = {"08.1": SafeWindow, "08.2": 39, "08.3": [4, 6, 8, 11],
              "08.Q2": 8, "08.Q4": "keep_last=2", "08.Q5": "ReplayMismatch"}
 
 QUESTIONS = {
@@ -127,9 +127,11 @@ WRONG = {
              (BuildsLastNEachRead, "LastN.messages() ran"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
-    "08.2": [(8, "the window must still reach back"), (60, "a smaller window works too")],
-    "08.3": [(6, "Walk the conversation"), (3, "Walk the conversation")],
+    "08.2": [(8, "the window must reach back to the first question"), (36, "the first question itself"),
+             (40, "counts the final answer too"), (60, "a smaller window works too")],
+    "08.3": [(4, "not how many times"), ([3, 4, 5, 6, 8, 10], "trigger=8's list"),
+             ([4, 6, 8, 10], "the first 3 of your list are right"), ([4, 7, 10], "the first 1 of your list"), ([5, 9], "wrong from its first question"), ("4, 6", "a list")],
     "08.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
-    "08.Q4": [("keep_last=4", "Fewer kept messages"), ("cheaper", "answer with one of")],
+    "08.Q4": [("keep_last=4", "the run says otherwise"), ("cheaper", "answer with one of")],
     "08.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

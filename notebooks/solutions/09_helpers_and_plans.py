@@ -57,6 +57,16 @@ def ask_twice_then_raise(template, task):
         return _fresh(template, 2 * template.max_steps).run({"question": task})["answer"]
 
 
+def ask_twice_catches_everything(template, task):
+    """Catches every exception: a broken tool comes back as a note the manager can't act on."""
+    for max_steps in (template.max_steps, 2 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except Exception:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
 def ask_twice_silent_note(template, task):
     answer = ask_twice(template, task)
     return "Error: the helper gave up." if answer.startswith("Error:") else answer
@@ -119,6 +129,13 @@ def read_plan_any_leading_number(reply):
 
 def read_plan_keeps_numbering(reply):
     return [line.strip() for line in reply.splitlines() if _MARKER.match(line) and _MARKER.sub("", line).strip()]
+
+
+def read_plan_one_space_removed(reply):
+    """Removes the marker and exactly one space: a second space stays in front of the step."""
+    marker = re.compile(r"^\s*(?:\d+[.)]|[-*]) ")
+    steps = [marker.sub("", line).rstrip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step.strip()]
 
 
 def read_plan_numbers_only(reply):
@@ -213,7 +230,8 @@ QUESTIONS = {
              "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb08_09_third_reader.py runs it). "
              "The line: `if state[\"failed\"]:` in route_after_execute.",
     "09.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
-             "error ToolMessage (ToolArgsError) that the manager reads; the helper's model is never called.",
+             "error ToolMessage (ToolArgsError) naming the argument, and the manager's next call reads that slip "
+             "last; the helper's model is never called.",
     "09.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
              "plan would carry every earlier step's requests and answer slips in its folder: each step would read "
              "more, and a step that went wrong would leave its errands for the next one to misread.",
@@ -228,7 +246,8 @@ QUESTIONS = {
 WRONG = {
     "09.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
              (ask_twice_on_the_template, "never the template itself"), (ask_twice_then_raise, "a step limit escaped"),
-             (ask_twice_silent_note, "names the task"), (ask_three_times, "at most twice"),
+             (ask_twice_silent_note, "names the task"),
+             (ask_twice_catches_everything, "only the step limit becomes a note"), (ask_three_times, "at most twice"),
              (ask_through_the_package, "package's subagent_tool"),
              (ask_through_the_class_twice, "package's subagent_tool"),
              (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
@@ -236,7 +255,8 @@ WRONG = {
              (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
              (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
              (read_plan_any_leading_number, "a number is a marker only when"),
-             (read_plan_no_space_needed, "no space follows it")],
+             (read_plan_no_space_needed, "no space follows it"),
+             (read_plan_one_space_removed, "the spaces around the text")],
     "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed"),

@@ -176,32 +176,58 @@ def safe_window(cls: Any) -> str:
             "you had not seen")
 
 
+def _folder_at_last_call() -> list[Message]:
+    """The whole conversation under KeepAll, without the final answer: what the last question's call follows."""
+    memory = KeepAll(SYSTEM_PROMPT)
+    run_conversation(memory)
+    return memory.history[:-1]
+
+
 @exercise("08.2", kind="reasoning", title="how wide must the window be?")
 def smallest_window(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
         raise Hint("n is a whole number of messages, 1 or more")
     right_here = run_conversation(LastN(SYSTEM_PROMPT, answer)).remembers_first_city
     right_below = answer > 1 and run_conversation(LastN(SYSTEM_PROMPT, answer - 1)).remembers_first_city
+    folder = _folder_at_last_call()
     if right_here and not right_below:
-        return "right: the window must hold nearly the whole conversation, so it saves almost nothing"
+        return (f"right: when the last question is asked the folder holds {len(folder)} messages after the system "
+                "prompt (the final answer is not yet added), the first question is the oldest of them, and the "
+                "model names the first city of a question it can see: the window must hold everything")
+    if right_here and answer == len(folder) + 1:
+        raise Hint(f"n={answer} counts the final answer too, which is added after the last model call: a smaller "
+                   "window works")
     if right_here:
         raise Hint(f"n={answer} works, but a smaller window works too")
-    raise Hint(f"with n={answer} the last answer is wrong: the window must still reach back to the first "
-               "question when the last one is asked")
+    raise Hint(f"with n={answer} the last answer is wrong: the model names the first city of a *question* (a user "
+               "message) it can still see, so the window must reach back to the first question itself, not just "
+               "to its tool call and answer")
 
 
-@exercise("08.3", kind="reasoning", title="how often does the summariser run?")
+def _summary_questions(trigger: int) -> list[int]:
+    memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=trigger)
+    return [q for q, _, _ in run_conversation(memory).summary_calls]
+
+
+@exercise("08.3", kind="reasoning", title="when does the summariser run?")
 def summaries_at_12(answer: Any) -> str:
-    memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=12)
-    truth = len(run_conversation(memory).summary_calls)
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of summariser calls")
-    if answer != truth:
-        raise Hint("the rule: after every add (question, reply, answer slip, final answer too), when more than 12 "
-                   "messages are unsummarised and the message just added is not a reply asking for tools, it "
-                   "condenses all but the last 4 (or a few more, to keep an exchange whole). Walk the "
-                   "conversation's messages in order and count")
-    return "right: a later trigger means fewer, larger condensations"
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        raise Hint("answer with the list of question numbers in which the summariser runs, one per call (e.g. "
+                   "[2, 5]), not how many times")
+    if not isinstance(answer, list | tuple) or not all(isinstance(q, int) and not isinstance(q, bool)
+                                                        for q in answer):
+        raise Hint("answer with a list of whole question numbers, one per summariser call, e.g. [2, 5]")
+    truth = _summary_questions(12)
+    if list(answer) == _summary_questions(8):
+        raise Hint("that is trigger=8's list: with trigger=12 more messages pile up before each condensation")
+    if list(answer) != truth:
+        right = next((k for k, (a, t) in enumerate(zip(answer, truth)) if a != t), min(len(answer), len(truth)))
+        start = (f"the first {right} of your list are right, then it goes wrong" if right
+                 else "your list is wrong from its first question")
+        raise Hint(f"{start}: after every add (question, reply, answer slip, final answer too), when more than 12 messages are unsummarised and the message just added is not a "
+                   "reply asking for tools, it condenses all but the last 4 (a few more to keep an exchange whole); "
+                   "then count again from those 4")
+    return f"right: {truth}; a later trigger means fewer, larger condensations"
 
 
 # Questions ---------------------------------------------------------------------------------------------------------
@@ -249,9 +275,8 @@ def keep_fewer(answer: Any) -> str:
     truth = choices[0] if two < four else choices[1] if four < two else choices[2]
     lost = _lost(two_run)
     if answer != truth:
-        raise Hint(f"the run says otherwise: keep_last=2 costs {two} tokens in all, keep_last=4 costs {four}. "
-                   "Fewer kept messages make every agent call read less, and each summary condenses more at once, "
-                   "so the summariser runs no more often")
+        raise Hint("the run says otherwise. Think about what each agent call reads word for word, and how often the "
+                   "summariser runs when it leaves fewer messages behind")
     return (f"right on the bill: {two} tokens against {four}. Now the answers: under keep_last=2, question(s) "
             f"{lost} got \"I can't see your question any more\": the summariser condensed the question away while "
             f"its tools were still being called (keep_last=4 lost {_lost(four_run) or 'none'}). Cheaper, and worse")

@@ -42,6 +42,30 @@ def _helper_llm(need: int) -> ScriptedLLM:
     return ScriptedLLM([policy] * 40, name="scripted: helper (check)")
 
 
+class _SensorOffline(RuntimeError):
+    """A helper's tool that broke: a fault the manager can't fix, so it must not come back as a note."""
+
+
+def _check_broken_tool(fn: Any) -> None:
+    def get_weather(city: str) -> str:
+        """Get the temperature in a city.
+
+        Args:
+            city: The city.
+        """
+        raise _SensorOffline(f"the sensor in {city} is offline")
+
+    registry = ToolRegistry()
+    registry.add(get_weather)
+    template = Agent(_helper_llm(1), registry, "You look up one thing.", max_steps=2)
+    try:
+        got = fn(template, "What's the temperature in Lima?")
+    except _SensorOffline:
+        return
+    raise Hint(f"a helper whose tool raised came back as {got!r}: only the step limit becomes a note; a broken tool "
+               "or an unreachable model must reach the manager, so catch StepLimitReached and nothing wider")
+
+
 def _borrows_subagent(fn: Any) -> bool:
     code = getattr(fn, "__code__", None)
     return code is not None and bool({"subagent_tool", "SubagentTool", "SubAgent"} & _names_used(code))
@@ -109,12 +133,13 @@ def second_chance(fn: Any) -> str:
         with _delegations_watched(ran):
             for case in HELPER_CASES:
                 _check_second_chance(fn, *case)
+            _check_broken_tool(fn)
     finally:  # the package doing the delegation is the fault to name, whatever else went wrong
         if ran:
             raise Hint("the package's SubagentTool ran the helper (called twice, it is still the package's "
                        "delegation, with limits that are not yours): build the fresh Agent for each try yourself")
     return (f"your helper answered, retried and gave up where it should on {len(HELPER_CASES)} helpers you had "
-            "not seen, each try on a fresh folder")
+            "not seen, each try on a fresh folder, and let a broken tool through")
 
 
 # --- 09.2: read a plan ------------------------------------------------------------------------------------------
@@ -124,7 +149,7 @@ PLAN_CASES = (
      "Let me know if you need more.", ["Look up the time in Lima.", "Look up the time in Oslo."]),
     ("- Convert 40 euros to yen.\n* Say what 40 euros buy in Tokyo.",
      ["Convert 40 euros to yen.", "Say what 40 euros buy in Tokyo."]),
-    ("Plan:\n  1) Find flight QZ 7.\n  2) Report its status at 18:05.\n",
+    ("Plan:\n  1)  Find flight QZ 7.\n  2) Report its status at 18:05.\n",
      ["Find flight QZ 7.", "Report its status at 18:05."]),
     ("9. Look up Cairo.\n10. Convert 31 to Fahrenheit.\n11. Write the answer.",
      ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
@@ -264,31 +289,32 @@ def tighter_helper(answer: Any) -> str:
     return f"right: {truth} calls; the Paris task still fits in 2 steps, the Tokyo task stops one call sooner"
 
 
-def _empty_task_ending() -> str:
-    """What a manager reads when it asks the helper behind ``subagent_tool`` for an empty task."""
+def _empty_task_ending() -> tuple[str, str]:
+    """Which choice a manager's empty task for ``subagent_tool`` leads to, and what the next call reads last."""
     helper = Agent(ScriptedLLM(["never reached"], name="scripted: helper (check)"), weather_registry(), "You help.")
     registry = ToolRegistry()
     registry.add(subagent_tool(helper, "ask_helper", "Ask the helper."))
     manager_llm = ScriptedLLM([[("ask_helper", {"task": ""})], "I could not ask."], name="scripted: manager (check)")
     try:
         Agent(manager_llm, registry, "You delegate.").run({"question": "Help?"})
-    except Exception:
-        return "A"
+    except Exception as error:
+        return "A", str(error)
     slip = manager_llm.calls[1][0][-1]
     if helper.llm.calls:
-        return "C"
-    return "B" if isinstance(slip, ToolMessage) and slip.content.startswith("Error") else "C"
+        return "C", slip.content
+    return ("B" if isinstance(slip, ToolMessage) and slip.content.startswith("Error") else "C"), slip.content
 
 
 @exercise("09.Q3", kind="reasoning", title="an empty task for the helper")
 def empty_task(answer: Any) -> str:
     if answer not in ("A", "B", "C"):
         raise Hint('answer with one letter: "A", "B" or "C"')
-    truth = _empty_task_ending()
+    truth, read = _empty_task_ending()
     if answer != truth:
-        raise Hint("the run says otherwise: an empty task is a mistake the manager can fix (it chose the argument), "
-                   "so it is answered, not raised, and the helper's model is never called")
-    return "right: the manager reads an error ToolMessage about its argument, and the helper is never run"
+        raise Hint("the run says otherwise: an empty task is a mistake the manager can fix (it chose the argument, "
+                   "as with any tool's bad argument in notebook 03), so it is answered, not raised, and the "
+                   "helper's model is never called")
+    return f"right: the manager's next call reads {read!r}, and the helper is never run"
 
 
 def _atlantis_calls() -> int:
