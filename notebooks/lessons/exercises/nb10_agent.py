@@ -54,6 +54,8 @@ def check_route(route: Any) -> str:
     for what, state, want in cases:
         try:
             got = route(state)
+        except NotImplementedError:
+            raise
         except Exception as e:
             raise Hint(f"for {what}, your router raised {type(e).__name__}: the ToolCalls to send are those of the "
                        "last message, state['messages'][-1] (the first is the question)") from None
