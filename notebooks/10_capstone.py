@@ -42,11 +42,11 @@ from lessons.reference import reference
 # - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
 # - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
 #
-# Each result repeats its input, as the tool results of notebook 02's right runs did: it gives a small model a
-# name to pair each number with. The system prompt asks for a one-line answer and carries one worked example, on
-# another item and other cities. The calls **chain**: a price must come back before it can be converted. And they
-# **fan out**: one price per city, all in one reply. Here is what the model is handed: the system prompt, and each
-# tool's schema as the registry writes it.
+# Each result repeats its input, as in notebook 02's right runs, so every number carries what it is about. The
+# system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
+# calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
+# in one reply. Here is what the model is handed: the system prompt, and each tool's schema as the registry writes
+# it.
 
 # %%
 tools = price_tools()
@@ -400,11 +400,13 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 #
 # - **Interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8,
 #   window=6)`; `run({"question": ...})` returns `{"answer": ..., "reason": ...}`.
-# - **Reasons.** `"answered"`: a reply without `ToolCall`s; its text is the answer. `"step limit"`: `max_steps`
-#   model calls made and the last reply still asks for tools; its `ToolCall`s still run, then the run stops instead
-#   of calling again. `"tool failed"`: a tool still broken after your errand's retry; the model is not called
-#   again. `"slip budget"`: a reply whose `ToolCall`s would take `slips_left` below zero; none runs, and each gets
-#   an error `ToolMessage` saying the slip budget is spent. Unless the reason is `"answered"`, the answer is `None`.
+# - **Reasons** a run ends with (unless it is `"answered"`, the answer is `None`):
+#   - `"answered"`: a reply without `ToolCall`s; its text is the answer;
+#   - `"step limit"`: `max_steps` model calls made and the last reply still asks for tools; its `ToolCall`s still
+#     run, then the run stops instead of calling again;
+#   - `"tool failed"`: a tool still broken after your errand's retry; the model is not called again;
+#   - `"slip budget"`: a reply whose `ToolCall`s would take `slips_left` below zero; none runs, and each gets an
+#     error `ToolMessage` saying the slip budget is spent.
 # - **Reads.** Every call reads your `pinned_window` of the run at the agent's `window`, and `registry.tools`.
 # - **Hooks**, on every observer (`self.tell(hook, ...)`), in this order:
 #   1. `on_run_start` before the graph runs, with what the first call reads: the system prompt as a
