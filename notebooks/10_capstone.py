@@ -140,7 +140,7 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 #
 # `LastN` is not the answer (it pins nothing): the check refuses a window that uses it or its helper `safe_start`.
 # It feeds your window whole runs of questions you have not seen, cut after every message, for every `n` from 1 to
-# one more than the messages after the question.
+# one larger than the cut run.
 
 # %%
 def pinned_window(system_prompt, messages, n):
