@@ -1,21 +1,20 @@
 # %% [markdown]
 # # 10 · Capstone: a price agent, built from your own pieces
 #
-# **By the end of this notebook you will have built**, for a task the course has not shown you, an agent made of
-# pieces you write yourself:
+# You build, for a task the course has not shown you, an agent made of pieces you write yourself:
 #
 # - a **memory window** that keeps the question in view and never splits a `ToolCall` from its `ToolMessage`
 #   (notebook 08);
-# - an **errand** that answers one `ToolCall` whatever goes wrong, so the run can go on or stop cleanly (notebook 03);
+# - an **errand** that answers one `ToolCall` whatever goes wrong (notebook 03);
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
-# - a **router** that sends each `ToolCall` down its own branch and knows every way out (notebooks 06 and 07);
-# - and the **agent**: a graph whose loop has a ceiling (notebook 01), checked on questions you have not seen and
+# - a **router** that sends each `ToolCall` down its own branch (notebooks 06 and 07);
+# - the **agent**: a graph whose loop has a ceiling (notebook 01), checked on questions you have not seen and
 #   against two recorded runs of real models.
 #
-# **Prerequisites:** notebooks 01 to 09. **Time:** about 90 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 09. **Time:** about 86 minutes (estimated from length and exercises).
 #
-# Every run here is **scripted** (no model, no network), except the two recorded runs of real models near the end,
-# which are **replayed** from their trace files and labelled with model and settings.
+# Every run here is **scripted** (no model, no network), except two recorded runs of real models near the end,
+# **replayed** from their trace files.
 
 # %%
 import json
@@ -40,17 +39,14 @@ from lessons.reference import reference
 #
 # Two tools, on fixed teaching prices and rates (made up, so every run prints the same; not live data):
 #
-# - `get_price(item, city)` gives the local price **with its currency**, and names what it priced:
-#   `"Osaka coffee: 450 JPY"`;
-# - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent, and repeats its input:
-#   `"450 JPY = 2.97 USD"`.
+# - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
+# - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
 #
-# Results that name their input come from the lab (the right runs replayed in notebook 02 had them): they give a
-# small model a name to pair each number with. Also from the lab: the system prompt asks for a one-line answer and
-# carries one worked example, on another item and other cities, written in the reply format the local models are
-# shown. The calls **chain**: a price must come back before it can be converted. And they **fan out**: one price
-# per city, all of which can be asked for in one reply. Here is what the model is handed: the system prompt, and
-# each tool's schema as the registry writes it from the function's signature and docstring.
+# Each result repeats its input, as in notebook 02's right runs, so every number carries what it is about. The
+# system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
+# calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
+# in one reply. Here is what the model is handed: the system prompt, and each tool's schema as the registry writes
+# it.
 
 # %%
 tools = price_tools()
@@ -62,8 +58,9 @@ print("get_price('coffee', 'Rome') ->", get_price("coffee", "Rome"))
 print("to_usd(1.3, 'EUR')          ->", to_usd(1.3, "EUR"))
 
 # %% [markdown]
-# The course's scripted manager for this task reads only the messages it is sent, like the weather managers: it asks
-# for every price in one reply, converts every price in the next, then answers in the prompt's one-line form.
+# The course's scripted manager reads only the messages it is sent: it asks for every price in one reply, converts
+# every price in the next, then answers in the prompt's one-line form (or says "I lost track of the prices." when
+# it cannot tell which city a price came from).
 #
 # **Predict first:** how many model calls will the run below make?
 
@@ -79,7 +76,7 @@ reveal(my_guess_calls, len(manager.calls), "model calls")
 # %% [markdown]
 # ### Pieces you will need
 #
-# Signatures only, gathered from earlier notebooks, so you need not look them up:
+# Signatures only, from earlier notebooks:
 #
 # - `ToolCall(id, name, arguments)`, one request for a tool; a reply's are `reply.tool_calls` (empty when it answers).
 # - `ToolMessage(content, tool_call_id, name=None, is_error=False)`, the answer to one `ToolCall`.
@@ -91,14 +88,13 @@ reveal(my_guess_calls, len(manager.calls), "model calls")
 # - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
 #   [targets])` and `.compile(max_steps=N)` (N counts supersteps); `graph.invoke(state)` returns the last state.
 #
-# That run used the package's `Agent`. From here on you build your own, piece by piece. Each piece is checked on
-# its own, with other items, other cities and other failures than the ones shown here; then the whole agent is.
+# That run used the package's `Agent`. From here on you build your own, piece by piece, each checked on other
+# items, cities and failures than the ones shown here.
 #
 # ## Piece 1 · A window that keeps the question
 #
-# Each model call reads every message of the run again (notebook 08), so a long run gets slower and dearer call
-# by call. A window reads only the newest messages. On this short task the saving is small; the end of the notebook
-# shows where it grows. Here is the plainest window, on the messages of the run above (without its system prompt):
+# Each model call reads every message of the run again (notebook 08), so a long run gets dearer call by call. A
+# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt):
 
 # %%
 def show(messages):
@@ -128,9 +124,9 @@ show(package_window.messages()[1:])
 assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
 
 # %% [markdown]
-# Two things went wrong. The window starts with a `ToolMessage` whose `ToolCall` is gone (providers reject that),
-# and the **question is gone**: a model reading this no longer knows which cities it was asked about. The package's
-# `LastN` fixes the first (it moves its start back to whole exchanges) but not the second.
+# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (providers reject that),
+# and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
+# exchanges), not the second.
 #
 # ### Exercise 10.1: a window that pins the question
 #
@@ -142,9 +138,9 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 # 3. where the start would fall on a `ToolMessage`, move it back to the reply that holds its `ToolCall`, and no
 #    further.
 #
-# The package's `LastN` is not the answer (it pins nothing), and the check refuses a window that uses it or its
-# helper `safe_start`: the move back is yours to write. The check feeds your window whole runs of questions you
-# have not seen, cut after every message, for every `n`.
+# `LastN` is not the answer (it pins nothing): the check refuses a window that uses it or its helper `safe_start`.
+# It feeds your window whole runs of questions you have not seen, cut after every message, for every `n` from 1 to
+# one larger than the cut run.
 
 # %%
 def pinned_window(system_prompt, messages, n):
@@ -157,9 +153,8 @@ check("10.1", pinned_window)
 # %% [markdown]
 # ## Piece 2 · The errand for one `ToolCall`
 #
-# In a graph, each `ToolCall` will run on a branch of its own. A branch has one job: give its `ToolCall` **exactly
-# one `ToolMessage`**, whatever happens. Three things can go wrong; you met the first two in notebook 03. First, a
-# `ToolCall` the model filled in wrong (here, a city the table does not have):
+# In a graph, each `ToolCall` runs on a branch whose one job is to give it **exactly one `ToolMessage`**, whatever
+# happens. Three things can go wrong. First (notebook 03), a `ToolCall` the model filled in wrong:
 
 # %%
 kyoto = ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"})
@@ -169,8 +164,8 @@ except ToolArgsError as e:
     print("ToolArgsError:", e)
 
 # %% [markdown]
-# The model can fix that, if it is told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the
-# service is not. A corrected `ToolCall` will not help.
+# The model can fix that, if told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the service
+# is not.
 
 # %%
 def closed_get_price(item: str, city: str) -> str:
@@ -191,13 +186,9 @@ except TimeoutError as e:
     print("TimeoutError:", e)
 
 # %% [markdown]
-# In notebook 03 the errands card answered every `ToolCall` of a broken batch and then let the tool's exception go up.
-# On a branch, an exception is worse: when one node of a superstep raises, the graph merges nothing of that
-# superstep, so the other branches' good answers are lost too (you will see it happen in piece 4). So the errand
-# never raises: it answers.
-#
-# The third is new: a **flaky** service, which drops a request now and then while the same request a moment later
-# works. Asking once more is cheap; a failed run is not.
+# On a branch, an exception is worse than in notebook 03: when one node of a superstep raises, the graph merges
+# nothing of that superstep, so the other branches' answers are lost too (piece 4 shows it). So the errand never
+# raises. Third, new: a **flaky** service, which drops a request now and then; the same request a moment later works.
 
 # %%
 def flaky_to_usd(amount: float, currency: str) -> str:
@@ -229,16 +220,15 @@ for attempt in (1, 2):
 #
 # - if `registry.run(call)` works, its answer;
 # - if it raises `ToolArgsError` (the model's mistake), answer at once, with no second try (the same call would
-#   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True`. That is
-#   the template of LangGraph's `ToolNode`, as in notebook 03; LangGraph fills it with `repr(error)`, which adds
-#   the exception's class name and quotes, and we put in the error's plain text;
+#   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True` (the
+#   template of LangGraph's `ToolNode`, which fills it with `repr(error)`; we put in the plain text);
 # - if it raises any other exception (the tool broke), run the call **once more**: if the second try works, its
 #   answer; if it fails again, the text `f"Error: tool failed twice: {error}"` (the second error), with
 #   `is_error=True`.
 #
-# The package's `registry.answer` and its helpers `fix_answer` and `error_answer` write some of these answers
-# for you, so the check refuses an errand that calls them. The check counts how often your errand runs each tool,
-# on `ToolCall`s you have not seen, a flaky service and a service that stays down.
+# The check refuses an errand that calls the package's `registry.answer` or its helpers `fix_answer` and
+# `error_answer`. It counts how often your errand runs each tool, on `ToolCall`s you have not seen, a flaky service
+# and a service that stays down.
 
 # %%
 def errand(registry, call):
@@ -251,9 +241,7 @@ check("10.2", errand)
 # %% [markdown]
 # ## Piece 3 · The price log
 #
-# An observer hears a run through its hooks, each on its own copy, so editing what it hears cannot change the run
-# (notebook 04 says what it still can do). The small idea, once more: subclass
-# `Observer`, override the hooks you care about.
+# An observer hears a run through its hooks (notebook 04): subclass `Observer`, override the hooks you care about.
 
 # %%
 class SayReturns(Observer):
@@ -266,9 +254,9 @@ said = Agent(price_manager("coffee", ("Rome", "Kyoto")), tools, SYSTEM_PROMPT, o
 print("answer:", said["answer"])
 
 # %% [markdown]
-# A `ToolMessage` holds only the tool's text and the id of its `ToolCall`, not the arguments. This task's tools
-# happen to name their input in that text, but a log should not rest on a tool's wording: the arguments came
-# earlier, in `on_tool_call`, and the two share the `ToolCall`'s id.
+# A `ToolMessage` holds the tool's text and its `ToolCall`'s id, not the arguments. These tools happen to repeat
+# their input, but a log should not rest on a tool's wording: the arguments came earlier, in `on_tool_call`, under
+# the same id.
 #
 # ### Exercise 10.3: `PriceLog(path)`, this task's log
 #
@@ -281,9 +269,9 @@ print("answer:", said["answer"])
 # - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
 #   and how many model replies **this** run had.
 #
-# One observer may hear several runs: each finish line counts its own run. The check runs three questions you
-# have not seen through the package's `Agent`, a failing one among them, with one `PriceLog` listening. An observer
-# that keeps the package's `EventRecorder` or `TraceRecorder` inside is refused: write the lines yourself.
+# One observer may hear several runs: each finish line counts its own. The check runs three unseen questions, a
+# failing one among them, through the package's `Agent` with one `PriceLog` listening; a `PriceLog` that keeps the
+# package's `EventRecorder` or `TraceRecorder` inside is refused.
 
 # %%
 class PriceLog(Observer):
@@ -300,8 +288,8 @@ check("10.3", PriceLog)
 # %% [markdown]
 # ## Piece 4 · The router: one branch per `ToolCall`
 #
-# The agent will be a graph over this state (notebook 06). Read each field's comment: two of them **add**
-# (a reducer), so that branches of one superstep can all write to them without overwriting each other.
+# The agent is a graph over this state (notebook 06). Two fields **add** (a reducer), so that the branches of one
+# superstep can all write to them.
 
 # %%
 class PriceState(TypedDict):
@@ -316,8 +304,8 @@ class PriceState(TypedDict):
 
 # %% [markdown]
 # A router may return a label, or `Send(node, packet)` objects: the node then runs **once per packet**, on the
-# packet instead of the state, all in the same superstep (notebook 07). Every branch's update merges through
-# the reducers, and whatever edge leaves that node runs once, after all of them: that is the join. On a toy:
+# packet instead of the state, all in one superstep (notebook 07). The branches' updates merge through the
+# reducers, and the edge that leaves the node runs once, after all of them: the join. On a toy:
 
 # %%
 class Squares(TypedDict):
@@ -342,8 +330,7 @@ print(toy_graph.invoke({"numbers": [3, 1, 4]}), "| supersteps:", toy_graph.steps
 
 
 # %% [markdown]
-# And the promise from piece 2: one branch that raises, and the states the run reached (streamed as values).
-# The branches for 3 and 4 ran, but their squares never reach the state.
+# And piece 2's promise: one branch raises. The branches for 3 and 4 ran, but their squares never reach the state.
 
 # %%
 def square_or_fail(packet):
@@ -368,8 +355,8 @@ assert reached[-1]["squares"] == []
 # %% [markdown]
 # ### Exercise 10.4: `route(state)`, after the model node
 #
-# The model node (yours, in the next exercise) sets `stopped` when the run is over, and takes each reply's
-# `ToolCall`s off `slips_left` as they arrive. Write the router that runs after it:
+# The model node (yours, in 10.5) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
+# `slips_left`. Write the router that runs after it:
 #
 # - if `state["stopped"]` is set, the run is over: return `END`;
 # - if `slips_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
@@ -377,7 +364,7 @@ assert reached[-1]["squares"] == []
 # - otherwise, one `Send("errand", {"slip": call})` per `ToolCall` of the last message, in their order (the packet's
 #   key is `"slip"`, the course's old word for a `ToolCall`).
 #
-# The check hands your router states you have not seen.
+# The check hands your router states you have not seen, some with earlier exchanges in `messages`.
 
 # %%
 def route(state):
@@ -388,47 +375,60 @@ def route(state):
 check("10.4", route)
 
 # %% [markdown]
+# ### A run, superstep by superstep
+#
+# From here on, some cells use the notebook's own version of the pieces, loaded from the solutions without being
+# printed, so they run whether or not your exercises are done. Here are the supersteps of one run: the two prices
+# in one superstep, the two conversions in another, each model call in a superstep of its own.
+
+# %%
+ours = reference("10_capstone")
+example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
+graph = example.graph()
+final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
+                      "stopped": None})
+for number, ran in enumerate(graph.steps, 1):
+    print(f"  superstep {number}: {', '.join(ran)}")
+print("stopped:", final["stopped"], "| answer:", final["messages"][-1].content)
+assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[-1] == ("model",)
+
+# %% [markdown]
 # ## The capstone · Exercise 10.5: the price agent
 #
-# Now put the pieces together: `PriceAgent`, a `StateGraph(PriceState)` with a model node, your `route` after it,
-# and your `errand` on each branch, joined back to the model. What the check holds you to:
+# Put the pieces together: `PriceAgent`, a `StateGraph(PriceState)` with a model node, your `route` after it, and
+# your `errand` on each branch, joined back to the model. The check holds you to:
 #
-# - **The interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8,
+# - **Interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8,
 #   window=6)`; `run({"question": ...})` returns `{"answer": ..., "reason": ...}`.
-# - **How a run ends.** `"answered"`: the model replied without `ToolCall`s, and its text is the answer.
-#   `"step limit"`: `max_steps` model calls made and the model still wants tools; that last reply's `ToolCall`s
-#   still run (hooks and all), and the run stops instead of calling again. `"tool failed"`: a tool still
-#   broken after your errand's retry; the model cannot fix that, so it is not called again. `"slip budget"`: a reply
-#   whose `ToolCall`s would take `slips_left` below zero; none of them runs, and each still gets a `ToolMessage`, an
-#   error saying the slip budget is spent. Whenever the reason is not `"answered"`, the answer is `None`, never a
-#   sentence you made up.
-# - **What the model reads:** every call, your `pinned_window` of the run at the agent's `window`, and
-#   `registry.tools`.
-# - **The hooks, in order**, each called on every observer (`self.tell(hook, ...)` does that):
+# - **Reasons** a run ends with (unless it is `"answered"`, the answer is `None`):
+#   - `"answered"`: a reply without `ToolCall`s; its text is the answer;
+#   - `"step limit"`: `max_steps` model calls made and the last reply still asks for tools; its `ToolCall`s still
+#     run, then the run stops instead of calling again;
+#   - `"tool failed"`: a tool still broken after your errand's retry; the model is not called again;
+#   - `"slip budget"`: a reply whose `ToolCall`s would take `slips_left` below zero; none runs, and each gets an
+#     error `ToolMessage` saying the slip budget is spent.
+# - **Reads.** Every call reads your `pinned_window` of the run at the agent's `window`, and `registry.tools`.
+# - **Hooks**, on every observer (`self.tell(hook, ...)`), in this order:
 #   1. `on_run_start` before the graph runs, with what the first call reads: the system prompt as a
 #      `SystemMessage`, then the question;
 #   2. per model call: `on_step_start(number)` (1 for the first) before it, `on_model_reply(response)` after it;
-#      nothing when the run stops instead of calling;
 #   3. per `ToolCall` that runs: `on_tool_call(call)` before the errand, `on_tool_return(message)` after it;
-#   4. per refused `ToolCall` (over the budget): only `on_tool_return(message)`, in order; no `on_tool_call`, as it
-#      never runs (the package's `Agent` too announces `on_tool_return` alone for the answers it writes to calls it
-#      never runs);
+#   4. per refused `ToolCall`: only `on_tool_return(message)`, as it never runs (as in the package's `Agent`);
 #   5. `on_finish(answer, reason)` once, at the end.
+
+# %% [markdown]
+# **Yours to choose** (the check judges only what a run does): what each node returns (the graph needs a model
+# node and the nodes your `route` names); in which order the model node tests its reasons to stop; how it learns
+# that a tool failed (the state's `failed` field is there for it); what a refused `ToolMessage` says beyond the
+# budget; and how much room `compile(max_steps=...)` gets: it counts supersteps, not model calls (count them above
+# for a run of `max_steps` calls). The methods below are one way to split the work; merge or rename any but
+# `__init__` and `run`.
 #
-# **Yours to choose**, as the check judges only what a run does: what each node returns (the graph needs a model
-# node and the nodes your `route` names, `errand` and `give_up`); in which order the model node tests its reasons to
-# stop; how it learns that a tool failed (the state's `failed` field is there for it; your errand's `ToolMessage`
-# decides what there is to spot); what the refused `ToolMessage`s say beyond the budget; and how much room the
-# compiled graph gets (`compile(max_steps=...)` counts supersteps, not model calls: count how many supersteps a run
-# of `max_steps` model calls can take). The five methods below are one way to split the work; merge or rename any
-# but `__init__` and `run`.
-#
-# The check runs your agent on questions you have not seen at two window sizes (counting what the model was read),
-# on a model that never stops, a broken tool and a reply over budget, and then **replays two recorded runs of real
-# models** through it: each recorded reply is handed back in order, and the replay stops your agent where what it
-# sends differs from the recording (the first call in full, each later call on its newest messages: the recorded
-# reply and its `ToolMessage`s; Q6 asks what this cannot see). An agent that only wraps the package's `Agent` (or
-# its agent graph) is refused: the point is to build it.
+# The check runs your agent on unseen questions at two window sizes, recording every hook call and what each call
+# read; on a model that never stops, a broken tool and a reply over budget; then it **replays two recorded runs of
+# real models**: each recorded reply is handed back in order, and the replay stops your agent where what it sends
+# differs from the recording (the first call in full, each later call on its newest messages; Q6 asks what this
+# cannot see). An agent that wraps the package's `Agent` (or its agent graph) is refused.
 
 # %%
 class PriceAgent:
@@ -460,21 +460,10 @@ class PriceAgent:
 check("10.5", PriceAgent)
 
 # %% [markdown]
-# From here on, the cells use the notebook's own version of the pieces, loaded from the solutions without being
-# printed, so they run whether or not your exercises are done. Here is the graph it declares, as the package draws
-# it, and the supersteps of one run: the two prices in one superstep, the two conversions in another.
+# Here is the graph the notebook's version declares, as the package draws it.
 
 # %%
-ours = reference("10_capstone")
-example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
-graph = example.graph()
 print(graph.draw_ascii())
-final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
-                      "stopped": None})
-for number, ran in enumerate(graph.steps, 1):
-    print(f"  superstep {number}: {', '.join(ran)}")
-print("stopped:", final["stopped"], "| answer:", final["messages"][-1].content)
-assert graph.steps[1] == ("errand", "errand") == graph.steps[3]
 
 # %% [markdown]
 # ## Questions
@@ -528,12 +517,11 @@ check("10.Q3", q3)
 #
 # ## The real runs, replayed
 #
-# Both runs were recorded on this task, with these tools and this system prompt, by the project's own command
+# Both runs were recorded on this task, with these tools and this system prompt, by the project's demo command
 # (`python -m mingraph_lite demo --task notebooks/lessons/capstone.py --llm local:MODEL --max-steps 6 --trace ...`):
-# the package's `Agent`, greedy decoding (temperature 0, seed 7), in-process llama.cpp. `data/runs/README.md` names
-# the exact commands and versions, and the other prompts tried. Here they are replayed through the notebook's own
-# `PriceAgent`, with the console logger as observer. The token counts shown are the recording's: its agent read the
-# model the whole run each time.
+# the package's `Agent`, greedy decoding (temperature 0, seed 7), in-process llama.cpp; `data/runs/README.md` names
+# the exact commands and versions. Here they are replayed through the notebook's own `PriceAgent`. The token counts
+# shown are the recording's, whose agent read the model the whole run each time.
 
 # %%
 RUNS = Path("..") / "data" / "runs"
@@ -560,16 +548,13 @@ assert "message:\n<your answer>" in local_prompt([], price_tools().tools)  # the
 
 # %% [markdown]
 # Neither model answered the question. SmolLM2 never asked for a price: it copied the worked example's conversion,
-# `to_usd(amount=6, currency="PEN")` (tea in Lima), into every one of its six calls, and the ceiling ended the run
-# with no answer. Gemma followed the prompt's order: both prices in its first reply, both conversions in its
-# second, but it converted Osaka's `450 JPY` twice and Rome's `1.3 EUR` never. Its third reply, with no
-# `ToolCall`s, is the placeholder `<your answer>`, copied from the reply format the local adapter shows both models
-# after the tools: `Reply either with a message, in this format: message: <your answer>`. The agent counts any
-# reply without `ToolCall`s as an answer, so the run ends `"answered"`. Named results and worked examples made the
-# weather runs of notebook 02 right; here, in one greedy run of each model, with the example written into the
-# system prompt rather than as turns of its own, they were not enough. The agent bounded SmolLM2's loop and made up
-# nothing; it could not tell Gemma's placeholder from an answer. To refuse one, the model node would test the
-# reply's text before ending `"answered"`, e.g. a reason of its own for a text that still holds the format's `<...>`:
+# `to_usd(amount=6, currency="PEN")`, into all six calls, and the ceiling ended the run with no answer. Gemma asked
+# for both prices, then both conversions, but converted Osaka's `450 JPY` twice and Rome's `1.3 EUR` never; its
+# third reply, with no `ToolCall`s, is the placeholder `<your answer>`, copied from the reply format the local
+# adapter shows after the tools (`message: <your answer>`). The agent counts any reply without `ToolCall`s as an
+# answer, so that run ends `"answered"`. The agent bounded SmolLM2's loop and made up nothing, but it could not tell
+# Gemma's placeholder from an answer. To refuse one, the model node could test the reply's text before ending
+# `"answered"`:
 
 # %%
 def is_placeholder(text):  # the reply format's blank, copied instead of filled
@@ -579,12 +564,11 @@ def is_placeholder(text):  # the reply format's blank, copied instead of filled
 assert is_placeholder(gemma_result["answer"]) and not is_placeholder("Coffee costs 1.42 USD in Rome.")
 
 # %% [markdown]
-# Did the window save much? On runs this short, little: the system prompt with its worked example and the two
-# tool schemas are read on every call whatever the window, and a run of a few calls never grows past a window of 6.
-# Where it grows shows on a longer run. Here, **scripted** (no model): a model that asks for one price a call, ten
-# calls, then answers, run by the notebook's `PriceAgent` with the whole run in view and with a window of 6. What
-# each call reads is measured as the characters of the prompt the local adapter would write for it
-# (`local_prompt`, the adapter's own code that wrote the real runs' prompts).
+# Did the window save much? On runs this short, little: the system prompt and the tool schemas are read on every
+# call, and a run of a few calls never outgrows a window of 6. A longer run, **scripted**: a model that asks for
+# one price a call, ten calls, then answers, run by the notebook's `PriceAgent` with the whole run in view and with
+# a window of 6. Each call's reading is measured as the characters of the prompt the local adapter would write
+# (`local_prompt`, the code that wrote the real runs' prompts).
 
 # %%
 cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
@@ -615,11 +599,10 @@ assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sor
 # %% [markdown]
 # ## What is still open
 #
-# - **Repeats.** SmolLM2 asked for the same conversion six times. Your model node could notice a repeated batch and stop
-#   early with a reason of its own (Q7); the package's `Agent` does not (the recording shows it spending all six calls).
-# - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. The lab's
-#   right runs had their worked examples as turns of their own, which a task file's system prompt cannot give. A
-#   model that answers will need no change to your agent: run the demo command with
-#   `--task notebooks/lessons/capstone.py` and a model of your choice.
-# - **Your own task.** The task file is small: tools, a system prompt, a question and a scripted model. Write one for
-#   a task you care about, and your agent, your log and your window work on it unchanged.
+# - **Repeats.** SmolLM2 asked for the same conversion six times; your model node could notice a repeated batch
+#   and stop early (Q7).
+# - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. A model
+#   that does needs no change to your agent: run the demo command with `--task notebooks/lessons/capstone.py` and a
+#   model of your choice.
+# - **Your own task.** A task file is small: tools, a system prompt, a question and a scripted model. Write one for
+#   a task you care about; your agent, log and window work on it unchanged.

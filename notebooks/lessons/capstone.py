@@ -2,7 +2,7 @@
 
 Two tools whose calls chain (a price, then its conversion) and fan out (one price per city):
 ``get_price(item, city)`` -> ``"Osaka coffee: 450 JPY"`` and ``to_usd(amount, currency)`` -> ``"450 JPY = 2.97 USD"``.
-Each result names its input (the lab's finding: a small model pairs numbers with cities by those names).
+Each result names its input, as in notebook 02's right runs, so every number carries what it is about.
 Prices and rates are made up for teaching: fixed, so every run prints the same; not live data.
 
 This file is also a task file for the demo command (``TOOLS``, ``SYSTEM_PROMPT``, ``QUESTION``, ``SCRIPTED``):

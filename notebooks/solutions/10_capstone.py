@@ -291,6 +291,30 @@ def route_budget_off_by_one(state):
     return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
 
 
+def route_whole_run(state):  # every ToolCall of the run, the answered ones of earlier replies too
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for m in state["messages"] for slip in getattr(m, "tool_calls", ())]
+
+
+def route_first_message(state):  # reads the run's first message, which is the question
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][0].tool_calls]
+
+
+def route_budget_first(state):  # tests the budget before stopped: a stopped run can still be sent to give_up
+    if state["slips_left"] < 0:
+        return "give_up"
+    if state["stopped"]:
+        return END
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
 # --- 10.5: the agent, as a graph -----------------------------------------------------------------
 
 
@@ -350,7 +374,8 @@ class PriceAgent:
         builder.add_conditional_edges("model", route, ["errand", "give_up", END])
         builder.add_edge("errand", "model")  # the join: the model runs once every branch is back
         builder.add_edge("give_up", END)
-        return builder.compile(max_steps=3 * self.max_steps + 3)
+        # Supersteps: model, errands, model, errands, ... then a last model superstep that stops; 2 per model call + 1.
+        return builder.compile(max_steps=2 * self.max_steps + 1)
 
     def run(self, state):
         question = UserMessage(state["question"])
@@ -362,9 +387,29 @@ class PriceAgent:
         return {"answer": answer, "reason": final["stopped"]}
 
 
+class ToolArgsErrorFailsAgent(PriceAgent):
+    def run_errand(self, packet):  # any error ToolMessage counts as a broken tool, a fixable ToolCall too
+        update = super().run_errand(packet)
+        return {**update, "failed": [packet["slip"].name] if update["messages"][0].is_error else []}
+
+
+class RunStartQuestionOnly(PriceAgent):
+    def tell(self, hook, *args):  # on_run_start hears the question alone, without the system prompt
+        super().tell(hook, *((args[0][1:],) if hook == "on_run_start" else args))
+
+
+class StepsFromZero(PriceAgent):
+    def tell(self, hook, *args):  # numbers the model calls 0, 1, 2, ...
+        super().tell(hook, *((args[0] - 1,) if hook == "on_step_start" else args))
+
+
 class NoCeilingAgent(PriceAgent):
-    def model(self, state):
-        return super().model({**state, "model_calls": 0})
+    def model(self, state):  # never tests the ceiling (the graph still gets its room from max_steps)
+        ceiling, self.max_steps = self.max_steps, 10**6
+        try:
+            return super().model(state)
+        finally:
+            self.max_steps = ceiling
 
 
 class KeepAllAgent(PriceAgent):
@@ -446,12 +491,25 @@ class StubRouteAgent(PriceAgent):
         builder.add_conditional_edges("model", route, ["errand", "give_up", END])
         builder.add_edge("errand", "model")
         builder.add_edge("give_up", END)
-        return builder.compile(max_steps=3 * self.max_steps + 3)
+        return builder.compile(max_steps=2 * self.max_steps + 1)
+
+
+class TooLittleRoom(PriceAgent):
+    def graph(self):  # one model call's room short: the run that reaches the ceiling overruns the graph
+        compiled = super().graph()
+        compiled.max_steps = 2 * self.max_steps
+        return compiled
 
 
 class ChattyQuestionAgent(PriceAgent):
     def run(self, state):  # words of its own around the question: a replayed real run minds, a script does not
         return super().run({"question": f"Please help. {state['question']}"})
+
+
+class ModelReadsOtherWords(PriceAgent):
+    def model(self, state):  # the model reads the question in words of its own; the hooks hear the original
+        first = UserMessage(f"Please help. {state['messages'][0].content}")
+        return super().model({**state, "messages": [first, *state["messages"][1:]]})
 
 
 class PackageAgent:  # only wraps the package's Agent: the check must refuse it
@@ -522,7 +580,10 @@ WRONG = {
     "10.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
              (route_whole_batch, "one ToolCall"),
-             (route_budget_off_by_one, "exactly")],
+             (route_budget_off_by_one, "exactly"),
+             (route_whole_run, "earlier replies"),
+             (route_first_message, "the first is the question"),
+             (route_budget_first, "whenever stopped is set")],
     "10.5": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
              (GiveUpSilently, "unanswered"),
@@ -530,12 +591,17 @@ WRONG = {
              (GiveUpUnheard, "on_tool_return"),
              (GiveUpAnnouncesCalls, "never run"),
              (CeilingAsGraphSteps, "counts supersteps, not model calls"),
+             (TooLittleRoom, "counts supersteps, not model calls"),
+             (ToolArgsErrorFailsAgent, "the model's to fix"),
+             (RunStartQuestionOnly, "as a SystemMessage, then the question"),
+             (StepsFromZero, "from 1"),
              (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every ToolCall with your errand"),
              (NoFinishAgent, "on_finish is due"),
              (StubRouteAgent, "finish exercise 10.4 first"),
-             (ChattyQuestionAgent, "what the recorded agent sent"),
+             (ChattyQuestionAgent, "word for word"),
+             (ModelReadsOtherWords, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
     "10.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "10.Q2": [("A", "budget"), ("C", "ceiling")],

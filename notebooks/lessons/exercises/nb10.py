@@ -1,5 +1,5 @@
-"""Notebook 10's checks (the capstone): each piece on cases the notebook never shows, then the whole agent on
-held-out questions, a model that never stops, a broken tool, a spent budget, and two replayed real runs.
+"""Notebook 10's checks (the capstone), 10.1 to 10.3: each piece on cases the notebook never shows (the router's
+and the whole agent's are in nb10_agent).
 
 Expected results come from the package (``Agent``, ``ToolRegistry``, ``EventRecorder``, ``ReplayLLM``) run on the
 same cases, never from numbers written here.
@@ -17,7 +17,6 @@ from typing import Any
 
 from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, Observer, ScriptedLLM, StepLimitReached,
                            SystemMessage, ToolCall, ToolMessage, ToolRegistry, TraceRecorder)
-from mingraph_lite.graph import END, Send
 from mingraph_lite.memory import LastN, safe_start
 from mingraph_lite.tools import error_answer, fix_answer, unrun_answer
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
@@ -113,9 +112,9 @@ def _check_window(read: Any, history: list[Message], n: int) -> None:
         raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question: when the start falls "
                    "inside an exchange, move it back (earlier), never forward")
     if len(kept) > _shortest(rest, n):
-        raise Hint(f"with n={n}, the window holds {len(kept)} messages where {_shortest(rest, n)} keep every "
-                   "exchange whole: the start went back too far; stop at the AssistantMessage whose ToolCall the "
-                   "first kept ToolMessage answers (a later start)")
+        raise Hint(f"with n={n}, the window keeps {len(kept)} messages after the question, but "
+                   f"{_shortest(rest, n)} would keep every exchange whole: the start went back too far; stop at the "
+                   "AssistantMessage whose ToolCall the first kept ToolMessage answers (a later start)")
 
 
 @exercise("10.1", kind="code", title="a memory window that keeps the question")
@@ -335,59 +334,3 @@ def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
         raise Hint(f"expected the line {expected}, your file has {got}")
     if len(lines) > len(want):
         raise Hint(f"the file holds {len(lines)} lines where the runs made {len(want)} hook calls")
-
-
-# --- 10.4: the router -------------------------------------------------------------------------------------
-
-
-def _reply(*slips: tuple[str, dict]) -> AssistantMessage:
-    return AssistantMessage("", tool_calls=tuple(ToolCall(f"r{i}", name, args) for i, (name, args) in
-                                                 enumerate(slips, 1)))
-
-
-def _route_cases() -> list[tuple[str, dict[str, Any], Any]]:
-    three = _reply(*[("get_price", {"item": "bread", "city": c}) for c in ("Lima", "Oslo", "Nairobi")])
-    one = _reply(("to_usd", {"amount": 90, "currency": "KES"}))
-    sends = [Send("errand", {"slip": slip}) for slip in three.tool_calls]
-
-    def state(last: Message, left: int, stopped: str | None = None) -> dict[str, Any]:
-        return {"messages": [last], "failed": [], "model_calls": 1, "slips_left": left, "stopped": stopped}
-
-    return [("three ToolCalls and budget to spare", state(three, 5), sends),
-            ("three ToolCalls that spend the budget exactly", state(three, 0), sends),
-            ("one ToolCall too many for the budget", state(one, -1), "give_up"),
-            ("an answer", state(AssistantMessage("Bread costs 2.03 US dollars in Lima."), 5, "answered"), END),
-            ("the ceiling reached", state(one, 3, "step limit"), END),
-            ("a tool that failed", state(one, 3, "tool failed"), END)]
-
-
-@exercise("10.4", kind="code", title="the router: one errand branch per ToolCall, a budget, and the ways out")
-def check_route(route: Any) -> str:
-    if not callable(route):
-        raise Hint("pass your function itself: route, without calling it")
-    cases = _route_cases()
-    for what, state, want in cases:
-        got = route(state)
-        if got == want:
-            continue
-        if want == END:
-            raise Hint(f"for {what}, the run is over (state['stopped'] is {state['stopped']!r}): return END "
-                       "whenever stopped is set, whatever the budget or the last message holds")
-        if want == "give_up":
-            raise Hint(f"for {what} (slips_left is {state['slips_left']}), return 'give_up': the model node already "
-                       "took the batch off the budget, so a budget below zero means the batch does not fit")
-        if got == "give_up":
-            raise Hint(f"for {what} (slips_left is {state['slips_left']}), the batch fits: a budget spent exactly "
-                       "is not overspent")
-        _wrong_fan_out(what, got, want)
-    return f"your router sent each ToolCall on its own branch and found every way out, in {len(cases)} states"
-
-
-def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
-    if not isinstance(got, list) or not all(isinstance(s, Send) for s in got):
-        raise Hint(f"for {what}, return one Send('errand', {{'slip': call}}) per ToolCall, in a list: a plain label "
-                   "runs the node once, on the whole state, not once per ToolCall")
-    if len(got) != len(want):
-        raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} ToolCalls: one ToolCall per branch, and "
-                   "check the budget before sending")
-    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the ToolCall}}, in the ToolCalls' order")

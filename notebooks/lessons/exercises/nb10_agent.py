@@ -1,18 +1,90 @@
-"""Notebook 10's final check and its checked questions: the learner's whole agent on held-out questions, a model
-that never stops, a broken tool, a spent budget and two replayed real runs; expectations come from the package's
-``Agent`` run on the same cases (with the window rule as a memory), and from the recorded traces.
+"""Notebook 10's router check (10.4), its final check and its checked questions: the learner's whole agent on
+held-out questions, a model that never stops, a broken tool, a spent budget and two replayed real runs; expectations
+come from the package's ``Agent`` run on the same cases (with the window rule as a memory), and from the recorded
+traces.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mingraph_lite import (Agent, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM,
-                           SystemMessage, ToolArgsError, ToolRegistry, read_trace)
+from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, ReplayLLM, ReplayMismatch, ScriptedLLM,
+                           SystemMessage, ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage, read_trace)
+from mingraph_lite.graph import END, Send
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
 from .nb10 import REAL_RUNS, _Leaned, _refusing, _shortest
+
+
+# --- 10.4: the router -------------------------------------------------------------------------------------
+
+
+def _reply(*slips: tuple[str, dict]) -> AssistantMessage:
+    return AssistantMessage("", tool_calls=tuple(ToolCall(f"r{i}", name, args) for i, (name, args) in
+                                                 enumerate(slips, 1)))
+
+
+def _route_cases() -> list[tuple[str, dict[str, Any], Any]]:
+    three = _reply(*[("get_price", {"item": "bread", "city": c}) for c in ("Lima", "Oslo", "Nairobi")])
+    one = _reply(("to_usd", {"amount": 90, "currency": "KES"}))
+    sends = [Send("errand", {"slip": slip}) for slip in three.tool_calls]
+    earlier = [UserMessage("What does bread cost in Lima and in Oslo and in Nairobi, in US dollars?"), one,
+               ToolMessage("90 KES = 0.70 USD", "r1", name="to_usd")]  # a run with an exchange behind it
+
+    def state(last: Message, left: int, stopped: str | None = None, history: tuple = ()) -> dict[str, Any]:
+        return {"messages": [*history, last], "failed": [], "model_calls": 1 + bool(history), "slips_left": left,
+                "stopped": stopped}
+
+    return [("three ToolCalls and budget to spare", state(three, 5), sends),
+            ("three ToolCalls after an earlier exchange", state(three, 2, history=earlier), sends),
+            ("three ToolCalls that spend the budget exactly", state(three, 0), sends),
+            ("one ToolCall too many for the budget", state(one, -1, history=earlier), "give_up"),
+            ("an answer", state(AssistantMessage("Bread costs 2.03 US dollars in Lima."), 5, "answered"), END),
+            ("the ceiling reached", state(one, 3, "step limit"), END),
+            ("the ceiling reached with the budget overspent", state(three, -2, "step limit", earlier), END),
+            ("a tool that failed", state(one, 3, "tool failed"), END)]
+
+
+@exercise("10.4", kind="code", title="the router: one errand branch per ToolCall, a budget, and the ways out")
+def check_route(route: Any) -> str:
+    if not callable(route):
+        raise Hint("pass your function itself: route, without calling it")
+    cases = _route_cases()
+    for what, state, want in cases:
+        try:
+            got = route(state)
+        except NotImplementedError:
+            raise
+        except Exception as e:
+            raise Hint(f"for {what}, your router raised {type(e).__name__}: the ToolCalls to send are those of the "
+                       "last message, state['messages'][-1] (the first is the question)") from None
+        if got == want:
+            continue
+        if want == END:
+            raise Hint(f"for {what}, the run is over (state['stopped'] is {state['stopped']!r}): return END "
+                       "whenever stopped is set, whatever the budget or the last message holds")
+        if want == "give_up":
+            raise Hint(f"for {what} (slips_left is {state['slips_left']}), return 'give_up': the model node already "
+                       "took the batch off the budget, so a budget below zero means the batch does not fit")
+        if got == "give_up":
+            raise Hint(f"for {what} (slips_left is {state['slips_left']}), the batch fits: a budget spent exactly "
+                       "is not overspent")
+        _wrong_fan_out(what, got, want)
+    return f"your router sent each ToolCall on its own branch and found every way out, in {len(cases)} states"
+
+
+def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
+    if not isinstance(got, list) or not all(isinstance(s, Send) for s in got):
+        raise Hint(f"for {what}, return one Send('errand', {{'slip': call}}) per ToolCall, in a list: a plain label "
+                   "runs the node once, on the whole state, not once per ToolCall")
+    if len(got) > len(want) and all(isinstance(s.arg, dict) for s in got):
+        raise Hint(f"for {what}, you sent {len(got)} branches for the {len(want)} ToolCalls of the last message: "
+                   "send only state['messages'][-1].tool_calls; earlier replies' ToolCalls have their answers")
+    if len(got) != len(want):
+        raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} ToolCalls: one ToolCall per branch, and "
+                   "check the budget before sending")
+    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the ToolCall}}, in the ToolCalls' order")
 
 
 # --- 10.5: the whole agent ------------------------------------------------------------------------------
@@ -93,28 +165,56 @@ def _check_held_out(cls: Any) -> None:
                             memory=_Pinned(SYSTEM_PROMPT, window), observers=[recorder])
             want = package.run({"question": question})["answer"]
             llm = price_manager(item, cities)
-            got, kinds = _run_yours(cls, llm, price_tools(), question, max_steps=6, max_slips=8, window=window)
+            mine = EventRecorder()
+            got, kinds = _run_yours(cls, llm, price_tools(), question, mine, max_steps=6, max_slips=8,
+                                    window=window)
             if not kinds:
                 raise Hint("your agent called no hook on its listeners: tell each one in observers what happens "
                            "(on_run_start, on_step_start, on_model_reply, on_tool_call, on_tool_return, on_finish)")
+            _same_ending(got, len(llm.calls), len(package.llm.calls), question)
             read = [len(messages) for messages, _ in llm.calls]
             allowed = [len(messages) for messages, _ in package.llm.calls]
             if read != allowed:
                 raise Hint(f"with window={window}, your agent read the model {read} messages per call where the "
                            f"pinned window allows {allowed}: read it the window, not the whole run")
-            if (got["answer"], got["reason"]) != (want, "answered"):
-                raise Hint(f"on {question!r} (window={window}) your agent returned {got['answer']!r} "
-                           f"({got['reason']!r}); expected {want!r} ('answered')")
-            _same_announcements(kinds, _kinds(recorder), question)
+            if got["answer"] != want:
+                raise Hint(f"on {question!r} (window={window}) your agent returned {got['answer']!r}; expected "
+                           f"{want!r}: the answer is the text of the model's last reply")
+            _same_announcements(_announced(mine.events), _announced(recorder.events), question)
 
 
-def _same_announcements(kinds: list[str], want: list[str], question: str) -> None:
-    if kinds == want:
+def _same_ending(got: dict[str, Any], calls: int, due: int, question: str) -> None:
+    if (got["reason"], calls) == ("answered", due):
         return
-    at = next((i for i, (a, b) in enumerate(zip(kinds, want, strict=False)) if a != b), min(len(kinds), len(want)))
-    said = kinds[at] if at < len(kinds) else "nothing more"
-    due = f"on_{want[at]}" if at < len(want) else "nothing more"
-    raise Hint(f"on {question!r}, hook call {at + 1} of your run was {said!r} where {due} is due: a run "
+    why = (": a ToolCall filled in wrong (a ToolArgsError, such as a city with no prices) is the model's to fix, so "
+           "the run goes on; only a tool still broken after your errand's retry ends it 'tool failed'"
+           if got["reason"] == "tool failed" else "")
+    raise Hint(f"on {question!r} your run ended {got['reason']!r} after {calls} model calls; expected 'answered' "
+               f"after {due}{why}")
+
+
+def _announced(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Each hook call, with what the rules fix: the messages of on_run_start and the number of on_step_start."""
+    def one(e: dict[str, Any]) -> tuple[Any, ...]:
+        if e["event"] == "run_start":
+            return ("run_start", tuple((m.get("role"), m.get("content")) for m in e["messages"]))
+        return ("step_start", e["step"]) if e["event"] == "step_start" else (e["event"],)
+    return [one(e) for e in events]
+
+
+def _same_announcements(mine: list[tuple[Any, ...]], want: list[tuple[Any, ...]], question: str) -> None:
+    if mine == want:
+        return
+    at = next((i for i, (a, b) in enumerate(zip(mine, want, strict=False)) if a != b), min(len(mine), len(want)))
+    said = f"on_{mine[at][0]}" if at < len(mine) else "nothing more"
+    due = f"on_{want[at][0]}" if at < len(want) else "nothing more"
+    if said == due == "on_run_start":
+        raise Hint(f"on {question!r}, on_run_start got {[role for role, _ in mine[at][1]]} messages that are not "
+                   "what the first call reads: the system prompt as a SystemMessage, then the question, word for word")
+    if said == due == "on_step_start":
+        raise Hint(f"on {question!r}, hook call {at + 1} was on_step_start({mine[at][1]}) where "
+                   f"on_step_start({want[at][1]}) is due: number the model calls from 1")
+    raise Hint(f"on {question!r}, hook call {at + 1} of your run was {said} where {due} is due: a run "
                "calls on_run_start, then per model call on_step_start and on_model_reply, per ToolCall "
                "on_tool_call and on_tool_return, and on_finish once at the end")
 
