@@ -517,6 +517,8 @@ asked = {c.id: c.arguments["city"] for m in ended["messages"] if m.role == "assi
          if c.name == "get_weather"}
 print("lookups:", [f"{asked[m.tool_call_id]}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
 print("answer, its first line:", ended["answer"].splitlines()[0])
+made = [c.name for m in ended["messages"][len(start["messages"]):] if m.role == "assistant" for c in m.tool_calls]
+assert made == ["get_weather", "get_weather"]  # this run converted nothing
 assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in ended["answer"]  # Paris's °C, Tokyo's
 
 # %% [markdown]
