@@ -3,19 +3,15 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - write down a workflow's *state* (the worksheet) as a typed dict, and say field by field whether an update
-#   replaces it or adds to it (a *reducer*);
-# - write steps as *nodes* that read the worksheet and hand back only what they changed, and *routers* that pick
-#   the next step from routes declared up front;
-# - write the run loop of a graph engine yourself, in about fifteen lines, then use the package's;
-# - tell the two ways a run can finish apart: it **delivered**, or it **stopped trying** (and says so);
-# - say what `max_steps` and LangGraph's `recursion_limit` count, and size them for a graph.
-#
-# Notebook 07 continues from here: parallel branches, the same graph on the real LangGraph, and the agent loop as
-# a graph.
+# - write a workflow's *state* (the worksheet) as a typed dict, and say which fields an update replaces and which it
+#   adds to (a *reducer*);
+# - write *nodes* that hand back only what they changed, and *routers* that pick among routes declared up front;
+# - write the run loop of a graph engine yourself, then use the package's;
+# - tell a run that **delivered** from one that **stopped trying**;
+# - say what `max_steps` and LangGraph's `recursion_limit` count.
 #
 # **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
-# **Time:** about 76 minutes (estimated from length and exercises).
+# **Time:** about 71 minutes (estimated from length and exercises).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; the copy we
@@ -73,10 +69,9 @@ for writer in ("missing-notice", "stubborn"):
     print(naive_brief(["Tokyo", "Paris"], writer))
 
 # %% [markdown]
-# It runs, and the stubborn case goes out **without the notice**, returned exactly like a good brief. The loop ran
-# out of revisions and fell through to `return draft`; the caller cannot tell "passed" from "gave up". Nothing records
-# what was checked, or which draft. One more condition (a second check, a different fix per problem) and this loop
-# becomes a knot of flags.
+# The stubborn case goes out **without the notice**, returned exactly like a good brief: the loop ran out of
+# revisions and fell through to `return draft`, so the caller cannot tell "passed" from "gave up". One more condition
+# and this loop becomes a knot of flags.
 #
 # The fix is to write the process down: what the run knows (the **state**, our worksheet), the steps (**nodes**), and
 # which step comes next (**edges**, some of them **routes** chosen by a small function, the **router**).
@@ -89,13 +84,10 @@ for writer in ("missing-notice", "stubborn"):
 print(inspect.getsource(BriefState))
 
 # %% [markdown]
-# A `TypedDict` is still a plain dict at run time; the type names the fields. `Annotated[list[str], operator.add]`
-# attaches a **reducer** to `events`: the rule "old value + contribution", so the account of what happened only grows.
-# (`readings` has one too; why it needs one waits for the parallel branches of notebook 07.) Every field without one is
-# **replaced**: `draft` is *the current draft*, and a new one replaces the old.
-#
-# `initial_state()` checks the options before any work starts (an unknown city is an error here, not three steps
-# later):
+# A `TypedDict` is a plain dict at run time; the type names the fields. `Annotated[list[str], operator.add]` attaches
+# a **reducer** to `events`: "old value + contribution", so the account only grows (`readings` has one too, for
+# notebook 07). Every other field is **replaced**: a new `draft` replaces the old. `initial_state()` checks the
+# options before any work starts:
 
 # %%
 state = initial_state(["Tokyo", "Paris"], include_fahrenheit=True)
@@ -136,9 +128,10 @@ assert after_draft["events"] == ["collected", "wrote draft"] and after_draft["re
 
 # %% [markdown]
 # Three habits follow. A slip never repeats the past (sending the old events back would append them twice). Leaving a
-# field out means "unchanged", so clearing a **plain** field takes an explicit `None`; a field with a reducer cannot
-# be cleared by an update at all (`operator.add(list, None)` raises, as the cell below shows). And a field with no
-# reducer is replaced *whole*: there is no deep merge of nested dicts.
+# field out means "unchanged", so clearing a **plain** field takes an explicit `None`; a field with a reducer can't be
+# cleared by a plain update in this merge or the package's engine (`operator.add(list, None)` raises). LangGraph 1.x
+# has a way out: a slip value wrapped in `langgraph.types.Overwrite` skips the reducer. And a field with no reducer is
+# replaced *whole*: there is no deep merge of nested dicts.
 
 # %%
 print("plain field, None clears it:", merge(after_draft, {"draft": None})["draft"])
@@ -146,6 +139,15 @@ try:
     merge(after_draft, {"events": None})
 except TypeError as error:
     print("reducer field, None raises:", error)
+if LangGraphStateGraph is not None:  # LangGraph's Overwrite: the one update that bypasses a reducer
+    from langgraph.types import Overwrite
+
+    clearing = LangGraphStateGraph(BriefState)
+    clearing.add_node("clear", lambda state: {"events": Overwrite([])})
+    clearing.add_edge(START, "clear")
+    cleared = clearing.compile().invoke({**state, "events": ["collected", "wrote draft"]})
+    print("LangGraph, Overwrite([]) on the events field:", cleared["events"])
+    assert cleared["events"] == []
 
 # %% [markdown]
 # ## The nodes
@@ -158,23 +160,18 @@ for node in (BriefNodes.collect, BriefNodes.write_draft, BriefNodes.check_draft,
     print(inspect.getsource(node))
 
 # %% [markdown]
-# Look at what each slip carries. `write_draft` and `revise_draft` set `review=None`: a new draft makes the old
-# verdict meaningless. `check_draft` stores a copy of the draft it checked next to its verdict. `revise_draft` never
-# collects again: the readings are already on the worksheet. And `hold` is the second way to finish:
-# `status="needs_attention"`, no answer. (`collect` reads one city at a time through `collect_city`; that one-city
-# step becomes a parallel branch in notebook 07.)
-#
-# The sixth node, `publish`, is not printed: its first test is the first rule of the exercise below. It renders the
-# draft as the answer and sets `status="published"`, and it refuses (raises) unless the current draft is the one that
+# `write_draft` and `revise_draft` set `review=None`: a new draft makes the old verdict meaningless. `check_draft`
+# stores a copy of the draft it checked next to its verdict. `hold` is the second way to finish:
+# `status="needs_attention"`, no answer. The sixth node, `publish` (not printed: its first test is rule 1 below),
+# renders the draft as the answer and sets `status="published"`, and raises unless the current draft is the one that
 # passed its check.
 #
 # ## The router: your turn first
 #
-# After `check_draft`, something must choose between three **routes**: `"accept"` (go and publish), `"revise"`
-# (fix it and check again) or `"hold"` (stop trying). That choice is a small function, the *router*. It returns a
+# After `check_draft`, a *router* chooses one of three **routes**: `"accept"`, `"revise"` or `"hold"`. It returns a
 # route *label*; a declared map turns the label into a node, so a router can only choose among routes declared up
-# front. The package's `BriefNodes` has one: it accepts a draft that passed, revises while revisions are left, and
-# holds after that. The page owner now wants one more rule, and the router is where it goes.
+# front. The package's router accepts a passed draft, revises while revisions are left, then holds. The page owner
+# wants one more rule.
 #
 # ### Exercise 06.1: `route_after_check`
 #
@@ -188,9 +185,8 @@ for node in (BriefNodes.collect, BriefNodes.write_draft, BriefNodes.check_draft,
 #    goes out;
 # 4. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
-# The check runs your router on worksheets for other cities, other issues and other allowances. The package's router
-# is not the answer: it has no rule 3, and an answer that only calls it is refused too, because the rules would
-# still be somebody else's.
+# The check runs your router on worksheets for other cities, issues and allowances. An answer that calls the
+# package's router is refused: the rules would still be somebody else's.
 
 # %%
 def route_after_check(state, max_revisions):
@@ -203,10 +199,8 @@ check("06.1", route_after_check)
 # %% [markdown]
 # ## The run loop: your turn again
 #
-# We have a worksheet, nodes and a router. What runs them? A loop: start at the node after START, hand it a copy of
-# the worksheet, merge its slip, ask where to go next, stop at END. That loop is the whole of a graph engine's core.
-#
-# A graph, for this exercise, is a plain dict:
+# What runs the nodes? A loop: start at the node after START, hand it a copy of the worksheet, merge its slip, ask
+# where to go next, stop at END. A graph, for this exercise, is a plain dict:
 #
 # ```python
 # graph = {
@@ -231,8 +225,7 @@ check("06.1", route_after_check)
 # 5. once `max_steps` nodes have run, raise `RuntimeError` instead of starting another;
 # 6. never change the dict you were given.
 #
-# The check runs your loop on small graphs of its own (a counter that loops, a node that tries to edit its copy, a
-# router that never takes its exit). About fifteen lines.
+# The check runs your loop on small graphs of its own. About fifteen lines.
 
 # %%
 def run(graph, state):
@@ -243,8 +236,8 @@ def run(graph, state):
 check("06.2", run)
 
 # %% [markdown]
-# From here on the notebook runs its own version of `run`, loaded from the solutions file without printing it (your
-# cell above stays yours). Here it runs the brief, described as such a dict:
+# From here on the notebook runs its own `run`, loaded from the solutions file unprinted. Here it runs the brief as
+# such a dict:
 
 # %%
 run_loop = reference("06.2")
@@ -265,16 +258,16 @@ for event in by_hand["events"]:
     print("  ", event)
 
 # %% [markdown]
-# That is the brief, run by a loop of fifteen lines (yours runs it too, once it passes: `run(brief_as_dict, state)`):
-# the first check found the missing notice, the revision added it, the second check passed. That loop is the core; a
-# graph engine adds much around it: checking the declaration before running, refusing a misspelt field, reporting
-# what happens (below), running several nodes at once (notebook 07), and, on LangGraph, checkpoints that save the
-# worksheet after each step and interrupts that pause a run for a person (end of this notebook).
+# The first check found the missing notice, the revision added it, the second check passed. That loop is the core; an
+# engine adds checking the declaration, refusing a misspelt field, reporting what happens, running nodes in parallel
+# (notebook 07), and, on LangGraph, checkpoints and interrupts (end of this notebook).
 #
 # ## The package's engine: declare, compile, run
 #
 # The package's `StateGraph` takes the same pieces through LangGraph's method names: `add_node`, `add_edge`,
-# `add_conditional_edges(source, router, path_map)`. It reads the reducers from the `TypedDict` itself.
+# `add_conditional_edges(source, router, path_map)`, and reads the reducers from the `TypedDict`. `stream()` runs the
+# graph once and reports as it goes: `"updates"` yields each node's slip, `"values"` the whole worksheet after each
+# step; ask for both and you get `(mode, payload)` pairs from the same run (`path_of` below).
 
 # %%
 def declare(nodes, routes=None, *, on=StateGraph):
@@ -311,8 +304,8 @@ print("the same final worksheet as our fifteen lines:", final == by_hand)
 # %% [markdown]
 # ### A compile error, caught before running
 #
-# Because every route is declared, `compile()` can check the whole picture before anything runs. Misspell one route
-# target and it refuses, naming the route and the known nodes. Nothing ran, so nothing has to be undone:
+# Because every route is declared, `compile()` can check the whole map before anything runs: a misspelt route target,
+# or a node no edge reaches:
 
 # %%
 try:
@@ -330,15 +323,12 @@ if LangGraphStateGraph is not None:
     print("LangGraph compiles the same forgotten node:", "translate" in accepted.nodes)
 
 # %% [markdown]
-# Compile checks the *map*: every route leads somewhere, every node can be reached. (LangGraph's compile accepts the
-# unreachable node and would simply never run it; ours refuses, because a forgotten edge is almost always a
-# mistake.) Compile can't prove a router will ever choose the exit; for that there is a bound (`max_steps`, below).
+# LangGraph's compile accepts the unreachable node and never runs it; ours refuses, because a forgotten edge is almost
+# always a mistake. Compile can't prove a router will ever choose the exit; for that there is a bound (below).
 #
-# ## The graph as a picture, and each exit's path
+# ## Each exit's path
 #
-# The brief has two ways to finish and three ways to get there. Here is the graph drawn three times, each with the
-# path one writer took highlighted (each run walks every highlighted edge once). The drawing code is plain
-# matplotlib and lives in `lessons/pictures.py` (`draw_brief_paths`); the paths are this notebook's runs:
+# The graph drawn three times, each with the path one writer took highlighted (drawing code: `lessons/pictures.py`):
 
 # %%
 exits = {"writer 'complete': deliver at once": "complete",
@@ -348,13 +338,8 @@ draw_brief_paths({caption: path_of(declare(BriefNodes(style, 1)).compile(max_ste
                   for caption, style in exits.items()}, title="The weather brief: one graph, three paths through it")
 
 # %% [markdown]
-# (The package can also write the graph as text: `graph.draw_ascii()` for a terminal, `graph.draw_mermaid()` for
-# documentation sites that render Mermaid. The picture above is the one that shows everywhere.)
-#
-# ## Run it through every exit
-#
 # **Predict first.** The stubborn writer never adds the notice. With **two** revisions allowed, how many nodes will
-# run before the run ends, and with which `status`? Write your guess:
+# run, and with which `status`? (No check: the next cell compares.)
 
 # %%
 my_guess = {"nodes": None, "status": None}  # e.g. {"nodes": 7, "status": "published"}
@@ -367,8 +352,7 @@ print("what happened:", happened, "| your guess:", my_guess, "| right:", my_gues
 print("path:", " -> ".join(held_path))
 
 # %% [markdown]
-# Collect, write, check, then one (revise, check) pair per revision allowed, then `hold`. Now all three writers side by
-# side, and what each run leaves on the worksheet:
+# Collect, write, check, one (revise, check) pair per revision allowed, then `hold`. All writers side by side:
 
 # %%
 print(f"{'writer':<15}{'revisions':>10}  {'status':<16}{'answer?':<9}path")
@@ -381,16 +365,14 @@ print("its last draft, kept for a person to look at:")
 print(render(held["draft"]))
 
 # %% [markdown]
-# The held run reaches END like the others, but with `status="needs_attention"` and `answer=None`. Its last draft
-# stays on the worksheet for a person; it is never passed off as an answer. That is the second way to finish, and it
-# can't be confused with the first.
+# The held run reaches END like the others, but with `status="needs_attention"` and `answer=None`; its last draft
+# stays for a person, never passed off as an answer.
 #
 # ## Another router: stop when a revision fixed nothing
 #
-# Look at the stubborn runs again: every revision came back with the very same issue. With `max_revisions=5` the
-# writer would get five tries that all fail the same way. A router may read any field of the worksheet, and the
-# account in `events` says what every check found. Here is one that reads it: it holds once the draft has been checked
-# a given number of times, whatever the allowance says:
+# In the stubborn runs every revision came back with the same issue; with `max_revisions=5` the writer would get five
+# tries that all fail alike. A router may read any field, and `events` says what every check found. This one holds
+# once the draft has been checked a given number of times:
 
 # %%
 def route_by_checks(state, max_checks):
@@ -407,11 +389,9 @@ print("checks found:", [event for event in final["events"] if event.startswith("
 print("path:", " -> ".join(walked), "| status:", final["status"])
 
 # %% [markdown]
-# Each check leaves one event, `"checked draft: "` followed by the issues it found (or `accepted`). Two checks, then
-# hold: the fixed count saved four useless revisions here (one instead of five), but it would also hold a writer that
-# was making progress. The router reads the account because the worksheet keeps only the latest `review`; real code
-# would not parse its own log strings but keep each check's issues in a state field of their own (a list with a
-# reducer, like `events`).
+# Each check leaves one event, `"checked draft: "` and the issues it found (or `accepted`). The fixed count saved four
+# useless revisions, but it would also hold a writer that was making progress. (Real code would keep each check's
+# issues in a field of its own rather than parse its log strings.)
 #
 # ### Exercise 06.3: `route_unless_stuck`
 #
@@ -423,8 +403,7 @@ print("path:", " -> ".join(walked), "| status:", final["status"])
 #    `"checked draft: ..."` events) is held: the revision fixed nothing, so another one will not either;
 # 3. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
-# The check runs your router on worksheets of its own, then swaps it into the brief and runs the graph with writers
-# and allowances the notebook doesn't show.
+# The check runs your router on worksheets of its own, then in the brief with writers and allowances not shown here.
 
 # %%
 def route_unless_stuck(state, max_revisions):
@@ -437,8 +416,8 @@ check("06.3", route_unless_stuck)
 # %% [markdown]
 # ## When a run goes wrong inside a node
 #
-# The check is about *this* draft. Edit a draft after it passed and `publish` refuses. A node's own exception leaves
-# the engine as itself (a `ValueError` stays a `ValueError`, as on LangGraph), carrying where it happened:
+# Edit a draft after it passed and `publish` refuses. A node's own exception leaves the engine as itself (a
+# `ValueError` stays a `ValueError`, as on LangGraph), carrying where it happened:
 
 # %%
 class Tamperer(BriefNodes):
@@ -454,10 +433,9 @@ except ValueError as error:  # the node's own error, with what the engine attach
     print("  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
 
 # %% [markdown]
-# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"draft"` as `"drafts"`: LangGraph
-# drops the unknown key without a word (the revision is lost, the old draft is checked again, and the run ends held,
-# with no error anywhere), while ours stops at the node and names the fields. This is one of the places where the
-# package's engine is deliberately stricter than LangGraph:
+# A misspelt field is the commonest silent bug in a graph. Here `revise_draft` writes `"drafts"`: LangGraph drops the
+# unknown key without a word (the revision is lost and the run ends held), while ours stops at the node and names the
+# fields:
 
 # %%
 class Misspeller(BriefNodes):
@@ -476,53 +454,37 @@ if LangGraphStateGraph is not None:
     print("LangGraph:", end["status"], "| the typo'd key in the final worksheet:", "drafts" in end)
 
 # %% [markdown]
-# ## Watching a run: `updates` and `values`, from one execution
-#
-# `stream()` runs the graph once and reports as it goes. `"updates"` gives each node's change slip; `"values"` gives
-# the whole merged worksheet after each step (the input first). Ask for both and you get `(mode, payload)` pairs
-# from the **same** run, so the last `values` item is the final worksheet: no need to call `invoke()` afterwards (that
-# would be a second run). Asked for nothing, `stream()` gives plain `updates`, as LangGraph does.
-
-# %%
-streamed = declare(BriefNodes("missing-notice", 1)).compile(max_steps=8)
-final = None
-for mode, payload in streamed.stream(state, stream_mode=["updates", "values"]):
-    if mode == "updates":
-        (node, update), = payload.items()
-        print(f"  updates  {node:<13} changed {sorted(update)}")
-    else:
-        final = payload
-        print(f"  values   events so far: {len(payload['events'])}, status: {payload['status']}")
-collected = [event for event in final["events"] if event.startswith("collected")]
-print("\neach city collected once:", collected, "| status:", final["status"])
-print("stream(state) with no mode yields plain {node: slip} dicts:", [list(item) for item in streamed.stream(state)])
-
-# %% [markdown]
 # ## `max_steps`, and LangGraph's `recursion_limit`
 #
-# Compile can't prove a router ever takes its exit. A router that always says `"revise"` passes every compile check;
-# only a bound stops it. The package's `max_steps` counts **supersteps**: rounds of the scheduler. In a graph without
-# parallel branches, one superstep runs one node, so the missing-notice run (six nodes) needs `max_steps=6`, and five
-# is too few. The engine stops *before* the step that would exceed the bound, keeping what was done:
+# A router that always says `"revise"` passes every compile check; only a bound stops it. The package's `max_steps`
+# counts **supersteps**, rounds of the scheduler; without parallel branches, one superstep runs one node. The engine
+# stops *before* the step that would exceed the bound, keeping what was done.
+#
+# **Predict first.** The missing-notice run with one revision ran six nodes. Which bounds let it finish, 6, 5, both?
 
 # %%
+my_bounds = None  # e.g. [6, 5]: the bounds that finish
+
+# %%
+finished = []
 for bound in (6, 5):
     try:
         end, walked = path_of(declare(BriefNodes("missing-notice", 1)).compile(max_steps=bound), state)
         print(f"max_steps={bound}: {end['status']} after {len(walked)} nodes")
+        finished.append(bound)
     except GraphStepLimit as error:
         print(f"max_steps={bound}: {type(error).__name__}: {error}")
         print("   completed:", error.completed)
+print("finished with:", finished, "| your guess:", my_bounds, "| right:", my_bounds == finished)
 print(f"the stubborn run with two revisions took {len(held_path)} nodes; step_bound(2) = {step_bound(2)}")
 assert len(held_path) == step_bound(2)
 
 # %% [markdown]
-# How big should the bound be? For the brief, the longest legal run is collect, write, check, a (revise, check) pair
-# per allowed revision, then publish or hold: `2 * max_revisions + 4` supersteps, which `step_bound` computes (the
-# stubborn writer takes exactly that path, as the last line above shows).
+# For the brief, the longest legal run is collect, write, check, a (revise, check) pair per revision, then publish or
+# hold: `2 * max_revisions + 4` supersteps (`step_bound`; the stubborn writer takes exactly that path).
 #
-# LangGraph's bound is `recursion_limit`, passed per run in `config`, and it counts one superstep more: START itself
-# runs as a step there. Ask it rather than believe it (skipped without LangGraph):
+# LangGraph's bound is `recursion_limit`, passed per run in `config`; it counts one superstep more, since START runs
+# as a step there. Ask it (skipped without LangGraph):
 
 # %%
 if LangGraphStateGraph is None:
@@ -548,23 +510,19 @@ else:
 #
 # ### Handing it to a person, on LangGraph
 #
-# Our `hold` node ends the run, and a person who fixes the draft has to start a new one. LangGraph can *pause*
-# instead: a node calls `interrupt(value)`, which saves the worksheet through the checkpointer (the one above, keyed
-# by `thread_id`) and hands `value` to the caller. Later, the caller invokes the graph again on the same thread with
-# `Command(resume=answer)`; the paused node runs again from its start, and this time `interrupt` returns the person's
-# answer. Our engine has neither checkpoints nor interrupts (LangGraph's documentation, page "Interrupts").
+# Our `hold` ends the run. LangGraph can *pause* instead: a node calls `interrupt(value)`, which saves the worksheet
+# through the checkpointer (keyed by `thread_id`) and hands `value` to the caller; invoking again on the same thread
+# with `Command(resume=answer)` reruns the node, and `interrupt` returns the answer. Our engine has neither
+# checkpoints nor interrupts (LangGraph's documentation, page "Interrupts").
 
 # %% [markdown]
 # ## Wrap-up
 #
-# The brief is now a declared graph: a worksheet whose fields say how they change, nodes that return change slips,
-# routers that choose among declared labels, and two exits that can't be mistaken for each other. You wrote the run
-# loop that drives it and two routers, and you saw what compile can check (the map) and what only a bound can
-# (`max_steps`, counted in supersteps; on LangGraph `recursion_limit`, one more).
+# The brief is a declared graph: a worksheet whose fields say how they change, nodes that return change slips, routers
+# that choose among declared labels, and two exits that can't be mistaken for each other. Compile checks the map; only
+# a bound (`max_steps`; on LangGraph `recursion_limit`, one more) stops a loop.
 #
-# **Next, notebook 07:** the lookups run as parallel branches in one superstep and join before the draft, the same
-# graph runs on the real LangGraph, and the agent loop of notebook 01 becomes a two-node graph that replays real runs
-# of small models.
+# **Next, notebook 07:** parallel branches, the same graph on LangGraph, and the agent loop as a graph.
 
 # %% [markdown]
 # ## Questions

@@ -4,23 +4,15 @@
 # **By the end of this notebook you will be able to**
 #
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
-# - write a node for one branch, a reducer of your own, and a declaration that runs unchanged on the package's engine
-#   and on the real LangGraph;
-# - read the agent loop of notebook 01 as a two-node graph, replay real runs of small models through it, and write
-#   a router that stops a model repeating itself;
-# - write a router that fans out with `Send`, one branch per item, on both engines.
+# - write a branch's node, a reducer, and one declaration that runs on the package's engine and on LangGraph;
+# - read the agent loop of notebook 01 as a two-node graph and write a router that stops a model repeating itself;
+# - fan out with `Send`, one branch per item.
 #
-# **Before you start:** notebook 06 (the worksheet, nodes, routers, the run loop, `max_steps`); notebook 04's
-# listeners. LangGraph is used where it is installed (`pip install 'mingraph-lite[langgraph]'`); every cell that
-# needs it says so and skips without it.
-# **Time:** about 90 minutes (estimated from length and exercises).
+# **Before you start:** notebook 06; notebook 04's listeners. LangGraph is used where it is installed
+# (`pip install 'mingraph-lite[langgraph]'`); cells that need it skip without it.
+# **Time:** about 86 minutes (estimated from length and exercises).
 #
-# Nothing here calls a model: the agent graph near the end is **scripted**, or replays recorded runs of real models
-# (no network).
-#
-# ### Setup
-#
-# Notebook 06's pieces: the brief's worksheet type, nodes and starting worksheet from the package, and `reducers_of`.
+# Nothing here calls a model: the agent graph is **scripted**, or replays recorded runs of real models.
 
 # %%
 import inspect
@@ -56,19 +48,15 @@ print("the brief's reducers:", reducers_of(BriefState))
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# `collect` looks up the cities one after another. The lookups don't depend on each other: a real brief would fetch
-# them at the same time. A graph says so with several edges out of one node (a **fan-out**), and one edge from all of
-# them into the next node (a **join**): the next node waits until every branch has finished.
+# `collect` looks up the cities one after another, though the lookups don't depend on each other. A graph can run
+# them at once: several edges out of one node (a **fan-out**), and one edge from all of them into the next node (a
+# **join**), which waits until every branch has finished.
 #
 # The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
-# their slips are merged only when all of them have finished, in a fixed order. That raises a question the
-# sequential loop never had: what if two branches write the same field in one step?
+# their slips are merged only when all have finished, in a fixed order. So what if two branches write the same field?
 #
-# ### The naive version: two branches, one plain field
-#
-# Here is a superstep loop, our own, every line visible. It is notebook 06's run loop with one change: instead of one
-# current node it keeps a *set* of active nodes, runs them all on the same worksheet, merges their slips, and
-# collects the next set. Edges are now lists (a fan-out), and `"joins"` names a node that waits for several others.
+# Here is a superstep loop of our own: notebook 06's run loop, but with a *set* of active nodes, all run on the same
+# worksheet before their slips are merged. Edges are now lists, and `"joins"` names a node that waits for others.
 
 # %%
 def next_nodes(graph, node, state):
@@ -99,15 +87,14 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# One simplification to know: `done` keeps every node that ran in the whole run and an early trigger of a join is
-# dropped (the last branch to finish triggers it again), so this loop is right for a join reached once, as in the
-# brief, but wrong for a join inside a loop, whose second pass would not wait; the engines track each join properly.
+# A simplification: `done` keeps every node that ran in the whole run, so this loop is right for a join reached once,
+# as in the brief, but wrong for a join inside a loop, whose second pass would not wait; the engines track each join.
 
 
 # %% [markdown]
-# The brief for this loop is a dict like 06.2's, with one `collect_<city>` branch per city. Its wiring lives in
-# `lessons/parallel_brief.py` (`brief_in_parallel`); here is its shape, and what a first-try branch (`collect_one`,
-# which reads nothing and collects its one city) hands back:
+# The brief for this loop is a dict like 06.2's, with one `collect_<city>` branch per city (wired in
+# `lessons/parallel_brief.py`). Here is its shape, and the slip of a first-try branch, `collect_one`, which reads
+# nothing and collects its one city:
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
@@ -144,9 +131,8 @@ for engine in (StateGraph, LangGraphStateGraph):
         print(f"{engine.__module__.split('.')[0]}: {type(error).__name__}: {str(error).splitlines()[0]}")
 
 # %% [markdown]
-# `readings` is a plain field: each branch's slip would *replace* it, and whichever merged last would win, silently
-# dropping a city. Our loop refuses instead, naming both nodes, and so do both engines, each with its own error. The fix
-# is the one you know: a reducer, so each branch *adds* its reading, as `BriefState`'s `readings` has (setup printed it):
+# With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop refuses, naming
+# both nodes, and so does each engine. The fix is a reducer, as `BriefState`'s `readings` has:
 
 # %%
 merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
@@ -156,11 +142,8 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # %% [markdown]
 # ### Exercise 07.1: one branch's node
 #
-# `collect_one` ignores the worksheet it is handed. A branch can safely read it: every branch of a superstep is
-# handed the worksheet as the superstep began, never a sibling's half-done work. Use that to make a branch that does
-# not fetch twice.
-#
-# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
+# A branch can safely read its worksheet: it sees the worksheet as the superstep began, never a sibling's half-done
+# work. Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
 #
 # 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
 #    city (say, `"Oslo already collected"`);
@@ -170,7 +153,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # 3. the node never changes the worksheet it is handed.
 #
 # The check runs your node for other cities, on a worksheet that already holds a reading. The package's
-# `BriefNodes.collect_city` reads a `Send` packet, not the worksheet; an answer that only calls it is refused.
+# `BriefNodes.collect_city` reads a `Send` packet, not the worksheet; an answer that calls it is refused.
 
 # %%
 def collect_city(city):
@@ -206,27 +189,22 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 
 # %% [markdown]
 # Three collecting nodes share superstep 1, so eight node executions fit in six supersteps. The readings arrive in
-# the order the slips were merged (sorted by node name, so every run gives the same worksheet), not the order the
-# cities were listed.
+# merge order (sorted by node name), not the order the cities were listed.
 #
 # ## The parallel brief on the real LangGraph, and on ours
 #
-# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
-# nodes: `add_edge([branch_1, branch_2, ...], "write_draft")`. The package's `StateGraph` takes the same calls, so
-# one declaration can serve both engines if it is handed the builder instead of creating one.
+# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list*:
+# `add_edge([branch_1, branch_2, ...], "write_draft")`. The package's `StateGraph` takes the same calls, so one
+# declaration serves both engines if it is handed the builder.
 #
 # ### Exercise 07.2: one declaration, two engines
 #
-# Write `declare_parallel(builder, nodes, cities)`. Declare the parallel brief on the `builder` you are handed (a
-# `StateGraph(BriefState)`, ours or LangGraph's): one `collect_<city>` node per city (made by `collect_city`), all
-# starting at once and **joined** before `write_draft`; then `write_draft`, `check_draft`, `revise_draft`, `publish`
-# and `hold` from `nodes` (a `BriefNodes`), wired as in notebook 06: `write_draft` to `check_draft`; out of `check_draft`
-# the router `nodes.route_after_check` with the path map `{"accept": "publish", "revise": "revise_draft", "hold":
-# "hold"}`; `revise_draft` back to `check_draft`; `publish` and `hold` to `END`. Return the builder, not
-# compiled: each caller compiles it with its own bound. The check hands it LangGraph's builder (where LangGraph is
-# installed) and ours, for other cities, writers and allowances, and compares the supersteps with the brief's.
-# If 07.1 is still open, make the nodes with `our_collect_city` (the notebook's own, loaded above): 07.2's check
-# accepts it, since this exercise is about the declaration, not the node.
+# Write `declare_parallel(builder, nodes, cities)`. On the `builder` you are handed (a `StateGraph(BriefState)`, ours
+# or LangGraph's), declare one `collect_<city>` node per city (made by `collect_city`), all starting at once and
+# **joined** before `write_draft`; then the rest of the brief from `nodes` (a `BriefNodes`), wired as 06's `declare`
+# wired it after `collect`. Return the builder, uncompiled: each caller compiles it with its own bound. The check hands
+# it both engines' builders, for other cities, writers and allowances, and compares the supersteps with the brief's.
+# If 07.1 is still open, make the nodes with `our_collect_city` (loaded above): this exercise is about the declaration.
 
 # %%
 def declare_parallel(builder, nodes, cities):
@@ -239,10 +217,9 @@ check("07.2", declare_parallel)
 # %% [markdown]
 # ### Why the join edge matters
 #
-# In the brief every branch is one node long, so all of them finish in the same superstep. Then one edge per branch
-# into `write_draft` (no join) happens to work: `write_draft` is triggered by all of them at once and runs once. Give
-# one branch a second node and the difference shows. Here are two branches, `a -> a2` and `b`, declared both ways and
-# run on each engine:
+# In the brief every branch is one node long, so one edge per branch into `write_draft` (no join) happens to work: all
+# trigger it at once. Give one branch a second node and the difference shows: two branches, `a -> a2` and `b`,
+# declared both ways, on each engine:
 
 # %%
 class Log(TypedDict):
@@ -275,15 +252,13 @@ no_join.invoke({"log": []})
 print("our engine without the join, superstep by superstep:", no_join.steps)
 
 # %% [markdown]
-# Without the join, `b` finishes in superstep 1 and triggers `write`, which runs in superstep 2 **next to** `a2`, so
-# before `a2`'s work is on the worksheet; then `a2` triggers it again in superstep 3: the draft would be written
-# twice, the first time without `a2`'s work. The join waits for both. The
-# check of 07.2 looks for the join edge for that reason, even though the brief's one-node branches would not show it.
+# Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
+# worksheet; then `a2` triggers it again in superstep 3. The join waits for both, so 07.2's check looks for it.
 #
-# ### Our declaration, on the package's engine, and who ran when
+# ### Who ran when
 #
-# The rest of the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node end **with its
-# superstep**, so a listener like notebook 04's can say who ran when:
+# From here the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node end **with its
+# superstep**:
 
 # %%
 our_declare_parallel = reference("07.2")
@@ -314,9 +289,9 @@ for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
     print(f"max_steps={bound}: {status} after {len(counted.ran)} node executions")
 
 # %% [markdown]
-# The package's own brief (`build_brief_graph`) takes LangGraph's other road for "one branch per item": one
-# `collect_city` node and a router at START that returns one `Send("collect_city", {"city": ...})` per city. The node
-# runs once per packet, all in one superstep; `graph.steps` groups a run's nodes by superstep:
+# The package's own brief (`build_brief_graph`) takes LangGraph's other road: one `collect_city` node, and a router
+# at START that returns one `Send("collect_city", {"city": ...})` per city. The node runs once per packet, all in one
+# superstep (`graph.steps` groups a run's nodes by superstep):
 
 # %%
 packaged = build_brief_graph("missing-notice", max_revisions=1)
@@ -327,8 +302,7 @@ for number, ran in enumerate(packaged.steps, start=1):
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# The same `our_declare_parallel` on LangGraph's builder; LangGraph's `debug` stream says who ran in which superstep,
-# as our listener does. Each writer is run on both engines and compared:
+# The same declaration on LangGraph's builder, whose `debug` stream says who ran in which superstep:
 
 # %%
 def run_on_langgraph(nodes, state):
@@ -357,7 +331,7 @@ else:
 # %% [markdown]
 # ### Where the two engines still differ
 #
-# Three differences touch what this notebook does (the first-sketch cell and the comparison above show them):
+# Three touch this notebook (the first-sketch cell and the comparison above show them):
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
@@ -365,15 +339,13 @@ else:
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 # | The bound | `recursion_limit`, per run, in `config` | `max_steps`, at compile: one less for the same run |
 #
-# Every other difference, with an example and its reason, is in the table "Every remaining difference from
-# LangGraph" of [`docs/graph.md`](../docs/graph.md).
+# The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).
 
 # %% [markdown]
 # ## A reducer of your own: the latest reading per city
 #
-# `operator.add` is right while every city is collected once. Now suppose the worksheet already holds a reading when
-# the run starts (from an earlier run, or a cache): Tokyo at 19°C in the rain. The package's brief collects every
-# city again, and the reducer adds the fresh Tokyo reading next to the old one:
+# `operator.add` is right while every city is collected once. Now suppose the worksheet starts with a reading from an
+# earlier run: Tokyo at 19°C in the rain. The package's brief collects every city again:
 
 # %%
 stale = initial_state(["Tokyo", "Paris"])
@@ -386,14 +358,13 @@ print("\nwith 07.1's collect_city, which skips a city already collected:", skipp
 print(skipped["answer"])
 
 # %% [markdown]
-# The package's brief published Tokyo twice, one of the two rows stale. Its check did not notice: it compares the
-# draft with rows computed from the same readings, city by city, and both sides keep the last Tokyo row. The
-# skipping branch of 07.1 shows Tokyo once, but the stale 19°C: skipping trusts whatever the worksheet holds. When
-# what is there may be out of date, the fresh reading should win, and the place to say so is how `readings` changes:
-# a reducer that *replaces* a city's reading when a new one for the same city arrives.
+# The package's brief published Tokyo twice, one row stale, and its check did not notice: it compares the draft with
+# rows computed from the same readings, keyed by city, so both sides keep the last Tokyo row. 07.1's skipping branch
+# shows Tokyo once, but the stale 19°C. The fresh reading should win, and the place to say so is a reducer that
+# *replaces* a city's reading.
 #
-# A reducer is any function `(old, new) -> merged` (the field's value, one slip's value); the engine calls it once per
-# slip and stores what it returns. A small one for the account, which drops an event it already holds:
+# A reducer is any function `(old, new) -> merged`; the engine calls it once per slip. One for the account that drops
+# an event it already holds:
 
 # %%
 def unique_events(old, new):
@@ -424,8 +395,7 @@ def latest_per_city(old, new):
 check("07.3", latest_per_city)
 
 # %% [markdown]
-# With the notebook's own reducer (loaded unprinted), the same stale start, on the same package nodes wired by
-# `connect_brief`, this time over a worksheet type whose `readings` use it:
+# The notebook's own reducer (loaded unprinted) on the same stale start, over a worksheet type whose `readings` use it:
 
 # %%
 FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),
@@ -438,11 +408,10 @@ assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 # %% [markdown]
 # ## The agent loop as a graph
 #
-# The loop from notebook 01 fits the same mould with two nodes and a router after each. `model` asks the model once
-# (if `max_model_steps` allows: checked *before* the call); a reply that asks for tools waits in `pending_calls`.
-# `tools` checks the whole batch against `max_tool_calls` before any handler starts, runs it, and files the reply
-# with all its answers in `messages` (added to, never rewritten). A stopped run keeps `answer=None` and says why in
-# `stop_reason`. The graph, as the package writes it, and its two routers:
+# Notebook 01's loop is two nodes with a router after each. `model` asks the model once (if `max_model_steps` allows);
+# a reply that asks for tools waits in `pending_calls`. `tools` checks the whole batch against `max_tool_calls` before
+# any handler starts, runs it, and files the reply with its answers in `messages`. A stopped run keeps `answer=None`
+# and says why in `stop_reason`. The graph and its two routers:
 
 # %%
 from mingraph_lite.graph import AgentNodes
@@ -453,8 +422,7 @@ print(inspect.getsource(AgentNodes.route_after_model))
 print(inspect.getsource(AgentNodes.route_after_tools))
 
 # %% [markdown]
-# The four-round manager (**scripted**) asks for both lookups, then one conversion per round, then answers. Notebook
-# 04's listeners plug in unchanged, and hear what `Agent` would announce:
+# The four-round manager (**scripted**) runs through it; notebook 04's listeners hear what `Agent` would announce:
 
 # %%
 recorder = EventRecorder()
@@ -469,10 +437,9 @@ print("same events as Agent:", [e for e in recorder.events if not e["event"].sta
 # %% [markdown]
 # ### A real model that never takes the exit
 #
-# The scripted manager always finds the exit. A real small model may not. The course keeps real runs of the shipped
-# local models, recorded by the lab's experiment command (`data/experiments/README.md`). This one is **SmolLM2-135M**
-# (Q4_1 weights, run in-process by llama.cpp), definition `finish-right`, variant "zero-shot", run #12: temperature
-# 0.7, seed 112, at most 6 model calls. Its six recorded replies are **replayed** through the agent graph:
+# A real small model may not find the exit. This recorded run (`data/experiments/README.md`) is **SmolLM2-135M**
+# (Q4_1 weights, in-process llama.cpp), definition `finish-right`, variant "zero-shot", run #12: temperature 0.7,
+# seed 112, at most 6 model calls. Its six replies are **replayed** through the agent graph:
 
 # %%
 import csv
@@ -493,10 +460,8 @@ assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "
 assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup ran: each number is made up
 
 # %% [markdown]
-# The tiny model never looked up a city: it made up a temperature (22; no tool had run), converted it, then made up
-# others (20, then 10 four times). The model-step budget stopped the run with no answer: a run that stopped is not a
-# run that delivered. But the budget stopped it late: from the fourth call on, the model asked for a call that had
-# already run, and the same call gets the same answer.
+# The model never looked up a city: it made up 22, converted it, then 20, then 10 four times. The budget stopped the
+# run with no answer, but late: from the fourth call on, it asked for a call that had already run.
 #
 # ### Exercise 07.4: a router that stops a repeated call
 #
@@ -508,9 +473,8 @@ assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup 
 #    the run with `stop_reason` "repeated call", without running it;
 # 3. otherwise `"tools"`.
 #
-# The check runs your router on worksheets of its own, then wires it into the agent graph (`agent_with_router`, from
-# the checks) and replays the SmolLM2 run above and the scripted manager through it. The package's router has no
-# rule 2; an answer that calls it is refused.
+# The check runs your router on worksheets of its own, then in the agent graph (`agent_with_router`) on the SmolLM2
+# replay and the scripted manager. The package's router has no rule 2; an answer that calls it is refused.
 
 # %%
 def route_after_model(state):
@@ -524,18 +488,17 @@ check("07.4", route_after_model)
 # The notebook's own router, loaded unprinted, on the same replay:
 
 # %%
-from lessons.exercises.nb07 import agent_with_router
+from lessons.exercises.nb07_agent import agent_with_router
 
 stopped = run_agent_graph(agent_with_router(reference("07.4"), ReplayLLM.from_trace(FINISH / "smollm2-135m" /
                                                                                     row["trace"])), QUESTION)
-print("stop_reason:", stopped["stop_reason"], "| model calls:", stopped["model_steps"], "of 6")
+print(f"stop_reason: {stopped['stop_reason']} | model calls: {stopped['model_steps']} of 6")
 
 # %% [markdown]
-# The other way round matters as much: a run that **reached END** is not a run that is right. No `finish-right`
-# run answers our question right (notebook 02 replays later runs that do); its closest is **Gemma 3 270M** (Q4_K_M
-# weights, in-process llama.cpp), same definition, variant "worked example" (a short exchange on two other cities, put in the folder before the
-# question), run #10: temperature 0.7, seed 110, at most 6 model calls. Replayed through the same graph, with the
-# worked example on the worksheet:
+# The other way round: a run that **reached END** is not a run that is right. No `finish-right` run answers our
+# question right (notebook 02 replays later runs that do). This one is **Gemma 3 270M** (Q4_K_M weights, in-process
+# llama.cpp), variant "worked example" (an exchange on two other cities before the question), run #12: temperature
+# 0.7, seed 112, at most 6 model calls, replayed with the worked example on the worksheet:
 
 # %%
 from mingraph_lite import SystemMessage, UserMessage
@@ -546,44 +509,40 @@ finish_right = load("finish-right")
 worked = next(v for v in finish_right.variants if v.name == "worked example")
 start = initial_agent_state(finish_right.question)
 start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
-closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-10.jsonl")
+closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-12.jsonl")
 ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
 print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
       ended["model_steps"])
-print("work kept:", [f"{m.name}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
+asked = {c.id: c.arguments["city"] for m in ended["messages"] if m.role == "assistant" for c in m.tool_calls
+         if c.name == "get_weather"}
+print("lookups:", [f"{asked[m.tool_call_id]}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
 print("answer, its first line:", ended["answer"].splitlines()[0])
-assert ended["stop_reason"] == "answered" and "24°F" in ended["answer"]  # 24 is Tokyo's Celsius, not its °F
+made = [c.name for m in ended["messages"][len(start["messages"]):] if m.role == "assistant" for c in m.tool_calls]
+assert made == ["get_weather", "get_weather"]  # this run converted nothing
+assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in ended["answer"]  # Paris's °C, Tokyo's
 
 # %% [markdown]
-# Both lookups came back right (18 and 24, Celsius), and the reply then called them °F, without a conversion: the
-# graph reached END with `stop_reason` "answered" and a wrong answer. Routing decides when a run stops; whether its
-# answer is right needs a check of its own (notebook 05 finds this run's first wrong line).
-#
-# ### The active model
-#
-# The same graph with the model `MINGRAPH_LLM` names (scripted by default; with a live model, its answer will vary,
-# so this cell's output is not compared):
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-from mingraph_lite.course.scripts import make_llm
-
-llm = make_llm()
-live = run_agent_graph(build_agent_graph(llm, weather_registry(), SYSTEM_PROMPT, max_model_steps=6), QUESTION)
-print("model:", llm.name)
-print("stop_reason:", live["stop_reason"], "| answer:", live["answer"])
+# Both lookups came back right (Paris 18, Tokyo 24, in Celsius); the reply swapped the cities and called the numbers
+# °F, with no conversion. The graph reached END with `stop_reason` "answered" and a wrong answer: routing decides when
+# a run stops; whether its answer is right needs a check of its own.
 
 # %% [markdown]
 # ## Back to the brief: start no branch for a city already collected
 #
-# `connect_brief` asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so one
-# router serves both engines. Given the stale worksheet of 07.3, a router can skip a city's branch altogether.
+# The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
+# one router serves both engines. Given a stale worksheet like 07.3's, a router can skip a city's branch altogether.
 #
 # ### Exercise 07.5: `send_missing(state, send)`
 #
-# Return one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in
-# `state["readings"]`, in the order `cities` lists them, built with the `send` you are handed. The check runs it on
-# worksheets of its own, then in the brief on our engine and, where installed, on LangGraph.
+# Write the router at START. Rules:
+#
+# 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
+#    in the order `cities` lists them, built with the `send` you are handed;
+# 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
+#    end at once, still `"working"`, with no draft (the check shows it if you try).
+#
+# The check declares the brief with your router at START (path map `["collect_city", "write_draft"]`) and runs it on
+# worksheets of its own, on our engine and, where installed, on LangGraph.
 
 # %%
 def send_missing(state, send):
@@ -594,13 +553,8 @@ def send_missing(state, send):
 check("07.5", send_missing)
 
 # %% [markdown]
-# ## What is still open
-#
-# - **The state lives in this process.** Printing the worksheet doesn't save the run; a restart doesn't resume it.
-#   Durable checkpoints (LangGraph has them) are the next layer.
-#
-# **Next, notebooks 08 and 09:** what a memory lets the model read each round and its cost; then an agent
-# wrapped as a tool, and plan-and-execute as a graph.
+# **Still open:** the worksheet lives in this process; a restart doesn't resume a run (LangGraph's checkpoints do).
+# **Next, notebooks 08 and 09:** memory and its cost; an agent wrapped as a tool, and plan-and-execute.
 
 # %% [markdown]
 # ## Questions

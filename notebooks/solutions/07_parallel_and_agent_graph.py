@@ -146,6 +146,15 @@ def declare_without_the_hold_node(builder, nodes, cities):
     return builder
 
 
+def declare_while_07_1_is_open(builder, nodes, cities):
+    def collect_city(city):  # 07.1's cell still holds its stub
+        raise NotImplementedError
+
+    for city in cities:
+        builder.add_node(f"collect_{city}", collect_city(city))
+    return builder
+
+
 def declare_and_compile(builder, nodes, cities):
     return _declare(builder, nodes, cities).compile()
 
@@ -235,6 +244,13 @@ def repeat_against_the_batch_itself(state):
     return "repeat" if any((call.name, call.arguments) in batch for call in state["pending_calls"]) else "tools"
 
 
+def repeat_of_the_first_call_only(state):
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    first = state["pending_calls"][0]
+    return "repeat" if (first.name, first.arguments) in _already_ran(state) else "tools"
+
+
 def repeat_wraps_the_package(state):
     from mingraph_lite.graph import AgentNodes
 
@@ -246,7 +262,20 @@ def repeat_wraps_the_package(state):
 # -- 07.5 -------------------------------------------------------------------------------------------
 def send_missing(state, send):
     have = {reading["city"] for reading in state["readings"]}
+    missing = [city for city in state["cities"] if city not in have]
+    if not missing:
+        return "write_draft"  # no packet would start nothing: the run would end at once, with no draft
+    return [send("collect_city", {"city": city}) for city in missing]
+
+
+def send_nothing_when_all_kept(state, send):
+    have = {reading["city"] for reading in state["readings"]}
     return [send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
+
+
+def send_route_always(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return "write_draft" if have else [send("collect_city", {"city": city}) for city in state["cities"]]
 
 
 def send_every_city(state, send):
@@ -298,6 +327,7 @@ WRONG = {
              (declare_without_a_join, "Join them with one add_edge"),
              (declare_without_the_hold_node, "refused to compile your declaration"),
              (declare_and_compile, "return the builder itself, uncompiled"),
+             (declare_while_07_1_is_open, "07.1's collect_city is still the stub"),
              (declare_with_the_package, "one named collect_<city> node per city")],
     "07.3": [(latest_adds, "appears twice"),
              (latest_only_new, "readings of cities only old holds were lost"),
@@ -308,13 +338,16 @@ WRONG = {
              (repeat_of_the_last_round_only, "not only the last round"),
              (repeat_against_the_batch_itself, "a first batch repeats nothing"),
              (repeat_wraps_the_package, "write all three rules yourself"),
-             (repeat_before_the_stop, "read stop_reason before looking for repeats")],
+             (repeat_before_the_stop, "read stop_reason before looking for repeats"),
+             (repeat_of_the_first_call_only, "any pending call, not only the first")],
     "07.5": [(send_every_city, "a city that already has a reading gets no packet"),
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
              (send_with_our_send, "build each packet with the `send` it is handed"),
              (send_in_sorted_order, "in the order state['cities'] lists them"),
-             (send_with_the_package, "build the packets yourself")],
+             (send_with_the_package, "build the packets yourself"),
+             (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),
+             (send_route_always, "only for a worksheet that misses no city")],
     "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
     "07.Q3": [(2, "for every superstep in which an edge into it fires")],
     "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],

@@ -1,0 +1,113 @@
+"""Notebook 07's agent-graph exercise: a router after ``model`` that stops a repeated call (07.4).
+
+The checker runs the learner's router on worksheets of its own, then wires it into the agent graph
+(``agent_with_router``) and replays a recorded SmolLM2 run and the scripted four-round manager through it.
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from pathlib import Path
+from typing import Any
+
+from mingraph_lite import AssistantMessage, ReplayLLM, ToolCall, ToolMessage
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.graph import END, START, AgentNodes, AgentState, StateGraph, initial_agent_state, run_agent_graph
+from mingraph_lite.graph.agent_graph import node_executions
+from . import Hint, exercise
+from .borrowing import borrowed
+
+FINISH = Path(__file__).resolve().parents[3] / "data" / "experiments" / "finish-right"
+
+
+def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
+                      observers: tuple = ()) -> Any:
+    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to a node that stops the run."""
+    nodes = AgentNodes(llm, weather_registry(), system_prompt=SYSTEM_PROMPT, max_model_steps=max_model_steps,
+                       max_tool_calls=max_tool_calls, observers=observers)
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", lambda state: {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None})
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    builder.add_edge("hold", END)
+    return builder.compile(max_steps=node_executions(max_model_steps) + 1)
+
+
+def smollm2_replay() -> Any:
+    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 10 twice."""
+    return ReplayLLM.from_trace(FINISH / "smollm2-135m" / "traces" / "zero-shot-12.jsonl")
+
+
+def _agent_state(filed: list[list[tuple[str, dict]]], pending: list[tuple[str, dict]], stop: str | None = None) -> dict:
+    """A worksheet with one filed assistant reply (and its answers) per entry of ``filed``, and a pending batch."""
+    state = initial_agent_state(QUESTION, SYSTEM_PROMPT)
+    for round_no, calls in enumerate(filed):
+        made = tuple(ToolCall(f"r{round_no}c{i}", name, args) for i, (name, args) in enumerate(calls))
+        state["messages"] += [AssistantMessage("", made),
+                              *(ToolMessage("1", call.id, call.name) for call in made)]
+    state["pending_calls"] = [ToolCall(f"p{i}", name, args) for i, (name, args) in enumerate(pending)]
+    state["stop_reason"] = stop
+    return state
+
+
+TOKYO, PARIS, F24, F18 = ("get_weather", {"city": "Tokyo"}), ("get_weather", {"city": "Paris"}), \
+    ("to_fahrenheit", {"celsius": 24}), ("to_fahrenheit", {"celsius": 18})
+
+
+def _repeat_cases(router: Any) -> None:
+    cases = [  # (filed rounds, pending batch, stop_reason, expected, why)
+        ([], [TOKYO, PARIS], None, "tools", "a first batch repeats nothing"),
+        ([[TOKYO, PARIS]], [F24], None, "tools", "a new call goes to the tools node"),
+        ([[TOKYO, PARIS], [F24]], [F18], None, "tools",
+         "to_fahrenheit(celsius=18) is not to_fahrenheit(celsius=24): a repeat is the same name AND the same arguments"),
+        ([[TOKYO, PARIS], [F24]], [F24], None, "repeat", "the batch asks again for a call that already ran"),
+        ([[TOKYO, PARIS], [F24]], [F18, F24], None, "repeat",
+         "rule 2 reads any pending call, not only the first: this batch's second call, to_fahrenheit(24), already ran"),
+        ([[TOKYO, PARIS], [F24], [F18]], [TOKYO], None, "repeat",
+         "get_weather(Tokyo) ran two rounds ago: compare with every call already filed, not only the last round"),
+        ([[TOKYO, PARIS]], [], "answered", "end", "a run that answered ends"),
+        ([[TOKYO, PARIS]], [], "step limit", "end", "a run the model node stopped ends"),
+        ([[TOKYO, PARIS], [F24]], [F24], "tool budget", "end",
+         "a stopped run ends even when its last batch repeats: read stop_reason before looking for repeats"),
+    ]
+    for filed, pending, stop, want, why in cases:
+        state = _agent_state(filed, pending, stop)
+        before = deepcopy(state)
+        try:
+            got = router(state)
+        except (AttributeError, KeyError, TypeError) as exc:
+            raise Hint(f"your router failed on a worksheet of ours ({type(exc).__name__}): messages are objects "
+                       "(m.role, m.tool_calls), and each call has .name and .arguments (a dict)") from None
+        if state != before:
+            raise Hint("your router changed the worksheet it read; a router only chooses")
+        if got != want:
+            shown = [f"{name}({args})" for name, args in pending]
+            raise Hint(f"with {len(filed)} round(s) filed, pending {shown} and stop_reason={stop!r} your router "
+                       f"returned {got!r}, not {want!r}: {why}")
+
+
+@exercise("07.4", kind="code", title="route_after_model with a rule that stops a repeated call")
+def check_repeat_router(route_after_model: Any) -> str:
+    used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "agent_with_router"})
+    if used:
+        raise Hint(f"your router calls the package's ({used}): write all three rules yourself from the worksheet's "
+                   "stop_reason, pending_calls and messages")
+    _repeat_cases(route_after_model)
+    scripted = run_agent_graph(agent_with_router(route_after_model, four_round_manager()), QUESTION)
+    if scripted["stop_reason"] != "answered":
+        raise Hint(f"the scripted four-round manager, which never repeats a call, ended {scripted['stop_reason']!r} "
+                   "with your router: it must reach its answer as before")
+    real = run_agent_graph(agent_with_router(route_after_model, smollm2_replay()), QUESTION)
+    if (real["stop_reason"], real["model_steps"]) != ("repeated call", 4):
+        raise Hint(f"the replayed SmolLM2 run (22, 20, 10, then 10 again) ended {real['stop_reason']!r} after "
+                   f"{real['model_steps']} model calls with your router; it should stop at the fourth call, the "
+                   "first repeat")
+    return ("your router stops the replayed SmolLM2 run at its first repeated call (model call 4 of 6) and lets "
+            "the scripted manager answer")
+
+
+__all__ = ["agent_with_router", "check_repeat_router", "smollm2_replay"]
