@@ -212,6 +212,12 @@ def text_numbers(events):
     return shares, flagged
 
 
+def flags_every_thought(events):
+    """Wrong: flags every reply that has thinking text, number or not."""
+    shares, _ = thinking_report(events)
+    return shares, [line for line, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"]]
+
+
 def via_classify_thinking(events):
     """Wrong: asks the package's classifier, which never reads the envelope."""
     verdict = classify(events)
@@ -310,7 +316,7 @@ WRONG = {
     "05.1": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
              ((1, 3), "a request is never the wrong line itself"), ((1, 12), "so is every line before it"),
-             ("case 1", "two whole numbers")],
+             ((14, 1), "did you swap them?"), ("case 1", "two whole numbers")],
     "05.3": [(via_wilson, "build the interval from its definition"),
              (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
              (ninety_percent, "the constant for 95% is 1.96"), (z_two, "2.000 standard errors"),
@@ -320,7 +326,7 @@ WRONG = {
     "05.4": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
-             (via_classify_thinking, "your answer runs classify")],
+             (flags_every_thought, "nothing to flag"), (via_classify_thinking, "your answer runs classify")],
     "05.Q7": [({"ollama": "message.thinking", "openai": "usage", "anthropic": "thinking blocks"}, "openai"),
               ("message.thinking", "a dict with the keys")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],

@@ -182,7 +182,9 @@ def check_made_up_counts(count: Callable[[Runs], dict[str, int]]) -> str:
         want = _made_up_counts(runs)
         if not isinstance(got, dict) or got != want:
             raise Hint(f"on {label} you returned {got!r}, expected {want}: {hint}")
-    return f"right on {len(groups)} groups, {sum(len(r) for _, r, _ in groups)} runs, 112 of them recorded and held out"
+    held_out = sum(len(runs) for label, runs, _ in groups if "(held out)" in label)
+    return (f"right on {len(groups)} groups, {sum(len(r) for _, r, _ in groups)} runs, {held_out} of them recorded "
+            "and held out")
 
 
 def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) -> Hint:
@@ -212,6 +214,8 @@ def check_twice(answer: tuple[int, int]) -> str:
         case, line = (int(x) for x in answer)
     except (TypeError, ValueError):
         raise Hint("answer with two whole numbers, (case, line), for example (2, 7)") from None
+    if (line, case) == (truth.case, truth.line):
+        raise Hint("did you swap them? answer (case, line): the case (1 to 4) first, then the line")
     if (case, line) == (truth.case, truth.line):
         return f"right: case {truth.case} at line {truth.line} ({truth.why})"
     if case == 3:
