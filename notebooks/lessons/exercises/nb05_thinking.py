@@ -102,7 +102,7 @@ def _same(got: dict[int, Any], want: dict[int, Any]) -> bool:
     return all((got[k] is None) == (w is None) and (w is None or math.isclose(got[k], w)) for k, w in want.items())
 
 
-@exercise("05.4", kind="code", title="the envelope: thinking's share of each reply, and numbers thought of but unused")
+@exercise("05.1", kind="code", title="the envelope: thinking's share of each reply, and numbers thought of but unused")
 def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> str:
     traps = _traps()
     if calls_package(report, (classify,), traps[-1][1]):
