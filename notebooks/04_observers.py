@@ -12,7 +12,7 @@
 # - watch a run live in the `FolderView` and `CardTimeline` widgets, and keep a picture of it in the notebook.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop and its sticky note) and 03 (the cards and the folder).
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 89 minutes (estimated from length and exercises).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere; each
 # scripted manager says so in its name. The railway picture, the rule for broken listeners and the trace file come
@@ -612,7 +612,8 @@ watched_answer = watched.run({"question": QUESTION})
 # %% [markdown]
 # What the widgets showed at the end, kept as a snapshot: the timeline in time order (each card as long as it was
 # in hand, with its duration and the folder size when it was picked up), the cards, and the folder. The durations
-# are this machine's; the model calls are the quarter-second waits, and running the tools takes almost no time.
+# are this machine's: the model calls are the quarter-second waits (the cell after it checks), the tools take almost
+# no time.
 
 # %%
 display(timeline.snapshot(), folder_view.snapshot())
@@ -625,6 +626,7 @@ reveal(guess_timeline_cards, len(spans), "cards on the timeline")
 assert [span.kind for span in spans].count("calling-model") == 3  # three model calls: the three-round manager
 sizes = [span.message_count for span in spans]
 assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # the folder never shrinks
+assert all(span.seconds >= 0.25 for span in spans if span.kind == "calling-model")  # each model call waited 0.25 s
 
 # %% [markdown]
 # ## A real run, read back from its trace
