@@ -466,6 +466,7 @@ FINISH = Path("../data/experiments/finish-right/gemma3-270m")
 row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
 print({key: row[key] for key in ("model", "variant", "index", "seed", "temperature")})
 TRACE_10 = FINISH / row["trace"]
+assert looked_up_both(read_trace(TRACE_10))  # "one of the nine"
 first = read_trace(TRACE_10)[0]
 for m in first["messages"]:
     slips = ", ".join(f"{c['name']}({c['arguments']})" for c in m.get("tool_calls", []))
