@@ -5,14 +5,14 @@
 #
 # - explain the Observer pattern with one picture: a railway announcer who does not know who is on the platform;
 # - write a listener with one method per announcement, and say why that beats one `hear(event, detail)` method;
-# - write your own listener that keeps a run in a JSON Lines file, then use the package's three listeners
-#   (`ConsoleLogger`, `EventRecorder`, `TraceRecorder`) and read a trace file back;
+# - write a listener that keeps a run in a JSON Lines file, use the package's `ConsoleLogger`, `EventRecorder`
+#   and `TraceRecorder`, and read a trace back;
 # - say exactly what the agent guarantees against a listener (its `Exception`s are logged, its edits stay in its
 #   own copy) and what it does not (Ctrl-C, reaching into the agent, being slow, `strict=True`);
 # - watch a run live in the `FolderView` and `CardTimeline` widgets, and keep a picture of it in the notebook.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop and its sticky note) and 03 (the cards and the folder).
-# **Time:** about 90 minutes (estimated from length and exercises).
+# **Time:** about 89 minutes (estimated from length and exercises).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere; each
 # scripted manager says so in its name. The railway picture, the rule for broken listeners and the trace file come
@@ -22,14 +22,12 @@
 # %% [markdown]
 # ## The picture: a railway station
 #
-# The announcer says "train 12627 arriving on platform 3". They don't know who is listening, or whether anyone
-# is. A passenger picks up a bag, a tea seller walks over, a porter gets ready. With an empty platform the train
-# still arrives on time, and hearing the announcement does not change its timetable (a section below tests how
-# far that holds).
+# The announcer says "train 12627 arriving on platform 3", not knowing who is listening. A passenger picks up a
+# bag, a porter gets ready. With an empty platform the train still arrives on time, and hearing the announcement
+# does not change its timetable (a section below tests how far that holds).
 #
-# Our agent loop is the announcer. "The model replied" and "an errand finished" are announcements. A logger, a
-# test's recorder and a trace file are people on the platform. Let's build that in a few lines of plain Python
-# first.
+# Our agent loop is the announcer; "the model replied" and "an errand finished" are announcements; a logger, a
+# test's recorder and a trace file are people on the platform. First, in a few lines of plain Python.
 
 # %%
 # %matplotlib inline
@@ -148,16 +146,14 @@ print("errors raised: none. The list of announcements exists only as strings ins
 
 
 # %% [markdown]
-# Zero, and nothing complained. Worse, when the announcer learns a new announcement ("errand failed"), every
-# listener that cares has to grow one more `elif`, and nobody can find out which announcements exist without
-# reading the announcer's code.
+# Zero, and nothing complained. And a new announcement ("errand failed") means one more `elif` in every listener
+# that cares, while nobody can list the announcements without reading the announcer's code.
 #
 # ## The idea, inline: one method per announcement
 #
-# Give the platform a base class with one method per announcement, each doing nothing. A listener overrides only
-# what it cares about. The announcer calls the method by name. Now the list of announcements lives in one place
-# (the base class), so a typo *can* be found mechanically: compare a listener's `on_` methods with the base
-# class's, as `unknown_hooks` does below. Someone has to run that comparison, though.
+# Give the platform a base class with one method per announcement, each doing nothing. A listener overrides what it
+# cares about; the announcer calls the method by name. The list of announcements now lives in one place, so a typo
+# *can* be found mechanically: `unknown_hooks` below compares a listener's `on_` methods with the base class's.
 
 # %%
 class Listener:
@@ -238,11 +234,9 @@ print("our unknown_hooks, against Observer:", unknown_hooks(typo, base=Observer)
 assert typo.returns == 0 and not warned and unknown_hooks(typo, base=Observer) == ["on_tool_returned"]
 
 # %% [markdown]
-# Zero, and no warning: the `Auditor`'s silent zero again. **The package does not check**: the agent announces
-# `on_tool_return`, nobody calls `on_tool_returned`, and nothing looks for a method that is never called. What one
-# method per announcement buys is that the check *can* be written: `unknown_hooks`, given the package's base
-# class, names the typo in one line (put it in your listener's test). Against a `hear(event, detail)` listener no
-# such line exists: its announcements are strings inside an `if`.
+# Zero, and no warning. **The package does not check**: nothing looks for a method that is never called. But the
+# check *can* be written, in one line: `unknown_hooks` against the package's base class names the typo (a cell
+# after exercise 04.1 runs it on yours). Against a `hear(event, detail)` listener no such line exists.
 
 # %% [markdown]
 # ## Listener 1: `ConsoleLogger`, for a person reading along
@@ -329,18 +323,17 @@ after_reply = failed_run.names()[failed_run.names().index("tool_call"):]
 assert after_reply == ["tool_call", "tool_error", "tool_return", "tool_return", "finish"]
 
 # %% [markdown]
-# Read it from the top. The failing slip is announced three times: `tool_call`, `tool_error` (with the exception),
-# then `tool_return` with the error answer slip that keeps the folder valid. The `get_weather` slip was never
-# started: it has no `tool_call` line, only its "not run" answer slip. So a listener that waits for `on_tool_error`
-# alone misses the slips that were not run, and one that counts `on_tool_call` does not count every slip the model
-# wrote.
+# The failing slip is announced three times: `tool_call`, `tool_error` (with the exception), then `tool_return`
+# with the error answer slip that keeps the folder valid. The `get_weather` slip was never started: no `tool_call`
+# line, only its "not run" answer slip. So a listener that counts `on_tool_call` does not count every slip the
+# model wrote.
 
 # %% [markdown]
 # ## Listener 3, by your hand: a file that outlives the run
 #
-# A model's mistake may happen once and never again, so the recording has to be running *before* you know there
-# is a bug, and it has to outlive the kernel. The format is **JSON Lines**: one JSON object per announcement, one
-# per line. Three rules make such a file trustworthy:
+# A model's mistake may happen once and never again, so the recording has to run *before* you know there is a
+# bug, and outlive the kernel. The format is **JSON Lines**: one JSON object per line. Three rules make it
+# trustworthy:
 #
 # 1. **one line per announcement**, each a JSON object with an `"event"` key: the hook's name without `on_`
 #    (`"run_start"`, `"step_start"`, `"model_reply"`, `"tool_call"`, `"tool_return"`, `"tool_error"`, `"finish"`);
@@ -370,6 +363,9 @@ class JsonLinesListener(Observer):
 
 # %%
 check("04.1", JsonLinesListener)
+
+# %%
+assert not unknown_hooks(JsonLinesListener("traces/04_unused.jsonl"), base=Observer), "a hook the agent never calls"
 
 # %% [markdown]
 # ## The package's version: `TraceRecorder`
@@ -479,12 +475,11 @@ assert same and meddled_answer == calm_answer and "Cairo" not in str(heard.event
 
 # %% [markdown]
 # The guarantee, exactly: an exception derived from `Exception` is logged, and edits to what a listener is told
-# stay in its copy. It does not cover a `BaseException` such as `KeyboardInterrupt`: that goes up and stops the
-# run, by design, so Ctrl-C still stops a run. Nor a listener that keeps a reference to the agent and reaches into
-# it (its memory, say): that is ordinary Python, and it changes the run (both in `tests/notebooks/test_nb04_claims.py`).
-# A listener can also be **slow** (the agent waits for each in turn). The cost of the broken-listener rule:
-# a broken *recorder* silently loses its part of the record, and the only sign is a warning in the logs. An audit
-# log that must record every tool call needs the opposite rule, so the agent has a `strict` switch:
+# stay in its copy. A `BaseException` such as `KeyboardInterrupt` goes up and stops the run, so Ctrl-C still works;
+# a listener that keeps a reference to the agent and reaches into it (its memory, say) changes the run (both in
+# `tests/notebooks/test_nb04_claims.py`). A listener can also be **slow**: the agent waits for each in turn. And a
+# broken *recorder* silently loses its part of the record, with only a warning in the logs. An audit log that must
+# record every tool call needs the opposite rule, so the agent has a `strict` switch:
 
 # %%
 strict = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()], strict=True)
@@ -495,11 +490,19 @@ with listener_warnings():  # a warning logged while the run stops is caught as a
         print(f"strict=True: the run stopped: {type(error).__name__}: {error}")
 
 # %% [markdown]
-# The same pattern in the wild: LangChain's `BaseCallbackHandler` is an `Observer` (one method per event:
-# `on_llm_start`, `on_tool_start`, `on_tool_end`, `on_tool_error`, ...), and a handler's error is logged unless its
-# `raise_error` is set, our `strict` (`tests/notebooks/test_nb04_claims.py`). OpenTelemetry, the common standard
-# for tracing services, records each operation as a *span* with a start, an end, attributes and timed events: our
-# trace's `step_start` to `model_reply`, or `tool_call` to `tool_return`, is a span in all but name.
+# The agent keeps its listeners in a **tuple**, made when it is built: nobody can sign up in the middle of a run.
+
+# %%
+print("the agent keeps its listeners in a", type(strict.observers).__name__)
+try:
+    strict.observers.append(EventRecorder())
+except AttributeError as error:
+    print("signing one up later:", error)
+assert isinstance(strict.observers, tuple)
+
+# %% [markdown]
+# LangChain's `BaseCallbackHandler` is the same pattern (`on_llm_start`, `on_tool_start`, ...), and its
+# `raise_error` flag is our `strict` (`tests/notebooks/test_nb04_claims.py`).
 
 # %% [markdown]
 # ## With and without listeners: the same folder
@@ -575,10 +578,8 @@ check("04.3", ToolLedger)
 # %% [markdown]
 # ## Watching a run live: `FolderView` and `CardTimeline`
 #
-# Two listeners draw the two meanings of "state" from notebook 03 while the run happens: `FolderView` is the
-# folder (every message the manager is read; it only grows), `CardTimeline` is the card in hand (calling the
-# model, running tools, finished; it flips back and forth). They are ordinary listeners: the agent doesn't know
-# they are there.
+# Two ordinary listeners draw the two meanings of "state" from notebook 03 as the run happens: `FolderView` is the
+# folder (it only grows), `CardTimeline` is the card in hand (calling the model, running tools, finished).
 #
 # The manager below waits a quarter of a second before each reply, so you can watch the cards flip (in a running
 # notebook; a saved copy shows no live widget, so the cell after it keeps a picture).
@@ -611,7 +612,8 @@ watched_answer = watched.run({"question": QUESTION})
 # %% [markdown]
 # What the widgets showed at the end, kept as a snapshot: the timeline in time order (each card as long as it was
 # in hand, with its duration and the folder size when it was picked up), the cards, and the folder. The durations
-# are this machine's; the model calls are the quarter-second waits, and running the tools takes almost no time.
+# are this machine's: the model calls are the quarter-second waits (the cell after it checks), the tools take almost
+# no time.
 
 # %%
 display(timeline.snapshot(), folder_view.snapshot())
@@ -624,18 +626,17 @@ reveal(guess_timeline_cards, len(spans), "cards on the timeline")
 assert [span.kind for span in spans].count("calling-model") == 3  # three model calls: the three-round manager
 sizes = [span.message_count for span in spans]
 assert sizes == sorted(sizes) and all(span.seconds >= 0 for span in spans)  # the folder never shrinks
+assert all(span.seconds >= 0.25 for span in spans if span.kind == "calling-model")  # each model call waited 0.25 s
 
 # %% [markdown]
 # ## A real run, read back from its trace
 #
-# The same view draws a run recorded earlier: `CardTimeline.from_trace(path)` replays the trace's announcements, and
-# the snapshot takes its durations from the trace's timestamps. The course ships traces of **real** runs of its local
-# models under `data/experiments/`, recorded by the lab's experiment command; nothing in them is scripted. No run of
-# definition `finish-right` answers right (`finish-right-3` has 37 right runs; notebook 02 replays one). A near miss
-# from `finish-right`: **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp),
-# definition `finish-right`, variant "worked example" (a short exchange on two other cities placed in the folder
-# before the question), run #10: temperature 0.7, seed 110, at most 6 model calls. It looked up both cities right,
-# then answered with the Celsius numbers marked °F (notebook 05 finds that mistake line by line).
+# `CardTimeline.from_trace(path)` draws a run recorded earlier, with durations from the trace's timestamps. The
+# course ships traces of **real** runs of its local models under `data/experiments/`; nothing in them is scripted.
+# This one is **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp). Its definition is `finish-right`,
+# variant "worked example": a short exchange on two other cities sits in the folder before the question. It is
+# run #10: temperature 0.7, seed 110, at most 6 model calls. It looked up both cities and asked for no conversion.
+# Notebook 05 reads its answer line by line. No run of definition `finish-right` answers right.
 
 # %%
 REAL = Path("../data/experiments/finish-right/gemma3-270m/traces/worked-example-10.jsonl")
@@ -667,30 +668,22 @@ print(f"model calls: {len(model_waits)}, each took {min(model_waits):.1f} s to {
 print(f"tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1000:.0f} ms")
 print("slips, in order:", ", ".join(slips))
 assert min(model_waits) > max(tool_waits)  # the paragraph below says so
-print("answer (its first line):", real_events[-1]["answer"].splitlines()[0])
+assert [c.split("(")[0] for c in slips] == ["get_weather", "get_weather"]  # both cities, no conversion
 first_card = CardTimeline.from_trace(REAL, run=1, widget=False).snapshot(png=False).spans[0]
 assert first_card.message_count == len(real_events[0]["messages"]) == 10  # prompt, example (8), question
 assert real_events[-1]["reason"] == "answered"
 
 # %% [markdown]
-# Where did the time go? Into the model: each call took seconds, while everything between a slip and its answer (the
-# tool, and the listeners writing their lines) took milliseconds, so here a listener that writes a line per
-# announcement costs nothing you could see. The folder was already 10 messages long when the first card was picked
-# up: the system prompt, the worked example's 8, and the question. The slips say what the model did with that time;
-# notebook 05 reads this very trace line by line, to find the first line that went wrong.
-# To record your own model the same way, build the `Agent` on `make_llm()` (from `mingraph_lite.course.scripts`,
-# with `MINGRAPH_LLM` set) and give it a `TraceRecorder`: the record is running before you know there is a bug.
+# The time went into the model: each call took seconds, while a tool and the listeners writing their lines took
+# milliseconds. The folder was already 10 messages long at the first card: the system prompt, the worked example's
+# 8, and the question. To record your own model, build the `Agent` on `make_llm()` (from
+# `mingraph_lite.course.scripts`, with `MINGRAPH_LLM` set) and give it a `TraceRecorder`.
 
 # %% [markdown]
 # ## What is still open
 #
-# - **A broken listener loses data quietly**: only a warning says the trace has gaps (unless `strict=True`).
-# - **A slow listener slows the run.** Queues and background writers fix that, at the price of lines lost when
-#   the process dies.
-# - **Run numbers restart per listener**: runs from several processes in one file are told apart by `run_id`.
-# - **Listeners see the envelope**: `on_model_reply` gets the whole `LLMResponse`, token counts and thinking
-#   included (notebook 05).
-# - **Graph runs announce more**: `on_node_start` and `on_node_end` (notebooks 06 and 07).
+# A slow listener slows the run (a background writer fixes that, and loses lines when the process dies). Graph runs
+# announce more: `on_node_start` and `on_node_end` (notebooks 06 and 07).
 
 # %% [markdown]
 # ## Questions

@@ -3,16 +3,11 @@
 #
 # **Read this first: no real thinking appears in this notebook's recorded runs.**
 #
-# - *Reasoning capture* means: keep the thinking a model reports, beside its reply. Each provider puts thinking
-#   text and a thinking-token count in its own places (a table below shows where). Our adapters copy what they get into two fields of
-#   `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
-# - The real runs shipped with the course come from two small offline models, SmolLM2-135M and Gemma 3 270M.
-#   Neither has a thinking channel, so none of their 1,214 recorded replies holds thinking (a cell below counts
-#   them). The offline install ships no thinking model.
-# - The thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run that the article
-#   (see Sources) reports and quotes.
-# - To see real thinking, use the live cell near the end ("Try it with a live model"): it needs Ollama with a
-#   qwen3 model (thinking text) or an OpenAI key (a thinking-token count only). Its steps are given there.
+# - *Reasoning capture* means: keep the thinking a model reports, beside its reply. Our adapters copy it into two
+#   fields of `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
+# - The course's real runs come from two small offline models, SmolLM2-135M and Gemma 3 270M. Neither has a
+#   thinking channel, so the thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run
+#   that the article (see Sources) reports and quotes. For real thinking, see "Try it with a live model" at the end.
 #
 # **Words** (the course's picture -> the code):
 #
@@ -33,18 +28,16 @@
 # **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
 # and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
 #
-# **Time:** about 83 minutes, exercises and questions included: an estimate, not a measurement, made with
-# `scripts/pacing.py` from the notebook's words, lines of code, exercises and questions.
+# **Time:** about 82 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
-# Observer Patterns in a Python Agent Loop* (our copy does not name its author). We quote its figures as
-# theirs. Runs marked *scripted* are written in advance, not a model. Runs marked *recorded* are real runs of
-# the small local models the course ships, read from their trace files.
+# Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
+# theirs. *Scripted* runs are written in advance; *recorded* runs are real runs of the course's local models.
 
 # %%
 import math
 import os
-import re  # noqa: F401  (for your answers to 05.2 and 05.4)
+import re  # noqa: F401  (for your answers to 05.1 and 05.3)
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
@@ -53,7 +46,7 @@ from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, Rep
                            StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
 from mingraph_lite.course.compare import reported_table
 from lessons.exercises import check
-from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_1_run
+from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_2_run
 from lessons.reference import reference
 from lessons.predict import reveal
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
@@ -86,8 +79,8 @@ for f in fields(LLMResponse):
 #
 # Sources: Ollama's docs *Thinking* and the `qwen3` template on ollama.com; OpenAI's Chat Completions API
 # reference; Anthropic's guide *Building with extended thinking*. `None` means **not reported**, never an
-# estimate. Our Ollama adapter fills `reasoning` and does not send it back. So a qwen3 model here reads its
-# earlier tool-call turns without their thinking. The runs work, but not as the template intends.
+# estimate. Our Ollama adapter does not send thinking back, so a qwen3 model here reads its earlier tool-call
+# turns without it: the runs work, but not as the template intends.
 #
 # What do the shipped local models fill? Every reply they recorded:
 
@@ -99,8 +92,7 @@ print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a
       f"{sum(e['reasoning_tokens'] is not None for e in replies)}")
 
 # %% [markdown]
-# Nothing: these two models have no thinking channel. The thinking below is **scripted**, and labelled so.
-# For real thinking, run the live cell near the end with a thinking model.
+# Nothing, as the first screen said.
 #
 # ## Record before you know there is a bug
 #
@@ -120,11 +112,10 @@ kinds = Counter(e["event"] for e in events)
 print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
 
 # %% [markdown]
-# Three model calls and **three** tool calls: two lookups, then one conversion (Paris). Tokyo was never
-# converted. Now the trace, one line per event, numbered from 1 (line 1 is `run_start`). Mind one thing when you
-# count lines: each slip shows up **twice**, first inside the `model_reply` that asks for it, then on its own
-# `tool_call` line just below. A line number points at one of the two; every exercise here means the event's
-# place in the whole list, as `enumerate(events, 1)` gives it.
+# Three model calls and **three** tool calls: two lookups, then one conversion (Paris); Tokyo was never
+# converted. Now the trace, one line per event, numbered from 1 (line 1 is `run_start`), as `enumerate(events, 1)`
+# gives it. Each slip shows up **twice**: inside the `model_reply` that asks for it, then on its own `tool_call`
+# line just below.
 
 # %%
 def brief(e):
@@ -156,7 +147,7 @@ print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, 
       "  (a script reports no counts: None, not 0)")
 
 # %% [markdown]
-# ### Exercise 05.4 (code): what the thinking cost, and what it left out
+# ### Exercise 05.1 (code): what the thinking cost, and what it left out
 #
 # A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
 # `output_tokens` (counts or `None`: not reported). The output count includes the thinking, as OpenAI's does.
@@ -177,14 +168,13 @@ def thinking_report(events):
 
 
 # %%
-check("05.4", thinking_report)
+check("05.1", thinking_report)
 
 # %% [markdown]
 # ## The first wrong line
 #
-# **The convention.** Number the lines as above. Read top to bottom, checking
-# each line against what you know, and stop at the **first** line that is wrong; later lines are often wrong
-# *because* of it, so they don't count. What "wrong" means, line by line:
+# **The convention.** Number the lines as above, read top to bottom, and stop at the **first** line that is
+# wrong; later lines are often wrong *because* of it, so they don't count. What "wrong" means, line by line:
 #
 # - a **slip** (`tool_call`) is wrong if it names a tool not on the menu, or asks `get_weather` about a city
 #   the question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
@@ -207,23 +197,20 @@ check("05.4", thinking_report)
 # | 3 | every answer slip right, the **final reply wrong** | the reasoning | its thinking, what it held |
 # | 4 | it **never finished** | the limit | what it kept asking for |
 #
-# ### Exercise 05.1 (reading): which case, which line?
+# ### Exercise 05.2 (reading): which case, which line?
 #
-# Apply the convention yourself before you meet the classifier. A scripted manager converted Paris's 18. Then
-# it converted the *result*, 64, again, then Tokyo's 24. Which case is it (1 to 4), and which line is the first
-# wrong one? The final reply is wrong too, but by the convention that does not decide. Answer as `(case, line)`.
-#
-# Predict by reading the trace. You could rebuild the run with `ScriptedLLM` and `classify` once you meet
-# them, but then you skip the skill this exercise trains.
+# Apply the convention yourself, before you meet the classifier. A scripted manager converted Paris's 18, then
+# the *result*, 64, again, then Tokyo's 24. Which case is it (1 to 4), and which line is the first wrong one?
+# Answer as `(case, line)`, the case first. (Rebuilding the run and classifying it would skip the skill.)
 
 # %%
-show_05_1_run(print_trace)  # prints the scripted run; the notebook never holds its events
+show_05_2_run(print_trace)  # prints the scripted run; the notebook never holds its events
 
 # %%
 case_and_line = ...  # (case, line)
 
 # %%
-check("05.1", case_and_line)
+check("05.2", case_and_line)
 
 # %% [markdown]
 # `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules. On the re-enactment:
@@ -242,9 +229,7 @@ for n, e in enumerate(events, 1):
 assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
-# Every answer slip was right and the final reply was wrong: case 3, the reasoning. But look at what the model
-# was holding for Tokyo: a bare `"24"`. We come back to that.
-#
+# Case 3, the reasoning, and the model was holding a bare `"24"` for Tokyo: we come back to that.
 # One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature):
 
 # %%
@@ -279,11 +264,10 @@ assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
 # %% [markdown]
 # ### Counting one mistake over many runs
 #
-# `classify` stops at the first wrong line, which is what "whose problem is it?" needs. A reviewer asking "how
-# often does each variant ask about the wrong city?" needs every such line, in every run. In a trace, a
-# `tool_call` event has `id`, `name` and `arguments` (a dict). A `tool_return` has `tool_call_id`, `name` and
-# `content`, text such as `"18"` or `"18°C"`. Here is one rule, for `get_weather`, counted per variant over a
-# list of `(variant, events)` runs:
+# `classify` stops at the first wrong line. "How often does each variant ask about the wrong city?" needs every
+# such line, in every run. A `tool_call` event has `id`, `name` and `arguments` (a dict); a `tool_return` has
+# `tool_call_id`, `name` and `content` (text such as `"18"` or `"18°C"`). One rule, for `get_weather`, counted per
+# variant over a list of `(variant, events)` runs:
 
 # %%
 ASKED_ABOUT = {"paris", "tokyo"}  # the question's cities
@@ -311,7 +295,7 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # Each slip is judged on its own there. The `to_fahrenheit` rule needs memory: whether a number is made up
 # depends on what `get_weather` answered *earlier in the same run*.
 #
-# ### Exercise 05.2 (code): made-up numbers, per variant
+# ### Exercise 05.3 (code): made-up numbers, per variant
 #
 # Write `made_up_counts(runs)`: given a list of `(variant, events)` runs, return a dict with one key per
 # variant seen, counting **every** `to_fahrenheit` slip whose `celsius` is not a number that an earlier
@@ -322,9 +306,15 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # - arguments that stayed text (they did not parse) count as made up.
 #
 # The check runs your function on scripted traps, then on every recorded run of two experiments this
-# notebook never shows (`finish-right-2` and `finish-right-3`, 112 runs). It refuses an answer that runs
-# `classify` or the rule helpers inside its module, however it reaches them. `classify` stops at the first
-# wrong line of each run, and this count needs every made-up slip.
+# notebook never shows (`finish-right-2` and `finish-right-3`, 224 runs, counted below). It refuses an answer
+# that runs `classify` or its rule helpers: `classify` stops at each run's first wrong line, and this count needs
+# every made-up slip.
+
+# %%
+held_out = len(recorded_runs("finish-right-2")) + len(recorded_runs("finish-right-3"))
+print("recorded runs the check holds out:", held_out)
+assert held_out == 224  # the figure in the text above
+
 
 # %%
 def made_up_counts(runs):
@@ -332,15 +322,14 @@ def made_up_counts(runs):
 
 
 # %%
-check("05.2", made_up_counts)
+check("05.3", made_up_counts)
 
 # %% [markdown]
-# The notebook's own version (loaded from the solutions, not printed) on all 128 recorded runs of the
-# `finish-right` experiment, met again below: made-up slips out of all `to_fahrenheit` slips, per model and
-# variant.
+# The notebook's own version (loaded from the solutions, not printed) on the 128 recorded runs of the
+# `finish-right` experiment, met again below: made-up slips out of all `to_fahrenheit` slips.
 
 # %%
-count_made_up, from_a_lookup = reference("05.2"), 0
+count_made_up, from_a_lookup = reference("05.3"), 0
 for model in ("smollm2-135m", "gemma3-270m"):
     runs = recorded_runs("finish-right", model)  # (variant, events) for each recorded run of this model
     made_up, slips = count_made_up(runs), Counter()
@@ -369,9 +358,8 @@ for unit in (False, True):
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# The article *The State and Observer Patterns in a Python Agent Loop* (author not named in our copy) tested
-# exactly that change on qwen3.5:0.8b: same agent, same question, only the result format different. Its
-# figures, quoted as theirs, not run here:
+# The article tested exactly that change on qwen3.5:0.8b: same agent, same question, only the result format
+# different. Its figures, quoted as theirs, not run here:
 
 # %%
 print(reported_table())
@@ -399,7 +387,7 @@ for p0 in (0.30, 0.40, 0.75, 0.95):
     print(f"p0 = {p0:.2f}: gap {gap:.3f}, 1.96 standard errors {reach:.3f} -> {'inside' if gap <= reach else 'outside'}")
 
 # %% [markdown]
-# ### Exercise 05.3 (code): the interval, from its definition
+# ### Exercise 05.4 (code): the interval, from its definition
 #
 # Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
 # inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
@@ -415,7 +403,7 @@ def interval(k, n):
 
 
 # %%
-check("05.3", interval)
+check("05.4", interval)
 
 # %% [markdown]
 # What the package's version says about the two counts this notebook keeps meeting:
@@ -432,24 +420,24 @@ for k, n in ((6, 8), (0, 8)):
 # 0 of 8 still allows a model right about one run in three. That is why every share below carries an interval.
 
 # %% [markdown]
-# ## Real runs: one recorded run that looked both cities up
+# ## The unit experiment: nobody got that far
 #
 # The course also ships the `unit` experiment (`"18"` vs `"18°C"`): 32 recorded runs of the two small local
 # models. None got far enough for the unit to matter: no run's first wrong line is its final reply (case 3).
-# Notebook 02 reads what these models did instead. One recorded run of another experiment did look up both
-# cities; we read it now.
 
 # %%
 unit_runs = [t for m in ("smollm2-135m", "gemma3-270m") for t in Path(f"../data/experiments/{m}/traces").glob("*.jsonl")]
-print(len(unit_runs), "unit runs, by case:", dict(Counter(classify(read_trace(t)).case for t in unit_runs)))
+unit_cases = Counter(classify(read_trace(t)).case for t in unit_runs)
+print(len(unit_runs), "unit runs, by case:", dict(unit_cases))
+assert len(unit_runs) == 32 and unit_cases[3] == 0
 
 # %% [markdown]
 # ## A run with a worked example, read line by line
 #
-# The lab then asked what it takes for these two models to finish right. The definition `finish-right` (the
-# runs 05.2 counted) asks our question four ways: zero-shot, a worked example, units on every result, both.
-# It has 16 sampled runs per variant per model, recorded by the same command. One real run, replayed, nothing
-# edited:
+# The lab then asked what it takes for these two models to finish right. The definition `finish-right` asks our
+# question four ways (zero-shot, a worked example, units on every result, both), 16 sampled runs per variant per
+# model. Nine of its 128 runs looked up both cities (the next cell counts them). One of the nine, replayed,
+# nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;
@@ -459,6 +447,15 @@ print(len(unit_runs), "unit runs, by case:", dict(Counter(classify(read_trace(t)
 # placed before the question; the trace marks it `"example"`. The run's settings, then what the model read:
 
 # %%
+def looked_up_both(events):
+    return {"paris", "tokyo"} <= {str(e["arguments"].get("city", "")).lower() for e in events
+                                  if e["event"] == "tool_call" and e["name"] == "get_weather"
+                                  and isinstance(e["arguments"], dict)}
+
+
+assert sum(looked_up_both(events) for _, events in recorded_runs("finish-right")) == 9  # "nine of its 128"
+
+
 def results_rows(folder):
     import csv
     with (folder / "results.csv").open(encoding="utf-8") as handle:
@@ -469,6 +466,7 @@ FINISH = Path("../data/experiments/finish-right/gemma3-270m")
 row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
 print({key: row[key] for key in ("model", "variant", "index", "seed", "temperature")})
 TRACE_10 = FINISH / row["trace"]
+assert looked_up_both(read_trace(TRACE_10))  # "one of the nine"
 first = read_trace(TRACE_10)[0]
 for m in first["messages"]:
     slips = ", ".join(f"{c['name']}({c['arguments']})" for c in m.get("tool_calls", []))
@@ -476,11 +474,11 @@ for m in first["messages"]:
     print(f"{tag:28} {m['role']:9} {slips or repr(m['content'][:70])}")
 
 # %% [markdown]
-# **Predict first.** The model had the example's two conversions right in front of it. Which line of its trace
-# will be the first wrong one, and which case (4 if you think it never finished)?
+# **Predict first.** The model had the example's two conversions right in front of it. Which case will its run be
+# (4 if you think it never finished), and which line of its trace the first wrong one?
 
 # %%
-my_line_and_case = ...  # (line, case)
+my_case_and_line = ...  # (case, line), as in 05.2
 
 # %% [markdown]
 # The replay's folder must start as the recording's did: the prompt, the worked example, then the question.
@@ -502,42 +500,37 @@ for n, e in enumerate(recorder.events[:real_verdict.line], 1):  # read top to bo
     print(f"{n:>2}  {brief(e)[:96]}")
 print(f"\n--> {real_verdict.outcome} (case {real_verdict.case}), first wrong line {real_verdict.line}: {real_verdict.why}")
 print(f"results.csv, as the harness classified it when the run ended: case {row['case']}, line {row['line']}")
-reveal(my_line_and_case, (real_verdict.line, real_verdict.case), "(line, case)")
+reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
 
 # %% [markdown]
-# What the classifier shows: lines 1 to 8 are right. Both lookups ask about the question's cities, and both
-# answer slips hold the teaching data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply,
-# starts with `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F. That is case 3, and the
-# classifier's `celsius_as_fahrenheit` flag is set. The rest of the reply is noise (stray words in other
-# languages, then unrelated text) until the token cap. One run of a tiny sampled model shows what it wrote,
-# not why; we make no claim about the cause.
+# Lines 1 to 8 are right: both lookups ask about the question's cities and both answer slips hold the teaching
+# data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts with
+# `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F, case 3 (`celsius_as_fahrenheit` is set). The
+# rest of the reply is noise until the token cap. One run of a tiny sampled model shows what it wrote, not why.
 
 # %%
 print(f"line 9 begins: {recorder.events[8]['message']['content'][:40]!r}")
 print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
 
 # %% [markdown]
-# No `finish-right` run is right. The first right runs came later, from results that name their input
-# (`finish-right-3`, replayed in notebook 02). The only `finish-right` runs whose first wrong line is the final
-# reply are four of Gemma's, all with the worked example in the folder. (`tests/notebooks/test_nb05_claims.py`
-# checks each claim about recorded runs.)
+# No `finish-right` run is right (the first right runs came from `finish-right-3`, replayed in notebook 02). The
+# only `finish-right` runs whose first wrong line is the final reply are four of Gemma's, all with the worked
+# example in the folder (both claims are tested in `tests/notebooks/test_nb05_claims.py`).
 
 # %% [markdown]
 # ## Try it with a live model
 #
-# This cell runs our question once on a real model and prints what the envelope holds for each reply. It
-# needs a network or a server, so it does nothing until you name a model. Two ways:
+# This cell runs our question once on a real model and prints what the envelope holds for each reply. It does
+# nothing until you name a model:
 #
-# - **Ollama, thinking text.** Install Ollama (ollama.com), then in a terminal: `ollama pull qwen3:0.6b`
-#   (any qwen3 size works; `ollama serve` if it is not already running). Set `MINGRAPH_LLM=ollama:qwen3:0.6b`:
-#   either start Jupyter with it (`MINGRAPH_LLM=ollama:qwen3:0.6b jupyter lab`) or uncomment the first line
-#   of the cell. The cell asks Ollama with `think=True`, so `reasoning` holds the thinking text.
-# - **OpenAI, a count only.** Set `OPENAI_API_KEY`, and `MINGRAPH_LLM=openai:gpt-5-mini` (a reasoning
-#   model). Chat Completions returns no thinking text: `reasoning` stays `None`, `reasoning_tokens` is filled.
+# - **Ollama, thinking text.** Install Ollama (ollama.com), run `ollama pull qwen3:0.6b` in a terminal, and set
+#   `MINGRAPH_LLM=ollama:qwen3:0.6b` (start Jupyter with it, or uncomment the cell's first line). The cell asks
+#   with `think=True`, so `reasoning` holds the thinking text.
+# - **OpenAI, a count only.** Set `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`: `reasoning` stays
+#   `None`, `reasoning_tokens` is filled.
 #
-# The Python clients come with `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`. The run's
-# trace goes to `traces/05_live.jsonl`. To measure the unit effect, run the experiment from a terminal:
-# `python -m mingraph_lite experiment unit --llm ollama:qwen3:0.6b` (for a class, see `teachers_guide.md`).
+# The clients come with `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`. To measure the unit
+# effect: `python -m mingraph_lite experiment unit --llm ollama:qwen3:0.6b` (for a class, see `teachers_guide.md`).
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -566,19 +559,14 @@ else:
 # %% [markdown]
 # ## What is still open
 #
-# - **Eight runs, small models.** Every interval above is wide; a class of 30 pools 240 runs per variant
-#   (question 5 asks how many it takes).
-# - **The classifier knows this one question.** A general "first wrong line" needs the truth for every tool
-#   and a reply format you can check, not a regular expression.
-# - **Right for the wrong reasons.** An outcome count cannot see a right answer reached by doing the arithmetic
-#   itself; only the trace can, so the harness keeps every trace.
+# - **Eight runs, small models:** every interval above is wide; a class pools its runs (question 5).
+# - **The classifier knows this one question:** a general "first wrong line" needs the truth for every tool.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in the solutions file beside the notebooks. Five of them
-# (2, 3, 5, 6 and 7) have a cell below that checks your answer: against a run of the code, and for 7 against
-# the table.
+# Answer in your own words first; the answers are in the solutions file. Questions 2, 3, 5, 6 and 7 have a cell
+# below that checks your answer (against a run of the code; 7 against the table).
 #
 # 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
 #    provider would force an adapter to keep it in the folder?

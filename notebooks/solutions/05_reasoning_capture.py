@@ -212,6 +212,12 @@ def text_numbers(events):
     return shares, flagged
 
 
+def flags_every_thought(events):
+    """Wrong: flags every reply that has thinking text, number or not."""
+    shares, _ = thinking_report(events)
+    return shares, [line for line, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"]]
+
+
 def via_classify_thinking(events):
     """Wrong: asks the package's classifier, which never reads the envelope."""
     verdict = classify(events)
@@ -298,29 +304,29 @@ def divides_by_observed_se(k, n):
     return min(inside), max(inside)
 
 
-SOLUTIONS = {"05.1": (1, 14), "05.2": made_up_counts, "05.3": score_interval, "05.4": thinking_report,
+SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14), "05.3": made_up_counts, "05.4": score_interval,
              "05.Q7": {"ollama": "message.thinking", "openai": "nowhere", "anthropic": "thinking blocks"},
              "05.Q2": "same", "05.Q3": "right", "05.Q5": 128, "05.Q6": "refused"}
 WRONG = {
-    "05.2": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
+    "05.3": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
              (comparing_text, "compare numbers, not text"), (text_of_argument, "str(18.0) is '18.0'"),
              (via_classify, "your answer runs classify"), (via_rule_helpers, "the rule helpers it reads a run with")],
-    "05.1": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
+    "05.2": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
              ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
              ((1, 3), "a request is never the wrong line itself"), ((1, 12), "so is every line before it"),
-             ("case 1", "two whole numbers")],
-    "05.3": [(via_wilson, "build the interval from its definition"),
+             ((14, 1), "did you swap them?"), ("case 1", "two whole numbers")],
+    "05.4": [(via_wilson, "build the interval from its definition"),
              (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
              (ninety_percent, "the constant for 95% is 1.96"), (z_two, "2.000 standard errors"),
              (high_first, "return the low end first"), (coarse_grid, "steps of 0.001 or less"),
              (strict_inside, "a strict < leaves it out"),
              (divides_by_observed_se, "k = 0 and k = n are the edges")],
-    "05.4": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
+    "05.1": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
-             (via_classify_thinking, "your answer runs classify")],
+             (flags_every_thought, "nothing to flag"), (via_classify_thinking, "your answer runs classify")],
     "05.Q7": [({"ollama": "message.thinking", "openai": "usage", "anthropic": "thinking blocks"}, "openai"),
               ("message.thinking", "a dict with the keys")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],

@@ -88,12 +88,12 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
         raise Hint(f"your answer calls {name}: {borrowed[name]}")
 
 
-def show_05_1_run(print_trace: Callable[[list[dict[str, Any]]], None]) -> None:
-    """Print 05.1's run with the notebook's printer, and hand back nothing: no events to classify."""
+def show_05_2_run(print_trace: Callable[[list[dict[str, Any]]], None]) -> None:
+    """Print 05.2's run with the notebook's printer, and hand back nothing: no events to classify."""
     print_trace(recorded(reconvert_manager()))
 
 
-# --- 05.2: made-up conversions per variant, over many runs ---------------------------------------------
+# --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
 
 Runs = list[tuple[str, list[dict[str, Any]]]]
 RULE_HELPERS = (rules._tool_call, rules._tool_return, rules._final_reply, rules._finish)  # what classify runs
@@ -166,7 +166,7 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "results there name their input ('Paris: 18°C', '18°C = 64.4°F')")]
 
 
-@exercise("05.2", kind="code", title="made-up conversions per variant, over many recorded runs")
+@exercise("05.3", kind="code", title="made-up conversions per variant, over many recorded runs")
 def check_made_up_counts(count: Callable[[Runs], dict[str, int]]) -> str:
     groups = _made_up_groups()
     if calls_package(count, (classify, *RULE_HELPERS), groups[-1][1]):
@@ -182,7 +182,9 @@ def check_made_up_counts(count: Callable[[Runs], dict[str, int]]) -> str:
         want = _made_up_counts(runs)
         if not isinstance(got, dict) or got != want:
             raise Hint(f"on {label} you returned {got!r}, expected {want}: {hint}")
-    return f"right on {len(groups)} groups, {sum(len(r) for _, r, _ in groups)} runs, 112 of them recorded and held out"
+    held_out = sum(len(runs) for label, runs, _ in groups if "(held out)" in label)
+    return (f"right on {len(groups)} groups, {sum(len(r) for _, r, _ in groups)} runs, {held_out} of them recorded "
+            "and held out")
 
 
 def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) -> Hint:
@@ -204,7 +206,7 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                 "to_fahrenheit slip whose number get_weather never returned")
 
 
-@exercise("05.1", kind="reasoning", title="which case, which line: the run that converts its own 64 again")
+@exercise("05.2", kind="reasoning", title="which case, which line: the run that converts its own 64 again")
 def check_twice(answer: tuple[int, int]) -> str:
     events = recorded(reconvert_manager())
     truth = classify(events)
@@ -212,6 +214,8 @@ def check_twice(answer: tuple[int, int]) -> str:
         case, line = (int(x) for x in answer)
     except (TypeError, ValueError):
         raise Hint("answer with two whole numbers, (case, line), for example (2, 7)") from None
+    if (line, case) == (truth.case, truth.line):
+        raise Hint("did you swap them? answer (case, line): the case (1 to 4) first, then the line")
     if (case, line) == (truth.case, truth.line):
         return f"right: case {truth.case} at line {truth.line} ({truth.why})"
     if case == 3:
@@ -266,7 +270,7 @@ def _exact_edges(k: int, n: int, low: float, high: float) -> None:
                        "and 1.96 standard errors of 0, and 'within' means <=, so it is inside; a strict < leaves it out")
 
 
-@exercise("05.3", kind="code", title="a 95% interval for a share of runs, from its definition")
+@exercise("05.4", kind="code", title="a 95% interval for a share of runs, from its definition")
 def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
     _refuse_borrowed(interval, {name: "this exercise asks you to build the interval from its definition, and "
                                 "that function is the finished one; checking against it is the check's job"

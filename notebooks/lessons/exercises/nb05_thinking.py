@@ -56,31 +56,36 @@ def _report(events: list[dict[str, Any]]) -> Report:
 LOOK = (("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"}))
 
 
-def _traps() -> list[tuple[str, list[dict[str, Any]], str]]:
+def _traps() -> list[tuple[str, list[dict[str, Any]], str, str]]:
+    """(what the trace is, its events, the hint for wrong shares, the hint for wrong flags)."""
+    divide = "share = reasoning_tokens / output_tokens: the output count already includes the thinking"
     return [
         ("a count-only run (as OpenAI reports: no text, a count)",
          scripted_trace(_reply("", LOOK, thought=20, out=80), _reply("Paris: 64°F, Tokyo: 75°F", thought=45, out=60)),
-         "share = reasoning_tokens / output_tokens: the output count already includes the thinking"),
+         divide, "a reply with no thinking text (reasoning None) mentions no number: flag nothing"),
         ("a text-only run (as Ollama reports: text, no count)",
          scripted_trace(_reply("", LOOK, thinking="I need both cities first.", out=40),
                         _reply("Paris: 64°F, Tokyo: 75°F", out=30)),
-         "reasoning_tokens None means not reported: the share is None, never 0 and never a guess from the text; "
-         "a reply with no thinking text (reasoning None) mentions no number"),
+         "reasoning_tokens None means not reported: the share is None, never 0 and never a guess from the text",
+         "this thinking holds no number, so there is nothing to flag: flag a reply only for a number its thinking "
+         "names and the reply does not use, not for having thinking"),
         ("a run whose thinking names the number it converts",
          scripted_trace(_reply("", LOOK, thought=5, out=20),
                         _reply("", (("to_fahrenheit", {"celsius": 18}),), thinking="Paris is 18, convert it.",
                                thought=10, out=30),
                         _reply("Paris: 64°F", thinking="So Paris is 64.", thought=4, out=10)),
-         "a number the reply asks a tool about is used: look in its tool calls' arguments too, not only its text"),
+         divide, "a number the reply asks a tool about is used: look in its tool calls' arguments too, not only "
+                 "its text"),
         ("a run whose thinking writes 64.0",
          scripted_trace(_reply("", LOOK), _reply("Paris: 64°F, Tokyo: 24°F",
                                                  thinking="Paris came back as 64.0, Tokyo as 24.")),
+         "no count is reported here, so every share is None",
          "compare numbers, not text: 64.0 in the thinking is the 64 of the answer"),
         ("the article's mistake, re-enacted with thinking",
          scripted_trace(_reply("", LOOK, thought=9, out=30),
                         _reply("Paris: 64°F, Tokyo: 24°F", thinking="Paris 18 is 64. Tokyo 24 is already Fahrenheit.",
                                thought=70, out=90)),
-         "the final reply's thinking names 18, which its answer never uses: flag that reply's line"),
+         divide, "the final reply's thinking names 18, which its answer never uses: flag that reply's line"),
     ]
 
 
@@ -97,13 +102,13 @@ def _same(got: dict[int, Any], want: dict[int, Any]) -> bool:
     return all((got[k] is None) == (w is None) and (w is None or math.isclose(got[k], w)) for k, w in want.items())
 
 
-@exercise("05.4", kind="code", title="the envelope: thinking's share of each reply, and numbers thought of but unused")
+@exercise("05.1", kind="code", title="the envelope: thinking's share of each reply, and numbers thought of but unused")
 def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> str:
     traps = _traps()
     if calls_package(report, (classify,), traps[-1][1]):
         raise Hint("your answer runs classify: it judges a run's first wrong line and never reads the envelope's "
                    "reasoning or reasoning_tokens; read the model_reply events yourself")
-    for label, events, hint in traps:
+    for label, events, share_hint, flag_hint in traps:
         want = _report(events)
         try:
             got = report(events)
@@ -111,13 +116,14 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
         except (NotImplementedError, Hint):
             raise
         except Exception as error:  # the learner's crash: name the trace and what is special in it
-            raise Hint(f"on {label} your function raised {type(error).__name__}: {hint}") from None
+            raise Hint(f"on {label} your function raised {type(error).__name__}: {share_hint}; "
+                       f"and {flag_hint}") from None
         if not isinstance(shares, dict) or sorted(shares) != sorted(want[0]):
             raise Hint(f"on {label}: {_line_hint(shares, want[0])}")
         if not _same(shares, want[0]):
-            raise Hint(f"on {label} your shares are {shares}, expected {want[0]}: {hint}")
+            raise Hint(f"on {label} your shares are {shares}, expected {want[0]}: {share_hint}")
         if sorted(flagged) != want[1]:
-            raise Hint(f"on {label} you flagged lines {sorted(flagged)}, expected {want[1]}: {hint}")
+            raise Hint(f"on {label} you flagged lines {sorted(flagged)}, expected {want[1]}: {flag_hint}")
     return f"right on {len(traps)} scripted traces, each with its own trap"
 
 
