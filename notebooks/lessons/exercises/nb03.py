@@ -87,6 +87,9 @@ def check_expected_cards(expected_cards: Any) -> str:
                        "does it handle a ceiling smaller than the replies, and a first reply that is the answer?") from None
         if list(got or []) == want:
             continue
+        if [str(name).lstrip("_") for name in got or []] == want:
+            raise Hint('write the names without the leading underscore ("CallingModel", "RunningTools", '
+                       '"Finished"): the package\'s classes carry one, the names asked for do not')
         answered = 0 in replies[:ceiling]
         if answered:
             raise Hint(f"replies {replies}, max_steps={ceiling}: each model call is one CallingModel card; "
