@@ -14,8 +14,8 @@
 #   events with code (you write `first_made_up`);
 # - replay a real tiny model's run that finishes right, and say why right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 80 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
+# and their results; `max_steps`; scripted managers, models). **Time:** about 80 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
@@ -367,7 +367,7 @@ print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with 
 gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
 no_tool = [finish["answer"] for calls, finish in gem if not calls]
 echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
-assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
+assert len(gem) == 16 and len(no_tool) == 9 and len(echoes) > len(no_tool) / 2
 assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
 print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; the other "
       f"{len(gem) - len(no_tool)} hit the step limit")

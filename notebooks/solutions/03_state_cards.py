@@ -73,6 +73,13 @@ def cards_with_underscores(replies, max_steps):
     return [f"_{name}" for name in expected_cards(replies, max_steps)]
 
 
+def cards_raising_at_the_limit(replies, max_steps):
+    """A reader's try: raise at the ceiling, as the Agent does, instead of listing the cards up to it."""
+    if 0 not in replies[:max_steps]:
+        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
+    return expected_cards(replies, max_steps)
+
+
 def cards_one_per_slip(replies, max_steps):
     cards = []
     for slips in replies[:max_steps]:
@@ -535,7 +542,8 @@ SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
 WRONG = {
     "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
              (cards_by_running, "runs a manager"), (cards_by_card_loop, "runs a manager"), (cards_up_to_the_answer, "first reply that is the answer"),
-             (cards_with_underscores, "without the leading underscore")],
+             (cards_with_underscores, "without the leading underscore"),
+             (cards_raising_at_the_limit, "your function raised StepLimitReached")],
     "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
              (sticky_without_the_human, "check the city before running"),
