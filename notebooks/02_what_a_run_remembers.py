@@ -12,10 +12,10 @@
 # - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
 # - read recorded runs of two real models, say what went wrong, and find a made-up number in any run's
 #   events with code (you write `first_made_up`);
-# - say what made a real tiny model finish right, and why right numbers are not yet a clean answer.
+# - replay a real tiny model's run that finishes right, and say why right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop, the folder, slips and answer slips, `max_steps`, scripted
-# managers). **Time:** about 84 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
+# and their results; `max_steps`; scripted managers, models). **Time:** about 80 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
@@ -104,14 +104,13 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 #
 # | what | why | in `sticky_note_loop` |
 # |---|---|---|
-# | **events**: everything that happened | the model is read it every round; you debug from it | `folder` (messages only) |
+# | **events**: everything that happened | the model reads it every round; you debug from it | `folder` (messages only) |
 # | **step count** | the ceiling needs a counter | `step` |
 # | **run id** | which run produced this line in a log? | nowhere yet (notebook 04: traces) |
 # | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
 # | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
 #
-# One object that holds them all is easier to pass around; a dataclass does it in a few lines. It leaves
-# the run id out until there is a log to write it in (notebook 04 stamps one on every line of a trace). Note
+# One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
 # `field(default_factory=...)`: it matters in a minute.
 
 # %%
@@ -120,7 +119,7 @@ from dataclasses import dataclass, field
 
 @dataclass
 class RunContext:
-    """What one run needs to remember (the run id joins it with the traces of notebook 04)."""
+    """What one run needs to remember (notebook 04 adds the run id)."""
     events: list = field(default_factory=list)
     step: int = 0
     scratch: dict = field(default_factory=dict)
@@ -318,7 +317,8 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
 # Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
-# stopped it. The cell below checks each of those claims against the trace.
+# stopped it. The cell below checks each of those claims against the trace, and prints one `tool_call` and
+# one `tool_return` event so you see their fields (exercise 02.3 reads them).
 #
 # Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool (the cells further down
 # count them). No zero-shot run of either model answers this question right; the section "A real run that
@@ -332,7 +332,10 @@ assert all(slip == ("to_fahrenheit", {"celsius": 30.0}) for slip in slips)  # on
 assert "30" not in QUESTION and "30" not in SYSTEM_PROMPT                 # 30 came from nowhere
 assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "step limit"
 growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
+assert {e["content"] for e in real["SmolLM2-135M"].of("tool_return")} == {"86"}  # every answer slip says 86
 print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew by", growth, "tokens a round")
+print("one tool_call event:  ", real["SmolLM2-135M"].of("tool_call")[0])
+print("one tool_return event:", real["SmolLM2-135M"].of("tool_return")[0])
 
 
 # %% [markdown]
@@ -364,19 +367,13 @@ print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with 
 gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
 no_tool = [finish["answer"] for calls, finish in gem if not calls]
 echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
-assert len(gem) == 16 and len(echoes) > len(no_tool) / 2
+assert len(gem) == 16 and len(no_tool) == 9 and len(echoes) > len(no_tool) / 2
 assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
 print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; the other "
       f"{len(gem) - len(no_tool)} hit the step limit")
 print(f"  answers that copy the reply format's placeholder '<your answer>': {len(echoes)} of {len(no_tool)}")
 
 # %% [markdown]
-# **Two names for one run.** Here a run ends one of two ways: it *answered* or it *hit the step limit*. The
-# experiment's summary, `comparison.csv`, files runs by where they **first** went wrong instead, so Gemma's
-# tool-less answers appear there as "wrong slip" (their numbers came from no tool); notebook 05 takes that
-# classifier apart. Each event also carries a time stamp (`ts`), so a trace can time every call; these runs
-# were recorded on one machine under a load nobody noted, so we leave their times out.
-
 # %% [markdown]
 # **Why, as far as a trace can say.** A 135M model is tiny. The local adapter makes it choose between an
 # answer and a slip, and a JSON schema shapes each slip's arguments, but nothing forces them to make sense. One
@@ -425,10 +422,9 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # matters.) And look at what our loop did with it: no slips, so the loop took its way out (an answer), and the
 # run ended after one call, "answered". The ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
 #
-# Two things did their job. For SmolLM2 the **ceiling** turned "never stops" into six model calls and a
-# `StepLimitReached`, with **no fake answer**: the caller knows it got nothing. For Gemma, nothing in the loop
-# could help; only reading the trace shows the problem. Notebook 05 reads traces line by line and sorts
-# mistakes like these.
+# For SmolLM2 the **ceiling** turned "never stops" into six model calls and a `StepLimitReached`, with **no
+# fake answer**. For Gemma nothing in the loop could help; only reading the trace shows the problem (notebook
+# 05 sorts mistakes like these).
 
 # %% [markdown]
 # ### Exercise 02.3: find the made-up number in any run
@@ -455,18 +451,14 @@ check("02.3", first_made_up)
 # ## A real run that works
 #
 # The same model can finish right. A teacher's definition, `data/experiments/finish-right-3.toml`, changed what
-# the model reads and how it samples, never the loop or the weights. The run replayed here, with nothing edited:
+# the model reads and how it samples, never the loop or the weights: the system prompt spells out the steps,
+# each tool result names its input (`Paris: 18°C`, `18°C = 64°F`), three worked examples on other cities sit in
+# the folder before the question, the answer is asked for in one line, and sampling is at temperature 0.1. The
+# run replayed here, with nothing edited:
 #
 # | model | weights | definition, variant | run | settings |
 # |---|---|---|---|---|
 # | SmolLM2-135M-Instruct | Q4_1 GGUF | `finish-right-3`, "named, T=0.1" | #0, seed 300 | in-process llama.cpp (`xllamacpp`), temperature 0.1, `max_steps=6` |
-#
-# Five things changed against zero-shot. The system prompt **spells out the steps**: call `get_weather` for
-# each city, then `to_fahrenheit` on each number it returned, then stop. Each result **names its input**: `get_weather` answers `Paris: 18°C`,
-# not `18`, and `to_fahrenheit` answers `18°C = 64°F`, so every number carries what it is about. Three
-# **worked examples** on other cities sit in the folder before the question. The prompt asks for a **one-line
-# answer**, `CITY: N°F, CITY: N°F`, copied from the results. And it samples at **temperature 0.1**, not 0.7.
-# The replay builds the folder as `experiment run` did: the variant's prompt, then its examples.
 
 # %%
 from mingraph_lite.course.definition import load
@@ -497,45 +489,20 @@ assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris",
 assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt and "each city" not in SYSTEM_PROMPT
 
 # %% [markdown]
-# One lucky run? Each variant ran 16 times per model on fresh seeds (300 to 315). And what did each change buy?
-# Five changed at once, so most are not separated. The definition separates two: its "named" variant is
-# "named, T=0.1" at temperature 0.3 (nothing else differs), and "named, copy" is "named" with the
-# `CITY: N°C = N°F` answer form (prompt and examples). The cell counts the right runs in both models'
-# `results.csv`, and prints two 95% intervals (`wilson`; notebook 05 explains them):
+# One run is not a rate. How often each variant finished right over 16 seeds, with 95% intervals, is in
+# `data/experiments/README.md` (section `finish-right-3`); notebook 05 shows how to read such intervals.
+#
+# Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
+# at temperature 0.3. One of its right runs, #6 (seed 306, `max_steps=6`), replayed: the numbers are right,
+# and then the reply does not stop.
 
 # %%
 import csv
 
-from mingraph_lite.course.compare import wilson
-
-bought = {}
-for model in ("smollm2-135m", "gemma3-270m"):
-    with open(WORKS / model / "results.csv", encoding="utf-8") as table:
-        rows = list(csv.DictReader(table))
-    assert all(n == 16 for n in Counter(row["variant"] for row in rows).values())  # 16 runs per variant
-    bought[model] = Counter(row["variant"] for row in rows if row["outcome"] == "right")
-    print(f"{model:<13} right of 16:", ", ".join(f"{v!r} {bought[model][v]}" for v in named))
-assert named["named"].system_prompt == named["named, T=0.1"].system_prompt != named["named, copy"].system_prompt
-assert [bought["smollm2-135m"][v] for v in named] == [9, 14, 1] and [bought["gemma3-270m"][v] for v in named] == [0, 0, 13]
-print("SmolLM2 at T=0.3 and T=0.1, 95% intervals:", *(tuple(round(x, 2) for x in wilson(k, 16)) for k in (9, 14)))
-assert wilson(9, 16)[1] > wilson(14, 16)[0]  # they overlap: no claim that temperature did it
-assert wilson(0, 16)[1] < wilson(13, 16)[0]  # Gemma's copy form: the intervals are apart
-
-# %% [markdown]
-# For SmolLM2, 9 of 16 at temperature 0.3 and 14 of 16 at 0.1: their 95% intervals (33-77% and 64-97%, printed above)
-# overlap, so 16 runs each cannot tell whether the lower temperature helped; the copy form clearly cost it (1 of
-# 16). For Gemma the copy form took it from 0 to 13 of 16, intervals apart; temperature alone changed nothing. What
-# the step list, the named results and the examples each bought, no run here separates: every variant has all three.
-#
-# Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
-# each city's two results copied side by side, at temperature 0.3. Its best run, #6 (seed 306, `max_steps=6`),
-# replayed: the numbers are right, and then the reply does not stop.
-
-# %%
-gemma_best = replay_named("gemma3-270m", "named, copy", "named-copy-06.jsonl").of("finish")[0]["answer"]
-print(gemma_best)
+gemma_right = replay_named("gemma3-270m", "named, copy", "named-copy-06.jsonl").of("finish")[0]["answer"]
+print(gemma_right)
 first_line = "Paris: 18°C = 64°F, Tokyo: 24°C = 75°F"
-assert gemma_best.startswith(first_line) and len(gemma_best) > 2 * len(first_line)
+assert gemma_right.startswith(first_line) and len(gemma_right) > 2 * len(first_line)
 with open(WORKS / "gemma3-270m" / "results.csv", encoding="utf-8") as table:
     right_replies = [row["answer"] for row in csv.DictReader(table) if row["outcome"] == "right"]
 stray = sum(reply.startswith(first_line) and reply != first_line for reply in right_replies)
@@ -544,8 +511,8 @@ assert stray == len(right_replies)
 
 # %% [markdown]
 # The lab's classifier reads the first °F after each city, so it counts this run right; a person would not
-# paste that reply anywhere. In every one of Gemma's right runs the reply goes on past the line, as the cell
-# counted. Right numbers and a clean answer are two checks, not one.
+# paste that reply anywhere, and every one of Gemma's right runs goes on like this. Right numbers and a clean
+# answer are two checks, not one.
 
 # %% [markdown]
 # ## Your model, same loop
@@ -581,7 +548,6 @@ print(f"outcome: {outcome}")
 #   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
 # - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
 #   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
-# - **The run id** has no home yet: notebook 04 stamps one on every line of a trace.
 # - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
 #   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 09).
 

@@ -135,7 +135,22 @@ def loop_raising_at_the_ceiling(llm, registry, system_prompt, question, *, max_s
 
 def loop_without_the_question(llm, registry, system_prompt, question, *, max_steps=10):
     ctx = remembering_loop(llm, registry, system_prompt, question, max_steps=max_steps)
-    ctx.events = [m for m in ctx.events if m.role in ("assistant", "tool")]
+    ctx.events = [m for m in ctx.events if m.role != "user"]
+    return ctx
+
+
+def loop_without_the_system_message(llm, registry, system_prompt, question, *, max_steps=10):
+    """A reader's pass: the folder starts with the question, and system_prompt is never used."""
+    ctx = remembering_loop(llm, registry, system_prompt, question, max_steps=max_steps)
+    ctx.events = ctx.events[1:]
+    return ctx
+
+
+def loop_counting_errands_at_the_end(llm, registry, system_prompt, question, *, max_steps=10):
+    """A reader's pass: errands recounted from the folder only when the model answers, so a ceiling stop says 0."""
+    ctx = remembering_loop(llm, registry, system_prompt, question, max_steps=max_steps)
+    if not ctx.done:
+        ctx.scratch["errands"] = 0
     return ctx
 
 
@@ -212,6 +227,19 @@ def any_tool_counts(events):
     return None
 
 
+def numbers_from_the_whole_run(events):
+    """A reader's pass: every number get_weather returned, later ones included, not only the earlier ones."""
+    returned = {float(n) for e in events if e["event"] == "tool_return" and e["name"] == "get_weather"
+                for n in NUMBER.findall(e["content"])}
+    return next((e["step"] for e in events if e["event"] == "tool_call" and e["name"] == "to_fahrenheit"
+                 and celsius_of(e) not in returned), None)
+
+
+def step_off_by_one(events):
+    step = first_made_up(events)
+    return None if step is None else step - 1
+
+
 def position_not_step(events):
     step = first_made_up(events)
     if step is None:
@@ -239,12 +267,16 @@ WRONG = {
              (loop_counting_errands_as_steps, "ctx.step counts model calls"),
              (loop_raising_at_the_ceiling, "return the context unfinished"),
              (loop_without_the_question, "ctx.events is the folder"),
+             (loop_without_the_system_message, "starts with the system message"),
+             (loop_counting_errands_at_the_end, "keep it up to date as each errand runs"),
              (loop_by_the_agent, "the package's Agent"),
              (loop_by_the_steps, "CallModel and RunTools")],
     "02.3": [(first_conversion, "nothing is made up there"),
              (comparing_text, "compare numbers, not text"),
              (any_tool_counts, "only get_weather returns Celsius"),
              (position_not_step, 'return the "step"'),
+             (numbers_from_the_whole_run, "*before* the slip"),
+             (step_off_by_one, "not shifted by one"),
              (by_the_classifier, "classifier")],
     "02.Q1": [(2, "a fresh folder"), (11, "count the shared folder")],
     "02.Q3": [(670, "nine rounds of growth"), (400, "start from what the first call read")],

@@ -16,7 +16,7 @@ from mingraph_lite.agents import Agent
 from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.memory import KeepAll
-from mingraph_lite.messages import ToolCall, UserMessage
+from mingraph_lite.messages import SystemMessage, ToolCall, UserMessage
 from mingraph_lite.steps import CallModel, RunTools
 from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, number, results, three_round_manager
@@ -101,6 +101,10 @@ def _record(loop: Any, llm: Any, ceiling: int) -> Any:
 
 
 def _check_finished(ctx: Any, llm: ScriptedLLM) -> None:
+    head = list(ctx.events[:2])
+    if not (head and isinstance(head[0], SystemMessage) and head[0].content == "You add numbers with the add tool."):
+        raise Hint("ctx.events starts with the system message, SystemMessage(system_prompt): the model reads its "
+                   "instructions from the folder each round, and a folder without them never gives them")
     if ctx.answer != "The total is 9.":
         raise Hint("put the model's final text (the reply with no slips) in ctx.answer")
     if ctx.step != len(llm.calls):
@@ -136,6 +140,9 @@ def check_remembering_loop(loop: Any) -> str:
     if stuck.answer is not None or len(looping.calls) != 3 or stuck.step != 3:
         raise Hint(f"with max_steps=3 your loop made {len(looping.calls)} model calls and left answer="
                    f"{stuck.answer!r}, step={stuck.step}: stop after exactly max_steps calls, and put no answer in")
+    if stuck.scratch.get("errands") != 3:
+        raise Hint(f'at the ceiling your scratch["errands"] says {stuck.scratch.get("errands")!r} after three '
+                   "errands: keep it up to date as each errand runs, so an unfinished run reports it too")
     return "each run keeps its folder, count, scratch pad and answer in its own record, finished or not"
 
 
@@ -176,6 +183,10 @@ def _cases() -> list[tuple[str, list[dict[str, Any]], str]]:
              ("a run whose conversion arguments did not parse", _scripted_events(
                   [*_lookups(), [ToolCall("c1", "to_fahrenheit", '{"celsius": 18')], "ok"]),
               "arguments that are text, not a dict, gave no number: count the slip as made up"),
+             ("a run that converts 18 in its first model call, before get_weather returns 18", _scripted_events(
+                  [[("to_fahrenheit", {"celsius": 18})], *_lookups(), [("to_fahrenheit", {"celsius": 24})], "ok"]),
+              "only numbers get_weather returned *before* the slip count: the model cannot have read a number "
+              "that a later call returned"),
              ("a run that converts 18, then converts 64, the number to_fahrenheit returned", _scripted_events(
                   [*_lookups(), [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})], "ok"]),
               "only get_weather returns Celsius temperatures: a number another tool returned does not count")]
@@ -206,6 +217,11 @@ def check_first_made_up(first_made_up: Any) -> str:
             raise
         except Exception as e:  # a learner's crash on one case: say which case, and what is special in it
             raise Hint(f"on {what} your function raised {type(e).__name__}: {hint}") from None
+        converting = {e["step"] for e in events if e["event"] == "tool_call" and e["name"] == "to_fahrenheit"}
+        if None not in (got, want) and got != want and got not in converting:
+            raise Hint(f"on {what} you returned {got!r}, a step whose model call converted nothing: return the "
+                       '"step" field of the to_fahrenheit tool_call event as it is (not its position in the list, '
+                       "not shifted by one)")
         if got is not None and got not in {e.get("step") for e in events if e["event"] == "model_reply"}:
             raise Hint(f'on {what} you returned {got!r}, which is no model call\'s step: return the "step" '
                        "field of the tool_call event, not its position in the list")

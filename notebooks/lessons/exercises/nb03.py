@@ -82,11 +82,18 @@ def check_expected_cards(expected_cards: Any) -> str:
                        "(a card's run(desk), card_loop) and reads the cards off the run: that copies the answer "
                        "instead of predicting it. Work the list out from the replies and the ceiling alone, so you "
                        "can read any trace's cards without running it") from None
+        except StepLimitReached:
+            raise Hint(f"replies {replies}, max_steps={ceiling}: your function raised StepLimitReached, as the Agent "
+                       "does at the ceiling; but it predicts the cards picked up before that, so return the list "
+                       "(it still ends with Finished)") from None
         except (IndexError, KeyError, TypeError, ValueError) as e:
             raise Hint(f"replies {replies}, max_steps={ceiling}: your function crashed ({type(e).__name__}: {e}); "
                        "does it handle a ceiling smaller than the replies, and a first reply that is the answer?") from None
         if list(got or []) == want:
             continue
+        if [str(name).lstrip("_") for name in got or []] == want:
+            raise Hint('write the names without the leading underscore ("CallingModel", "RunningTools", '
+                       '"Finished"): the package\'s classes carry one, the names asked for do not')
         answered = 0 in replies[:ceiling]
         if answered:
             raise Hint(f"replies {replies}, max_steps={ceiling}: each model call is one CallingModel card; "
