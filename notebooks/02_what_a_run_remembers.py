@@ -190,13 +190,13 @@ print(f"folders: {folders}", "(no guess written)" if my_guess_folders is ... els
 
 greeter.run("Hi!")
 read_out = greeter_llm.calls[0][0]
-print(f"\nwhat the greeter's manager was read on its FIRST call ({len(read_out)} messages):")
+print(f"\nwhat the greeter's manager read on its FIRST call ({len(read_out)} messages):")
 for message in read_out:
     print(" ", describe(message))
 
 # %% [markdown]
 # `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
-# Every agent built without a memory gets that same object. So the greeter's manager was read the weather
+# Every agent built without a memory gets that same object. So the greeter's manager read the weather
 # agent's whole conversation, under the weather instructions, because the greeter's own system prompt did
 # not exist yet when the folder was built.
 #
@@ -228,7 +228,7 @@ weather_agent = Agent(three_round_manager(), registry, SYSTEM_PROMPT)
 weather_agent.run({"question": QUESTION})
 greeter.run({"question": "Hi!"})
 print("same folder object?", greeter.memory is weather_agent.memory)
-print(f"the greeter's manager was read {len(greeter_llm.calls[0][0])} messages:")
+print(f"the greeter's manager read {len(greeter_llm.calls[0][0])} messages:")
 for message in greeter_llm.calls[0][0]:
     print(" ", describe(message))
 assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0]) == 2
@@ -241,7 +241,7 @@ assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0
 # `RunContext` per run** (the dataclass above), and the loop returns that context:
 #
 # - `events` is the folder: the system message, the question, then every reply and answer slip in order;
-#   the model is read `ctx.events` each round;
+#   the model reads `ctx.events` each round;
 # - `step` is the number of model calls made so far;
 # - `scratch["errands"]` counts the errands run: a figure the caller wants at once (to bill the run, or to
 #   cap its errands), kept up to date so nobody has to recount the folder for it;
@@ -558,7 +558,7 @@ print(f"outcome: {outcome}")
 # cells after the list check three of them against the code or the recordings.
 #
 # 1. After the trap section's two `NaiveAgent`s (weather, then greeter) ran, a third is built without a
-#    memory and asked "Hi!". How many messages is its manager read on its first call? (Checked below by
+#    memory and asked "Hi!". How many messages does its manager read on its first call? (Checked below by
 #    running it.)
 # 2. `dataclasses` refuses `events: list = []`, but Python happily runs `memory=KeepAll(...)` in a `def`
 #    line. Why is the second one just as dangerous, and why can't Python refuse it?

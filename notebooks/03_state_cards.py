@@ -109,8 +109,8 @@ print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION, sho
 # The State pattern keeps the rules and drops the checking: **each situation becomes a card** with its own
 # rules on it, and the last rule on each card says which card to pick up next.
 #
-# - **CallingModel**: "read the folder out; if they passed slips, pick up *RunningTools* with those
-#   slips; if they answered, pick up *Finished*."
+# - **CallingModel**: "hand the manager the folder; if it passed slips, pick up *RunningTools* with those
+#   slips; if it answered, pick up *Finished*."
 # - **RunningTools**: "run every slip, put the answer slips in the folder, pick up *CallingModel*."
 # - **Finished**: "nothing more to do."
 #

@@ -114,7 +114,7 @@ def _check_finished(ctx: Any, llm: ScriptedLLM) -> None:
     folder = [*llm.calls[-1][0]]
     if list(ctx.events[: len(folder)]) != folder or len(ctx.events) != len(folder) + 1:
         raise Hint("ctx.events is the folder: the system message, the question, every reply and answer slip, "
-                   "and the final reply last; the model is read ctx.events itself each round")
+                   "and the final reply last; the model reads ctx.events itself each round")
 
 
 @exercise("02.2", kind="code", title="a loop that keeps its run in one record")
@@ -234,7 +234,7 @@ def check_first_made_up(first_made_up: Any) -> str:
 # --- questions checked against the code and the recordings -------------------------------------------
 
 
-@exercise("02.Q1", kind="reasoning", title="what a third naive agent is read")
+@exercise("02.Q1", kind="reasoning", title="what a third naive agent reads")
 def check_third_agent(answer: Any) -> str:
     class Naive:
         def __init__(self, llm: Any, memory: Any = KeepAll(SYSTEM_PROMPT)) -> None:  # the trap, on purpose
