@@ -549,7 +549,7 @@ print(f"outcome: {outcome}")
 # - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
 #   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
 # - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
-#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 09).
+#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 10).
 
 # %% [markdown]
 # ## Questions

@@ -636,7 +636,7 @@ check("03.4", PatientRunningTools)
 #
 # - **Nobody can watch** the cards live: notebook 04's listeners do.
 # - **Retrying a failed tool** is left to others: the caller, or for a timeout (03.4) the model.
-# - **The folder carries over between runs**, paid for every round (notebook 08).
+# - **The folder carries over between runs**, paid for every round (notebook 09).
 
 # %% [markdown]
 # ## Questions

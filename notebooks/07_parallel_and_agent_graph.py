@@ -554,7 +554,7 @@ check("07.5", send_missing)
 
 # %% [markdown]
 # **Still open:** the worksheet lives in this process; a restart doesn't resume a run (LangGraph's checkpoints do).
-# **Next, notebooks 08 and 09:** memory and its cost; an agent wrapped as a tool, and plan-and-execute.
+# **Next, notebooks 09 and 10:** memory and its cost; an agent wrapped as a tool, and plan-and-execute.
 
 # %% [markdown]
 # ## Questions

@@ -197,7 +197,7 @@ def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Itera
 
 # The real conversation ------------------------------------------------------------------------------------------
 # scripts/record_conversation.py asks these questions of a shipped local model under each memory below, once, and
-# writes one trace per memory to data/runs/; notebook 08 replays the traces through the same memories.
+# writes one trace per memory to data/runs/; notebook 09 replays the traces through the same memories.
 
 REAL_QUESTIONS = (
     "What's the temperature in Paris and in Tokyo, in Fahrenheit?",

@@ -23,7 +23,7 @@ from lessons.capstone import (
     to_usd,
 )
 from lessons.exercises import verdict
-from lessons.exercises.nb10_agent import q3_options
+from lessons.exercises.nb12_agent import q3_options
 from mingraph_lite import (
     Agent,
     EventRecorder,
@@ -37,9 +37,9 @@ from mingraph_lite import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = ROOT / "notebooks" / "10_capstone.py"
+NOTEBOOK = ROOT / "notebooks" / "12_capstone.py"
 RUNS = ROOT / "data" / "runs"
-SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "10_capstone.py"), run_name="solutions_10")
+SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "12_capstone.py"), run_name="solutions_10")
 
 
 def test_get_price_reads_the_table_whatever_the_case_and_names_what_it_knows():
@@ -232,7 +232,7 @@ def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex)
 def test_every_question_has_an_answer_and_three_are_checked():
     text = NOTEBOOK.read_text(encoding="utf-8")
     questions = text[text.index("# ## Questions"):]
-    asked = {f"10.Q{n}" for n in re.findall(r"^# (\d+)\. ", questions, flags=re.M)}
+    asked = {f"12.Q{n}" for n in re.findall(r"^# (\d+)\. ", questions, flags=re.M)}
     assert asked == set(SOLVED["QUESTIONS"]) and 5 <= len(asked) <= 10
     assert sum(f'check("{q}"' in text for q in asked) >= 3
     assert all(isinstance(answer, str) and answer.strip() for answer in SOLVED["QUESTIONS"].values())
@@ -259,7 +259,7 @@ def test_the_cheat_sheet_names_the_real_signatures():
 def test_10_5_judges_behaviour_so_another_design_passes():
     # Other choices than the reference's: failure spotted from is_error plus the tool's own exception text, the
     # stops tested in the other order, other words for a refused call, and far more room in the compiled graph.
-    from lessons.exercises.nb10_agent import check_agent
+    from lessons.exercises.nb12_agent import check_agent
     from mingraph_lite import ToolMessage
 
     class OtherDesign(SOLVED["PriceAgent"]):

@@ -20,9 +20,9 @@ COURSE = {
     "05_reasoning_capture": "the model's thinking and its tokens; reading a trace; units in results",
     "06_graph_routing": "explicit state and transitions: a small graph runner, then LangGraph",
     "07_parallel_and_agent_graph": "parallel branches and joins; LangGraph side by side; the agent as a graph",
-    "08_memory_and_cost": "what the model is read each round, and what it costs; a real conversation",
-    "09_helpers_and_plans": "an agent behind one tool; plan-and-execute with a re-plan",
-    "10_capstone": "a new task built from your own pieces: loop, card, listener, graph, memory window",
+    "09_memory_and_cost": "what the model is read each round, and what it costs; a real conversation",
+    "10_helpers_and_plans": "an agent behind one tool; plan-and-execute with a re-plan",
+    "12_capstone": "a new task built from your own pieces: loop, card, listener, graph, memory window",
 }
 
 

@@ -1,11 +1,11 @@
-"""Reference answers for notebook 08's exercises, and plausible wrong ones with the hint they should get."""
+"""Reference answers for notebook 09's exercises, and plausible wrong ones with the hint they should get."""
 
 from __future__ import annotations
 
 from mingraph_lite import SystemMessage, ToolMessage
 
 
-# 08.1 ---------------------------------------------------------------- a window that keeps exchanges whole
+# 09.1 ---------------------------------------------------------------- a window that keeps exchanges whole
 class SafeWindow:
     def __init__(self, system_prompt, n):
         self.system = SystemMessage(system_prompt)
@@ -52,28 +52,28 @@ class ForgetsTheSystemPrompt(SafeWindow):
         return super().messages()[1:]
 
 
-SOLUTIONS = {"08.1": SafeWindow, "08.2": 39, "08.3": [4, 6, 8, 11],
-             "08.Q2": 8, "08.Q4": "keep_last=2", "08.Q5": "ReplayMismatch"}
+SOLUTIONS = {"09.1": SafeWindow, "09.2": 39, "09.3": [4, 6, 8, 11],
+             "09.Q2": 8, "09.Q4": "keep_last=2", "09.Q5": "ReplayMismatch"}
 
 QUESTIONS = {
-    "08.Q1": "Nothing: the model keeps no state between calls, so without the folder question 2 arrives with no "
+    "09.Q1": "Nothing: the model keeps no state between calls, so without the folder question 2 arrives with no "
              "question 1 behind it, and 'And in Tokyo?' has no meaning. The folder is read out in the agent's loop, "
              "each model call gets memory.messages() (in run_conversation, through Agent.run).",
-    "08.Q2": "8. The 7th message from the end is an answer slip, so the start moves back one, to the assistant "
+    "09.Q2": "8. The 7th message from the end is an answer slip, so the start moves back one, to the assistant "
              "message that asked for it: the window is one larger than n.",
-    "08.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
+    "09.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
              "cut off. A provider rejects such a folder (a tool result with no matching call); a model that took it "
              "would read a number with nothing saying what it measures.",
-    "08.Q4": "keep_last=2 is cheaper: every agent call reads fewer word-for-word messages, and each condensation "
+    "09.Q4": "keep_last=2 is cheaper: every agent call reads fewer word-for-word messages, and each condensation "
              "takes more at once, so the summariser runs 5 times instead of 6; about 1,590 tokens against 1,725. "
              "The price is in the answers: questions 4 and 10 (the two conversions, which need several calls) "
              "answer 'I can't see your question any more', because a condensation in the middle of the turn kept "
              "only the last 2 messages and the question went into the summary. A tighter memory saves tokens and "
              "loses the task.",
-    "08.Q5": "ReplayMismatch: a replay checks each question's first folder against the recording. With trigger=6 "
+    "09.Q5": "ReplayMismatch: a replay checks each question's first folder against the recording. With trigger=6 "
              "the summary is written later, so from that question on the folder differs from the one recorded, "
              "and ReplayLLM refuses it (the check is what makes a replay evidence, not a story).",
-    "08.Q6": "By the third call of each question the question itself had scrolled out of the four-message window, "
+    "09.Q6": "By the third call of each question the question itself had scrolled out of the four-message window, "
              "so the model read mostly its own earlier Paris look-ups and their answers, and did what they showed: "
              "look up Paris. A window keeps the newest messages, not the ones that say what the task is.",
 }
@@ -122,16 +122,16 @@ class CutsWithTheModule(SafeWindow):
 
 
 WRONG = {
-    "08.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
+    "09.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
              (CutsWithTheModule, "memory.safe_start"),
              (BuildsLastNEachRead, "LastN.messages() ran"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
-    "08.2": [(8, "the window must reach back to the first question"), (36, "the first question itself"),
+    "09.2": [(8, "the window must reach back to the first question"), (36, "the first question itself"),
              (40, "counts the final answer too"), (60, "a smaller window works too")],
-    "08.3": [(4, "not how many times"), ([3, 4, 5, 6, 8, 10], "trigger=8's list"),
+    "09.3": [(4, "not how many times"), ([3, 4, 5, 6, 8, 10], "trigger=8's list"),
              ([4, 6, 8, 10], "the first 3 of your list are right"), ([4, 7, 10], "the first 1 of your list"), ([5, 9], "wrong from its first question"), ("4, 6", "a list")],
-    "08.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
-    "08.Q4": [("keep_last=4", "the run says otherwise"), ("cheaper", "answer with one of")],
-    "08.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
+    "09.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
+    "09.Q4": [("keep_last=4", "the run says otherwise"), ("cheaper", "answer with one of")],
+    "09.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

@@ -1,4 +1,4 @@
-"""Notebook 10's router check (10.4), its final check and its checked questions: the learner's whole agent on
+"""Notebook 12's router check (12.4), its final check and its checked questions: the learner's whole agent on
 held-out questions, a model that never stops, a broken tool, a spent budget and two replayed real runs; expectations
 come from the package's ``Agent`` run on the same cases (with the window rule as a memory), and from the recorded
 traces.
@@ -14,10 +14,10 @@ from mingraph_lite.graph import END, Send
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
-from .nb10 import REAL_RUNS, _Leaned, _refusing, _shortest
+from .nb12 import REAL_RUNS, _Leaned, _refusing, _shortest
 
 
-# --- 10.4: the router -------------------------------------------------------------------------------------
+# --- 12.4: the router -------------------------------------------------------------------------------------
 
 
 def _reply(*slips: tuple[str, dict]) -> AssistantMessage:
@@ -46,7 +46,7 @@ def _route_cases() -> list[tuple[str, dict[str, Any], Any]]:
             ("a tool that failed", state(one, 3, "tool failed"), END)]
 
 
-@exercise("10.4", kind="code", title="the router: one errand branch per ToolCall, a budget, and the ways out")
+@exercise("12.4", kind="code", title="the router: one errand branch per ToolCall, a budget, and the ways out")
 def check_route(route: Any) -> str:
     if not callable(route):
         raise Hint("pass your function itself: route, without calling it")
@@ -87,7 +87,7 @@ def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
     raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the ToolCall}}, in the ToolCalls' order")
 
 
-# --- 10.5: the whole agent ------------------------------------------------------------------------------
+# --- 12.5: the whole agent ------------------------------------------------------------------------------
 
 
 class _Pinned:
@@ -104,7 +104,7 @@ class _Pinned:
         return [self.system, *self.history[:1], *rest[len(rest) - _shortest(rest, self.n):]]
 
 
-PIECES = {"pinned_window": "10.1", "errand": "10.2", "route": "10.4"}
+PIECES = {"pinned_window": "12.1", "errand": "12.2", "route": "12.4"}
 
 
 def _stub_inside(error: BaseException | None) -> BaseException | None:
@@ -117,7 +117,7 @@ def _stub_inside(error: BaseException | None) -> BaseException | None:
 
 
 def _stub_piece(error: BaseException) -> str | None:
-    """Which earlier exercise's stub raised (``pinned_window`` -> "10.1"), or None for a method of the agent."""
+    """Which earlier exercise's stub raised (``pinned_window`` -> "12.1"), or None for a method of the agent."""
     tb, name = error.__traceback__, None
     while tb is not None:
         name, tb = tb.tb_frame.f_code.co_name, tb.tb_next
@@ -284,7 +284,7 @@ def _check_replays(cls: Any) -> None:
                        f"{replies} and {len(want) // 2}, with the same ToolCalls and ToolMessages")
 
 
-@exercise("10.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
+@exercise("12.5", kind="code", title="the capstone: the price agent, as a graph of your pieces")
 def check_agent(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (PriceAgent), not an instance of it")
@@ -301,14 +301,14 @@ def check_agent(cls: Any) -> str:
 Q1_CITIES = ("Rome", "Osaka", "Lima")
 
 
-@exercise("10.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
+@exercise("12.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
 def check_down_service(answer: Any) -> str:
     from ..reference import reference  # the notebook's own agent, as the question is about it
-    from .nb10 import _counting_tools
+    from .nb12 import _counting_tools
 
     registry, tries = _counting_tools(fails=10**6)  # every run of to_usd raises TimeoutError
     llm = price_manager("coffee", Q1_CITIES)
-    got = reference("10_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
+    got = reference("12_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
         {"question": question_for("coffee", Q1_CITIES)})
     if isinstance(answer, bool) or not isinstance(answer, int):
         raise Hint("answer with a number, such as 4 (not text)")
@@ -321,13 +321,13 @@ def check_down_service(answer: Any) -> str:
                "calling the model: no round of ToolCalls follows")
 
 
-@exercise("10.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
+@exercise("12.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
 def check_five_cities(answer: Any) -> str:
     from ..reference import reference  # the notebook's own agent, as the question is about it
 
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     llm = price_manager("coffee", cities)
-    got = reference("10_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
+    got = reference("12_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
         {"question": question_for("coffee", cities)})
     truth = {"answered": "A", "slip budget": "B"}.get(got["reason"], "C")
     if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
@@ -348,7 +348,7 @@ def q3_options() -> dict[str, str]:
     return {"A": whole.run({"question": question_for("tea", Q3_CITIES)})["answer"], "B": "I lost track of the prices."}
 
 
-@exercise("10.Q3", kind="reasoning", title="a window of 2: what does the manager answer?")
+@exercise("12.Q3", kind="reasoning", title="a window of 2: what does the manager answer?")
 def check_small_window(answer: Any) -> str:
     said = Agent(price_manager("tea", Q3_CITIES), price_tools(), SYSTEM_PROMPT,
                  memory=_Pinned(SYSTEM_PROMPT, 2)).run({"question": question_for("tea", Q3_CITIES)})["answer"]

@@ -1,10 +1,10 @@
 # %% [markdown]
-# # 10 · Capstone: a price agent, built from your own pieces
+# # 12 · Capstone: a price agent, built from your own pieces
 #
 # You build, for a task the course has not shown you, an agent made of pieces you write yourself:
 #
 # - a **memory window** that keeps the question in view and never splits a `ToolCall` from its `ToolMessage`
-#   (notebook 08);
+#   (notebook 09);
 # - an **errand** that answers one `ToolCall` whatever goes wrong (notebook 03);
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 06 and 07);
@@ -24,7 +24,7 @@ from typing import Annotated, TypedDict
 
 from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ReplayLLM, ScriptedLLM, ToolArgsError, ToolCall,
                            ToolMessage, ToolRegistry, UserMessage)
-from mingraph_lite import SystemMessage  # noqa: F401 (your window in 10.1 needs it)
+from mingraph_lite import SystemMessage  # noqa: F401 (your window in 12.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
 from lessons.exercises import check
@@ -93,7 +93,7 @@ reveal(my_guess_calls, len(manager.calls), "model calls")
 #
 # ## Piece 1 · A window that keeps the question
 #
-# Each model call reads every message of the run again (notebook 08), so a long run gets dearer call by call. A
+# Each model call reads every message of the run again (notebook 09), so a long run gets dearer call by call. A
 # window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt):
 
 # %%
@@ -128,7 +128,7 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 # and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
 # exchanges), not the second.
 #
-# ### Exercise 10.1: a window that pins the question
+# ### Exercise 12.1: a window that pins the question
 #
 # Write `pinned_window(system_prompt, messages, n)`. `messages` is the run so far: the question first, then
 # everything after it (no system prompt). Return what the model should read:
@@ -148,7 +148,7 @@ def pinned_window(system_prompt, messages, n):
 
 
 # %%
-check("10.1", pinned_window)
+check("12.1", pinned_window)
 
 # %% [markdown]
 # ## Piece 2 · The errand for one `ToolCall`
@@ -214,7 +214,7 @@ for attempt in (1, 2):
         print(f"try {attempt}: TimeoutError: {e}")
 
 # %% [markdown]
-# ### Exercise 10.2: `errand(registry, call)`, with this task's retry
+# ### Exercise 12.2: `errand(registry, call)`, with this task's retry
 #
 # Return one `ToolMessage` for the `ToolCall` `call`, with its id and tool name:
 #
@@ -236,7 +236,7 @@ def errand(registry, call):
 
 
 # %%
-check("10.2", errand)
+check("12.2", errand)
 
 # %% [markdown]
 # ## Piece 3 · The price log
@@ -258,7 +258,7 @@ print("answer:", said["answer"])
 # their input, but a log should not rest on a tool's wording: the arguments came earlier, in `on_tool_call`, under
 # the same id.
 #
-# ### Exercise 10.3: `PriceLog(path)`, this task's log
+# ### Exercise 12.3: `PriceLog(path)`, this task's log
 #
 # Write an observer that **appends** JSON Lines to the file at `path`, one line at a time (so a run that crashes
 # keeps the lines it wrote):
@@ -283,7 +283,7 @@ class PriceLog(Observer):
 
 
 # %%
-check("10.3", PriceLog)
+check("12.3", PriceLog)
 
 # %% [markdown]
 # ## Piece 4 · The router: one branch per `ToolCall`
@@ -353,9 +353,9 @@ print("the last state reached:", reached[-1])
 assert reached[-1]["squares"] == []
 
 # %% [markdown]
-# ### Exercise 10.4: `route(state)`, after the model node
+# ### Exercise 12.4: `route(state)`, after the model node
 #
-# The model node (yours, in 10.5) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
+# The model node (yours, in 12.5) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
 # `slips_left`. Write the router that runs after it:
 #
 # - if `state["stopped"]` is set, the run is over: return `END`;
@@ -372,7 +372,7 @@ def route(state):
 
 
 # %%
-check("10.4", route)
+check("12.4", route)
 
 # %% [markdown]
 # ### A run, superstep by superstep
@@ -382,7 +382,7 @@ check("10.4", route)
 # in one superstep, the two conversions in another, each model call in a superstep of its own.
 
 # %%
-ours = reference("10_capstone")
+ours = reference("12_capstone")
 example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
 graph = example.graph()
 final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
@@ -393,7 +393,7 @@ print("stopped:", final["stopped"], "| answer:", final["messages"][-1].content)
 assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[-1] == ("model",)
 
 # %% [markdown]
-# ## The capstone · Exercise 10.5: the price agent
+# ## The capstone · Exercise 12.5: the price agent
 #
 # Put the pieces together: `PriceAgent`, a `StateGraph(PriceState)` with a model node, your `route` after it, and
 # your `errand` on each branch, joined back to the model. The check holds you to:
@@ -457,7 +457,7 @@ class PriceAgent:
 
 
 # %%
-check("10.5", PriceAgent)
+check("12.5", PriceAgent)
 
 # %% [markdown]
 # Here is the graph the notebook's version declares, as the package draws it.
@@ -478,7 +478,7 @@ print(graph.draw_ascii())
 q1 = ...  # a number
 
 # %%
-check("10.Q1", q1)
+check("12.Q1", q1)
 
 # %% [markdown]
 # 2. The notebook's `PriceAgent`, at its defaults (`max_slips=8`, `max_steps=6`), runs the scripted manager on
@@ -489,7 +489,7 @@ check("10.Q1", q1)
 q2 = ...  # "A", "B" or "C"
 
 # %%
-check("10.Q2", q2)
+check("12.Q2", q2)
 
 # %% [markdown]
 # 3. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
@@ -501,7 +501,7 @@ check("10.Q2", q2)
 q3 = ...  # "A", "B" or "C"
 
 # %%
-check("10.Q3", q3)
+check("12.Q3", q3)
 
 # %% [markdown]
 # 4. Two errand branches of one superstep both add a `ToolMessage` to `messages`. Why does neither overwrite

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 09 · Helpers and plans: an agent behind one tool, and plan-and-execute
+# # 10 · Helpers and plans: an agent behind one tool, and plan-and-execute
 #
 # **By the end of this notebook you will be able to**
 #
@@ -10,7 +10,7 @@
 #   compare it with the loop you know.
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
-# (graphs: nodes, routers, reducers) and 08 (what a memory reads each round, counted one token per word).
+# (graphs: nodes, routers, reducers) and 09 (what a memory reads each round, counted one token per word).
 # **Time:** about 69 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
@@ -97,7 +97,7 @@ print("a fresh copy's first call read", len(stuck_helper.llm.calls[6][0]), "mess
 assert first_read[1].content == "What's the temperature in Paris?" and len(stuck_helper.llm.calls[6][0]) == 2
 
 # %% [markdown]
-# ### Exercise 09.1: a helper with a second chance
+# ### Exercise 10.1: a helper with a second chance
 #
 # The fix has two parts you have now seen: a fresh copy of the helper for every task, and the step limit caught
 # (`except StepLimitReached`) and turned into a note the manager can read. Some tasks also need only a few more steps
@@ -121,14 +121,14 @@ def ask_twice(template, task):
 
 
 # %%
-check("09.1", ask_twice)
+check("10.1", ask_twice)
 
 # %% [markdown]
 # A second chance is a bet. The notebook's own `ask_twice` (loaded from the solutions, not shown) on a helper that
 # never finishes:
 
 # %%
-notebook_ask_twice = reference("09.1")
+notebook_ask_twice = reference("10.1")
 hopeless = Agent(looping_manager(), weather_registry(), "You look up temperatures.", max_steps=3)
 print(notebook_ask_twice(hopeless, "What's the temperature in Paris?"))
 print("model calls:", len(hopeless.llm.calls), "| one try would have made", hopeless.max_steps)
@@ -211,7 +211,7 @@ def start(task):
 
 
 # %% [markdown]
-# ### Exercise 09.2: read a plan out of a reply
+# ### Exercise 10.2: read a plan out of a reply
 #
 # A model may wrap its list in sentences ("Sure! Here is the plan:"). The course's `parse_plan` strips the numbering
 # from every line and keeps every line that is not blank, so a preamble becomes a step:
@@ -240,7 +240,7 @@ def read_plan(reply):
 
 
 # %%
-check("09.2", read_plan)
+check("10.2", read_plan)
 
 # %% [markdown]
 # The **planner** node asks a model once for a numbered list and reads it with the notebook's own `read_plan`
@@ -257,7 +257,7 @@ print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Pari
 
 
 # %%
-read_steps = reference("09.2")
+read_steps = reference("10.2")
 
 
 def planner_node(planner):
@@ -338,7 +338,7 @@ reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls,
 
 # %% [markdown]
 # Twice the calls of the loop. Does each call at least read less? Let's count the words read per call with notebook
-# 08's `word_count` rule (one token per word), for the four-round loop and for the plan:
+# 09's `word_count` rule (one token per word), for the four-round loop and for the plan:
 
 # %%
 react_llm = four_round_manager()
@@ -391,7 +391,7 @@ print("status:", refused["status"], "| plan:", refused["plan"], "| executor call
 assert refused["status"] == "refused" and refused["results"] == [] and refusing_executor.calls == []
 
 # %% [markdown]
-# ### Exercise 09.3: a re-plan node
+# ### Exercise 10.3: a re-plan node
 #
 # Stopping is honest, but Tokyo could still have been done. Write the node that revises the plan instead:
 # `replan(state, replanner)` (the graph will call it with the state; `replanner` is a model, used like the planner
@@ -416,7 +416,7 @@ def replan(state, replanner):
 
 
 # %%
-check("09.3", replan)
+check("10.3", replan)
 
 
 # %% [markdown]
@@ -424,7 +424,7 @@ check("09.3", replan)
 # keeps the rest. The graph now has a way back: `execute -> replan -> execute`, bounded by `MAX_REPLANS`.
 
 # %%
-notebook_replan = reference("09.3")
+notebook_replan = reference("10.3")
 
 
 def replan_node(replanner):
@@ -461,12 +461,12 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # - **Everything lives in one process.** Helpers' runs, plans and results vanish when the kernel restarts; saving and
 #   resuming a run is not built here.
 #
-# **Next, notebook 10:** the capstone, a new task built from your own pieces.
+# **Next, notebook 12:** the capstone, a new task built from your own pieces.
 
 # %% [markdown]
 # ## Questions
 #
-# Answers are in `notebooks/solutions/09_helpers_and_plans.py`; 1, 3 and 5 are checked below against a run of the
+# Answers are in `notebooks/solutions/10_helpers_and_plans.py`; 1, 3 and 5 are checked below against a run of the
 # real code.
 #
 # 1. In Part 1, if the helper were built with `max_steps=2` instead of 3, how many model calls (manager and helper
@@ -485,12 +485,12 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 
 # %%
 answer_q1 = ...  # a whole number of model calls
-check("09.Q1", answer_q1)
+check("10.Q1", answer_q1)
 
 # %%
 answer_q3 = ...  # "A", "B" or "C"
-check("09.Q3", answer_q3)
+check("10.Q3", answer_q3)
 
 # %%
 answer_q5 = ...  # a whole number of model calls
-check("09.Q5", answer_q5)
+check("10.Q5", answer_q5)

@@ -1,4 +1,4 @@
-"""Reference answers for notebook 09's exercises, and plausible wrong ones with the hint they should get."""
+"""Reference answers for notebook 10's exercises, and plausible wrong ones with the hint they should get."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from mingraph_lite import Agent, StepLimitReached, SystemMessage, UserMessage, s
 from lessons.plan_execute import parse_plan
 
 
-# 09.1 ---------------------------------------------------------------- a helper with a second chance
+# 10.1 ---------------------------------------------------------------- a helper with a second chance
 def _fresh(template, max_steps):
     return Agent(template.llm, template.registry, template.system_prompt, max_steps=max_steps)
 
@@ -108,7 +108,7 @@ def ask_through_a_renamed_class(template, task):
     return answer if not answer.startswith("Error") else f"Error: gave up on {task}"
 
 
-# 09.2 ---------------------------------------------------------------- read a plan out of a reply
+# 10.2 ---------------------------------------------------------------- read a plan out of a reply
 _MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
 
 
@@ -155,7 +155,7 @@ def read_plan_one_digit(reply):
     return [step for step in steps if step]
 
 
-# 09.3 ---------------------------------------------------------------- a re-plan node
+# 10.3 ---------------------------------------------------------------- a re-plan node
 REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
 
 
@@ -215,53 +215,53 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-SOLUTIONS = {"09.1": ask_twice, "09.2": read_plan, "09.3": replan, "09.Q1": 7, "09.Q3": "B", "09.Q5": 6}
+SOLUTIONS = {"10.1": ask_twice, "10.2": read_plan, "10.3": replan, "10.Q1": 7, "10.Q3": "B", "10.Q5": 6}
 
 QUESTIONS = {
-    "09.Q1": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
+    "10.Q1": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
              "its answer), which still fits; the Tokyo task stops at its limit after 2 instead of 3.",
-    "09.Q2": "A step limit is an outcome the manager can act on (say it could not find out, or ask differently), so "
+    "10.Q2": "A step limit is an outcome the manager can act on (say it could not find out, or ask differently), so "
              "it becomes a note. A broken tool or an unreachable model is not the manager's to fix: hiding it in a "
              "note would let the run carry on as if an answer might come and would bury the failure.",
-    "09.Q6": "The run does not go straight back to replan: the edge replan -> execute is fixed, so the new plan's "
+    "10.Q6": "The run does not go straight back to replan: the edge replan -> execute is fixed, so the new plan's "
              "first step (Tokyo) runs and succeeds. But route_after_execute checks state['failed'] first, and it "
              "is still set, so it reads that success as a failure: with replans already at MAX_REPLANS it routes "
              "to 'give up'. Path: plan -> execute -> execute -> replan -> execute -> stop; status needs_attention, "
              "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb08_09_third_reader.py runs it). "
              "The line: `if state[\"failed\"]:` in route_after_execute.",
-    "09.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
+    "10.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
              "error ToolMessage (ToolArgsError) naming the argument, and the manager's next call reads that slip "
              "last; the helper's model is never called.",
-    "09.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
+    "10.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
              "plan would carry every earlier step's requests and answer slips in its folder: each step would read "
              "more, and a step that went wrong would leave its errands for the next one to misread.",
-    "09.Q5": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
+    "10.Q5": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
              "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
-    "09.Q7": "A plan that can be read and refused before any step runs (the planner node's output, "
+    "10.Q7": "A plan that can be read and refused before any step runs (the planner node's output, "
              "state['plan'], and the approve check on the edge after it, which sends a refused plan to refuse); "
              "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
              "kept (route_after_execute and the stop node).",
 }
 
 WRONG = {
-    "09.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
+    "10.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
              (ask_twice_on_the_template, "never the template itself"), (ask_twice_then_raise, "a step limit escaped"),
              (ask_twice_silent_note, "names the task"),
              (ask_twice_catches_everything, "only the step limit becomes a note"), (ask_three_times, "at most twice"),
              (ask_through_the_package, "package's subagent_tool"),
              (ask_through_the_class_twice, "package's subagent_tool"),
              (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
-    "09.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
+    "10.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
              (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
              (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
              (read_plan_any_leading_number, "a number is a marker only when"),
              (read_plan_no_space_needed, "no space follows it"),
              (read_plan_one_space_removed, "the spaces around the text")],
-    "09.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
+    "10.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed"),
              (replan_asks_twice, "called more than once")],
-    "09.Q1": [(8, "at max_steps=3"), (6, "count per task")],
-    "09.Q3": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
-    "09.Q5": [(5, "count the planner too"), (9, "count per node")],
+    "10.Q1": [(8, "at max_steps=3"), (6, "count per task")],
+    "10.Q3": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
+    "10.Q5": [(5, "count the planner too"), (9, "count per node")],
 }

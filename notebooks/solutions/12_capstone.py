@@ -1,4 +1,4 @@
-"""Reference answers for notebook 10 (the capstone), and plausible wrong ones with the hint each must get."""
+"""Reference answers for notebook 12 (the capstone), and plausible wrong ones with the hint each must get."""
 
 import json
 import operator
@@ -8,7 +8,7 @@ from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolAr
                            ToolMessage, UserMessage)
 from mingraph_lite.graph import END, START, Send, StateGraph
 
-# --- 10.1: a memory window that keeps the question -------------------------------------------------
+# --- 12.1: a memory window that keeps the question -------------------------------------------------
 
 
 def pinned_window(system_prompt, messages, n):
@@ -67,7 +67,7 @@ def window_by_safe_start(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
 
 
-# --- 10.2: the errand for one slip, with this task's retry -------------------------------------------
+# --- 12.2: the errand for one slip, with this task's retry -------------------------------------------
 
 
 def errand(registry, slip):
@@ -169,7 +169,7 @@ def errand_by_package_helpers(registry, slip):
             return error_answer(slip, f"tool failed twice: {e}")
 
 
-# --- 10.3: a listener that writes the task's price log -------------------------------------------
+# --- 12.3: a listener that writes the task's price log -------------------------------------------
 
 
 class PriceLog(Observer):
@@ -251,7 +251,7 @@ class LogByRecorder(PriceLog):
         self.recorder = EventRecorder()
 
 
-# --- 10.4: the router: one branch per slip -------------------------------------------------------
+# --- 12.4: the router: one branch per slip -------------------------------------------------------
 
 
 def route(state):
@@ -315,7 +315,7 @@ def route_budget_first(state):  # tests the budget before stopped: a stopped run
     return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
 
 
-# --- 10.5: the agent, as a graph -----------------------------------------------------------------
+# --- 12.5: the agent, as a graph -----------------------------------------------------------------
 
 
 class PriceState(TypedDict):
@@ -481,7 +481,7 @@ class NoFinishAgent(PriceAgent):
 class StubRouteAgent(PriceAgent):
     def graph(self):  # finished itself, but wired to a router the learner has not written yet
         def route(state):
-            raise NotImplementedError  # the notebook's 10.4 cell, not done yet
+            raise NotImplementedError  # the notebook's 12.4 cell, not done yet
 
         builder = StateGraph(PriceState)
         builder.add_node("model", self.model)
@@ -524,45 +524,45 @@ class PackageAgent:  # only wraps the package's Agent: the check must refuse it
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
-    "10.Q1": "6. The first reply asks for three prices, which work; the second asks for three conversions, and "
+    "12.Q1": "6. The first reply asks for three prices, which work; the second asks for three conversions, and "
              "each errand runs to_usd twice (a broken tool gets one more try, and only one) before answering "
              "'Error: tool failed twice'. The model node then finds failed set and stops the run ('tool failed') "
              "before calling the model again, so no third round runs.",
-    "10.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
+    "12.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
              "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
              "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
              "make three calls.",
-    "10.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
+    "12.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
              "ToolCalls and their ToolMessages), not which city each price came from, so the manager says "
              "'I lost track of the prices.'",
-    "10.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
+    "12.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
-    "10.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
+    "12.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
              "conversation, and a model that accepted it would read '450 JPY = 2.97 USD' without knowing which city it "
              "belongs to (the result names its amount, not its city).",
-    "10.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its "
+    "12.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its "
              "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "10.Q7": "The model node, before its next call: when the last reply's ToolCalls (names and arguments, not "
+    "12.Q7": "The model node, before its next call: when the last reply's ToolCalls (names and arguments, not "
              "ids) are the same as the reply's before it, for the second time, return {'stopped': 'repeated'}; the "
              "router then ends the run, with answer None and reason 'repeated', without spending the rest of the "
              "ceiling. Not 'give_up': that node ends the run labelled 'slip budget', which names the wrong cause.",
 }
 
-SOLUTIONS = {"10.1": pinned_window, "10.2": errand, "10.3": PriceLog, "10.4": route, "10.5": PriceAgent,
-             "10.Q1": 6, "10.Q2": "B", "10.Q3": "B"}
+SOLUTIONS = {"12.1": pinned_window, "12.2": errand, "12.3": PriceLog, "12.4": route, "12.5": PriceAgent,
+             "12.Q1": 6, "12.Q2": "B", "12.Q3": "B"}
 
 WRONG = {
-    "10.1": [(window_forgets_the_question, "the question"),
+    "12.1": [(window_forgets_the_question, "the question"),
              (window_cuts_exchanges, "without the assistant message that asked for it"),
              (window_question_twice, "twice"),
              (window_moves_forward, "move it back"),
              (window_back_too_far, "a later start"),
              (window_from_lastn, "LastN"),
              (window_by_safe_start, "safe_start")],
-    "10.2": [(errand_raises_on_failure, "raised"),
+    "12.2": [(errand_raises_on_failure, "raised"),
              (errand_without_retry, "one more try"),
              (errand_retries_everything, "fails the same way again"),
              (errand_until_it_works, "only one"),
@@ -570,21 +570,21 @@ WRONG = {
              (errand_not_flagged, "is_error"),
              (errand_by_the_package, "registry.answer"),
              (errand_by_package_helpers, "fix_answer")],
-    "10.3": [(LogCountsSlips, "model replies"),
+    "12.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
              (LogWithoutErrors, "is_error"),
              (LogByRecorder, "EventRecorder"),
              (LogLastCall, "tool_call_id"),
              (LogHoldsLines, "crashes")],
-    "10.4": [(route_one_branch, "Send"),
+    "12.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
              (route_whole_batch, "one ToolCall"),
              (route_budget_off_by_one, "exactly"),
              (route_whole_run, "earlier replies"),
              (route_first_message, "the first is the question"),
              (route_budget_first, "whenever stopped is set")],
-    "10.5": [(NoCeilingAgent, "ceiling"),
+    "12.5": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
              (GiveUpSilently, "unanswered"),
              (GiveUpOtherWords, "slip budget is spent"),
@@ -599,11 +599,11 @@ WRONG = {
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every ToolCall with your errand"),
              (NoFinishAgent, "on_finish is due"),
-             (StubRouteAgent, "finish exercise 10.4 first"),
+             (StubRouteAgent, "finish exercise 12.4 first"),
              (ChattyQuestionAgent, "word for word"),
              (ModelReadsOtherWords, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
-    "10.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
-    "10.Q2": [("A", "budget"), ("C", "ceiling")],
-    "10.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
+    "12.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
+    "12.Q2": [("A", "budget"), ("C", "ceiling")],
+    "12.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
 }

@@ -1,4 +1,4 @@
-"""What a sixth fresh reader found in notebooks 08 and 09 stays fixed (issue 21): the scripted reader's first-city
+"""What a sixth fresh reader found in notebooks 09 and 09 stays fixed (issue 21): the scripted reader's first-city
 rule is the one 08 states, and subagent_tool lets a broken tool through, as 09 says ("Like yours")."""
 
 from __future__ import annotations

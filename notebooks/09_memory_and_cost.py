@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 08 · Memory and its cost: what the model reads each round, and what that costs
+# # 09 · Memory and its cost: what the model reads each round, and what that costs
 #
 # **By the end of this notebook you will be able to**
 #
@@ -10,7 +10,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace); 06 and 07 help but
-# are not needed. Notebook 09 goes on from here with helpers and plans.
+# are not needed. Notebook 10 goes on from here with helpers and plans.
 # **Time:** about 76 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
@@ -136,7 +136,7 @@ show(naive_last_n(after_four, 3))
 # reverse is just as bad: an assistant message that asked for tools, kept without the answers, is a question left
 # hanging.
 #
-# ### Exercise 08.1: a memory strategy that never separates a tool call from its answers
+# ### Exercise 09.1: a memory strategy that never separates a tool call from its answers
 #
 # A memory strategy is two methods: `add(message)` puts a message in the folder, and `messages()` returns what the
 # model is read this round. Finish `SafeWindow(system_prompt, n)`: its `messages()` returns the system prompt, then
@@ -165,7 +165,7 @@ class SafeWindow:
 
 
 # %%
-check("08.1", SafeWindow)
+check("09.1", SafeWindow)
 
 # %% [markdown]
 # The package's `LastN` is such a window: its start moves back until it no longer cuts an exchange in half.
@@ -241,7 +241,7 @@ ax.set_title("One conversation, three memories: cumulative tokens")
 ax.legend()
 plt.show()
 assert not runs["LastN(8)"].remembers_first_city and len(runs["LastN(8)"].agent_calls) == 22
-assert [q for q, _, _ in runs["Summarise(4, 8)"].summary_calls] == [3, 4, 5, 6, 8, 10]  # 08.3 quotes it
+assert [q for q, _, _ in runs["Summarise(4, 8)"].summary_calls] == [3, 4, 5, 6, 8, 10]  # 09.3 quotes it
 assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < runs["Summarise(4, 8)"].total_tokens
 
 # %% [markdown]
@@ -451,7 +451,7 @@ else:
 
 
 # %% [markdown]
-# ### Exercise 08.2: how wide must the window be?
+# ### Exercise 09.2: how wide must the window be?
 #
 # `LastN(8)` forgot where the conversation started. Find the **smallest** `n` for which `LastN(SYSTEM_PROMPT, n)`
 # answers the last question with Paris, by reasoning rather than by trying values: when the last question's call is
@@ -462,10 +462,10 @@ else:
 smallest_n = ...  # your answer: a whole number of messages
 
 # %%
-check("08.2", smallest_n)
+check("09.2", smallest_n)
 
 # %% [markdown]
-# ### Exercise 08.3: how often does the summariser run?
+# ### Exercise 09.3: how often does the summariser run?
 #
 # The rule, from `Summarise.add`: after **every** message added (a question, a reply, an answer slip, the final
 # answer too), it counts the unsummarised messages. When there are more than `trigger` and the message just added is
@@ -478,7 +478,7 @@ check("08.2", smallest_n)
 summaries_at_12 = ...  # your answer: a list of question numbers, e.g. [2, 5]
 
 # %%
-check("08.3", summaries_at_12)
+check("09.3", summaries_at_12)
 
 # %% [markdown]
 # ## What is still open
@@ -495,12 +495,12 @@ check("08.3", summaries_at_12)
 # - **Everything lives in one process.** Folders and summaries vanish when the kernel restarts; saving and resuming a
 #   conversation is not built here.
 #
-# **Next, notebook 09:** an agent wrapped as one tool for another agent, and plan-and-execute as a graph.
+# **Next, notebook 10:** an agent wrapped as one tool for another agent, and plan-and-execute as a graph.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in `notebooks/solutions/08_memory_and_cost.py`. Questions 2, 4 and
+# Answer in your own words first; the answers are in `notebooks/solutions/09_memory_and_cost.py`. Questions 2, 4 and
 # 5 are checked below against a run of the real code, so predict before you try anything.
 #
 # 1. A model call is stateless. What would the model know about question 1 while answering question 2 if our code
@@ -518,12 +518,12 @@ check("08.3", summaries_at_12)
 
 # %%
 answer_q2 = ...  # a whole number of messages
-check("08.Q2", answer_q2)
+check("09.Q2", answer_q2)
 
 # %%
 answer_q4 = ...  # "keep_last=2", "keep_last=4" or "same"
-check("08.Q4", answer_q4)
+check("09.Q4", answer_q4)
 
 # %%
 answer_q5 = ...  # "finish" or "ReplayMismatch"
-check("08.Q5", answer_q5)
+check("09.Q5", answer_q5)
