@@ -14,7 +14,7 @@
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 27 minutes (estimated from length and exercises; the whole course takes about 14.3 hours by
+# **Time:** about 34 minutes (estimated from length and exercises; the whole course takes about 17.8 hours by
 # the same estimate, in eleven notebooks: this one and 01 to 10).
 
 # %% [markdown]

@@ -14,7 +14,7 @@
 #   (`max_steps`), and write a loop with another ceiling (`errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 79 minutes (estimated from length and exercises).
+# `try`/`except`. **Time:** about 105 minutes (estimated from length and exercises).
 #
 # Everything runs offline, with **scripted managers**: replies written in advance, and labelled so.
 #

@@ -15,7 +15,7 @@
 # - replay a real tiny model's run that finishes right, and say why right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
-# and their results; `max_steps`; scripted managers, models). **Time:** about 80 minutes (estimated from length and exercises).
+# and their results; `max_steps`; scripted managers, models). **Time:** about 101 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.

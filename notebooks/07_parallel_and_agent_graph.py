@@ -10,7 +10,7 @@
 #
 # **Before you start:** notebook 06; notebook 04's listeners. LangGraph is used where it is installed
 # (`pip install 'mingraph-lite[langgraph]'`); cells that need it skip without it.
-# **Time:** about 86 minutes (estimated from length and exercises).
+# **Time:** about 114 minutes (estimated from length and exercises).
 #
 # Nothing here calls a model: the agent graph is **scripted**, or replays recorded runs of real models.
 

@@ -11,7 +11,7 @@
 # - the **agent**: a graph whose loop has a ceiling (notebook 01), checked on questions you have not seen and
 #   against two recorded runs of real models.
 #
-# **Prerequisites:** notebooks 01 to 09. **Time:** about 86 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 09. **Time:** about 114 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models near the end,
 # **replayed** from their trace files.

@@ -54,3 +54,24 @@ def test_the_readers_estimates_are_whole_rounds_of_named_notebooks():
                for row in rows)
     commit, newest = pacing.reader_estimates()
     assert len(newest) >= 10, f"round for {commit} covers only {sorted(newest)}"
+
+
+#: the sizes (words, code lines, exercises, questions) of each notebook at commit 5cfa446, and the learner's time
+#: the round-6 fresh reader of that notebook estimated (data/pacing/reader_estimates.csv)
+ROUND_6 = {"00_start_here": (1300, 51, 2, 0, 28), "01_sticky_note_loop": (2986, 194, 4, 8, 112),
+           "02_what_a_run_remembers": (3037, 243, 3, 7, 105), "03_state_cards": (2616, 299, 4, 5, 115),
+           "04_observers": (2884, 295, 3, 7, 100), "05_reasoning_capture": (3181, 199, 4, 7, 120),
+           "06_graph_routing": (2826, 214, 3, 6, 95), "07_parallel_and_agent_graph": (2770, 237, 5, 7, 110),
+           "08_memory_and_cost": (2678, 246, 3, 6, 100), "09_helpers_and_plans": (2212, 195, 3, 7, 90),
+           "10_capstone": (3224, 210, 5, 7, 125)}
+
+
+def test_the_rates_give_the_round_6_readers_times_within_12_minutes():
+    import csv
+
+    with pacing.READERS.open(encoding="utf-8") as handle:
+        said = {row["notebook"]: int(row["minutes"]) for row in csv.DictReader(handle) if row["round"] == "6"}
+    assert said == {notebook: figures[-1] for notebook, figures in ROUND_6.items()}  # the file and this table agree
+    for notebook, (words, code, exercises, questions, minutes) in ROUND_6.items():
+        estimate = pacing.Pace(notebook, words, code, exercises, questions).minutes
+        assert abs(estimate - minutes) <= 12, f"{notebook}: the rates say {estimate}, its reader {minutes}"
