@@ -331,7 +331,7 @@ def schema_by_the_registry(fn):
 
 
 SOLUTIONS = {"01.1": schema_of, "01.2": to_ollama, "01.3": one_city_at_a_time, "01.4": errand_budget_loop,
-             "01.Q2": 7, "01.Q3": (3, False), "01.Q7": {"role", "tool_calls"}, "01.Q8": 6}
+             "01.Q1": 7, "01.Q2": (3, False), "01.Q4": {"role", "tool_calls"}, "01.Q5": 6}
 
 WRONG = {
     "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
@@ -364,31 +364,21 @@ WRONG = {
              (budget_never_checked, "only stopped when ScriptExhausted came"),
              (budget_raises_its_own_error, "raised RuntimeError when the budget ran out"),
              (budget_by_the_agent, "the package's Agent")],
-    "01.Q2": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
-    "01.Q3": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],
-    "01.Q7": [({"role", "content", "tool_calls"}, "leaves out"), ({"role"}, "under one key")],
-    "01.Q8": [(5, "one more call"), (10, "count the call whose slip is not run")],
+    "01.Q1": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
+    "01.Q2": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],
+    "01.Q4": [({"role", "content", "tool_calls"}, "leaves out"), ({"role"}, "under one key")],
+    "01.Q5": [(5, "one more call"), (10, "count the call whose slip is not run")],
 }
 
 QUESTIONS = {
-    "01.Q1": "Reason: the model reads the folder (observe) and only then decides to pass more slips or answer. "
-             "How many rounds it needs depends on what it reads in the answer slips and on how it groups its "
-             "slips (three or four rounds for the same errands), so the loop's code cannot know it in advance; "
-             "the way out on an answer is the model's too; evaluate only asks whether to go on, and in "
-             "plain_loop `while True` always says yes.",
-    "01.Q2": "7: CallModel, RunTools, CallModel, RunTools, CallModel, RunTools, CallModel. The list is fixed "
+    "01.Q1": "7: CallModel, RunTools, CallModel, RunTools, CallModel, RunTools, CallModel. The list is fixed "
              "before the run, so any manager that wants one more round outruns it.",
-    "01.Q3": "3 model calls, then StepLimitReached: the manager would answer on its fourth call, which the "
+    "01.Q2": "3 model calls, then StepLimitReached: the manager would answer on its fourth call, which the "
              "ceiling never allows; the caller gets no answer, only the exception.",
-    "01.Q4": "Because a text can be mistaken for a reply: the caller would show or store 'I stopped' as if it "
-             "were the answer. An exception cannot be ignored by accident, and it carries how many calls were made.",
-    "01.Q5": "A JSON schema: the name, the docstring's description, each argument with its JSON type and its "
-             "line from Args:. That text is the model's only idea of what the tool does, so without a docstring "
-             "it would have to guess from the name.",
-    "01.Q6": "Only their order: each answer slip names its tool (tool_name) and carries no id, so the only link "
+    "01.Q3": "Only their order: each answer slip names its tool (tool_name) and carries no id, so the only link "
              "from the n-th answer of get_weather to the n-th slip of get_weather is where it sits in the folder. "
              "Swapped, the model could read Tokyo's temperature as Paris's, with no id to notice it.",
-    "01.Q7": "{'role', 'tool_calls'}: the Ollama adapter leaves an empty content out; OpenAI's sends null.",
-    "01.Q8": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
+    "01.Q4": "{'role', 'tool_calls'}: the Ollama adapter leaves an empty content out; OpenAI's sends null.",
+    "01.Q5": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
              "6, so the loop raises before running it. At most max_tool_calls + 1 model calls.",
 }

@@ -318,7 +318,7 @@ def _fixed_list_answers(steps: int) -> bool:
     return "answer" in Sequence(plan).run({"question": QUESTION})
 
 
-@exercise("01.Q2", kind="reasoning", title="how long a fixed list must be")
+@exercise("01.Q1", kind="reasoning", title="how long a fixed list must be")
 def check_fixed_list(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
         raise Hint("answer with a whole number of steps in the list")
@@ -332,7 +332,7 @@ def check_fixed_list(answer: Any) -> str:
     return f"right: {shortest} steps, and a manager that wants one more round would need 2 more: a list can't know"
 
 
-@exercise("01.Q3", kind="reasoning", title="a ceiling below the manager's rounds")
+@exercise("01.Q2", kind="reasoning", title="a ceiling below the manager's rounds")
 def check_low_ceiling(answer: Any) -> str:
     from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 
@@ -352,7 +352,7 @@ def check_low_ceiling(answer: Any) -> str:
     return f"right: {len(llm.calls)} model calls, then StepLimitReached; the caller gets no answer"
 
 
-@exercise("01.Q7", kind="reasoning", title="an empty text on Ollama's wire")
+@exercise("01.Q4", kind="reasoning", title="an empty text on Ollama's wire")
 def check_empty_text(answer: Any) -> str:
     from mingraph_lite.llms.ollama import to_ollama_messages
     from mingraph_lite.messages import AssistantMessage, ToolCall
@@ -367,7 +367,7 @@ def check_empty_text(answer: Any) -> str:
     return f"right: {sorted(sent)}; the OpenAI adapter sends \"content\": null instead"
 
 
-@exercise("01.Q8", kind="reasoning", title="model calls under an errand budget")
+@exercise("01.Q5", kind="reasoning", title="model calls under an errand budget")
 def check_budget_calls(answer: Any) -> str:
     from lessons.reference import reference
 
