@@ -1,4 +1,5 @@
-"""Notebook 04's helpers: catch the announcer's warnings as short lines, and draw the platform.
+"""Notebook 04's helpers: catch the announcer's warnings as short lines, draw the platform, and print hooks and
+events as short tables.
 
 ``listener_warnings`` exists because a broken listener's warning carries a traceback full of
 machine-specific paths; a lesson wants to count and read those warnings, not scroll through them.
@@ -12,6 +13,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+import inspect
 
 from mingraph_lite.observers.base import HOOKS, Observer
 
@@ -95,4 +98,35 @@ def draw_platform(listeners: Sequence[Any], *, broken: Sequence[Any] = (), title
     return fig
 
 
-__all__ = ["draw_platform", "heard_hooks", "listener_warnings"]
+def show_hooks() -> None:
+    """Print every announcement of ``HOOKS`` with its arguments and the first line of its docstring."""
+    for hook in HOOKS:
+        method = getattr(Observer, hook)
+        arguments = str(inspect.signature(method)).replace("(self, ", "(").replace("(self)", "()").replace("'", "")
+        print(f"{hook}{arguments}\n    {method.__doc__.splitlines()[0]}")
+
+
+def _detail(e: dict[str, Any]) -> str:
+    """What a reader wants from one recorded event, in a few words."""
+    if e["event"] == "model_reply":
+        slips = [c["name"] for c in e["message"]["tool_calls"]]
+        return f"asks for {', '.join(slips)}" if slips else repr(e["message"]["content"])
+    if e["event"] == "tool_call":
+        return f"{e['name']} {e['arguments']}"
+    if e["event"] == "tool_return":
+        return f"{e['name']} -> {e['content']!r}" + ("  (an error answer slip)" if e.get("is_error") else "")
+    if e["event"] == "tool_error":
+        return f"{e['call']['name']} raised {e['error_type']}: {e['error']}"
+    if e["event"] == "finish":
+        return f"{e['reason']}: {e['answer']!r}"
+    return ""
+
+
+def show_events(events: Sequence[dict[str, Any]]) -> None:
+    """Print an ``EventRecorder``'s events as a table: step, event, and a few words of its fields."""
+    print(f"{'step':>4}  {'event':12}  detail")
+    for e in events:
+        print(f"{e['step'] or '-':>4}  {e['event']:12}  {_detail(e)}")
+
+
+__all__ = ["draw_platform", "heard_hooks", "listener_warnings", "show_events", "show_hooks"]

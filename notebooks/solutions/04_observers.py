@@ -317,13 +317,8 @@ QUESTIONS = {
     "04.Q4": "The list of announcements lives in one place (the base class), a listener overrides only what it "
              "needs, and a misspelt hook can be found mechanically; a hear(event, detail) listener repeats the "
              "announcer's strings and fails silently on a typo.",
-    "04.Q5": "So that every line is in the file as soon as it is announced: a program that crashes at step 3 keeps "
-             "steps 1 and 2 (closing hands them to the operating system; only a power cut, without os.fsync, "
-             "could lose them), and a second process appending to the file does not find it held open.",
-    "04.Q6": "on_step_start and on_model_reply: the time between them is the model's; a listener notes the clock "
+    "04.Q5": "on_step_start and on_model_reply: the time between them is the model's; a listener notes the clock "
              "at the first and subtracts at the second.",
-    "04.Q7": "It could not: observers are kept in a tuple, so nobody can sign up mid-run; if they were a list a "
-             "listener appended to while being called, the new one would hear half a run.",
 }
 
 SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolLedger,

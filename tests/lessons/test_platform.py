@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from lessons.platform import draw_platform, heard_hooks, listener_warnings
+from lessons.platform import draw_platform, heard_hooks, listener_warnings, show_events, show_hooks
 from lessons.predict import reveal
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
@@ -70,3 +70,18 @@ def test_a_warning_without_arguments_is_shown_by_its_text():
     with listener_warnings() as warned:
         log.warning("listener <redacted> failed in on_finish; skipped")
     assert warned == ["listener <redacted> failed in on_finish"]
+
+
+def test_show_events_prints_one_row_per_event_with_its_detail(capsys):
+    recorder = EventRecorder()
+    Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    show_events(recorder.events)
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 1 + len(recorder.events)  # a header, then one row per event
+    assert "get_weather {'city': 'Paris'}" in rows[4] and "answered: 'Paris: 64°F, Tokyo: 75°F'" in rows[-1]
+
+
+def test_show_hooks_prints_every_hook_with_its_arguments(capsys):
+    show_hooks()
+    out = capsys.readouterr().out
+    assert "on_tool_error(call: ToolCall, error: BaseException) -> None" in out and "self" not in out
