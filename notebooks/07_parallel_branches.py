@@ -405,7 +405,7 @@ print(fresh["answer"])
 assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 
 # %% [markdown]
-# ## Back to the brief: start no branch for a city already collected
+# ## One branch per item with `Send`, and none for a city already collected
 #
 # The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
 # one router serves both engines. Given a stale worksheet like 07.3's, a router can skip a city's branch altogether.

@@ -1,4 +1,4 @@
-"""Notebook 08's exercises: a router after ``model`` that stops a repeated call (08.1), the node it routes to (08.2).
+"""Notebook 08's exercises: a router after ``model`` that stops a repeated call (08.1), the node it routes to (08.3).
 
 Each checker runs the learner's code on worksheets of its own, then wires it into the agent graph
 (``agent_with_router``) and replays a recorded SmolLM2 run (and, for 08.1, the scripted four-round manager) through it.
