@@ -522,7 +522,7 @@ else:
 # that choose among declared labels, and two exits that can't be mistaken for each other. Compile checks the map; only
 # a bound (`max_steps`; on LangGraph `recursion_limit`, one more) stops a loop.
 #
-# **Next, notebook 07:** parallel branches, the same graph on LangGraph, and the agent loop as a graph.
+# **Next, notebooks 07 and 08:** parallel branches and the same graph on LangGraph; the agent loop as a graph.
 
 # %% [markdown]
 # ## Questions

@@ -9,7 +9,7 @@ from pathlib import Path
 import jupytext
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-NB06, NB07 = "06_graph_routing", "07_parallel_and_agent_graph"
+NB06, NB07, NB08 = "06_graph_routing", "07_parallel_branches", "08_agent_graph"
 
 
 def _sources(stem: str) -> list[str]:
@@ -40,12 +40,12 @@ def test_06_reads_no_private_langgraph_module_and_finds_the_limit_by_running():
     assert "GraphRecursionError" in text and 'config={"recursion_limit": limit}' in text
 
 
-def test_07_draws_the_agent_graph_and_asks_to_build_its_router_without_showing_it():
-    sources, shown = _sources(NB07), _outputs(NB07)
+def test_08_draws_the_agent_graph_and_asks_to_build_its_router_without_showing_it():
+    sources, shown = _sources(NB08), _outputs(NB08)
     assert "[model]" in shown and "--tools--> tools" in shown  # one short diagram, not the nodes' source
     assert "def model(self, state" not in shown and "def tools(self, state" not in shown
     assert any(source.startswith("def route_after_model(state):\n    raise NotImplementedError") for source in sources)
-    assert any('check("07.4", route_after_model)' in source for source in sources)
+    assert any('check("08.1", route_after_model)' in source for source in sources)
     assert "_already_ran" not in shown + "\n".join(sources)  # the reference router stays in the solutions file
 
 

@@ -38,16 +38,16 @@ def test_06_names_checkpoints_and_interrupts_as_what_an_engine_adds():
 
 
 def test_07_shows_write_running_next_to_a2_without_the_join():
-    assert "(('a', 'b'), ('a2', 'write'), ('write',))" in _shown("07_parallel_and_agent_graph")
-    assert "while `a2` is still running" not in _markdown("07_parallel_and_agent_graph")
+    assert "(('a', 'b'), ('a2', 'write'), ('write',))" in _shown("07_parallel_branches")
+    assert "while `a2` is still running" not in _markdown("07_parallel_branches")
 
 
 def test_07_states_the_limit_of_its_superstep_loop():
-    assert "wrong for a join inside a loop" in _markdown("07_parallel_and_agent_graph").replace("\n# ", " ")
+    assert "wrong for a join inside a loop" in _markdown("07_parallel_branches").replace("\n# ", " ")
 
 
-def test_07_the_repeat_router_stops_the_replayed_run_early():
-    assert "stop_reason: repeated call | model calls: 4 of 6" in _shown("07_parallel_and_agent_graph")
+def test_08_the_repeat_router_stops_the_replayed_run_early():
+    assert "stop_reason: repeated call | model calls: 4 of 6" in _shown("08_agent_graph")
 
 
 def test_06_our_engine_has_neither_checkpoints_nor_interrupts_as_06_says():

@@ -15,7 +15,7 @@ from mingraph_lite.course.weather import WEATHER
 from mingraph_lite.graph.builder import compile_on
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-NB06, NB07 = "06_graph_routing", "07_parallel_and_agent_graph"
+NB06, NB07, NB08 = "06_graph_routing", "07_parallel_branches", "08_agent_graph"
 
 
 def _cells(stem: str) -> list[dict]:
@@ -56,7 +56,7 @@ def _all_kept(cities: list[str]) -> dict:
 
 
 @pytest.mark.parametrize("engine", _engines())
-def test_07_an_empty_fan_out_ends_the_run_silently_as_07_5_says(engine):
+def test_07_an_empty_fan_out_ends_the_run_silently_as_07_4_says(engine):
     graph = compile_on(engine, BriefState, lambda b, send: brief_with_entry(b, lambda state, send: [], send),
                        max_steps=step_bound(1))
     final = graph.invoke(_all_kept(["Cairo", "Oslo"]))
@@ -65,18 +65,18 @@ def test_07_an_empty_fan_out_ends_the_run_silently_as_07_5_says(engine):
 
 @pytest.mark.parametrize("engine", _engines())
 def test_07_the_reference_router_goes_straight_to_the_draft_when_nothing_is_missing(engine):
-    graph = compile_on(engine, BriefState, lambda b, send: brief_with_entry(b, reference("07.5"), send),
+    graph = compile_on(engine, BriefState, lambda b, send: brief_with_entry(b, reference("07.4"), send),
                        max_steps=step_bound(1))
     final = graph.invoke(_all_kept(["Cairo", "Oslo"]))
     assert final["status"] == "published" and not any(e.startswith("collected") for e in final["events"])
 
 
-def test_07_5_hint_reports_the_status_the_run_really_ended_with():
+def test_07_4_hint_reports_the_status_the_run_really_ended_with():
     def send_nothing_when_all_kept(state, send):
         have = {reading["city"] for reading in state["readings"]}
         return [send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
 
-    result = verdict("07.5", send_nothing_when_all_kept)
+    result = verdict("07.4", send_nothing_when_all_kept)
     assert result.status == "not yet" and "status 'working'" in result.message and "draft None" in result.message
 
 
@@ -96,8 +96,8 @@ def test_07_2_hint_names_07_1_when_only_collect_city_is_a_stub():
     assert verdict("07.2", declare_stub).status == "not done"  # 07.2's own stub is still "not done"
 
 
-def test_07_replays_gemma_run_12_which_swaps_the_cities_and_calls_celsius_fahrenheit():
-    shown = _shown(NB07)
+def test_08_replays_gemma_run_12_which_swaps_the_cities_and_calls_celsius_fahrenheit():
+    shown = _shown(NB08)
     assert "answer, its first line: Tokyo: 18°F, Paris: 24°F" in shown
     assert "lookups: ['Paris=18', 'Tokyo=24']" in shown
-    assert "worked-example-10" not in (NOTEBOOKS / f"{NB07}.py").read_text(encoding="utf-8")
+    assert "worked-example-10" not in (NOTEBOOKS / f"{NB08}.py").read_text(encoding="utf-8")

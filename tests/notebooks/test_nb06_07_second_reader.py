@@ -12,12 +12,13 @@ import textwrap
 from pathlib import Path
 
 import jupytext
+import pytest
 
 from lessons.exercises import verdict
 from mingraph_lite.course.brief import BriefNodes
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-NB06, NB07 = "06_graph_routing", "07_parallel_and_agent_graph"
+NB06, NB07, NB08 = "06_graph_routing", "07_parallel_branches", "08_agent_graph"
 
 
 def _code(stem: str) -> list[str]:
@@ -45,8 +46,8 @@ def test_06_prints_no_node_source_from_a_list_of_names():
     assert not any("def route_after_check" in out for out in _outputs(NB06))
 
 
-def test_every_check_of_06_and_07_sits_in_a_cell_of_its_own():
-    for stem in (NB06, NB07):
+def test_every_check_of_06_07_and_08_sits_in_a_cell_of_its_own():
+    for stem in (NB06, NB07, NB08):
         for source in _code(stem):
             if re.search(r"^check\(", source, re.MULTILINE):
                 assert "= ..." not in source and "raise NotImplementedError" not in source, (stem, source)
@@ -55,7 +56,7 @@ def test_every_check_of_06_and_07_sits_in_a_cell_of_its_own():
 def test_the_drawing_and_the_dict_wiring_live_in_lessons():
     assert not any("annotate(" in source or "LAYOUT" in source for source in _code(NB06))
     assert not any("def brief_in_parallel" in source or "def collect_one" in source for source in _code(NB07))
-    assert all(len(source.splitlines()) <= 35 for source in _code(NB07))
+    assert all(len(source.splitlines()) <= 35 for source in _code(NB07) + _code(NB08))
 
 
 def test_07_counts_each_bound_with_its_own_run():
@@ -73,11 +74,12 @@ def test_06_prints_the_step_numbers_its_text_explains():
         assert "[-1, 0, 1, 2, 3, 4, 5, 6]" in shown  # the snapshot steps the text explains
 
 
-def test_07_solutions_define_questions_once_with_text_answers():
-    tree = ast.parse((NOTEBOOKS / "solutions" / f"{NB07}.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("stem", [NB07, NB08])
+def test_07_and_08_solutions_define_questions_once_with_text_answers(stem):
+    tree = ast.parse((NOTEBOOKS / "solutions" / f"{stem}.py").read_text(encoding="utf-8"))
     assigned = [node for node in tree.body if isinstance(node, ast.Assign)
                 and any(getattr(target, "id", None) == "QUESTIONS" for target in node.targets)]
     assert len(assigned) == 1
     answers = ast.literal_eval(assigned[0].value)
     assert all(isinstance(text, str) for text in answers.values())
-    assert sorted(answers) == [f"07.Q{n}" for n in range(1, 8)]
+    assert sorted(answers) == [f"{stem[:2]}.Q{n}" for n in range(1, 6)]

@@ -1,6 +1,6 @@
 """The notebooks replay several real runs of the lab, each named with its model, variant and settings (issue 20).
 
-Before, notebooks 01, 04 and 06 (now 07) all replayed one greedy SmolLM2 trace; now they replay runs that
+Before, notebooks 01, 04 and 06 (now 08) all replayed one greedy SmolLM2 trace; now they replay runs that
 ``experiment run finish-right`` recorded, notebook 05 locates a real unit mistake in one of them, and notebook 02
 also replays the first runs that finish right (the teacher's definition ``finish-right-3``).
 """
@@ -24,7 +24,7 @@ MODELS = {"smollm2-135m": "SmolLM2-135M", "gemma3-270m": "Gemma 3 270M"}
 REPLAYED = {"02_what_a_run_remembers": [("smollm2-135m", "zero-shot", 0), ("gemma3-270m", "zero-shot", 3)],
             "04_observers": [("gemma3-270m", "worked example", 10)],
             "05_reasoning_capture": [("gemma3-270m", "worked example", 10)],
-            "07_parallel_and_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 12)]}
+            "08_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 12)]}
 WORKS = ROOT / "data" / "experiments" / "finish-right-3"
 #: The finish-right-3 runs notebook 02 replays: (model folder, variant, run index, seed, temperature).
 REPLAYED_RIGHT = [("smollm2-135m", "named, T=0.1", 0, 300, "0.1"), ("gemma3-270m", "named, copy", 6, 306, "0.3")]

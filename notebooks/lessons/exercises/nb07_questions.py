@@ -6,11 +6,9 @@ They live apart from ``nb07.py``'s exercises to keep each module short; they reu
 from __future__ import annotations
 
 from typing import Annotated, Any, TypedDict
-from mingraph_lite.course.brief import initial_state
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
-from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.graph import build_agent_graph, run_agent_graph
-from . import Hint, exercise
+from mingraph_lite.course.brief import BriefState, initial_state
+from mingraph_lite.course.weather import WEATHER
+from . import Hint, NotDone, exercise
 from . import number_answer as _number
 from .nb06 import START, END
 from .nb07 import _engines
@@ -49,10 +47,26 @@ def check_q3(answer: Any) -> str:
            "a2 runs in and the one b2 runs in, counting from START"}, "runs of write")
 
 
-@exercise("07.Q5", kind="reasoning", title="tool handlers run under max_tool_calls=1")
+@exercise("07.Q5", kind="reasoning", title="supersteps and collect_city runs with send_missing at START")
 def check_q5(answer: Any) -> str:
-    end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                            max_tool_calls=1), QUESTION)
-    return _number(answer, end["tool_calls_made"], {
-        1: "the budget is checked for a whole batch before it starts, and the first batch asks for two lookups: "
-           "none of them runs"}, "tool handlers")
+    from lessons.reference import reference
+    from mingraph_lite.graph import Send, StateGraph
+
+    from .nb07_send import brief_with_entry
+
+    if isinstance(answer, dict) and all(value is None for value in answer.values()):
+        raise NotDone
+    if not isinstance(answer, dict) or set(answer) != {"supersteps", "collect_city"}:
+        raise Hint(f"answer with a dict of two numbers, {{'supersteps': ..., 'collect_city': ...}}, not {answer!r}")
+    graph = brief_with_entry(StateGraph(BriefState), reference("07.4"), Send).compile(max_steps=10)
+    start = initial_state(["Tokyo", "Paris", "Oslo"])
+    start["readings"] = [{"city": "Paris", **WEATHER["Paris"]}]
+    graph.invoke(start)
+    run = {"supersteps": len(graph.steps), "collect_city": sum(step.count("collect_city") for step in graph.steps)}
+    if answer["collect_city"] != run["collect_city"]:
+        raise Hint(f"collect_city ran {run['collect_city']} times, not {answer['collect_city']!r}: a city that already "
+                   "has a reading gets no packet, and each packet runs collect_city once")
+    if answer["supersteps"] != run["supersteps"]:
+        raise Hint(f"the run took {run['supersteps']} supersteps, not {answer['supersteps']!r}: the packets' "
+                   "collect_city runs share one superstep; each later node takes one of its own")
+    return f"right: {run['supersteps']} supersteps, collect_city ran {run['collect_city']} times (steps {graph.steps})"

@@ -1,7 +1,8 @@
-"""Notebook 07's agent-graph exercise: a router after ``model`` that stops a repeated call (07.4).
+"""Notebook 08's exercises: a router after ``model`` that stops a repeated call (08.1), the node it routes to (08.3).
 
-The checker runs the learner's router on worksheets of its own, then wires it into the agent graph
-(``agent_with_router``) and replays a recorded SmolLM2 run and the scripted four-round manager through it.
+Each checker runs the learner's code on worksheets of its own, then wires it into the agent graph
+(``agent_with_router``) and replays a recorded SmolLM2 run (and, for 08.1, the scripted four-round manager) through it.
+The prediction (08.2) is in ``nb08_predict.py``.
 """
 
 from __future__ import annotations
@@ -21,15 +22,19 @@ from .borrowing import borrowed
 FINISH = Path(__file__).resolve().parents[3] / "data" / "experiments" / "finish-right"
 
 
+def _stop_repeat(state: dict) -> dict:
+    return {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None}
+
+
 def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
-                      observers: tuple = ()) -> Any:
-    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to a node that stops the run."""
+                      observers: tuple = (), hold: Any = _stop_repeat) -> Any:
+    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to ``hold``, which stops the run."""
     nodes = AgentNodes(llm, weather_registry(), system_prompt=SYSTEM_PROMPT, max_model_steps=max_model_steps,
                        max_tool_calls=max_tool_calls, observers=observers)
     builder = StateGraph(AgentState)
     builder.add_node("model", nodes.model)
     builder.add_node("tools", nodes.tools)
-    builder.add_node("hold", lambda state: {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None})
+    builder.add_node("hold", hold)
     builder.add_edge(START, "model")
     builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
     builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
@@ -90,7 +95,7 @@ def _repeat_cases(router: Any) -> None:
                        f"returned {got!r}, not {want!r}: {why}")
 
 
-@exercise("07.4", kind="code", title="route_after_model with a rule that stops a repeated call")
+@exercise("08.1", kind="code", title="route_after_model with a rule that stops a repeated call")
 def check_repeat_router(route_after_model: Any) -> str:
     used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "agent_with_router"})
     if used:
@@ -110,4 +115,65 @@ def check_repeat_router(route_after_model: Any) -> str:
             "the scripted manager answer")
 
 
-__all__ = ["agent_with_router", "check_repeat_router", "smollm2_replay"]
+def _filed(state: dict) -> list[tuple[str, dict]]:
+    return [(call.name, call.arguments) for message in state["messages"] if message.role == "assistant"
+            for call in message.tool_calls]
+
+
+def _give_up_case(give_up: Any, filed: list, pending: list) -> None:
+    state = _agent_state(filed, pending)
+    before = deepcopy(state)
+    try:
+        slip = give_up(state)
+    except (AttributeError, KeyError, TypeError) as exc:
+        raise Hint(f"your node failed on a worksheet of ours ({type(exc).__name__}): messages are objects (m.role, "
+                   "m.tool_calls), and each call has .name and .arguments (a dict)") from None
+    if state != before:
+        raise Hint("your node changed the worksheet it was handed; a node returns a slip and the engine merges it")
+    if not isinstance(slip, dict):
+        raise Hint(f"your node returned a {type(slip).__name__}; a node returns a slip, a dict of the fields it sets")
+    if "answer" in slip or "messages" in slip:
+        raise Hint("your slip sets answer or messages: a stop never fills in an answer (only the model's reply "
+                   "does), and the repeated call never ran, so nothing is filed")
+    if slip.get("stop_reason") != "repeated call":
+        raise Hint(f"your slip's stop_reason is {slip.get('stop_reason')!r}, not 'repeated call': the run's end "
+                   "must say why it stopped")
+    if slip.get("pending_calls") != [] or "pending_reply" not in slip or slip["pending_reply"] is not None:
+        raise Hint("clear the batch: pending_calls [] and pending_reply None, or the stopped run still holds calls "
+                   "that look as if they are waiting to run")
+    error, ran = slip.get("error"), _filed(state)
+    if not isinstance(error, str):
+        raise Hint("say which call repeated in the slip's error field, a string")
+    for call in state["pending_calls"]:
+        named = f"{call.name}({call.arguments})" in error
+        if (call.name, call.arguments) in ran and not named:
+            raise Hint(f"your error {error!r} does not name {call.name}({call.arguments}), which already ran: write "
+                       "each repeated call as name(arguments)")
+        if (call.name, call.arguments) not in ran and named:
+            raise Hint(f"your error {error!r} names {call.name}({call.arguments}), which never ran before: name only "
+                       "the pending calls that repeat a filed one")
+
+
+def _repeat_router(state: dict) -> str:
+    """08.1's rules, the checker's own copy: 08.3 is checked with it, so a learner with 08.1 open can do 08.3."""
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    ran = _filed(state)
+    return "repeat" if any((call.name, call.arguments) in ran for call in state["pending_calls"]) else "tools"
+
+
+@exercise("08.3", kind="code", title="give_up(state): the node that stops a repeated call and says which")
+def check_give_up(give_up: Any) -> str:
+    if borrowed(give_up, {"agent_with_router", "_stop_repeat", "_repeat_router", "AgentNodes"}):
+        raise Hint("your node calls the course's own; write the slip yourself from the worksheet")
+    _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F24])
+    _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F18, F24])
+    _give_up_case(give_up, [[TOKYO, PARIS], [F24], [F18]], [TOKYO, PARIS])
+    real = run_agent_graph(agent_with_router(_repeat_router, smollm2_replay(), hold=give_up), QUESTION)
+    if (real["stop_reason"], real["answer"], real["tool_calls_made"]) != ("repeated call", None, 3):
+        raise Hint(f"in the agent graph on the SmolLM2 replay your node ended {real['stop_reason']!r} after "
+                   f"{real['tool_calls_made']} tool handlers; it should stop at the first repeat, before it runs")
+    return f"the replayed SmolLM2 run stops at its first repeat and says why: {real['error']!r}"
+
+
+__all__ = ["agent_with_router", "check_give_up", "check_repeat_router", "smollm2_replay"]

@@ -201,65 +201,6 @@ def latest_adds(old, new):
 
 
 # -- 07.4 -------------------------------------------------------------------------------------------
-def _already_ran(state):
-    return [(call.name, call.arguments) for message in state["messages"] if message.role == "assistant"
-            for call in message.tool_calls]
-
-
-def route_after_model(state):
-    if state["stop_reason"] is not None or not state["pending_calls"]:
-        return "end"
-    ran = _already_ran(state)
-    if any((call.name, call.arguments) in ran for call in state["pending_calls"]):
-        return "repeat"  # the same call again will get the same answer: stop before running it
-    return "tools"
-
-
-def repeat_before_the_stop(state):
-    ran = _already_ran(state)
-    if any((call.name, call.arguments) in ran for call in state["pending_calls"]):
-        return "repeat"
-    return "end" if state["stop_reason"] is not None or not state["pending_calls"] else "tools"
-
-
-def repeat_by_name_only(state):
-    if state["stop_reason"] is not None or not state["pending_calls"]:
-        return "end"
-    names = [name for name, _ in _already_ran(state)]
-    return "repeat" if any(call.name in names for call in state["pending_calls"]) else "tools"
-
-
-def repeat_of_the_last_round_only(state):
-    if state["stop_reason"] is not None or not state["pending_calls"]:
-        return "end"
-    replies = [message for message in state["messages"] if message.role == "assistant"]
-    last = [(call.name, call.arguments) for call in replies[-1].tool_calls] if replies else []
-    return "repeat" if any((call.name, call.arguments) in last for call in state["pending_calls"]) else "tools"
-
-
-def repeat_against_the_batch_itself(state):
-    if state["stop_reason"] is not None or not state["pending_calls"]:
-        return "end"
-    batch = [(call.name, call.arguments) for call in state["pending_calls"]]
-    return "repeat" if any((call.name, call.arguments) in batch for call in state["pending_calls"]) else "tools"
-
-
-def repeat_of_the_first_call_only(state):
-    if state["stop_reason"] is not None or not state["pending_calls"]:
-        return "end"
-    first = state["pending_calls"][0]
-    return "repeat" if (first.name, first.arguments) in _already_ran(state) else "tools"
-
-
-def repeat_wraps_the_package(state):
-    from mingraph_lite.graph import AgentNodes
-
-    route = AgentNodes.route_after_model(state)
-    return "repeat" if route == "tools" and (state["pending_calls"][0].name, state["pending_calls"][0].arguments) \
-        in _already_ran(state) else route
-
-
-# -- 07.5 -------------------------------------------------------------------------------------------
 def send_missing(state, send):
     have = {reading["city"] for reading in state["readings"]}
     missing = [city for city in state["cities"] if city not in have]
@@ -308,9 +249,8 @@ def send_with_the_package(state, send):
     return [p for p in BriefNodes.fan_out(state, send) if p]
 
 
-SOLUTIONS = {"07.1": collect_city, "07.2": declare_parallel, "07.3": latest_per_city,
-             "07.4": route_after_model, "07.5": send_missing,
-             "07.Q2": 8, "07.Q3": 1, "07.Q5": 0}
+SOLUTIONS = {"07.1": collect_city, "07.2": declare_parallel, "07.3": latest_per_city, "07.4": send_missing,
+             "07.Q2": 8, "07.Q3": 1, "07.Q5": {"supersteps": 4, "collect_city": 2}}
 
 WRONG = {
     "07.1": [(collect_city_ignores_the_worksheet, "look in state['readings'] first"),
@@ -334,13 +274,7 @@ WRONG = {
              (latest_keeps_the_first, "you kept the old reading"),
              (latest_moves_to_the_end, "a replaced city keeps its place"),
              (latest_in_place, "changed a list it was given")],
-    "07.4": [(repeat_by_name_only, "the same name AND the same arguments"),
-             (repeat_of_the_last_round_only, "not only the last round"),
-             (repeat_against_the_batch_itself, "a first batch repeats nothing"),
-             (repeat_wraps_the_package, "write all three rules yourself"),
-             (repeat_before_the_stop, "read stop_reason before looking for repeats"),
-             (repeat_of_the_first_call_only, "any pending call, not only the first")],
-    "07.5": [(send_every_city, "a city that already has a reading gets no packet"),
+    "07.4": [(send_every_city, "a city that already has a reading gets no packet"),
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
              (send_with_our_send, "build each packet with the `send` it is handed"),
@@ -350,7 +284,9 @@ WRONG = {
              (send_route_always, "only for a worksheet that misses no city")],
     "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
     "07.Q3": [(2, "for every superstep in which an edge into it fires")],
-    "07.Q5": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],
+    "07.Q5": [({"supersteps": 6, "collect_city": 2}, "share one superstep"),
+              ({"supersteps": 4, "collect_city": 3}, "a city that already has a reading gets no packet"),
+              (4, "a dict")],
 }
 
 QUESTIONS = {
@@ -366,13 +302,6 @@ QUESTIONS = {
     "07.Q4": "`slips = {node: graph['nodes'][node](deepcopy(state)) for node in sorted(active - {END})}`: every node "
              "is called on a copy of the same state before anything is merged. The merge loop runs over `slips` in "
              "that sorted order, so the merged worksheet is the same on every run.",
-    "07.Q5": "None: max_tool_calls is checked for the whole batch before it starts, and the first batch asks for two "
-             "lookups, which would exceed 1; the run stops with stop_reason 'tool budget' and tool_calls_made 0.",
-    "07.Q6": "The tools node writes [] to clear the batch it ran. With operator.add, old + [] is the old batch, so the "
-             "calls would still be pending and would run again on the next tools step.",
-    "07.Q7": "A check of its own: a node after `model` that compares the final reply with the tool results (here a "
-             "Celsius value called °F, the mistake notebook 05's classification finds), and a route from it to a hold "
-             "exit, as the brief routes a failed check. The agent graph's routers read only the budgets and whether "
-             "calls are pending; a wrong number in a final reply looks like any other answer until something checks "
-             "it.",
+    "07.Q5": "4 supersteps and 2 runs of collect_city: the router sends one packet per missing city, both packets "
+             "run collect_city in superstep 1, then write_draft, check_draft and publish take one superstep each.",
 }

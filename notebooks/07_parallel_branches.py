@@ -1,34 +1,34 @@
 # %% [markdown]
-# # 07 · Parallel branches, the real LangGraph, and the agent loop as a graph
+# # 07 · Parallel branches, the join, and the real LangGraph
 #
 # **By the end of this notebook you will be able to**
 #
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
 # - write a branch's node, a reducer, and one declaration that runs on the package's engine and on LangGraph;
-# - read the agent loop of notebook 01 as a two-node graph and write a router that stops a model repeating itself;
-# - fan out with `Send`, one branch per item.
+# - fan out with `Send`, one branch per item, and skip the items already done.
 #
-# **Before you start:** notebook 06; notebook 04's listeners. LangGraph is used where it is installed
+# **Prerequisites:** notebook 06; notebook 04's listeners. LangGraph is used where it is installed
 # (`pip install 'mingraph-lite[langgraph]'`); cells that need it skip without it.
-# **Time:** about 114 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Nothing here calls a model: the agent graph is **scripted**, or replays recorded runs of real models.
+# **Words:** a *superstep* is one round in which every ready node runs on the same worksheet; a *fan-out* is
+# several edges out of one node, a *join* one edge from several nodes that waits for all; a *reducer* merges a
+# field's old value with a slip's; a `Send` packet starts one branch for one item.
+#
+# Nothing here calls a model.
 
 # %%
-import inspect
 import operator
 from copy import deepcopy
-from pathlib import Path
 from typing import Annotated, TypedDict, get_type_hints
 
 from lessons.exercises import check
 from lessons.parallel_brief import brief_in_parallel, collect_one
 from lessons.reference import reference
-from mingraph_lite import Agent, EventRecorder, GraphStepLimit, Observer
+from mingraph_lite import GraphStepLimit, Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
-from mingraph_lite.course.weather import WEATHER, weather_registry  # noqa: F401  (WEATHER: your 07.1 reads it)
-from mingraph_lite.graph import END, START, StateGraph, build_agent_graph, run_agent_graph
+from mingraph_lite.course.weather import WEATHER  # noqa: F401  (your 07.1 reads it)
+from mingraph_lite.graph import END, START, StateGraph
 
 try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
     from langgraph.graph import StateGraph as LangGraphStateGraph
@@ -55,8 +55,8 @@ print("the brief's reducers:", reducers_of(BriefState))
 # The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
 # their slips are merged only when all have finished, in a fixed order. So what if two branches write the same field?
 #
-# Here is a superstep loop of our own: notebook 06's run loop, but with a *set* of active nodes, all run on the same
-# worksheet before their slips are merged. Edges are now lists, and `"joins"` names a node that waits for others.
+# Here is a superstep loop of our own: notebook 06's run loop with a *set* of active nodes. Edges are now lists,
+# and `"joins"` names a node that waits for others.
 
 # %%
 def next_nodes(graph, node, state):
@@ -164,7 +164,7 @@ def collect_city(city):
 check("07.1", collect_city)
 
 # %% [markdown]
-# The rest of the notebook runs its own version, loaded from the solutions file without printing it:
+# From here on the notebook runs its own version, loaded unprinted:
 
 # %%
 our_collect_city = reference("07.1")  # a name of its own: yours stays yours for 07.2
@@ -229,9 +229,8 @@ class Log(TypedDict):
 def uneven(builder, join):
     for name in ("a", "a2", "b", "write"):
         builder.add_node(name, lambda state, name=name: {"log": [name]})
-    builder.add_edge(START, "a")
-    builder.add_edge("a", "a2")
-    builder.add_edge(START, "b")
+    for source, target in ((START, "a"), ("a", "a2"), (START, "b")):
+        builder.add_edge(source, target)
     if join:
         builder.add_edge(["a2", "b"], "write")  # one edge from both branches: waits for both
     else:
@@ -406,133 +405,12 @@ print(fresh["answer"])
 assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 
 # %% [markdown]
-# ## The agent loop as a graph
-#
-# Notebook 01's loop is two nodes with a router after each. `model` asks the model once (if `max_model_steps` allows);
-# a reply that asks for tools waits in `pending_calls`. `tools` checks the whole batch against `max_tool_calls` before
-# any handler starts, runs it, and files the reply with its answers in `messages`. A stopped run keeps `answer=None`
-# and says why in `stop_reason`. The graph and its two routers:
-
-# %%
-from mingraph_lite.graph import AgentNodes
-
-agent_graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT)
-print(agent_graph.draw_ascii())
-print(inspect.getsource(AgentNodes.route_after_model))
-print(inspect.getsource(AgentNodes.route_after_tools))
-
-# %% [markdown]
-# The four-round manager (**scripted**) runs through it; notebook 04's listeners hear what `Agent` would announce:
-
-# %%
-recorder = EventRecorder()
-end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
-                                        observers=[recorder]), QUESTION)
-print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
-print("stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"], "| tool calls:", end["tool_calls_made"])
-agent_recorder = EventRecorder()  # the Agent of notebook 03, same manager: the same events, without node_*
-Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
-print("same events as Agent:", [e for e in recorder.events if not e["event"].startswith("node_")] == agent_recorder.events)
-
-# %% [markdown]
-# ### A real model that never takes the exit
-#
-# A real small model may not find the exit. This recorded run (`data/experiments/README.md`) is **SmolLM2-135M**
-# (Q4_1 weights, in-process llama.cpp), definition `finish-right`, variant "zero-shot", run #12: temperature 0.7,
-# seed 112, at most 6 model calls. Its six replies are **replayed** through the agent graph:
-
-# %%
-import csv
-
-from mingraph_lite import ReplayLLM
-
-FINISH = Path("../data/experiments/finish-right")
-with (FINISH / "smollm2-135m" / "results.csv").open(encoding="utf-8") as handle:
-    row = next(r for r in csv.DictReader(handle) if r["variant"] == "zero-shot" and r["index"] == "12")
-replayed = ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"])
-real = run_agent_graph(build_agent_graph(replayed, weather_registry(), SYSTEM_PROMPT,
-                                         max_model_steps=6), QUESTION)
-print(f"model: {replayed.responses[0].model}, seed {row['seed']}, temperature {row['temperature']}")
-slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_calls]
-print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
-print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
-assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
-assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup ran: each number is made up
-
-# %% [markdown]
-# The model never looked up a city: it made up 22, converted it, then 20, then 10 four times. The budget stopped the
-# run with no answer, but late: from the fourth call on, it asked for a call that had already run.
-#
-# ### Exercise 07.4: a router that stops a repeated call
-#
-# Write `route_after_model(state)` with a third route. Rules:
-#
-# 1. a run whose `stop_reason` is set, or with no `pending_calls`, goes to `"end"` (as the package's router);
-# 2. if any pending call has the same `name` **and** the same `arguments` as a call already filed (the `tool_calls`
-#    of the assistant messages in `state["messages"]`), return `"repeat"`: the graph sends it to a node that stops
-#    the run with `stop_reason` "repeated call", without running it;
-# 3. otherwise `"tools"`.
-#
-# The check runs your router on worksheets of its own, then in the agent graph (`agent_with_router`) on the SmolLM2
-# replay and the scripted manager. The package's router has no rule 2; an answer that calls it is refused.
-
-# %%
-def route_after_model(state):
-    raise NotImplementedError  # your code here
-
-
-# %%
-check("07.4", route_after_model)
-
-# %% [markdown]
-# The notebook's own router, loaded unprinted, on the same replay:
-
-# %%
-from lessons.exercises.nb07_agent import agent_with_router
-
-stopped = run_agent_graph(agent_with_router(reference("07.4"), ReplayLLM.from_trace(FINISH / "smollm2-135m" /
-                                                                                    row["trace"])), QUESTION)
-print(f"stop_reason: {stopped['stop_reason']} | model calls: {stopped['model_steps']} of 6")
-
-# %% [markdown]
-# The other way round: a run that **reached END** is not a run that is right. No `finish-right` run answers our
-# question right (notebook 02 replays later runs that do). This one is **Gemma 3 270M** (Q4_K_M weights, in-process
-# llama.cpp), variant "worked example" (an exchange on two other cities before the question), run #12: temperature
-# 0.7, seed 112, at most 6 model calls, replayed with the worked example on the worksheet:
-
-# %%
-from mingraph_lite import SystemMessage, UserMessage
-from mingraph_lite.course.definition import load
-from mingraph_lite.graph import initial_agent_state
-
-finish_right = load("finish-right")
-worked = next(v for v in finish_right.variants if v.name == "worked example")
-start = initial_agent_state(finish_right.question)
-start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
-closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-12.jsonl")
-ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
-print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
-      ended["model_steps"])
-asked = {c.id: c.arguments["city"] for m in ended["messages"] if m.role == "assistant" for c in m.tool_calls
-         if c.name == "get_weather"}
-print("lookups:", [f"{asked[m.tool_call_id]}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
-print("answer, its first line:", ended["answer"].splitlines()[0])
-made = [c.name for m in ended["messages"][len(start["messages"]):] if m.role == "assistant" for c in m.tool_calls]
-assert made == ["get_weather", "get_weather"]  # this run converted nothing
-assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in ended["answer"]  # Paris's °C, Tokyo's
-
-# %% [markdown]
-# Both lookups came back right (Paris 18, Tokyo 24, in Celsius); the reply swapped the cities and called the numbers
-# °F, with no conversion. The graph reached END with `stop_reason` "answered" and a wrong answer: routing decides when
-# a run stops; whether its answer is right needs a check of its own.
-
-# %% [markdown]
-# ## Back to the brief: start no branch for a city already collected
+# ## One branch per item with `Send`, and none for a city already collected
 #
 # The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
 # one router serves both engines. Given a stale worksheet like 07.3's, a router can skip a city's branch altogether.
 #
-# ### Exercise 07.5: `send_missing(state, send)`
+# ### Exercise 07.4: `send_missing(state, send)`
 #
 # Write the router at START. Rules:
 #
@@ -550,16 +428,16 @@ def send_missing(state, send):
 
 
 # %%
-check("07.5", send_missing)
+check("07.4", send_missing)
 
 # %% [markdown]
 # **Still open:** the worksheet lives in this process; a restart doesn't resume a run (LangGraph's checkpoints do).
-# **Next, notebooks 09 and 10:** memory and its cost; an agent wrapped as a tool, and plan-and-execute.
+# **Next, notebook 08:** the agent loop of notebook 01 as a graph, and routes that stop a real model's run.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in `notebooks/solutions/07_parallel_and_agent_graph.py`
+# Answer in your own words first; the answers are in `notebooks/solutions/07_parallel_branches.py`
 # (`QUESTIONS`). The cells after the list check three of them against real runs.
 #
 # 1. Why does `readings` need a reducer once the cities are collected in parallel, when the sequential `collect` of
@@ -571,11 +449,8 @@ check("07.5", send_missing)
 #    **no** join: one edge from `a2` and one from `b2` into `write`. How many times does `write` run?
 # 4. One line of `run_supersteps` makes every node of a superstep read the same worksheet, and also fixes the order
 #    their slips are merged in. Which line, and which part of it does each job?
-# 5. With the four-round manager and `max_tool_calls=1`, how many tool handlers run before the graph stops?
-# 6. `pending_calls` is replaced, not added to. What would go wrong with `operator.add` on it?
-# 7. The Gemma run reached END with `stop_reason` "answered" and a wrong answer. What would the graph need for this
-#    run to end held instead of answered, and why can a router that reads only the budgets and the pending calls
-#    not catch it?
+# 5. The brief with 07.4's `send_missing` at START, the complete writer, on a worksheet for three cities of which one
+#    already has a reading: how many supersteps does the run take, and how many times does `collect_city` run?
 
 # %%
 answer_q2 = ...  # a number
@@ -590,7 +465,7 @@ answer_q3 = ...  # a number
 check("07.Q3", answer_q3)
 
 # %%
-answer_q5 = ...  # a number
+answer_q5 = {"supersteps": None, "collect_city": None}  # fill in two numbers
 
 # %%
 check("07.Q5", answer_q5)
