@@ -2,8 +2,7 @@
 # # 02 · What a run remembers
 #
 # Notebook 01 wrote the agent loop and gave it a ceiling. This one asks what the loop has to carry from one
-# round to the next, shows a Python trap that makes two agents share one memory, and then puts two real
-# (tiny) models on the same loop, from recorded runs, to see how they go wrong, and what made one go right.
+# round to the next, and replays two real (tiny) models' recorded runs on it.
 #
 # **What you will be able to do at the end**
 #
@@ -12,10 +11,10 @@
 # - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
 # - read recorded runs of two real models, say what went wrong, and find a made-up number in any run's
 #   events with code (you write `first_made_up`);
-# - replay a real tiny model's run that finishes right, and say why right numbers are not yet a clean answer.
+# - say why a real run's right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
-# and their results; `max_steps`; scripted managers, models). **Time:** about 101 minutes (estimated from length and exercises).
+# and their results; `max_steps`; scripted managers, models). **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.
@@ -28,28 +27,18 @@
 # %% [markdown]
 # ## Setup
 #
-# The same menu, question and managers as in notebook 01, and the one-line reader of a folder.
+# The same menu, question and managers as in notebook 01; `show_folder` prints a folder one line a message.
 
 # %%
 from mingraph_lite import (Agent, EventRecorder, KeepAll, ScriptedLLM, StepLimitReached, SystemMessage,
                            UserMessage)
 from lessons.exercises import check
+from lessons.folders import show_folder
 from lessons.pictures import draw_rounds
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, three_round_manager
 from mingraph_lite.course.weather import weather_registry
 
 registry = weather_registry()
-
-
-def describe(message):
-    """One line per message in the folder, the way a person would read it."""
-    if getattr(message, "tool_calls", ()):
-        slips = ", ".join(f"[{c.id}] {c.name}({c.arguments})" for c in message.tool_calls)
-        return f"{message.role:<9} slips: {slips}"
-    if message.role == "tool":
-        return f"{message.role:<9} answer to [{message.tool_call_id}]: {message.content}"
-    text = " ".join(message.content.split())
-    return f"{message.role:<9} {text[:70] + '...' if len(text) > 70 else text}"
 
 
 # %% [markdown]
@@ -90,13 +79,12 @@ print(llm.name)
 print("answer:", sticky_note_loop(llm, registry, QUESTION))
 
 # %% [markdown]
-# It works, and it prints nicely. But look at its shape:
+# It works. But look at its shape:
 #
 # - every rule for every situation lives in one block, and each one begins by checking the note;
 # - the note, the step counter and the answer are loose variables that every branch must keep in sync
 #   (`step` is bumped in one branch and read in another);
-# - adding a situation, say "ask a human when a city is unknown", means editing that block and every check
-#   in it. Notebook 03 makes you do exactly that, in both versions.
+# - a new situation means editing that block and every check in it (notebook 03 has you do it).
 #
 # ## What a run has to remember
 #
@@ -132,9 +120,8 @@ class RunContext:
 
 first, second = RunContext(), RunContext()
 first.events.append("user asked about Paris")
-print("same events list?", first.events is second.events)
-print("second run's events:", second.events)
-print("done?", first.done)
+print("same events list?", first.events is second.events, "| second run's events:", second.events,
+      "| first done?", first.done)
 
 # %% [markdown]
 # Each `RunContext()` gets its own list, because `default_factory` is called once per object. Write
@@ -189,10 +176,8 @@ folders = len({id(weather_agent.memory), id(greeter.memory)})
 print(f"folders: {folders}", "(no guess written)" if my_guess_folders is ... else f"(you guessed {my_guess_folders})")
 
 greeter.run("Hi!")
-read_out = greeter_llm.calls[0][0]
-print(f"\nwhat the greeter's manager read on its FIRST call ({len(read_out)} messages):")
-for message in read_out:
-    print(" ", describe(message))
+print(f"\nwhat the greeter's manager read on its FIRST call ({len(greeter_llm.calls[0][0])} messages):")
+show_folder(greeter_llm.calls[0][0])
 
 # %% [markdown]
 # `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
@@ -227,11 +212,8 @@ greeter = Agent(greeter_llm, registry, "You greet people warmly.")
 weather_agent = Agent(three_round_manager(), registry, SYSTEM_PROMPT)
 weather_agent.run({"question": QUESTION})
 greeter.run({"question": "Hi!"})
-print("same folder object?", greeter.memory is weather_agent.memory)
-print(f"the greeter's manager read {len(greeter_llm.calls[0][0])} messages:")
-for message in greeter_llm.calls[0][0]:
-    print(" ", describe(message))
-assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0]) == 2
+assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0]) == 2  # its own system prompt, "Hi!"
+print("the greeter's manager read, on its first call:", [m.role for m in greeter_llm.calls[0][0]])
 
 # %% [markdown]
 # ### Exercise 02.2: a loop that keeps its run in one record
@@ -243,8 +225,7 @@ assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0
 # - `events` is the folder: the system message, the question, then every reply and answer slip in order;
 #   the model reads `ctx.events` each round;
 # - `step` is the number of model calls made so far;
-# - `scratch["errands"]` counts the errands run: a figure the caller wants at once (to bill the run, or to
-#   cap its errands), kept up to date so nobody has to recount the folder for it;
+# - `scratch["errands"]` counts the errands run so far (a figure the caller wants without recounting the folder);
 # - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
 #   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got, and
 #   nobody can mistake it for an answer.
@@ -288,6 +269,7 @@ my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" ea
 from pathlib import Path
 
 from mingraph_lite import ReplayLLM, read_trace
+from lessons.replies import recorded_model, show_replies
 
 RUNS = Path("..") / "data" / "experiments" / "finish-right"
 RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
@@ -301,14 +283,10 @@ for label, trace in RECORDED.items():
         outcome = "a" if answer == "Paris: 64°F, Tokyo: 75°F" else "b"
     except StepLimitReached as e:
         outcome = f"c ({type(e).__name__}: {e})"
-    recorded = next(e["model"] for e in read_trace(trace) if e["event"] == "model_reply")
-    print(f"{label} (the trace records model {recorded!r})")
-    for event in real[label].of("model_reply"):
-        reply = event["message"]
-        said = ", ".join(f"{c['name']}({c['arguments']})" for c in reply["tool_calls"]) or f"answer {reply['content'][:40]!r}..."
-        print(f"  step {event['step']}: read {event['input_tokens']} tokens, wrote {event['output_tokens']}: {said}")
-    guess = my_guess_real[label]
-    print(f"  outcome: {outcome}", "(no guess written)" if guess is ... else f"(you guessed {guess!r})", "\n")
+    print(f"{label} (the trace records model {recorded_model(trace)!r})")
+    show_replies(real[label])
+    print(f"  outcome: {outcome}", "(no guess written)" if my_guess_real[label] is ...
+          else f"(you guessed {my_guess_real[label]!r})", "\n")
 
 # %%
 draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in real.items()})
@@ -327,8 +305,7 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # %%
 replies = real["SmolLM2-135M"].of("model_reply")
 slips = [(c["name"], c["arguments"]) for e in replies for c in e["message"]["tool_calls"]]
-assert not any(name == "get_weather" for name, _ in slips)              # it never looked anything up
-assert all(slip == ("to_fahrenheit", {"celsius": 30.0}) for slip in slips)  # one slip, six times
+assert all(slip == ("to_fahrenheit", {"celsius": 30.0}) for slip in slips)  # one slip, six times, no get_weather
 assert "30" not in QUESTION and "30" not in SYSTEM_PROMPT                 # 30 came from nowhere
 assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "step limit"
 growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
@@ -345,7 +322,6 @@ print("one tool_return event:", real["SmolLM2-135M"].of("tool_return")[0])
 # %%
 from collections import Counter
 
-sampled = RUNS
 
 
 def first_slip_and_end(trace):
@@ -355,16 +331,15 @@ def first_slip_and_end(trace):
     return calls, finish
 
 
-smol = [first_slip_and_end(t) for t in sorted((sampled / "smollm2-135m" / "traces").glob("zero-shot-*.jsonl"))]
+smol = [first_slip_and_end(t) for t in sorted((RUNS / "smollm2-135m" / "traces").glob("zero-shot-*.jsonl"))]
 starts = Counter(calls[0][0] for calls, _ in smol)
 made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol
                                      if calls[0][0] == "to_fahrenheit"})]
-assert len(smol) == 16 and starts["to_fahrenheit"] >= 15
-assert all(finish["reason"] == "step limit" for _, finish in smol)
+assert len(smol) == 16 and starts["to_fahrenheit"] >= 15 and all(end["reason"] == "step limit" for _, end in smol)
 print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with to_fahrenheit on a made-up number "
       f"({', '.join(made_up)}), {starts['get_weather']} with get_weather; all hit the step limit")
 
-gem = [first_slip_and_end(t) for t in sorted((sampled / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
+gem = [first_slip_and_end(t) for t in sorted((RUNS / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
 no_tool = [finish["answer"] for calls, finish in gem if not calls]
 echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
 assert len(gem) == 16 and len(no_tool) == 9 and len(echoes) > len(no_tool) / 2
@@ -374,13 +349,10 @@ print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without
 print(f"  answers that copy the reply format's placeholder '<your answer>': {len(echoes)} of {len(no_tool)}")
 
 # %% [markdown]
-# %% [markdown]
-# **Why, as far as a trace can say.** A 135M model is tiny. The local adapter makes it choose between an
-# answer and a slip, and a JSON schema shapes each slip's arguments, but nothing forces them to make sense. One
-# plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the model reached
-# straight for the conversion tool, filling in a number that looks like a temperature. Each round the folder
-# only grew by its own slip and the answer `86`, not enough to change its mind. From run to run the made-up
-# number changes, but the mistake does not.
+# **Why, as far as a trace can say.** A JSON schema shapes each slip's arguments, but nothing forces them to
+# make sense. One plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the
+# tiny model reached straight for the conversion tool. From run to run the made-up number changes, but the
+# mistake does not.
 #
 # The schema cannot make every slip *parse*, though: the adapter also caps the tokens of each piece of a
 # reply, and a slip whose arguments were cut off there is kept as text (exercise 02.3 below has to handle
@@ -412,14 +384,11 @@ prompt = local_prompt([SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)], reg
 print(prompt)
 gemma = real["Gemma 3 270M"].of("model_reply")[0]["message"]["content"]
 assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not gemma.endswith(">")
-assert prompt.count("<start_of_turn>user") == 2 and "<end_of_turn>\n<start_of_turn>user" in prompt  # two user turns
 assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
 
 # %% [markdown]
 # The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in: tiny models imitate the surface of their prompt. (Our turn format also gives the system text a
-# user turn of its own, where Gemma's chat template folds it into the first; these runs cannot tell whether that
-# matters.) And look at what our loop did with it: no slips, so the loop took its way out (an answer), and the
+# filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it: no slips, so the loop took its way out (an answer), and the
 # run ended after one call, "answered". The ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
 #
 # For SmolLM2 the **ceiling** turned "never stops" into six model calls and a `StepLimitReached`, with **no
@@ -479,11 +448,9 @@ def replay_named(model, variant, trace):
 
 
 works = replay_named("smollm2-135m", "named, T=0.1", "named-t-0-1-00.jsonl")
-for event in works.of("tool_call"):
-    print(f"  step {event['step']}: {event['name']}({event['arguments']})")
-recorded = next(e["model"] for e in read_trace(WORKS / "smollm2-135m" / "traces" / "named-t-0-1-00.jsonl")
-                if e["event"] == "model_reply")
-print("answer:", works.of("finish")[0]["answer"], "| the trace records model", repr(recorded))
+show_replies(works)
+print("answer:", works.of("finish")[0]["answer"], "| the trace records model",
+      repr(recorded_model(WORKS / "smollm2-135m" / "traces" / "named-t-0-1-00.jsonl")))
 assert works.of("finish")[0]["answer"] == "Paris: 64°F, Tokyo: 75°F" and len(works.of("model_reply")) == 3
 assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris", "Tokyo"))  # examples: other cities
 assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt and "each city" not in SYSTEM_PROMPT
@@ -517,8 +484,7 @@ assert stray == len(right_replies)
 # %% [markdown]
 # ## Your model, same loop
 #
-# Everything above used scripted managers or a recording, so the counts are the same on every machine. Set
-# `MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
+# Set `MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
 # **Predict first:** how many model calls will *your* model need?
 
 # %%
@@ -526,60 +492,46 @@ assert stray == len(right_replies)
 # (the output depends on the active model: MINGRAPH_LLM, scripted by default)
 from mingraph_lite.course.scripts import make_llm
 
-llm = make_llm()
 recorder = EventRecorder()
-mine = Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder], max_steps=6)
+mine = Agent(make_llm(), weather_registry(), SYSTEM_PROMPT, observers=[recorder], max_steps=6)
 try:
     outcome = mine.run({"question": QUESTION})["answer"]
 except StepLimitReached as e:
     outcome = f"no answer: {e}"
-print(f"model: {llm.name}")
-print(f"model calls: {len(recorder.of('step_start'))}, errands: {len(recorder.of('tool_call'))}")
-print(f"outcome: {outcome}")
+print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, "
+      f"errands: {len(recorder.of('tool_call'))} | outcome: {outcome}")
 
 # %% [markdown]
 # ## What is still open
 #
-# - **The rulebook.** The sticky-note loop checks "where am I?" on every turn, and a new situation means
-#   editing every branch. Notebook 03 gives each situation its own card, and has you add one to both.
-# - **A tool that fails.** In every loop here, an errand that raises stops the run with a slip left
-#   unanswered in the folder. OpenAI's API refuses such a folder ("An assistant message with 'tool_calls' must
-#   be followed by tool messages responding to each 'tool_call_id'"), so the *next* run would break too. Notebook 03
-#   separates "the model filled in the slip wrong" (it can fix that) from "the service is down" (it can't).
-# - **Watching.** The only view of a run is what we chose to `print` inside the loop, or a recorder handed
-#   in. Notebook 04 is about listeners that watch without the loop knowing who they are.
-# - **The folder carries over between runs** of one agent. For a chat assistant that is the point; for an
-#   agent handed two unrelated tasks, the second task's folder still holds the first (notebook 10).
+# - **The rulebook**: a new situation means editing every branch of the sticky-note loop (notebook 03: cards).
+# - **A tool that fails** stops the run with a slip left unanswered in the folder, which providers refuse, so
+#   the *next* run breaks too (notebook 03).
+# - **Watching**: our only view of a run is what we `print` or a recorder handed in (notebook 04: listeners).
+# - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 10).
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in `notebooks/solutions/02_what_a_run_remembers.py`. The
-# cells after the list check three of them against the code or the recordings.
+# Answers are in the solutions; the cells after the list check questions 1 to 3 against the code or the recordings.
 #
 # 1. After the trap section's two `NaiveAgent`s (weather, then greeter) ran, a third is built without a
-#    memory and asked "Hi!". How many messages does its manager read on its first call? (Checked below by
-#    running it.)
-# 2. `dataclasses` refuses `events: list = []`, but Python happily runs `memory=KeepAll(...)` in a `def`
-#    line. Why is the second one just as dangerous, and why can't Python refuse it?
-# 3. SmolLM2's folder grew by the same number of tokens every round. Had the ceiling been 10 instead of 6 and
-#    the model kept sending the same slip, how many tokens would its tenth call have read? (Checked below
-#    against the recording.)
-# 4. SmolLM2's run #0 replayed with `max_steps=3` instead of 6: how many errands run, and does the caller
-#    get an answer? (Checked below by replaying the recording.)
-# 5. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
+#    memory and asked "Hi!". How many messages does its manager read on its first call?
+# 2. SmolLM2's folder grew by the same number of tokens every round. Had the ceiling been 10 instead of 6 and
+#    the model kept sending the same slip, how many tokens would its tenth call have read?
+# 3. SmolLM2's run #0 replayed with `max_steps=3` instead of 6: how many errands run, and does the caller
+#    get an answer?
+# 4. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
 #    Gemma's?
-# 6. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Would moving `step += 1` into
+# 5. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Would moving `step += 1` into
 #    the "errands" branch break the ceiling? Which one-line change would?
-# 7. `remembering_loop` returns an unfinished context at the ceiling, where `capped_loop` raised. When is
-#    each the better choice for the caller?
 
 # %%
 answer_q1 = ...  # a number of messages
-answer_q3 = ...  # a number of tokens
-answer_q4 = ...  # (errands, answered?), e.g. (2, True)
+answer_q2 = ...  # a number of tokens
+answer_q3 = ...  # (errands, answered?), e.g. (2, True)
 
 # %%
 check("02.Q1", answer_q1)
+check("02.Q2", answer_q2)
 check("02.Q3", answer_q3)
-check("02.Q4", answer_q4)

@@ -16,11 +16,11 @@
 # - tell apart the two things called "state": **the folder** (what has happened; it only grows) and **the card**
 #   (where the run is; it flips back and forth);
 # - sort a failure by who can fix it, a slip filled in wrong (`ToolArgsError`, back to the model) or a tool
-#   that fails (up to the caller), write the card that does it for a timeout too, and keep the folder valid.
+#   that fails (up to the caller), and keep the folder valid.
 #
 # **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
 # version); Python dataclasses.
-# **Time:** about 109 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # All runs are scripted (no model, no network); every scripted manager says so in its name. The cards, the
 # folder-versus-card table and the split of errors by who can fix them follow the article *The State and
@@ -39,34 +39,17 @@ import difflib
 import inspect
 from dataclasses import dataclass
 
-from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, ScriptedLLM, StepLimitReached, SystemMessage,
-                           ToolArgsError, ToolCall, ToolMessage, ToolRegistry, UserMessage)
+from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolArgsError, ToolCall,
+                           ToolMessage, UserMessage)
+from lessons.errands import ScriptedHuman, flaky_weather, two_city_manager
 from lessons.exercises import check
+from lessons.folders import show_folder, unanswered  # one line per message; slips with no answer slip
 from lessons.pictures import card_transitions, draw_cards
 from lessons.reference import reference
-from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, number,
-                                          results, three_round_manager)
-from mingraph_lite.course.weather import WEATHER, get_weather, to_fahrenheit, weather_registry
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, three_round_manager
+from mingraph_lite.course.weather import WEATHER, weather_registry
 
 registry = weather_registry()
-
-
-def describe(message):
-    """One line per message in the folder."""
-    if getattr(message, "tool_calls", ()):
-        slips = ", ".join(f"[{c.id}] {c.name}({c.arguments})" for c in message.tool_calls)
-        return f"{message.role:<9} slips: {slips}"
-    if message.role == "tool":
-        return f"{message.role:<9} answer to [{message.tool_call_id}]: {' '.join(message.content.split())}"
-    text = " ".join(message.content.split())
-    return f"{message.role:<9} {text[:70] + '...' if len(text) > 70 else text}"
-
-
-def unanswered(folder):
-    """Ticket numbers of slips in the folder with no answer slip: a provider rejects such a folder."""
-    asked = [c.id for m in folder for c in getattr(m, "tool_calls", ())]
-    answered = {m.tool_call_id for m in folder if m.role == "tool"}
-    return [ticket for ticket in asked if ticket not in answered]
 
 
 # %% [markdown]
@@ -222,9 +205,6 @@ print("answer:", answer, f"\nCallingModel was picked up {picked.count('CallingMo
 from mingraph_lite import agents  # the package's insides, read only to show its cards: not a path to build on
 
 assert set(card_transitions(agents._CallingModel)) == set(card_transitions(CallingModel))  # the same arrows
-for card in (agents._CallingModel, agents._RunningTools, agents._Finished):
-    fields = ", ".join(card.__dataclass_fields__)
-    print(f"{card.__name__:<14} carries ({fields}); run(...) -> {inspect.signature(card.run).return_annotation}")
 agent = Agent(four_round_manager(), registry, SYSTEM_PROMPT)
 print(agent.llm.name, "->", agent.run({"question": QUESTION})["answer"])
 print("\n".join(f"{card:<14} | folder: {size:>2} messages" for card, size in agent.cards))
@@ -288,40 +268,12 @@ except ToolArgsError as e:
 # The registry files this as a slip filled in wrong (`ToolArgsError`), but no slip the model writes will put
 # Reykjavik in our data. A person at the desk might know. So we add a situation: **when a slip asks about an
 # unknown city, ask a human before running it, and hand their answer back as the answer slip**. The human here
-# is scripted: answers from notes, and a list of whom it was asked about.
+# is scripted (`ScriptedHuman`, in `lessons/errands.py`): it answers from notes, and lists whom it was asked about.
 
 # %%
 def knows(city):
     """Is this city in the teaching data? (get_weather would refuse it otherwise.)"""
     return city.strip().lower() in {name.lower() for name in WEATHER}
-
-
-class ScriptedHuman:
-    """A person at the desk, scripted: answers a city's temperature in °C from notes."""
-
-    def __init__(self, notes):
-        self.notes, self.asked = dict(notes), []
-
-    def __call__(self, city):
-        self.asked.append(city)
-        return self.notes.get(city, "I don't know that one")
-
-
-def ask_both(messages, tools):
-    return [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Reykjavik"})]
-
-
-def convert_both(messages, tools):
-    return [("to_fahrenheit", {"celsius": number(r)}) for r in results(messages, "get_weather")[-2:]]
-
-
-def report(messages, tools):
-    paris, reykjavik = (number(r) for r in results(messages, "to_fahrenheit")[-2:])
-    return f"Paris: {paris}°F, Reykjavik: {reykjavik}°F"
-
-
-def reykjavik_manager():
-    return ScriptedLLM([ask_both, convert_both, report], name="scripted: Paris and Reykjavik")
 
 
 print("knows Paris?", knows("Paris"), "| knows Reykjavik?", knows("Reykjavik"))
@@ -392,7 +344,7 @@ except NotImplementedError:
 plain = RunningTools
 try:
     RunningTools = RunningToolsAskingHuman             # the one edit: the card CallingModel hands over, for this run
-    desk = Desk(reykjavik_manager(), registry, SYSTEM_PROMPT, human=human)
+    desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
     answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", first=first, show=False)
 finally:
     RunningTools = plain
@@ -436,44 +388,17 @@ assert errands[0] + 1 < sticky[0] and errands[1] + 1 + new_card > sticky[1]
 # Two failures look alike from the loop (an exception while running a slip), and they need opposite handling:
 #
 # 1. **The slip is filled in wrong**: a string where a number is due, a tool that isn't on the menu, a
-#    missing argument, or a value the tool refuses (a city it has no data for; a temperature below absolute
-#    zero, checked in the cell below). The registry raises `ToolArgsError` for every such mistake, and the
-#    manager *can* write a better slip if you tell them what was wrong.
+#    missing argument, or a value the tool refuses (a city it has no data for, like Reykjavik above). The
+#    registry raises `ToolArgsError` for every such mistake, and the manager *can* write a better slip if you
+#    tell them what was wrong.
 # 2. **The slip is fine, the service is down.** A corrected slip won't bring it back.
-
-# %%
-celsius = registry.tools[1]["function"]["parameters"]["properties"]["celsius"]
-print("the menu says:", celsius["description"])                   # what the model is told about the range
-try:
-    registry.run(ToolCall("c0", "to_fahrenheit", {"celsius": -300}))   # colder than absolute zero
-except ToolArgsError as e:
-    print(f"{type(e).__name__}: {e}")
-assert "absolute zero" in celsius["description"]
-
-# %% [markdown]
 #
-# A weather service that can go down meets our `RunningTools` card from the top (it has no `try`), run on its
-# own on a desk whose folder ends with two slips. Look at what it leaves in the folder.
+# A weather service that can go down (`flaky_weather()`, in `lessons/errands.py`: its `get_weather` raises
+# `ConnectionError` while `service["up"]` is `False`) meets our `RunningTools` card from the top (it has no
+# `try`), run on its own on a desk whose folder ends with two slips. Look at what it leaves in the folder.
 
 # %%
-service = {"up": False}
-
-
-def flaky_get_weather(city: str) -> str:
-    """Get the current temperature for a city, in degrees Celsius (fixed teaching data).
-
-    Args:
-        city: The city name, for example "Paris".
-    """
-    if not service["up"]:
-        raise ConnectionError("weather service down")
-    return get_weather(city)
-
-
-flaky = ToolRegistry()
-flaky.add(flaky_get_weather, name="get_weather")
-flaky.add(to_fahrenheit)
-
+service, flaky = flaky_weather()
 two_slips = (ToolCall("w1", "get_weather", {"city": "Paris"}), ToolCall("w2", "get_weather", {"city": "Tokyo"}))
 
 
@@ -523,15 +448,14 @@ try:
     SafeRunningTools(two_slips, 1).run(desk)
 except ConnectionError as e:
     print(f"the tool failed and the caller hears it: {type(e).__name__}: {e}")
-for message in desk.folder[3:]:
-    print(" ", describe(message))
+show_folder(desk.folder[3:])
 assert not unanswered(desk.folder)
 
 bad_slip = (ToolCall("c1", "to_fahrenheit", {"celsius": "18"}),)   # a string, not a number
 desk = desk_with(bad_slip, registry)
 next_card = SafeRunningTools(bad_slip, 1).run(desk)
 print("\nafter a bad slip, the next card is", next_card, "and the folder ends with:")
-print(" ", describe(desk.folder[-1]))
+show_folder(desk.folder[-1:])
 assert next_card == CallingModel(2) and desk.folder[-1].is_error
 
 # %% [markdown]
@@ -541,101 +465,40 @@ assert next_card == CallingModel(2) and desk.folder[-1].is_error
 # only arguments that fail the tool's schema and raises the rest, where ours also sends back what the tool itself
 # refuses (`ToolArgsError`), such as an unknown city (`tests/notebooks/test_nb03_claims.py`).
 #
-# Now whole runs on the package's `Agent`.
-#
-# ### 1. A bad slip the model fixes
-#
-# This scripted manager sends `{"celsius": "18"}`, a string. The registry does not turn `"18"` into `18`, so
-# the manager gets an answer slip saying what to fix, and sends the right slip next round. `ConsoleLogger`
-# prints each step (notebook 04).
-#
-# **Predict first:** how many model calls will this run take?
+# Now whole runs on the package's `Agent`. First a scripted manager whose slip is filled in wrong: `"18"`, a
+# string, which the registry does not turn into `18`. The manager gets an answer slip saying what to fix.
 
 # %%
-my_guess_fixer = ...  # a number
-
-# %%
-fixer = ScriptedLLM([
-    [("get_weather", {"city": "Paris"})],
-    [("to_fahrenheit", {"celsius": "18"})],     # the mistake: a string
-    [("to_fahrenheit", {"celsius": 18})],       # the fix, after reading the error slip
-    lambda messages, tools: f"Paris: {number(results(messages, 'to_fahrenheit')[0])}°F",
-], name="scripted: fixes its slip")
-
-agent = Agent(fixer, registry, SYSTEM_PROMPT, observers=[ConsoleLogger()])
-result = agent.run({"question": "What's the temperature in Paris, in Fahrenheit?"})
-print()
-print("answer:", result["answer"], "| model calls:", len(fixer.calls),
-      "(no guess written)" if my_guess_fixer is ... else f"(you guessed {my_guess_fixer})")
-print("the error slip:", describe(next(m for m in agent.memory.messages() if m.role == "tool" and m.is_error)))
-
+fixer = ScriptedLLM([[("to_fahrenheit", {"celsius": "18"})], [("to_fahrenheit", {"celsius": 18})], "18°C is 64°F."],
+                    name="scripted: fixes its slip")
+agent = Agent(fixer, registry, SYSTEM_PROMPT)
+print("answer:", agent.run({"question": "18°C in Fahrenheit?"})["answer"], "| model calls:", len(fixer.calls))
+show_folder(m for m in agent.memory.messages() if m.role == "tool")   # the error slip, then the result
+assert [m.is_error for m in agent.memory.messages() if m.role == "tool"] == [True, False]
 
 # %% [markdown]
-# ### 2. A tool that fails, and the next run on the same agent
-#
-# One script, two questions on the **same agent**: run 1 with the service down, run 2 after it comes back.
-# After run 1 every slip has its answer slip, so the folder is still a valid conversation, and run 2's manager
-# reads the whole folder, failed run included, and carries on.
+# Then a tool that fails, and the next run on the **same agent**: run 1 with the service down, run 2 after it
+# comes back. After run 1 every slip has its answer slip, so the folder is still a valid conversation, and run
+# 2's manager reads the whole folder, failed run included, and carries on.
 
 # %%
-def weather_slips(messages, tools):
-    return [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
-
-
-def convert_last_two(messages, tools):
-    # the last two good lookups: a failed run's error slips are not results
-    return [("to_fahrenheit", {"celsius": number(r)}) for r in results(messages, "get_weather")[-2:]]
-
-
-def final(messages, tools):
-    paris, tokyo = (number(r) for r in results(messages, "to_fahrenheit")[-2:])
-    return f"Paris: {paris}°F, Tokyo: {tokyo}°F"
-
-
-manager = ScriptedLLM([weather_slips,                           # run 1: the service is down here
-                       weather_slips, convert_last_two, final],  # run 2: the same agent, service back
-                      name="scripted: two questions")
+agent = Agent(two_city_manager("Paris", "Tokyo", runs=2), flaky, SYSTEM_PROMPT)
 service["up"] = False
-agent = Agent(manager, flaky, SYSTEM_PROMPT)
 try:
     agent.run({"question": QUESTION})
 except ConnectionError as e:
-    print(f"run 1: {type(e).__name__}: {e}")
-print("after run 1, slips without an answer slip:", unanswered(agent.memory.messages()) or "none")
-
+    print(f"run 1: {type(e).__name__}: {e} | unanswered slips:", unanswered(agent.memory.messages()) or "none")
 service["up"] = True                                    # the service comes back; the same agent, asked again
-print("run 2:", agent.run({"question": QUESTION})["answer"])
-print("cards of run 2:", " -> ".join(card for card, _ in agent.cards))
-print("folder now holds", len(agent.memory.messages()), "messages;",
-      "unanswered slips:", unanswered(agent.memory.messages()) or "none")
+print("run 2:", agent.run({"question": QUESTION})["answer"], "| cards:", " -> ".join(c for c, _ in agent.cards))
+print("folder now holds", len(agent.memory.messages()), "messages; unanswered slips:",
+      unanswered(agent.memory.messages()) or "none")
 assert not unanswered(agent.memory.messages())
-
-# %% [markdown]
-# ### Exercise 03.4: a timeout goes back to the model
-#
-# A service that did not answer in time may answer the next time, so that failure is worth handing back to the
-# model, which can send the slip again later. Write `PatientRunningTools`, an errands card like
-# `SafeRunningTools` with a third way out: a slip whose tool raises `TimeoutError` is answered with
-# `ToolMessage("Error: timed out, try again later", slip.id, name=slip.name, is_error=True)`, and the batch goes
-# on. A bad slip still goes back with what to fix; any other failure still answers every slip and goes up
-# unchanged. The check runs your card on its own, on a forecast menu you have not seen, whose tools time out,
-# go down or refuse to read a file.
-
-# %%
-@dataclass(frozen=True)
-class PatientRunningTools(RunningTools):
-    def run(self, desk):
-        raise NotImplementedError  # your code here
-
-
-# %%
-check("03.4", PatientRunningTools)
 
 # %% [markdown]
 # ## What is still open
 #
 # - **Nobody can watch** the cards live: notebook 04's listeners do.
-# - **Retrying a failed tool** is left to others: the caller, or for a timeout (03.4) the model.
+# - **Retrying a failed tool** is left to others: the caller, or (for a timeout, say) the model.
 # - **The folder carries over between runs**, paid for every round (notebook 09).
 
 # %% [markdown]

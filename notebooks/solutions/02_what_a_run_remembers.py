@@ -255,7 +255,7 @@ def by_the_classifier(events):
 
 
 SOLUTIONS = {"02.1": FixedAgent, "02.2": remembering_loop, "02.3": first_made_up,
-             "02.Q1": 12, "02.Q3": 630, "02.Q4": (3, False)}
+             "02.Q1": 12, "02.Q2": 630, "02.Q3": (3, False)}
 
 WRONG = {
     "02.1": [(SharedFolderAgent, "still share one folder"),
@@ -279,31 +279,24 @@ WRONG = {
              (step_off_by_one, "not shifted by one"),
              (by_the_classifier, "classifier")],
     "02.Q1": [(2, "a fresh folder"), (11, "count the shared folder")],
-    "02.Q3": [(670, "nine rounds of growth"), (400, "start from what the first call read")],
-    "02.Q4": [((3, True), "never turned into an answer"), ((6, False), "not at the recorded one")],
+    "02.Q2": [(670, "nine rounds of growth"), (400, "start from what the first call read")],
+    "02.Q3": [((3, True), "never turned into an answer"), ((6, False), "not at the recorded one")],
 }
 
 QUESTIONS = {
     "02.Q1": "12: the folder both earlier agents shared holds the weather run (system, question, three replies, "
              "four answer slips: 9), the greeter's question and reply (11), and the third agent's own 'Hi!' (12).",
-    "02.Q2": "A default value is built once, when Python runs the def line; every call without the argument gets "
-             "that one object, so a mutable one is shared. dataclasses can see the class's field defaults and "
-             "refuse lists, dicts and sets; a def line's default can be any object, and Python cannot know "
-             "whether you mean to mutate it, so it is up to you to default to None and build inside.",
-    "02.Q3": "630: the first call read 270 tokens and each later call 40 more (its own slip and the answer 86), "
+    "02.Q2": "630: the first call read 270 tokens and each later call 40 more (its own slip and the answer 86), "
              "so the tenth read 270 + 9 x 40.",
-    "02.Q4": "3 errands, and no answer: the replay hands back the first three recorded replies, each one "
+    "02.Q3": "3 errands, and no answer: the replay hands back the first three recorded replies, each one "
              "to_fahrenheit(30) slip, and the ceiling of 3 raises StepLimitReached before a fourth call.",
-    "02.Q5": "SmolLM2 never stopped passing slips, and the ceiling counts model calls; Gemma answered at once, "
+    "02.Q4": "SmolLM2 never stopped passing slips, and the ceiling counts model calls; Gemma answered at once, "
              "so the ceiling never came into play. Catching it needs a check on what the answer says (for "
              "instance, that it names both cities with a Fahrenheit number, or is not the prompt's placeholder), "
              "and what to do when it fails: ask again, or stop and say so.",
-    "02.Q6": "Moving it does not break it: every call that passes slips goes through 'errands' once before the "
+    "02.Q5": "Moving it does not break it: every call that passes slips goes through 'errands' once before the "
              "next check, so the check sees the same count (run with looping_manager and max_steps=5, it still "
              "stops at 5 calls with StepLimitReached). Deleting the bump does: step == max_steps is never true and "
              "the looping manager runs until its script runs out (30 calls); so does > for ==, one call too many "
              "(6). Nothing complains about either change. tests/notebooks/test_sticky_note_ceiling.py runs all three.",
-    "02.Q7": "Raising fits a caller that can only use an answer (a script, a pipeline): it cannot mistake giving "
-             "up for a reply. Returning the unfinished record fits a caller that wants to show or resume partial "
-             "work (a UI, a retry with a higher ceiling), at the price of having to check done.",
 }

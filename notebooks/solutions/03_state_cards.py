@@ -8,8 +8,8 @@ of 03.3 run on their own: the notebook loads them with ``reference("03.3")`` aft
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolArgsError,
-                           ToolCall, ToolMessage, UserMessage)
+from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolCall,
+                           ToolMessage, UserMessage)
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import WEATHER, weather_registry
 
@@ -424,98 +424,6 @@ class RunningToolsReadsEveryCity(PlainRunningTools):
         return CallingModel(self.step + 1)
 
 
-# --- 03.4 ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PatientRunningTools(RunningTools):
-    def run(self, desk):
-        for i, slip in enumerate(self.slips):
-            try:
-                desk.folder.append(desk.registry.run(slip))
-            except ToolArgsError as e:   # the model's mistake: tell it what to fix, and go on
-                desk.folder.append(ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id,
-                                               name=slip.name, is_error=True))
-            except TimeoutError:         # above `except Exception`, which would match it first
-                desk.folder.append(ToolMessage("Error: timed out, try again later", slip.id, name=slip.name,
-                                               is_error=True))
-            except Exception as e:       # not the model's to fix: answer every slip, then stop
-                desk.folder.append(ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True))
-                for later in self.slips[i + 1:]:
-                    desk.folder.append(ToolMessage(f"Error: not run, because {slip.name} failed before it",
-                                                   later.id, name=later.name, is_error=True))
-                raise
-        return CallingModel(self.step + 1)
-
-
-def _patient(card, desk, *, retry=TimeoutError, marked=True, stop=False, later=True, rewrap=False):
-    """PatientRunningTools.run with one mistake switched on, for the wrong answers below."""
-    for i, slip in enumerate(card.slips):
-        try:
-            desk.folder.append(desk.registry.run(slip))
-        except ToolArgsError as e:
-            desk.folder.append(ToolMessage(f"Error: {e}", slip.id, name=slip.name, is_error=True))
-        except retry:
-            desk.folder.append(ToolMessage("Error: timed out", slip.id, name=slip.name, is_error=marked))
-            if stop:
-                desk.folder += [ToolMessage("Error: not run", s.id, name=s.name, is_error=True)
-                                for s in card.slips[i + 1:]]
-                break
-        except Exception as e:
-            desk.folder.append(ToolMessage(f"Error: tool failed: {e}", slip.id, name=slip.name, is_error=True))
-            if later:
-                desk.folder += [ToolMessage("Error: not run", s.id, name=s.name, is_error=True)
-                                for s in card.slips[i + 1:]]
-            if rewrap:
-                raise RuntimeError(f"tool failed: {e}") from e
-            raise
-    return CallingModel(card.step + 1)
-
-
-@dataclass(frozen=True)
-class TimeoutBelowException(RunningTools):
-    """`except Exception` first: it matches the TimeoutError, which then goes up."""
-
-    def run(self, desk):
-        return _patient(self, desk, retry=())
-
-
-@dataclass(frozen=True)
-class CatchesOSError(RunningTools):
-    """`except OSError`: a ConnectionError and a PermissionError are OSErrors too, so they go back as timeouts."""
-
-    def run(self, desk):
-        return _patient(self, desk, retry=OSError)
-
-
-@dataclass(frozen=True)
-class StopsAtATimeout(RunningTools):
-    """A timeout answered, then the rest of the batch answered as not run."""
-
-    def run(self, desk):
-        return _patient(self, desk, stop=True)
-
-
-@dataclass(frozen=True)
-class TimeoutNotMarked(RunningTools):
-    def run(self, desk):
-        return _patient(self, desk, marked=False)
-
-
-@dataclass(frozen=True)
-class LeavesTheRest(RunningTools):
-    """SafeRunningTools without its inner loop: the slips after a failure stay unanswered."""
-
-    def run(self, desk):
-        return _patient(self, desk, later=False)
-
-
-@dataclass(frozen=True)
-class RaisesItsOwn(RunningTools):
-    def run(self, desk):
-        return _patient(self, desk, rewrap=True)
-
-
 # --- Questions ----------------------------------------------------------------------------------
 
 Q3_ANSWER = {"answer slips": 3, "marked is_error": 3}
@@ -536,7 +444,7 @@ QUESTIONS = {
 
 
 SOLUTIONS = {"03.1": expected_cards, "03.2": sticky_note_loop_with_human,
-             "03.3": (RunningToolsAskingHuman, AskingHuman), "03.4": PatientRunningTools,
+             "03.3": (RunningToolsAskingHuman, AskingHuman),
              "03.Q1": 5, "03.Q2": "b", "03.Q3": Q3_ANSWER}
 
 WRONG = {
@@ -559,9 +467,6 @@ WRONG = {
              ((RunningToolsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
              ((RunningToolsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
              ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
-    "03.4": [(TimeoutBelowException, "above `except Exception`"), (CatchesOSError, "both are OSErrors"),
-             (StopsAtATimeout, "each stops only its own slip"), (TimeoutNotMarked, "marked is_error=True"),
-             (LeavesTheRest, "every slip of the batch gets exactly one"), (RaisesItsOwn, "unchanged")],
     "03.Q1": [(3, "the last errands card"), (4, "the last errands card")],
     "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
     "03.Q3": [({"answer slips": 1, "marked is_error": 1}, "every slip of the reply"),

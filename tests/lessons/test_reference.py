@@ -49,8 +49,8 @@ def test_an_answer_without_a_module_name_is_judged_not_crashed():
 
 
 def test_a_value_taken_from_a_loaded_reference_module_is_refused_too():
-    """A reader passed 03.4 with `ours.WHO_FIXES`, a dict from the module the notebook loads for later cells (03.4
-    is now a card to write; 03.Q3's dict answer takes its place here)."""
+    """A reader passed 03.4 with `ours.WHO_FIXES`, a dict from the module the notebook loads for later cells (that
+    exercise is gone; 03.Q3's dict answer takes its place here)."""
     ours = reference("03_state_cards")
     result = verdict("03.Q3", ours.Q3_ANSWER)
     assert result.status == "not yet" and "notebook's own version" in result.message, str(result)

@@ -269,7 +269,7 @@ def _smol_tokens() -> list[int]:
     return [e["input_tokens"] for e in read_trace(trace) if e["event"] == "model_reply"]
 
 
-@exercise("02.Q3", kind="reasoning", title="tokens read at a higher ceiling")
+@exercise("02.Q2", kind="reasoning", title="tokens read at a higher ceiling")
 def check_tokens_at_ten(answer: Any) -> str:
     read = _smol_tokens()
     growth = {b - a for a, b in zip(read, read[1:])}
@@ -287,7 +287,7 @@ def check_tokens_at_ten(answer: Any) -> str:
     return f"right: {tenth} tokens, for the same useless slip; each extra round costs more than the one before"
 
 
-@exercise("02.Q4", kind="reasoning", title="a real run under a lower ceiling")
+@exercise("02.Q3", kind="reasoning", title="a real run under a lower ceiling")
 def check_lower_ceiling(answer: Any) -> str:
     from mingraph_lite import EventRecorder, ReplayLLM
 

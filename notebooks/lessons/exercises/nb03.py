@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -21,6 +20,7 @@ from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
 from ..calls import watching
+from ..errands import ScriptedHuman  # the notebook's own scripted person at the desk
 from . import Hint, exercise
 
 # --- 03.1: which cards, in which order ------------------------------------------------------------
@@ -107,17 +107,6 @@ def check_expected_cards(expected_cards: Any) -> str:
 
 # --- 03.2 and 03.3: ask a human when a city is unknown ----------------------------------------------
 
-
-@dataclass
-class ScriptedHuman:
-    """Answers with a Celsius reading from its notes, and remembers whom it was asked about."""
-
-    notes: dict[str, str]
-    asked: list[str] = field(default_factory=list)
-
-    def __call__(self, city: str) -> str:
-        self.asked.append(city)
-        return self.notes.get(city, "I don't know that one")
 
 
 def _by_id(messages: list[Message], calls: tuple[ToolCall, ...]) -> list[str]:
