@@ -11,7 +11,7 @@
 # - say what `max_steps` and LangGraph's `recursion_limit` count.
 #
 # **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
-# **Time:** about 91 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; the copy we
@@ -65,13 +65,11 @@ def naive_brief(cities, writer="missing-notice", max_revisions=1):
 
 
 for writer in ("missing-notice", "stubborn"):
-    print(f"--- writer: {writer}")
-    print(naive_brief(["Tokyo", "Paris"], writer))
+    print(f"--- writer: {writer}\n{naive_brief(['Tokyo', 'Paris'], writer)}")
 
 # %% [markdown]
 # The stubborn case goes out **without the notice**, returned exactly like a good brief: the loop ran out of
-# revisions and fell through to `return draft`, so the caller cannot tell "passed" from "gave up". One more condition
-# and this loop becomes a knot of flags.
+# revisions and fell through to `return draft`, so the caller cannot tell "passed" from "gave up".
 #
 # The fix is to write the process down: what the run knows (the **state**, our worksheet), the steps (**nodes**), and
 # which step comes next (**edges**, some of them **routes** chosen by a small function, the **router**).
@@ -91,8 +89,7 @@ print(inspect.getsource(BriefState))
 
 # %%
 state = initial_state(["Tokyo", "Paris"], include_fahrenheit=True)
-for field, value in state.items():
-    print(f"  {field:<19} {value!r}")
+print("\n".join(f"  {field:<19} {value!r}" for field, value in state.items()))
 try:
     initial_state(["Tokyo", "Atlantis"])
 except ValueError as error:
@@ -142,8 +139,7 @@ except TypeError as error:
 if LangGraphStateGraph is not None:  # LangGraph's Overwrite: the one update that bypasses a reducer
     from langgraph.types import Overwrite
 
-    clearing = LangGraphStateGraph(BriefState)
-    clearing.add_node("clear", lambda state: {"events": Overwrite([])})
+    clearing = LangGraphStateGraph(BriefState).add_node("clear", lambda state: {"events": Overwrite([])})
     clearing.add_edge(START, "clear")
     cleared = clearing.compile().invoke({**state, "events": ["collected", "wrote draft"]})
     print("LangGraph, Overwrite([]) on the events field:", cleared["events"])
@@ -199,8 +195,7 @@ check("06.1", route_after_check)
 # %% [markdown]
 # ## The run loop: your turn again
 #
-# What runs the nodes? A loop: start at the node after START, hand it a copy of the worksheet, merge its slip, ask
-# where to go next, stop at END. A graph, for this exercise, is a plain dict:
+# What runs the nodes? A loop, and you can write it. A graph, for this exercise, is a plain dict:
 #
 # ```python
 # graph = {
@@ -254,13 +249,11 @@ brief_as_dict = {
 }
 by_hand = run_loop(brief_as_dict, state)
 print("status:", by_hand["status"])
-for event in by_hand["events"]:
-    print("  ", event)
+print("events:", *by_hand["events"], sep="\n  ")
 
 # %% [markdown]
-# The first check found the missing notice, the revision added it, the second check passed. That loop is the core; an
-# engine adds checking the declaration, refusing a misspelt field, reporting what happens, running nodes in parallel
-# (notebook 07), and, on LangGraph, checkpoints and interrupts (end of this notebook).
+# The first check found the missing notice, the revision added it, the second check passed. That loop is the core of
+# an engine; the rest of this notebook shows what an engine adds.
 #
 # ## The package's engine: declare, compile, run
 #
@@ -308,23 +301,20 @@ print("the same final worksheet as our fifteen lines:", final == by_hand)
 # or a node no edge reaches:
 
 # %%
-try:
-    declare(nodes, {"accept": "publsh", "revise": "revise_draft", "hold": "hold"}).compile()
-except GraphValidationError as error:
-    print(f"{type(error).__name__}: {error}")
-
-forgotten = declare(nodes).add_node("translate", lambda state: {})  # added, but no edge leads to it
-try:
-    forgotten.compile()
-except GraphValidationError as error:
-    print(f"{type(error).__name__}: {error}")
+misspelt = declare(nodes, {"accept": "publsh", "revise": "revise_draft", "hold": "hold"})
+# "translate" is added, but no edge leads to it
+for builder in (misspelt, declare(nodes).add_node("translate", lambda state: {})):
+    try:
+        builder.compile()
+    except GraphValidationError as error:
+        print(f"{type(error).__name__}: {error}")
 if LangGraphStateGraph is not None:
     accepted = declare(nodes, on=LangGraphStateGraph).add_node("translate", lambda state: {}).compile()
     print("LangGraph compiles the same forgotten node:", "translate" in accepted.nodes)
 
 # %% [markdown]
 # LangGraph's compile accepts the unreachable node and never runs it; ours refuses, because a forgotten edge is almost
-# always a mistake. Compile can't prove a router will ever choose the exit; for that there is a bound (below).
+# always a mistake.
 #
 # ## Each exit's path
 #
@@ -345,24 +335,17 @@ draw_brief_paths({caption: path_of(declare(BriefNodes(style, 1)).compile(max_ste
 my_guess = {"nodes": None, "status": None}  # e.g. {"nodes": 7, "status": "published"}
 
 # %%
-held_graph = declare(BriefNodes("stubborn", max_revisions=2)).compile(max_steps=10)
-held, held_path = path_of(held_graph, state)
+held, held_path = path_of(declare(BriefNodes("stubborn", max_revisions=2)).compile(max_steps=10), state)
 happened = {"nodes": len(held_path), "status": held["status"]}
 print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
 print("path:", " -> ".join(held_path))
 
 # %% [markdown]
-# Collect, write, check, one (revise, check) pair per revision allowed, then `hold`. All writers side by side:
+# Collect, write, check, one (revise, check) pair per revision allowed, then `hold`. What the held run kept:
 
 # %%
-print(f"{'writer':<15}{'revisions':>10}  {'status':<16}{'answer?':<9}path")
-for style, allowed in [("complete", 1), ("missing-notice", 1), ("stubborn", 1), ("stubborn", 0)]:
-    end, walked = path_of(declare(BriefNodes(style, allowed)).compile(max_steps=8), state)
-    print(f"{style:<15}{allowed:>10}  {end['status']:<16}{str(end['answer'] is not None):<9}{' -> '.join(walked)}")
-
-print("\nthe held run: answer =", held["answer"], "| issues =", held["review"]["issues"])
-print("its last draft, kept for a person to look at:")
-print(render(held["draft"]))
+print("the held run: answer =", held["answer"], "| issues =", held["review"]["issues"])
+print("its last draft, kept for a person to look at:\n" + render(held["draft"]))
 
 # %% [markdown]
 # The held run reaches END like the others, but with `status="needs_attention"` and `answer=None`; its last draft
@@ -390,8 +373,7 @@ print("path:", " -> ".join(walked), "| status:", final["status"])
 
 # %% [markdown]
 # Each check leaves one event, `"checked draft: "` and the issues it found (or `accepted`). The fixed count saved four
-# useless revisions, but it would also hold a writer that was making progress. (Real code would keep each check's
-# issues in a field of its own rather than parse its log strings.)
+# useless revisions, but it would also hold a writer that was making progress.
 #
 # ### Exercise 06.3: `route_unless_stuck`
 #
@@ -473,15 +455,13 @@ for bound in (6, 5):
         print(f"max_steps={bound}: {end['status']} after {len(walked)} nodes")
         finished.append(bound)
     except GraphStepLimit as error:
-        print(f"max_steps={bound}: {type(error).__name__}: {error}")
-        print("   completed:", error.completed)
+        print(f"max_steps={bound}: {type(error).__name__}: {error}\n   completed: {error.completed}")
 print("finished with:", finished, "| your guess:", my_bounds, "| right:", my_bounds == finished)
 print(f"the stubborn run with two revisions took {len(held_path)} nodes; step_bound(2) = {step_bound(2)}")
 assert len(held_path) == step_bound(2)
 
 # %% [markdown]
-# For the brief, the longest legal run is collect, write, check, a (revise, check) pair per revision, then publish or
-# hold: `2 * max_revisions + 4` supersteps (`step_bound`; the stubborn writer takes exactly that path).
+# The longest legal run of the brief is the stubborn writer's: `2 * max_revisions + 4` supersteps (`step_bound`).
 #
 # LangGraph's bound is `recursion_limit`, passed per run in `config`; it counts one superstep more, since START runs
 # as a step there. Ask it (skipped without LangGraph):
@@ -519,8 +499,7 @@ else:
 # ## Wrap-up
 #
 # The brief is a declared graph: a worksheet whose fields say how they change, nodes that return change slips, routers
-# that choose among declared labels, and two exits that can't be mistaken for each other. Compile checks the map; only
-# a bound (`max_steps`; on LangGraph `recursion_limit`, one more) stops a loop.
+# that choose among declared labels, and two exits that can't be mistaken for each other. Only a bound stops a loop.
 #
 # **Next, notebooks 07 and 08:** parallel branches and the same graph on LangGraph; the agent loop as a graph.
 

@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace); 06 and 07 help but
 # are not needed. Notebook 10 goes on from here with helpers and plans.
-# **Time:** about 95 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -20,17 +20,15 @@
 
 # %%
 # %matplotlib inline
-import json
-import os
-
 import matplotlib.pyplot as plt
 
-from mingraph_lite import (AssistantMessage, KeepAll, LastN, StepLimitReached, Summarise, SystemMessage,
-                           ToolMessage, UserMessage, read_trace)
+from mingraph_lite import (AssistantMessage, KeepAll, LastN, Summarise, SystemMessage, ToolMessage, UserMessage,
+                           read_trace)
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
-from lessons.conversation import (QUESTIONS, REAL_MODEL, REAL_QUESTIONS, REAL_STRATEGIES, RUNS, conversation_llm,
-                                  real_trace, replay_conversation, run_conversation, summariser_llm)
+from lessons.conversation import (QUESTIONS, REAL_QUESTIONS, REAL_STRATEGIES, compare_on_active_model,
+                                  conversation_llm, describe_recording, real_trace, replay_conversation,
+                                  run_conversation, show_folder, summariser_llm)
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -116,19 +114,8 @@ def naive_last_n(memory, n):
     return [memory.system, *memory.history[-n:]]
 
 
-def show(messages):
-    for m in messages:
-        if getattr(m, "tool_calls", None):
-            text = "asks for " + ", ".join(f"{c.name}{c.arguments} [{c.id}]" for c in m.tool_calls)
-        elif isinstance(m, ToolMessage):
-            text = f"answer slip for [{m.tool_call_id}]: {m.content}"
-        else:
-            text = m.content if len(m.content) < 60 else m.content[:57] + "..."
-        print(f"  {m.role:<9} {text}")
-
-
 print("naive window, n=3:")
-show(naive_last_n(after_four, 3))
+show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversation.py)
 
 # %% [markdown]
 # The window starts with an answer slip whose request is no longer in the folder. Providers reject such a folder (an
@@ -176,7 +163,7 @@ for message in after_four.history:
     window.add(message)
 kept = window.messages()[1:]
 print(f"LastN(n=3) reads {len(kept)} messages after the system prompt:")
-show(window.messages())
+show_folder(window.messages())
 asked = {c.id for m in kept if isinstance(m, AssistantMessage) for c in m.tool_calls}
 assert all(m.tool_call_id in asked for m in kept if isinstance(m, ToolMessage))  # no orphan answer slip
 
@@ -314,14 +301,7 @@ assert all(len(waiting) == 1 for waiting, _ in watched.seen if waiting)  # the c
 # Windows this small are on purpose: four questions are a short conversation, and a wide window would keep it all.
 
 # %%
-about = json.loads((RUNS / f"conversation-{REAL_MODEL}.json").read_text(encoding="utf-8"))
-print("model:    ", about["model"], f"({about['weights']})")
-print("packages: ", ", ".join(f"{name} {version}" for name, version in about["packages"].items()))
-print("settings: ", {k: v for k, v in about["settings"].items() if k != "system_prompt"})
-print("recorded: ", about["recorded"], "with:", about["command"])
-print("how:      ", about["how"])
-for number, question in enumerate(REAL_QUESTIONS, 1):
-    print(f"  {number}. {question}")
+about = describe_recording()  # what data/runs/conversation-gemma3-270m.json says, and the four questions
 
 # %% [markdown]
 # **Predict first:** by the fourth question, which memory's first call reads the fewest tokens? And does the model
@@ -431,23 +411,7 @@ assert sum(summed["summarise-2-4"]) < summed["keep-all"][0]
 # %%
 # NBVAL_IGNORE_OUTPUT
 # The same comparison on the active model (MINGRAPH_LLM). Scripted by default: then this cell only says so.
-spec = os.environ.get("MINGRAPH_LLM", "scripted").strip() or "scripted"
-if spec == "scripted":
-    print("active model: scripted; the comparison above is the scripted one. Set MINGRAPH_LLM to a live model "
-          "(e.g. ollama:qwen3.5:2b) to count real tokens, as its provider reports them.")
-else:
-    from mingraph_lite.course.scripts import make_llm
-
-    for name, make in {"KeepAll": lambda: KeepAll(SYSTEM_PROMPT), "LastN(8)": lambda: LastN(SYSTEM_PROMPT, 8),
-                       "Summarise(4, 8)": lambda: Summarise(SYSTEM_PROMPT, make_llm(), keep_last=4,
-                                                             trigger=8)}.items():
-        live = make_llm()
-        try:
-            run = run_conversation(make(), llm=live)
-            print(f"{name:<16} model={getattr(live, 'name', live)} calls={len(run.agent_calls)} "
-                  f"total tokens={run.total_tokens} last answer={run.answers[-1]!r}")
-        except StepLimitReached as error:
-            print(f"{name:<16} model={getattr(live, 'name', live)}: a question ran out of steps: {error}")
+compare_on_active_model()  # KeepAll, LastN(8) and Summarise(4, 8) as above, each on a fresh live model
 
 
 # %% [markdown]
@@ -513,8 +477,6 @@ check("09.3", summaries_at_12)
 # 5. The real conversation's Summarise trace replays through `Summarise(keep_last=2, trigger=4)`. Replayed through
 #    `Summarise(keep_last=2, trigger=6)` instead, would the replay finish or stop with `ReplayMismatch`? Answer
 #    `"finish"` or `"ReplayMismatch"`.
-# 6. In the real conversation, why did the model under `last-4` ask for Paris again and again, also when the question
-#    was about Cairo? What does that say about what a window keeps?
 
 # %%
 answer_q2 = ...  # a whole number of messages

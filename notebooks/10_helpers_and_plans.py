@@ -10,8 +10,8 @@
 #   compare it with the loop you know.
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
-# (graphs: nodes, routers, reducers) and 09 (what a memory reads each round, counted one token per word).
-# **Time:** about 90 minutes (estimated from length and exercises).
+# (graphs) and 09 (what a memory reads each round).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
 # comes from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
@@ -19,6 +19,7 @@
 # %%
 import operator
 import re
+from contextlib import suppress
 from typing import Annotated, TypedDict
 
 from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, ScriptedLLM, StepLimitReached, SystemMessage,
@@ -74,23 +75,19 @@ reveal(guess_manager_survives, survived, "the manager's run survived")
 
 # %% [markdown]
 # The helper's step limit travelled up as an exception and ended the **manager's** run, although the manager could
-# have answered "I couldn't find out". (The "Error: tool failed" slip is the agent's clean-up on the way out: it
-# answers every open call so its folder never holds a call without an answer, then re-raises.)
+# have answered "I couldn't find out". (The "Error: tool failed" slip is the agent answering its open call on the way
+# out, so that its folder never holds a call without an answer.)
 #
 # And the helper kept its folder. Give it a second task, and its first call reads the first task's leftovers; a
 # fresh copy of it (the same model, tools and prompt, an empty folder) reads only its prompt and the task:
 
 # %%
-try:
+with suppress(StepLimitReached):  # it runs out of steps again; what matters is what it read
     stuck_helper.run({"question": "What's the temperature in Tokyo?"})
-except StepLimitReached:
-    pass
 first_read = stuck_helper.llm.calls[3][0]  # calls 0-2 were the first task
 fresh = Agent(stuck_helper.llm, stuck_helper.registry, stuck_helper.system_prompt, max_steps=3)
-try:
+with suppress(StepLimitReached):
     fresh.run({"question": "What's the temperature in Tokyo?"})
-except StepLimitReached:
-    pass
 print("the used helper's first call on task 2 read", len(first_read), "messages, task 1's question second:",
       repr(first_read[1].content))
 print("a fresh copy's first call read", len(stuck_helper.llm.calls[6][0]), "messages")
@@ -157,23 +154,20 @@ ask = subagent_tool(helper, "ask_weather_helper", "Ask the weather helper to loo
 
 
 def manager_answer(messages, tools):
-    slips = [m.content for m in messages if isinstance(m, ToolMessage)]
-    found = [s for s in slips if not s.startswith("Error")]
+    found = [m.content for m in messages if isinstance(m, ToolMessage) and not m.content.startswith("Error")]
     return f"{' '.join(found)} I could not get the other temperature: the helper gave up."
 
 
-manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": "What's the temperature in Paris?"})],
-                           [("ask_weather_helper", {"task": "What's the temperature in Tokyo?"})],
-                           manager_answer], name="scripted: manager")
+manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": f"What's the temperature in {city}?"})]
+                           for city in ("Paris", "Tokyo")] + [manager_answer], name="scripted: manager")
 registry = ToolRegistry()
 registry.add(ask)
 manager = Agent(manager_llm, registry, "You delegate weather questions to a helper.", observers=[ConsoleLogger()])
 result = manager.run({"question": "How warm are Paris and Tokyo?"})
 
 # %%
-print(f"{'task':<36}{'answer':<18}{'model calls':>12}  stopped")
-for run in ask.subagent.runs:
-    print(f"{run.task:<36}{str(run.answer):<18}{run.model_calls:>12}  {run.stopped or '-'}")
+for run in ask.subagent.runs:  # one record per delegation
+    print(f"{run.task:<34} answer: {run.answer!s:<16} model calls: {run.model_calls} | stopped: {run.stopped or '-'}")
 print("\nthe manager answered:", result["answer"])
 reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model calls, manager and helper")
 
@@ -189,8 +183,7 @@ reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model
 # plain loop can get stuck repeating an action after a step fails. Ours, beyond the article: a written plan can be
 # read and bounded before anything runs.
 #
-# It is a graph on notebook 06's engine. The worksheet: the plan is data in the state, and `results` grows by one per
-# step (a reducer).
+# It is a graph on notebook 06's engine, and the plan is data in its worksheet:
 
 # %%
 class PlanState(TypedDict):
@@ -250,10 +243,9 @@ check("10.2", read_plan)
 # any step not done; `stop` ends with no answer, results kept.
 
 # %%
+two_steps = ["Look up the temperature in Paris.", "Look up the temperature in Tokyo."]
 print("what a step's agent is asked, for step 2 of the running example:\n")
-print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Paris.",
-                                                "Look up the temperature in Tokyo."],
-                     "done": 1, "results": ["Paris is 18°C."]}))
+print(step_question({"task": QUESTION, "plan": two_steps, "done": 1, "results": ["Paris is 18°C."]}))
 
 
 # %%
@@ -309,10 +301,9 @@ def build_plan_graph(planner, executor, replan_node=None, approve=None):
                .add_edge(START, "plan").add_edge("finish", END).add_edge("stop", END).add_edge("refuse", END))
     approved = (lambda state: "go") if approve is None else (lambda state: "go" if approve(state["plan"]) else "no")
     builder.add_conditional_edges("plan", approved, {"go": "execute", "no": "refuse"})
-    routes = {"next": "execute", "done": "finish", "give up": "stop"}
-    if replan_node is None:           # no re-planner: a failed step stops the plan
-        routes["replan"] = "stop"
-    else:
+    # with no re-planner, a failed step stops the plan
+    routes = {"next": "execute", "done": "finish", "give up": "stop", "replan": "stop"}
+    if replan_node is not None:
         builder.add_node("replan", replan_node).add_edge("replan", "execute")
         routes["replan"] = "replan"
     return builder.add_conditional_edges("execute", route_after_execute, routes).compile(max_steps=16)
@@ -337,8 +328,8 @@ print("status:", final["status"], "| answer:", final["answer"])
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
 # %% [markdown]
-# Twice the calls of the loop. Does each call at least read less? Let's count the words read per call with notebook
-# 09's `word_count` rule (one token per word), for the four-round loop and for the plan:
+# Twice the calls of the loop. Does each call at least read less? The words each call read, by notebook 09's
+# `word_count` rule:
 
 # %%
 react_llm = four_round_manager()
@@ -351,9 +342,8 @@ def words_read(llm):
 
 react_reads = words_read(react_llm)
 plan_reads = words_read(planner) + words_read(executor)
-print(f"{'approach':<18}{'model calls':>12}{'largest read':>14}{'all reads':>11}")
-print(f"{'loop (ReAct)':<18}{len(react_reads):>12}{max(react_reads):>14}{sum(react_reads):>11}")
-print(f"{'plan-and-execute':<18}{len(plan_reads):>12}{max(plan_reads):>14}{sum(plan_reads):>11}")
+for name, reads in {"loop (ReAct)": react_reads, "plan-and-execute": plan_reads}.items():
+    print(f"{name:<17} model calls {len(reads):>2} | largest read {max(reads):>3} | all reads {sum(reads):>4}")
 assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_reads)
 
 # %% [markdown]
@@ -372,8 +362,7 @@ stuck_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm())
 stopped = stuck_graph.invoke(start(ATLANTIS_TASK))
 print("path:   ", " -> ".join(stuck_graph.path))
 print("status: ", stopped["status"], "| answer:", stopped["answer"])
-print("why:    ", stopped["failed"])
-print("kept:   ", stopped["results"])
+print(f"why:     {stopped['failed']}\nkept:    {stopped['results']}")
 
 # %% [markdown]
 # A caller who had read that plan could have refused it: `approve` sees the plan and says whether it may run; a
@@ -400,8 +389,8 @@ assert refused["status"] == "refused" and refused["results"] == [] and refusing_
 # 1. tell the re-planner, in **one** call, what went wrong: at least the failed step (`state["plan"][state["done"]]`)
 #    and the reason (`state["failed"]`); the task, the results so far and the steps after the failed one help it too;
 # 2. return an update: `plan` = the steps already done, unchanged, followed by the re-planner's steps (its reply read
-#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None` (left set, the router would read the next
-#    step as failed too, whatever it did); `replans` = one more than before. Leave `results` and `done` alone.
+#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None`; `replans` = one more than
+#    before. Leave `results` and `done` alone.
 #
 # The check gives your node failures this notebook never shows (other tasks, failures at other steps, re-planners
 # that answer with numbered or bulleted lists).
@@ -442,8 +431,7 @@ revised = replan_graph.invoke(start(ATLANTIS_TASK))
 print("what the re-planner was read:\n" + replanner.calls[0][0][-1].content + "\n")
 print("path:   ", " -> ".join(replan_graph.path))
 print("plan:   ", revised["plan"])
-print("status: ", revised["status"], "| replans:", revised["replans"])
-print("answer: ", revised["answer"])
+print("status: ", revised["status"], "| replans:", revised["replans"], "| answer:", revised["answer"])
 assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atlantis" in revised["answer"]
 
 # %% [markdown]
@@ -458,8 +446,6 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 #   scripted manager cannot show you. Check the final answer against the slips, as notebook 05 did.
 # - **A re-planner is a model too.** Ours is scripted and only drops a step; a real one may rewrite steps that were
 #   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
-# - **Everything lives in one process.** Helpers' runs, plans and results vanish when the kernel restarts; saving and
-#   resuming a run is not built here.
 #
 # **Next, notebook 12:** the capstone, a new task built from your own pieces.
 

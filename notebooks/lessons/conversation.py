@@ -9,6 +9,8 @@ counts follow a stated rule (``word_count``: one token per whitespace-separated 
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -185,6 +187,18 @@ class _Meter(Observer):
         self.summaries.append((self.question, response.input_tokens or 0, response.output_tokens or 0))
 
 
+def show_folder(messages: Sequence[Message]) -> None:
+    """Print a folder one message a line: who speaks, and the calls asked for or the slip's call id."""
+    for m in messages:
+        if getattr(m, "tool_calls", None):
+            text = "asks for " + ", ".join(f"{c.name}{c.arguments} [{c.id}]" for c in m.tool_calls)
+        elif isinstance(m, ToolMessage):
+            text = f"answer slip for [{m.tool_call_id}]: {m.content}"
+        else:
+            text = m.content if len(m.content) < 60 else m.content[:57] + "..."
+        print(f"  {m.role:<9} {text}")
+
+
 def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Iterable[str] = QUESTIONS,
                      observers: Iterable[Any] = ()) -> ConversationRun:
     """Ask every question in turn on one agent that reads ``memory``; count every model call's tokens."""
@@ -232,6 +246,43 @@ def ask_all(agent: Agent, questions: Iterable[str], llm_for: Any = None) -> list
 
 RUNS = Path(__file__).resolve().parents[2] / "data" / "runs"
 REAL_MODEL = "gemma3-270m"  #: the shipped local model the recorded conversation ran on
+
+
+def describe_recording(model: str = REAL_MODEL) -> dict:
+    """Print what the real conversation's metadata file says (model, packages, settings, command, questions)."""
+    about = json.loads((RUNS / f"conversation-{model}.json").read_text(encoding="utf-8"))
+    print("model:    ", about["model"], f"({about['weights']})")
+    print("packages: ", ", ".join(f"{name} {version}" for name, version in about["packages"].items()))
+    print("settings: ", {k: v for k, v in about["settings"].items() if k != "system_prompt"})
+    print("recorded: ", about["recorded"], "with:", about["command"])
+    print("how:      ", about["how"])
+    for k, question in enumerate(REAL_QUESTIONS, 1):
+        print(f"  {k}. {question}")
+    return about
+
+
+def compare_on_active_model() -> None:
+    """Notebook 09's three memories on the model ``$MINGRAPH_LLM`` names, tokens as its provider reports them.
+
+    With the scripted default there is nothing new to count, and it only says so."""
+    spec = os.environ.get("MINGRAPH_LLM", "scripted").strip() or "scripted"
+    if spec == "scripted":
+        print("active model: scripted; the comparison above is the scripted one. Set MINGRAPH_LLM to a live model "
+              "(e.g. ollama:qwen3.5:2b) to count real tokens, as its provider reports them.")
+        return
+    from mingraph_lite.course.scripts import make_llm
+
+    memories = {"KeepAll": lambda: KeepAll(SYSTEM_PROMPT), "LastN(8)": lambda: LastN(SYSTEM_PROMPT, 8),
+                "Summarise(4, 8)": lambda: Summarise(SYSTEM_PROMPT, make_llm(), keep_last=4, trigger=8)}
+    for name, make in memories.items():
+        live = make_llm()
+        label = f"{name:<16} model={getattr(live, 'name', live)}"
+        try:
+            run = run_conversation(make(), llm=live)
+        except StepLimitReached as error:
+            print(f"{label}: a question ran out of steps: {error}")
+            continue
+        print(f"{label} calls={len(run.agent_calls)} total tokens={run.total_tokens} last answer={run.answers[-1]!r}")
 
 
 def real_trace(strategy: str, model: str = REAL_MODEL) -> Path:

@@ -73,9 +73,6 @@ QUESTIONS = {
     "09.Q5": "ReplayMismatch: a replay checks each question's first folder against the recording. With trigger=6 "
              "the summary is written later, so from that question on the folder differs from the one recorded, "
              "and ReplayLLM refuses it (the check is what makes a replay evidence, not a story).",
-    "09.Q6": "By the third call of each question the question itself had scrolled out of the four-message window, "
-             "so the model read mostly its own earlier Paris look-ups and their answers, and did what they showed: "
-             "look up Paris. A window keeps the newest messages, not the ones that say what the task is.",
 }
 
 class WrapsLastN:

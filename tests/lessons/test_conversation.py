@@ -9,10 +9,13 @@ from lessons.conversation import (
     ask_all,
     celsius_read,
     cities_in,
+    compare_on_active_model,
     conversation_llm,
     current_turn,
+    describe_recording,
     replay_conversation,
     run_conversation,
+    show_folder,
     summariser_llm,
 )
 from mingraph_lite import Agent, ScriptedLLM, TraceRecorder, read_trace, word_count
@@ -113,3 +116,44 @@ def test_a_question_that_runs_out_of_steps_is_no_answer_and_the_conversation_goe
     llm = ScriptedLLM([[("get_weather", {"city": "Paris"})]] * 2 + ["Tokyo is 24°C."], name="scripted: stuck once")
     agent = Agent(llm, weather_registry(), SYSTEM_PROMPT, max_steps=2)
     assert ask_all(agent, ["Paris?", "Tokyo?"]) == [(None, "step limit"), ("Tokyo is 24°C.", "answered")]
+
+
+def test_show_folder_prints_each_call_with_its_id_and_each_slip_with_the_call_it_answers(capsys):
+    call = ToolCall("c7", "get_weather", {"city": "Oslo"})
+    show_folder([SystemMessage("You help."), AssistantMessage("", tool_calls=(call,)),
+                 ToolMessage("7", tool_call_id="c7", name="get_weather"), AssistantMessage("x" * 80)])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["assistant", "asks", "for", "get_weather{'city':", "'Oslo'}", "[c7]"]
+    assert lines[2].split() == ["tool", "answer", "slip", "for", "[c7]:", "7"]
+    assert lines[3].endswith("x" * 57 + "...")
+
+
+def test_describe_recording_prints_and_returns_the_recordings_metadata(capsys):
+    about = describe_recording()
+    shown = capsys.readouterr().out
+    assert about["model"] in shown and about["command"] in shown and all(q in shown for q in REAL_QUESTIONS)
+    assert "system_prompt" not in shown  # the settings line leaves the long prompt out
+
+
+def test_the_live_comparison_only_says_so_on_the_scripted_model(monkeypatch, capsys):
+    monkeypatch.delenv("MINGRAPH_LLM", raising=False)
+    compare_on_active_model()
+    assert capsys.readouterr().out.startswith("active model: scripted;")
+
+
+def test_the_live_comparison_runs_each_memory_on_a_fresh_model_of_the_spec(monkeypatch, capsys):
+    import mingraph_lite.course.scripts as scripts
+
+    made = []
+
+    def make_llm():
+        made.append(conversation_llm() if len(made) != 3 else summariser_llm())  # the 4th: Summarise's own
+        return made[-1]
+
+    monkeypatch.setenv("MINGRAPH_LLM", "stand-in")
+    monkeypatch.setattr(scripts, "make_llm", make_llm)
+    compare_on_active_model()
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["KeepAll", "LastN(8)", "Summarise(4,"]
+    assert "calls=19 " in lines[0] and "Paris" in lines[0] and "London" in lines[1]
+    assert len(made) == 4  # one agent model per memory, and Summarise's own summariser
