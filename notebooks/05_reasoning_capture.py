@@ -19,10 +19,9 @@
 # - build a 95% interval for a share of runs from its definition;
 # - tell apart a figure reported in an article, a scripted re-enactment, and a recorded run of a real model.
 #
-# **Prerequisites:** notebooks 01, 02 and 04 (the loop, the folder, listeners and trace files). Python: functions,
-# dicts, list comprehensions.
+# **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
@@ -94,9 +93,8 @@ print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
 TRACE.unlink(missing_ok=True)
-agent = Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
-              observers=[ConsoleLogger(), TraceRecorder(TRACE)])
-agent.run({"question": QUESTION})
+Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
+      observers=[ConsoleLogger(), TraceRecorder(TRACE)]).run({"question": QUESTION})
 events = read_trace(TRACE)
 
 # %% [markdown]
@@ -189,7 +187,7 @@ print(f"\nline {verdict.line}: thinking = {events[verdict.line - 1]['reasoning']
 assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
-# Case 3, the reasoning, and the model was holding a bare `"24"` for Tokyo (line 7): we come back to that.
+# Case 3, the reasoning: the model held a bare `"24"` for Tokyo (line 7); we come back to that.
 # One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature);
 # `recorded(manager)` runs a scripted manager with the weather tools and returns its events:
 
@@ -342,14 +340,13 @@ def interval(k, n):
 check("05.4", interval)
 
 # %% [markdown]
-# What the package's version says about the two counts this notebook keeps meeting:
+# The package's version, on the two counts this notebook keeps meeting:
 
 # %%
 from mingraph_lite.course.compare import wilson
 
 for k, n in ((6, 8), (0, 8)):
-    low, high = wilson(k, n)
-    print(f"{k} of {n}: the true share could be anywhere from {low:.0%} to {high:.0%}")
+    print(f"{k} of {n}: the true share could be anywhere from {wilson(k, n)[0]:.0%} to {wilson(k, n)[1]:.0%}")
 
 # %% [markdown]
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
@@ -402,14 +399,13 @@ my_case_and_line = ...  # (case, line), as in 05.2
 # %%
 from mingraph_lite.course.definition import load
 
-finish_right = load("finish-right")
-worked = next(v for v in finish_right.variants if v.name == row.variant)
+worked = next(v for v in load("finish-right").variants if v.name == row.variant)
 example_folder = KeepAll(worked.system_prompt)
 for message in worked.messages:  # the worked example, before the question
     example_folder.add(message)
 recorder = EventRecorder()
 Agent(ReplayLLM.from_trace(TRACE_10), worked.registry(), worked.system_prompt, memory=example_folder,
-      observers=[recorder], max_steps=6).run({"question": finish_right.question})
+      observers=[recorder], max_steps=6).run({"question": QUESTION})
 real_verdict = classify(recorder.events)
 print_trace(recorder.events[:real_verdict.line], width=96)  # read top to bottom, stop at the first wrong line
 print(f"\n--> {real_verdict.outcome} (case {real_verdict.case}), first wrong line {real_verdict.line}: {real_verdict.why}")
@@ -420,7 +416,7 @@ reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
 # Lines 1 to 8 are right: both lookups ask about the question's cities and both answer slips hold the teaching
 # data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts with
 # `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F, case 3 (`celsius_as_fahrenheit` is set). The
-# rest of the reply is noise until the token cap. One run of a tiny sampled model shows what it wrote, not why.
+# rest is noise until the token cap. One run of a tiny sampled model shows what it wrote, not why.
 #
 # No `finish-right` run is right (the first right runs came from `finish-right-3`, replayed in notebook 02). The
 # only `finish-right` runs whose first wrong line is the final reply are four of Gemma's, all with the worked
@@ -429,8 +425,7 @@ reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
 # %% [markdown]
 # ## Try it with a live model
 #
-# This cell runs our question once on a real model and prints each reply's envelope. It does nothing until you
-# name a model:
+# This cell runs our question once on a real model you name, and prints each reply's envelope:
 #
 # - **Ollama, thinking text.** Install Ollama (ollama.com), run `ollama pull qwen3:0.6b`, and set
 #   `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment the cell's first line); `think=True` fills `reasoning`.
@@ -459,8 +454,8 @@ else:  # think=True: Ollama returns the thinking apart from the answer; at most 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in the solutions file. Questions 2 to 5 have a cell below that
-# checks your answer against a run of the code.
+# Answer in your own words first (the answers are in the solutions file). Questions 2 to 5 have a cell below
+# that checks yours against a run of the code.
 #
 # 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
 #    provider would force an adapter to keep it in the folder?
