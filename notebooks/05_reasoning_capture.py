@@ -189,7 +189,7 @@ assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"]
 # %% [markdown]
 # Case 3, the reasoning: the model held a bare `"24"` for Tokyo (line 7); we come back to that.
 # One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature);
-# `recorded(manager)` runs a scripted manager with the weather tools and returns its events:
+# `recorded(llm, tools=..., max_steps=...)` runs one model on our question and returns its events:
 
 # %%
 buggy = ToolRegistry()
