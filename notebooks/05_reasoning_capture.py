@@ -9,26 +9,19 @@
 #   thinking channel, so the thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run
 #   that the article (see Sources) reports and quotes. For real thinking, see "Try it with a live model" at the end.
 #
-# **Words** (the course's picture -> the code):
-#
-# - *slip* -> a tool call the model asks for (`tool_call` in a trace); *answer slip* -> the tool's reply (`tool_return`);
-# - *folder* -> the messages sent with every request (the agent's `memory`, for example `KeepAll`);
-# - *menu* -> the tool descriptions sent with every request (`ToolRegistry.tools`);
-# - *envelope* -> `LLMResponse`: the reply's message plus facts about it (`reasoning`, `reasoning_tokens`, token counts).
+# **Words** from notebooks 01 to 04: *slip*, a tool call (`tool_call` in a trace); *answer slip*, its reply
+# (`tool_return`); *folder*, the messages sent with every request (`memory`); *menu*, the tool descriptions.
 #
 # **By the end of this notebook you will be able to**
 #
-# - read a model's thinking from `LLMResponse`: which slot holds the text and which the count, where each
-#   provider puts them, and what share of a reply's output tokens went to thinking;
-# - find where a run went wrong by reading its trace for the **first wrong line**, say whose problem it is (the
-#   four cases), and count one kind of mistake over many recorded runs, per variant;
-# - build a 95% interval for a share of runs from its definition, and say what 0 right out of 8 is worth;
+# - read a model's thinking and its token count from `LLMResponse`, and say where each provider puts them;
+# - find a run's **first wrong line** in its trace, say whose problem it is, and count one mistake over many runs;
+# - build a 95% interval for a share of runs from its definition;
 # - tell apart a figure reported in an article, a scripted re-enactment, and a recorded run of a real model.
 #
-# **Prerequisites:** notebooks 01 and 02 (the loop, the folder, slips and answer slips, what a run remembers)
-# and 04 (listeners and trace files). Python: functions, dicts, list comprehensions.
+# **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 106 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
@@ -42,17 +35,17 @@ from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
-from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, LLMResponse, ReplayLLM, ScriptedLLM,
-                           StepLimitReached, ToolCall, ToolRegistry, TraceRecorder, read_trace)
+from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, KeepAll, LLMResponse, OllamaLLM, OpenAILLM, ReplayLLM,
+                           ToolCall, ToolRegistry, TraceRecorder, read_trace)
 from mingraph_lite.course.compare import reported_table
-from lessons.exercises import check
-from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_2_run
-from lessons.reference import reference
-from lessons.predict import reveal
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
-
+from lessons.exercises import check
+from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_2_run
+from lessons.predict import reveal
+from lessons.reference import reference
+from lessons.trace_lines import brief, print_envelopes, print_folder, print_trace
 
 print("question:", QUESTION)
 
@@ -79,17 +72,13 @@ for f in fields(LLMResponse):
 #
 # Sources: Ollama's docs *Thinking* and the `qwen3` template on ollama.com; OpenAI's Chat Completions API
 # reference; Anthropic's guide *Building with extended thinking*. `None` means **not reported**, never an
-# estimate. Our Ollama adapter does not send thinking back, so a qwen3 model here reads its earlier tool-call
-# turns without it: the runs work, but not as the template intends.
-#
-# What do the shipped local models fill? Every reply they recorded:
+# estimate. What do the shipped local models fill? Every reply they recorded:
 
 # %%
 replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jsonl"))
            for e in read_trace(trace) if e["event"] == "model_reply"]
-print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a reasoning text: "
-      f"{sum(e['reasoning'] is not None for e in replies)}, with a thinking-token count: "
-      f"{sum(e['reasoning_tokens'] is not None for e in replies)}")
+print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a reasoning text: {sum(e['reasoning'] is not None for e in replies)}, "
+      f"with a thinking-token count: {sum(e['reasoning_tokens'] is not None for e in replies)}")
 
 # %% [markdown]
 # Nothing, as the first screen said.
@@ -98,50 +87,24 @@ print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a
 #
 # In the article, qwen3.5:2b with thinking on answered our question with **Tokyo: 24°F**; its thinking said
 # *"Tokyo is already in Fahrenheit, so I don't need to convert it."* Re-run six times, it never got Tokyo wrong
-# again (reported in the article). A mistake may not come back when you look for it, so record before you
-# know. A **scripted re-enactment** (`wrong_tokyo_manager`, with the 2b run's thinking), traced as it runs:
+# again (reported). A mistake may not come back, so record before you know. A **scripted re-enactment**
+# (`wrong_tokyo_manager`, with the 2b run's thinking), traced as it runs:
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
 TRACE.unlink(missing_ok=True)
-agent = Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
-              observers=[ConsoleLogger(), TraceRecorder(TRACE)])
-answer = agent.run({"question": QUESTION})["answer"]
+Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
+      observers=[ConsoleLogger(), TraceRecorder(TRACE)]).run({"question": QUESTION})
 events = read_trace(TRACE)
-kinds = Counter(e["event"] for e in events)
-print(f"\nanswer: {answer}   (scripted re-enactment, not a model)")
 
 # %% [markdown]
-# Three model calls and **three** tool calls: two lookups, then one conversion (Paris); Tokyo was never
-# converted. Now the trace, one line per event, numbered from 1 (line 1 is `run_start`), as `enumerate(events, 1)`
-# gives it. Each slip shows up **twice**: inside the `model_reply` that asks for it, then on its own `tool_call`
-# line just below.
+# Three model calls and **three** tool calls: Tokyo was never converted. Now the trace, one line per event,
+# numbered from 1 (line 1 is `run_start`) as `enumerate(events, 1)` gives it. Each slip shows up **twice**: inside
+# the `model_reply` that asks for it, then on its own `tool_call` line just below.
 
 # %%
-def brief(e):
-    """One trace line, shortened to what a reader checks."""
-    if e["event"] == "model_reply":
-        m = e["message"]
-        slips = [(c["name"], c["arguments"]) for c in m["tool_calls"]]
-        said = f"asks for {slips}" if slips else repr(m["content"])
-        thinking = f"   thinking: {e['reasoning'][:55]!r}..." if e.get("reasoning") else ""
-        return f"model_reply   {said}{thinking}"
-    if e["event"] == "tool_call":
-        return f"tool_call     {e['name']}({e['arguments']})"
-    if e["event"] == "tool_return":
-        return f"tool_return   {e['name']} answered {e['content']!r}"
-    if e["event"] == "finish":
-        return f"finish        {e['reason']}"
-    return e["event"]
-
-
-def print_trace(events):
-    for n, e in enumerate(events, 1):
-        print(f"{n:>2}  {brief(e)}")
-
-
 print_trace(events)
-assert (kinds["model_reply"], kinds["tool_call"], kinds["tool_return"]) == (3, 3, 3)  # as the text above says
+assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "tool_call", "tool_return")] == [3, 3, 3]
 line, reply = next((n, e) for n, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"])
 print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, output_tokens={reply['output_tokens']}"
       "  (a script reports no counts: None, not 0)")
@@ -159,8 +122,8 @@ print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, 
 #   text or in its tool calls' arguments. Compare numbers, not text (`64.0` is 64); the pattern
 #   `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them.
 #
-# The check builds its own **scripted** traces with thinking (a count only, text only, numbers handed to a tool, `64.0`).
-# It refuses an answer that runs `classify`: that judges a run, it never reads the envelope.
+# The check runs it on **scripted** traces with thinking, and refuses an answer that runs `classify` (that judges
+# a run; it never reads the envelope).
 
 # %%
 def thinking_report(events):
@@ -204,7 +167,7 @@ check("05.1", thinking_report)
 # Answer as `(case, line)`, the case first. (Rebuilding the run and classifying it would skip the skill.)
 
 # %%
-show_05_2_run(print_trace)  # prints the scripted run; the notebook never holds its events
+show_05_2_run()  # prints the scripted run; the notebook never holds its events
 
 # %%
 case_and_line = ...  # (case, line)
@@ -219,18 +182,14 @@ check("05.2", case_and_line)
 from mingraph_lite.course.classify import classify
 
 verdict = classify(events)
-print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}")
-print("why:", verdict.why)
-wrong = events[verdict.line - 1]
-print(f"\nline {verdict.line}: thinking = {wrong['reasoning']!r}")
-for n, e in enumerate(events, 1):
-    if e["event"] == "tool_return" and e["name"] == "get_weather":
-        print(f"line {n}: what it held: get_weather answered {e['content']!r}")
+print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}; why: {verdict.why}")
+print(f"\nline {verdict.line}: thinking = {events[verdict.line - 1]['reasoning']!r}")
 assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
-# Case 3, the reasoning, and the model was holding a bare `"24"` for Tokyo: we come back to that.
-# One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature):
+# Case 3, the reasoning: the model held a bare `"24"` for Tokyo (line 7); we come back to that.
+# One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature);
+# `recorded(llm, tools=..., max_steps=...)` runs one model on our question and returns its events:
 
 # %%
 buggy = ToolRegistry()
@@ -243,23 +202,12 @@ def get_weather(city: str) -> str:
 
 
 buggy.add(to_fahrenheit)
-wrong_city = ScriptedLLM([[("get_weather", {"city": "London"})], "London: 57°F"], name="scripted: wrong city")
-runs = [("asks about London", wrong_city, weather_registry(), 10),
-        ("a buggy get_weather", four_round_manager(), buggy, 10),
-        ("Tokyo already °F", wrong_tokyo_manager(), weather_registry(), 10),
-        ("keeps asking", looping_manager(), weather_registry(), 3)]
-print(f"{'scripted run':20} {'outcome':22} {'case':>4} {'line':>4}  first wrong line")
-cases = []
-for label, llm, tools, limit in runs:
-    recorder = EventRecorder()
-    try:
-        Agent(llm, tools, SYSTEM_PROMPT, observers=[recorder], max_steps=limit).run({"question": QUESTION})
-    except StepLimitReached:
-        pass  # case 4: the trace shows what it kept asking for
-    v = classify(recorder.events)
-    print(f"{label:20} {v.outcome:22} {v.case:>4} {v.line:>4}  {brief(recorder.events[v.line - 1])}")
-    cases.append(v.case)
-assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
+runs = [("asks about London", recorded(london_manager())), ("a buggy get_weather", recorded(four_round_manager(), tools=buggy)),
+        ("Tokyo already °F", recorded(wrong_tokyo_manager())), ("keeps asking", recorded(looping_manager(), max_steps=3))]
+verdicts = [classify(events) for _, events in runs]
+for (label, events), v in zip(runs, verdicts):
+    print(f"{label:20} {v.outcome:22} case {v.case}, line {v.line:>2}:  {brief(events[v.line - 1])}")
+assert [v.case for v in verdicts] == [1, 2, 3, 4]  # one run for each case, as the table promised
 
 # %% [markdown]
 # ### Counting one mistake over many runs
@@ -270,14 +218,11 @@ assert cases == [1, 2, 3, 4]  # one run for each case, as the table promised
 # variant over a list of `(variant, events)` runs:
 
 # %%
-ASKED_ABOUT = {"paris", "tokyo"}  # the question's cities
-
-
 def wrong_city_lines(events):
     """The line of every get_weather slip about a city the question did not ask about."""
     return [line for line, e in enumerate(events, 1)
             if e["event"] == "tool_call" and e["name"] == "get_weather"
-            and e["arguments"].get("city", "").lower() not in ASKED_ABOUT]
+            and e["arguments"].get("city", "").lower() not in {"paris", "tokyo"}]  # the question's cities
 
 
 def wrong_cities_per_variant(runs):
@@ -287,7 +232,6 @@ def wrong_cities_per_variant(runs):
     return dict(counts)
 
 
-# recorded(manager) runs one scripted manager and returns its events; london_manager asks about London
 print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("scripted A", recorded(four_round_manager())),
                                 ("scripted B", recorded(four_round_manager()))]))
 
@@ -305,16 +249,9 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # - a number that came back from `to_fahrenheit` is Fahrenheit already;
 # - arguments that stayed text (they did not parse) count as made up.
 #
-# The check runs your function on scripted traps, then on every recorded run of two experiments this
-# notebook never shows (`finish-right-2` and `finish-right-3`, 224 runs, counted below). It refuses an answer
-# that runs `classify` or its rule helpers: `classify` stops at each run's first wrong line, and this count needs
-# every made-up slip.
-
-# %%
-held_out = len(recorded_runs("finish-right-2")) + len(recorded_runs("finish-right-3"))
-print("recorded runs the check holds out:", held_out)
-assert held_out == 224  # the figure in the text above
-
+# The check runs your function on scripted traps, then on the 224 recorded runs of two experiments this notebook
+# never shows (`finish-right-2` and `finish-right-3`). It refuses an answer that runs `classify` or its rule
+# helpers: they stop at a run's first wrong line, and this count needs every made-up slip.
 
 # %%
 def made_up_counts(runs):
@@ -326,23 +263,21 @@ check("05.3", made_up_counts)
 
 # %% [markdown]
 # The notebook's own version (loaded from the solutions, not printed) on the 128 recorded runs of the
-# `finish-right` experiment, met again below: made-up slips out of all `to_fahrenheit` slips.
+# `finish-right` experiment: made-up slips out of all `to_fahrenheit` slips.
 
 # %%
 count_made_up, from_a_lookup = reference("05.3"), 0
 for model in ("smollm2-135m", "gemma3-270m"):
     runs = recorded_runs("finish-right", model)  # (variant, events) for each recorded run of this model
-    made_up, slips = count_made_up(runs), Counter()
-    for variant, events in runs:
-        slips[variant] += sum(e["event"] == "tool_call" and e["name"] == "to_fahrenheit" for e in events)
+    made_up = count_made_up(runs)
+    slips = Counter(v for v, events in runs for e in events if e["event"] == "tool_call" and e["name"] == "to_fahrenheit")
     print(f"{model}, {len(runs)} runs:", ", ".join(f"{v} {made_up[v]} of {slips[v]}" for v in made_up))
-    from_a_lookup += sum(slips[v] - made_up[v] for v in made_up)
+    from_a_lookup += slips.total() - sum(made_up.values())
 assert from_a_lookup == 1  # "all but one", the sentence below
 
 # %% [markdown]
 # All but one of the conversions these two models asked for in `finish-right` were of made-up numbers.
-
-# %% [markdown]
+#
 # ## The trace pointed at the tool
 #
 # The article's 0.8b run reported **both** cities as Fahrenheit; its thinking called the numbers "already
@@ -358,8 +293,8 @@ for unit in (False, True):
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# The article tested exactly that change on qwen3.5:0.8b: same agent, same question, only the result format
-# different. Its figures, quoted as theirs, not run here:
+# The article tested that change on qwen3.5:0.8b (same agent and question, only the result format different).
+# Its figures, quoted as theirs, not run here:
 
 # %%
 print(reported_table())
@@ -367,9 +302,8 @@ print(reported_table())
 # %% [markdown]
 # ## How sure is 6 of 8?
 #
-# The article calls the direction of its effect solid and its exact numbers unsure. How unsure is "6 right out
-# of 8"? Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be
-# unsurprising? A model right 75% of the time, surely; one right 30% of the time, hardly.
+# How unsure is "6 right out of 8"? Turn the question round: for which **true shares** `p0` of right runs would
+# seeing 6 of 8 be unsurprising? A model right 75% of the time, surely; one right 30% of the time, hardly.
 #
 # **The definition** (the score interval, Wilson, 1927). Eight runs of a model whose true share is `p0` give an
 # observed share that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is
@@ -406,20 +340,18 @@ def interval(k, n):
 check("05.4", interval)
 
 # %% [markdown]
-# What the package's version says about the two counts this notebook keeps meeting:
+# The package's version, on the two counts this notebook keeps meeting:
 
 # %%
 from mingraph_lite.course.compare import wilson
 
 for k, n in ((6, 8), (0, 8)):
-    low, high = wilson(k, n)
-    print(f"{k} of {n}: the true share could be anywhere from {low:.0%} to {high:.0%}")
+    print(f"{k} of {n}: the true share could be anywhere from {wilson(k, n)[0]:.0%} to {wilson(k, n)[1]:.0%}")
 
 # %% [markdown]
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
-# 0 of 8 still allows a model right about one run in three. That is why every share below carries an interval.
-
-# %% [markdown]
+# 0 of 8 still allows a model right about one run in three.
+#
 # ## The unit experiment: nobody got that far
 #
 # The course also ships the `unit` experiment (`"18"` vs `"18°C"`): 32 recorded runs of the two small local
@@ -434,10 +366,9 @@ assert len(unit_runs) == 32 and unit_cases[3] == 0
 # %% [markdown]
 # ## A run with a worked example, read line by line
 #
-# The lab then asked what it takes for these two models to finish right. The definition `finish-right` asks our
-# question four ways (zero-shot, a worked example, units on every result, both), 16 sampled runs per variant per
-# model. Nine of its 128 runs looked up both cities (the next cell counts them). One of the nine, replayed,
-# nothing edited:
+# The definition `finish-right` asks our question four ways (zero-shot, a worked example, units on every result,
+# both), 16 sampled runs per variant per model. Nine of its 128 runs looked up both cities. One of the nine,
+# replayed, nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;
@@ -447,31 +378,13 @@ assert len(unit_runs) == 32 and unit_cases[3] == 0
 # placed before the question; the trace marks it `"example"`. The run's settings, then what the model read:
 
 # %%
-def looked_up_both(events):
-    return {"paris", "tokyo"} <= {str(e["arguments"].get("city", "")).lower() for e in events
-                                  if e["event"] == "tool_call" and e["name"] == "get_weather"
-                                  and isinstance(e["arguments"], dict)}
-
-
-assert sum(looked_up_both(events) for _, events in recorded_runs("finish-right")) == 9  # "nine of its 128"
-
-
-def results_rows(folder):
-    import csv
-    with (folder / "results.csv").open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
+from mingraph_lite.course.results_folder import read_results
 
 FINISH = Path("../data/experiments/finish-right/gemma3-270m")
-row = next(r for r in results_rows(FINISH) if r["variant"] == "worked example" and r["index"] == "10")
-print({key: row[key] for key in ("model", "variant", "index", "seed", "temperature")})
-TRACE_10 = FINISH / row["trace"]
-assert looked_up_both(read_trace(TRACE_10))  # "one of the nine"
-first = read_trace(TRACE_10)[0]
-for m in first["messages"]:
-    slips = ", ".join(f"{c['name']}({c['arguments']})" for c in m.get("tool_calls", []))
-    tag = f"[example: {m['example']}]" if "example" in m else "[not an example]"
-    print(f"{tag:28} {m['role']:9} {slips or repr(m['content'][:70])}")
+row = next(r for r in read_results(FINISH) if r.variant == "worked example" and r.index == 10)
+print(f"variant {row.variant!r}, run #{row.index}, seed {row.seed}, temperature {row.temperature}")
+TRACE_10 = FINISH / row.trace
+print_folder(read_trace(TRACE_10)[0]["messages"])
 
 # %% [markdown]
 # **Predict first.** The model had the example's two conversions right in front of it. Which case will its run be
@@ -484,35 +397,27 @@ my_case_and_line = ...  # (case, line), as in 05.2
 # The replay's folder must start as the recording's did: the prompt, the worked example, then the question.
 
 # %%
-from mingraph_lite import KeepAll
 from mingraph_lite.course.definition import load
 
-finish_right = load("finish-right")
-worked = next(v for v in finish_right.variants if v.name == row["variant"])
+worked = next(v for v in load("finish-right").variants if v.name == row.variant)
 example_folder = KeepAll(worked.system_prompt)
 for message in worked.messages:  # the worked example, before the question
     example_folder.add(message)
 recorder = EventRecorder()
 Agent(ReplayLLM.from_trace(TRACE_10), worked.registry(), worked.system_prompt, memory=example_folder,
-      observers=[recorder], max_steps=6).run({"question": finish_right.question})
+      observers=[recorder], max_steps=6).run({"question": QUESTION})
 real_verdict = classify(recorder.events)
-for n, e in enumerate(recorder.events[:real_verdict.line], 1):  # read top to bottom, stop at the first wrong line
-    print(f"{n:>2}  {brief(e)[:96]}")
+print_trace(recorder.events[:real_verdict.line], width=96)  # read top to bottom, stop at the first wrong line
 print(f"\n--> {real_verdict.outcome} (case {real_verdict.case}), first wrong line {real_verdict.line}: {real_verdict.why}")
-print(f"results.csv, as the harness classified it when the run ended: case {row['case']}, line {row['line']}")
+print(f"results.csv, as the harness classified it when the run ended: case {row.case}, line {row.line}")
 reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
 
 # %% [markdown]
 # Lines 1 to 8 are right: both lookups ask about the question's cities and both answer slips hold the teaching
 # data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts with
 # `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F, case 3 (`celsius_as_fahrenheit` is set). The
-# rest of the reply is noise until the token cap. One run of a tiny sampled model shows what it wrote, not why.
-
-# %%
-print(f"line 9 begins: {recorder.events[8]['message']['content'][:40]!r}")
-print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
-
-# %% [markdown]
+# rest is noise until the token cap. One run of a tiny sampled model shows what it wrote, not why.
+#
 # No `finish-right` run is right (the first right runs came from `finish-right-3`, replayed in notebook 02). The
 # only `finish-right` runs whose first wrong line is the final reply are four of Gemma's, all with the worked
 # example in the folder (both claims are tested in `tests/notebooks/test_nb05_claims.py`).
@@ -520,53 +425,37 @@ print(f"celsius_as_fahrenheit: {real_verdict.celsius_as_fahrenheit}")
 # %% [markdown]
 # ## Try it with a live model
 #
-# This cell runs our question once on a real model and prints what the envelope holds for each reply. It does
-# nothing until you name a model:
+# This cell runs our question once on a real model you name, and prints each reply's envelope:
 #
-# - **Ollama, thinking text.** Install Ollama (ollama.com), run `ollama pull qwen3:0.6b` in a terminal, and set
-#   `MINGRAPH_LLM=ollama:qwen3:0.6b` (start Jupyter with it, or uncomment the cell's first line). The cell asks
-#   with `think=True`, so `reasoning` holds the thinking text.
-# - **OpenAI, a count only.** Set `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`: `reasoning` stays
-#   `None`, `reasoning_tokens` is filled.
+# - **Ollama, thinking text.** Install Ollama (ollama.com), run `ollama pull qwen3:0.6b`, and set
+#   `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment the cell's first line); `think=True` fills `reasoning`.
+# - **OpenAI, a count only.** Set `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`: only `reasoning_tokens`.
 #
-# The clients come with `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`. To measure the unit
-# effect: `python -m mingraph_lite experiment unit --llm ollama:qwen3:0.6b` (for a class, see `teachers_guide.md`).
+# The clients: `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`. The unit experiment:
+# `python -m mingraph_lite experiment unit --llm ollama:qwen3:0.6b` (for a class, see `teachers_guide.md`).
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # os.environ["MINGRAPH_LLM"] = "ollama:qwen3:0.6b"
-from mingraph_lite import OllamaLLM, OpenAILLM
-
 kind, _, model = os.environ.get("MINGRAPH_LLM", "").strip().partition(":")  # e.g. ollama:qwen3:0.6b
 if kind not in ("ollama", "openai") or not model:
     print(f"MINGRAPH_LLM={kind + _ + model!r}: no live model named, so nothing runs (see the steps above)")
-else:
-    # think=True: Ollama returns the thinking apart from the answer
-    live_llm = OllamaLLM(model, think=True) if kind == "ollama" else OpenAILLM(model)
-    LIVE = Path("traces/05_live.jsonl")
-    LIVE.unlink(missing_ok=True)
-    try:
-        Agent(live_llm, weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(LIVE)],
-              max_steps=6).run({"question": QUESTION})
-    except StepLimitReached:
-        print("the run hit the ceiling of 6 model calls")
-    live_events = read_trace(LIVE)
-    for n, e in enumerate(live_events, 1):
-        if e["event"] == "model_reply":
-            print(f"line {n}: reasoning_tokens={e['reasoning_tokens']}, reasoning={(e['reasoning'] or '')[:300]!r}")
+else:  # think=True: Ollama returns the thinking apart from the answer; at most 6 model calls
+    live_events = recorded(OllamaLLM(model, think=True) if kind == "ollama" else OpenAILLM(model), max_steps=6)
+    print_envelopes(live_events)  # each model_reply's line, reasoning_tokens and the start of its reasoning
     print(classify(live_events))
 
 # %% [markdown]
 # ## What is still open
 #
-# - **Eight runs, small models:** every interval above is wide; a class pools its runs (question 5).
+# - **Eight runs, small models:** every interval above is wide; a class pools its runs (question 4).
 # - **The classifier knows this one question:** a general "first wrong line" needs the truth for every tool.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in the solutions file. Questions 2, 3, 5, 6 and 7 have a cell
-# below that checks your answer (against a run of the code; 7 against the table).
+# Answer in your own words first (the answers are in the solutions file). Questions 2 to 5 have a cell below
+# that checks yours against a run of the code.
 #
 # 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
 #    provider would force an adapter to keep it in the folder?
@@ -574,14 +463,10 @@ else:
 #    answered `"18°C"` instead of `"18"`: the same verdict, or a different one? Why?
 # 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
 #    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
-# 4. Where in your `made_up_counts` does the set of looked-up numbers start empty? What would your count say
-#    about a run that converts 18 without looking anything up, if it came right after a run that looked up 18?
-# 5. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
+# 4. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
 #    which the 95% interval is narrower than 0.2 (20 points)?
-# 6. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
+# 5. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
 #    the same verdict, another verdict, or a refusal?
-# 7. From the envelope table: where does each provider put a reply's thinking **text**? For Ollama (qwen3),
-#    OpenAI Chat Completions and Anthropic, choose "message.thinking", "thinking blocks" or "nowhere".
 
 # %%
 answer_q2 = ...  # "same" or "different"
@@ -592,13 +477,9 @@ answer_q3 = ...  # "right", "wrong slip", "wrong tool result", "wrong final reas
 check("05.Q3", answer_q3)
 
 # %%
-answer_q5 = ...  # 16, 32, 64, 128 or 256
+answer_q4 = ...  # 16, 32, 64, 128 or 256
+check("05.Q4", answer_q4)
+
+# %%
+answer_q5 = ...  # "same verdict", "another verdict" or "refused"
 check("05.Q5", answer_q5)
-
-# %%
-answer_q6 = ...  # "same verdict", "another verdict" or "refused"
-check("05.Q6", answer_q6)
-
-# %%
-answer_q7 = ...  # a dict {"ollama": "...", "openai": "...", "anthropic": "..."}
-check("05.Q7", answer_q7)

@@ -305,8 +305,7 @@ def divides_by_observed_se(k, n):
 
 
 SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14), "05.3": made_up_counts, "05.4": score_interval,
-             "05.Q7": {"ollama": "message.thinking", "openai": "nowhere", "anthropic": "thinking blocks"},
-             "05.Q2": "same", "05.Q3": "right", "05.Q5": 128, "05.Q6": "refused"}
+             "05.Q2": "same", "05.Q3": "right", "05.Q4": 128, "05.Q5": "refused"}
 WRONG = {
     "05.3": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
@@ -327,12 +326,10 @@ WRONG = {
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
              (flags_every_thought, "nothing to flag"), (via_classify_thinking, "your answer runs classify")],
-    "05.Q7": [({"ollama": "message.thinking", "openai": "usage", "anthropic": "thinking blocks"}, "openai"),
-              ("message.thinking", "a dict with the keys")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls")],
-    "05.Q5": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
-    "05.Q6": [("same verdict", "the first request already differs")],
+    "05.Q4": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
+    "05.Q5": [("same verdict", "the first request already differs")],
 }
 
 QUESTIONS = {
@@ -346,14 +343,8 @@ QUESTIONS = {
              "react to the unit; that is why the experiment needs real models.",
     "05.Q3": "right: both slips ask about 18, a number get_weather returned, so neither is a wrong line; the final "
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
-    "05.Q4": "Inside the loop over runs, at the start of each run (returned = set()). Started once outside the "
-             "loop, the second run would borrow the first run's 18, and its made-up conversion of 18 would not "
-             "be counted: the count would be too low by one.",
-    "05.Q5": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
+    "05.Q4": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
              "of the number of runs, so halving it takes four times the runs.",
-    "05.Q6": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
+    "05.Q5": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
              "question, the recording sent the worked example too. A replay is only valid for the same folder.",
-    "05.Q7": "Ollama (qwen3, thinking on): message.thinking; OpenAI Chat Completions: nowhere, it returns only a "
-             "count (usage.completion_tokens_details.reasoning_tokens); Anthropic: thinking blocks in the reply, "
-             "which must go back unchanged with the tool call they led to.",
 }

@@ -90,3 +90,31 @@ def test_gemma_run_10_looks_up_right_never_converts_and_writes_celsius_as_fahren
     assert events[8]["message"]["content"].startswith("Tokyo: 24°F, Paris: 18°F")
     assert (verdict.line, verdict.case) == (int(row["line"]), int(row["case"]))  # as the harness recorded it
     assert verdict == classify(read_trace(trace))  # the replay equals the recording
+
+
+def _runs(experiment: str) -> list[list[dict]]:
+    return [read_trace(folder / row["trace"]) for folder in sorted((EXPERIMENTS / experiment).iterdir())
+            if (folder / "results.csv").is_file() for row in _rows(folder)]
+
+
+def _looked_up_both(events: list[dict]) -> bool:
+    return {"paris", "tokyo"} <= {str(e["arguments"].get("city", "")).lower() for e in events
+                                  if e["event"] == "tool_call" and e["name"] == "get_weather"
+                                  and isinstance(e["arguments"], dict)}
+
+
+def test_nine_of_the_128_finish_right_runs_looked_up_both_cities_and_gemma_run_10_is_one_of_them():
+    """05: "Nine of its 128 runs looked up both cities. One of the nine, replayed" (Gemma's run #10)."""
+    runs = _runs("finish-right")
+    assert len(runs) == 128 and sum(map(_looked_up_both, runs)) == 9
+    _, trace, _ = _replay_gemma_run_10()
+    assert _looked_up_both(read_trace(trace))
+
+
+def test_the_05_3_check_holds_out_the_224_runs_of_finish_right_2_and_3():
+    """05: "then on the 224 recorded runs of two experiments this notebook never shows (`finish-right-2` and
+    `finish-right-3`)", counted as the check counts them."""
+    from lessons.exercises.nb05 import recorded_runs
+
+    assert len(_runs("finish-right-2")) + len(_runs("finish-right-3")) == 224
+    assert len(recorded_runs("finish-right-2")) + len(recorded_runs("finish-right-3")) == 224

@@ -42,7 +42,8 @@ def test_the_one_prediction_comes_before_its_answer_and_nothing_above_it_gives_i
     case_and_line_cell = _first(sources, "my_case_and_line = ...")
     assert case_and_line_cell < _first(sources, "ReplayLLM.from_trace(TRACE_10)")
     before = "\n".join(sources[:case_and_line_cell])
-    for giveaway in ("row['case']", '"case", "line"', "Line 9", "closest", "unit mistake", "not too small to make"):
+    for giveaway in ("row['case']", "row.case", '"case", "line"', "Line 9", "closest", "unit mistake",
+                     "not too small to make"):
         assert giveaway not in before
 
 
@@ -51,7 +52,7 @@ def test_exercise_05_2_comes_before_the_notebook_shows_classify():
     assert _first(sources, 'check("05.2"') < _first(sources, "import classify")
     assert not [s for s in sources[:_first(sources, 'check("05.2"')] if "classify(" in s]
     # the run is printed, never handed to the notebook: nothing to pass to classify once it is imported
-    assert "reconvert_manager" not in "".join(sources) and "show_05_2_run(print_trace)" in "".join(sources)
+    assert "reconvert_manager" not in "".join(sources) and "show_05_2_run()" in "".join(sources)
 
 
 def test_the_exercises_come_in_page_order():

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from mingraph_lite.agents import Agent
+from mingraph_lite.agents import Agent, StepLimitReached
 from mingraph_lite.llms.replay import ReplayLLM
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.observers.recorder import EventRecorder
@@ -21,6 +21,7 @@ from mingraph_lite.course.classify import OUTCOMES, classify
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import weather_registry
+from ..trace_lines import print_trace
 from . import Hint, exercise
 from .package_guard import calls_package
 
@@ -66,10 +67,16 @@ def same_twice_manager() -> ScriptedLLM:
                        name="scripted: converts 18 twice")
 
 
-def recorded(llm: Any, unit_in_result: bool = False) -> list[dict[str, Any]]:
-    """One scripted run's events, as the notebook numbers them (line 1 is run_start)."""
+def recorded(llm: Any, unit_in_result: bool = False, *, tools: Any = None, max_steps: int = 10) -> list[dict[str, Any]]:
+    """One run's events, as the notebook numbers them (line 1 is run_start); a run stopped by the ceiling keeps
+    its trace, which ends with the finish line that says so (case 4 reads it)."""
     recorder = EventRecorder()
-    Agent(llm, weather_registry(unit_in_result), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    agent = Agent(llm, tools or weather_registry(unit_in_result), SYSTEM_PROMPT, observers=[recorder],
+                  max_steps=max_steps)
+    try:
+        agent.run({"question": QUESTION})
+    except StepLimitReached:
+        pass
     return recorder.events
 
 
@@ -88,8 +95,8 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
         raise Hint(f"your answer calls {name}: {borrowed[name]}")
 
 
-def show_05_2_run(print_trace: Callable[[list[dict[str, Any]]], None]) -> None:
-    """Print 05.2's run with the notebook's printer, and hand back nothing: no events to classify."""
+def show_05_2_run() -> None:
+    """Print 05.2's run as numbered trace lines, and hand back nothing: no events to classify."""
     print_trace(recorded(reconvert_manager()))
 
 
@@ -323,7 +330,7 @@ def check_same_twice(answer: Any) -> str:
     return f"right: {truth.outcome} ({truth.why}); a wasted call is not a wrong line"
 
 
-@exercise("05.Q5", kind="reasoning", title="how many runs for an interval narrower than 0.2?")
+@exercise("05.Q4", kind="reasoning", title="how many runs for an interval narrower than 0.2?")
 def check_runs_needed(answer: Any) -> str:
     options = (16, 32, 64, 128, 256)
     truth = next(n for n in options if wilson(n // 2, n)[1] - wilson(n // 2, n)[0] < 0.2)
@@ -335,7 +342,7 @@ def check_runs_needed(answer: Any) -> str:
     return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
 
 
-@exercise("05.Q6", kind="reasoning", title="replay the Gemma run without its worked example")
+@exercise("05.Q5", kind="reasoning", title="replay the Gemma run without its worked example")
 def check_replay_without_example(answer: Any) -> str:
     from mingraph_lite.course.definition import load
 

@@ -1,5 +1,5 @@
-"""Notebook 05's envelope exercise and question: what share of each reply went to thinking, which replies thought
-about a number they did not use, and where each provider puts its thinking. Every trace here is scripted."""
+"""Notebook 05's envelope exercise: what share of each reply went to thinking, and which replies thought about a
+number they did not use. Every trace here is scripted."""
 
 from __future__ import annotations
 
@@ -125,16 +125,3 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
         if sorted(flagged) != want[1]:
             raise Hint(f"on {label} you flagged lines {sorted(flagged)}, expected {want[1]}: {flag_hint}")
     return f"right on {len(traps)} scripted traces, each with its own trap"
-
-
-WHERE = {"ollama": "message.thinking", "openai": "nowhere", "anthropic": "thinking blocks"}
-
-
-@exercise("05.Q7", kind="reasoning", title="where each provider puts a reply's thinking text")
-def check_where_thinking(answer: Any) -> str:
-    if not isinstance(answer, dict) or set(answer) != set(WHERE):
-        raise Hint(f"answer with a dict with the keys {sorted(WHERE)}, each a choice from the table's column")
-    for provider, place in WHERE.items():
-        if str(answer[provider]).strip().lower() != place:
-            raise Hint(f"{provider}: read the table's `reasoning` column again; choose from {sorted(WHERE.values())}")
-    return "right: Ollama in message.thinking, Anthropic in thinking blocks, OpenAI Chat Completions returns no text"

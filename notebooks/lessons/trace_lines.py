@@ -1,0 +1,52 @@
+"""A trace read as numbered lines: the printer notebook 05 reads its runs with, kept here so its cells stay short.
+
+Lines are numbered from 1 (line 1 is ``run_start``), as ``enumerate(events, 1)`` gives them: the numbering the
+"first wrong line" convention and ``classify`` use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def brief(event: dict[str, Any]) -> str:
+    """One trace line, shortened to what a reader checks."""
+    kind = event["event"]
+    if kind == "model_reply":
+        message = event["message"]
+        slips = [(call["name"], call["arguments"]) for call in message["tool_calls"]]
+        said = f"asks for {slips}" if slips else repr(message["content"])
+        thinking = f"   thinking: {event['reasoning'][:55]!r}..." if event.get("reasoning") else ""
+        return f"model_reply   {said}{thinking}"
+    if kind == "tool_call":
+        return f"tool_call     {event['name']}({event['arguments']})"
+    if kind == "tool_return":
+        return f"tool_return   {event['name']} answered {event['content']!r}"
+    if kind == "finish":
+        return f"finish        {event['reason']}"
+    return kind
+
+
+def print_trace(events: list[dict[str, Any]], width: int | None = None) -> None:
+    """Every event as a numbered line, each cut to ``width`` characters when given."""
+    for n, event in enumerate(events, 1):
+        print(f"{n:>2}  {brief(event)[:width]}")
+
+
+def print_folder(messages: list[dict[str, Any]]) -> None:
+    """A request's messages as the model read them: the role, what each says or asks for, and the example tag."""
+    for message in messages:
+        slips = ", ".join(f"{call['name']}({call['arguments']})" for call in message.get("tool_calls", []))
+        tag = f"[example: {message['example']}]" if "example" in message else "[not an example]"
+        print(f"{tag:28} {message['role']:9} {slips or repr(message['content'][:70])}")
+
+
+def print_envelopes(events: list[dict[str, Any]]) -> None:
+    """What each model reply's envelope holds about thinking: its count, and the start of its text."""
+    for n, event in enumerate(events, 1):
+        if event["event"] == "model_reply":
+            print(f"line {n}: reasoning_tokens={event['reasoning_tokens']}, "
+                  f"reasoning={(event['reasoning'] or '')[:300]!r}")
+
+
+__all__ = ["brief", "print_envelopes", "print_folder", "print_trace"]
