@@ -461,7 +461,7 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # - **Everything lives in one process.** Helpers' runs, plans and results vanish when the kernel restarts; saving and
 #   resuming a run is not built here.
 #
-# **Next, notebook 12:** the capstone, a new task built from your own pieces.
+# **Next, notebook 11:** the capstone, a new task built from your own pieces (notebook 12 puts them together).
 
 # %% [markdown]
 # ## Questions
