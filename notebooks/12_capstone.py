@@ -175,7 +175,7 @@ assert "message:\n<your answer>" in local_prompt([], price_tools().tools)  # the
 # %% [markdown]
 # Neither model answered the question. SmolLM2 never asked for a price: it copied the worked example's conversion,
 # `to_usd(amount=6, currency="PEN")`, into all six calls, and the ceiling ended the run with no answer. The agent
-# bounded the loop, but only after five calls that could not help.
+# bounded the loop, but let the model ask five times more for what it had already been given.
 #
 # ### Exercise 12.2: stop a repeated batch
 #

@@ -321,3 +321,25 @@ def test_12_1_judges_behaviour_so_another_design_passes():
             return graph
 
     assert "recorded real runs" in check_agent(OtherDesign)
+
+
+def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
+    """12.2 may use 12.1's own version (and 11's pieces inside it): a subclass of reference("12.1") passes, while
+    the reference itself, or a subclass that only inherits it, does not."""
+    from lessons.reference import reference
+
+    class Mine(reference("12.1")):
+        def model(self, state):
+            update = super().model(state)
+            before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+            new = update.get("messages", [])
+            if new and new[-1].tool_calls and before and asks(new[-1]) == asks(before[-1]):
+                return {**update, "stopped": "repeated"}
+            return update
+
+    def asks(reply):
+        return [(call.name, call.arguments) for call in reply.tool_calls]
+
+    assert verdict("12.2", Mine).passed, str(verdict("12.2", Mine))
+    assert not verdict("12.2", reference("12.1")).passed
+    assert not verdict("12.2", type("Bare", (reference("12.1"),), {})).passed
