@@ -176,7 +176,7 @@ class NoFinishAgent(PriceAgent):
 class StubRouteAgent(PriceAgent):
     def graph(self):  # finished itself, but wired to a router the learner has not written yet
         def route(state):
-            raise NotImplementedError  # the notebook's 12.4 cell, not done yet
+            raise NotImplementedError  # notebook 11's 11.4 cell, not done yet
 
         builder = StateGraph(PriceState)
         builder.add_node("model", self.model)

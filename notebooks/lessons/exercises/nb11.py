@@ -1,5 +1,5 @@
 """Notebook 11's checks (the capstone's pieces), 11.1 to 11.3: each piece on cases the notebook never shows (the router's
-and the whole agent's are in nb12_agent).
+and the whole agent's are in nb11_route and nb12).
 
 Expected results come from the package (``Agent``, ``ToolRegistry``, ``EventRecorder``, ``ReplayLLM``) run on the
 same cases, never from numbers written here.
