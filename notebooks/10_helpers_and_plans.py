@@ -447,7 +447,7 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # - **A re-planner is a model too.** Ours is scripted and only drops a step; a real one may rewrite steps that were
 #   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
 #
-# **Next, notebook 12:** the capstone, a new task built from your own pieces.
+# **Next, notebook 11:** the capstone, a new task built from your own pieces (notebook 12 puts them together).
 
 # %% [markdown]
 # ## Questions

@@ -54,8 +54,11 @@ def watch(may_use: tuple[str, ...] = ()) -> AbstractContextManager[list[str]]:
 
 
 def _codes(function: Any) -> set[Any]:
-    """A function's code and the code of every function defined inside it (a node it returns, say)."""
+    """A function's code and the code of every function defined inside it (a node it returns, say); for a class,
+    the code of its methods."""
     found, todo = set(), [getattr(function, "__code__", None)]
+    if isinstance(function, type):  # a class: the code of its own methods
+        todo += [getattr(f, "__code__", None) for f in vars(function).values()]
     while todo:
         code = todo.pop()
         if code is not None and hasattr(code, "co_consts") and code not in found:

@@ -1,321 +1,16 @@
-"""Reference answers for notebook 12 (the capstone), and plausible wrong ones with the hint each must get."""
+"""Reference answers for notebook 12 (the capstone's agent), and plausible wrong ones with the hint each must get."""
 
-import json
 import operator
 from typing import Annotated, TypedDict
 
-from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolArgsError,
-                           ToolMessage, UserMessage)
-from mingraph_lite.graph import END, START, Send, StateGraph
+from lessons.reference import reference
+from mingraph_lite import SystemMessage, ToolMessage, UserMessage
+from mingraph_lite.graph import END, START, StateGraph
 
-# --- 12.1: a memory window that keeps the question -------------------------------------------------
+# Notebook 11's pieces, its own versions (notebook 12 loads them the same way).
+pinned_window, errand, route = reference("11.1"), reference("11.2"), reference("11.4")
 
-
-def pinned_window(system_prompt, messages, n):
-    question, rest = messages[0], list(messages[1:])
-    start = max(0, len(rest) - n)
-    while start > 0 and isinstance(rest[start], ToolMessage):
-        start -= 1  # an answer slip keeps the reply that asked for it
-    return [SystemMessage(system_prompt), question, *rest[start:]]
-
-
-def _whole_window(messages, n):
-    start = max(0, len(messages) - n)
-    while start > 0 and isinstance(messages[start], ToolMessage):
-        start -= 1
-    return list(messages[start:])
-
-
-def window_forgets_the_question(system_prompt, messages, n):
-    return [SystemMessage(system_prompt), *_whole_window(messages, n)]
-
-
-def window_cuts_exchanges(system_prompt, messages, n):
-    return [SystemMessage(system_prompt), messages[0], *messages[1:][-n:]]
-
-
-def window_question_twice(system_prompt, messages, n):
-    return [SystemMessage(system_prompt), messages[0], *_whole_window(messages, n)]
-
-
-def window_moves_forward(system_prompt, messages, n):
-    question, rest = messages[0], list(messages[1:])
-    start = max(0, len(rest) - n)
-    while start < len(rest) and isinstance(rest[start], ToolMessage):
-        start += 1
-    return [SystemMessage(system_prompt), question, *rest[start:]]
-
-
-def window_back_too_far(system_prompt, messages, n):
-    question, rest = messages[0], list(messages[1:])
-    start = max(0, len(rest) - n)
-    if isinstance(rest[start:start + 1] and rest[start], ToolMessage):
-        start = 0  # back to the beginning: whole, but far more than the exchange needs
-    return [SystemMessage(system_prompt), question, *rest[start:]]
-
-
-def window_from_lastn(system_prompt, messages, n):
-    memory = LastN(system_prompt, n)
-    for message in messages[1:]:
-        memory.add(message)
-    return [SystemMessage(system_prompt), messages[0], *memory.messages()[1:]]
-
-
-def window_by_safe_start(system_prompt, messages, n):
-    from mingraph_lite.memory import safe_start
-    rest = list(messages[1:])
-    return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
-
-
-# --- 12.2: the errand for one slip, with this task's retry -------------------------------------------
-
-
-def errand(registry, slip):
-    try:
-        return registry.run(slip)
-    except ToolArgsError as e:  # the model filled the slip in wrong: trying again would fail the same way
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-    except Exception:  # the service may be back a moment later: one more try
-        try:
-            return registry.run(slip)
-        except Exception as e:  # still down: the model cannot fix it, but the slip gets its answer
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
-
-
-def errand_raises_on_failure(registry, slip):
-    try:
-        return registry.run(slip)
-    except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-
-
-def errand_without_retry(registry, slip):  # notebook 03's two excepts, as they were
-    try:
-        return registry.run(slip)
-    except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-    except Exception as e:
-        return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
-
-
-def errand_retries_everything(registry, slip):
-    for attempt in range(2):
-        try:
-            return registry.run(slip)
-        except ToolArgsError as e:
-            if attempt:
-                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name,
-                                   is_error=True)
-        except Exception as e:
-            if attempt:
-                return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
-
-
-def errand_until_it_works(registry, slip):
-    for _ in range(5):
-        try:
-            return registry.run(slip)
-        except ToolArgsError as e:
-            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-        except Exception as e:
-            error = e
-    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
-
-
-def errand_one_wording(registry, slip):
-    try:
-        return registry.run(slip)
-    except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-    except Exception:
-        try:
-            return registry.run(slip)
-        except Exception as e:
-            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
-
-
-def errand_not_flagged(registry, slip):
-    try:
-        return registry.run(slip)
-    except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
-    except Exception:
-        try:
-            return registry.run(slip)
-        except Exception as e:
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name)
-
-
-def errand_by_the_package(registry, slip):
-    try:
-        return registry.answer(slip)
-    except Exception:
-        try:
-            return registry.answer(slip)
-        except Exception as e:
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
-
-
-def errand_by_package_helpers(registry, slip):
-    from mingraph_lite.tools import error_answer, fix_answer
-    try:
-        return registry.run(slip)
-    except ToolArgsError as e:
-        return fix_answer(slip, e)
-    except Exception:
-        try:
-            return registry.run(slip)
-        except Exception as e:
-            return error_answer(slip, f"tool failed twice: {e}")
-
-
-# --- 12.3: a listener that writes the task's price log -------------------------------------------
-
-
-class PriceLog(Observer):
-    def __init__(self, path):
-        self.path, self.asked, self.model_calls = path, {}, 0
-
-    def write(self, line):
-        with open(self.path, "a", encoding="utf-8") as file:  # one line at a time: a crash keeps the rest
-            file.write(json.dumps(line) + "\n")
-
-    def on_run_start(self, messages):
-        self.asked, self.model_calls = {}, 0
-
-    def on_model_reply(self, response):
-        self.model_calls += 1
-
-    def on_tool_call(self, call):
-        self.asked[call.id] = call
-
-    def on_tool_return(self, result):
-        call = self.asked.get(result.tool_call_id)
-        self.write({"tool": result.name, "arguments": dict(call.arguments) if call else None,
-                    "result": result.content, "error": result.is_error})
-
-    def on_finish(self, answer, reason):
-        self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
-
-
-class LogCountsSlips(PriceLog):
-    def on_tool_call(self, call):
-        super().on_tool_call(call)
-        self.model_calls += 1
-
-    def on_model_reply(self, response):
-        pass
-
-
-class LogOverwrites(PriceLog):
-    def write(self, line):
-        with open(self.path, "w", encoding="utf-8") as file:
-            file.write(json.dumps(line) + "\n")
-
-
-class LogNeverResets(PriceLog):
-    def on_run_start(self, messages):
-        pass
-
-
-class LogWithoutErrors(PriceLog):
-    def write(self, line):
-        super().write({**line, "error": False} if "error" in line else line)
-
-
-class LogLastCall(PriceLog):
-    def on_tool_call(self, call):  # the last call heard, not the call with the answer's id
-        self.last = call
-
-    def on_tool_return(self, result):
-        self.write({"tool": result.name, "arguments": dict(self.last.arguments), "result": result.content,
-                    "error": result.is_error})
-
-
-class LogHoldsLines(PriceLog):  # writes everything at the finish: a crash mid-run loses the lot
-    def __init__(self, path):
-        super().__init__(path)
-        self.held = []
-
-    def write(self, line):
-        self.held.append(line)
-        if "reason" in line:
-            for held in self.held:
-                super().write(held)
-            self.held = []
-
-
-class LogByRecorder(PriceLog):
-    def __init__(self, path):
-        super().__init__(path)
-        self.recorder = EventRecorder()
-
-
-# --- 12.4: the router: one branch per slip -------------------------------------------------------
-
-
-def route(state):
-    if state["stopped"]:
-        return END
-    last = state["messages"][-1]
-    if state["slips_left"] < 0:
-        return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in last.tool_calls]
-
-
-def route_one_branch(state):
-    if state["stopped"]:
-        return END
-    return "give_up" if state["slips_left"] < 0 else "errand"
-
-
-def route_without_budget(state):
-    if state["stopped"]:
-        return END
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
-
-
-def route_whole_batch(state):
-    if state["stopped"]:
-        return END
-    if state["slips_left"] < 0:
-        return "give_up"
-    return [Send("errand", {"slip": state["messages"][-1].tool_calls})]
-
-
-def route_budget_off_by_one(state):
-    if state["stopped"]:
-        return END
-    if state["slips_left"] <= 0:
-        return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
-
-
-def route_whole_run(state):  # every ToolCall of the run, the answered ones of earlier replies too
-    if state["stopped"]:
-        return END
-    if state["slips_left"] < 0:
-        return "give_up"
-    return [Send("errand", {"slip": slip}) for m in state["messages"] for slip in getattr(m, "tool_calls", ())]
-
-
-def route_first_message(state):  # reads the run's first message, which is the question
-    if state["stopped"]:
-        return END
-    if state["slips_left"] < 0:
-        return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][0].tool_calls]
-
-
-def route_budget_first(state):  # tests the budget before stopped: a stopped run can still be sent to give_up
-    if state["slips_left"] < 0:
-        return "give_up"
-    if state["stopped"]:
-        return END
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
-
-
-# --- 12.5: the agent, as a graph -----------------------------------------------------------------
+# --- 12.1: the agent, as a graph -----------------------------------------------------------------
 
 
 class PriceState(TypedDict):
@@ -481,7 +176,7 @@ class NoFinishAgent(PriceAgent):
 class StubRouteAgent(PriceAgent):
     def graph(self):  # finished itself, but wired to a router the learner has not written yet
         def route(state):
-            raise NotImplementedError  # the notebook's 12.4 cell, not done yet
+            raise NotImplementedError  # notebook 11's 11.4 cell, not done yet
 
         builder = StateGraph(PriceState)
         builder.add_node("model", self.model)
@@ -521,6 +216,70 @@ class PackageAgent:  # only wraps the package's Agent: the check must refuse it
         return {**self.agent.run(state), "reason": "answered"}
 
 
+
+
+# --- 12.2: an agent that stops a repeated batch --------------------------------------------------
+
+
+def _asks(reply):  # what a reply asks for, ids aside: a model makes up new ids every time
+    return [(call.name, call.arguments) for call in reply.tool_calls]
+
+
+class StopRepeats(PriceAgent):
+    def model(self, state):
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and _asks(new[-1]) == _asks(before[-1]):
+            return {**update, "stopped": "repeated"}  # the router ends the run: the batch never runs
+        return update
+
+
+class RepeatsRunFirst(PriceAgent):
+    def model(self, state):  # spots the repeat only before the next call, once the repeated batch has run
+        replies = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if len(replies) >= 2 and _asks(replies[-1]) == _asks(replies[-2]):
+            return {"stopped": "repeated"}
+        return super().model(state)
+
+
+class RepeatsByIds(StopRepeats):
+    def model(self, state):  # compares the ToolCalls whole, ids too
+        update = PriceAgent.model(self, state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and list(new[-1].tool_calls) == list(before[-1].tool_calls):
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsByNames(PriceAgent):
+    def model(self, state):  # the same tools, whatever their arguments
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and [c.name for c in new[-1].tool_calls] == [
+                c.name for c in before[-1].tool_calls]:
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsOfAnyReply(PriceAgent):
+    def model(self, state):  # any earlier reply, not only the one just before
+        update = super().model(state)
+        new = update.get("messages", [])
+        earlier = [_asks(m) for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and _asks(new[-1]) in earlier:
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsAsStepLimit(StopRepeats):
+    def model(self, state):  # stops, but under another run's reason
+        update = super().model(state)
+        return {**update, "stopped": "step limit"} if update.get("stopped") == "repeated" else update
+
+
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
@@ -532,59 +291,24 @@ QUESTIONS = {
              "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
              "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
              "make three calls.",
-    "12.Q3": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
-             "ToolCalls and their ToolMessages), not which city each price came from, so the manager says "
-             "'I lost track of the prices.'",
-    "12.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
-             "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
-             "superstep are an error, on this engine and on LangGraph.",
-    "12.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
-             "conversation, and a model that accepted it would read '450 JPY = 2.97 USD' without knowing which city it "
-             "belongs to (the result names its amount, not its city).",
-    "12.Q6": "Yes. Each later call is compared only on its newest messages (the last reply and its "
+    "12.Q3": "Yes. Each later call is compared only on its newest messages (the last reply and its "
              "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "12.Q7": "The model node, before its next call: when the last reply's ToolCalls (names and arguments, not "
-             "ids) are the same as the reply's before it, for the second time, return {'stopped': 'repeated'}; the "
-             "router then ends the run, with answer None and reason 'repeated', without spending the rest of the "
-             "ceiling. Not 'give_up': that node ends the run labelled 'slip budget', which names the wrong cause.",
+    "12.Q4": "The model node: before ending a run 'answered', test the reply's text (a blank such as '<your answer>' "
+             "copied from the reply format) and, if it is one, end the run with a reason of its own, say "
+             "'no answer', and the answer None, so the caller never takes the placeholder for an answer.",
+    "12.Q5": "A scripted manager answers whatever it is sent; a replay hands back the recorded replies only while "
+             "the agent sends what the recorded agent sent: the question word for word, each reply followed by its "
+             "ToolMessages in order. An agent that rewords the question passes every scripted run and fails the "
+             "replay.",
 }
 
-SOLUTIONS = {"12.1": pinned_window, "12.2": errand, "12.3": PriceLog, "12.4": route, "12.5": PriceAgent,
-             "12.Q1": 6, "12.Q2": "B", "12.Q3": "B"}
+SOLUTIONS = {"12.1": PriceAgent, "12.2": StopRepeats, "12.3": "call_e5043ba409a5",
+             "12.Q1": 6, "12.Q2": "B", "12.Q3": "yes"}
 
 WRONG = {
-    "12.1": [(window_forgets_the_question, "the question"),
-             (window_cuts_exchanges, "without the assistant message that asked for it"),
-             (window_question_twice, "twice"),
-             (window_moves_forward, "move it back"),
-             (window_back_too_far, "a later start"),
-             (window_from_lastn, "LastN"),
-             (window_by_safe_start, "safe_start")],
-    "12.2": [(errand_raises_on_failure, "raised"),
-             (errand_without_retry, "one more try"),
-             (errand_retries_everything, "fails the same way again"),
-             (errand_until_it_works, "only one"),
-             (errand_one_wording, "tool failed twice"),
-             (errand_not_flagged, "is_error"),
-             (errand_by_the_package, "registry.answer"),
-             (errand_by_package_helpers, "fix_answer")],
-    "12.3": [(LogCountsSlips, "model replies"),
-             (LogOverwrites, "append"),
-             (LogNeverResets, "each run"),
-             (LogWithoutErrors, "is_error"),
-             (LogByRecorder, "EventRecorder"),
-             (LogLastCall, "tool_call_id"),
-             (LogHoldsLines, "crashes")],
-    "12.4": [(route_one_branch, "Send"),
-             (route_without_budget, "budget"),
-             (route_whole_batch, "one ToolCall"),
-             (route_budget_off_by_one, "exactly"),
-             (route_whole_run, "earlier replies"),
-             (route_first_message, "the first is the question"),
-             (route_budget_first, "whenever stopped is set")],
-    "12.5": [(NoCeilingAgent, "ceiling"),
+    "12.1": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
              (GiveUpSilently, "unanswered"),
              (GiveUpOtherWords, "slip budget is spent"),
@@ -599,11 +323,18 @@ WRONG = {
              (SilentAgent, "listeners"),
              (RawErrandAgent, "answer every ToolCall with your errand"),
              (NoFinishAgent, "on_finish is due"),
-             (StubRouteAgent, "finish exercise 12.4 first"),
+             (StubRouteAgent, "finish exercise 11.4 first"),
              (ChattyQuestionAgent, "word for word"),
              (ModelReadsOtherWords, "what the recorded agent sent"),
              (PackageAgent, "package's Agent")],
+    "12.2": [(RepeatsRunFirst, "ran"),
+             (RepeatsByIds, "ids"),
+             (RepeatsByNames, "arguments"),
+             (RepeatsOfAnyReply, "just before"),
+             (RepeatsAsStepLimit, "'repeated'")],
+    "12.3": [("call_1e41eb7e3c5a", "right"), ("call_c0f9ac6509b3", "right"), (3, "id"),
+             ("call_e5043ba409a", "no ToolCall")],
     "12.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "12.Q2": [("A", "budget"), ("C", "ceiling")],
-    "12.Q3": [("A", "newest exchange"), ("C", "newest exchange")],
+    "12.Q3": [("no", "newest messages"), ("maybe", "yes")],
 }

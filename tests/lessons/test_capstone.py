@@ -23,7 +23,8 @@ from lessons.capstone import (
     to_usd,
 )
 from lessons.exercises import verdict
-from lessons.exercises.nb12_agent import q3_options
+from lessons.exercises.nb11_route import q1_options, q2_runs, q3_squares
+from lessons.exercises.nb12_runs import first_wrong_call
 from mingraph_lite import (
     Agent,
     EventRecorder,
@@ -37,9 +38,11 @@ from mingraph_lite import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+PIECES_NOTEBOOK = ROOT / "notebooks" / "11_capstone_pieces.py"
 NOTEBOOK = ROOT / "notebooks" / "12_capstone.py"
 RUNS = ROOT / "data" / "runs"
-SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "12_capstone.py"), run_name="solutions_10")
+PIECES = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "11_capstone_pieces.py"), run_name="solutions_11")
+SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "12_capstone.py"), run_name="solutions_12")
 
 
 def test_get_price_reads_the_table_whatever_the_case_and_names_what_it_knows():
@@ -112,15 +115,41 @@ def test_the_broken_tools_fail_on_conversion_only():
     assert tools.tools == price_tools().tools  # the model cannot tell them apart
 
 
-def test_the_notebook_never_shows_a_held_out_question():
-    text = NOTEBOOK.read_text(encoding="utf-8")
+def test_the_notebooks_never_show_a_held_out_question():
+    text = NOTEBOOK.read_text(encoding="utf-8") + PIECES_NOTEBOOK.read_text(encoding="utf-8")
     for item, cities in HELD_OUT:
         assert question_for(item, cities) not in text
     assert "Atlantis" not in text and "bread" not in text
 
 
-def test_q3_choice_a_is_what_the_notebook_prints():
-    assert q3_options()["A"] in NOTEBOOK.read_text(encoding="utf-8")
+def test_q1_choice_a_is_what_the_notebook_prints():
+    assert q1_options()["A"] in PIECES_NOTEBOOK.read_text(encoding="utf-8")
+
+
+def test_the_pieces_questions_are_answered_by_runs():
+    """Backs 11.Q2 and 11.Q3: the errand on the flaky service, and a superstep whose last branch raises."""
+    runs, answers = q2_runs()
+    assert runs == PIECES["SOLUTIONS"]["11.Q2"]
+    assert answers[0] == "Error: tool failed twice: the rate service did not answer"
+    assert q3_squares(4) == q3_squares(1) == []
+
+
+def test_gemmas_first_wrong_step_is_its_second_conversion_of_osakas_price():
+    """Backs 12.3: Gemma asked for both prices, then converted 450 JPY twice and 1.3 EUR never."""
+    events = read_trace(RUNS / "capstone-gemma3-270m.jsonl")
+    calls = [e for e in events if e["event"] == "tool_call"]
+    assert [c["name"] for c in calls] == ["get_price", "get_price", "to_usd", "to_usd"]
+    assert calls[2]["arguments"] == calls[3]["arguments"] == {"amount": 450, "currency": "JPY"}
+    assert first_wrong_call(RUNS / "capstone-gemma3-270m.jsonl") == calls[3]["id"] == SOLVED["SOLUTIONS"]["12.3"]
+    smol = read_trace(RUNS / "capstone-smollm2-135m.jsonl")
+    first_smol = next(e["id"] for e in smol if e["event"] == "tool_call")
+    assert first_wrong_call(RUNS / "capstone-smollm2-135m.jsonl") == first_smol
+
+
+def test_stop_repeats_ends_smollm2s_replay_at_its_first_repeat():
+    replay = ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl")
+    result = SOLVED["StopRepeats"](replay, price_tools(), SYSTEM_PROMPT).run({"question": QUESTION})
+    assert result == {"answer": None, "reason": "repeated"} and len(replay.calls) == 2
 
 
 def test_the_task_file_imports_only_the_package_and_the_standard_library():
@@ -207,8 +236,8 @@ def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
     registry = ToolRegistry()
     registry.add(get_price)
     registry.add(to_usd)
-    failed = SOLVED["errand"](registry, ToolCall("a", "to_usd", {"amount": 1, "currency": "EUR"}))
-    bad = SOLVED["errand"](registry, ToolCall("b", "get_price", {"item": "tea", "city": "Atlantis"}))
+    failed = PIECES["errand"](registry, ToolCall("a", "to_usd", {"amount": 1, "currency": "EUR"}))
+    bad = PIECES["errand"](registry, ToolCall("b", "get_price", {"item": "tea", "city": "Atlantis"}))
     assert failed.content == "Error: tool failed twice: down" and failed.is_error and len(tries) == 2
     assert bad.is_error and "Atlantis" in bad.content and bad.content.endswith("Please fix your mistakes.")
 
@@ -221,21 +250,27 @@ def test_the_reference_graph_fans_out_one_branch_per_slip():
     assert graph.steps == (("model",), ("errand",) * 3, ("model",), ("errand",) * 3, ("model",))
 
 
-@pytest.mark.parametrize("ex", sorted(SOLVED["SOLUTIONS"]))
+@pytest.mark.parametrize("ex", sorted(PIECES["SOLUTIONS"]) + sorted(SOLVED["SOLUTIONS"]))
 def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex):
-    assert verdict(ex, SOLVED["SOLUTIONS"][ex]).passed, str(verdict(ex, SOLVED["SOLUTIONS"][ex]))
-    for answer, hint in SOLVED["WRONG"][ex]:
+    solved = PIECES if ex.startswith("11.") else SOLVED
+    assert verdict(ex, solved["SOLUTIONS"][ex]).passed, str(verdict(ex, solved["SOLUTIONS"][ex]))
+    for answer, hint in solved["WRONG"][ex]:
         result = verdict(ex, answer)
         assert result.status == "not yet" and hint in result.message, (getattr(answer, "__name__", answer), result)
 
 
 def test_every_question_has_an_answer_and_three_are_checked():
-    text = NOTEBOOK.read_text(encoding="utf-8")
+    for number, notebook, solved in (("11", PIECES_NOTEBOOK, PIECES), ("12", NOTEBOOK, SOLVED)):
+        _questions_answered_and_checked(number, notebook, solved)
+
+
+def _questions_answered_and_checked(number, notebook, solved):
+    text = notebook.read_text(encoding="utf-8")
     questions = text[text.index("# ## Questions"):]
-    asked = {f"12.Q{n}" for n in re.findall(r"^# (\d+)\. ", questions, flags=re.M)}
-    assert asked == set(SOLVED["QUESTIONS"]) and 5 <= len(asked) <= 10
+    asked = {f"{number}.Q{n}" for n in re.findall(r"^# (\d+)\. ", questions, flags=re.M)}
+    assert asked == set(solved["QUESTIONS"]) and 5 <= len(asked) <= 10
     assert sum(f'check("{q}"' in text for q in asked) >= 3
-    assert all(isinstance(answer, str) and answer.strip() for answer in SOLVED["QUESTIONS"].values())
+    assert all(isinstance(answer, str) and answer.strip() for answer in solved["QUESTIONS"].values())
 
 
 def test_the_cheat_sheet_names_the_real_signatures():
@@ -245,7 +280,7 @@ def test_the_cheat_sheet_names_the_real_signatures():
     from mingraph_lite import Observer, ToolMessage
     from mingraph_lite.graph import StateGraph
 
-    text = NOTEBOOK.read_text(encoding="utf-8")
+    text = PIECES_NOTEBOOK.read_text(encoding="utf-8")
     sheet = text[text.index("### Pieces you will need"):text.index("## Piece 1")]
     for hook in ("on_run_start", "on_step_start", "on_model_reply", "on_tool_call", "on_tool_return", "on_finish"):
         params = ", ".join(list(inspect.signature(getattr(Observer, hook)).parameters)[1:])
@@ -256,10 +291,10 @@ def test_the_cheat_sheet_names_the_real_signatures():
     assert "max_steps" in inspect.signature(StateGraph.compile).parameters and ".compile(max_steps=N)" in sheet
 
 
-def test_10_5_judges_behaviour_so_another_design_passes():
+def test_12_1_judges_behaviour_so_another_design_passes():
     # Other choices than the reference's: failure spotted from is_error plus the tool's own exception text, the
     # stops tested in the other order, other words for a refused call, and far more room in the compiled graph.
-    from lessons.exercises.nb12_agent import check_agent
+    from lessons.exercises.nb12 import check_agent
     from mingraph_lite import ToolMessage
 
     class OtherDesign(SOLVED["PriceAgent"]):
@@ -286,3 +321,25 @@ def test_10_5_judges_behaviour_so_another_design_passes():
             return graph
 
     assert "recorded real runs" in check_agent(OtherDesign)
+
+
+def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
+    """12.2 may use 12.1's own version (and 11's pieces inside it): a subclass of reference("12.1") passes, while
+    the reference itself, or a subclass that only inherits it, does not."""
+    from lessons.reference import reference
+
+    class Mine(reference("12.1")):
+        def model(self, state):
+            update = super().model(state)
+            before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+            new = update.get("messages", [])
+            if new and new[-1].tool_calls and before and asks(new[-1]) == asks(before[-1]):
+                return {**update, "stopped": "repeated"}
+            return update
+
+    def asks(reply):
+        return [(call.name, call.arguments) for call in reply.tool_calls]
+
+    assert verdict("12.2", Mine).passed, str(verdict("12.2", Mine))
+    assert not verdict("12.2", reference("12.1")).passed
+    assert not verdict("12.2", type("Bare", (reference("12.1"),), {})).passed

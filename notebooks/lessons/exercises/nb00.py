@@ -23,7 +23,8 @@ COURSE = {
     "08_agent_graph": "the agent loop as a graph; routes that stop a real model's repeated call, and say why",
     "09_memory_and_cost": "what the model is read each round, and what it costs; a real conversation",
     "10_helpers_and_plans": "an agent behind one tool; plan-and-execute with a re-plan",
-    "12_capstone": "a new task built from your own pieces: loop, card, listener, graph, memory window",
+    "11_capstone_pieces": "capstone, part 1: a new task, and its pieces: memory window, errand, log, router",
+    "12_capstone": "capstone, part 2: the agent, a graph of your pieces, checked on real runs replayed",
 }
 
 

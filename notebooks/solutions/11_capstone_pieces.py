@@ -1,0 +1,370 @@
+"""Reference answers for notebook 11 (the capstone's pieces), and plausible wrong ones with the hint each must get."""
+
+import json
+
+from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolArgsError,
+                           ToolMessage)
+from mingraph_lite.graph import END, Send
+
+# --- 11.1: a memory window that keeps the question -------------------------------------------------
+
+
+def pinned_window(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    while start > 0 and isinstance(rest[start], ToolMessage):
+        start -= 1  # an answer slip keeps the reply that asked for it
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def _whole_window(messages, n):
+    start = max(0, len(messages) - n)
+    while start > 0 and isinstance(messages[start], ToolMessage):
+        start -= 1
+    return list(messages[start:])
+
+
+def window_forgets_the_question(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), *_whole_window(messages, n)]
+
+
+def window_cuts_exchanges(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), messages[0], *messages[1:][-n:]]
+
+
+def window_question_twice(system_prompt, messages, n):
+    return [SystemMessage(system_prompt), messages[0], *_whole_window(messages, n)]
+
+
+def window_moves_forward(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    while start < len(rest) and isinstance(rest[start], ToolMessage):
+        start += 1
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def window_back_too_far(system_prompt, messages, n):
+    question, rest = messages[0], list(messages[1:])
+    start = max(0, len(rest) - n)
+    if isinstance(rest[start:start + 1] and rest[start], ToolMessage):
+        start = 0  # back to the beginning: whole, but far more than the exchange needs
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
+def window_from_lastn(system_prompt, messages, n):
+    memory = LastN(system_prompt, n)
+    for message in messages[1:]:
+        memory.add(message)
+    return [SystemMessage(system_prompt), messages[0], *memory.messages()[1:]]
+
+
+def window_by_safe_start(system_prompt, messages, n):
+    from mingraph_lite.memory import safe_start
+    rest = list(messages[1:])
+    return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
+
+
+# --- 11.2: the errand for one slip, with this task's retry -------------------------------------------
+
+
+def errand(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:  # the model filled the slip in wrong: trying again would fail the same way
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception:  # the service may be back a moment later: one more try
+        try:
+            return registry.run(slip)
+        except Exception as e:  # still down: the model cannot fix it, but the slip gets its answer
+            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_raises_on_failure(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+
+
+def errand_without_retry(registry, slip):  # notebook 03's two excepts, as they were
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception as e:
+        return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_retries_everything(registry, slip):
+    for attempt in range(2):
+        try:
+            return registry.run(slip)
+        except ToolArgsError as e:
+            if attempt:
+                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name,
+                                   is_error=True)
+        except Exception as e:
+            if attempt:
+                return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_until_it_works(registry, slip):
+    for _ in range(5):
+        try:
+            return registry.run(slip)
+        except ToolArgsError as e:
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        except Exception as e:
+            error = e
+    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_one_wording(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+    except Exception:
+        try:
+            return registry.run(slip)
+        except Exception as e:
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+
+
+def errand_not_flagged(registry, slip):
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
+    except Exception:
+        try:
+            return registry.run(slip)
+        except Exception as e:
+            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name)
+
+
+def errand_by_the_package(registry, slip):
+    try:
+        return registry.answer(slip)
+    except Exception:
+        try:
+            return registry.answer(slip)
+        except Exception as e:
+            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+
+
+def errand_by_package_helpers(registry, slip):
+    from mingraph_lite.tools import error_answer, fix_answer
+    try:
+        return registry.run(slip)
+    except ToolArgsError as e:
+        return fix_answer(slip, e)
+    except Exception:
+        try:
+            return registry.run(slip)
+        except Exception as e:
+            return error_answer(slip, f"tool failed twice: {e}")
+
+
+# --- 11.3: a listener that writes the task's price log -------------------------------------------
+
+
+class PriceLog(Observer):
+    def __init__(self, path):
+        self.path, self.asked, self.model_calls = path, {}, 0
+
+    def write(self, line):
+        with open(self.path, "a", encoding="utf-8") as file:  # one line at a time: a crash keeps the rest
+            file.write(json.dumps(line) + "\n")
+
+    def on_run_start(self, messages):
+        self.asked, self.model_calls = {}, 0
+
+    def on_model_reply(self, response):
+        self.model_calls += 1
+
+    def on_tool_call(self, call):
+        self.asked[call.id] = call
+
+    def on_tool_return(self, result):
+        call = self.asked.get(result.tool_call_id)
+        self.write({"tool": result.name, "arguments": dict(call.arguments) if call else None,
+                    "result": result.content, "error": result.is_error})
+
+    def on_finish(self, answer, reason):
+        self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
+
+
+class LogCountsSlips(PriceLog):
+    def on_tool_call(self, call):
+        super().on_tool_call(call)
+        self.model_calls += 1
+
+    def on_model_reply(self, response):
+        pass
+
+
+class LogOverwrites(PriceLog):
+    def write(self, line):
+        with open(self.path, "w", encoding="utf-8") as file:
+            file.write(json.dumps(line) + "\n")
+
+
+class LogNeverResets(PriceLog):
+    def on_run_start(self, messages):
+        pass
+
+
+class LogWithoutErrors(PriceLog):
+    def write(self, line):
+        super().write({**line, "error": False} if "error" in line else line)
+
+
+class LogLastCall(PriceLog):
+    def on_tool_call(self, call):  # the last call heard, not the call with the answer's id
+        self.last = call
+
+    def on_tool_return(self, result):
+        self.write({"tool": result.name, "arguments": dict(self.last.arguments), "result": result.content,
+                    "error": result.is_error})
+
+
+class LogHoldsLines(PriceLog):  # writes everything at the finish: a crash mid-run loses the lot
+    def __init__(self, path):
+        super().__init__(path)
+        self.held = []
+
+    def write(self, line):
+        self.held.append(line)
+        if "reason" in line:
+            for held in self.held:
+                super().write(held)
+            self.held = []
+
+
+class LogByRecorder(PriceLog):
+    def __init__(self, path):
+        super().__init__(path)
+        self.recorder = EventRecorder()
+
+
+# --- 11.4: the router: one branch per slip -------------------------------------------------------
+
+
+def route(state):
+    if state["stopped"]:
+        return END
+    last = state["messages"][-1]
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in last.tool_calls]
+
+
+def route_one_branch(state):
+    if state["stopped"]:
+        return END
+    return "give_up" if state["slips_left"] < 0 else "errand"
+
+
+def route_without_budget(state):
+    if state["stopped"]:
+        return END
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+def route_whole_batch(state):
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": state["messages"][-1].tool_calls})]
+
+
+def route_budget_off_by_one(state):
+    if state["stopped"]:
+        return END
+    if state["slips_left"] <= 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+def route_whole_run(state):  # every ToolCall of the run, the answered ones of earlier replies too
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for m in state["messages"] for slip in getattr(m, "tool_calls", ())]
+
+
+def route_first_message(state):  # reads the run's first message, which is the question
+    if state["stopped"]:
+        return END
+    if state["slips_left"] < 0:
+        return "give_up"
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][0].tool_calls]
+
+
+def route_budget_first(state):  # tests the budget before stopped: a stopped run can still be sent to give_up
+    if state["slips_left"] < 0:
+        return "give_up"
+    if state["stopped"]:
+        return END
+    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+
+
+# --- questions -------------------------------------------------------------------------------------
+
+QUESTIONS = {
+    "11.Q1": "B. The question is pinned, but with n=2 the third call reads only the newest exchange (the to_usd "
+             "ToolCalls and their ToolMessages), not which city each price came from, so the manager says "
+             "'I lost track of the prices.'",
+    "11.Q2": "4. The first ToolCall meets requests 1 and 2, both dropped: two runs, then 'Error: tool failed twice'. "
+             "The second and third ToolCalls get requests 3 and 4, which work at the first try: one run each.",
+    "11.Q3": "B. When one node of a superstep raises, the graph merges nothing of that superstep, whichever branch "
+             "raised and whichever finished first: the last state reached still holds no squares.",
+    "11.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
+             "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
+             "superstep are an error, on this engine and on LangGraph.",
+    "11.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
+             "conversation, and a model that accepted it would read '450 JPY = 2.97 USD' without knowing which city it "
+             "belongs to (the result names its amount, not its city).",
+}
+
+SOLUTIONS = {"11.1": pinned_window, "11.2": errand, "11.3": PriceLog, "11.4": route,
+             "11.Q1": "B", "11.Q2": 4, "11.Q3": "B"}
+
+WRONG = {
+    "11.1": [(window_forgets_the_question, "the question"),
+             (window_cuts_exchanges, "without the assistant message that asked for it"),
+             (window_question_twice, "twice"),
+             (window_moves_forward, "move it back"),
+             (window_back_too_far, "a later start"),
+             (window_from_lastn, "LastN"),
+             (window_by_safe_start, "safe_start")],
+    "11.2": [(errand_raises_on_failure, "raised"),
+             (errand_without_retry, "one more try"),
+             (errand_retries_everything, "fails the same way again"),
+             (errand_until_it_works, "only one"),
+             (errand_one_wording, "tool failed twice"),
+             (errand_not_flagged, "is_error"),
+             (errand_by_the_package, "registry.answer"),
+             (errand_by_package_helpers, "fix_answer")],
+    "11.3": [(LogCountsSlips, "model replies"),
+             (LogOverwrites, "append"),
+             (LogNeverResets, "each run"),
+             (LogWithoutErrors, "is_error"),
+             (LogByRecorder, "EventRecorder"),
+             (LogLastCall, "tool_call_id"),
+             (LogHoldsLines, "crashes")],
+    "11.4": [(route_one_branch, "Send"),
+             (route_without_budget, "budget"),
+             (route_whole_batch, "one ToolCall"),
+             (route_budget_off_by_one, "exactly"),
+             (route_whole_run, "earlier replies"),
+             (route_first_message, "the first is the question"),
+             (route_budget_first, "whenever stopped is set")],
+    "11.Q1": [("A", "newest exchange"), ("C", "newest exchange")],
+    "11.Q2": [(6, "no third try"), (3, "one more try"), ("four", "whole number")],
+    "11.Q3": [("A", "merges nothing"), ("C", "merges nothing")],
+}
