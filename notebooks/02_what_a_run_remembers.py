@@ -14,7 +14,7 @@
 # - say why a real run's right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
-# and their results; `max_steps`; scripted managers, models). **Time:** about 88 minutes (estimated from length and exercises).
+# and their results; `max_steps`; scripted managers, models). **Time:** about 93 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
 # on real models, which replays recorded runs.

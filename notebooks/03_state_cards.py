@@ -20,7 +20,7 @@
 #
 # **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
 # version); Python dataclasses.
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 93 minutes (estimated from length and exercises).
 #
 # All runs are scripted (no model, no network); every scripted manager says so in its name. The cards, the
 # folder-versus-card table and the split of errors by who can fix them follow the article *The State and

@@ -12,7 +12,7 @@
 # - watch a run live in the `FolderView` and `CardTimeline` widgets.
 #
 # **Prerequisites:** notebooks 01 and 02 (the loop and its sticky note) and 03 (the cards and the folder).
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 92 minutes (estimated from length and exercises).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere. The
 # railway picture, the rule for broken listeners and the trace file come from the article "The State and Observer

@@ -9,7 +9,7 @@
 #
 # **Prerequisites:** notebook 06; notebook 04's listeners. LangGraph is used where it is installed
 # (`pip install 'mingraph-lite[langgraph]'`); cells that need it skip without it.
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 94 minutes (estimated from length and exercises).
 #
 # **Words:** a *superstep* is one round in which every ready node runs on the same worksheet; a *fan-out* is
 # several edges out of one node, a *join* one edge from several nodes that waits for all; a *reducer* merges a

@@ -9,7 +9,7 @@
 # - say why a run that reached END is not a run that is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
-# **Time:** about 59 minutes (estimated from length and exercises).
+# **Time:** about 64 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
 #

@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace); 06 and 07 help but
 # are not needed. Notebook 10 goes on from here with helpers and plans.
-# **Time:** about 87 minutes (estimated from length and exercises).
+# **Time:** about 92 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local

@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs) and 09 (what a memory reads each round).
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 93 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
 # comes from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.

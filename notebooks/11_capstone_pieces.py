@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 06 and 07).
 #
-# **Prerequisites:** notebooks 01 to 10. **Time:** about 82 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network).
 
