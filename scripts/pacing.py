@@ -9,7 +9,7 @@ were cut and split, thirteen, 30 to 110). With prose at 130 words a minute and c
 the least-squares fit of those 24 figures gives 10 minutes an exercise and 3 a question. The first rates this
 script used (5 and 1.5) matched the reviewer but came out under every reader; the round-6 fit (8.5 and 3) came out
 under round 7's readers by 12 minutes on average. The fitted rates are right on average over both rounds and within
-21 minutes of each figure, and keep the reviewer's ordering (``tests/notebooks/test_pacing.py``).
+22 minutes of each figure, and keep the reviewer's ordering (``tests/notebooks/test_pacing.py``).
 A notebook's header states the figure this prints for it, and the test fails when they drift apart or a notebook
 goes over 90 minutes.
 
