@@ -57,3 +57,18 @@ def test_a_copy_of_the_package_function_made_before_the_guard_is_caught_too():
     assert calls_package(lambda folder: copy(folder), (to_ollama_messages,), [UserMessage("hi")])
     assert calls_package(lambda fn: made(Tool, fn).spec, (Tool.from_function,), one_tool)
     assert not calls_package(by_hand, (to_ollama_messages,), one_tool)  # the hook notes only the originals' code
+
+
+def test_a_fresh_copy_of_the_packages_module_loaded_from_its_file_is_caught_too():
+    """A reader passed 01.1 and 01.2 by loading tools.py again under another name: same source, new code objects."""
+    import importlib.util
+
+    import mingraph_lite.llms.ollama as ollama_module
+
+    spec = importlib.util.spec_from_file_location("my_own_adapter", ollama_module.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    assert copy.to_ollama_messages is not to_ollama_messages
+    assert copy.to_ollama_messages.__code__ is not to_ollama_messages.__code__
+    assert calls_package(lambda folder: copy.to_ollama_messages(folder), (to_ollama_messages,), [UserMessage("hi")])
+    assert not calls_package(by_hand, (to_ollama_messages,), one_tool)  # other code is still not caught

@@ -4,11 +4,13 @@ While ``refusing(...)`` is active, calling any of the given functions raises ``P
 the learner's code got its reference from (an alias, a registry, an adapter): the functions' code itself is
 swapped for a moment, so every name that points at them sees the swap. A copy made before the swap
 (``types.FunctionType(f.__code__, ...)``) still runs the original code, so a profile hook also notes every
-frame that runs it.
+frame that runs it; and a second copy of the package's module, loaded afresh from its file, runs code compiled from
+the same source, so a frame whose function has the same qualified name in the same file counts too.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -32,10 +34,18 @@ def refusing(*functions: Callable[..., Any]) -> Iterator[list[str]]:
     plain = [getattr(fn, "__func__", fn) for fn in functions]  # a classmethod's function
     saved = [(fn, fn.__code__) for fn in plain]
     codes = [code for _, code in saved]
+    places = {(code.co_qualname, os.path.realpath(code.co_filename)) for code in codes}
+    names = {name for name, _ in places}
+
+    def runs_one(frame: Any) -> bool:  # the name first: realpath is dear, and almost every frame fails on it
+        code = frame.f_code
+        return any(code is original for original in codes) or (
+            code.co_qualname in names and (code.co_qualname, os.path.realpath(code.co_filename)) in places)
+
     try:
         for fn, _ in saved:
             fn.__code__ = _refuse.__code__
-        with watching(lambda frame: any(frame.f_code is code for code in codes)) as ran:
+        with watching(runs_one) as ran:
             yield ran
     finally:
         for fn, code in saved:
