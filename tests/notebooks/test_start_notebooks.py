@@ -90,3 +90,12 @@ def test_notebook_01_says_truly_whose_choice_an_empty_content_left_out_is():
     assert to_ollama_messages([AssistantMessage("")]) == [{"role": "assistant"}]
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
     assert 'its own choice (Ollama\'s official client drops only fields that are `None`' in prose
+
+
+def test_the_pinned_ollama_client_gives_a_tool_call_no_id_as_notebook_01_says():
+    import pytest
+
+    ollama_types = pytest.importorskip("ollama._types")
+    assert set(ollama_types.Message.ToolCall.model_fields) == {"function"}
+    prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
+    assert "In the `ollama` client this course pins (below 0.7), a tool call has only a `function` field" in prose
