@@ -210,6 +210,12 @@ def answers_with_its_own_arithmetic():
                         "Paris: 64.4°F, Tokyo: 75.2°F"], name="scripted: its own arithmetic")
 
 
+def answers_in_celsius():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 18°C, Tokyo: 24°C"], name="scripted: Celsius answer")
+
+
 SHARED_MANAGER = one_city_at_a_time()
 
 
@@ -366,6 +372,7 @@ WRONG = {
              (converts_made_up_numbers, "temperatures get_weather returned"),
              (converts_the_text, "turn the temperature into a number"),
              (answers_with_its_own_arithmetic, "exactly as to_fahrenheit returned them"),
+             (answers_in_celsius, "your answer gives the Celsius temperatures"),
              (the_same_manager_every_time, "a new ScriptedLLM on every call"),
              (no_answer_at_the_end, "its last reply is the answer"),
              (arguments_without_names, '("tool name", {arguments}) pairs')],

@@ -47,6 +47,16 @@ def test_the_saved_notebook_00_shows_no_count_the_prediction_asks_for():
     assert "call to_fahrenheit" not in outputs  # the 00.1 demo's steps stay hidden
     assert "[step 1]" in outputs and "How warm is it in Paris?" in outputs  # a smaller run shows what a run looks like
     assert "answered by:" in outputs  # the active model cell runs without waiting for 00.1
+    assert f"model calls: {counts['model calls']}" not in outputs  # nor does it count the run for 00.1
+
+
+def test_the_saved_notebook_01_shows_neither_prediction_before_it_is_made():
+    saved = json.loads((NOTEBOOKS / "01_sticky_note_loop.ipynb").read_text(encoding="utf-8"))
+    cells = {"".join(c["source"]): "".join("".join(o.get("text", "")) for o in c.get("outputs", []))
+             for c in saved["cells"] if c["cell_type"] == "code"}
+    reveals = [out for source, out in cells.items() if "gated=True" in source]
+    assert len(reveals) == 2 and all("shown once your guess is right" in out for out in reveals)
+    assert not any("'errands'" in out or "'StepLimitReached'" in out for out in reveals)
 
 
 def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():

@@ -270,7 +270,11 @@ def check_manager(make: Any) -> str:
     if sorted(a.get("celsius") for _, a in conversions) != sorted(temperatures):
         raise Hint("convert the temperatures get_weather returned (they are in the output above), not others")
     fahrenheit = {number(m.content) for m in folder if m.role == "tool" and m.name == "to_fahrenheit"}
-    if not fahrenheit <= {float(n) for n in NUMBER.findall(str(text))}:
+    named = {float(n) for n in NUMBER.findall(str(text))}
+    if not fahrenheit <= named and set(temperatures) <= named:
+        raise Hint("your answer gives the Celsius temperatures; the question asks for Fahrenheit, as "
+                   "to_fahrenheit returned them")
+    if not fahrenheit <= named:
         raise Hint("the answer names both Fahrenheit temperatures exactly as to_fahrenheit returned them "
                    "(whole degrees), not as your own arithmetic gives them")
     return f"right: {len(llm.calls)} model calls, for the same 4 errands the three-round manager ran in 3"
