@@ -109,3 +109,13 @@ def test_the_pinned_ollama_client_gives_a_tool_call_no_id_as_notebook_01_says():
     assert set(ollama_types.Message.ToolCall.model_fields) == {"function"}
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
     assert "In the `ollama` client this course pins (below 0.7), a tool call has only a `function` field" in prose
+
+
+def test_only_two_cells_of_notebook_00_read_the_model_setting():
+    """00 says a real model changes only the environment check and the "active model" cell: no other cell
+    builds the active model or reads the environment."""
+    cells = [c.source for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells if c.cell_type == "code"]
+    reading = [s for s in cells if any(word in s for word in ("make_llm(", "check_environment(", "os.environ"))]
+    assert len(reading) == 2 and "check_environment(" in reading[0] and "make_llm()" in reading[1]
+    prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells)
+    assert 'only the environment check and the "active model" cell change their output' in prose
