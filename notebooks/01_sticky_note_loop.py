@@ -156,14 +156,14 @@ draw_loop()
 # | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
 # | **evaluate** | answer slips into the folder; "should we go on?" (the `while` line) | stopping too early, or never stopping |
 #
-# Here our code judges nothing itself: it hands each result to the model's next round. The way out on an answer is the model's; evaluate's "go on?" is ours, and `while True` always
-# says yes: no ceiling yet.
+# Here our code judges nothing itself: it hands each result to the model's next round. The way out on an
+# answer is the model's; evaluate's "go on?" is ours, and `while True` always says yes: no ceiling yet.
 #
 # ### Predict first
 #
 # 00's demo manager asked for both lookups, then one conversion per round. The three-round manager asks
 # for both lookups, then **both conversions in one reply**. **How many model calls, and how many errands
-# (tool calls), will it take?** Write your guess, then run on.
+# (tool calls), will it take?**
 
 # %%
 my_guess = ...  # for the three-round manager: {"model calls": <a number>, "errands": <a number>}
@@ -177,7 +177,7 @@ assert answer == plain_loop(four_round_manager(), registry, QUESTION)[0]  # 00's
 
 # %% [markdown]
 # Same four errands, same answer, one round fewer. **The model decides how many rounds there are**: it
-# reads each answer slip, then decides whether it needs another errand. The loop's code never says "four".
+# reads each answer slip, then decides whether it needs another errand.
 #
 # ### The two runs as a timeline
 #
@@ -238,7 +238,8 @@ print(json.dumps({key: value for key, value in sent_to_openai.items() if key not
 
 # %% [markdown]
 # A raw Ollama reply and what each adapter read. In the `ollama` client this course pins (below 0.7), a
-# tool call has only a `function` field, **no ticket number**, so the adapter makes one; OpenAI sends its own ids, and the arguments as JSON *text*.
+# tool call has only a `function` field, **no ticket number**, so the adapter makes one; OpenAI sends its
+# own ids, and the arguments as JSON *text*.
 
 # %%
 print("raw Ollama reply (written by us in Ollama's format):", *(f"{k}: {json.dumps(v)}" for k, v in raw_reply.items()), sep="\n  ")
@@ -359,11 +360,13 @@ draw_loop(ceiling=True)  # the round again, now with the ceiling's way out
 # %% [markdown]
 # ### Exercise 01.4: a ceiling on errands
 #
-# An errand can cost money too, or be impossible to take back (a mail sent). Write `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
+# An errand can cost money too, or be impossible to take back (a mail sent). Write
+# `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
 # on **errands** instead of model calls. It runs slips one at a time; the slip that would be errand number
 # `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls made so
-# far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The check refuses a loop that hands the run to the
-# package's `Agent`, whose ceiling counts model calls.
+# far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The
+# check refuses a loop that hands the run to the package's `Agent`, whose ceiling counts model calls, or
+# one that leaves out the `system_prompt` it is given.
 
 # %%
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
