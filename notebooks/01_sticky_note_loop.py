@@ -10,23 +10,22 @@
 #   with another ceiling (`errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 94 minutes (estimated from length and exercises).
+# `try`/`except`. **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Everything runs offline, with **scripted managers**: replies written in advance, and labelled so.
 #
-# **Sources.** The phone-call picture and the two reported runs: the article *The State and Observer Patterns
+# **Sources.** The phone-call picture: the article *The State and Observer Patterns
 # in a Python Agent Loop*; the four parts of a round: *The Observe-Reason-Act-Evaluate Cycle* (neither names
 # its author).
 
 # %% [markdown]
 # ## The picture: a manager on the phone
 #
-# The model is a manager on a phone call, with no access to files or services. You hand them a **menu** of
-# errands you can run (the tools). During the call they either answer, or pass you a **slip**
-# (a tool call): "run `get_weather`, city = Paris". Each slip carries a **ticket number** (the tool call id);
-# you run the errand and hand back an **answer slip** with the same number. The manager forgets everything
-# between calls, so each time you read them **the whole folder** from the top: instructions, question, their
-# replies with every slip, every answer slip.
+# As in 00, the model is a manager on the phone, with no access to files or services. You hand them a
+# **menu** of errands (the tools). They either answer, or pass you a **slip** (a tool call): "run
+# `get_weather`, city = Paris", with a **ticket number** (the tool call id); you run the errand and hand back
+# an **answer slip** with the same number. The manager forgets everything between calls, so each time you
+# read them **the whole folder** from the top.
 #
 # | the picture says | the code says |
 # |---|---|
@@ -44,7 +43,7 @@ import inspect
 import json
 
 from mingraph_lite import (Agent, CallModel, EventRecorder, RunTools, ScriptedLLM, ScriptExhausted,
-                           Sequence, StepLimitReached, SystemMessage, UserMessage)
+                           Sequence, StepLimitReached, SystemMessage, UserMessage, word_count)
 from lessons.exercises import check
 from lessons.pictures import draw_loop, draw_rounds, round_rows
 from lessons.predict import reveal
@@ -64,9 +63,6 @@ print("the question:", QUESTION)
 
 # %%
 print(json.dumps(registry.tools, indent=2, ensure_ascii=False))
-
-# %% [markdown]
-# Every piece comes from the plain function:
 
 # %%
 print(inspect.signature(to_fahrenheit), inspect.get_annotations(to_fahrenheit, eval_str=True), sep="\n")
@@ -97,8 +93,7 @@ except ValueError as e:
 # `inspect.signature`, `inspect.get_annotations(fn, eval_str=True)` and `inspect.getdoc`. JSON Schema's type
 # names: `str` is `"string"`, `int` `"integer"`, `float` `"number"`, `bool` `"boolean"` (`"additionalProperties"`
 # and `"default"` are optional). The check refuses a `schema_of` that hands the function to the package
-# (`ToolRegistry().add`, `Tool.from_function`, `Tool(...)`, `_describe`, or a copy of one): that tests the
-# package's code, not yours. Retyped package source no check can catch: that one is on you.
+# (`ToolRegistry().add`, `Tool.from_function`, ...): that tests the package's code, not yours.
 
 # %%
 def schema_of(fn):
@@ -135,7 +130,7 @@ assert "answer" not in worksheet  # the list ran out before the manager answered
 # The loop most people write first; its comments name the four parts of a round, which the picture draws.
 
 # %%
-def plain_loop(llm, registry, question, *, show=True):
+def plain_loop(llm, registry, question):
     """Call the manager until they answer instead of passing slips. No ceiling."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     while True:  # the "go on?" of EVALUATE (below): `while True` always says yes, so there is no ceiling
@@ -147,9 +142,6 @@ def plain_loop(llm, registry, question, *, show=True):
             return response.message.content, folder
         # ACT: our code (not the model) runs each errand; each answer slip carries its slip's ticket number
         answer_slips = [registry.run(slip) for slip in response.message.tool_calls]
-        if show:
-            for slip, answer_slip in zip(response.message.tool_calls, answer_slips, strict=True):
-                print(f"  [{slip.id}] {slip.name}({slip.arguments}) -> {answer_slip.content}")
         # EVALUATE: the results go into the folder for the next round to judge; then back to the `while` line
         folder.extend(answer_slips)
 
@@ -164,34 +156,28 @@ draw_loop()
 # | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
 # | **evaluate** | answer slips into the folder; "should we go on?" (the `while` line) | stopping too early, or never stopping |
 #
-# Here our code judges nothing itself: it hands each result to the model's next round (notebook 03 judges
-# in code). The way out on an answer is the model's; evaluate's "go on?" is ours, and `while True` always
-# says yes: no ceiling yet.
+# Here our code judges nothing itself: it hands each result to the model's next round. The way out on an
+# answer is the model's; evaluate's "go on?" is ours, and `while True` always says yes: no ceiling yet.
 #
 # ### Predict first
 #
-# Two scripted managers, same question, same tools. The first is 00's demo manager: both lookups, then one
-# conversion per round. The second asks for both lookups, then **both conversions in one reply**. **How many
-# model calls, and how many errands (tool calls), will the second take?** Write your guess, then run on.
+# 00's demo manager asked for both lookups, then one conversion per round. The three-round manager asks
+# for both lookups, then **both conversions in one reply**. **How many model calls, and how many errands
+# (tool calls), will it take?**
 
 # %%
 my_guess = ...  # for the three-round manager: {"model calls": <a number>, "errands": <a number>}
 
 # %%
-for make_manager in (four_round_manager, three_round_manager):
-    llm = make_manager()
-    print(llm.name)
-    answer, folder = plain_loop(llm, registry, QUESTION)
-    actual = {"model calls": len(llm.calls), "errands": sum(len(m.tool_calls) for m in folder if m.role == "assistant")}
-    print(f"  -> {actual}, answer: {answer!r}\n")
-reveal(my_guess, actual, "the three-round manager")
+llm = three_round_manager()
+answer, folder = plain_loop(llm, registry, QUESTION)
+actual = {"model calls": len(llm.calls), "errands": sum(len(m.tool_calls) for m in folder if m.role == "assistant")}
+reveal(my_guess, actual, "the three-round manager", gated=True)  # the run shows once your guess is right
+assert answer == plain_loop(four_round_manager(), registry, QUESTION)[0]  # 00's manager: same answer
 
 # %% [markdown]
 # Same four errands, same answer, one round fewer. **The model decides how many rounds there are**: it
-# reads each answer slip, then decides whether it needs another errand. The loop's code never says "four".
-#
-# The two shapes follow two runs the article reports on this question: **gpt-5-mini took four rounds**,
-# **qwen3.5:2b three**. We did not re-run those models.
+# reads each answer slip, then decides whether it needs another errand.
 #
 # ### The two runs as a timeline
 #
@@ -199,8 +185,6 @@ reveal(my_guess, actual, "the three-round manager")
 # per word of the folder (the menu not counted). Real tokenizers differ; the *shape* is the point.
 
 # %%
-from mingraph_lite import word_count
-
 runs, totals = {}, []
 for make_manager in (four_round_manager, three_round_manager):
     llm = make_manager()
@@ -223,27 +207,17 @@ draw_rounds(runs, unit="tokens (counted as words)")
 # `llm.generate(folder, tools)` hides an HTTP request, which the two adapters spell differently. To see the
 # exact bytes without a server, each adapter's official client gets a **fake server**
 # (`lessons/fake_servers.py`) that keeps the request and answers with a reply we wrote in the provider's
-# documented format (token counts invented).
+# documented format (token counts invented): in round 1, both lookups.
 
 # %%
-from lessons.fake_servers import FakeServer, ollama_on, ollama_reply, openai_on, openai_reply
+from lessons.fake_servers import ollama_on, openai_on, two_lookups
 
-raw_reply = ollama_reply({"role": "assistant", "content": "", "tool_calls": [
-    {"function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
-    {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}, 250, 40)
-later = "(the second reply is not the point here)"
-ollama_server = FakeServer(raw_reply, ollama_reply({"role": "assistant", "content": later}))
-openai_server = FakeServer(
-    openai_reply({"content": None, "tool_calls": [
-        {"id": "call_A1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
-        {"id": "call_A2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Tokyo"}'}}]},
-        250, 40),
-    openai_reply({"content": later}))
+raw_reply, ollama_server, openai_server = two_lookups()  # round 1's reply on each: both lookups, Paris and Tokyo
 on_ollama, on_openai = ollama_on(ollama_server), openai_on(openai_server)
 
 # %% [markdown]
 # Round 1, to Ollama (`POST /api/chat`): the model's name, the folder, the menu, and `"stream": false`. The
-# menu prints as a placeholder, after a check that it went out exactly as `registry.tools`.
+# menu, checked to be exactly `registry.tools`, prints as a placeholder.
 
 # %%
 folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)]
@@ -263,15 +237,14 @@ assert sent_to_openai["tools"] == registry.tools and sent_to_openai["messages"] 
 print(json.dumps({key: value for key, value in sent_to_openai.items() if key not in ("tools", "messages")}))
 
 # %% [markdown]
-# A raw Ollama reply and what each adapter read. Ollama's tool calls carry **no ticket number**, so the
-# adapter makes one; OpenAI sends its own ids, and the arguments as JSON *text*.
+# A raw Ollama reply and what each adapter read. In the `ollama` client this course pins (below 0.7), a
+# tool call has only a `function` field, **no ticket number**, so the adapter makes one; OpenAI sends its
+# own ids, and the arguments as JSON *text*.
 
 # %%
 print("raw Ollama reply (written by us in Ollama's format):", *(f"{k}: {json.dumps(v)}" for k, v in raw_reply.items()), sep="\n  ")
 print("\nwhat the Ollama adapter read:", from_ollama)
 print("\nwhat the OpenAI adapter read:", from_openai)
-assert "id" not in str(raw_reply["message"]["tool_calls"]) and from_ollama.message.tool_calls[0].id.startswith("call_")
-assert [c.id for c in from_openai.message.tool_calls] == ["call_A1", "call_A2"]
 
 # %% [markdown]
 # Round 2, with the two answer slips in the folder, shows the real difference:
@@ -283,9 +256,6 @@ on_openai.generate(round_two, registry.tools)
 ollama_wire, openai_wire = ollama_server.bodies[1]["messages"], openai_server.bodies[1]["messages"]
 for provider, wire in (("Ollama", ollama_wire), ("OpenAI", openai_wire)):
     print(f"to {provider}, one message a line:", *(json.dumps(m, ensure_ascii=False) for m in wire[2:]), sep="\n  ")
-assert [m["tool_name"] for m in ollama_wire[3:]] == ["get_weather"] * 2 and [m["tool_call_id"] for m in openai_wire[3:]] == ["call_A1", "call_A2"]
-assert isinstance(openai_wire[2]["tool_calls"][0]["function"]["arguments"], str) and isinstance(ollama_wire[2]["tool_calls"][0]["function"]["arguments"], dict)
-assert from_openai.message.content == "" and "content" not in ollama_wire[2]  # an empty text is left out
 
 # %% [markdown]
 # To Ollama an answer slip carries only its **tool's name** (`tool_name`): two answers of one tool are told
@@ -300,8 +270,7 @@ assert from_openai.message.content == "" and "content" not in ollama_wire[2]  # 
 # text is not empty, `"tool_calls"` only when it passed slips (each `{"function": {"name": ..., "arguments":
 # {...}}}`). An answer slip: `{"role": "tool", "content": ..., "tool_name": ...}`; when its `message.name` is
 # `None`, find the name by its ticket number among the earlier slips. The check compares with the adapter on
-# a folder from another shop and refuses a `to_ollama` that calls the adapter's `to_ollama_messages` (or a
-# copy of it). Retyped adapter source, as in 01.1, is on you.
+# a folder from another shop, and refuses a `to_ollama` that calls the adapter's `to_ollama_messages`.
 
 # %%
 def to_ollama(folder):
@@ -345,13 +314,13 @@ check("01.3", one_city_at_a_time)
 # ## The manager who never stops
 #
 # The plain loop stops only when the manager decides to. A real model can get stuck asking for the same
-# errand again and again, and **every model call costs**: time, power, money with a paid provider.
+# errand again and again, and **every model call costs**: time, power, money.
 # `looping_manager(rounds=30)` asks for the same two lookups 30 times; only the script running out ends it.
 
 # %%
 llm = looping_manager(rounds=30)
 try:
-    plain_loop(llm, registry, QUESTION, show=False)
+    plain_loop(llm, registry, QUESTION)
 except ScriptExhausted as e:
     print(f"{type(e).__name__}: {e}")
 print(f"model calls made: {len(llm.calls)}  (with a real model: no end, and a cost for each one)")
@@ -371,8 +340,7 @@ def capped_loop(llm, registry, question, *, max_steps=10):
         folder.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        folder.extend(registry.run(slip) for slip in response.message.tool_calls)
     raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
 
 
@@ -387,25 +355,18 @@ draw_loop(ceiling=True)  # the round again, now with the ceiling's way out
 
 # %% [markdown]
 # A ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count. The
-# package's `Agent` has the same one (`max_steps`, default 10):
-
-# %%
-llm = looping_manager()
-agent = Agent(llm, registry, SYSTEM_PROMPT, max_steps=5)
-try:
-    agent.run({"question": QUESTION})
-except StepLimitReached as e:
-    print(f"{type(e).__name__}: {e} | steps on the exception: {e.steps}, model calls made: {len(llm.calls)}")
-assert len(llm.calls) == agent.max_steps == 5 and Agent(llm, registry, SYSTEM_PROMPT).max_steps == 10
+# package's `Agent` has the same one, `Agent(..., max_steps=5)` (question 2 tries it).
 
 # %% [markdown]
 # ### Exercise 01.4: a ceiling on errands
 #
-# An errand can cost money too, or be impossible to take back (a mail sent). Write `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
+# An errand can cost money too, or be impossible to take back (a mail sent). Write
+# `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
 # on **errands** instead of model calls. It runs slips one at a time; the slip that would be errand number
 # `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls made so
-# far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The check uses another menu and several budgets; it refuses a loop that hands the run to the
-# package's `Agent`, whose ceiling counts model calls.
+# far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The
+# check refuses a loop that hands the run to the package's `Agent`, whose ceiling counts model calls, or
+# one that leaves out the `system_prompt` it is given.
 
 # %%
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -428,47 +389,44 @@ from lessons.reference import reference
 
 budgeted, outcomes = reference("01.4"), {}
 for budget in (4, 3):
-    llm = three_round_manager()
     try:
-        outcome, outcomes[budget] = budgeted(llm, registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=budget), "answer"
-    except StepLimitReached as e:
-        outcome, outcomes[budget] = f"{type(e).__name__}: {e}", "StepLimitReached"
-    print(f"budget {budget}: {outcome} | model calls: {len(llm.calls)}")
-reveal(my_budget_guess, outcomes)
+        budgeted(three_round_manager(), registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=budget)
+        outcomes[budget] = "answer"
+    except StepLimitReached:
+        outcomes[budget] = "StepLimitReached"
+reveal(my_budget_guess, outcomes, "what each budget did", gated=True)
 
 # %% [markdown]
-# With 3, the second reply's second conversion would be errand 4: the loop stops before it. Does anything
-# still stop a manager that never answers, with no `max_steps`? Question 5 asks that.
+# Does anything still stop a manager that never answers, with no `max_steps`? Question 5 asks that.
 #
 # ## What is still open
 #
 # Our loops keep the folder, a step count and the answer in loose variables: notebook 02 puts them on a
-# "sticky note" and replays real runs of two small models. Notebook 03: an errand that raises.
+# "sticky note" and replays real runs of two small models.
 
 # %% [markdown]
 # ## Questions
 #
 # Answer in your own words first (answers: `notebooks/solutions/01_sticky_note_loop.py`); the cells after
-# the list check 1, 2, 4 and 5 against runs of the code.
+# the list check 1, 2 and 5 against runs of the code.
 #
-# 1. The fixed list `Sequence([CallModel, RunTools, CallModel])` stopped before the four-round manager
-#    answered. How many steps would the list need for that manager to answer?
+# 1. How many steps would the fixed list `Sequence([CallModel, RunTools, CallModel, ...])` need for the
+#    four-round manager to answer?
 # 2. `Agent(four_round_manager(), ..., max_steps=3)`: how many model calls are made, and does the caller get
 #    an answer?
-# 3. Ollama's tool calls carry no ticket number. What is left to tell two answer slips of the same tool apart,
-#    and what could go wrong if our loop sent them in the wrong order?
-# 4. An assistant message with an empty text and one slip: which keys does the Ollama adapter send for it?
+# 3. What could go wrong if our loop sent Ollama two answer slips of one tool in the wrong order, and why
+#    not OpenAI?
+# 4. Take `folder.extend(answer_slips)` out of `plain_loop`: what could a real model do next, and which
+#    failures of the four-part table would you see?
 # 5. With `errand_budget_loop(..., max_tool_calls=5)` and a manager that passes one slip a reply and never
 #    answers, how many model calls are made before the loop stops?
 
 # %%
 answer_q1 = ...  # how many steps in the fixed list, e.g. 5
 answer_q2 = ...  # (model calls, answered?), e.g. (4, True)
-answer_q4 = ...  # a set of keys, e.g. {"role", "content"}
 answer_q5 = ...  # a number of model calls
 
 # %%
 check("01.Q1", answer_q1)
 check("01.Q2", answer_q2)
-check("01.Q4", answer_q4)
 check("01.Q5", answer_q5)

@@ -60,3 +60,17 @@ def openai_on(server: FakeServer, model: str = "gpt-5-mini") -> OpenAILLM:
     client = openai.OpenAI(api_key="test", base_url="http://openai.invalid/v1", max_retries=0,
                            http_client=httpx.Client(transport=httpx.MockTransport(server)))
     return OpenAILLM(model, client=client)
+
+
+def two_lookups() -> tuple[dict[str, Any], FakeServer, FakeServer]:
+    """Notebook 01's round 1: the raw Ollama reply, and a server per provider whose first reply asks for the
+    weather in Paris and in Tokyo (Ollama's without ids, OpenAI's with its own), the second a plain text."""
+    later = "(the second reply is not the point here)"
+    raw = ollama_reply({"role": "assistant", "content": "", "tool_calls": [
+        {"function": {"name": "get_weather", "arguments": {"city": city}}} for city in ("Paris", "Tokyo")]}, 250, 40)
+    openai_slips = [{"id": f"call_A{i}", "type": "function",
+                     "function": {"name": "get_weather", "arguments": json.dumps({"city": city})}}
+                    for i, city in enumerate(("Paris", "Tokyo"), start=1)]
+    return (raw, FakeServer(raw, ollama_reply({"role": "assistant", "content": later})),
+            FakeServer(openai_reply({"content": None, "tool_calls": openai_slips}, 250, 40),
+                       openai_reply({"content": later})))

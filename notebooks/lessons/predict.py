@@ -12,9 +12,14 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def reveal(guess: Any, actual: Any, what: str = "what happened") -> None:
-    """Print the learner's written guess beside what the run did (``...`` means not written yet)."""
-    if guess is ...:
+def reveal(guess: Any, actual: Any, what: str = "what happened", *, gated: bool = False) -> None:
+    """Print the learner's written guess beside what the run did (``...`` means not written yet).
+
+    ``gated``: what the run did shows only once the guess is right, so a saved notebook gives nothing away."""
+    if gated and guess != actual:
+        mine = "(not written yet)" if guess is ... else f"{_show(guess)} | not this time"
+        print(f"your guess: {mine} | {what}: shown once your guess is right")
+    elif guess is ...:
         print(f"your guess: (not written yet) | {what}: {_show(actual)}")
     else:
         verdict = "right" if guess == actual else "not this time"

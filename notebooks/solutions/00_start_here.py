@@ -32,6 +32,11 @@ def returns_nothing(spec):
     os.environ["MINGRAPH_LLM"] = spec
 
 
+def returns_the_spec(spec):
+    os.environ["MINGRAPH_LLM"] = spec
+    return spec
+
+
 def always_scripted(spec):
     os.environ["MINGRAPH_LLM"] = spec
     return make_llm("scripted")
@@ -55,5 +60,6 @@ WRONG = {
              (sets_the_key_instead, "another variable"),
              (always_scripted, "not one fixed model"),
              (returns_nothing, "use_model returned None"),
+             (returns_the_spec, "you returned the spec text"),
              (only_if_unset, "setdefault")],
 }

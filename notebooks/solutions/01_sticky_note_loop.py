@@ -49,6 +49,12 @@ def schema_bool_as_integer(fn):
     return spec
 
 
+def schema_first_line_only(fn):
+    spec = schema_of(fn)
+    spec["function"]["description"] = (inspect.getdoc(fn) or "").splitlines()[0]
+    return spec
+
+
 def schema_all_required(fn):
     spec = schema_of(fn)
     spec["function"]["parameters"]["required"] = list(inspect.signature(fn).parameters)
@@ -74,6 +80,12 @@ def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls
                 raise StepLimitReached(f"no answer within {max_tool_calls} tool calls", steps=calls)
             folder.append(registry.run(slip))
             errands += 1
+
+
+def budget_with_the_course_prompt(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    from mingraph_lite.course.scripts import SYSTEM_PROMPT
+
+    return errand_budget_loop(llm, registry, SYSTEM_PROMPT, question, max_tool_calls=max_tool_calls)
 
 
 def budget_counts_model_calls(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -196,6 +208,12 @@ def answers_with_its_own_arithmetic():
     return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
                         [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
                         "Paris: 64.4°F, Tokyo: 75.2°F"], name="scripted: its own arithmetic")
+
+
+def answers_in_celsius():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
+                        "Paris: 18°C, Tokyo: 24°C"], name="scripted: Celsius answer")
 
 
 SHARED_MANAGER = one_city_at_a_time()
@@ -331,13 +349,14 @@ def schema_by_the_registry(fn):
 
 
 SOLUTIONS = {"01.1": schema_of, "01.2": to_ollama, "01.3": one_city_at_a_time, "01.4": errand_budget_loop,
-             "01.Q1": 7, "01.Q2": (3, False), "01.Q4": {"role", "tool_calls"}, "01.Q5": 6}
+             "01.Q1": 7, "01.Q2": (3, False), "01.Q5": 6}
 
 WRONG = {
     "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
              (schema_bool_as_integer, 'a bool is "boolean"'),
              (schema_all_required, "no default value"),
              (schema_whole_docstring, "before its 'Args:' block"),
+             (schema_first_line_only, "on one line (inspect.getdoc helps)"),
              (schema_by_the_registry, "tests the package's code, not yours"),
              (schema_by_describe, "private _describe"),
              (schema_by_a_tool_object, "Tool(...)"),
@@ -353,6 +372,7 @@ WRONG = {
              (converts_made_up_numbers, "temperatures get_weather returned"),
              (converts_the_text, "turn the temperature into a number"),
              (answers_with_its_own_arithmetic, "exactly as to_fahrenheit returned them"),
+             (answers_in_celsius, "your answer gives the Celsius temperatures"),
              (the_same_manager_every_time, "a new ScriptedLLM on every call"),
              (no_answer_at_the_end, "its last reply is the answer"),
              (arguments_without_names, '("tool name", {arguments}) pairs')],
@@ -363,10 +383,10 @@ WRONG = {
              (budget_with_a_fake_answer, "fake answer"),
              (budget_never_checked, "only stopped when ScriptExhausted came"),
              (budget_raises_its_own_error, "raised RuntimeError when the budget ran out"),
-             (budget_by_the_agent, "the package's Agent")],
+             (budget_by_the_agent, "the package's Agent"),
+             (budget_with_the_course_prompt, "the system_prompt you are given")],
     "01.Q1": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
     "01.Q2": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],
-    "01.Q4": [({"role", "content", "tool_calls"}, "leaves out"), ({"role"}, "under one key")],
     "01.Q5": [(5, "one more call"), (10, "count the call whose slip is not run")],
 }
 
@@ -375,10 +395,13 @@ QUESTIONS = {
              "before the run, so any manager that wants one more round outruns it.",
     "01.Q2": "3 model calls, then StepLimitReached: the manager would answer on its fourth call, which the "
              "ceiling never allows; the caller gets no answer, only the exception.",
-    "01.Q3": "Only their order: each answer slip names its tool (tool_name) and carries no id, so the only link "
-             "from the n-th answer of get_weather to the n-th slip of get_weather is where it sits in the folder. "
-             "Swapped, the model could read Tokyo's temperature as Paris's, with no id to notice it.",
-    "01.Q4": "{'role', 'tool_calls'}: the Ollama adapter leaves an empty content out; OpenAI's sends null.",
+    "01.Q3": "To Ollama each answer slip names only its tool (tool_name), so the n-th answer of get_weather "
+             "belongs to the n-th slip of get_weather by its place in the folder alone. Swapped, the model would "
+             "read Tokyo's temperature as Paris's, with no id to notice it. OpenAI's answer slips carry the "
+             "slip's id (tool_call_id), so their order does not decide which slip they answer.",
+    "01.Q4": "That line (evaluate) is the only way a result reaches the next round. Without it a real model "
+             "reads its own slips with no answers: it could make a result up (reason's failure) or ask for the "
+             "same errands again and again (evaluate's: never stopping), and `while True` would not stop it.",
     "01.Q5": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
              "6, so the loop raises before running it. At most max_tool_calls + 1 model calls.",
 }

@@ -60,6 +60,15 @@ def test_reveal_says_not_written_yet_for_the_stub(capsys):
                    "your guess: 3 | errands: 4 | not this time"]
 
 
+def test_a_gated_reveal_shows_the_run_only_after_a_right_guess(capsys):
+    for guess in (..., 3, 4):
+        reveal(guess, 4, "errands", gated=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "your guess: (not written yet) | errands: shown once your guess is right"
+    assert lines[1] == "your guess: 3 | not this time | errands: shown once your guess is right"
+    assert lines[2] == "your guess: 4 | errands: 4 | right"
+
+
 def test_reveal_prints_sets_in_one_order(capsys):
     reveal({"b", "a"}, {"a", "b"}, "right ones")
     assert capsys.readouterr().out == "your guess: {'a', 'b'} | right ones: {'a', 'b'} | right\n"

@@ -47,6 +47,16 @@ def test_the_saved_notebook_00_shows_no_count_the_prediction_asks_for():
     assert "call to_fahrenheit" not in outputs  # the 00.1 demo's steps stay hidden
     assert "[step 1]" in outputs and "How warm is it in Paris?" in outputs  # a smaller run shows what a run looks like
     assert "answered by:" in outputs  # the active model cell runs without waiting for 00.1
+    assert f"model calls: {counts['model calls']}" not in outputs  # nor does it count the run for 00.1
+
+
+def test_the_saved_notebook_01_shows_neither_prediction_before_it_is_made():
+    saved = json.loads((NOTEBOOKS / "01_sticky_note_loop.ipynb").read_text(encoding="utf-8"))
+    cells = {"".join(c["source"]): "".join("".join(o.get("text", "")) for o in c.get("outputs", []))
+             for c in saved["cells"] if c["cell_type"] == "code"}
+    reveals = [out for source, out in cells.items() if "gated=True" in source]
+    assert len(reveals) == 2 and all("shown once your guess is right" in out for out in reveals)
+    assert not any("'errands'" in out or "'StepLimitReached'" in out for out in reveals)
 
 
 def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():
@@ -90,3 +100,22 @@ def test_notebook_01_says_truly_whose_choice_an_empty_content_left_out_is():
     assert to_ollama_messages([AssistantMessage("")]) == [{"role": "assistant"}]
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
     assert 'its own choice (Ollama\'s official client drops only fields that are `None`' in prose
+
+
+def test_the_pinned_ollama_client_gives_a_tool_call_no_id_as_notebook_01_says():
+    import pytest
+
+    ollama_types = pytest.importorskip("ollama._types")
+    assert set(ollama_types.Message.ToolCall.model_fields) == {"function"}
+    prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
+    assert "In the `ollama` client this course pins (below 0.7), a tool call has only a `function` field" in prose
+
+
+def test_only_two_cells_of_notebook_00_read_the_model_setting():
+    """00 says a real model changes only the environment check and the "active model" cell: no other cell
+    builds the active model or reads the environment."""
+    cells = [c.source for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells if c.cell_type == "code"]
+    reading = [s for s in cells if any(word in s for word in ("make_llm(", "check_environment(", "os.environ"))]
+    assert len(reading) == 2 and "check_environment(" in reading[0] and "make_llm()" in reading[1]
+    prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells)
+    assert 'only the environment check and the "active model" cell change their output' in prose

@@ -99,6 +99,9 @@ def check_use_model(use_model: Any) -> str:
             if llm is None:
                 raise Hint("use_model returned None: end it with return make_llm(), the model built once the "
                            "variable is set")
+            if isinstance(llm, str):
+                raise Hint("you returned the spec text; return the model object that make_llm() builds once the "
+                           "variable is set")
             if getattr(llm, "name", None) != make_llm().name:
                 raise Hint("return the model that make_llm() builds once the variable is set, not one fixed model")
     finally:

@@ -49,7 +49,22 @@ def days_until(date: str) -> int:
     return len(date)
 
 
-SCHEMA_CASES = (convert_money, count_words, days_until)
+def split_bill(total: float, people: int, tip_percent: int = 10) -> float:
+    """Split a restaurant bill evenly between people,
+    after adding a tip on top of the total.
+
+    Args:
+        total: The bill before the tip.
+        people: How many people share it.
+        tip_percent: The tip, in percent of the total.
+
+    Returns:
+        Each person's share, in the bill's currency.
+    """
+    return total * (1 + tip_percent / 100) / people
+
+
+SCHEMA_CASES = (convert_money, count_words, days_until, split_bill)
 
 
 def _plain(spec: Any) -> dict[str, Any]:
@@ -104,7 +119,8 @@ def check_schema_of(schema_of: Any) -> str:
         got = _plain(schema_of(fn))
         _compare_schema(fn, got, want)
     return (f"your schema matches the registry's for {len(SCHEMA_CASES)} functions you had not seen "
-            "(str, int, float and bool arguments, with and without defaults and docs)")
+            "(str, int, float and bool arguments, with and without defaults and docs, a two-line summary and "
+            "a Returns: section)")
 
 
 # --- 01.4: a ceiling on errands --------------------------------------------------------------------
@@ -138,11 +154,14 @@ def _adder() -> ScriptedLLM:
     return ScriptedLLM([[("add", {"a": 2, "b": 3})], second, final], name="scripted: adds twice")
 
 
+ADD_PROMPT = "You add numbers with the add tool."
+
+
 def _budget_run(loop: Any, llm: Any, budget: int) -> tuple[Any, int, int]:
     """(the answer or the StepLimitReached raised, errands run, model calls made)."""
     registry, ran = _counting_menu()
     try:
-        got = loop(llm, registry, "You add numbers with the add tool.", "What is 2 + 3 + 4?", max_tool_calls=budget)
+        got = loop(llm, registry, ADD_PROMPT, "What is 2 + 3 + 4?", max_tool_calls=budget)
     except StepLimitReached as e:
         got = e
     except Exception as e:  # raised once the budget was spent: the learner's own "gave up", of the wrong kind
@@ -165,7 +184,11 @@ def check_errand_budget(loop: Any) -> str:
     if isinstance(_budget_run(loop, pair_then_answer, 2)[0], StepLimitReached):
         raise Hint("a manager that ran exactly max_tool_calls errands and then answered must get its answer "
                    "back: stop only before an errand that would pass the budget")
-    got, errands, calls = _budget_run(loop, _adder(), 2)
+    adder = _adder()
+    got, errands, calls = _budget_run(loop, adder, 2)
+    if adder.calls and getattr(adder.calls[0][0][0], "content", None) != ADD_PROMPT:
+        raise Hint("the model's first message must be the system_prompt you are given (this check passes "
+                   "another one), not the course's SYSTEM_PROMPT")
     if isinstance(got, StepLimitReached):
         raise Hint(f"your loop stopped after {calls} model calls and {errands} errands, with max_tool_calls=2: "
                    "the ceiling counts tool calls, not model calls")
@@ -247,7 +270,11 @@ def check_manager(make: Any) -> str:
     if sorted(a.get("celsius") for _, a in conversions) != sorted(temperatures):
         raise Hint("convert the temperatures get_weather returned (they are in the output above), not others")
     fahrenheit = {number(m.content) for m in folder if m.role == "tool" and m.name == "to_fahrenheit"}
-    if not fahrenheit <= {float(n) for n in NUMBER.findall(str(text))}:
+    named = {float(n) for n in NUMBER.findall(str(text))}
+    if not fahrenheit <= named and set(temperatures) <= named:
+        raise Hint("your answer gives the Celsius temperatures; the question asks for Fahrenheit, as "
+                   "to_fahrenheit returned them")
+    if not fahrenheit <= named:
         raise Hint("the answer names both Fahrenheit temperatures exactly as to_fahrenheit returned them "
                    "(whole degrees), not as your own arithmetic gives them")
     return f"right: {len(llm.calls)} model calls, for the same 4 errands the three-round manager ran in 3"
@@ -289,7 +316,7 @@ def check_to_ollama(to_ollama: Any) -> str:
                        "choice (look at the assistant message in round 2 above)")
         if role == "assistant" and "tool_calls" in theirs:
             if any("id" in call for call in mine.get("tool_calls", [])):
-                raise Hint("Ollama's tool calls carry no ticket number: send only "
+                raise Hint("in the Ollama API this course pins, tool calls carry no ticket number: send only "
                            '{"function": {"name": ..., "arguments": {...}}} for each slip')
             raise Hint(f"message {i}: an assistant message with slips is its content (when not empty) plus "
                        '"tool_calls", each {"function": {"name": ..., "arguments": <a dict>}}')
@@ -350,21 +377,6 @@ def check_low_ceiling(answer: Any) -> str:
     if answer[0] != len(llm.calls):
         raise Hint("max_steps counts model calls, exactly")
     return f"right: {len(llm.calls)} model calls, then StepLimitReached; the caller gets no answer"
-
-
-@exercise("01.Q4", kind="reasoning", title="an empty text on Ollama's wire")
-def check_empty_text(answer: Any) -> str:
-    from mingraph_lite.llms.ollama import to_ollama_messages
-    from mingraph_lite.messages import AssistantMessage, ToolCall
-
-    if not isinstance(answer, (set, frozenset)):
-        raise Hint('answer with a set of keys, e.g. {"role", "content"}')
-    sent = set(to_ollama_messages([AssistantMessage("", tool_calls=(ToolCall("c1", "get_weather", {}),))])[0])
-    if "content" in answer and "content" not in sent:
-        raise Hint("the Ollama adapter leaves out \"content\" when the text is empty (round 2 above shows it)")
-    if answer != sent:
-        raise Hint("an assistant message always has its role; its slips go under one key (look at round 2)")
-    return f"right: {sorted(sent)}; the OpenAI adapter sends \"content\": null instead"
 
 
 @exercise("01.Q5", kind="reasoning", title="model calls under an errand budget")
