@@ -381,9 +381,10 @@ assert same and "Cairo" not in str(heard.events)  # the copy is the meddler's
 # a listener that keeps a reference to the agent and reaches into it (its memory, say) changes the run (both in
 # `tests/notebooks/test_nb04_claims.py`, the tests named `..._base_exception_stops_the_run` and
 # `..._holding_the_agent_can_change_the_run`). A listener can also be **slow**: the agent waits for each in turn
-# (`..._slow_listener_slows_the_run`, same file). And a broken *recorder* loses its part of the record, with only a warning. An audit log needs the opposite
-# rule, so the agent has a `strict` switch (LangChain's `BaseCallbackHandler` has the same pattern, and its
-# `raise_error` flag is our `strict`; the same test file runs it):
+# (`..._slow_listener_slows_the_run`, same file). And a broken *recorder* loses its part of the record, with only
+# a warning. An audit log needs the opposite rule, so the agent has a `strict` switch (LangChain's
+# `BaseCallbackHandler` has the same pattern, and its `raise_error` flag is our `strict`; the same test file runs
+# it):
 
 # %%
 strict = Agent(four_round_manager(), registry, SYSTEM_PROMPT, observers=[Broken()], strict=True)

@@ -266,7 +266,8 @@ print(reported_table())
 # %% [markdown]
 # ## How sure is 6 of 8?
 #
-# Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A model right 75% of the time, surely; one right 30% of the time, hardly.
+# Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A
+# model right 75% of the time, surely; one right 30% of the time, hardly.
 #
 # **The definition** (the score interval, Wilson, 1927). Eight runs of a model whose true share is `p0` give an
 # observed share that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is
