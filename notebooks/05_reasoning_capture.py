@@ -9,23 +9,22 @@
 #   thinking channel, so the thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run
 #   that the article (see Sources) reports and quotes. For real thinking, see "Try it with a live model" at the end.
 #
-# **Words** from notebooks 01 to 04: *slip*, a tool call (`tool_call` in a trace); *answer slip*, its reply
-# (`tool_return`); *folder*, the messages sent with every request (`memory`); *menu*, the tool descriptions.
+# **Words** from notebooks 01 to 04: *slip*, a tool call (`tool_call`); *answer slip*, its reply (`tool_return`);
+# *folder*, the messages sent with every request; *menu*, the tool descriptions.
 #
 # **By the end of this notebook you will be able to**
 #
-# - read a model's thinking and its token count from `LLMResponse`, and say where each provider puts them;
-# - find a run's **first wrong line** in its trace, say whose problem it is, and count one mistake over many runs;
-# - build a 95% interval for a share of runs from its definition;
-# - tell apart a figure reported in an article, a scripted re-enactment, and a recorded run of a real model.
+# - read a model's thinking and its token count from `LLMResponse`;
+# - find a run's **first wrong line**, say whose problem it is, and count one mistake over many runs;
+# - build a 95% interval for a share of runs from its definition.
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 93 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
-# theirs. *Scripted* runs are written in advance; *recorded* runs are real runs of the course's local models.
+# theirs. *Scripted* runs are written in advance; *recorded* runs are real runs of local models.
 
 # %%
 import math
@@ -36,18 +35,15 @@ from dataclasses import fields
 from pathlib import Path
 
 from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, KeepAll, LLMResponse, OllamaLLM, OpenAILLM, ReplayLLM,
-                           ToolCall, ToolRegistry, TraceRecorder, read_trace)
+                           ToolCall, TraceRecorder, read_trace)
 from mingraph_lite.course.compare import reported_table
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
-from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
+from mingraph_lite.course.weather import weather_registry
 from lessons.exercises import check
-from lessons.exercises.nb05 import london_manager, recorded, recorded_runs, show_05_2_run
+from lessons.exercises.nb05 import doubling_registry, london_manager, recorded, show_05_2_run
 from lessons.predict import reveal
-from lessons.reference import reference
 from lessons.trace_lines import brief, print_envelopes, print_folder, print_trace
-
-print("question:", QUESTION)
 
 # %% [markdown]
 # ## The envelope: where thinking goes
@@ -57,12 +53,10 @@ print("question:", QUESTION)
 
 # %%
 for f in fields(LLMResponse):
-    where = "the folder: read back to the model every round" if f.name == "message" else "the envelope only"
-    print(f"{f.name:17} {str(f.type):18} {where}")
+    print(f"{f.name:17} {str(f.type):18}", "the folder: read back every round" if f.name == "message" else "the envelope")
 
 # %% [markdown]
-# Thinking rides on the envelope: listeners see it, and the folder does not pay for its hundreds of tokens
-# again every round. What providers report, and whether they want it back:
+# Thinking rides on the envelope (question 1 asks why). What providers report, and whether they want it back:
 #
 # | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
 # |---|---|---|---|
@@ -81,14 +75,12 @@ print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a
       f"with a thinking-token count: {sum(e['reasoning_tokens'] is not None for e in replies)}")
 
 # %% [markdown]
-# Nothing, as the first screen said.
-#
 # ## Record before you know there is a bug
 #
 # In the article, qwen3.5:2b with thinking on answered our question with **Tokyo: 24°F**; its thinking said
 # *"Tokyo is already in Fahrenheit, so I don't need to convert it."* Re-run six times, it never got Tokyo wrong
-# again (reported). A mistake may not come back, so record before you know. A **scripted re-enactment**
-# (`wrong_tokyo_manager`, with the 2b run's thinking), traced as it runs:
+# again (reported). A **scripted re-enactment** (`wrong_tokyo_manager`, with the 2b run's thinking), traced as it
+# runs:
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
@@ -113,7 +105,8 @@ print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, 
 # ### Exercise 05.1 (code): what the thinking cost, and what it left out
 #
 # A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
-# `output_tokens` (counts or `None`: not reported). The output count includes the thinking, as OpenAI's does.
+# `output_tokens` (counts or `None`: not reported). The output count includes the thinking, as OpenAI's does. The
+# reply's text is `e["message"]["content"]`, its slips `e["message"]["tool_calls"]`, each with its `"arguments"`.
 # Write `thinking_report(events)` returning `(shares, flagged)`:
 #
 # - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
@@ -144,8 +137,7 @@ check("05.1", thinking_report)
 #   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already.
 #   A final reply before both lookups is wrong too: its numbers came from nowhere;
 # - a **request** (`model_reply` that asks for slips) is never the wrong line itself: each slip it carries is
-#   judged on its own `tool_call` line just below. So a request to convert 64 counts as right, and the slip
-#   it carries is the line to judge;
+#   judged on its own `tool_call` line just below;
 # - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
 #   or from the right conversion;
 # - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°);
@@ -162,15 +154,15 @@ check("05.1", thinking_report)
 #
 # ### Exercise 05.2 (reading): which case, which line?
 #
-# Apply the convention yourself, before you meet the classifier. A scripted manager converted Paris's 18, then
-# the *result*, 64, again, then Tokyo's 24. Which case is it (1 to 4), and which line is the first wrong one?
-# Answer as `(case, line)`, the case first. (Rebuilding the run and classifying it would skip the skill.)
+# A scripted manager converted Paris's 18, then the *result*, 64, again, then Tokyo's 24. Which case (1 to 4),
+# which line is the first wrong one, and which line's answer slip handed the model the wrong number? Answer as
+# `(case, line, source)`.
 
 # %%
 show_05_2_run()  # prints the scripted run; the notebook never holds its events
 
 # %%
-case_and_line = ...  # (case, line)
+case_and_line = ...  # (case, line, source)
 
 # %%
 check("05.2", case_and_line)
@@ -183,7 +175,6 @@ from mingraph_lite.course.classify import classify
 
 verdict = classify(events)
 print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}; why: {verdict.why}")
-print(f"\nline {verdict.line}: thinking = {events[verdict.line - 1]['reasoning']!r}")
 assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
@@ -192,16 +183,7 @@ assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"]
 # `recorded(llm, tools=..., max_steps=...)` runs one model on our question and returns its events:
 
 # %%
-buggy = ToolRegistry()
-
-
-@buggy.add
-def get_weather(city: str) -> str:
-    """Get the current temperature for a city, in degrees Celsius."""
-    return str(lookup(city)["celsius"] * 2)   # the planted bug
-
-
-buggy.add(to_fahrenheit)
+buggy = doubling_registry()  # get_weather returns str(lookup(city)["celsius"] * 2): the planted bug
 runs = [("asks about London", recorded(london_manager())), ("a buggy get_weather", recorded(four_round_manager(), tools=buggy)),
         ("Tokyo already °F", recorded(wrong_tokyo_manager())), ("keeps asking", recorded(looping_manager(), max_steps=3))]
 verdicts = [classify(events) for _, events in runs]
@@ -262,22 +244,6 @@ def made_up_counts(runs):
 check("05.3", made_up_counts)
 
 # %% [markdown]
-# The notebook's own version (loaded from the solutions, not printed) on the 128 recorded runs of the
-# `finish-right` experiment: made-up slips out of all `to_fahrenheit` slips.
-
-# %%
-count_made_up, from_a_lookup = reference("05.3"), 0
-for model in ("smollm2-135m", "gemma3-270m"):
-    runs = recorded_runs("finish-right", model)  # (variant, events) for each recorded run of this model
-    made_up = count_made_up(runs)
-    slips = Counter(v for v, events in runs for e in events if e["event"] == "tool_call" and e["name"] == "to_fahrenheit")
-    print(f"{model}, {len(runs)} runs:", ", ".join(f"{v} {made_up[v]} of {slips[v]}" for v in made_up))
-    from_a_lookup += slips.total() - sum(made_up.values())
-assert from_a_lookup == 1  # "all but one", the sentence below
-
-# %% [markdown]
-# All but one of the conversions these two models asked for in `finish-right` were of made-up numbers.
-#
 # ## The trace pointed at the tool
 #
 # The article's 0.8b run reported **both** cities as Fahrenheit; its thinking called the numbers "already
@@ -287,14 +253,12 @@ assert from_a_lookup == 1  # "all but one", the sentence below
 
 # %%
 print("on the menu:", weather_registry().tools[0]["function"]["description"])
-assert "in degrees Celsius" in weather_registry().tools[0]["function"]["description"]
 for unit in (False, True):
     slip = weather_registry(unit_in_result=unit).run(ToolCall("t1", "get_weather", {"city": "Paris"}))
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# The article tested that change on qwen3.5:0.8b (same agent and question, only the result format different).
-# Its figures, quoted as theirs, not run here:
+# The article tested that change on qwen3.5:0.8b (only the result format different); its figures, not run here:
 
 # %%
 print(reported_table())
@@ -302,8 +266,8 @@ print(reported_table())
 # %% [markdown]
 # ## How sure is 6 of 8?
 #
-# How unsure is "6 right out of 8"? Turn the question round: for which **true shares** `p0` of right runs would
-# seeing 6 of 8 be unsurprising? A model right 75% of the time, surely; one right 30% of the time, hardly.
+# Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A
+# model right 75% of the time, surely; one right 30% of the time, hardly.
 #
 # **The definition** (the score interval, Wilson, 1927). Eight runs of a model whose true share is `p0` give an
 # observed share that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is
@@ -325,11 +289,12 @@ for p0 in (0.30, 0.40, 0.75, 0.95):
 #
 # Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
 # inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
-# gap between one inside and one outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside? The check
-# wants those ends exactly, not within 0.002.
+# gap between one inside and one outside (bisection), or square the inequality and solve the quadratic in `p0`
+# (its roots are the textbook Wilson formula: accepted, if you derive it). Mind the edges: at 0 of 8, is `p0 = 0`
+# inside? The check wants those ends exactly.
 #
-# The check compares your ends with the package's own interval on 13 cases, from 0 of 8 to 239 of 240, and
-# refuses an answer that calls the package's function: the point is to build it.
+# The check compares your ends with the package's interval on 13 cases, from 0 of 8 to 239 of 240, and refuses
+# an answer that calls the package's function.
 
 # %%
 def interval(k, n):
@@ -352,18 +317,6 @@ for k, n in ((6, 8), (0, 8)):
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
 # 0 of 8 still allows a model right about one run in three.
 #
-# ## The unit experiment: nobody got that far
-#
-# The course also ships the `unit` experiment (`"18"` vs `"18°C"`): 32 recorded runs of the two small local
-# models. None got far enough for the unit to matter: no run's first wrong line is its final reply (case 3).
-
-# %%
-unit_runs = [t for m in ("smollm2-135m", "gemma3-270m") for t in Path(f"../data/experiments/{m}/traces").glob("*.jsonl")]
-unit_cases = Counter(classify(read_trace(t)).case for t in unit_runs)
-print(len(unit_runs), "unit runs, by case:", dict(unit_cases))
-assert len(unit_runs) == 32 and unit_cases[3] == 0
-
-# %% [markdown]
 # ## A run with a worked example, read line by line
 #
 # The definition `finish-right` asks our question four ways (zero-shot, a worked example, units on every result,
@@ -374,8 +327,8 @@ assert len(unit_runs) == 32 and unit_cases[3] == 0
 # - definition `finish-right`, variant **"worked example"**, run #10;
 # - settings: temperature 0.7, seed from the results file (below), at most 6 model calls (`max_steps=6`).
 #
-# The **worked example** is a short exchange on two other cities (both lookups, both conversions, the answer)
-# placed before the question; the trace marks it `"example"`. The run's settings, then what the model read:
+# The **worked example** is a short exchange on two other cities placed before the question; the trace marks it
+# `"example"`. Its settings, then what the model read:
 
 # %%
 from mingraph_lite.course.results_folder import read_results
@@ -416,23 +369,19 @@ reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
 # Lines 1 to 8 are right: both lookups ask about the question's cities and both answer slips hold the teaching
 # data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts with
 # `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F, case 3 (`celsius_as_fahrenheit` is set). The
-# rest is noise until the token cap. One run of a tiny sampled model shows what it wrote, not why.
+# rest is noise. One run of a tiny sampled model shows what it wrote, not why.
 #
-# No `finish-right` run is right (the first right runs came from `finish-right-3`, replayed in notebook 02). The
-# only `finish-right` runs whose first wrong line is the final reply are four of Gemma's, all with the worked
-# example in the folder (both claims are tested in `tests/notebooks/test_nb05_claims.py`).
+# No `finish-right` run is right. The only `finish-right` runs whose first wrong line is the final reply are four
+# of Gemma's, all with the worked example in the folder (both claims are tested in
+# `tests/notebooks/test_nb05_claims.py`).
 
 # %% [markdown]
 # ## Try it with a live model
 #
-# This cell runs our question once on a real model you name, and prints each reply's envelope:
-#
-# - **Ollama, thinking text.** Install Ollama (ollama.com), run `ollama pull qwen3:0.6b`, and set
-#   `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment the cell's first line); `think=True` fills `reasoning`.
-# - **OpenAI, a count only.** Set `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`: only `reasoning_tokens`.
-#
-# The clients: `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`. The unit experiment:
-# `python -m mingraph_lite experiment unit --llm ollama:qwen3:0.6b` (for a class, see `teachers_guide.md`).
+# This cell runs our question once on a real model you name, and prints each reply's envelope. For thinking text:
+# install Ollama, `ollama pull qwen3:0.6b`, set `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment the cell's first
+# line). For a count only: `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`. The clients:
+# `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`; for a class, see `teachers_guide.md`.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -448,8 +397,7 @@ else:  # think=True: Ollama returns the thinking apart from the answer; at most 
 # %% [markdown]
 # ## What is still open
 #
-# - **Eight runs, small models:** every interval above is wide; a class pools its runs (question 4).
-# - **The classifier knows this one question:** a general "first wrong line" needs the truth for every tool.
+# The classifier knows this one question: a general "first wrong line" needs the truth for every tool.
 
 # %% [markdown]
 # ## Questions

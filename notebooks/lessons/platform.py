@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import inspect
+import time
 
 from mingraph_lite.observers.base import HOOKS, Observer
 
@@ -98,6 +99,17 @@ def draw_platform(listeners: Sequence[Any], *, broken: Sequence[Any] = (), title
     return fig
 
 
+class SlowManager:
+    """A scripted manager that waits ``seconds`` before each reply, like a real one, so a live widget can be watched."""
+
+    def __init__(self, llm: Any, seconds: float) -> None:
+        self.llm, self.seconds = llm, seconds
+
+    def generate(self, messages: Any, tools: Any) -> Any:
+        time.sleep(self.seconds)
+        return self.llm.generate(messages, tools)
+
+
 def show_hooks() -> None:
     """Print every announcement of ``HOOKS`` with its arguments and the first line of its docstring."""
     for hook in HOOKS:
@@ -129,4 +141,4 @@ def show_events(events: Sequence[dict[str, Any]]) -> None:
         print(f"{e['step'] or '-':>4}  {e['event']:12}  {_detail(e)}")
 
 
-__all__ = ["draw_platform", "heard_hooks", "listener_warnings", "show_events", "show_hooks"]
+__all__ = ["SlowManager", "draw_platform", "heard_hooks", "listener_warnings", "show_events", "show_hooks"]

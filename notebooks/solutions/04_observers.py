@@ -259,6 +259,14 @@ class LedgerCountsErrorsAsResults(ToolLedger):
         self.results[result.name] = self.results.get(result.name, 0) + 1
 
 
+class LedgerReadsTheText(ToolLedger):
+    """Tells a result from an error by its text: a result may start with "Error" too."""
+
+    def on_tool_return(self, result):
+        if not result.content.startswith("Error"):
+            self.results[result.name] = self.results.get(result.name, 0) + 1
+
+
 class LedgerSharedDicts(Observer):
     asked, results = {}, {}  # one pair of dicts in the class body: every ledger shares them
 
@@ -335,7 +343,8 @@ WRONG = {
     "04.2": [(16, "one per announcement"), (18, "run_start at the start and finish at the end")],
     "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
              (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),
-             (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerWithARecorderInside, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse")],
+             (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerWithARecorderInside, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse"),
+             (LedgerReadsTheText, "read the answer slip's is_error, not its text")],
     "04.Q1": [(["tool_call", "tool_return", "tool_call", "tool_error", "tool_return", "finish"], "the third slip"),
               (["tool_call", "tool_return", "tool_call", "tool_error", "finish"], "on_tool_return too")],
     "04.Q2": [(1, "every announcement"), (0, "every announcement")],

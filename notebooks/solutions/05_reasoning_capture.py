@@ -304,7 +304,7 @@ def divides_by_observed_se(k, n):
     return min(inside), max(inside)
 
 
-SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14), "05.3": made_up_counts, "05.4": score_interval,
+SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_counts, "05.4": score_interval,
              "05.Q2": "same", "05.Q3": "right", "05.Q4": 128, "05.Q5": "refused"}
 WRONG = {
     "05.3": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
@@ -312,10 +312,12 @@ WRONG = {
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
              (comparing_text, "compare numbers, not text"), (text_of_argument, "str(18.0) is '18.0'"),
              (via_classify, "your answer runs classify"), (via_rule_helpers, "the rule helpers it reads a run with")],
-    "05.2": [((3, 21), "it is not the first wrong line"), ((2, 15), "every answer slip here is right"),
-             ((1, 15), "the answer slip"), ((1, 10), "that is right"), ((1, 21), "after the first wrong one"),
-             ((1, 3), "a request is never the wrong line itself"), ((1, 12), "so is every line before it"),
-             ((14, 1), "did you swap them?"), ("case 1", "two whole numbers")],
+    "05.2": [((3, 21, 11), "it is not the first wrong line"), ((2, 15, 11), "every answer slip here is right"),
+             ((1, 15, 11), "the answer slip"), ((1, 10, 11), "that is right"), ((1, 21, 11), "after the first wrong one"),
+             ((1, 3, 11), "a request is never the wrong line itself"), ((1, 12, 11), "so is every line before it"),
+             ((14, 1, 11), "did you swap them?"), ("case 1", "three whole numbers"), ((1, 14), "three whole numbers"),
+             ((1, 14, 5), "returned '18', not 64"), ((1, 14, 10), "is a tool_call line"),
+             ((1, 14, 13), "is a model_reply line"), ((1, 14, 15), "a line from 1 to 13")],
     "05.4": [(via_wilson, "build the interval from its definition"),
              (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
              (ninety_percent, "the constant for 95% is 1.96"), (z_two, "2.000 standard errors"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import pytest
 
@@ -94,3 +95,14 @@ def test_show_hooks_prints_every_hook_with_its_arguments(capsys):
     show_hooks()
     out = capsys.readouterr().out
     assert "on_tool_error(call: ToolCall, error: BaseException) -> None" in out and "self" not in out
+
+
+def test_slow_manager_waits_before_each_reply_and_answers_as_its_script():
+    from lessons.platform import SlowManager
+    from mingraph_lite.course.scripts import three_round_manager
+
+    slow, plain = SlowManager(three_round_manager(), 0.05), three_round_manager()
+    start = time.perf_counter()
+    reply = slow.generate([], [])
+    assert time.perf_counter() - start >= 0.05
+    assert reply.message.to_dict() == plain.generate([], []).message.to_dict()

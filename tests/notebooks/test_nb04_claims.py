@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import time
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,16 @@ def test_a_listener_holding_the_agent_can_change_the_run():
     reaching.agent = agent
     agent.run({"question": QUESTION})
     assert [m.to_dict() for m in agent.memory.messages()] != calm
+
+
+def test_a_slow_listener_slows_the_run():
+    class Slow(Observer):
+        def on_step_start(self, step):
+            time.sleep(0.05)  # four model calls: four waits, one after another
+
+    start = time.perf_counter()
+    _folder(Slow())
+    assert time.perf_counter() - start >= 4 * 0.05
 
 
 def _right(definition):

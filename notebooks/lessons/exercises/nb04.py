@@ -198,7 +198,8 @@ def _json_lines_runs(cls: type) -> str:
 
 def _london_sydney_new_york() -> ScriptedLLM:
     return ScriptedLLM([[("get_weather", {"city": c}) for c in ("London", "Sydney", "New York")],
-                        [("to_fahrenheit", {"celsius": 14})], "London is 57°F."], name="scripted: three cities")
+                        [("to_fahrenheit", {"celsius": 14}), ("count_log_errors", {"day": "2026-12-01"})],
+                        "London is 57°F."], name="scripted: three cities")
 
 
 def _with_failing_humidity() -> ToolRegistry:
@@ -206,12 +207,19 @@ def _with_failing_humidity() -> ToolRegistry:
 
     @registry.add
     def get_humidity(city: str) -> str:
-        """Get the relative humidity for a city, in percent (its service is down in this check).
-
-        Args:
-            city: The city name.
-        """
+        """Get the relative humidity for a city, in percent (its service is down in this check)."""
         raise ConnectionError("humidity service down")
+
+    return registry
+
+
+def _with_error_log() -> ToolRegistry:
+    registry = weather_registry()
+
+    @registry.add
+    def count_log_errors(day: str) -> str:
+        """Count the errors in the weather service's log for a day (YYYY-MM-DD)."""
+        return "Error count: 0 (a clean day)"  # a result, not an error, that starts with "Error"
 
     return registry
 
@@ -220,8 +228,9 @@ def _with_failing_humidity() -> ToolRegistry:
 def _ledger_runs() -> list[tuple[str, ScriptedLLM, ToolRegistry, dict[str, int], dict[str, int]]]:
     shared = (ToolCall("t1", "get_weather", {"city": "Oslo"}), ToolCall("t1", "get_weather", {"city": "Cairo"}))
     return [
-        ("three lookups and one conversion", _london_sydney_new_york(), weather_registry(),
-         {"get_weather": 3, "to_fahrenheit": 1}, {"get_weather": 3, "to_fahrenheit": 1}),
+        ("three lookups, one conversion and a log count", _london_sydney_new_york(), _with_error_log(),
+         {"get_weather": 3, "to_fahrenheit": 1, "count_log_errors": 1},
+         {"get_weather": 3, "to_fahrenheit": 1, "count_log_errors": 1}),
         ("a bad slip, then a tool that fails with one slip still after it",
          ScriptedLLM([[("get_weather", {"city": "Oslo"}), ("to_fahrenheit", {"celsius": "7"}),
                        ("get_humidity", {"city": "Oslo"}), ("get_weather", {"city": "Cairo"})]], name="scripted"),
@@ -243,6 +252,10 @@ def _ledger_hint(what: str, asked: dict[str, int], results: dict[str, int], want
                         "about running or answering slips sees one slip where the model wrote two")
         return Hint(f"{what}: your ledger says asked={asked}, the model asked for {want[0]}: count by the tool's "
                     "name, one per slip the model wrote")
+    if not results.get("count_log_errors") and want[1].get("count_log_errors"):
+        return Hint(f"{what}: your ledger says results={results}, but count_log_errors answered 'Error count: 0 "
+                    "(a clean day)', a result whose text starts with 'Error': read the answer slip's is_error, "
+                    "not its text")
     return Hint(f"{what}: your ledger says results={results}, but only {want[1]} came back with a result: an answer "
                 "slip with is_error=True is not a result (a bad slip answered with what to fix, a failed tool, a "
                 "slip not run)")

@@ -20,7 +20,8 @@ from mingraph_lite.course import classify as rules
 from mingraph_lite.course.classify import OUTCOMES, classify
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
-from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
+from mingraph_lite.tools import ToolRegistry
 from ..trace_lines import print_trace
 from . import Hint, exercise
 from .package_guard import calls_package
@@ -65,6 +66,19 @@ def same_twice_manager() -> ScriptedLLM:
     return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 18})],
                         [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"],
                        name="scripted: converts 18 twice")
+
+
+def doubling_registry() -> ToolRegistry:
+    """The weather menu with a planted bug: get_weather doubles every temperature (05's case 2)."""
+    registry = ToolRegistry()
+
+    @registry.add
+    def get_weather(city: str) -> str:
+        """Get the current temperature for a city, in degrees Celsius."""
+        return str(lookup(city)["celsius"] * 2)  # the planted bug
+
+    registry.add(to_fahrenheit)
+    return registry
 
 
 def recorded(llm: Any, unit_in_result: bool = False, *, tools: Any = None, max_steps: int = 10) -> list[dict[str, Any]]:
@@ -213,18 +227,27 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                 "to_fahrenheit slip whose number get_weather never returned")
 
 
-@exercise("05.2", kind="reasoning", title="which case, which line: the run that converts its own 64 again")
-def check_twice(answer: tuple[int, int]) -> str:
+def _source_hint(events: Sequence[dict[str, Any]], source: int, truth: int, wrong: float) -> Hint:
+    if not 1 <= source < truth:
+        return Hint(f"right case and line; the number's source comes before line {truth}: a line from 1 to {truth - 1}")
+    event = events[source - 1]
+    if event["event"] != "tool_return":
+        return Hint(f"right case and line; line {source} is a {event['event']} line: a number reaches the model in "
+                    "an answer slip (tool_return); which answer slip returned it?")
+    return Hint(f"right case and line; line {source}'s answer slip returned {event['content']!r}, not "
+                f"{wrong:g}: which answer slip handed the model the number it converted?")
+
+
+@exercise("05.2", kind="reasoning", title="which case, which line, and where its number came from")
+def check_twice(answer: tuple[int, int, int]) -> str:
     events = recorded(reconvert_manager())
     truth = classify(events)
     try:
-        case, line = (int(x) for x in answer)
+        case, line, source = (int(x) for x in answer)
     except (TypeError, ValueError):
-        raise Hint("answer with two whole numbers, (case, line), for example (2, 7)") from None
+        raise Hint("answer with three whole numbers, (case, line, source), for example (2, 7, 5)") from None
     if (line, case) == (truth.case, truth.line):
-        raise Hint("did you swap them? answer (case, line): the case (1 to 4) first, then the line")
-    if (case, line) == (truth.case, truth.line):
-        return f"right: case {truth.case} at line {truth.line} ({truth.why})"
+        raise Hint("did you swap them? answer (case, line, source): the case (1 to 4) first, then the line")
     if case == 3:
         raise Hint("the final reply is wrong, but it is not the first wrong line; case 3 needs every slip "
                    "before it right: check each to_fahrenheit slip's number against what get_weather returned")
@@ -233,7 +256,15 @@ def check_twice(answer: tuple[int, int]) -> str:
                    "(64 gives 147); the mistake is in what it was asked, so whose problem is that?")
     if case != truth.case:
         raise Hint("the run finished (its last line is finish, 'answered'), so not case 4; cases are 1 to 4")
-    raise _twice_line_hint(events, line, truth.line)
+    if line != truth.line:
+        raise _twice_line_hint(events, line, truth.line)
+    wrong = float(events[truth.line - 1]["arguments"]["celsius"])
+    sources = [n for n, e in enumerate(events[:truth.line - 1], 1) if e["event"] == "tool_return"
+               and wrong in {float(x) for x in _NUMBER.findall(e["content"])}]
+    if source != sources[-1]:
+        raise _source_hint(events, source, truth.line, wrong)
+    return (f"right: case {truth.case} at line {truth.line} ({truth.why}); its {wrong:g} came from line "
+            f"{source}, {events[source - 1]['name']}'s answer slip")
 
 
 def _z_fitted(interval: Callable[[int, int], tuple[float, float]]) -> float | None:
