@@ -150,6 +150,16 @@ def executor_llm(max_calls: int = 40) -> ScriptedLLM:
     return ScriptedLLM([executor_policy] * max_calls, name="scripted: executor", count_tokens=word_count)
 
 
+def dropping_replanner(plan: str, cannot: str, max_calls: int = 3) -> ScriptedLLM:
+    """A scripted re-planner for one known ``plan``: every reply is the steps after the first one naming ``cannot``,
+    numbered afresh. It reads nothing it is sent, so any re-plan node's wording works with it."""
+    steps = parse_plan(plan)
+    after = steps[next(i for i, step in enumerate(steps) if cannot in step) + 1:]
+    reply = "\n".join(f"{i}. {step}" for i, step in enumerate(after, 1))
+    return ScriptedLLM([reply] * max_calls, name="scripted: re-planner (drops what cannot be done)",
+                       count_tokens=word_count)
+
+
 def build_plan_execute_graph(planner: Any = None, executor: Any = None, registry: Any = None, *,
                              max_plan_steps: int = 6, max_steps_per_step: int = 4,
                              observers: Iterable[Any] = (), strict: bool = False) -> Any:
