@@ -11,7 +11,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs) and 09 (what a memory reads each round).
-# **Time:** about 86 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
 # and its three roles come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
@@ -312,7 +312,8 @@ def build_plan_graph(planner, executor, replan_node=None, approve=None):
 
 # %% [markdown]
 # The scripted planner writes a four-step plan for the running question; the scripted executor does one step per
-# agent. **Predict first:** the four-round loop from notebook 01 answers this question in 4 model calls. How many
+# agent: a step that needs tools asks for all of them in one call (both conversions at once) and answers in the
+# next, and a step that needs none answers at once. **Predict first:** the four-round loop from notebook 01 answers this question in 4 model calls. How many
 # model calls will plan-and-execute make (planner plus every step's agent)?
 
 # %%
@@ -326,6 +327,7 @@ for number, (step, result) in enumerate(zip(final["plan"], final["results"]), 1)
     print(f"step {number}: {step:<45} -> {result}")
 print("\npath:  ", " -> ".join(plan_graph.path))
 print("status:", final["status"], "| answer:", final["answer"])
+assert len(executor.calls) == 2 * 3 + 1  # three steps with tools (two calls each), one without
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
 # %% [markdown]
