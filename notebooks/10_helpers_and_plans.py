@@ -313,8 +313,8 @@ def build_plan_graph(planner, executor, replan_node=None, approve=None):
 # %% [markdown]
 # The scripted planner writes a four-step plan for the running question; the scripted executor does one step per
 # agent: a step that needs tools asks for all of them in one call (both conversions at once) and answers in the
-# next, and a step that needs none answers at once. **Predict first:** the four-round loop from notebook 01 answers this question in 4 model calls. How many
-# model calls will plan-and-execute make (planner plus every step's agent)?
+# next, and a step that needs none answers at once. **Predict first:** the four-round loop from notebook 01 answers
+# this question in 4 model calls. How many model calls will plan-and-execute make (planner plus every step's agent)?
 
 # %%
 guess_plan_calls = ...  # your guess: a whole number
