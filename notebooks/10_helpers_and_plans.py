@@ -11,10 +11,10 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 06 and 07
 # (graphs) and 09 (what a memory reads each round).
-# **Time:** about 93 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
-# comes from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
+# and its three roles come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
 
 # %%
 import operator
@@ -28,8 +28,8 @@ from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_man
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
 from lessons.exercises import check
-from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm,
-                                  step_question)
+from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, dropping_replanner, executor_llm, parse_plan,
+                                  planner_llm, step_question)
 from lessons.predict import reveal
 from lessons.reference import reference
 
@@ -137,8 +137,8 @@ assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 #
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
-# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Like yours, it turns only the step
-# limit into a note.
+# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Of the failures inside the helper,
+# it turns only the step limit into a note, as yours does (what it does with a bad `task` is question 2).
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -179,9 +179,10 @@ reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model
 #
 # The loop from notebook 01 is what the source article calls **ReAct**: the model decides the next step each round
 # from everything so far. **Plan-and-execute** splits that: a *planner* writes all the steps up front, an *executor*
-# carries them out one by one, and a *re-planner* revises the rest when a step fails. The article's motivation: a
-# plain loop can get stuck repeating an action after a step fails. Ours, beyond the article: a written plan can be
-# read and bounded before anything runs.
+# carries them out one by one, and a *re-planner* updates the remaining steps when a result is unexpected (here: a
+# step fails). The article's motivation, stated there and not shown here: on tasks with many steps, a ReAct loop can
+# get stuck repeating an action after a step fails. Ours, beyond the article: a written plan can be read and bounded
+# before anything runs.
 #
 # It is a graph on notebook 06's engine, and the plan is data in its worksheet:
 
@@ -311,8 +312,9 @@ def build_plan_graph(planner, executor, replan_node=None, approve=None):
 
 # %% [markdown]
 # The scripted planner writes a four-step plan for the running question; the scripted executor does one step per
-# agent. **Predict first:** the four-round loop from notebook 01 answers this question in 4 model calls. How many
-# model calls will plan-and-execute make (planner plus every step's agent)?
+# agent: a step that needs tools asks for all of them in one call (both conversions at once) and answers in the
+# next, and a step that needs none answers at once. **Predict first:** the four-round loop from notebook 01 answers
+# this question in 4 model calls. How many model calls will plan-and-execute make (planner plus every step's agent)?
 
 # %%
 guess_plan_calls = ...  # your guess: a whole number
@@ -325,6 +327,7 @@ for number, (step, result) in enumerate(zip(final["plan"], final["results"]), 1)
     print(f"step {number}: {step:<45} -> {result}")
 print("\npath:  ", " -> ".join(plan_graph.path))
 print("status:", final["status"], "| answer:", final["answer"])
+assert len(executor.calls) == 2 * 3 + 1  # three steps with tools (two calls each), one without
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
 # %% [markdown]
@@ -348,7 +351,7 @@ assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_r
 
 # %% [markdown]
 # On a task this small the plan loses on every count: each step's agent re-reads the task, its instructions and the
-# results so far, so even its largest read is bigger than the loop's. What it buys is not tokens (question 7).
+# results so far, so even its largest read is bigger than the loop's. What it buys is not tokens (question 5).
 #
 # Here the planner puts a city with no teaching data in the middle; that step's agent tries until its `max_steps`,
 # and with no re-planner the graph routes to `stop`:
@@ -390,7 +393,7 @@ assert refused["status"] == "refused" and refused["results"] == [] and refusing_
 #    and the reason (`state["failed"]`); the task, the results so far and the steps after the failed one help it too;
 # 2. return an update: `plan` = the steps already done, unchanged, followed by the re-planner's steps (its reply read
 #    into steps, with `parse_plan` or your `read_plan`); `failed` = `None`; `replans` = one more than
-#    before. Leave `results` and `done` alone.
+#    before. Leave `results` and `done` alone, and change nothing in `state` itself (build a new list).
 #
 # The check gives your node failures this notebook never shows (other tasks, failures at other steps, re-planners
 # that answer with numbered or bulleted lists).
@@ -409,8 +412,9 @@ check("10.3", replan)
 
 
 # %% [markdown]
-# Below, the notebook's own re-plan node (loaded unshown) with a scripted re-planner that drops the failed step and
-# keeps the rest. The graph now has a way back: `execute -> replan -> execute`, bounded by `MAX_REPLANS`.
+# Below, the notebook's own re-plan node (loaded unshown) with a scripted re-planner written for this one plan: it
+# answers with the steps after the Atlantis one, whatever it is sent, so your own `replan` can take the node's place.
+# The graph now has a way back: `execute -> replan -> execute`, bounded by `MAX_REPLANS`.
 
 # %%
 notebook_replan = reference("10.3")
@@ -420,12 +424,7 @@ def replan_node(replanner):
     return lambda state: notebook_replan(state, replanner)  # the graph calls a node with the state only
 
 
-def drop_the_failed_step(messages, tools):
-    """The scripted re-planner's rule: keep the steps after the failed one, drop the failed one."""
-    return messages[-1].content.split("Steps after it:\n", 1)[1]
-
-
-replanner = ScriptedLLM([drop_the_failed_step] * 3, name="scripted: re-planner (drops what cannot be done)")
+replanner = dropping_replanner(ATLANTIS_PLAN, "Atlantis")
 replan_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm(), replan_node(replanner))
 revised = replan_graph.invoke(start(ATLANTIS_TASK))
 print("what the re-planner was read:\n" + replanner.calls[0][0][-1].content + "\n")
@@ -452,21 +451,18 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # %% [markdown]
 # ## Questions
 #
-# Answers are in `notebooks/solutions/10_helpers_and_plans.py`; 1, 3 and 5 are checked below against a run of the
+# Answers are in `notebooks/solutions/10_helpers_and_plans.py`; 1, 2 and 3 are checked below against a run of the
 # real code.
 #
 # 1. In Part 1, if the helper were built with `max_steps=2` instead of 3, how many model calls (manager and helper
 #    together) would the two delegations take?
-# 2. Why does `subagent_tool` turn only the helper's step limit into a note, and let a tool that broke inside the
-#    helper end the manager's run?
-# 3. A manager asks the helper behind `subagent_tool` for an empty task (`task=""`). What does the manager's next
+# 2. A manager asks the helper behind `subagent_tool` for an empty task (`task=""`). What does the manager's next
 #    model call read last? A: nothing, there is no next call: the run ends with an exception; B: an answer slip
 #    starting "Error" about the argument, the helper never run; C: the helper's answer to an empty question.
-# 4. Why does `executor_node` build a fresh `Agent` for every step, instead of one agent for the whole plan?
-# 5. A plan of three steps (Paris, Atlantis, Tokyo), run with no re-planner: how many model calls do the planner and
+# 3. A plan of three steps (Paris, Atlantis, Tokyo), run with no re-planner: how many model calls do the planner and
 #    the executor make in all before the graph stops?
-# 6. What would happen to the Atlantis run if the re-plan node left `failed` set? Which line decides it?
-# 7. On the running question plan-and-execute makes twice the calls of the loop. Name three things it buys, and the
+# 4. What would happen to the Atlantis run if the re-plan node left `failed` set? Which line decides it?
+# 5. On the running question plan-and-execute makes twice the calls of the loop. Name three things it buys, and the
 #    node or line where each lives.
 
 # %%
@@ -474,9 +470,9 @@ answer_q1 = ...  # a whole number of model calls
 check("10.Q1", answer_q1)
 
 # %%
-answer_q3 = ...  # "A", "B" or "C"
-check("10.Q3", answer_q3)
+answer_q2 = ...  # "A", "B" or "C"
+check("10.Q2", answer_q2)
 
 # %%
-answer_q5 = ...  # a whole number of model calls
-check("10.Q5", answer_q5)
+answer_q3 = ...  # a whole number of model calls
+check("10.Q3", answer_q3)

@@ -35,7 +35,6 @@ EXECUTOR_PROMPT = ("You carry out exactly one step of a plan, using get_weather 
                    "needed. The results of earlier steps are given; reply with this step's result only.")
 DEFAULT_PLAN = ("1. Look up the temperature in Paris.\n2. Look up the temperature in Tokyo.\n"
                 "3. Convert both temperatures to Fahrenheit.\n4. Write the answer from the results.")
-_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[-*])\s*")
 _STEP = re.compile(r"Your step \(\d+ of \d+\): (.+)")
 _LOOKUP = re.compile(r"temperature in ([A-Z][\w ]*?)(?:[.,;]|$)")
 _FAHRENHEIT = re.compile(r"\b([A-Z][\w ]*?) is (-?\d+(?:\.\d+)?)°F")
@@ -60,8 +59,11 @@ def initial_plan_state(task: str) -> dict[str, Any]:
 
 
 def parse_plan(text: str) -> list[str]:
-    """The steps of a numbered (or bulleted) list, numbering removed; blank lines dropped."""
-    steps = (_NUMBERING.sub("", line).strip() for line in text.splitlines())
+    """The steps of a numbered (or bulleted) list, numbering removed; blank lines dropped.
+
+    Naive on purpose (notebook 10's exercise 10.2 writes the careful reader): every leading digit, '.', ')', '-',
+    '*' and space goes, on every line, so a preamble stays a step and "3.5 degrees" loses its number."""
+    steps = (line.strip().lstrip("0123456789.)-* \t").strip() for line in text.splitlines())
     return [step for step in steps if step]
 
 
@@ -148,6 +150,16 @@ def planner_llm(plan: str = DEFAULT_PLAN) -> ScriptedLLM:
 def executor_llm(max_calls: int = 40) -> ScriptedLLM:
     """The scripted executor shared by every step's agent (tokens counted as words)."""
     return ScriptedLLM([executor_policy] * max_calls, name="scripted: executor", count_tokens=word_count)
+
+
+def dropping_replanner(plan: str, cannot: str, max_calls: int = 3) -> ScriptedLLM:
+    """A scripted re-planner for one known ``plan``: every reply is the steps after the first one naming ``cannot``,
+    numbered afresh. It reads nothing it is sent, so any re-plan node's wording works with it."""
+    steps = parse_plan(plan)
+    after = steps[next(i for i, step in enumerate(steps) if cannot in step) + 1:]
+    reply = "\n".join(f"{i}. {step}" for i, step in enumerate(after, 1))
+    return ScriptedLLM([reply] * max_calls, name="scripted: re-planner (drops what cannot be done)",
+                       count_tokens=word_count)
 
 
 def build_plan_execute_graph(planner: Any = None, executor: Any = None, registry: Any = None, *,

@@ -155,6 +155,18 @@ def read_plan_one_digit(reply):
     return [step for step in steps if step]
 
 
+def read_plan_keeps_trailing_spaces(reply):
+    """Keeps what follows the marker as it is: spaces at the end of a line stay in the step."""
+    steps = [re.match(r"^\s*(?:\d+[.)]|[-*])\s+(.*)$", line) for line in reply.splitlines()]
+    return [found.group(1) for found in steps if found and found.group(1)]
+
+
+def read_plan_split_on_newline(reply):
+    """Splits on '\\n' only and strips only the front: a Windows line ending leaves '\\r' on every step."""
+    steps = [_MARKER.sub("", line) for line in reply.split("\n") if _MARKER.match(line)]
+    return [step for step in steps if step.strip()]
+
+
 # 10.3 ---------------------------------------------------------------- a re-plan node
 REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
 
@@ -196,6 +208,19 @@ def replan_uncounted(state, replanner):
     return {"plan": update["plan"], "failed": None}
 
 
+def replan_keeps_failed_step(state, replanner):
+    update = replan(state, replanner)
+    return {**update, "plan": state["plan"][:state["done"] + 1] + update["plan"][state["done"]:]}
+
+
+def replan_in_place(state, replanner):
+    """Cuts and extends the plan it was given, then returns that same list."""
+    update = replan(state, replanner)
+    del state["plan"][state["done"]:]
+    state["plan"].extend(update["plan"][state["done"]:])
+    return {**update, "plan": state["plan"]}
+
+
 def replan_with_results(state, replanner):
     return {**replan(state, replanner), "results": state["results"]}
 
@@ -215,29 +240,23 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-SOLUTIONS = {"10.1": ask_twice, "10.2": read_plan, "10.3": replan, "10.Q1": 7, "10.Q3": "B", "10.Q5": 6}
+SOLUTIONS = {"10.1": ask_twice, "10.2": read_plan, "10.3": replan, "10.Q1": 7, "10.Q2": "B", "10.Q3": 6}
 
 QUESTIONS = {
     "10.Q1": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
              "its answer), which still fits; the Tokyo task stops at its limit after 2 instead of 3.",
-    "10.Q2": "A step limit is an outcome the manager can act on (say it could not find out, or ask differently), so "
-             "it becomes a note. A broken tool or an unreachable model is not the manager's to fix: hiding it in a "
-             "note would let the run carry on as if an answer might come and would bury the failure.",
-    "10.Q6": "The run does not go straight back to replan: the edge replan -> execute is fixed, so the new plan's "
+    "10.Q2": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
+             "error ToolMessage (ToolArgsError) naming the argument, and the manager's next call reads that slip "
+             "last; the helper's model is never called.",
+    "10.Q3": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
+             "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
+    "10.Q4": "The run does not go straight back to replan: the edge replan -> execute is fixed, so the new plan's "
              "first step (Tokyo) runs and succeeds. But route_after_execute checks state['failed'] first, and it "
              "is still set, so it reads that success as a failure: with replans already at MAX_REPLANS it routes "
              "to 'give up'. Path: plan -> execute -> execute -> replan -> execute -> stop; status needs_attention, "
-             "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb08_09_third_reader.py runs it). "
+             "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb09_10_third_reader.py runs it). "
              "The line: `if state[\"failed\"]:` in route_after_execute.",
-    "10.Q3": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
-             "error ToolMessage (ToolArgsError) naming the argument, and the manager's next call reads that slip "
-             "last; the helper's model is never called.",
-    "10.Q4": "A step's agent reads only the task, the results so far and its own step. One agent for the whole "
-             "plan would carry every earlier step's requests and answer slips in its folder: each step would read "
-             "more, and a step that went wrong would leave its errands for the next one to misread.",
-    "10.Q5": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
-             "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
-    "10.Q7": "A plan that can be read and refused before any step runs (the planner node's output, "
+    "10.Q5": "A plan that can be read and refused before any step runs (the planner node's output, "
              "state['plan'], and the approve check on the edge after it, which sends a refused plan to refuse); "
              "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
              "kept (route_after_execute and the stop node).",
@@ -256,12 +275,15 @@ WRONG = {
              (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
              (read_plan_any_leading_number, "a number is a marker only when"),
              (read_plan_no_space_needed, "no space follows it"),
-             (read_plan_one_space_removed, "the spaces around the text")],
+             (read_plan_one_space_removed, "the spaces around the text"),
+             (read_plan_keeps_trailing_spaces, "at both ends"), (read_plan_split_on_newline, "Windows line ending")],
     "10.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
-             (replan_with_results, "leave results and done out"), (replan_unparsed, "numbering removed"),
+             (replan_with_results, "leave results and done out"),
+             (replan_keeps_failed_step, "the failed step is still in the plan"),
+             (replan_in_place, "changed the state it was given (plan)"), (replan_unparsed, "numbering removed"),
              (replan_asks_twice, "called more than once")],
     "10.Q1": [(8, "at max_steps=3"), (6, "count per task")],
-    "10.Q3": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
-    "10.Q5": [(5, "count the planner too"), (9, "count per node")],
+    "10.Q2": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
+    "10.Q3": [(5, "count the planner too"), (9, "count per node")],
 }

@@ -5,6 +5,7 @@ import pytest
 from lessons.plan_execute import (
     DEFAULT_PLAN,
     build_plan_execute_graph,
+    dropping_replanner,
     executor_llm,
     initial_plan_state,
     parse_plan,
@@ -22,6 +23,15 @@ from mingraph_lite.observers.recorder import EventRecorder
 def test_parse_plan_strips_numbering_and_blank_lines():
     assert parse_plan("1. a\n\n2) b\n- c\n* d\nplain") == ["a", "b", "c", "d", "plain"]
     assert len(parse_plan(DEFAULT_PLAN)) == 4
+    assert parse_plan("Plan:\n3.5 degrees") == ["Plan:", "degrees"]  # naive on purpose: exercise 10.2 fixes it
+
+
+def test_the_dropping_replanner_answers_the_steps_after_the_one_it_cannot_do_whatever_it_is_sent():
+    replanner = dropping_replanner("1. Look up Paris.\n2. Look up Atlantis.\n3. Look up Tokyo.\n4. Answer.", "Atlantis")
+    for sent in ("Steps after it:\n1. Look up Tokyo.", "no such wording at all"):
+        reply = replanner.generate([UserMessage(sent)], []).message.content
+        assert parse_plan(reply) == ["Look up Tokyo.", "Answer."] and reply.startswith("1. ")
+    assert replanner.name.startswith("scripted")
 
 
 def test_the_default_run_plans_once_then_runs_every_step_and_finishes():

@@ -1,5 +1,5 @@
 """What a third fresh reader found in notebooks 09 and 09 stays fixed (issue 21): Summarise's mid-turn guarantee is
-stated as it is (a waiting call stays whole with its answers), and 10.Q6's answer is the path a run takes."""
+stated as it is (a waiting call stays whole with its answers), and 10.Q4's answer is the path a run takes."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_08_states_the_mid_turn_guarantee_not_a_quiet_moment():
 def test_09_q6_answer_is_the_path_a_run_with_failed_left_set_takes():
     space = _notebook_namespace("10_helpers_and_plans")
     rules = reference("10.3")
-    replanner = ScriptedLLM([space["drop_the_failed_step"]] * 3, name="scripted: re-planner (test)")
+    replanner = space["dropping_replanner"](space["ATLANTIS_PLAN"], "Atlantis")
 
     def keeps_failed(state):
         return {**rules(state, replanner), "failed": state["failed"]}
@@ -64,4 +64,4 @@ def test_09_q6_answer_is_the_path_a_run_with_failed_left_set_takes():
     path = " -> ".join(graph.path)
     assert path == "plan -> execute -> execute -> replan -> execute -> stop"
     assert out["status"] == "needs_attention" and len(out["results"]) == 2 and "Tokyo" in out["results"][-1]
-    assert path in reference("10_helpers_and_plans").QUESTIONS["10.Q6"]  # the answer key says the same path
+    assert path in reference("10_helpers_and_plans").QUESTIONS["10.Q4"]  # the answer key says the same path

@@ -157,6 +157,7 @@ PLAN_CASES = (
      ["Look up Rome.", "Compare it with 2024."]),
     ("**Plan:**\n1. Look up Quito.\n3.5 degrees is the gap we expect.\n2. Say which is warmer.",
      ["Look up Quito.", "Say which is warmer."]),
+    ("Steps:\r\n1. Look up Lima.   \r\n2) Look up Oslo.\t\r\n", ["Look up Lima.", "Look up Oslo."]),
 )
 
 
@@ -175,6 +176,9 @@ def _plan_hint(got: list, want: list[str]) -> str:
         return (f"steps went missing: {[s for s in want if s not in got]}; numbered lines ('1.' or '1)', any number "
                 "of digits, indented or not) and bulleted lines ('-' or '*') are all steps")
     g, w = next((g, w) for g, w in zip(got, want, strict=True) if g != w)
+    if g.strip() == w:
+        return (f"expected the step {w!r}, got {g!r}: remove the spaces around the text at both ends; a reply may end "
+                "its lines with spaces, or with '\\r' (a Windows line ending, which split('\\n') leaves on)")
     return (f"expected the step {w!r}, got {g!r}: remove only the marker at the start of the line (a number with "
             "'.' or ')', or '-' or '*') and the spaces around the text; the rest of the line, digits and full stop "
             "included, is the step")
@@ -225,6 +229,12 @@ def _check_replan(node: Any, case: dict) -> None:
     except ScriptExhausted:
         raise Hint("the re-planner was called more than once (its script holds one reply): call it once, with the "
                    "failed step and why, and read the steps out of that one reply") from None
+    before = _state(case)
+    changed = sorted(key for key in before.keys() | state.keys() if state.get(key) != before.get(key))
+    if changed:
+        raise Hint(f"your node changed the state it was given ({', '.join(changed)}): build a new list, return it "
+                   "in the update and leave state as it was; the graph merges only what a node returns (each node "
+                   "reads its own copy), so a change in place does nothing there but mislead a reader")
     if not isinstance(update, dict):
         raise Hint("a node returns a dict of the fields it changed (plan, failed, replans)")
     if len(replanner.calls) != 1:
@@ -241,6 +251,9 @@ def _check_replan(node: Any, case: dict) -> None:
     done = case["done"]
     if not isinstance(plan, list) or plan[:done] != case["plan"][:done]:
         raise Hint("the steps already done changed: keep plan[:done] as it was, and replace only what comes after")
+    if failed_step in plan[done:]:
+        raise Hint("the failed step is still in the plan, so it would run again: keep only plan[:done] (the steps "
+                   "done), then the re-planner's steps")
     if plan[done:] != parse_plan(case["reply"]):
         raise Hint(f"after the steps already done, the plan should be the re-planner's steps, numbering removed "
                    f"(parse_plan of its reply); got {plan[done:]}")
@@ -305,7 +318,7 @@ def _empty_task_ending() -> tuple[str, str]:
     return ("B" if isinstance(slip, ToolMessage) and slip.content.startswith("Error") else "C"), slip.content
 
 
-@exercise("10.Q3", kind="reasoning", title="an empty task for the helper")
+@exercise("10.Q2", kind="reasoning", title="an empty task for the helper")
 def empty_task(answer: Any) -> str:
     if answer not in ("A", "B", "C"):
         raise Hint('answer with one letter: "A", "B" or "C"')
@@ -333,7 +346,7 @@ def _atlantis_calls() -> int:
         return len(planner.calls) + len(executor.calls)
 
 
-@exercise("10.Q5", kind="reasoning", title="how many model calls before the plan stops?")
+@exercise("10.Q3", kind="reasoning", title="how many model calls before the plan stops?")
 def atlantis_calls(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of model calls, planner and executor together")
