@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 06 and 07).
 #
-# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 09. **Time:** about 86 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network).
 
@@ -22,7 +22,7 @@ from typing import Annotated, TypedDict
 from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ToolArgsError, ToolCall, ToolMessage, ToolRegistry)
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 11.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
-from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
+from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, show_messages, to_usd
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -88,33 +88,23 @@ reveal(my_guess_calls, len(manager.calls), "model calls")
 # ## Piece 1 · A window that keeps the question
 #
 # Each model call reads every message of the run again (notebook 09), so a long run gets dearer call by call. A
-# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt):
+# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt;
+# `show_messages` prints one line a message):
 
 # %%
-def show(messages):
-    for m in messages:
-        if getattr(m, "tool_calls", None):
-            text = "asks for " + ", ".join(f"{c.name}{c.arguments} [{c.id}]" for c in m.tool_calls)
-        elif isinstance(m, ToolMessage):
-            text = f"ToolMessage for [{m.tool_call_id}]: {m.content}"
-        else:
-            text = m.content
-        print(f"  {m.role:<9} {text}")
-
-
 def last_n(messages, n):
     return messages[-n:]
 
 
 run_folder = agent.memory.messages()[1:]   # the question, then everything after it
 print(f"the run: {len(run_folder)} messages; the plain window with n=3 keeps:")
-show(last_n(run_folder, 3))
+show_messages(last_n(run_folder, 3))
 
 package_window = LastN(SYSTEM_PROMPT, 3)
 for message in run_folder:
     package_window.add(message)
 print("\nthe package's LastN, n=3, keeps:")
-show(package_window.messages()[1:])
+show_messages(package_window.messages()[1:])
 assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
 
 # %% [markdown]
@@ -265,7 +255,8 @@ print("answer:", said["answer"])
 # - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
 #   and how many model replies **this** run had.
 #
-# One observer may hear several runs: each finish line counts its own. The check runs three unseen questions, a
+# One observer may hear several runs: each finish line counts its own, and `ToolCall` ids start again each run
+# (`call_1_1` can come back with other arguments). The check runs three unseen questions, a
 # failing one among them, through the package's `Agent` with one `PriceLog` listening; a `PriceLog` that keeps the
 # package's `EventRecorder` or `TraceRecorder` inside is refused.
 
@@ -397,8 +388,8 @@ q2 = ...  # a number
 check("11.Q2", q2)
 
 # %% [markdown]
-# 3. In piece 4's fragile toy, the branch for `4` raises instead of the branch for `1`. Which squares does the
-# last state reached hold? **A:** `[9, 1]`; **B:** `[]`; **C:** `[9]`.
+# 3. Piece 4's first toy, every branch working, with one more node after the join (`square` → `audit` → `END`);
+# `audit` raises. Which squares does the last state reached hold? **A:** `[9, 1, 16]`; **B:** `[]`; **C:** `[9, 1]`.
 
 # %%
 q3 = ...  # "A", "B" or "C"

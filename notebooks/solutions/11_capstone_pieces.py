@@ -36,6 +36,15 @@ def window_question_twice(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *_whole_window(messages, n)]
 
 
+def window_counts_the_question(system_prompt, messages, n):  # n - 1 later messages, as if the question were one
+    question, rest = messages[0], list(messages[1:])
+    start = len(rest) - (n - 1) if n > 1 else len(rest)
+    start = max(0, start)
+    while 0 < start < len(rest) and isinstance(rest[start], ToolMessage):
+        start -= 1
+    return [SystemMessage(system_prompt), question, *rest[start:]]
+
+
 def window_moves_forward(system_prompt, messages, n):
     question, rest = messages[0], list(messages[1:])
     start = max(0, len(rest) - n)
@@ -216,6 +225,11 @@ class LogNeverResets(PriceLog):
         pass
 
 
+class LogKeepsOldCalls(PriceLog):
+    def on_run_start(self, messages):  # counts each run's replies, but keeps the ids of earlier runs
+        self.model_calls = 0
+
+
 class LogWithoutErrors(PriceLog):
     def write(self, line):
         super().write({**line, "error": False} if "error" in line else line)
@@ -321,8 +335,9 @@ QUESTIONS = {
              "'I lost track of the prices.'",
     "11.Q2": "4. The first ToolCall meets requests 1 and 2, both dropped: two runs, then 'Error: tool failed twice'. "
              "The second and third ToolCalls get requests 3 and 4, which work at the first try: one run each.",
-    "11.Q3": "B. When one node of a superstep raises, the graph merges nothing of that superstep, whichever branch "
-             "raised and whichever finished first: the last state reached still holds no squares.",
+    "11.Q3": "A. A superstep whose node raises merges nothing of itself, and only of itself: the three squares "
+             "were merged when their superstep ended, before audit ran in the next one, so the last state reached "
+             "holds [9, 1, 16].",
     "11.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
@@ -332,12 +347,13 @@ QUESTIONS = {
 }
 
 SOLUTIONS = {"11.1": pinned_window, "11.2": errand, "11.3": PriceLog, "11.4": route,
-             "11.Q1": "B", "11.Q2": 4, "11.Q3": "B"}
+             "11.Q1": "B", "11.Q2": 4, "11.Q3": "A"}
 
 WRONG = {
     "11.1": [(window_forgets_the_question, "the question"),
              (window_cuts_exchanges, "without the assistant message that asked for it"),
              (window_question_twice, "twice"),
+             (window_counts_the_question, "pinned on top of them"),
              (window_moves_forward, "move it back"),
              (window_back_too_far, "a later start"),
              (window_from_lastn, "LastN"),
@@ -353,6 +369,7 @@ WRONG = {
     "11.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
+             (LogKeepsOldCalls, "ids start again each run"),
              (LogWithoutErrors, "is_error"),
              (LogByRecorder, "EventRecorder"),
              (LogLastCall, "tool_call_id"),
@@ -366,5 +383,5 @@ WRONG = {
              (route_budget_first, "whenever stopped is set")],
     "11.Q1": [("A", "newest exchange"), ("C", "newest exchange")],
     "11.Q2": [(6, "no third try"), (3, "one more try"), ("four", "whole number")],
-    "11.Q3": [("A", "merges nothing"), ("C", "merges nothing")],
+    "11.Q3": [("B", "only of itself"), ("C", "only of itself"), ("a b", "one letter")],
 }

@@ -274,6 +274,17 @@ class RepeatsOfAnyReply(PriceAgent):
         return update
 
 
+class RepeatsInAnyOrder(PriceAgent):
+    def model(self, state):  # the same ToolCalls in any order (a sorted comparison)
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and sorted(map(repr, _asks(new[-1]))) == sorted(
+                map(repr, _asks(before[-1]))):
+            return {**update, "stopped": "repeated"}
+        return update
+
+
 class RepeatsAsStepLimit(StopRepeats):
     def model(self, state):  # stops, but under another run's reason
         update = super().model(state)
@@ -304,7 +315,7 @@ QUESTIONS = {
              "replay.",
 }
 
-SOLUTIONS = {"12.1": PriceAgent, "12.2": StopRepeats, "12.3": "call_e5043ba409a5",
+SOLUTIONS = {"12.1": PriceAgent, "12.2": StopRepeats, "12.3": ("to_usd", {"amount": 1.3, "currency": "EUR"}),
              "12.Q1": 6, "12.Q2": "B", "12.Q3": "yes"}
 
 WRONG = {
@@ -331,9 +342,12 @@ WRONG = {
              (RepeatsByIds, "ids"),
              (RepeatsByNames, "arguments"),
              (RepeatsOfAnyReply, "just before"),
+             (RepeatsInAnyOrder, "in their order"),
              (RepeatsAsStepLimit, "'repeated'")],
-    "12.3": [("call_1e41eb7e3c5a", "right"), ("call_c0f9ac6509b3", "right"), (3, "id"),
-             ("call_e5043ba409a", "no ToolCall")],
+    "12.3": [(("to_usd", {"amount": 450, "currency": "JPY"}), "already been converted"),
+             (("get_price", {"item": "coffee", "city": "Rome"}), "missing is a conversion"),
+             (("to_usd", {"amount": 1.4, "currency": "EUR"}), "converts no price"),
+             ("call_e5043ba409a5", "not with an id"), (3, "a pair")],
     "12.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "12.Q2": [("A", "budget"), ("C", "ceiling")],
     "12.Q3": [("no", "newest messages"), ("maybe", "yes")],

@@ -166,10 +166,10 @@ def check_flaky_runs(answer: Any) -> str:
         return f"right: the service ran {runs} times, and the three ToolMessages were {answers}"
     if answer > runs:
         raise Hint("a second failure ends that ToolCall's errand with 'tool failed twice': there is no third try")
-    raise Hint("a broken run gets one more try, and a ToolCall that fails twice uses up two requests")
+    raise Hint("a broken tool gets one more try, and a ToolCall that fails twice uses up two requests")
 
 
-Q3_OPTIONS = {"A": [9, 1], "B": [], "C": [9]}
+Q3_OPTIONS = {"A": [9, 1, 16], "B": [], "C": [9, 1]}
 
 
 class _Squares(TypedDict):
@@ -177,17 +177,26 @@ class _Squares(TypedDict):
     squares: Annotated[list, operator.add]
 
 
-def q3_squares(failing: int = 4) -> list[int]:
-    """The squares in the last state the toy graph reaches when the branch for ``failing`` raises."""
+def q3_squares(failing: int | None = 4, audit_fails: bool = False) -> list[int]:
+    """The squares in the last state piece 4's toy reaches when the branch for ``failing`` raises, or, with
+    ``audit_fails``, when every branch works and a node after the join (``audit``) raises."""
     def square(packet: dict[str, int]) -> dict[str, list[int]]:
         if packet["n"] == failing:
             raise TimeoutError("this branch's service did not answer")
         return {"squares": [packet["n"] ** 2]}
 
+    def audit(state: dict[str, Any]) -> dict[str, Any]:
+        raise TimeoutError("the audit service did not answer")
+
     builder = StateGraph(_Squares)
     builder.add_node("square", square)
     builder.add_conditional_edges(START, lambda s: [Send("square", {"n": n}) for n in s["numbers"]], ["square"])
-    builder.add_edge("square", END)
+    if audit_fails:
+        builder.add_node("audit", audit)
+        builder.add_edge("square", "audit")
+        builder.add_edge("audit", END)
+    else:
+        builder.add_edge("square", END)
     reached = []
     try:
         for values in builder.compile().stream({"numbers": [3, 1, 4]}, stream_mode="values"):
@@ -197,12 +206,12 @@ def q3_squares(failing: int = 4) -> list[int]:
     return reached[-1]["squares"]
 
 
-@exercise("11.Q3", kind="reasoning", title="the last branch of a superstep raises: which squares are kept?")
-def check_last_branch_fails(answer: Any) -> str:
-    truth = next((k for k, v in Q3_OPTIONS.items() if v == q3_squares(4)), None)
+@exercise("11.Q3", kind="reasoning", title="a node after the join raises: which squares are kept?")
+def check_audit_fails(answer: Any) -> str:
+    truth = next((k for k, v in Q3_OPTIONS.items() if v == q3_squares(None, audit_fails=True)), None)
     if not isinstance(answer, str) or answer.strip().upper() not in Q3_OPTIONS:
         raise Hint('answer with one letter: "A", "B" or "C"')
     if answer.strip().upper() == truth:
         return f"right: the last state reached holds squares {Q3_OPTIONS[truth]}"
-    raise Hint("the branches' order does not matter: when one node of a superstep raises, the graph merges nothing "
-               "of that superstep, the branches that finished before it included")
+    raise Hint("a superstep that raises merges nothing of itself, and only of itself: the squares' superstep had "
+               "finished, and merged, before audit ran in the next one")
