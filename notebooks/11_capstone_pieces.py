@@ -283,10 +283,10 @@ class PriceState(TypedDict):
     messages: Annotated[list, operator.add]  # the question, then every reply and ToolMessage; nodes only add
     failed: Annotated[list, operator.add]    # names of tools that broke; nodes only add
     model_calls: int                         # model calls made so far
-    slips_left: int                          # how many more ToolCalls the run may make (the
-                                             # "slip budget"), once the latest reply's are counted
+    calls_left: int                          # how many more ToolCalls the run may make (the
+                                             # "call budget"), once the latest reply's are counted
     stopped: str | None                      # None while running; then "answered", "step limit",
-                                             # "tool failed" or "slip budget"
+                                             # "tool failed" or "call budget"
 
 
 # %% [markdown]
@@ -343,13 +343,12 @@ assert reached[-1]["squares"] == []
 # ### Exercise 11.4: `route(state)`, after the model node
 #
 # The model node (yours, in notebook 12) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
-# `slips_left`. Write the router that runs after it:
+# `calls_left`. Write the router that runs after it:
 #
 # - if `state["stopped"]` is set, the run is over: return `END`;
-# - if `slips_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
+# - if `calls_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
 #   is not overspent);
-# - otherwise, one `Send("errand", {"slip": call})` per `ToolCall` of the last message, in their order (the packet's
-#   key is `"slip"`, the course's old word for a `ToolCall`).
+# - otherwise, one `Send("errand", {"call": call})` per `ToolCall` of the last message, in their order.
 #
 # The check hands your router states you have not seen, some with earlier exchanges in `messages`.
 

@@ -48,10 +48,10 @@ class PriceState(TypedDict):
     messages: Annotated[list, operator.add]  # the question, then every reply and ToolMessage; nodes only add
     failed: Annotated[list, operator.add]    # names of tools that broke; nodes only add
     model_calls: int                         # model calls made so far
-    slips_left: int                          # how many more ToolCalls the run may make (the
-                                             # "slip budget"), once the latest reply's are counted
+    calls_left: int                          # how many more ToolCalls the run may make (the
+                                             # "call budget"), once the latest reply's are counted
     stopped: str | None                      # None while running; then "answered", "step limit",
-                                             # "tool failed" or "slip budget"
+                                             # "tool failed" or "call budget"
 
 
 # %% [markdown]
@@ -65,7 +65,7 @@ class PriceState(TypedDict):
 ours = reference("12_capstone")
 example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
 graph = example.graph()
-final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
+final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8,
                       "stopped": None})
 for number, ran in enumerate(graph.steps, 1):
     print(f"  superstep {number}: {', '.join(ran)}")
@@ -78,15 +78,15 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 # Put the pieces together: `PriceAgent`, a `StateGraph(PriceState)` with a model node, `route` (11.4) after it,
 # and `errand` (11.2) on each branch, joined back to the model. The check holds you to:
 #
-# - **Interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8,
+# - **Interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8,
 #   window=6)`; `run({"question": ...})` returns `{"answer": ..., "reason": ...}`.
 # - **Reasons** a run ends with (unless it is `"answered"`, the answer is `None`):
 #   - `"answered"`: a reply without `ToolCall`s; its text is the answer;
 #   - `"step limit"`: `max_steps` model calls made and the last reply still asks for tools; its `ToolCall`s still
 #     run, then the run stops instead of calling again;
 #   - `"tool failed"`: a tool still broken after your errand's retry; the model is not called again;
-#   - `"slip budget"`: a reply whose `ToolCall`s would take `slips_left` below zero; none runs, and each gets an
-#     error `ToolMessage` saying the slip budget is spent.
+#   - `"call budget"`: a reply whose `ToolCall`s would take `calls_left` below zero; none runs, and each gets an
+#     error `ToolMessage` saying the call budget is spent.
 # - **Reads.** Every call reads `pinned_window` (11.1) of the run at the agent's `window`, and `registry.tools`.
 # - **Hooks**, on every observer (`self.tell(hook, ...)`), in this order:
 #   1. `on_run_start` before the graph runs, with what the first call reads: the system prompt as a
@@ -113,9 +113,9 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 
 # %%
 class PriceAgent:
-    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
-        self.observers, self.max_steps, self.max_slips, self.window = list(observers), max_steps, max_slips, window
+        self.observers, self.max_steps, self.max_calls, self.window = list(observers), max_steps, max_calls, window
 
     def tell(self, hook, *args):
         for observer in self.observers:
@@ -124,7 +124,7 @@ class PriceAgent:
     def model(self, state):  # the model node: one call, or a reason to stop
         raise NotImplementedError  # your code here
 
-    def run_errand(self, packet):  # one branch: answers packet["slip"]
+    def run_errand(self, packet):  # one branch: answers packet["call"]
         raise NotImplementedError  # your code here
 
     def give_up(self, state):  # over the budget: every ToolCall of the last reply refused
@@ -245,7 +245,7 @@ one_a_call = [[("get_price", {"item": item, "city": city})] for item in ("coffee
 
 def prompt_sizes(window):
     llm = ScriptedLLM(one_a_call + ["That is every price."], name="scripted: one price a call")
-    ours.PriceAgent(llm, price_tools(), SYSTEM_PROMPT, max_steps=11, max_slips=20, window=window).run(
+    ours.PriceAgent(llm, price_tools(), SYSTEM_PROMPT, max_steps=11, max_calls=20, window=window).run(
         {"question": QUESTION})
     return [len(local_prompt(messages, tools)) for messages, tools in llm.calls]
 
@@ -289,9 +289,9 @@ q1 = ...  # a number
 check("12.Q1", q1)
 
 # %% [markdown]
-# 2. The notebook's `PriceAgent`, at its defaults (`max_slips=8`, `max_steps=6`), runs the scripted manager on
+# 2. The notebook's `PriceAgent`, at its defaults (`max_calls=8`, `max_steps=6`), runs the scripted manager on
 # five cities instead of two. How does the run end? **A:** `"answered"`, after three model calls, like the
-# package's `Agent`; **B:** `"slip budget"`, after two model calls, with no price converted; **C:** `"step limit"`.
+# package's `Agent`; **B:** `"call budget"`, after two model calls, with no price converted; **C:** `"step limit"`.
 
 # %%
 q2 = ...  # "A", "B" or "C"

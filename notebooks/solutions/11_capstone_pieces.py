@@ -13,7 +13,7 @@ def pinned_window(system_prompt, messages, n):
     question, rest = messages[0], list(messages[1:])
     start = max(0, len(rest) - n)
     while start > 0 and isinstance(rest[start], ToolMessage):
-        start -= 1  # an answer slip keeps the reply that asked for it
+        start -= 1  # a ToolMessage keeps the reply that asked for it
     return [SystemMessage(system_prompt), question, *rest[start:]]
 
 
@@ -74,106 +74,106 @@ def window_by_safe_start(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
 
 
-# --- 11.2: the errand for one slip, with this task's retry -------------------------------------------
+# --- 11.2: the errand for one ToolCall, with this task's retry -------------------------------------------
 
 
-def errand(registry, slip):
+def errand(registry, call):
     try:
-        return registry.run(slip)
-    except ToolArgsError as e:  # the model filled the slip in wrong: trying again would fail the same way
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return registry.run(call)
+    except ToolArgsError as e:  # the model filled the call in wrong: trying again would fail the same way
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
     except Exception:  # the service may be back a moment later: one more try
         try:
-            return registry.run(slip)
-        except Exception as e:  # still down: the model cannot fix it, but the slip gets its answer
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+            return registry.run(call)
+        except Exception as e:  # still down: the model cannot fix it, but the call gets its answer
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_raises_on_failure(registry, slip):
+def errand_raises_on_failure(registry, call):
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
 
 
-def errand_without_retry(registry, slip):  # notebook 03's two excepts, as they were
+def errand_without_retry(registry, call):  # notebook 03's two excepts, as they were
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
     except Exception as e:
-        return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_retries_everything(registry, slip):
+def errand_retries_everything(registry, call):
     for attempt in range(2):
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except ToolArgsError as e:
             if attempt:
-                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name,
+                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name,
                                    is_error=True)
         except Exception as e:
             if attempt:
-                return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+                return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_until_it_works(registry, slip):
+def errand_until_it_works(registry, call):
     for _ in range(5):
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except ToolArgsError as e:
-            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
         except Exception as e:
             error = e
-    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
+    return ToolMessage(f"Error: tool failed twice: {error}", call.id, name=call.name, is_error=True)
 
 
-def errand_one_wording(registry, slip):
+def errand_one_wording(registry, call):
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
     except Exception:
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except Exception as e:
-            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
 
 
-def errand_not_flagged(registry, slip):
+def errand_not_flagged(registry, call):
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name)
     except Exception:
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except Exception as e:
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name)
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name)
 
 
-def errand_by_the_package(registry, slip):
+def errand_by_the_package(registry, call):
     try:
-        return registry.answer(slip)
+        return registry.answer(call)
     except Exception:
         try:
-            return registry.answer(slip)
+            return registry.answer(call)
         except Exception as e:
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_by_package_helpers(registry, slip):
+def errand_by_package_helpers(registry, call):
     from mingraph_lite.tools import error_answer, fix_answer
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return fix_answer(slip, e)
+        return fix_answer(call, e)
     except Exception:
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except Exception as e:
-            return error_answer(slip, f"tool failed twice: {e}")
+            return error_answer(call, f"tool failed twice: {e}")
 
 
 # --- 11.3: a listener that writes the task's price log -------------------------------------------
@@ -263,68 +263,68 @@ class LogByRecorder(PriceLog):
         self.recorder = EventRecorder()
 
 
-# --- 11.4: the router: one branch per slip -------------------------------------------------------
+# --- 11.4: the router: one branch per ToolCall -------------------------------------------------------
 
 
 def route(state):
     if state["stopped"]:
         return END
     last = state["messages"][-1]
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in last.tool_calls]
+    return [Send("errand", {"call": call}) for call in last.tool_calls]
 
 
 def route_one_branch(state):
     if state["stopped"]:
         return END
-    return "give_up" if state["slips_left"] < 0 else "errand"
+    return "give_up" if state["calls_left"] < 0 else "errand"
 
 
 def route_without_budget(state):
     if state["stopped"]:
         return END
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][-1].tool_calls]
 
 
 def route_whole_batch(state):
     if state["stopped"]:
         return END
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": state["messages"][-1].tool_calls})]
+    return [Send("errand", {"call": state["messages"][-1].tool_calls})]
 
 
 def route_budget_off_by_one(state):
     if state["stopped"]:
         return END
-    if state["slips_left"] <= 0:
+    if state["calls_left"] <= 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][-1].tool_calls]
 
 
 def route_whole_run(state):  # every ToolCall of the run, the answered ones of earlier replies too
     if state["stopped"]:
         return END
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for m in state["messages"] for slip in getattr(m, "tool_calls", ())]
+    return [Send("errand", {"call": call}) for m in state["messages"] for call in getattr(m, "tool_calls", ())]
 
 
 def route_first_message(state):  # reads the run's first message, which is the question
     if state["stopped"]:
         return END
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][0].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][0].tool_calls]
 
 
 def route_budget_first(state):  # tests the budget before stopped: a stopped run can still be sent to give_up
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
     if state["stopped"]:
         return END
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][-1].tool_calls]
 
 
 # --- questions -------------------------------------------------------------------------------------

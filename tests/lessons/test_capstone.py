@@ -223,13 +223,13 @@ def test_the_replay_cannot_see_a_window_that_drops_the_question_after_the_first_
     assert all(QUESTION not in [m.content for m in messages] for messages, _ in replay.calls[1:])
 
 
-def test_five_cities_spend_the_capstone_agents_slip_budget_after_two_calls():
-    """Backs Q2: the notebook's agent stops at its slip budget; the package's Agent, which has none, answers."""
+def test_five_cities_spend_the_capstone_agents_call_budget_after_two_calls():
+    """Backs Q2: the notebook's agent stops at its call budget; the package's Agent, which has none, answers."""
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     ours, package = price_manager("coffee", cities), price_manager("coffee", cities)
     result = SOLVED["PriceAgent"](ours, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
     Agent(package, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
-    assert result == {"answer": None, "reason": "slip budget"} and len(ours.calls) == 2 and len(package.calls) == 3
+    assert result == {"answer": None, "reason": "call budget"} and len(ours.calls) == 2 and len(package.calls) == 3
 
 
 def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
@@ -252,7 +252,7 @@ def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
 def test_the_reference_graph_fans_out_one_branch_per_slip():
     agent = SOLVED["PriceAgent"](price_manager("tea", ("Rome", "Osaka", "Lima")), price_tools(), SYSTEM_PROMPT)
     graph = agent.graph()
-    graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
+    graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8,
                   "stopped": None})
     assert graph.steps == (("model",), ("errand",) * 3, ("model",), ("errand",) * 3, ("model",))
 
@@ -320,7 +320,7 @@ def test_12_1_judges_behaviour_so_another_design_passes():
                        for c in state["messages"][-1].tool_calls]
             for answer in answers:
                 self.tell("on_tool_return", answer)
-            return {"messages": answers, "stopped": "slip budget"}
+            return {"messages": answers, "stopped": "call budget"}
 
         def graph(self):
             graph = super().graph()

@@ -30,12 +30,12 @@ def _reply(*slips: tuple[str, dict]) -> AssistantMessage:
 def _route_cases() -> list[tuple[str, dict[str, Any], Any]]:
     three = _reply(*[("get_price", {"item": "bread", "city": c}) for c in ("Lima", "Oslo", "Nairobi")])
     one = _reply(("to_usd", {"amount": 90, "currency": "KES"}))
-    sends = [Send("errand", {"slip": slip}) for slip in three.tool_calls]
+    sends = [Send("errand", {"call": slip}) for slip in three.tool_calls]
     earlier = [UserMessage("What does bread cost in Lima and in Oslo and in Nairobi, in US dollars?"), one,
                ToolMessage("90 KES = 0.70 USD", "r1", name="to_usd")]  # a run with an exchange behind it
 
     def state(last: Message, left: int, stopped: str | None = None, history: tuple = ()) -> dict[str, Any]:
-        return {"messages": [*history, last], "failed": [], "model_calls": 1 + bool(history), "slips_left": left,
+        return {"messages": [*history, last], "failed": [], "model_calls": 1 + bool(history), "calls_left": left,
                 "stopped": stopped}
 
     return [("three ToolCalls and budget to spare", state(three, 5), sends),
@@ -67,10 +67,10 @@ def check_route(route: Any) -> str:
             raise Hint(f"for {what}, the run is over (state['stopped'] is {state['stopped']!r}): return END "
                        "whenever stopped is set, whatever the budget or the last message holds")
         if want == "give_up":
-            raise Hint(f"for {what} (slips_left is {state['slips_left']}), return 'give_up': the model node already "
+            raise Hint(f"for {what} (calls_left is {state['calls_left']}), return 'give_up': the model node already "
                        "took the batch off the budget, so a budget below zero means the batch does not fit")
         if got == "give_up":
-            raise Hint(f"for {what} (slips_left is {state['slips_left']}), the batch fits: a budget spent exactly "
+            raise Hint(f"for {what} (calls_left is {state['calls_left']}), the batch fits: a budget spent exactly "
                        "is not overspent")
         _wrong_fan_out(what, got, want)
     return f"your router sent each ToolCall on its own branch and found every way out, in {len(cases)} states"
@@ -78,7 +78,7 @@ def check_route(route: Any) -> str:
 
 def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
     if not isinstance(got, list) or not all(isinstance(s, Send) for s in got):
-        raise Hint(f"for {what}, return one Send('errand', {{'slip': call}}) per ToolCall, in a list: a plain label "
+        raise Hint(f"for {what}, return one Send('errand', {{'call': call}}) per ToolCall, in a list: a plain label "
                    "runs the node once, on the whole state, not once per ToolCall")
     if len(got) > len(want) and all(isinstance(s.arg, dict) for s in got):
         raise Hint(f"for {what}, you sent {len(got)} branches for the {len(want)} ToolCalls of the last message: "
@@ -86,7 +86,7 @@ def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
     if len(got) != len(want):
         raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} ToolCalls: one ToolCall per branch, and "
                    "check the budget before sending")
-    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the ToolCall}}, in the ToolCalls' order")
+    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'call': the ToolCall}}, in the ToolCalls' order")
 
 
 

@@ -26,7 +26,7 @@ def _smol_repeat(cls: Any) -> None:
     replay, recorder = ReplayLLM.from_trace(REAL_RUNS["SmolLM2-135M"]), EventRecorder()
     events = read_trace(REAL_RUNS["SmolLM2-135M"])
     got, _ = _run_yours(cls, replay, price_tools(), events[0]["messages"][-1]["content"], recorder, max_steps=6,
-                        max_slips=8, window=6)
+                        max_calls=8, window=6)
     if got["reason"] == "step limit" and len(replay.calls) == 6:
         raise Hint("SmolLM2's replayed run still spent all 6 calls, no repeat spotted: its replies ask for the same "
                    "to_usd each time, each ToolCall with new ids, so compare names and arguments, not ids")
@@ -51,7 +51,7 @@ def _no_false_stops(cls: Any) -> None:
              ("a model that asks for city A, then B, then A again", ScriptedLLM(back_again), "just before"),
              ("a model that asks for A and B, then for B and A", ScriptedLLM(turned), "order")]
     for what, llm, cause in cases:
-        got, _ = _run_yours(cls, llm, price_tools(), question_for(*HELD_OUT[0]), max_steps=6, max_slips=8, window=6)
+        got, _ = _run_yours(cls, llm, price_tools(), question_for(*HELD_OUT[0]), max_steps=6, max_calls=8, window=6)
         if got["reason"] != "answered":
             why = {"arguments": ": the same tool with other arguments is new work; compare arguments too",
                    "just before": ": a repeat is the same batch as the reply just before, not any earlier reply",
@@ -59,7 +59,7 @@ def _no_false_stops(cls: Any) -> None:
             raise Hint(f"for {what}, your run ended {got['reason']!r}{why.get(cause, '')}")
     gemma = ReplayLLM.from_trace(REAL_RUNS["Gemma 3 270M"])
     got, _ = _run_yours(cls, gemma, price_tools(), read_trace(REAL_RUNS["Gemma 3 270M"])[0]["messages"][-1]["content"],
-                        max_steps=6, max_slips=8, window=6)
+                        max_steps=6, max_calls=8, window=6)
     if got["reason"] != "answered":
         raise Hint(f"Gemma's replayed run ended {got['reason']!r}: two equal ToolCalls in one reply are not a "
                    "repeat of the reply before")
