@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 06 and 07).
 #
-# **Prerequisites:** notebooks 01 to 09. **Time:** about 86 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 09. **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network).
 
@@ -108,8 +108,9 @@ show_messages(package_window.messages()[1:])
 assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
 
 # %% [markdown]
-# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (providers reject that),
-# and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
+# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (OpenAI's API answers
+# such a request with the error "Messages with role 'tool' must be a response to a preceding message with
+# 'tool_calls'"), and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
 # exchanges), not the second.
 #
 # ### Exercise 11.1: a window that pins the question
