@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 06 and 07).
 #
-# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 09. **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network).
 
@@ -22,7 +22,7 @@ from typing import Annotated, TypedDict
 from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ToolArgsError, ToolCall, ToolMessage, ToolRegistry)
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 11.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
-from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, to_usd
+from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, show_messages, to_usd
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -88,38 +88,29 @@ reveal(my_guess_calls, len(manager.calls), "model calls")
 # ## Piece 1 · A window that keeps the question
 #
 # Each model call reads every message of the run again (notebook 09), so a long run gets dearer call by call. A
-# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt):
+# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt;
+# `show_messages` prints one line a message):
 
 # %%
-def show(messages):
-    for m in messages:
-        if getattr(m, "tool_calls", None):
-            text = "asks for " + ", ".join(f"{c.name}{c.arguments} [{c.id}]" for c in m.tool_calls)
-        elif isinstance(m, ToolMessage):
-            text = f"ToolMessage for [{m.tool_call_id}]: {m.content}"
-        else:
-            text = m.content
-        print(f"  {m.role:<9} {text}")
-
-
 def last_n(messages, n):
     return messages[-n:]
 
 
 run_folder = agent.memory.messages()[1:]   # the question, then everything after it
 print(f"the run: {len(run_folder)} messages; the plain window with n=3 keeps:")
-show(last_n(run_folder, 3))
+show_messages(last_n(run_folder, 3))
 
 package_window = LastN(SYSTEM_PROMPT, 3)
 for message in run_folder:
     package_window.add(message)
 print("\nthe package's LastN, n=3, keeps:")
-show(package_window.messages()[1:])
+show_messages(package_window.messages()[1:])
 assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
 
 # %% [markdown]
-# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (providers reject that),
-# and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
+# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (OpenAI's API answers
+# such a request with the error "Messages with role 'tool' must be a response to a preceding message with
+# 'tool_calls'"), and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
 # exchanges), not the second.
 #
 # ### Exercise 11.1: a window that pins the question
@@ -265,7 +256,8 @@ print("answer:", said["answer"])
 # - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
 #   and how many model replies **this** run had.
 #
-# One observer may hear several runs: each finish line counts its own. The check runs three unseen questions, a
+# One observer may hear several runs: each finish line counts its own, and `ToolCall` ids start again each run
+# (`call_1_1` can come back with other arguments). The check runs three unseen questions, a
 # failing one among them, through the package's `Agent` with one `PriceLog` listening; a `PriceLog` that keeps the
 # package's `EventRecorder` or `TraceRecorder` inside is refused.
 
@@ -292,10 +284,10 @@ class PriceState(TypedDict):
     messages: Annotated[list, operator.add]  # the question, then every reply and ToolMessage; nodes only add
     failed: Annotated[list, operator.add]    # names of tools that broke; nodes only add
     model_calls: int                         # model calls made so far
-    slips_left: int                          # how many more ToolCalls the run may make (the
-                                             # "slip budget"), once the latest reply's are counted
+    calls_left: int                          # how many more ToolCalls the run may make (the
+                                             # "call budget"), once the latest reply's are counted
     stopped: str | None                      # None while running; then "answered", "step limit",
-                                             # "tool failed" or "slip budget"
+                                             # "tool failed" or "call budget"
 
 
 # %% [markdown]
@@ -352,13 +344,12 @@ assert reached[-1]["squares"] == []
 # ### Exercise 11.4: `route(state)`, after the model node
 #
 # The model node (yours, in notebook 12) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
-# `slips_left`. Write the router that runs after it:
+# `calls_left`. Write the router that runs after it:
 #
 # - if `state["stopped"]` is set, the run is over: return `END`;
-# - if `slips_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
+# - if `calls_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
 #   is not overspent);
-# - otherwise, one `Send("errand", {"slip": call})` per `ToolCall` of the last message, in their order (the packet's
-#   key is `"slip"`, the course's old word for a `ToolCall`).
+# - otherwise, one `Send("errand", {"call": call})` per `ToolCall` of the last message, in their order.
 #
 # The check hands your router states you have not seen, some with earlier exchanges in `messages`.
 
@@ -397,8 +388,8 @@ q2 = ...  # a number
 check("11.Q2", q2)
 
 # %% [markdown]
-# 3. In piece 4's fragile toy, the branch for `4` raises instead of the branch for `1`. Which squares does the
-# last state reached hold? **A:** `[9, 1]`; **B:** `[]`; **C:** `[9]`.
+# 3. Piece 4's first toy, every branch working, with one more node after the join (`square` → `audit` → `END`);
+# `audit` raises. Which squares does the last state reached hold? **A:** `[9, 1, 16]`; **B:** `[]`; **C:** `[9, 1]`.
 
 # %%
 q3 = ...  # "A", "B" or "C"

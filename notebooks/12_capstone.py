@@ -9,17 +9,19 @@
 # - an agent that **stops a repeated batch**, checked on one of those real runs;
 # - a **reading** of the other real run's trace: where did it first go wrong?
 #
-# **Prerequisites:** notebooks 01 to 11. **Time:** about 70 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 11. **Time:** about 71 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models, **replayed**
 # from their trace files.
 
 # %%
+import json
 import operator
+import tempfile
 from pathlib import Path
 from typing import Annotated, TypedDict
 
-from mingraph_lite import ConsoleLogger, ReplayLLM, ScriptedLLM, UserMessage, read_trace  # noqa: F401 (12.3)
+from mingraph_lite import ReplayLLM, ScriptedLLM, UserMessage, read_trace  # noqa: F401 (12.3)
 from mingraph_lite.graph import END, START, StateGraph  # noqa: F401 (your graph in 12.1 needs them)
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, price_manager, price_tools
 from lessons.exercises import check
@@ -31,11 +33,11 @@ from lessons.reference import reference
 #
 # The task is notebook 11's: *"What does a coffee cost in Rome and in Osaka, in US dollars?"*, with `get_price`
 # and `to_usd`, the same system prompt and the same scripted manager. The cell below loads notebook 11's own
-# versions of the window (11.1), the errand (11.2) and the router (11.4), unprinted, so this notebook works
-# whether or not you finished those. To run yours, paste your three functions into a cell after it.
+# versions of the window (11.1), the errand (11.2), the price log (11.3) and the router (11.4), unprinted, so this
+# notebook works whether or not you finished those. To run yours, paste your four pieces into a cell after it.
 
 # %%
-pinned_window, errand, route = reference("11.1"), reference("11.2"), reference("11.4")
+pinned_window, errand, PriceLog, route = reference("11.1"), reference("11.2"), reference("11.3"), reference("11.4")
 
 
 # %% [markdown]
@@ -46,10 +48,10 @@ class PriceState(TypedDict):
     messages: Annotated[list, operator.add]  # the question, then every reply and ToolMessage; nodes only add
     failed: Annotated[list, operator.add]    # names of tools that broke; nodes only add
     model_calls: int                         # model calls made so far
-    slips_left: int                          # how many more ToolCalls the run may make (the
-                                             # "slip budget"), once the latest reply's are counted
+    calls_left: int                          # how many more ToolCalls the run may make (the
+                                             # "call budget"), once the latest reply's are counted
     stopped: str | None                      # None while running; then "answered", "step limit",
-                                             # "tool failed" or "slip budget"
+                                             # "tool failed" or "call budget"
 
 
 # %% [markdown]
@@ -63,7 +65,7 @@ class PriceState(TypedDict):
 ours = reference("12_capstone")
 example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
 graph = example.graph()
-final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
+final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8,
                       "stopped": None})
 for number, ran in enumerate(graph.steps, 1):
     print(f"  superstep {number}: {', '.join(ran)}")
@@ -76,15 +78,15 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 # Put the pieces together: `PriceAgent`, a `StateGraph(PriceState)` with a model node, `route` (11.4) after it,
 # and `errand` (11.2) on each branch, joined back to the model. The check holds you to:
 #
-# - **Interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8,
+# - **Interface.** `PriceAgent(llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8,
 #   window=6)`; `run({"question": ...})` returns `{"answer": ..., "reason": ...}`.
 # - **Reasons** a run ends with (unless it is `"answered"`, the answer is `None`):
 #   - `"answered"`: a reply without `ToolCall`s; its text is the answer;
 #   - `"step limit"`: `max_steps` model calls made and the last reply still asks for tools; its `ToolCall`s still
 #     run, then the run stops instead of calling again;
 #   - `"tool failed"`: a tool still broken after your errand's retry; the model is not called again;
-#   - `"slip budget"`: a reply whose `ToolCall`s would take `slips_left` below zero; none runs, and each gets an
-#     error `ToolMessage` saying the slip budget is spent.
+#   - `"call budget"`: a reply whose `ToolCall`s would take `calls_left` below zero; none runs, and each gets an
+#     error `ToolMessage` saying the call budget is spent.
 # - **Reads.** Every call reads `pinned_window` (11.1) of the run at the agent's `window`, and `registry.tools`.
 # - **Hooks**, on every observer (`self.tell(hook, ...)`), in this order:
 #   1. `on_run_start` before the graph runs, with what the first call reads: the system prompt as a
@@ -97,7 +99,8 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 # %% [markdown]
 # **Yours to choose** (the check judges only what a run does): what each node returns (the graph needs a model
 # node and the nodes your `route` names); in which order the model node tests its reasons to stop; how it learns
-# that a tool failed (the state's `failed` field is there for it); what a refused `ToolMessage` says beyond the
+# that a tool failed (the state's `failed` field is there for it; a branch can tell a broken tool by its errand's
+# text, which starts `"Error: tool failed twice"`); what a refused `ToolMessage` says beyond the
 # budget; and how much room `compile(max_steps=...)` gets: it counts supersteps, not model calls (count them above
 # for a run of `max_steps` calls). The methods below are one way to split the work; merge or rename any but
 # `__init__` and `run`.
@@ -110,9 +113,9 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 
 # %%
 class PriceAgent:
-    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
-        self.observers, self.max_steps, self.max_slips, self.window = list(observers), max_steps, max_slips, window
+        self.observers, self.max_steps, self.max_calls, self.window = list(observers), max_steps, max_calls, window
 
     def tell(self, hook, *args):
         for observer in self.observers:
@@ -121,7 +124,7 @@ class PriceAgent:
     def model(self, state):  # the model node: one call, or a reason to stop
         raise NotImplementedError  # your code here
 
-    def run_errand(self, packet):  # one branch: answers packet["slip"]
+    def run_errand(self, packet):  # one branch: answers packet["call"]
         raise NotImplementedError  # your code here
 
     def give_up(self, state):  # over the budget: every ToolCall of the last reply refused
@@ -149,20 +152,23 @@ print(graph.draw_ascii())
 # Both runs were recorded on this task, with these tools and this system prompt, by the project's demo command
 # (`python -m mingraph_lite demo --task notebooks/lessons/capstone.py --llm local:MODEL --max-steps 6 --trace ...`):
 # the package's `Agent`, greedy decoding (temperature 0, seed 7), in-process llama.cpp; `data/runs/README.md` names
-# the exact commands and versions. Here they are replayed through the notebook's own `PriceAgent`. The token counts
-# shown are the recording's, whose agent read the model the whole run each time.
+# the exact commands and versions. Here they are replayed through the notebook's own `PriceAgent`, with a
+# `PriceLog` (yours, if you pasted it above) listening; below, each run's log, a line per `ToolMessage` and one at
+# the finish (cut at 120 characters).
 
 # %%
-RUNS = Path("..") / "data" / "runs"
+RUNS, logs = Path("..") / "data" / "runs", Path(tempfile.mkdtemp())
 replayed = {}
 for label, name in (("SmolLM2-135M (recorded, replayed)", "capstone-smollm2-135m.jsonl"),
                     ("Gemma 3 270M (recorded, replayed)", "capstone-gemma3-270m.jsonl")):
-    print(f"===== {label} =====")
+    print(f"===== {label}: its price log =====")
     replay = ReplayLLM.from_trace(RUNS / name)
-    result = ours.PriceAgent(replay, price_tools(), SYSTEM_PROMPT, observers=[ConsoleLogger()], max_steps=6).run(
-        {"question": QUESTION})
+    result = ours.PriceAgent(replay, price_tools(), SYSTEM_PROMPT, observers=[PriceLog(logs / name)],
+                             max_steps=6).run({"question": QUESTION})
     replayed[label] = (replay, result)
-    print("result:", {**result, "answer": result["answer"] and result["answer"][:40] + "..."}, "\n")
+    for line in (logs / name).read_text(encoding="utf-8").splitlines():
+        print(" ", line[:120])
+    assert json.loads(line)["reason"] == result["reason"]  # the log's last line is the run's finish
 smol_replay, smol_result = replayed["SmolLM2-135M (recorded, replayed)"]
 asked = [(c.name, c.arguments) for m in smol_replay.responses for c in m.message.tool_calls]
 assert smol_result == {"answer": None, "reason": "step limit"}
@@ -200,30 +206,30 @@ check("12.2", StopRepeats)
 # %% [markdown]
 # ### Exercise 12.3: Gemma's first wrong step
 #
-# Gemma's run ended `"answered"`, but its answer is no answer. Read its trace (`read_trace(RUNS /
-# "capstone-gemma3-270m.jsonl")` gives the events; each `tool_call` event carries the `ToolCall`'s `id`, `name`
-# and `arguments`, each `tool_return` its result) and find the **first** `ToolCall` that did no work the question
-# needs: a price not asked for or asked twice, or a conversion of an amount no price returned or that was already
-# converted. Answer with its id. The check walks the trace by that rule.
+# Gemma's run ended `"answered"`, but its answer is no answer. Read its price log above (or its trace:
+# `read_trace(RUNS / "capstone-gemma3-270m.jsonl")`) and find the **first** `ToolCall` that did no work the
+# question needs: a price not asked for or asked twice, or a conversion of an amount no price returned or that was
+# already converted. Answer with the call that should have been made in its place, as `(name, arguments)`. The
+# check walks the trace by that rule.
 
 # %%
-first_wrong = ...  # a ToolCall's id, such as "call_..."
+right_instead = ...  # a pair, such as ("get_price", {"item": "tea", "city": "Lima"})
 
 # %%
-check("12.3", first_wrong)
+check("12.3", right_instead)
 
 # %% [markdown]
 # Gemma's third reply, with no `ToolCall`s, is the placeholder `<your answer>`, copied from the reply format the
 # local adapter shows after the tools (`message: <your answer>`). The agent counts any reply without `ToolCall`s
 # as an answer, so that run ends `"answered"`: it could not tell Gemma's placeholder from an answer. To refuse
-# one, the model node could test the reply's text before ending `"answered"`:
+# one, the model node could test the reply's text for that blank before ending `"answered"`:
 
 # %%
 def is_placeholder(text):  # the reply format's blank, copied instead of filled
-    return "<" in text and ">" in text
+    return "<your answer>" in text
 
 
-assert is_placeholder(gemma_result["answer"]) and not is_placeholder("Coffee costs 1.42 USD in Rome.")
+assert is_placeholder(gemma_result["answer"]) and not is_placeholder("Rome: <1.50 USD, Osaka: 2.97 USD")
 
 # %% [markdown]
 # Did the window save much? On runs this short, little: the system prompt and the tool schemas are read on every
@@ -239,7 +245,7 @@ one_a_call = [[("get_price", {"item": item, "city": city})] for item in ("coffee
 
 def prompt_sizes(window):
     llm = ScriptedLLM(one_a_call + ["That is every price."], name="scripted: one price a call")
-    ours.PriceAgent(llm, price_tools(), SYSTEM_PROMPT, max_steps=11, max_slips=20, window=window).run(
+    ours.PriceAgent(llm, price_tools(), SYSTEM_PROMPT, max_steps=11, max_calls=20, window=window).run(
         {"question": QUESTION})
     return [len(local_prompt(messages, tools)) for messages, tools in llm.calls]
 
@@ -283,9 +289,9 @@ q1 = ...  # a number
 check("12.Q1", q1)
 
 # %% [markdown]
-# 2. The notebook's `PriceAgent`, at its defaults (`max_slips=8`, `max_steps=6`), runs the scripted manager on
+# 2. The notebook's `PriceAgent`, at its defaults (`max_calls=8`, `max_steps=6`), runs the scripted manager on
 # five cities instead of two. How does the run end? **A:** `"answered"`, after three model calls, like the
-# package's `Agent`; **B:** `"slip budget"`, after two model calls, with no price converted; **C:** `"step limit"`.
+# package's `Agent`; **B:** `"call budget"`, after two model calls, with no price converted; **C:** `"step limit"`.
 
 # %%
 q2 = ...  # "A", "B" or "C"

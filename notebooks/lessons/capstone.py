@@ -168,6 +168,16 @@ def broken_tools() -> ToolRegistry:
     return registry
 
 
+def show_messages(messages: Sequence[Message]) -> None:
+    """Print a run one message a line: who speaks, then the ToolCalls asked for or the ToolCall a result answers."""
+    for m in messages:
+        if getattr(m, "tool_calls", None):
+            text = "asks for " + ", ".join(f"{c.name}{c.arguments} [{c.id}]" for c in m.tool_calls)
+        else:
+            text = f"ToolMessage for [{m.tool_call_id}]: {m.content}" if isinstance(m, ToolMessage) else m.content
+        print(f"  {m.role:<9} {text}")
+
+
 def SCRIPTED() -> ScriptedLLM:
     """The scripted model the demo command uses for this task when the model spec is ``scripted``."""
     return price_manager()

@@ -13,7 +13,7 @@ def pinned_window(system_prompt, messages, n):
     question, rest = messages[0], list(messages[1:])
     start = max(0, len(rest) - n)
     while start > 0 and isinstance(rest[start], ToolMessage):
-        start -= 1  # an answer slip keeps the reply that asked for it
+        start -= 1  # a ToolMessage keeps the reply that asked for it
     return [SystemMessage(system_prompt), question, *rest[start:]]
 
 
@@ -34,6 +34,15 @@ def window_cuts_exchanges(system_prompt, messages, n):
 
 def window_question_twice(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *_whole_window(messages, n)]
+
+
+def window_counts_the_question(system_prompt, messages, n):  # n - 1 later messages, as if the question were one
+    question, rest = messages[0], list(messages[1:])
+    start = len(rest) - (n - 1) if n > 1 else len(rest)
+    start = max(0, start)
+    while 0 < start < len(rest) and isinstance(rest[start], ToolMessage):
+        start -= 1
+    return [SystemMessage(system_prompt), question, *rest[start:]]
 
 
 def window_moves_forward(system_prompt, messages, n):
@@ -65,106 +74,106 @@ def window_by_safe_start(system_prompt, messages, n):
     return [SystemMessage(system_prompt), messages[0], *rest[safe_start(rest, len(rest) - n):]]
 
 
-# --- 11.2: the errand for one slip, with this task's retry -------------------------------------------
+# --- 11.2: the errand for one ToolCall, with this task's retry -------------------------------------------
 
 
-def errand(registry, slip):
+def errand(registry, call):
     try:
-        return registry.run(slip)
-    except ToolArgsError as e:  # the model filled the slip in wrong: trying again would fail the same way
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return registry.run(call)
+    except ToolArgsError as e:  # the model filled the call in wrong: trying again would fail the same way
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
     except Exception:  # the service may be back a moment later: one more try
         try:
-            return registry.run(slip)
-        except Exception as e:  # still down: the model cannot fix it, but the slip gets its answer
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+            return registry.run(call)
+        except Exception as e:  # still down: the model cannot fix it, but the call gets its answer
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_raises_on_failure(registry, slip):
+def errand_raises_on_failure(registry, call):
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
 
 
-def errand_without_retry(registry, slip):  # notebook 03's two excepts, as they were
+def errand_without_retry(registry, call):  # notebook 03's two excepts, as they were
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
     except Exception as e:
-        return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_retries_everything(registry, slip):
+def errand_retries_everything(registry, call):
     for attempt in range(2):
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except ToolArgsError as e:
             if attempt:
-                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name,
+                return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name,
                                    is_error=True)
         except Exception as e:
             if attempt:
-                return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+                return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_until_it_works(registry, slip):
+def errand_until_it_works(registry, call):
     for _ in range(5):
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except ToolArgsError as e:
-            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
         except Exception as e:
             error = e
-    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
+    return ToolMessage(f"Error: tool failed twice: {error}", call.id, name=call.name, is_error=True)
 
 
-def errand_one_wording(registry, slip):
+def errand_one_wording(registry, call):
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
     except Exception:
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except Exception as e:
-            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name, is_error=True)
+            return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
 
 
-def errand_not_flagged(registry, slip):
+def errand_not_flagged(registry, call):
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", slip.id, name=slip.name)
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name)
     except Exception:
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except Exception as e:
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name)
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name)
 
 
-def errand_by_the_package(registry, slip):
+def errand_by_the_package(registry, call):
     try:
-        return registry.answer(slip)
+        return registry.answer(call)
     except Exception:
         try:
-            return registry.answer(slip)
+            return registry.answer(call)
         except Exception as e:
-            return ToolMessage(f"Error: tool failed twice: {e}", slip.id, name=slip.name, is_error=True)
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
 
 
-def errand_by_package_helpers(registry, slip):
+def errand_by_package_helpers(registry, call):
     from mingraph_lite.tools import error_answer, fix_answer
     try:
-        return registry.run(slip)
+        return registry.run(call)
     except ToolArgsError as e:
-        return fix_answer(slip, e)
+        return fix_answer(call, e)
     except Exception:
         try:
-            return registry.run(slip)
+            return registry.run(call)
         except Exception as e:
-            return error_answer(slip, f"tool failed twice: {e}")
+            return error_answer(call, f"tool failed twice: {e}")
 
 
 # --- 11.3: a listener that writes the task's price log -------------------------------------------
@@ -216,6 +225,11 @@ class LogNeverResets(PriceLog):
         pass
 
 
+class LogKeepsOldCalls(PriceLog):
+    def on_run_start(self, messages):  # counts each run's replies, but keeps the ids of earlier runs
+        self.model_calls = 0
+
+
 class LogWithoutErrors(PriceLog):
     def write(self, line):
         super().write({**line, "error": False} if "error" in line else line)
@@ -249,68 +263,68 @@ class LogByRecorder(PriceLog):
         self.recorder = EventRecorder()
 
 
-# --- 11.4: the router: one branch per slip -------------------------------------------------------
+# --- 11.4: the router: one branch per ToolCall -------------------------------------------------------
 
 
 def route(state):
     if state["stopped"]:
         return END
     last = state["messages"][-1]
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in last.tool_calls]
+    return [Send("errand", {"call": call}) for call in last.tool_calls]
 
 
 def route_one_branch(state):
     if state["stopped"]:
         return END
-    return "give_up" if state["slips_left"] < 0 else "errand"
+    return "give_up" if state["calls_left"] < 0 else "errand"
 
 
 def route_without_budget(state):
     if state["stopped"]:
         return END
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][-1].tool_calls]
 
 
 def route_whole_batch(state):
     if state["stopped"]:
         return END
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": state["messages"][-1].tool_calls})]
+    return [Send("errand", {"call": state["messages"][-1].tool_calls})]
 
 
 def route_budget_off_by_one(state):
     if state["stopped"]:
         return END
-    if state["slips_left"] <= 0:
+    if state["calls_left"] <= 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][-1].tool_calls]
 
 
 def route_whole_run(state):  # every ToolCall of the run, the answered ones of earlier replies too
     if state["stopped"]:
         return END
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for m in state["messages"] for slip in getattr(m, "tool_calls", ())]
+    return [Send("errand", {"call": call}) for m in state["messages"] for call in getattr(m, "tool_calls", ())]
 
 
 def route_first_message(state):  # reads the run's first message, which is the question
     if state["stopped"]:
         return END
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][0].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][0].tool_calls]
 
 
 def route_budget_first(state):  # tests the budget before stopped: a stopped run can still be sent to give_up
-    if state["slips_left"] < 0:
+    if state["calls_left"] < 0:
         return "give_up"
     if state["stopped"]:
         return END
-    return [Send("errand", {"slip": slip}) for slip in state["messages"][-1].tool_calls]
+    return [Send("errand", {"call": call}) for call in state["messages"][-1].tool_calls]
 
 
 # --- questions -------------------------------------------------------------------------------------
@@ -321,8 +335,9 @@ QUESTIONS = {
              "'I lost track of the prices.'",
     "11.Q2": "4. The first ToolCall meets requests 1 and 2, both dropped: two runs, then 'Error: tool failed twice'. "
              "The second and third ToolCalls get requests 3 and 4, which work at the first try: one run each.",
-    "11.Q3": "B. When one node of a superstep raises, the graph merges nothing of that superstep, whichever branch "
-             "raised and whichever finished first: the last state reached still holds no squares.",
+    "11.Q3": "A. A superstep whose node raises merges nothing of itself, and only of itself: the three squares "
+             "were merged when their superstep ended, before audit ran in the next one, so the last state reached "
+             "holds [9, 1, 16].",
     "11.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
@@ -332,12 +347,13 @@ QUESTIONS = {
 }
 
 SOLUTIONS = {"11.1": pinned_window, "11.2": errand, "11.3": PriceLog, "11.4": route,
-             "11.Q1": "B", "11.Q2": 4, "11.Q3": "B"}
+             "11.Q1": "B", "11.Q2": 4, "11.Q3": "A"}
 
 WRONG = {
     "11.1": [(window_forgets_the_question, "the question"),
              (window_cuts_exchanges, "without the assistant message that asked for it"),
              (window_question_twice, "twice"),
+             (window_counts_the_question, "pinned on top of them"),
              (window_moves_forward, "move it back"),
              (window_back_too_far, "a later start"),
              (window_from_lastn, "LastN"),
@@ -353,6 +369,7 @@ WRONG = {
     "11.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogNeverResets, "each run"),
+             (LogKeepsOldCalls, "ids start again each run"),
              (LogWithoutErrors, "is_error"),
              (LogByRecorder, "EventRecorder"),
              (LogLastCall, "tool_call_id"),
@@ -366,5 +383,5 @@ WRONG = {
              (route_budget_first, "whenever stopped is set")],
     "11.Q1": [("A", "newest exchange"), ("C", "newest exchange")],
     "11.Q2": [(6, "no third try"), (3, "one more try"), ("four", "whole number")],
-    "11.Q3": [("A", "merges nothing"), ("C", "merges nothing")],
+    "11.Q3": [("B", "only of itself"), ("C", "only of itself"), ("a b", "one letter")],
 }

@@ -17,17 +17,17 @@ class PriceState(TypedDict):
     messages: Annotated[list, operator.add]
     failed: Annotated[list, operator.add]
     model_calls: int
-    slips_left: int
+    calls_left: int
     stopped: str | None
 
 
-BUDGET_SPENT = "Error: not run, because the slip budget is spent"
+BUDGET_SPENT = "Error: not run, because the call budget is spent"
 
 
 class PriceAgent:
-    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
-        self.observers, self.max_steps, self.max_slips, self.window = list(observers), max_steps, max_slips, window
+        self.observers, self.max_steps, self.max_calls, self.window = list(observers), max_steps, max_calls, window
 
     def tell(self, hook, *args):
         for listener in self.observers:
@@ -44,21 +44,21 @@ class PriceAgent:
         self.tell("on_model_reply", response)
         reply = response.message
         return {"messages": [reply], "model_calls": state["model_calls"] + 1,
-                "slips_left": state["slips_left"] - len(reply.tool_calls),
+                "calls_left": state["calls_left"] - len(reply.tool_calls),
                 "stopped": None if reply.tool_calls else "answered"}
 
     def run_errand(self, packet):
-        slip = packet["slip"]
-        self.tell("on_tool_call", slip)
-        answer = errand(self.registry, slip)
+        call = packet["call"]
+        self.tell("on_tool_call", call)
+        answer = errand(self.registry, call)
         self.tell("on_tool_return", answer)
-        return {"messages": [answer], "failed": [slip.name] if answer.content.startswith("Error: tool failed") else []}
+        return {"messages": [answer], "failed": [call.name] if answer.content.startswith("Error: tool failed") else []}
 
     def give_up(self, state):
         answers = [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in state["messages"][-1].tool_calls]
-        for answer in answers:  # no on_tool_call: these slips never run, as in the package's Agent
+        for answer in answers:  # no on_tool_call: these calls never run, as in the package's Agent
             self.tell("on_tool_return", answer)
-        return {"messages": answers, "stopped": "slip budget"}
+        return {"messages": answers, "stopped": "call budget"}
 
     def graph(self):
         builder = StateGraph(PriceState)
@@ -76,7 +76,7 @@ class PriceAgent:
         question = UserMessage(state["question"])
         self.tell("on_run_start", (SystemMessage(self.system_prompt), question))
         final = self.graph().invoke({"messages": [question], "failed": [], "model_calls": 0,
-                                     "slips_left": self.max_slips, "stopped": None})
+                                     "calls_left": self.max_calls, "stopped": None})
         answer = final["messages"][-1].content if final["stopped"] == "answered" else None
         self.tell("on_finish", answer, final["stopped"])
         return {"answer": answer, "reason": final["stopped"]}
@@ -85,7 +85,7 @@ class PriceAgent:
 class ToolArgsErrorFailsAgent(PriceAgent):
     def run_errand(self, packet):  # any error ToolMessage counts as a broken tool, a fixable ToolCall too
         update = super().run_errand(packet)
-        return {**update, "failed": [packet["slip"].name] if update["messages"][0].is_error else []}
+        return {**update, "failed": [packet["call"].name] if update["messages"][0].is_error else []}
 
 
 class RunStartQuestionOnly(PriceAgent):
@@ -114,29 +114,29 @@ class KeepAllAgent(PriceAgent):
 
 
 class GiveUpSilently(PriceAgent):
-    def give_up(self, state):  # stops, but leaves the batch's slips without answers
-        return {"stopped": "slip budget"}
+    def give_up(self, state):  # stops, but leaves the batch's calls without answers
+        return {"stopped": "call budget"}
 
 
 class GiveUpOtherWords(PriceAgent):
-    def give_up(self, state):  # a bare "Error: no" tells the model nothing about why its slips were refused
+    def give_up(self, state):  # a bare "Error: no" tells the model nothing about why its calls were refused
         answers = [ToolMessage("Error: no", s.id, name=s.name, is_error=True) for s in state["messages"][-1].tool_calls]
         for answer in answers:
             self.tell("on_tool_return", answer)
-        return {"messages": answers, "stopped": "slip budget"}
+        return {"messages": answers, "stopped": "call budget"}
 
 
 class GiveUpUnheard(PriceAgent):
-    def give_up(self, state):  # answers the slips but tells no listener: a PriceLog gets no line for them
-        slips = state["messages"][-1].tool_calls
-        return {"messages": [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in slips],
-                "stopped": "slip budget"}
+    def give_up(self, state):  # answers the calls but tells no listener: a PriceLog gets no line for them
+        calls = state["messages"][-1].tool_calls
+        return {"messages": [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in calls],
+                "stopped": "call budget"}
 
 
 class GiveUpAnnouncesCalls(PriceAgent):
-    def give_up(self, state):  # tells listeners the refused slips were called, though none ran
-        for slip in state["messages"][-1].tool_calls:
-            self.tell("on_tool_call", slip)
+    def give_up(self, state):  # tells listeners the refused calls were called, though none ran
+        for call in state["messages"][-1].tool_calls:
+            self.tell("on_tool_call", call)
         return super().give_up(state)
 
 
@@ -160,9 +160,9 @@ class SilentAgent(PriceAgent):
 
 class RawErrandAgent(PriceAgent):
     def run_errand(self, packet):  # registry.run: a city with no prices takes the run down
-        slip = packet["slip"]
-        self.tell("on_tool_call", slip)
-        answer = self.registry.run(slip)
+        call = packet["call"]
+        self.tell("on_tool_call", call)
+        answer = self.registry.run(call)
         self.tell("on_tool_return", answer)
         return {"messages": [answer]}
 
@@ -208,7 +208,7 @@ class ModelReadsOtherWords(PriceAgent):
 
 
 class PackageAgent:  # only wraps the package's Agent: the check must refuse it
-    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_slips=8, window=6):
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
         from mingraph_lite import Agent
         self.agent = Agent(llm, registry, system_prompt, observers=observers, max_steps=max_steps)
 
@@ -274,6 +274,17 @@ class RepeatsOfAnyReply(PriceAgent):
         return update
 
 
+class RepeatsInAnyOrder(PriceAgent):
+    def model(self, state):  # the same ToolCalls in any order (a sorted comparison)
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and sorted(map(repr, _asks(new[-1]))) == sorted(
+                map(repr, _asks(before[-1]))):
+            return {**update, "stopped": "repeated"}
+        return update
+
+
 class RepeatsAsStepLimit(StopRepeats):
     def model(self, state):  # stops, but under another run's reason
         update = super().model(state)
@@ -287,9 +298,9 @@ QUESTIONS = {
              "each errand runs to_usd twice (a broken tool gets one more try, and only one) before answering "
              "'Error: tool failed twice'. The model node then finds failed set and stops the run ('tool failed') "
              "before calling the model again, so no third round runs.",
-    "12.Q2": "B. The first reply asks for five prices (8 - 5 = 3 slips left); the second asks for five "
+    "12.Q2": "B. The first reply asks for five prices (8 - 5 = 3 calls left); the second asks for five "
              "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
-             "conversion run, and the run ends 'slip budget'. The package's Agent has no slip budget and would "
+             "conversion run, and the run ends 'call budget'. The package's Agent has no call budget and would "
              "make three calls.",
     "12.Q3": "Yes. Each later call is compared only on its newest messages (the last reply and its "
              "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
@@ -304,14 +315,14 @@ QUESTIONS = {
              "replay.",
 }
 
-SOLUTIONS = {"12.1": PriceAgent, "12.2": StopRepeats, "12.3": "call_e5043ba409a5",
+SOLUTIONS = {"12.1": PriceAgent, "12.2": StopRepeats, "12.3": ("to_usd", {"amount": 1.3, "currency": "EUR"}),
              "12.Q1": 6, "12.Q2": "B", "12.Q3": "yes"}
 
 WRONG = {
     "12.1": [(NoCeilingAgent, "ceiling"),
              (KeepAllAgent, "window"),
              (GiveUpSilently, "unanswered"),
-             (GiveUpOtherWords, "slip budget is spent"),
+             (GiveUpOtherWords, "call budget is spent"),
              (GiveUpUnheard, "on_tool_return"),
              (GiveUpAnnouncesCalls, "never run"),
              (CeilingAsGraphSteps, "counts supersteps, not model calls"),
@@ -331,9 +342,12 @@ WRONG = {
              (RepeatsByIds, "ids"),
              (RepeatsByNames, "arguments"),
              (RepeatsOfAnyReply, "just before"),
+             (RepeatsInAnyOrder, "in their order"),
              (RepeatsAsStepLimit, "'repeated'")],
-    "12.3": [("call_1e41eb7e3c5a", "right"), ("call_c0f9ac6509b3", "right"), (3, "id"),
-             ("call_e5043ba409a", "no ToolCall")],
+    "12.3": [(("to_usd", {"amount": 450, "currency": "JPY"}), "already been converted"),
+             (("get_price", {"item": "coffee", "city": "Rome"}), "missing is a conversion"),
+             (("to_usd", {"amount": 1.4, "currency": "EUR"}), "converts no price"),
+             ("call_e5043ba409a5", "not with an id"), (3, "a pair")],
     "12.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "12.Q2": [("A", "budget"), ("C", "ceiling")],
     "12.Q3": [("no", "newest messages"), ("maybe", "yes")],

@@ -24,14 +24,16 @@ from lessons.capstone import (
 )
 from lessons.exercises import verdict
 from lessons.exercises.nb11_route import q1_options, q2_runs, q3_squares
-from lessons.exercises.nb12_runs import first_wrong_call
+from lessons.exercises.nb12_runs import first_wrong_call, right_call
 from mingraph_lite import (
     Agent,
+    AssistantMessage,
     EventRecorder,
     ReplayLLM,
     StepLimitReached,
     ToolArgsError,
     ToolCall,
+    ToolMessage,
     ToolRegistry,
     UserMessage,
     read_trace,
@@ -127,11 +129,12 @@ def test_q1_choice_a_is_what_the_notebook_prints():
 
 
 def test_the_pieces_questions_are_answered_by_runs():
-    """Backs 11.Q2 and 11.Q3: the errand on the flaky service, and a superstep whose last branch raises."""
+    """Backs 11.Q2 and 11.Q3: the errand on the flaky service; a branch that raises, or a node after the join."""
     runs, answers = q2_runs()
     assert runs == PIECES["SOLUTIONS"]["11.Q2"]
     assert answers[0] == "Error: tool failed twice: the rate service did not answer"
     assert q3_squares(4) == q3_squares(1) == []
+    assert q3_squares(None, audit_fails=True) == [9, 1, 16]  # the squares' superstep merged before audit raised
 
 
 def test_gemmas_first_wrong_step_is_its_second_conversion_of_osakas_price():
@@ -140,7 +143,11 @@ def test_gemmas_first_wrong_step_is_its_second_conversion_of_osakas_price():
     calls = [e for e in events if e["event"] == "tool_call"]
     assert [c["name"] for c in calls] == ["get_price", "get_price", "to_usd", "to_usd"]
     assert calls[2]["arguments"] == calls[3]["arguments"] == {"amount": 450, "currency": "JPY"}
-    assert first_wrong_call(RUNS / "capstone-gemma3-270m.jsonl") == calls[3]["id"] == SOLVED["SOLUTIONS"]["12.3"]
+    assert first_wrong_call(RUNS / "capstone-gemma3-270m.jsonl") == calls[3]["id"]
+    assert right_call(RUNS / "capstone-gemma3-270m.jsonl") == SOLVED["SOLUTIONS"]["12.3"]
+    assert SOLVED["SOLUTIONS"]["12.3"] == ("to_usd", {"amount": 1.3, "currency": "EUR"})  # Rome's, never converted
+    assert {"name": "get_price", "content": "Rome coffee: 1.3 EUR"}.items() <= next(
+        e for e in events if e["event"] == "tool_return" and "Rome" in e["content"]).items()
     smol = read_trace(RUNS / "capstone-smollm2-135m.jsonl")
     first_smol = next(e["id"] for e in smol if e["event"] == "tool_call")
     assert first_wrong_call(RUNS / "capstone-smollm2-135m.jsonl") == first_smol
@@ -216,13 +223,13 @@ def test_the_replay_cannot_see_a_window_that_drops_the_question_after_the_first_
     assert all(QUESTION not in [m.content for m in messages] for messages, _ in replay.calls[1:])
 
 
-def test_five_cities_spend_the_capstone_agents_slip_budget_after_two_calls():
-    """Backs Q2: the notebook's agent stops at its slip budget; the package's Agent, which has none, answers."""
+def test_five_cities_spend_the_capstone_agents_call_budget_after_two_calls():
+    """Backs Q2: the notebook's agent stops at its call budget; the package's Agent, which has none, answers."""
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     ours, package = price_manager("coffee", cities), price_manager("coffee", cities)
     result = SOLVED["PriceAgent"](ours, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
     Agent(package, price_tools(), SYSTEM_PROMPT).run({"question": question_for("coffee", cities)})
-    assert result == {"answer": None, "reason": "slip budget"} and len(ours.calls) == 2 and len(package.calls) == 3
+    assert result == {"answer": None, "reason": "call budget"} and len(ours.calls) == 2 and len(package.calls) == 3
 
 
 def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
@@ -245,7 +252,7 @@ def test_the_errand_retries_a_broken_tool_once_and_a_bad_slip_never():
 def test_the_reference_graph_fans_out_one_branch_per_slip():
     agent = SOLVED["PriceAgent"](price_manager("tea", ("Rome", "Osaka", "Lima")), price_tools(), SYSTEM_PROMPT)
     graph = agent.graph()
-    graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "slips_left": 8,
+    graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8,
                   "stopped": None})
     assert graph.steps == (("model",), ("errand",) * 3, ("model",), ("errand",) * 3, ("model",))
 
@@ -313,7 +320,7 @@ def test_12_1_judges_behaviour_so_another_design_passes():
                        for c in state["messages"][-1].tool_calls]
             for answer in answers:
                 self.tell("on_tool_return", answer)
-            return {"messages": answers, "stopped": "slip budget"}
+            return {"messages": answers, "stopped": "call budget"}
 
         def graph(self):
             graph = super().graph()
@@ -343,3 +350,12 @@ def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
     assert verdict("12.2", Mine).passed, str(verdict("12.2", Mine))
     assert not verdict("12.2", reference("12.1")).passed
     assert not verdict("12.2", type("Bare", (reference("12.1"),), {})).passed
+
+
+def test_show_messages_prints_one_line_a_message_naming_each_toolcall_and_its_answer(capsys):
+    call = ToolCall("c1", "get_price", {"item": "tea", "city": "Oslo"})
+    capstone.show_messages([UserMessage("q?"), AssistantMessage("", tool_calls=[call]),
+                            ToolMessage("Oslo tea: 35 NOK", "c1", name="get_price")])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["  user      q?", "  assistant asks for get_price{'item': 'tea', 'city': 'Oslo'} [c1]",
+                     "  tool      ToolMessage for [c1]: Oslo tea: 35 NOK"]

@@ -90,7 +90,7 @@ def _whole(kept: list[Message], history: list[Message], n: int) -> None:
 
 def _shortest(rest: list[Message], n: int) -> int:
     start = max(0, len(rest) - n)
-    while start > 0 and isinstance(rest[start], ToolMessage):
+    while 0 < start < len(rest) and isinstance(rest[start], ToolMessage):
         start -= 1
     return len(rest) - start
 
@@ -108,6 +108,12 @@ def _check_window(read: Any, history: list[Message], n: int) -> None:
     if kept != rest[len(rest) - len(kept):]:
         raise Hint(f"with n={n}, after the question the window is not the most recent messages in order")
     _whole(kept, history, n)
+    forward = max(0, len(rest) - n)  # where a start moved forward past ToolMessages would land
+    while forward < len(rest) and isinstance(rest[forward], ToolMessage):
+        forward += 1
+    if len(kept) < min(n, len(rest)) and len(kept) == _shortest(rest, n - 1) != len(rest) - forward:
+        raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question, not {n}: n counts the "
+                   "messages after the question; the question is pinned on top of them, not one of them")
     if len(kept) < min(n, len(rest)):
         raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question: when the start falls "
                    "inside an exchange, move it back (earlier), never forward")
@@ -240,20 +246,24 @@ def _log_runs() -> list[tuple[Any, ToolRegistry, str, int]]:
             (price_manager("bread", ("Oslo", "Lima")), broken_tools(), question_for("bread", ("Oslo", "Lima")), 6)]
 
 
-def _expected_lines(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    asked, calls, lines = {}, 0, []
+def _expected_lines(events: list[dict[str, Any]], stale: list[Any] | None = None) -> list[dict[str, Any]]:
+    """The log's lines; ``stale`` gets, per line, the arguments a log that never forgot earlier runs' ids would
+    write (ids start again each run)."""
+    asked, ever, calls, lines, stale = {}, {}, 0, [], [] if stale is None else stale
     for e in events:
         if e["event"] == "run_start":
             asked, calls = {}, 0
         elif e["event"] == "model_reply":
             calls += 1
         elif e["event"] == "tool_call":
-            asked[e["id"]] = e["arguments"]
+            asked[e["id"]] = ever[e["id"]] = e["arguments"]
         elif e["event"] == "tool_return":
             lines.append({"tool": e["name"], "arguments": asked.get(e["tool_call_id"]), "result": e["content"],
                           "error": e["is_error"]})
+            stale.append(ever.get(e["tool_call_id"]))
         elif e["event"] == "finish":
             lines.append({"answer": e["answer"], "reason": e["reason"], "model_calls": calls})
+            stale.append(None)
     return lines
 
 
@@ -298,8 +308,9 @@ def check_price_log(cls: Any) -> str:
         _run_logged(listener, recorder, watch)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    want = _expected_lines(recorder.events)
-    _compare_lines(lines, want)
+    stale: list[Any] = []
+    want = _expected_lines(recorder.events, stale)
+    _compare_lines(lines, want, stale)
     if watch.behind:
         raise Hint(f"{watch.behind}: write each line when its hook is called (open the file to append, "
                    "write, close), so a run that crashes keeps the lines it wrote")
@@ -311,7 +322,7 @@ def _same_but(got: Any, expected: dict[str, Any], key: str) -> bool:
         {k: v for k, v in expected.items() if k != key}
 
 
-def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
+def _compare_lines(lines: list[Any], want: list[dict[str, Any]], stale: list[Any]) -> None:
     if len(lines) < len(want):
         held = f"{len(lines)} line" + "s" * (len(lines) != 1)
         raise Hint(f"after three runs the file holds {held}, not {len(want)}: open it to append "
@@ -327,6 +338,11 @@ def _compare_lines(lines: list[Any], want: list[dict[str, Any]]) -> None:
                        f"{expected['model_calls']}: {fix}")
         if _same_but(got, expected, "error"):
             raise Hint("a line's error flag is wrong: copy the ToolMessage's is_error")
+        if "tool" in expected and _same_but(got, expected, "arguments") \
+                and got.get("arguments") == stale[index]:
+            raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')} of an earlier "
+                       "run's call: ToolCall ids start again each run (call_1_1, ...), so forget the calls of earlier "
+                       "runs in on_run_start")
         if "tool" in expected and _same_but(got, expected, "arguments"):
             raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')}, not "
                        f"{expected['arguments']}: find the call by the answer's tool_call_id (a call that was "

@@ -30,12 +30,12 @@ def _reply(*slips: tuple[str, dict]) -> AssistantMessage:
 def _route_cases() -> list[tuple[str, dict[str, Any], Any]]:
     three = _reply(*[("get_price", {"item": "bread", "city": c}) for c in ("Lima", "Oslo", "Nairobi")])
     one = _reply(("to_usd", {"amount": 90, "currency": "KES"}))
-    sends = [Send("errand", {"slip": slip}) for slip in three.tool_calls]
+    sends = [Send("errand", {"call": slip}) for slip in three.tool_calls]
     earlier = [UserMessage("What does bread cost in Lima and in Oslo and in Nairobi, in US dollars?"), one,
                ToolMessage("90 KES = 0.70 USD", "r1", name="to_usd")]  # a run with an exchange behind it
 
     def state(last: Message, left: int, stopped: str | None = None, history: tuple = ()) -> dict[str, Any]:
-        return {"messages": [*history, last], "failed": [], "model_calls": 1 + bool(history), "slips_left": left,
+        return {"messages": [*history, last], "failed": [], "model_calls": 1 + bool(history), "calls_left": left,
                 "stopped": stopped}
 
     return [("three ToolCalls and budget to spare", state(three, 5), sends),
@@ -67,10 +67,10 @@ def check_route(route: Any) -> str:
             raise Hint(f"for {what}, the run is over (state['stopped'] is {state['stopped']!r}): return END "
                        "whenever stopped is set, whatever the budget or the last message holds")
         if want == "give_up":
-            raise Hint(f"for {what} (slips_left is {state['slips_left']}), return 'give_up': the model node already "
+            raise Hint(f"for {what} (calls_left is {state['calls_left']}), return 'give_up': the model node already "
                        "took the batch off the budget, so a budget below zero means the batch does not fit")
         if got == "give_up":
-            raise Hint(f"for {what} (slips_left is {state['slips_left']}), the batch fits: a budget spent exactly "
+            raise Hint(f"for {what} (calls_left is {state['calls_left']}), the batch fits: a budget spent exactly "
                        "is not overspent")
         _wrong_fan_out(what, got, want)
     return f"your router sent each ToolCall on its own branch and found every way out, in {len(cases)} states"
@@ -78,7 +78,7 @@ def check_route(route: Any) -> str:
 
 def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
     if not isinstance(got, list) or not all(isinstance(s, Send) for s in got):
-        raise Hint(f"for {what}, return one Send('errand', {{'slip': call}}) per ToolCall, in a list: a plain label "
+        raise Hint(f"for {what}, return one Send('errand', {{'call': call}}) per ToolCall, in a list: a plain label "
                    "runs the node once, on the whole state, not once per ToolCall")
     if len(got) > len(want) and all(isinstance(s.arg, dict) for s in got):
         raise Hint(f"for {what}, you sent {len(got)} branches for the {len(want)} ToolCalls of the last message: "
@@ -86,7 +86,7 @@ def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
     if len(got) != len(want):
         raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} ToolCalls: one ToolCall per branch, and "
                    "check the budget before sending")
-    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'slip': the ToolCall}}, in the ToolCalls' order")
+    raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'call': the ToolCall}}, in the ToolCalls' order")
 
 
 
@@ -166,10 +166,10 @@ def check_flaky_runs(answer: Any) -> str:
         return f"right: the service ran {runs} times, and the three ToolMessages were {answers}"
     if answer > runs:
         raise Hint("a second failure ends that ToolCall's errand with 'tool failed twice': there is no third try")
-    raise Hint("a broken run gets one more try, and a ToolCall that fails twice uses up two requests")
+    raise Hint("a broken tool gets one more try, and a ToolCall that fails twice uses up two requests")
 
 
-Q3_OPTIONS = {"A": [9, 1], "B": [], "C": [9]}
+Q3_OPTIONS = {"A": [9, 1, 16], "B": [], "C": [9, 1]}
 
 
 class _Squares(TypedDict):
@@ -177,17 +177,26 @@ class _Squares(TypedDict):
     squares: Annotated[list, operator.add]
 
 
-def q3_squares(failing: int = 4) -> list[int]:
-    """The squares in the last state the toy graph reaches when the branch for ``failing`` raises."""
+def q3_squares(failing: int | None = 4, audit_fails: bool = False) -> list[int]:
+    """The squares in the last state piece 4's toy reaches when the branch for ``failing`` raises, or, with
+    ``audit_fails``, when every branch works and a node after the join (``audit``) raises."""
     def square(packet: dict[str, int]) -> dict[str, list[int]]:
         if packet["n"] == failing:
             raise TimeoutError("this branch's service did not answer")
         return {"squares": [packet["n"] ** 2]}
 
+    def audit(state: dict[str, Any]) -> dict[str, Any]:
+        raise TimeoutError("the audit service did not answer")
+
     builder = StateGraph(_Squares)
     builder.add_node("square", square)
     builder.add_conditional_edges(START, lambda s: [Send("square", {"n": n}) for n in s["numbers"]], ["square"])
-    builder.add_edge("square", END)
+    if audit_fails:
+        builder.add_node("audit", audit)
+        builder.add_edge("square", "audit")
+        builder.add_edge("audit", END)
+    else:
+        builder.add_edge("square", END)
     reached = []
     try:
         for values in builder.compile().stream({"numbers": [3, 1, 4]}, stream_mode="values"):
@@ -197,12 +206,12 @@ def q3_squares(failing: int = 4) -> list[int]:
     return reached[-1]["squares"]
 
 
-@exercise("11.Q3", kind="reasoning", title="the last branch of a superstep raises: which squares are kept?")
-def check_last_branch_fails(answer: Any) -> str:
-    truth = next((k for k, v in Q3_OPTIONS.items() if v == q3_squares(4)), None)
+@exercise("11.Q3", kind="reasoning", title="a node after the join raises: which squares are kept?")
+def check_audit_fails(answer: Any) -> str:
+    truth = next((k for k, v in Q3_OPTIONS.items() if v == q3_squares(None, audit_fails=True)), None)
     if not isinstance(answer, str) or answer.strip().upper() not in Q3_OPTIONS:
         raise Hint('answer with one letter: "A", "B" or "C"')
     if answer.strip().upper() == truth:
         return f"right: the last state reached holds squares {Q3_OPTIONS[truth]}"
-    raise Hint("the branches' order does not matter: when one node of a superstep raises, the graph merges nothing "
-               "of that superstep, the branches that finished before it included")
+    raise Hint("a superstep that raises merges nothing of itself, and only of itself: the squares' superstep had "
+               "finished, and merged, before audit ran in the next one")

@@ -82,7 +82,7 @@ def _check_held_out(cls: Any) -> None:
             want = package.run({"question": question})["answer"]
             llm = price_manager(item, cities)
             mine = EventRecorder()
-            got, kinds = _run_yours(cls, llm, price_tools(), question, mine, max_steps=6, max_slips=8,
+            got, kinds = _run_yours(cls, llm, price_tools(), question, mine, max_steps=6, max_calls=8,
                                     window=window)
             if not kinds:
                 raise Hint("your agent called no hook on its listeners: tell each one in observers what happens "
@@ -138,7 +138,7 @@ def _same_announcements(mine: list[tuple[Any, ...]], want: list[tuple[Any, ...]]
 def _check_stops(cls: Any) -> None:
     looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 20, name="scripted: never stops")
     try:
-        got, _ = _run_yours(cls, looping, price_tools(), "What does tea cost in Lima?", max_steps=3, max_slips=20,
+        got, _ = _run_yours(cls, looping, price_tools(), "What does tea cost in Lima?", max_steps=3, max_calls=20,
                             window=6)
     except Hint as hint:
         raise Hint(f"a model that never stops, with max_steps=3, was called {len(looping.calls)} times and then "
@@ -161,10 +161,10 @@ def _check_budget(cls: Any) -> None:
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     greedy, recorder = price_manager("coffee", cities), EventRecorder()
     got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), recorder, max_steps=6,
-                            max_slips=4, window=6)
-    if got != {"answer": None, "reason": "slip budget"}:
-        raise Hint(f"five ToolCalls in one reply against max_slips=4 ended {got}: a batch that would take "
-                   "slips_left below zero runs not at all, and the run ends 'slip budget' with no answer")
+                            max_calls=4, window=6)
+    if got != {"answer": None, "reason": "call budget"}:
+        raise Hint(f"five ToolCalls in one reply against max_calls=4 ended {got}: a batch that would take "
+                   "calls_left below zero runs not at all, and the run ends 'call budget' with no answer")
     if "tool_call" in kinds:
         raise Hint(f"over the budget, your agent called on_tool_call {kinds.count('tool_call')} times: those "
                    "ToolCalls are refused, never run, so no listener should hear them as calls; call only "
@@ -178,7 +178,7 @@ def _check_budget(cls: Any) -> None:
                    "answer each, in order, with an error ToolMessage (is_error=True) and pass it to "
                    "on_tool_return, so a PriceLog writes its line")
     if not all("budget" in str(e["content"]).lower() for e in heard):
-        raise Hint(f"a refused ToolCall was answered {heard[0]['content']!r}: say that the slip budget is spent, "
+        raise Hint(f"a refused ToolCall was answered {heard[0]['content']!r}: say that the call budget is spent, "
                    "so the model and the log learn why it never ran")
 
 
@@ -187,7 +187,7 @@ def _check_replays(cls: Any) -> None:
         events, recorder = read_trace(path), EventRecorder()
         replay = ReplayLLM.from_trace(path)
         question = events[0]["messages"][-1]["content"]
-        got, _ = _run_yours(cls, replay, price_tools(), question, recorder, max_steps=6, max_slips=8, window=6)
+        got, _ = _run_yours(cls, replay, price_tools(), question, recorder, max_steps=6, max_calls=8, window=6)
         want = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in events
                 if e["event"] in ("tool_call", "tool_return")]
         mine = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in recorder.events
@@ -209,7 +209,7 @@ def check_agent(cls: Any) -> str:
     _check_stops(cls)
     _check_replays(cls)
     return (f"your agent answered {len(HELD_OUT)} held-out questions at two window sizes, stopped at the ceiling, "
-            f"the slip budget and a broken tool, and reproduced {len(REAL_RUNS)} recorded real runs")
+            f"the call budget and a broken tool, and reproduced {len(REAL_RUNS)} recorded real runs")
 
 
 # --- questions checked against runs ---------------------------------------------------------------------
@@ -238,7 +238,7 @@ def check_down_service(answer: Any) -> str:
                "calling the model: no round of ToolCalls follows")
 
 
-@exercise("12.Q2", kind="reasoning", title="five cities against the slip budget: how does the run end?")
+@exercise("12.Q2", kind="reasoning", title="five cities against the call budget: how does the run end?")
 def check_five_cities(answer: Any) -> str:
     from ..reference import reference  # the notebook's own agent, as the question is about it
 
@@ -246,7 +246,7 @@ def check_five_cities(answer: Any) -> str:
     llm = price_manager("coffee", cities)
     got = reference("12_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
         {"question": question_for("coffee", cities)})
-    truth = {"answered": "A", "slip budget": "B"}.get(got["reason"], "C")
+    truth = {"answered": "A", "call budget": "B"}.get(got["reason"], "C")
     if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
         raise Hint('answer with one letter: "A", "B" or "C"')
     if answer.strip().upper() == truth:

@@ -26,7 +26,7 @@ def _smol_repeat(cls: Any) -> None:
     replay, recorder = ReplayLLM.from_trace(REAL_RUNS["SmolLM2-135M"]), EventRecorder()
     events = read_trace(REAL_RUNS["SmolLM2-135M"])
     got, _ = _run_yours(cls, replay, price_tools(), events[0]["messages"][-1]["content"], recorder, max_steps=6,
-                        max_slips=8, window=6)
+                        max_calls=8, window=6)
     if got["reason"] == "step limit" and len(replay.calls) == 6:
         raise Hint("SmolLM2's replayed run still spent all 6 calls, no repeat spotted: its replies ask for the same "
                    "to_usd each time, each ToolCall with new ids, so compare names and arguments, not ids")
@@ -44,18 +44,22 @@ def _no_false_stops(cls: Any) -> None:
     cities = HELD_OUT[0][1]
     one_a_call = [[("get_price", {"item": "tea", "city": c})] for c in cities] + ["That is every price."]
     back_again = [[("get_price", {"item": "tea", "city": c})] for c in (cities[0], cities[1], cities[0])] + ["Done."]
+    pair = [("get_price", {"item": "tea", "city": c}) for c in cities[:2]]
+    turned = [pair, pair[::-1], "Done."]
     cases = [("the scripted manager on " + question_for(*HELD_OUT[0]), price_manager(*HELD_OUT[0]), None),
              ("a model that asks for one price a call, each city once", ScriptedLLM(one_a_call), "arguments"),
-             ("a model that asks for city A, then B, then A again", ScriptedLLM(back_again), "just before")]
+             ("a model that asks for city A, then B, then A again", ScriptedLLM(back_again), "just before"),
+             ("a model that asks for A and B, then for B and A", ScriptedLLM(turned), "order")]
     for what, llm, cause in cases:
-        got, _ = _run_yours(cls, llm, price_tools(), question_for(*HELD_OUT[0]), max_steps=6, max_slips=8, window=6)
+        got, _ = _run_yours(cls, llm, price_tools(), question_for(*HELD_OUT[0]), max_steps=6, max_calls=8, window=6)
         if got["reason"] != "answered":
             why = {"arguments": ": the same tool with other arguments is new work; compare arguments too",
-                   "just before": ": a repeat is the same batch as the reply just before, not any earlier reply"}
+                   "just before": ": a repeat is the same batch as the reply just before, not any earlier reply",
+                   "order": ": the same ToolCalls in another order are not a repeat; compare them in their order"}
             raise Hint(f"for {what}, your run ended {got['reason']!r}{why.get(cause, '')}")
     gemma = ReplayLLM.from_trace(REAL_RUNS["Gemma 3 270M"])
     got, _ = _run_yours(cls, gemma, price_tools(), read_trace(REAL_RUNS["Gemma 3 270M"])[0]["messages"][-1]["content"],
-                        max_steps=6, max_slips=8, window=6)
+                        max_steps=6, max_calls=8, window=6)
     if got["reason"] != "answered":
         raise Hint(f"Gemma's replayed run ended {got['reason']!r}: two equal ToolCalls in one reply are not a "
                    "repeat of the reply before")
@@ -69,12 +73,12 @@ def check_stop_repeats(cls: Any) -> str:
     _smol_repeat(cls)
     _no_false_stops(cls)
     return ("your agent stopped SmolLM2's replayed run at its first repeat, after 2 calls and 1 ToolCall, and let "
-            "four other runs (one of them Gemma's replay) end as before")
+            "five other runs (one of them Gemma's replay) end as before")
 
 
-def first_wrong_call(path: Path) -> str | None:
-    """The id of a recorded run's first ToolCall that does no work the question needs: a price not asked for, or
-    asked again; a conversion of an amount no price returned, or one already converted."""
+def _first_wrong(path: Path) -> tuple[str | None, list[tuple[float, str]]]:
+    """A recorded run's first ToolCall that does no work the question needs (a price not asked for, or asked again;
+    a conversion of an amount no price returned, or one already converted), with the prices not yet converted."""
     events = read_trace(path)
     question = events[0]["messages"][-1]["content"]
     asked, prices, calls = set(), [], {}
@@ -85,36 +89,59 @@ def first_wrong_call(path: Path) -> str | None:
             if e["name"] == "get_price":
                 key = (args.get("item"), args.get("city"))
                 if key in asked or str(key[1]) not in question or str(key[0]) not in question:
-                    return e["id"]
+                    return e["id"], prices
                 asked.add(key)
             else:
                 key = (float(args.get("amount", -1)), args.get("currency"))
                 if key not in prices:
-                    return e["id"]
+                    return e["id"], prices
                 prices.remove(key)
         elif e["event"] == "tool_return" and calls[e["tool_call_id"]]["name"] == "get_price":
             found = PRICE.match(str(e["content"]))
             prices += [(float(found[3]), found[4])] if found else []
-    return None
+    return None, prices
 
 
-@exercise("12.3", kind="reasoning", title="Gemma's recorded run: its first wrong step")
+def first_wrong_call(path: Path) -> str | None:
+    """The id of a recorded run's first ToolCall that does no work the question needs."""
+    return _first_wrong(path)[0]
+
+
+def right_call(path: Path) -> tuple[str, dict[str, Any]] | None:
+    """What the first wrong ToolCall should have asked for: the first price that came back and was not converted."""
+    wrong, prices = _first_wrong(path)
+    return ("to_usd", {"amount": prices[0][0], "currency": prices[0][1]}) if wrong and prices else None
+
+
+def _as_call(answer: Any) -> tuple[str, dict[str, Any]]:
+    if isinstance(answer, str) and answer.strip().startswith("call_"):
+        raise Hint("answer with the call that should have been made, as (name, arguments), not with an id")
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2 and isinstance(answer[0], str)
+            and isinstance(answer[1], dict)):
+        raise Hint('answer with a pair (name, arguments), such as ("get_price", {"item": "tea", "city": "Lima"})')
+    return answer[0], answer[1]
+
+
+@exercise("12.3", kind="reasoning", title="Gemma's recorded run: the call its first wrong step should have been")
 def check_first_wrong(answer: Any) -> str:
     path = REAL_RUNS["Gemma 3 270M"]
-    truth = first_wrong_call(path)
-    ids = {e["id"]: e for e in read_trace(path) if e["event"] == "tool_call"}
-    if not isinstance(answer, str):
-        raise Hint("answer with the id of a ToolCall, a string like 'call_...' from the trace (the placeholder "
-                   "answer is wrong too, but a ToolCall went wrong before it)")
-    if answer.strip() == truth:
-        e = ids[truth]
-        return (f"right: {truth} asks {e['name']}({e['arguments']}), an amount already converted, while Rome's "
-                "1.3 EUR is never converted")
-    if answer.strip() not in ids:
-        raise Hint(f"{answer!r} names no ToolCall of Gemma's run: copy an id from a tool_call line of the trace")
-    raise Hint(f"{answer!r} asks {ids[answer.strip()]['name']}({ids[answer.strip()]['arguments']}), which is right "
-               "at that point (a city of the question, or a price that came back and was not yet converted): "
-               "read on")
+    wrong, (name, arguments) = first_wrong_call(path), right_call(path)
+    made = next(e for e in read_trace(path) if e.get("id") == wrong)
+    got_name, got_args = _as_call(answer)
+    if got_name == name and set(got_args) == set(arguments) and str(got_args["currency"]) == arguments["currency"] \
+            and isinstance(got_args["amount"], (int, float)) and float(got_args["amount"]) == arguments["amount"]:
+        return (f"right: Gemma's {wrong} asked {made['name']}({made['arguments']}), an amount already converted, "
+                f"where {name}({arguments}) was due: Rome's price never got its conversion")
+    if (got_name, got_args) == (made["name"], made["arguments"]):
+        raise Hint("that is the call Gemma made, and that amount had already been converted: which price came back "
+                   "and was never converted?")
+    if got_name == "get_price":
+        raise Hint("both prices had come back by then: what was missing is a conversion")
+    if got_name == name and set(got_args) == set(arguments):
+        raise Hint(f"{name}({got_args}) converts no price the run got back: copy the amount and currency from the "
+                   "get_price result that was never converted")
+    raise Hint(f"{got_name}({got_args}) is not a call of this task's tools as the schemas write them: to_usd takes "
+               "amount and currency")
 
 
 @exercise("12.Q3", kind="reasoning", title="a replay with a window of 1: does it pass?")
