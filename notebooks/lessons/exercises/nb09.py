@@ -204,32 +204,6 @@ def smallest_window(answer: Any) -> str:
                "to its tool call and answer")
 
 
-def _summary_questions(trigger: int) -> list[int]:
-    memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=trigger)
-    return [q for q, _, _ in run_conversation(memory).summary_calls]
-
-
-@exercise("09.3", kind="reasoning", title="when does the summariser run?")
-def summaries_at_12(answer: Any) -> str:
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        raise Hint("answer with the list of question numbers in which the summariser runs, one per call (e.g. "
-                   "[2, 5]), not how many times")
-    if not isinstance(answer, list | tuple) or not all(isinstance(q, int) and not isinstance(q, bool)
-                                                        for q in answer):
-        raise Hint("answer with a list of whole question numbers, one per summariser call, e.g. [2, 5]")
-    truth = _summary_questions(12)
-    if list(answer) == _summary_questions(8):
-        raise Hint("that is trigger=8's list: with trigger=12 more messages pile up before each condensation")
-    if list(answer) != truth:
-        right = next((k for k, (a, t) in enumerate(zip(answer, truth)) if a != t), min(len(answer), len(truth)))
-        start = (f"the first {right} of your list are right, then it goes wrong" if right
-                 else "your list is wrong from its first question")
-        raise Hint(f"{start}: after every add (question, reply, answer slip, final answer too), when more than 12 messages are unsummarised and the message just added is not a "
-                   "reply asking for tools, it condenses all but the last 4 (a few more to keep an exchange whole); "
-                   "then count again from those 4")
-    return f"right: {truth}; a later trigger means fewer, larger condensations"
-
-
 # Questions ---------------------------------------------------------------------------------------------------------
 
 def _window_after_four(n: int) -> int:
