@@ -128,8 +128,7 @@ show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversa
 # the most recent messages, at least `n` of them (all of them if there are fewer), in order, such that **no answer
 # slip (`ToolMessage`) is kept without the assistant message that asked for it, and no assistant message with slips
 # is kept without the answers it already has**. Keep as few messages as that allows. The check feeds your strategy
-# conversations this notebook never shows (clocks, currencies, flights; one to three slips per reply), one message
-# at a time, for every `n`, and checks what it would read the model after each message.
+# conversations this notebook never shows, one message at a time, for every `n`, and checks what it reads after each.
 #
 # The check refuses a window that hands the cut to the package (its `LastN`, or `memory.safe_start`): that is this
 # exercise already written.
@@ -254,16 +253,15 @@ assert all(run.remembers_first_city for run in long_runs.values())
 # ### A real conversation under each memory
 #
 # The scripted reader never misreads, and its "tokens" are words. So we also ran one real conversation, once, with a
-# shipped local model under each memory: four questions in a row on one agent, with the course's prompt and its two
-# weather tools. The notebook **replays** the recorded traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`)
-# through the same memories, and `ReplayLLM` refuses a folder other than the one recorded, so each replay also checks
-# that the memory read the model what the trace says. The token counts are the ones llama.cpp reported (xllamacpp, in
-# the packages line below) for all the model read: the first call read 263 tokens for a folder of 29 words, because
-# the model also reads the tool menu and its chat template's markers (the cell after next checks both numbers).
+# shipped local model under each memory: four questions on one agent, with the course's prompt and tools. The notebook
+# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories;
+# `ReplayLLM` refuses a folder other than the one recorded, so each replay also checks what the memory read. The
+# token counts are llama.cpp's (xllamacpp, in the packages line below) for all the model read: the first call read
+# 263 tokens for a folder of 29 words, as the model also reads the tool menu and its chat template's markers (a cell
+# below checks both numbers).
 #
 # The memories: `keep-all` is `KeepAll`; `last-4` is `LastN(SYSTEM_PROMPT, 4)`; `summarise-2-4` is
 # `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, so the small model writes its own summaries.
-# Four questions are a short conversation, hence windows this small.
 
 # %%
 about = describe_recording()  # what data/runs/conversation-gemma3-270m.json says, and the four questions
@@ -382,13 +380,16 @@ compare_on_active_model()  # KeepAll, LastN(8) and Summarise(4, 8) as above, eac
 # %% [markdown]
 # ### Exercise 09.2: how wide must the window be?
 #
-# `LastN(8)` forgot where the conversation started. Find the **smallest** `n` for which `LastN(SYSTEM_PROMPT, n)`
-# answers the last question with Paris, by reasoning rather than by trying values: when the last question's call is
-# made, how many messages follow the system prompt, and where among them is the first question? (`memories["KeepAll"]
-# .history` holds the whole conversation, the final answer included.)
+# `LastN(8)` forgot where the conversation started. Write `smallest_n(history)`: given a whole conversation as
+# `KeepAll` keeps it (`memories["KeepAll"].history`, the final answer included), return the smallest `n` for which
+# `LastN(SYSTEM_PROMPT, n)`, at the last model call, still reads the first question. Reason it out: when that call is
+# made, which messages follow the system prompt, and where is the first question? The check runs it on this
+# conversation and on others, and refuses a function that tries windows with the package's `LastN`.
 
 # %%
-smallest_n = ...  # your answer: a whole number of messages
+def smallest_n(history):
+    raise NotImplementedError  # your code here: a whole number of messages
+
 
 # %%
 check("09.2", smallest_n)

@@ -110,7 +110,31 @@ def points_by_running_summarise(history, keep_last, trigger):
     return points
 
 
-SOLUTIONS = {"09.1": SafeWindow, "09.2": 39, "09.3": summary_points,
+# 09.2 ---------------------------------------------------------------- how wide must the window be?
+def smallest_n(history):
+    return len(history) - 1  # the last call reads everything but the final answer, and the first question is oldest
+
+
+def smallest_n_counting_the_answer(history):
+    return len(history)
+
+
+def smallest_n_from_the_first_reply(history):
+    return len(history) - 2
+
+
+def smallest_n_by_trying(history):
+    from mingraph_lite import LastN
+
+    for n in range(1, len(history) + 1):
+        window = LastN("", n)
+        for message in history[:-1]:
+            window.add(message)
+        if history[0] in window.messages():
+            return n
+
+
+SOLUTIONS = {"09.1": SafeWindow, "09.2": smallest_n, "09.3": summary_points,
              "09.Q2": 8, "09.Q4": "keep_last=2", "09.Q5": "ReplayMismatch"}
 
 QUESTIONS = {
@@ -183,8 +207,9 @@ WRONG = {
              (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
-    "09.2": [(8, "the window must reach back to the first question"), (36, "the first question itself"),
-             (40, "counts the final answer too"), (60, "a smaller window works too")],
+    "09.2": [(smallest_n_counting_the_answer, "counts the final answer too"),
+             (smallest_n_from_the_first_reply, "reach back to the first question itself"),
+             (smallest_n_by_trying, "tries windows instead of reasoning"), (39, "the function itself")],
     "09.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
              (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
              (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
