@@ -80,7 +80,7 @@ slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_ca
 print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
 print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
 assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
-assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup ran: each number is made up
+assert [c.arguments["celsius"] for c in slips] == [22, 20, 10, 10, 10, 10]  # no lookup ran: each is made up
 
 # %% [markdown]
 # The model never looked up a city: it made up 22, converted it, then 20, then 10 four times. The budget stopped the

@@ -126,8 +126,8 @@ show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversa
 # A memory strategy is two methods: `add(message)` puts a message in the folder, and `messages()` returns what the
 # model is read this round. Finish `SafeWindow(system_prompt, n)`: its `messages()` returns the system prompt, then
 # the most recent messages, at least `n` of them (all of them if there are fewer), in order, such that **no answer
-# slip (`ToolMessage`) is kept without the assistant message that asked for it, and no assistant message with slips
-# is kept without the answers it already has**. Keep as few messages as that allows. The check feeds your strategy
+# slip (`ToolMessage`) is kept without the assistant message that asked for it** (the window ends at the latest
+# message, so only its start can cut an exchange). Keep as few messages as that allows. The check feeds your strategy
 # conversations this notebook never shows, one message at a time, for every `n`, and checks what it reads after each.
 #
 # The check refuses a window that hands the cut to the package (its `LastN`, or `memory.safe_start`): that is this
