@@ -9,13 +9,14 @@
 # - say why a run that reached END is not a run that is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
-# **Time:** about 64 minutes (estimated from length and exercises).
+# **Time:** about 65 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
 #
 # - *worksheet* -> the graph's state, here `AgentState`: the messages, the batch of calls still to run
 #   (`pending_calls`), the counts spent against each budget, `answer` and `stop_reason`;
 # - *slip* -> a tool call the model asks for (`ToolCall`: `.name`, `.arguments`);
+# - *change slip* -> what a node returns (notebook 06): a dict of the fields it sets, which the engine merges;
 # - *route* -> the name a router returns; the graph maps it to the next node.
 #
 # Nothing here calls a model: the agent graph runs a **scripted** manager, or **replays** recorded runs of real models.
@@ -55,6 +56,7 @@ end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry()
                                         observers=[recorder]), QUESTION)
 print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
 print("stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"], "| tool calls:", end["tool_calls_made"])
+print("calls in each batch:", [len(m.tool_calls) for m in end["messages"] if m.role == "assistant" and m.tool_calls])
 agent_recorder = EventRecorder()  # the Agent of notebook 03, same manager: the same events, without node_*
 Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
 print("same events as Agent:", [e for e in recorder.events if not e["event"].startswith("node_")] == agent_recorder.events)
@@ -78,7 +80,7 @@ slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_ca
 print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
 print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
 assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
-assert [c.arguments["celsius"] for c in slips][:3] == [22, 20, 10]  # no lookup ran: each number is made up
+assert [c.arguments["celsius"] for c in slips] == [22, 20, 10, 10, 10, 10]  # no lookup ran: each is made up
 
 # %% [markdown]
 # The model never looked up a city: it made up 22, converted it, then 20, then 10 four times. The budget stopped the
@@ -136,7 +138,7 @@ print(f"stop_reason: {stopped['stop_reason']} | model calls: {stopped['model_ste
 # ### Exercise 08.3: the node that gives up, and says why
 #
 # The `"repeat"` route needs a node to go to. A stop that only says "repeated call" leaves whoever reads the run
-# to search the messages for *which* call. Write `give_up(state)`, a node: it returns a slip that
+# to search the messages for *which* call. Write `give_up(state)`, a node: it returns a change slip that
 #
 # 1. sets `stop_reason` to `"repeated call"`, and leaves `answer` and `messages` alone (a stop is not an answer, and
 #    the repeated call never runs, so nothing is filed);
@@ -175,6 +177,9 @@ from mingraph_lite import SystemMessage, UserMessage
 from mingraph_lite.course.definition import load
 from mingraph_lite.graph import initial_agent_state
 
+outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")
+            for r in csv.DictReader((FINISH / m / "results.csv").read_text(encoding="utf-8").splitlines())}
+assert "right" not in outcomes  # every finish-right run: wrong slip, wrong final reasoning or never finished
 finish_right = load("finish-right")
 worked = next(v for v in finish_right.variants if v.name == "worked example")
 start = initial_agent_state(finish_right.question)
@@ -183,12 +188,17 @@ closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-examp
 ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
 print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
       ended["model_steps"])
-asked = {c.id: c.arguments["city"] for m in ended["messages"] if m.role == "assistant" for c in m.tool_calls
-         if c.name == "get_weather"}
-print("lookups:", [f"{asked[m.tool_call_id]}={m.content}" for m in ended["messages"][-4:] if m.role == "tool"])
 print("answer, its first line:", ended["answer"].splitlines()[0])
-made = [c.name for m in ended["messages"][len(start["messages"]):] if m.role == "assistant" for c in m.tool_calls]
-assert made == ["get_weather", "get_weather"]  # this run converted nothing
+
+# %% [markdown]
+# The model mixed in a Spanish word: *convirtió* means "converted". What did its lookups return? The next cell
+# pairs each answer slip of this run with the city its call asked for (a call and its answer share an id).
+
+# %%
+new = ended["messages"][len(start["messages"]):]  # this run's messages, after the worked example
+city_of = {c.id: c.arguments["city"] for m in new if m.role == "assistant" for c in m.tool_calls}
+print("lookups:", [f"{city_of[m.tool_call_id]}={m.content}" for m in new if m.role == "tool"])
+assert [c.name for m in new if m.role == "assistant" for c in m.tool_calls] == ["get_weather", "get_weather"]
 assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in ended["answer"]  # Paris's °C, Tokyo's
 
 # %% [markdown]

@@ -5,18 +5,17 @@
 #
 # - say exactly what a memory strategy reads to the model each round, and measure what that costs on one conversation,
 #   scripted and then real (a recorded conversation with a small local model, its token counts as the model counted);
-# - write a memory window that never cuts a tool call off from its answers, and say why providers insist on it;
+# - write a memory window that never cuts a tool call off from its answers, and say why an answer needs its call;
 # - name the two ways a strategy goes wrong: it *forgets* (a cheap window drops the start) or it *costs* (a summary
 #   needs model calls of its own).
 #
-# **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace); 06 and 07 help but
-# are not needed. Notebook 10 goes on from here with helpers and plans.
-# **Time:** about 92 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 10 goes on from here.
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
-# model. The three memory strategies come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by
-# Shahibur Rahman.
+# model. The sliding window and the running summary are two of the three strategies in "Decoding LLMs: Building AI
+# Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman; its third, state ingestion, is under "What is still open".
 
 # %%
 # %matplotlib inline
@@ -42,15 +41,15 @@ for number, question in enumerate(QUESTIONS, 1):
 # prompt, questions, every tool call and every answer slip, a `ToolMessage`) and the model replies as if for the
 # first time. Above is one conversation: eleven questions in a row to **one** agent, so the folder keeps growing.
 #
-# The model here is a scripted stand-in: a small rule-based reader that answers **only from what it is read this
-# round**. If the temperature it needs is in the folder, it uses it; if not, it calls `get_weather` again. Asked which
+# The model here is a scripted stand-in that answers **only from what it is read this round**. If the temperature it
+# needs is in the folder, it uses it; if not, it calls `get_weather` again. Asked which
 # city came first, it names the first city in a user question (or a summary) it can still see.
 #
 # ### How tokens are counted here
 #
 # A scripted model normally reports no token counts. To compare folders we pass `count_tokens=word_count`: **one
-# token per whitespace-separated word** read (input) and written (output). Real tokenizers split differently, so the
-# numbers are not a bill; the comparison between strategies is the point:
+# token per whitespace-separated word** read (input) and written (output). Real tokenizers differ; the comparison
+# between strategies is the point:
 
 # %%
 llm = conversation_llm()
@@ -96,8 +95,8 @@ assert all(b - a >= 4 for a, b in zip(reads, reads[1:])) and reads[-1] > 6 * rea
 assert all(sum(reads[:k]) >= 24 * k + 2 * k * (k - 1) for k in range(1, len(reads) + 1))  # the bound above
 
 # %% [markdown]
-# Every answer is right, and every call reads more than the one before: the last question needs no tool, yet its
-# single call reads more than six times what the first call read. Each call reads at least 4 words more than the one
+# Every answer is right, and every call reads more than the one before: the last call reads more than six times what
+# the first read. Each call reads at least 4 words more than the one
 # before (the asserts check it), so the total of the first *k* calls is at least 24k + 2k(k-1): it grows with the
 # square of the number of calls.
 #
@@ -118,24 +117,21 @@ print("naive window, n=3:")
 show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversation.py)
 
 # %% [markdown]
-# The window starts with an answer slip whose request is no longer in the folder. Providers reject such a folder (an
-# answer to a question nobody asked), and a model that accepted it would read "75" with no idea what it measures. The
-# reverse is just as bad: an assistant message that asked for tools, kept without the answers, is a question left
-# hanging.
+# The window starts with an answer slip whose request is no longer in the folder: an answer to a question nobody
+# asked, its call id pointing at nothing. A model would read "75" with no idea what it measures. The reverse is just
+# as bad: an assistant message that asked for tools, kept without the answers, is a question left hanging.
 #
 # ### Exercise 09.1: a memory strategy that never separates a tool call from its answers
 #
 # A memory strategy is two methods: `add(message)` puts a message in the folder, and `messages()` returns what the
 # model is read this round. Finish `SafeWindow(system_prompt, n)`: its `messages()` returns the system prompt, then
 # the most recent messages, at least `n` of them (all of them if there are fewer), in order, such that **no answer
-# slip (`ToolMessage`) is kept without the assistant message that asked for it, and no assistant message with slips
-# is kept without the answers it already has**. Keep as few messages as that allows. The check feeds your strategy
-# conversations this notebook never shows (clocks, currencies, flights; one to three slips per reply), one message
-# at a time, for every `n`, and checks what it would read the model after each message.
+# slip (`ToolMessage`) is kept without the assistant message that asked for it** (the window ends at the latest
+# message, so only its start can cut an exchange). Keep as few messages as that allows. The check feeds your strategy
+# conversations this notebook never shows, one message at a time, for every `n`, and checks what it reads after each.
 #
-# Write the cut yourself. The check refuses a window that hands it to the package (its `LastN`, or the helper
-# `memory.safe_start` that `LastN` uses): those are this exercise already written, and calling them teaches nothing
-# about where a safe start lies.
+# The check refuses a window that hands the cut to the package (its `LastN`, or `memory.safe_start`): that is this
+# exercise already written.
 
 # %%
 class SafeWindow:
@@ -244,6 +240,7 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 
 # %%
 twice = QUESTIONS * 2  # scripted: the same eleven questions asked again, so the conversation is twice as long
+# 120 and 40 are only script lengths (how many replies each scripted model may give), not settings of the memories
 long_runs = {"KeepAll": run_conversation(KeepAll(SYSTEM_PROMPT), questions=twice, llm=conversation_llm(120)),
              "Summarise(4, 8)": run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(40), keep_last=4, trigger=8),
                                                  questions=twice, llm=conversation_llm(120))}
@@ -253,52 +250,18 @@ assert long_runs["Summarise(4, 8)"].total_tokens < long_runs["KeepAll"].total_to
 assert all(run.remembers_first_city for run in long_runs.values())
 
 # %% [markdown]
-# There is no free strategy: each trades tokens against what can be forgotten.
-
-# %% [markdown]
-# `Summarise` must not split an exchange either. It may condense in the middle of a turn, even between a reply's two
-# answer slips (never right after a reply that asks for tools), but its cut moves back like `LastN`'s: the reply
-# that asked and the answers it already has stay word for word, and only whole exchanges go into the summary. The
-# next cell watches every condensation of the run above and checks that.
-
-# %%
-class WatchedSummarise(Summarise):
-    """Summarise, noting after each condensation which calls still wait and whether every exchange read is whole."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.seen = []
-
-    def add(self, message):
-        before = len(self.summary_responses)
-        super().add(message)
-        if len(self.summary_responses) > before:
-            read = self.messages()
-            asked = {c.id for m in read if isinstance(m, AssistantMessage) for c in m.tool_calls}
-            answered = {m.tool_call_id for m in read if isinstance(m, ToolMessage)}
-            self.seen.append((sorted(asked - answered), answered <= asked))
-
-
-watched = WatchedSummarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=8)
-run_conversation(watched)
-for waiting, whole in watched.seen:
-    print("condensed; calls still waiting:", waiting or "none", "| every answer slip read with its call:", whole)
-assert all(whole for _, whole in watched.seen) and any(waiting for waiting, _ in watched.seen)
-assert all(len(waiting) == 1 for waiting, _ in watched.seen if waiting)  # the call kept with its sibling's answer
-
-# %% [markdown]
 # ### A real conversation under each memory
 #
 # The scripted reader never misreads, and its "tokens" are words. So we also ran one real conversation, once, with a
-# shipped local model under each memory: four questions in a row on one agent, with the course's prompt and its two
-# weather tools. The notebook **replays** the recorded traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`)
-# through the same memories, and `ReplayLLM` refuses a folder other than the one recorded, so each replay also checks
-# that the memory read the model what the trace says. The token counts are llama.cpp's own (the tool menu and turn
-# markers included).
+# shipped local model under each memory: four questions on one agent, with the course's prompt and tools. The notebook
+# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories;
+# `ReplayLLM` refuses a folder other than the one recorded, so each replay also checks what the memory read. The
+# token counts are llama.cpp's (xllamacpp, in the packages line below) for all the model read: the first call read
+# 263 tokens for a folder of 29 words, as the model also reads the tool menu and its chat template's markers (a cell
+# below checks both numbers).
 #
 # The memories: `keep-all` is `KeepAll`; `last-4` is `LastN(SYSTEM_PROMPT, 4)`; `summarise-2-4` is
 # `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, so the small model writes its own summaries.
-# Windows this small are on purpose: four questions are a short conversation, and a wide window would keep it all.
 
 # %%
 about = describe_recording()  # what data/runs/conversation-gemma3-270m.json says, and the four questions
@@ -343,25 +306,19 @@ plt.show()
 # %% [markdown]
 # What the model did, read from the traces (the cell after this one checks every sentence):
 #
-# - **It answered no question, under any memory.** Every question ran into the limit of 3 model calls, so each one
-#   ended with no answer and the conversation went on. A model of 270M parameters is far from this task; the point
-#   here is what each memory read it, not a good answer.
-# - **Its first reply is the same under all three memories**, as expected from the same first folder, seed and
-#   temperature (sampling with a fixed seed on one machine repeats itself; the cell checks it). It asked for Paris's temperature and, in the same reply, converted 30 °C to Fahrenheit
-#   twice: 30 is a number no tool had returned (Paris is 18 °C). A made-up argument, from a real model.
-# - **`keep-all` reads more at every call**, about a hundred tokens more each time: each reply and its answer slips
-#   stay in the folder. Its last call read more than five times what its first call read. With the whole folder in
-#   view, it did look up the cities it was asked about (Paris, Tokyo, Cairo), if nothing else.
-# - **`last-4` reads stay flat**: from the second question on, every call read between 300 and 330 tokens, because
-#   the window holds the last four messages whatever came before. The price:
-#   by the third call of every question the question itself had scrolled out, and the model, shown mostly its own
-#   Paris look-ups, asked for Paris again and again, also when the question was about Cairo.
-# - **`summarise-2-4` had the model write its own summaries, and they are made up**: the first states temperatures
-#   no tool returned ("In Paris, it's 35 degrees Fahrenheit"), later ones ramble, and one reports a question the user
-#   never asked ("Which of the three cities is the coldest?"). A summary is a model's reply like any other; once it is
-#   written, every later call reads the invention as the history of the conversation. The bill: its agent calls read
-#   about half of what `keep-all`'s read, and its summaries added less than that saved, so on these four questions it
-#   was cheaper than `keep-all` in total, for a history that is fiction.
+# - **It answered no question, under any memory**: every question ran into the limit of 3 model calls (a 270M model
+#   is far from this task; the point is what each memory read it). Its **first reply is the same under all three**
+#   (same first folder, seed and temperature): Paris's temperature, and 30 °C converted twice, a number no tool had
+#   returned (Paris is 18 °C).
+# - **`keep-all` reads about a hundred tokens more at every call**, its last more than five times its first; with the
+#   whole folder in view it did look up Paris, Tokyo and Cairo.
+# - **`last-4` reads stay flat** (300 to 330 tokens from the second question on), but by the third call of every
+#   question the question had scrolled out, and the model, shown its own Paris look-ups, asked for Paris again, also
+#   when the question was about Cairo.
+# - **`summarise-2-4`'s summaries are made up**: the first states a temperature no tool returned ("In Paris, it's 35
+#   degrees Fahrenheit"), and one reports a question the user never asked ("Which of the three cities is the
+#   coldest?"). Every later call reads the invention as history. Its agent calls read about half of `keep-all`'s and
+#   its summaries added less than that saved: cheaper in total, for a history that is fiction.
 
 # %%
 every_end = {end for _, ends in real.values() for end in ends}
@@ -393,7 +350,13 @@ tool_numbers = {e["content"] for name in REAL_STRATEGIES for e in read_trace(rea
 
 assert every_end == {"step limit"}
 assert len(set(firsts.values())) == 1
-first_reply = read_trace(real_trace("keep-all"))[2]["message"]["tool_calls"]
+replies = {name: next(e["message"] for e in read_trace(real_trace(name)) if e["event"] == "model_reply")
+           for name in REAL_STRATEGIES}
+same = {repr((r["content"], [(c["name"], c["arguments"]) for c in r["tool_calls"]])) for r in replies.values()}
+assert len(same) == 1  # the same reply (its call ids aside) under all three memories
+first_reply = replies["keep-all"]["tool_calls"]
+words = sum(len(m.content.split()) for m in folders["keep-all"][0][0])
+assert (words, firsts["keep-all"][1]) == (29, 263)  # the folder's words, and the tokens llama.cpp counted for it
 assert [c["name"] for c in first_reply] == ["get_weather", "to_fahrenheit", "to_fahrenheit"]
 assert all(c["arguments"] == {"celsius": 30} for c in first_reply[1:]) and "30" not in tool_numbers
 assert 90 <= min(steps) and max(steps) <= 120 and keep_reads[-1] > 5 * keep_reads[0]
@@ -417,32 +380,41 @@ compare_on_active_model()  # KeepAll, LastN(8) and Summarise(4, 8) as above, eac
 # %% [markdown]
 # ### Exercise 09.2: how wide must the window be?
 #
-# `LastN(8)` forgot where the conversation started. Find the **smallest** `n` for which `LastN(SYSTEM_PROMPT, n)`
-# answers the last question with Paris, by reasoning rather than by trying values: when the last question's call is
-# made, how many messages follow the system prompt, and where among them is the first question? (`memories["KeepAll"]
-# .history` holds the whole conversation, the final answer included.)
+# `LastN(8)` forgot where the conversation started. Write `smallest_n(history)`: given a whole conversation as
+# `KeepAll` keeps it (`memories["KeepAll"].history`, the final answer included), return the smallest `n` for which
+# `LastN(SYSTEM_PROMPT, n)`, at the last model call, still reads the first question. Reason it out: when that call is
+# made, which messages follow the system prompt, and where is the first question? The check runs it on this
+# conversation and on others, and refuses a function that tries windows with the package's `LastN`.
 
 # %%
-smallest_n = ...  # your answer: a whole number of messages
+def smallest_n(history):
+    raise NotImplementedError  # your code here: a whole number of messages
+
 
 # %%
 check("09.2", smallest_n)
 
 # %% [markdown]
-# ### Exercise 09.3: how often does the summariser run?
+# ### Exercise 09.3: when does the summariser run?
 #
 # The rule, from `Summarise.add`: after **every** message added (a question, a reply, an answer slip, the final
 # answer too), it counts the unsummarised messages. When there are more than `trigger` and the message just added is
-# not a reply asking for tools, it condenses all but the last `keep_last` (the cut moved back, as in `LastN`, to keep
-# an exchange whole). With `keep_last=4, trigger=8` it ran in questions 3, 4, 5, 6, 8 and 10. **In which questions**
-# does it run with `trigger=12` (and `keep_last=4`)? Walk `memories["KeepAll"].history` message by message, without
-# running it, and answer with a list of question numbers, one per summariser call.
+# not a reply asking for tools, it condenses all but the last `keep_last`, the cut moved back (as in `LastN`) past
+# answer slips to the reply that asked for them; if that leaves nothing older to condense, it does not run.
+#
+# Write `summary_points(history, keep_last, trigger)`: walk `history` (a list of messages) with that rule and return
+# the question number (1 for the first `UserMessage`) of each condensation, in order. With `keep_last=4, trigger=8`
+# on `memories["KeepAll"].history` it must give `[3, 4, 5, 6, 8, 10]`, as the run above. The check compares it with
+# the package's `Summarise` on conversations you have not seen, at other settings, and refuses a walk that hands the
+# counting to `Summarise` or `memory.safe_start`.
 
 # %%
-summaries_at_12 = ...  # your answer: a list of question numbers, e.g. [2, 5]
+def summary_points(history, keep_last, trigger):
+    raise NotImplementedError  # your code here: a list of question numbers
+
 
 # %%
-check("09.3", summaries_at_12)
+check("09.3", summary_points)
 
 # %% [markdown]
 # ## What is still open
@@ -452,7 +424,7 @@ check("09.3", summaries_at_12)
 #   the folder fits) rather than by a count of messages. Providers also bill a repeated prefix for less: OpenAI caches
 #   the unchanged start of a prompt automatically and Anthropic caches up to a `cache_control` breakpoint you set (see
 #   each one's "Prompt caching" guide), which favours a folder that only grows at its end over one whose start a
-#   summary keeps rewriting. With a live model the `LLMResponse` counts are the provider's.
+#   summary keeps rewriting.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
 #   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
 #   the folder (the source article's "state ingestion") is the next design, and it needs its own rules for what to keep.
@@ -470,7 +442,7 @@ check("09.3", summaries_at_12)
 # 1. A model call is stateless. What would the model know about question 1 while answering question 2 if our code
 #    did not read it the folder again, and where in this notebook's code is the folder read out?
 # 2. After the first four questions, how many messages does `LastN(SYSTEM_PROMPT, 7)` read after the system prompt?
-# 3. Which line of `naive_last_n` lets an answer slip lose its request, and what would a provider do with that folder?
+# 3. Which line of `naive_last_n` lets an answer slip lose its request, and what would a model read in that folder?
 # 4. With `trigger=8`, which costs fewer tokens in total on the eleven questions: `Summarise` with `keep_last=2` or
 #    with `keep_last=4`? Answer `"keep_last=2"`, `"keep_last=4"` or `"same"`; then read the check's reply: what do
 #    the cheaper one's answers lose?

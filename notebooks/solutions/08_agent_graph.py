@@ -45,6 +45,15 @@ def repeat_against_the_batch_itself(state):
     return "repeat" if any((call.name, call.arguments) in batch for call in state["pending_calls"]) else "tools"
 
 
+def repeat_within_the_batch(state):
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    batch = [(call.name, call.arguments) for call in state["pending_calls"]]
+    if any(batch.count(call) > 1 for call in batch) or any(call in _already_ran(state) for call in batch):
+        return "repeat"
+    return "tools"
+
+
 def repeat_of_the_first_call_only(state):
     if state["stop_reason"] is not None or not state["pending_calls"]:
         return "end"
@@ -97,9 +106,9 @@ def give_up_says_nothing(state):
 
 
 def give_up_in_place(state):
-    slip = give_up(state)
+    change = give_up(state)
     state["pending_calls"] = []
-    return slip
+    return change
 
 
 def give_up_as_a_step_limit(state):
@@ -113,6 +122,7 @@ WRONG = {
     "08.1": [(repeat_by_name_only, "the same name AND the same arguments"),
              (repeat_of_the_last_round_only, "not only the last round"),
              (repeat_against_the_batch_itself, "a first batch repeats nothing"),
+             (repeat_within_the_batch, "the same call twice in one batch is not one"),
              (repeat_wraps_the_package, "write all three rules yourself"),
              (repeat_before_the_stop, "read stop_reason before looking for repeats"),
              (repeat_of_the_first_call_only, "any pending call, not only the first")],

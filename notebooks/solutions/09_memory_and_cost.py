@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mingraph_lite import SystemMessage, ToolMessage
+from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 
 
 # 09.1 ---------------------------------------------------------------- a window that keeps exchanges whole
@@ -52,7 +52,89 @@ class ForgetsTheSystemPrompt(SafeWindow):
         return super().messages()[1:]
 
 
-SOLUTIONS = {"09.1": SafeWindow, "09.2": 39, "09.3": [4, 6, 8, 11],
+# 09.3 ---------------------------------------------------------------- when Summarise condenses
+def summary_points(history, keep_last, trigger):
+    points, asked, start = [], 0, 0  # history[start:] is what is still unsummarised
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        if i + 1 - start > trigger and not waiting:
+            cut = i + 1 - keep_last
+            while cut > start and isinstance(history[cut], ToolMessage):
+                cut -= 1  # keep the reply that asked with the answers it has
+            if cut > start:
+                points.append(asked)
+                start = cut
+    return points
+
+
+def points_at_trigger_or_more(history, keep_last, trigger):
+    return summary_points(history, keep_last, trigger - 1)
+
+
+def points_without_moving_back(history, keep_last, trigger):
+    points, asked, start = [], 0, 0
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        if i + 1 - start > trigger and not waiting:
+            points.append(asked)
+            start = i + 1 - keep_last
+    return points
+
+
+def points_also_mid_exchange(history, keep_last, trigger):
+    points, asked, start = [], 0, 0
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        if i + 1 - start > trigger:
+            cut = i + 1 - keep_last
+            while cut > start and isinstance(history[cut], ToolMessage):
+                cut -= 1
+            if cut > start:
+                points.append(asked)
+                start = cut
+    return points
+
+
+def points_by_running_summarise(history, keep_last, trigger):
+    from mingraph_lite import ScriptedLLM, Summarise
+
+    condense = ScriptedLLM([lambda messages, tools: "condensed"] * 99)
+    memory, points, asked = Summarise("", condense, keep_last=keep_last, trigger=trigger), [], 0
+    for message in history:
+        asked += isinstance(message, UserMessage)
+        before = len(memory.summary_responses)
+        memory.add(message)
+        points += [asked] * (len(memory.summary_responses) - before)
+    return points
+
+
+# 09.2 ---------------------------------------------------------------- how wide must the window be?
+def smallest_n(history):
+    return len(history) - 1  # the last call reads everything but the final answer, and the first question is oldest
+
+
+def smallest_n_counting_the_answer(history):
+    return len(history)
+
+
+def smallest_n_from_the_first_reply(history):
+    return len(history) - 2
+
+
+def smallest_n_by_trying(history):
+    from mingraph_lite import LastN
+
+    for n in range(1, len(history) + 1):
+        window = LastN("", n)
+        for message in history[:-1]:
+            window.add(message)
+        if history[0] in window.messages():
+            return n
+
+
+SOLUTIONS = {"09.1": SafeWindow, "09.2": smallest_n, "09.3": summary_points,
              "09.Q2": 8, "09.Q4": "keep_last=2", "09.Q5": "ReplayMismatch"}
 
 QUESTIONS = {
@@ -62,8 +144,8 @@ QUESTIONS = {
     "09.Q2": "8. The 7th message from the end is an answer slip, so the start moves back one, to the assistant "
              "message that asked for it: the window is one larger than n.",
     "09.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
-             "cut off. A provider rejects such a folder (a tool result with no matching call); a model that took it "
-             "would read a number with nothing saying what it measures.",
+             "cut off. The model would read a tool result whose call id points at no call in the folder: a number "
+             "with nothing saying what it measures (an answer to a question nobody asked).",
     "09.Q4": "keep_last=2 is cheaper: every agent call reads fewer word-for-word messages, and each condensation "
              "takes more at once, so the summariser runs 5 times instead of 6; about 1,590 tokens against 1,725. "
              "The price is in the answers: questions 4 and 10 (the two conversions, which need several calls) "
@@ -121,13 +203,16 @@ class CutsWithTheModule(SafeWindow):
 WRONG = {
     "09.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
              (CutsWithTheModule, "memory.safe_start"),
-             (BuildsLastNEachRead, "LastN.messages() ran"), (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+             (BuildsLastNEachRead, "LastN.messages() ran"),
+             (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
-    "09.2": [(8, "the window must reach back to the first question"), (36, "the first question itself"),
-             (40, "counts the final answer too"), (60, "a smaller window works too")],
-    "09.3": [(4, "not how many times"), ([3, 4, 5, 6, 8, 10], "trigger=8's list"),
-             ([4, 6, 8, 10], "the first 3 of your list are right"), ([4, 7, 10], "the first 1 of your list"), ([5, 9], "wrong from its first question"), ("4, 6", "a list")],
+    "09.2": [(smallest_n_counting_the_answer, "counts the final answer too"),
+             (smallest_n_from_the_first_reply, "reach back to the first question itself"),
+             (smallest_n_by_trying, "tries windows instead of reasoning"), (39, "the function itself")],
+    "09.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
+             (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
+             (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
     "09.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
     "09.Q4": [("keep_last=4", "the run says otherwise"), ("cheaper", "answer with one of")],
     "09.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],

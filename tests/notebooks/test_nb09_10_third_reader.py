@@ -45,9 +45,31 @@ def test_summarise_condensing_mid_turn_keeps_the_waiting_call_with_its_answers()
     assert condensed_while_waiting  # it did condense with calls still waiting, so the case was exercised
 
 
-def test_08_states_the_mid_turn_guarantee_not_a_quiet_moment():
+def test_09_states_the_cut_moving_back_not_a_quiet_moment():
     text = (NOTEBOOKS / "09_memory_and_cost.py").read_text(encoding="utf-8")
-    assert "never while slips wait" not in text and "WatchedSummarise" in text
+    assert "never while slips wait" not in text and "the cut moved back (as in `LastN`) past" in text
+
+
+def test_summarise_on_the_notebooks_conversation_condenses_mid_turn_and_keeps_every_exchange_whole():
+    """What notebook 09's WatchedSummarise cell showed, now here: a condensation may leave a call waiting, never an
+    answer slip without its call."""
+    from lessons.conversation import run_conversation, summariser_llm
+    from mingraph_lite.course.scripts import SYSTEM_PROMPT
+
+    class Watched(Summarise):
+        def add(self, message):
+            before = len(self.summary_responses)
+            super().add(message)
+            if len(self.summary_responses) > before:
+                read = self.messages()
+                asked = {c.id for m in read if isinstance(m, AssistantMessage) for c in m.tool_calls}
+                answered = {m.tool_call_id for m in read if isinstance(m, ToolMessage)}
+                seen.append((sorted(asked - answered), answered <= asked))
+
+    seen: list = []
+    run_conversation(Watched(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=8))
+    assert len(seen) == 6 and all(whole for _, whole in seen) and any(waiting for waiting, _ in seen)
+    assert all(len(waiting) == 1 for waiting, _ in seen if waiting)  # the call kept with its sibling's answer
 
 
 def test_09_q6_answer_is_the_path_a_run_with_failed_left_set_takes():

@@ -66,6 +66,8 @@ TOKYO, PARIS, F24, F18 = ("get_weather", {"city": "Tokyo"}), ("get_weather", {"c
 def _repeat_cases(router: Any) -> None:
     cases = [  # (filed rounds, pending batch, stop_reason, expected, why)
         ([], [TOKYO, PARIS], None, "tools", "a first batch repeats nothing"),
+        ([], [TOKYO, TOKYO], None, "tools",
+         "a repeat is a call already filed, and nothing is filed yet: the same call twice in one batch is not one"),
         ([[TOKYO, PARIS]], [F24], None, "tools", "a new call goes to the tools node"),
         ([[TOKYO, PARIS], [F24]], [F18], None, "tools",
          "to_fahrenheit(celsius=18) is not to_fahrenheit(celsius=24): a repeat is the same name AND the same arguments"),
@@ -129,21 +131,21 @@ def _give_up_case(give_up: Any, filed: list, pending: list) -> None:
         raise Hint(f"your node failed on a worksheet of ours ({type(exc).__name__}): messages are objects (m.role, "
                    "m.tool_calls), and each call has .name and .arguments (a dict)") from None
     if state != before:
-        raise Hint("your node changed the worksheet it was handed; a node returns a slip and the engine merges it")
+        raise Hint("your node changed the worksheet it was handed; a node returns a change slip and the engine merges it")
     if not isinstance(slip, dict):
-        raise Hint(f"your node returned a {type(slip).__name__}; a node returns a slip, a dict of the fields it sets")
+        raise Hint(f"your node returned a {type(slip).__name__}; a node returns a change slip, a dict of the fields it sets")
     if "answer" in slip or "messages" in slip:
-        raise Hint("your slip sets answer or messages: a stop never fills in an answer (only the model's reply "
+        raise Hint("your change slip sets answer or messages: a stop never fills in an answer (only the model's reply "
                    "does), and the repeated call never ran, so nothing is filed")
     if slip.get("stop_reason") != "repeated call":
-        raise Hint(f"your slip's stop_reason is {slip.get('stop_reason')!r}, not 'repeated call': the run's end "
+        raise Hint(f"your change slip's stop_reason is {slip.get('stop_reason')!r}, not 'repeated call': the run's end "
                    "must say why it stopped")
     if slip.get("pending_calls") != [] or "pending_reply" not in slip or slip["pending_reply"] is not None:
         raise Hint("clear the batch: pending_calls [] and pending_reply None, or the stopped run still holds calls "
                    "that look as if they are waiting to run")
     error, ran = slip.get("error"), _filed(state)
     if not isinstance(error, str):
-        raise Hint("say which call repeated in the slip's error field, a string")
+        raise Hint("say which call repeated in the change slip's error field, a string")
     for call in state["pending_calls"]:
         named = f"{call.name}({call.arguments})" in error
         if (call.name, call.arguments) in ran and not named:
@@ -165,7 +167,7 @@ def _repeat_router(state: dict) -> str:
 @exercise("08.3", kind="code", title="give_up(state): the node that stops a repeated call and says which")
 def check_give_up(give_up: Any) -> str:
     if borrowed(give_up, {"agent_with_router", "_stop_repeat", "_repeat_router", "AgentNodes"}):
-        raise Hint("your node calls the course's own; write the slip yourself from the worksheet")
+        raise Hint("your node calls the course's own; write the change slip yourself from the worksheet")
     _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F24])
     _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F18, F24])
     _give_up_case(give_up, [[TOKYO, PARIS], [F24], [F18]], [TOKYO, PARIS])

@@ -1,7 +1,8 @@
-"""Notebook 09's checks: a window that keeps tool exchanges whole, two predictions, and the checked questions.
+"""Notebook 09's checks: a window that keeps tool exchanges whole (09.1), how wide a window must be (09.2), and the
+checked questions. 09.3 (when ``Summarise`` condenses) is in ``nb09_summary.py``.
 
-The window is fed histories the notebook never shows (other tools, one to three slips per reply, every
-window size); the predictions are checked against a fresh run of the conversation.
+Both exercises are run on histories the notebook never shows (other tools, one to three slips per reply, every
+window size, other question lists); the questions are checked against a fresh run of the conversation.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, Too
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from ..conversation import QUESTIONS, real_trace, replay_conversation, run_conversation, summariser_llm
 from . import Hint, exercise
+from .borrowing import borrowed
 
 
 def _exchange(tag: str, slips: Sequence[tuple[str, dict, str]]) -> list[Message]:
@@ -176,58 +178,47 @@ def safe_window(cls: Any) -> str:
             "you had not seen")
 
 
-def _folder_at_last_call() -> list[Message]:
-    """The whole conversation under KeepAll, without the final answer: what the last question's call follows."""
+def _conversation(questions: Sequence[str]) -> list[Message]:
     memory = KeepAll(SYSTEM_PROMPT)
-    run_conversation(memory)
-    return memory.history[:-1]
+    run_conversation(memory, questions=questions)
+    return list(memory.history)
 
 
-@exercise("09.2", kind="reasoning", title="how wide must the window be?")
-def smallest_window(answer: Any) -> str:
-    if not isinstance(answer, int) or isinstance(answer, bool) or answer < 1:
-        raise Hint("n is a whole number of messages, 1 or more")
-    right_here = run_conversation(LastN(SYSTEM_PROMPT, answer)).remembers_first_city
-    right_below = answer > 1 and run_conversation(LastN(SYSTEM_PROMPT, answer - 1)).remembers_first_city
-    folder = _folder_at_last_call()
-    if right_here and not right_below:
-        return (f"right: when the last question is asked the folder holds {len(folder)} messages after the system "
-                "prompt (the final answer is not yet added), the first question is the oldest of them, and the "
-                "model names the first city of a question it can see: the window must hold everything")
-    if right_here and answer == len(folder) + 1:
-        raise Hint(f"n={answer} counts the final answer too, which is added after the last model call: a smaller "
-                   "window works")
-    if right_here:
-        raise Hint(f"n={answer} works, but a smaller window works too")
-    raise Hint(f"with n={answer} the last answer is wrong: the model names the first city of a *question* (a user "
-               "message) it can still see, so the window must reach back to the first question itself, not just "
-               "to its tool call and answer")
+def _reads_first_question(history: list[Message], n: int) -> bool:
+    """Whether LastN(n), at the last model call (all but the final answer added), still reads the first message."""
+    window = LastN(SYSTEM_PROMPT, n)
+    for message in history[:-1]:
+        window.add(message)
+    return any(m is history[0] for m in window.messages())
 
 
-def _summary_questions(trigger: int) -> list[int]:
-    memory = Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=4, trigger=trigger)
-    return [q for q, _, _ in run_conversation(memory).summary_calls]
-
-
-@exercise("09.3", kind="reasoning", title="when does the summariser run?")
-def summaries_at_12(answer: Any) -> str:
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        raise Hint("answer with the list of question numbers in which the summariser runs, one per call (e.g. "
-                   "[2, 5]), not how many times")
-    if not isinstance(answer, list | tuple) or not all(isinstance(q, int) and not isinstance(q, bool)
-                                                        for q in answer):
-        raise Hint("answer with a list of whole question numbers, one per summariser call, e.g. [2, 5]")
-    truth = _summary_questions(12)
-    if list(answer) == _summary_questions(8):
-        raise Hint("that is trigger=8's list: with trigger=12 more messages pile up before each condensation")
-    if list(answer) != truth:
-        right = next((k for k, (a, t) in enumerate(zip(answer, truth)) if a != t), min(len(answer), len(truth)))
-        start = (f"the first {right} of your list are right, then it goes wrong" if right
-                 else "your list is wrong from its first question")
-        raise Hint(f"{start}: after every add (question, reply, answer slip, final answer too), when more than 12 messages are unsummarised and the message just added is not a "
-                   "reply asking for tools, it condenses all but the last 4 (a few more to keep an exchange whole); "
-                   "then count again from those 4")
-    return f"right: {truth}; a later trigger means fewer, larger condensations"
+@exercise("09.2", kind="code", title="smallest_n(history): how wide must the window be?")
+def smallest_window(smallest_n: Any) -> str:
+    if not callable(smallest_n):
+        raise Hint("pass the function itself, smallest_n, not a number")
+    used = borrowed(smallest_n, {"LastN", "KeepAll", "Summarise", "run_conversation", "safe_start"})
+    if used:
+        raise Hint(f"your function calls the package's {used}: that tries windows instead of reasoning where the "
+                   "first question sits. Work it out from the history itself")
+    cases = [("the notebook's conversation", _conversation(QUESTIONS)), *(
+        (f"a conversation you have not seen (#{k})", h) for k, h in enumerate(
+            [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[2]], 1))]
+    for name, history in cases:
+        got = smallest_n(list(history))
+        if not isinstance(got, int) or isinstance(got, bool):
+            raise Hint(f"return a whole number of messages, not {got!r}")
+        truth = next(n for n in range(1, len(history) + 1) if _reads_first_question(history, n))
+        if got == truth:
+            continue
+        if got == len(history):
+            raise Hint(f"on {name} your n={got} counts the final answer too, which is added after the last model "
+                       "call: a smaller window works")
+        if got > truth:
+            raise Hint(f"on {name} your n={got} works, but {truth} works too: find the smallest")
+        raise Hint(f"on {name} with n={got} the last call no longer reads the first question: the window must "
+                   "reach back to the first question itself, not just to its tool call and answer")
+    return (f"right on {len(cases)} conversations: at the last model call the folder holds every message but the "
+            "final answer, and the first question is the oldest of them, so the window must hold them all")
 
 
 # Questions ---------------------------------------------------------------------------------------------------------
