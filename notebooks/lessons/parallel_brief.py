@@ -7,13 +7,19 @@ with its one ``collect`` node split into one branch per city, so it lives here, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_type_hints
 
 from mingraph_lite.course.weather import WEATHER
 from mingraph_lite.graph import END, START
 
 
 CALLS: list[str] = []  # every city collect_one made a node for or collected: 07.1's check refuses an answer that uses it
+
+
+def reducers_of(state_type: type) -> dict[str, Callable]:
+    """{field: reducer} for every Annotated field of a TypedDict (the reducer is the annotation's last item), as in 06."""
+    hints = get_type_hints(state_type, include_extras=True)
+    return {field: hint.__metadata__[-1] for field, hint in hints.items() if hasattr(hint, "__metadata__")}
 
 
 def collect_one(city: str) -> Callable[[dict], dict]:

@@ -196,6 +196,16 @@ def latest_in_place(old, new):
     return old
 
 
+def latest_appends_each_new_one(old, new):  # replaces old's cities, but a city new holds twice is added twice
+    merged, where = list(old), {reading["city"]: i for i, reading in enumerate(old)}
+    for reading in new:
+        if reading["city"] in where:
+            merged[where[reading["city"]]] = reading
+        else:
+            merged.append(reading)
+    return merged
+
+
 def latest_adds(old, new):
     return old + new
 
@@ -273,7 +283,8 @@ WRONG = {
              (latest_only_new, "readings of cities only old holds were lost"),
              (latest_keeps_the_first, "you kept the old reading"),
              (latest_moves_to_the_end, "a replaced city keeps its place"),
-             (latest_in_place, "changed a list it was given")],
+             (latest_in_place, "changed a list it was given"),
+             (latest_appends_each_new_one, "new holds two readings of Oslo")],
     "07.4": [(send_every_city, "a city that already has a reading gets no packet"),
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
@@ -282,7 +293,8 @@ WRONG = {
              (send_with_the_package, "build the packets yourself"),
              (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),
              (send_route_always, "only for a worksheet that misses no city")],
-    "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
+    "07.Q2": [(10, "10 counts node executions"), (9, "the three collecting branches share superstep 1"),
+              ("eight", "a whole number")],
     "07.Q3": [(2, "for every superstep in which an edge into it fires")],
     "07.Q5": [({"supersteps": 6, "collect_city": 2}, "share one superstep"),
               ({"supersteps": 4, "collect_city": 3}, "a city that already has a reading gets no packet"),
@@ -293,7 +305,8 @@ QUESTIONS = {
     "07.Q1": "In one superstep every branch reads the same worksheet and their slips are merged together; a plain "
              "field takes one value, so each branch's readings would replace the others' and whichever merged last "
              "would win, silently dropping cities. The sequential collect wrote all readings in one slip. Our loop "
-             "(like both engines) refuses two writes to a plain field in one superstep and names both nodes: a loud "
+             "refuses two writes to a plain field in one superstep and names both nodes (both engines refuse too; "
+             "LangGraph names only the key): a loud "
              "error at the cause beats a brief that quietly lacks a city.",
     "07.Q2": "8: the three collecting branches share superstep 1, then write_draft, check_draft, two (revise_draft, "
              "check_draft) pairs and hold, one node per superstep (10 node executions).",

@@ -266,6 +266,10 @@ def _reducer_hint(got: Any, old: list, new: list, want: list) -> str:
         return f"a reducer returns the merged value, here a list of readings, not {type(got).__name__}"
     cities = [r.get("city") for r in got if isinstance(r, dict)]
     twice = sorted({c for c in cities if cities.count(c) > 1})
+    repeated = [c for c in twice if [r["city"] for r in new].count(c) > 1]
+    if repeated:
+        return (f"new holds two readings of {repeated[0]} and your list kept both: the later one wins, in the "
+                "first one's place (new holds at most one reading per city once merged)")
     if twice:
         return (f"{twice[0]} appears twice: a reading in new for a city old already has replaces that reading "
                 "(operator.add would keep both)")
@@ -284,7 +288,9 @@ def _reducer_cases(latest_per_city: Any) -> None:
              ([], [_r("London", 11), _r("Oslo", 5)], [_r("London", 11), _r("Oslo", 5)]),
              ([_r("Tokyo", 19, "stale"), _r("Paris", 15, "stale"), _r("Oslo", 5)],
               [_r("Paris", 18), _r("Sydney", 25), _r("Tokyo", 24)],
-              [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)])]
+              [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)]),
+             ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30), _r("Oslo", 7)],  # two readings of one new city
+              [_r("Tokyo", 24), _r("Oslo", 7), _r("Cairo", 30)])]
     for old, new, want in cases:
         kept = deepcopy((old, new))
         got = latest_per_city(old, new)

@@ -21,7 +21,9 @@ def check_q2(answer: Any) -> str:
     graph = build_brief_graph("stubborn", 2)
     graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
     return _number(answer, len(graph.steps), {
-        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps")
+        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps",
+        "the three collecting branches share superstep 1; then one node per superstep: write_draft, check_draft, "
+        "a (revise_draft, check_draft) pair per revision allowed, and hold")
 
 
 def _two_by_two(engine: Any) -> int:
