@@ -1,4 +1,4 @@
-"""The printed LangGraph runs of notebooks 06 and 07: what each helper prints is what the runs did."""
+"""The printed LangGraph runs of notebooks 06 and 07, and the LangGraph behaviour their text states, held to runs."""
 
 from __future__ import annotations
 
@@ -52,3 +52,21 @@ def test_one_parallel_declaration_matches_on_both_engines():
     declare = import_module("solutions.07_parallel_branches").declare_parallel
     rows = compare_engines(declare, initial_state(["Tokyo", "Oslo"]), styles=("complete", "stubborn"))
     assert rows == [("complete", True, True), ("stubborn", True, True)]
+
+
+def test_a_nodes_value_error_leaves_langgraph_as_a_value_error_as_06_says():
+    pytest.importorskip("langgraph")
+    from langgraph.graph import START, StateGraph
+
+    class One(TypedDict):
+        x: int
+
+    def refuse(state):
+        raise ValueError("refusing to publish")
+
+    builder = StateGraph(One)
+    builder.add_node("publish", refuse)
+    builder.add_edge(START, "publish")
+    with pytest.raises(ValueError, match="refusing to publish") as caught:
+        builder.compile().invoke({"x": 1})
+    assert type(caught.value) is ValueError
