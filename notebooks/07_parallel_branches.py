@@ -4,7 +4,7 @@
 # **By the end of this notebook you will be able to**
 #
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
-# - write a branch's node, a reducer, and one declaration that runs on the package's engine and on LangGraph;
+# - write a branch's node, a loop whose join waits on every pass, and a reducer;
 # - fan out with `Send`, one branch per item, and skip the items already done.
 #
 # **Prerequisites:** notebook 06; notebook 04's listeners. LangGraph where installed
@@ -17,13 +17,15 @@
 # Nothing here calls a model.
 
 # %%
+import inspect
 import operator
 from copy import deepcopy
+from functools import partial
 from typing import Annotated, TypedDict, get_type_hints
 
 from lessons.exercises import check
 from lessons.langgraph_runs import compare_engines, plain_field_refusals
-from lessons.parallel_brief import brief_in_parallel, collect_one, reducers_of  # reducers_of: 06's helper
+from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from lessons.reference import reference
 from mingraph_lite import GraphStepLimit, Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
@@ -80,8 +82,8 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# A simplification: `done` keeps every node that ran in the whole run, so this loop is right for a join reached once,
-# as in the brief, but wrong for a join inside a loop, whose second pass would not wait; the engines track each join.
+# A simplification: `done` keeps every node that ran in the whole run, right for a join reached once, as in the
+# brief, but wrong for a join inside a loop (07.2 fixes it).
 
 
 # %% [markdown]
@@ -133,8 +135,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
 #    city (say, `"Oslo already collected"`);
 # 2. otherwise the slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the
-#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city; the reducer adds them to
-#    what the other branches collected;
+#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
 # 3. the node never changes the worksheet it is handed.
 #
 # An answer that calls the package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
@@ -151,7 +152,7 @@ check("07.1", collect_city)
 # From here on, the notebook's own version, loaded unprinted:
 
 # %%
-our_collect_city = reference("07.1")  # a name of its own: yours stays yours for 07.2
+our_collect_city = reference("07.1")  # a name of its own: yours stays yours
 
 
 # %% [markdown]
@@ -177,25 +178,13 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 #
 # ## The parallel brief on the real LangGraph, and on ours
 #
-# LangGraph spells a fan-out as one edge per branch out of the same node, and a join as one edge whose source is a
-# *list* of nodes. The package's `StateGraph` takes the same calls, so one declaration serves both engines if it is
-# handed the builder.
-#
-# ### Exercise 07.2: one declaration, two engines
-#
-# Write `declare_parallel(builder, nodes, cities)`. On the `builder` handed to you (a `StateGraph(BriefState)`, ours or
-# LangGraph's), declare one `collect_<city>` node per city (from `collect_city`, or `our_collect_city` while 07.1 is
-# open), all starting at once and **joined** before `write_draft`, then the rest of 06's brief from `nodes` (a
-# `BriefNodes`). Return it uncompiled: each caller sets its own bound. The check runs it on both engines for other
-# cities, writers and allowances, and compares the supersteps with the brief's.
+# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
+# nodes. The package's `StateGraph` takes the same calls, so one declaration, handed the builder, serves both engines.
+# Here it is, ready (`lessons/parallel_brief.py`), with 07.1's node per branch:
 
 # %%
-def declare_parallel(builder, nodes, cities):
-    raise NotImplementedError  # your code here
-
-
-# %%
-check("07.2", declare_parallel)
+print(inspect.getsource(declare_parallel))
+our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 
 # %% [markdown]
 # ### Why the join edge matters
@@ -234,17 +223,29 @@ print("our engine without the join, superstep by superstep:", no_join.steps)
 
 # %% [markdown]
 # Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
-# worksheet; then `a2` triggers it again in superstep 3. The join waits for both, so 07.2's check looks for it.
+# worksheet; then `a2` triggers it again in superstep 3. The join waits for both.
 #
-# ### Who ran when
+# ### Exercise 07.2: a join inside a loop
 #
-# From here the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node end **with its
-# superstep**:
+# `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
+# `run_looping_supersteps(graph, state)`: the same loop and return, except that a join target starts only once each
+# of its sources has run **since the join last started**. The check runs graphs whose loop passes an uneven join (like
+# `a -> a2` and `b`) two or three times, and the brief; `run_supersteps` itself fails it.
 
 # %%
-our_declare_parallel = reference("07.2")
+def run_looping_supersteps(graph, state):
+    raise NotImplementedError  # your code here
 
 
+# %%
+check("07.2", run_looping_supersteps)
+
+# %% [markdown]
+# ### Who ran when
+#
+# Listeners hear each node end **with its superstep**:
+
+# %%
 class WhoRanWhen(Observer):
     def __init__(self):
         self.ran = []
@@ -368,7 +369,7 @@ assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 # 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
 #    in the order `cities` lists them, built with the `send` you are handed;
 # 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
-#    end at once, still `"working"`, with no draft (the check shows it if you try).
+#    end at once, still `"working"`, with no draft.
 #
 # The check runs the brief with your router at START (path map `["collect_city", "write_draft"]`) on worksheets of
 # its own, on both engines.

@@ -52,3 +52,21 @@ def brief_in_parallel(nodes: Any, cities: list[str], collect_node: Callable[[str
         "reducers": reducers,
         "max_steps": max_steps,
     }
+
+
+def declare_parallel(builder: Any, nodes: Any, cities: list[str], collect_node: Callable[[str], Any]) -> Any:
+    """The parallel brief on a builder (ours or LangGraph's): one branch per city from START, joined, then 06's path."""
+    branches = [f"collect_{city}" for city in cities]
+    for city, branch in zip(cities, branches, strict=True):
+        builder.add_node(branch, collect_node(city))
+        builder.add_edge(START, branch)  # a fan-out: one edge per branch
+    for name in ("write_draft", "check_draft", "revise_draft", "publish", "hold"):
+        builder.add_node(name, getattr(nodes, name))
+    builder.add_edge(branches, "write_draft")  # the join: one edge from the list, waits for every branch
+    builder.add_edge("write_draft", "check_draft")
+    builder.add_conditional_edges("check_draft", nodes.route_after_check,
+                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
+    builder.add_edge("revise_draft", "check_draft")
+    builder.add_edge("publish", END)
+    builder.add_edge("hold", END)
+    return builder  # uncompiled: each caller compiles it with its own bound

@@ -47,9 +47,12 @@ def test_recursion_limit_is_max_steps_plus_one_and_the_snapshots_number_the_step
 
 def test_one_parallel_declaration_matches_on_both_engines():
     pytest.importorskip("langgraph")
-    from importlib import import_module
+    from functools import partial
 
-    declare = import_module("solutions.07_parallel_branches").declare_parallel
+    from lessons.parallel_brief import declare_parallel
+    from lessons.reference import reference
+
+    declare = partial(declare_parallel, collect_node=reference("07.1"))
     rows = compare_engines(declare, initial_state(["Tokyo", "Oslo"]), styles=("complete", "stubborn"))
     assert rows == [("complete", True, True), ("stubborn", True, True)]
 
