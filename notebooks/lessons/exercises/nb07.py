@@ -1,7 +1,7 @@
-"""Notebook 07's exercises and checked questions: a branch's node, a join inside a loop, a reducer.
+"""Notebook 07's exercises 07.1 to 07.3: a branch's node, a join inside a loop, a reducer.
 
-Every checker runs the learner's code on inputs the notebook never shows (other cities, writers and
-allowances, worksheets of its own), on the package's engine and, where installed, on LangGraph.
+Every checker runs the learner's code on inputs the notebook never shows (other cities, graphs and worksheets of
+its own); 07.3's runs the brief with the learner's reducer on the package's engine.
 """
 
 from __future__ import annotations
