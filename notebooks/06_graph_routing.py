@@ -11,7 +11,7 @@
 # - say what `max_steps` and LangGraph's `recursion_limit` count.
 #
 # **Before you start:** notebooks 01 to 03 (the loop, what a run remembers, the cards); Python dicts and functions.
-# **Time:** about 93 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; the copy we
@@ -24,10 +24,11 @@ import inspect
 from typing import get_type_hints
 
 from lessons.exercises import check
+from lessons.langgraph_runs import show_recursion_limits
 from lessons.pictures import draw_brief_paths
 from lessons.reference import reference
 from mingraph_lite import GraphExecutionError, GraphStepLimit, GraphValidationError
-from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_state, render, step_bound
+from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_state, render, review_issues, step_bound
 from mingraph_lite.course.weather import WEATHER
 from mingraph_lite.graph import END, START, StateGraph
 
@@ -132,6 +133,7 @@ assert after_draft["events"] == ["collected", "wrote draft"] and after_draft["re
 
 # %%
 print("plain field, None clears it:", merge(after_draft, {"draft": None})["draft"])
+print("no deep merge, the rows are gone:", merge({"draft": {"rows": ["Tokyo"]}}, {"draft": {"notice": NOTICE}}))
 try:
     merge(after_draft, {"events": None})
 except TypeError as error:
@@ -160,8 +162,15 @@ for node in (BriefNodes.collect, BriefNodes.write_draft, BriefNodes.check_draft,
 # stores a copy of the draft it checked next to its verdict. `hold` is the second way to finish:
 # `status="needs_attention"`, no answer. The sixth node, `publish` (not printed: its first test is rule 1 below),
 # renders the draft as the answer and sets `status="published"`, and raises unless the current draft is the one that
-# passed its check.
-#
+# passed its check. `check_draft` lists a draft's issues with `review_issues`; here Tokyo's temperature is wrong:
+
+# %%
+collected = {**state, **BriefNodes().collect(state)}
+hot = BriefNodes().write_draft(collected)["draft"]
+hot["rows"][0]["celsius"] = 30
+print(review_issues({**collected, "draft": hot}))
+
+# %% [markdown]
 # ## The router: your turn first
 #
 # After `check_draft`, a *router* chooses one of three **routes**: `"accept"`, `"revise"` or `"hold"`. It returns a
@@ -313,7 +322,7 @@ if LangGraphStateGraph is not None:
     print("LangGraph compiles the same forgotten node:", "translate" in accepted.nodes)
 
 # %% [markdown]
-# LangGraph's compile accepts the unreachable node and never runs it; ours refuses, because a forgotten edge is almost
+# LangGraph's compile accepts the unreachable node; ours refuses, because a forgotten edge is almost
 # always a mistake.
 #
 # ## Each exit's path
@@ -469,31 +478,13 @@ assert len(held_path) == step_bound(2)
 # %%
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:
-    from langgraph.checkpoint.memory import InMemorySaver  # keeps one snapshot per superstep, with its number
-    from langgraph.errors import GraphRecursionError
-
-    for limit in (6, 7):
-        try:
-            declare(nodes, on=LangGraphStateGraph).compile().invoke(state, config={"recursion_limit": limit})
-            print(f"recursion_limit={limit}: finished")
-        except GraphRecursionError:
-            print(f"recursion_limit={limit}: GraphRecursionError")
-    lg, thread = declare(nodes, on=LangGraphStateGraph).compile(checkpointer=InMemorySaver()), {"thread_id": "06"}
-    lg.invoke(state, config={"configurable": thread})
-    steps = sorted(snap.metadata["step"] for snap in lg.get_state_history({"configurable": thread}))
-    print("LangGraph's snapshot steps:", steps)
-    assert steps == list(range(-1, 7))
+else:  # the LangGraph calls, and the checkpointer whose snapshots number the steps: lessons/langgraph_runs.py
+    assert show_recursion_limits(declare(nodes, on=LangGraphStateGraph), state, limits=(6, 7)) == list(range(-1, 7))
 
 # %% [markdown]
 # Step -1 is your input, step 0 is START, steps 1 to 6 are the six nodes: `recursion_limit = max_steps + 1`.
-#
-# ### Handing it to a person, on LangGraph
-#
-# Our `hold` ends the run. LangGraph can *pause* instead: a node calls `interrupt(value)`, which saves the worksheet
-# through the checkpointer (keyed by `thread_id`) and hands `value` to the caller; invoking again on the same thread
-# with `Command(resume=answer)` reruns the node, and `interrupt` returns the answer. Our engine has neither
-# checkpoints nor interrupts (LangGraph's documentation, page "Interrupts").
+# Our `hold` ends the run. With a checkpointer, LangGraph can instead *pause* it for a person: a node calls
+# `interrupt(value)`, and a later `Command(resume=answer)` on the same thread carries on; our engine has neither.
 
 # %% [markdown]
 # ## Wrap-up
@@ -517,8 +508,6 @@ else:
 #    would you change to send accepted drafts to a new `translate` node first, and what does compile then check?
 # 4. The stubborn writer, the package's router, `max_revisions=3`: how many nodes run?
 # 5. The complete writer with `max_revisions=2`: what is the smallest `max_steps` that lets our engine finish the run?
-# 6. Your `run` hands each node a deep copy. What would change if it handed the worksheet itself to a node that edits
-#    it and then raises, like `Tamperer`'s `publish`?
 
 # %%
 answer_q2 = ...  # a number

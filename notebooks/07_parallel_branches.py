@@ -4,26 +4,28 @@
 # **By the end of this notebook you will be able to**
 #
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
-# - write a branch's node, a reducer, and one declaration that runs on the package's engine and on LangGraph;
+# - write a branch's node, a loop whose join waits on every pass, and a reducer;
 # - fan out with `Send`, one branch per item, and skip the items already done.
 #
-# **Prerequisites:** notebook 06; notebook 04's listeners. LangGraph is used where it is installed
-# (`pip install 'mingraph-lite[langgraph]'`); cells that need it skip without it.
-# **Time:** about 94 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 06; notebook 04's listeners. LangGraph where installed
+# (`pip install 'mingraph-lite[langgraph]'`); its cells skip without it.
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # **Words:** a *superstep* is one round in which every ready node runs on the same worksheet; a *fan-out* is
 # several edges out of one node, a *join* one edge from several nodes that waits for all; a *reducer* merges a
 # field's old value with a slip's; a `Send` packet starts one branch for one item.
-#
 # Nothing here calls a model.
 
 # %%
+import inspect
 import operator
 from copy import deepcopy
+from functools import partial
 from typing import Annotated, TypedDict, get_type_hints
 
 from lessons.exercises import check
-from lessons.parallel_brief import brief_in_parallel, collect_one
+from lessons.langgraph_runs import compare_engines, plain_field_refusals
+from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from lessons.reference import reference
 from mingraph_lite import GraphStepLimit, Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
@@ -36,21 +38,14 @@ except ImportError:
     LangGraphStateGraph = None
 
 
-def reducers_of(state_type):
-    """{field: reducer} for every Annotated field of a TypedDict (the reducer is the annotation's last item)."""
-    hints = get_type_hints(state_type, include_extras=True)
-    return {field: hint.__metadata__[-1] for field, hint in hints.items() if hasattr(hint, "__metadata__")}
-
-
 state = initial_state(["Tokyo", "Paris"])
 print("the brief's reducers:", reducers_of(BriefState))
 
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# `collect` looks up the cities one after another, though the lookups don't depend on each other. A graph can run
-# them at once: several edges out of one node (a **fan-out**), and one edge from all of them into the next node (a
-# **join**), which waits until every branch has finished.
+# `collect` looks up the cities one after another, though the lookups don't depend on each other. A fan-out runs
+# them at once, and a join waits until every branch has finished.
 #
 # The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
 # their slips are merged only when all have finished, in a fixed order. So what if two branches write the same field?
@@ -87,14 +82,13 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# A simplification: `done` keeps every node that ran in the whole run, so this loop is right for a join reached once,
-# as in the brief, but wrong for a join inside a loop, whose second pass would not wait; the engines track each join.
+# A simplification: `done` keeps every node that ran in the whole run, right for a join reached once, as in the
+# brief, but wrong for a join inside a loop (07.2 fixes it).
 
 
 # %% [markdown]
-# The brief for this loop is a dict like 06.2's, with one `collect_<city>` branch per city (wired in
-# `lessons/parallel_brief.py`). Here is its shape, and the slip of a first-try branch, `collect_one`, which reads
-# nothing and collects its one city:
+# The brief for this loop is a dict like 06.2's, one `collect_<city>` branch per city (wired in
+# `lessons/parallel_brief.py`), and here is the slip of a first-try branch, `collect_one`, which reads nothing:
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
@@ -118,21 +112,14 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
     events: Annotated[list, operator.add]
 
 
-for engine in (StateGraph, LangGraphStateGraph):
-    if engine is None:
-        continue  # LangGraph is not installed
-    sketch = engine(FirstSketch)
-    for city in ("Tokyo", "Paris"):
-        sketch.add_node(f"collect_{city}", collect_one(city))
-        sketch.add_edge(START, f"collect_{city}")
-    try:
-        sketch.compile().invoke({"readings": [], "events": []})
-    except Exception as error:  # each engine has its own error type for this
-        print(f"{engine.__module__.split('.')[0]}: {type(error).__name__}: {str(error).splitlines()[0]}")
+refused = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
+assert "collect_Tokyo" in refused["mingraph_lite"] and "collect_Tokyo" not in refused.get("langgraph", "")
+assert all("At key 'readings'" in message for message in refused.values())
 
 # %% [markdown]
 # With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop refuses, naming
-# both nodes, and so does each engine. The fix is a reducer, as `BriefState`'s `readings` has:
+# both nodes; both engines refuse too, ours naming the nodes, LangGraph only the key. The fix is a reducer, as
+# `BriefState`'s `readings` has:
 
 # %%
 merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
@@ -148,12 +135,10 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
 #    city (say, `"Oslo already collected"`);
 # 2. otherwise the slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the
-#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city; the reducer adds them to
-#    what the other branches collected;
+#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
 # 3. the node never changes the worksheet it is handed.
 #
-# The check runs your node for other cities, on a worksheet that already holds a reading. The package's
-# `BriefNodes.collect_city` reads a `Send` packet, not the worksheet; an answer that calls it is refused.
+# An answer that calls the package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
 
 # %%
 def collect_city(city):
@@ -164,10 +149,10 @@ def collect_city(city):
 check("07.1", collect_city)
 
 # %% [markdown]
-# From here on the notebook runs its own version, loaded unprinted:
+# From here on, the notebook's own version, loaded unprinted:
 
 # %%
-our_collect_city = reference("07.1")  # a name of its own: yours stays yours for 07.2
+our_collect_city = reference("07.1")  # a name of its own: yours stays yours
 
 
 # %% [markdown]
@@ -188,38 +173,24 @@ print("what happened:", happened, "| your guess:", my_guess, "| right:", my_gues
 print("readings:", [r["city"] for r in final["readings"]], "| status:", final["status"])
 
 # %% [markdown]
-# Three collecting nodes share superstep 1, so eight node executions fit in six supersteps. The readings arrive in
-# merge order (sorted by node name), not the order the cities were listed.
+# Three collecting nodes share superstep 1: eight node executions in six supersteps. The readings arrive in merge
+# order (by node name), not the cities' order.
 #
 # ## The parallel brief on the real LangGraph, and on ours
 #
-# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list*:
-# `add_edge([branch_1, branch_2, ...], "write_draft")`. The package's `StateGraph` takes the same calls, so one
-# declaration serves both engines if it is handed the builder.
-#
-# ### Exercise 07.2: one declaration, two engines
-#
-# Write `declare_parallel(builder, nodes, cities)`. On the `builder` you are handed (a `StateGraph(BriefState)`, ours
-# or LangGraph's), declare one `collect_<city>` node per city (made by `collect_city`), all starting at once and
-# **joined** before `write_draft`; then the rest of the brief from `nodes` (a `BriefNodes`), wired as 06's `declare`
-# wired it after `collect`. Return the builder, uncompiled: each caller compiles it with its own bound. The check hands
-# it both engines' builders, for other cities, writers and allowances, and compares the supersteps with the brief's.
-# If 07.1 is still open, make the nodes with `our_collect_city` (loaded above): this exercise is about the declaration.
+# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
+# nodes. The package's `StateGraph` takes the same calls, so one declaration, handed the builder, serves both engines.
+# Here it is, ready (`lessons/parallel_brief.py`), with 07.1's node per branch:
 
 # %%
-def declare_parallel(builder, nodes, cities):
-    raise NotImplementedError  # your code here
-
-
-# %%
-check("07.2", declare_parallel)
+print(inspect.getsource(declare_parallel))
+our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 
 # %% [markdown]
 # ### Why the join edge matters
 #
-# In the brief every branch is one node long, so one edge per branch into `write_draft` (no join) happens to work: all
-# trigger it at once. Give one branch a second node and the difference shows: two branches, `a -> a2` and `b`,
-# declared both ways, on each engine:
+# In the brief, one edge per branch into `write_draft` (no join) happens to work: every branch is one node long, so
+# all trigger it at once. Branches `a -> a2` and `b`, declared both ways, on each engine:
 
 # %%
 class Log(TypedDict):
@@ -252,17 +223,29 @@ print("our engine without the join, superstep by superstep:", no_join.steps)
 
 # %% [markdown]
 # Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
-# worksheet; then `a2` triggers it again in superstep 3. The join waits for both, so 07.2's check looks for it.
+# worksheet; then `a2` triggers it again in superstep 3. The join waits for both.
 #
-# ### Who ran when
+# ### Exercise 07.2: a join inside a loop
 #
-# From here the notebook runs its own `declare_parallel`, loaded unprinted. Listeners hear each node end **with its
-# superstep**:
+# `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
+# `run_looping_supersteps(graph, state)`: the same loop and return, except that a join target starts only once each
+# of its sources has run **since the join last started**. The check runs graphs whose loop passes an uneven join (like
+# `a -> a2` and `b`) two or three times, and the brief; `run_supersteps` itself fails it.
 
 # %%
-our_declare_parallel = reference("07.2")
+def run_looping_supersteps(graph, state):
+    raise NotImplementedError  # your code here
 
 
+# %%
+check("07.2", run_looping_supersteps)
+
+# %% [markdown]
+# ### Who ran when
+#
+# Listeners hear each node end **with its superstep**:
+
+# %%
 class WhoRanWhen(Observer):
     def __init__(self):
         self.ran = []
@@ -274,8 +257,6 @@ class WhoRanWhen(Observer):
 who = WhoRanWhen()
 ours = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
 ours_final = ours.invoke(three, observers=[who])
-for step in sorted({s for s, _ in who.ran}):
-    print(f"  superstep {step}: {', '.join(sorted(n for s, n in who.ran if s == step))}")
 print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
       "| same worksheet:", ours_final == final)
 for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
@@ -301,42 +282,23 @@ for number, ran in enumerate(packaged.steps, start=1):
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# The same declaration on LangGraph's builder, whose `debug` stream says who ran in which superstep:
+# The same declaration on LangGraph's builder, whose `debug` stream says who ran in which superstep, for each writer:
 
 # %%
-def run_on_langgraph(nodes, state):
-    graph = our_declare_parallel(LangGraphStateGraph(BriefState), nodes, state["cities"]).compile()
-    ran, final = [], None
-    for mode, item in graph.stream(state, stream_mode=["debug", "values"], config={"recursion_limit": 11}):
-        if mode == "values":
-            final = item
-        elif item["type"] == "task":
-            ran.append((item["step"], item["payload"]["name"]))
-    return final, sorted(ran)
-
-
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:
-    print(f"{'writer':<16}{'same supersteps':>16}{'same worksheet':>16}   supersteps")
-    for style in ("complete", "missing-notice", "stubborn"):
-        who = WhoRanWhen()
-        ours_end = our_declare_parallel(StateGraph(BriefState), BriefNodes(style), three["cities"]).compile(
-            max_steps=10).invoke(three, observers=[who])
-        theirs_end, theirs_ran = run_on_langgraph(BriefNodes(style), three)
-        print(f"{style:<16}{str(sorted(who.ran) == theirs_ran):>16}{str(ours_end == theirs_end):>16}"
-              f"   {max(step for step, _ in theirs_ran)}")
+else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgraph_runs.py
+    assert all(same_steps and same_end for _, same_steps, same_end in compare_engines(our_declare_parallel, three))
 
 # %% [markdown]
 # ### Where the two engines still differ
 #
-# Three touch this notebook (the first-sketch cell and the comparison above show them):
+# Two touch this notebook (the first-sketch cell and the comparison above show them):
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
 # | Nodes of one superstep | run in threads | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
-# | The bound | `recursion_limit`, per run, in `config` | `max_steps`, at compile: one less for the same run |
 #
 # The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).
 
@@ -357,20 +319,9 @@ print("\nwith 07.1's collect_city, which skips a city already collected:", skipp
 print(skipped["answer"])
 
 # %% [markdown]
-# The package's brief published Tokyo twice, one row stale, and its check did not notice: it compares the draft with
-# rows computed from the same readings, keyed by city, so both sides keep the last Tokyo row. 07.1's skipping branch
-# shows Tokyo once, but the stale 19°C. The fresh reading should win, and the place to say so is a reducer that
-# *replaces* a city's reading.
-#
-# A reducer is any function `(old, new) -> merged`; the engine calls it once per slip. One for the account that drops
-# an event it already holds:
-
-# %%
-def unique_events(old, new):
-    return old + [event for event in new if event not in old]
-
-
-print(unique_events(["collected Tokyo"], ["collected Tokyo", "wrote draft"]))
+# The package's brief published Tokyo twice, one row stale, and its check passed it. 07.1's skipping branch shows
+# Tokyo once, but the stale 19°C. The fresh reading should win: a reducer (any function `(old, new) -> merged`, called
+# once per slip) that *replaces* a city's reading.
 
 # %% [markdown]
 # ### Exercise 07.3: `latest_per_city`
@@ -379,7 +330,8 @@ print(unique_events(["collected Tokyo"], ["collected Tokyo", "wrote draft"]))
 #
 # 1. a reading in `new` for a city `old` already has replaces that city's reading, **in its place** (so the page
 #    keeps its order);
-# 2. a reading for a city not in `old` is added at the end, in the order `new` lists them;
+# 2. a reading for a city not in `old` is added at the end, in the order `new` lists them; if `new` holds two
+#    readings of one city, the later one wins, in the first one's place;
 # 3. return a new list: never change `old` or `new` (the engine may still hold them).
 #
 # The check calls it on lists of its own, then runs the brief with `readings: Annotated[list[dict], latest_per_city]`
@@ -417,10 +369,10 @@ assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 # 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
 #    in the order `cities` lists them, built with the `send` you are handed;
 # 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
-#    end at once, still `"working"`, with no draft (the check shows it if you try).
+#    end at once, still `"working"`, with no draft.
 #
-# The check declares the brief with your router at START (path map `["collect_city", "write_draft"]`) and runs it on
-# worksheets of its own, on our engine and, where installed, on LangGraph.
+# The check runs the brief with your router at START (path map `["collect_city", "write_draft"]`) on worksheets of
+# its own, on both engines.
 
 # %%
 def send_missing(state, send):
@@ -431,14 +383,13 @@ def send_missing(state, send):
 check("07.4", send_missing)
 
 # %% [markdown]
-# **Still open:** the worksheet lives in this process; a restart doesn't resume a run (LangGraph's checkpoints do).
 # **Next, notebook 08:** the agent loop of notebook 01 as a graph, and routes that stop a real model's run.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first; the answers are in `notebooks/solutions/07_parallel_branches.py`
-# (`QUESTIONS`). The cells after the list check three of them against real runs.
+# Answer in your own words first (answers: `QUESTIONS` in `notebooks/solutions/07_parallel_branches.py`); the cells
+# after the list check three against real runs.
 #
 # 1. Why does `readings` need a reducer once the cities are collected in parallel, when the sequential `collect` of
 #    notebook 06 did not? What does our superstep loop do when it is missing, and why is that better than a silent

@@ -356,8 +356,4 @@ QUESTIONS = {
              "step_bound(3) = 2 * 3 + 4.",
     "06.Q5": "4: collect, write_draft, check_draft, publish. Our max_steps counts supersteps, one node each here, "
              "and the complete writer passes the first check, so the allowance is never used.",
-    "06.Q6": "The edit would reach the real worksheet even though the node raised: after the failure the draft would "
-             "carry the tampered 30°C, so whatever looks at the worksheet next (a retry, a person) sees a change that "
-             "no slip returned and no check saw. With a copy, only a returned slip changes anything, and a node that "
-             "raises changes nothing.",
 }

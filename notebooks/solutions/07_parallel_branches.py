@@ -1,7 +1,9 @@
 """Reference answers for notebook 07, plausible wrong ones with the hint each must get, and the questions' answers."""
 
 
-from mingraph_lite.course.brief import BriefNodes, build_brief_graph
+from copy import deepcopy
+
+from mingraph_lite.course.brief import BriefNodes
 from mingraph_lite.course.weather import WEATHER
 
 START, END = "__start__", "__end__"
@@ -86,81 +88,74 @@ def collect_city_wraps_the_package(city):
 
 
 # -- 07.2 -------------------------------------------------------------------------------------------
-def _declare(builder, nodes, cities, *, parallel=True, join=True, second_check=True):
-    branches = [f"collect_{city}" for city in cities]
-    for city, branch in zip(cities, branches):
-        builder.add_node(branch, collect_city(city))
-    for name in ("write_draft", "check_draft", "revise_draft", "publish", "hold"):
-        builder.add_node(name, getattr(nodes, name))
-    if not parallel:  # one after the other: correct worksheet, but one superstep per city
-        chain = [START, *branches, "write_draft"]
-        for source, target in zip(chain, chain[1:]):
-            builder.add_edge(source, target)
-    else:
-        for branch in branches:
-            builder.add_edge(START, branch)  # a fan-out: one edge per branch
-        if join:
-            builder.add_edge(branches, "write_draft")  # the join: waits for every branch
-        else:
-            for branch in branches:
-                builder.add_edge(branch, "write_draft")
-    builder.add_edge("write_draft", "check_draft")
-    builder.add_conditional_edges("check_draft", nodes.route_after_check,
-                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-    if second_check:
-        builder.add_edge("revise_draft", "check_draft")
-    builder.add_edge("publish", END)
-    builder.add_edge("hold", END)
-    return builder
+def next_nodes(graph, node, state):  # as in the notebook
+    if node in graph["routers"]:
+        router, path_map = graph["routers"][node]
+        return [path_map[router(state)]]
+    return graph["edges"].get(node, [])
 
 
-def declare_parallel(builder, nodes, cities):
-    return _declare(builder, nodes, cities)
+def _loop(graph, state, ready):
+    """The notebook's run_supersteps, with who may start next decided by ``ready(ran, triggered)``."""
+    state, log = deepcopy(state), []
+    active = set(next_nodes(graph, START, state))
+    while active - {END}:
+        if len(log) == graph["max_steps"]:
+            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
+        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
+        for node, slip in slips.items():
+            for field, value in slip.items():
+                reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
+                if reducer is None and len(writers) > 1:
+                    raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep")
+                state[field] = reducer(state[field], value) if reducer and field in state else value
+        log.append((len(log) + 1, sorted(slips)))
+        active = ready(graph, [(node, target) for node in slips for target in next_nodes(graph, node, state)])
+    return state, log
 
 
-def declare_one_after_another(builder, nodes, cities):
-    return _declare(builder, nodes, cities, parallel=False)
+def run_looping_supersteps(graph, state):
+    arrived = {}  # join target -> the sources that have run since it last started
+
+    def ready(graph, triggered):
+        active = set()
+        for node, target in triggered:
+            arrived.setdefault(target, set()).add(node)
+            if arrived[target] >= graph["joins"].get(target, set()):
+                active.add(target)
+        for target in active:
+            del arrived[target]  # started: it waits afresh for the next pass
+        return active
+
+    return _loop(graph, state, ready)
 
 
-def declare_without_a_join(builder, nodes, cities):
-    return _declare(builder, nodes, cities, join=False)
+def run_remembers_the_whole_run(graph, state):  # the notebook's run_supersteps: done never forgets
+    done = set()
+
+    def ready(graph, triggered):
+        done.update(node for node, _ in triggered)
+        return {target for _, target in triggered if done >= graph["joins"].get(target, set())}
+
+    return _loop(graph, state, ready)
 
 
-def declare_forgets_the_second_check(builder, nodes, cities):
-    return _declare(builder, nodes, cities, second_check=False)
+def run_remembers_one_superstep(graph, state):  # forgets arrivals between supersteps: an uneven join never starts
+    def ready(graph, triggered):
+        ran = {node for node, _ in triggered}
+        return {target for _, target in triggered if ran >= graph["joins"].get(target, set())}
+
+    return _loop(graph, state, ready)
 
 
-def declare_without_the_hold_node(builder, nodes, cities):
-    branches = [f"collect_{city}" for city in cities]
-    for city, branch in zip(cities, branches):
-        builder.add_node(branch, collect_city(city))
-        builder.add_edge(START, branch)
-    for name in ("write_draft", "check_draft", "revise_draft", "publish"):  # "hold" forgotten
-        builder.add_node(name, getattr(nodes, name))
-    builder.add_edge(branches, "write_draft")
-    builder.add_edge("write_draft", "check_draft")
-    builder.add_conditional_edges("check_draft", nodes.route_after_check,
-                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-    builder.add_edge("revise_draft", "check_draft")
-    builder.add_edge("publish", END)
-    return builder
+def run_in_place(graph, state):  # leaves the caller's state holding the run's result
+    final, log = run_looping_supersteps(graph, state)
+    state.update(final)
+    return final, log
 
 
-def declare_while_07_1_is_open(builder, nodes, cities):
-    def collect_city(city):  # 07.1's cell still holds its stub
-        raise NotImplementedError
-
-    for city in cities:
-        builder.add_node(f"collect_{city}", collect_city(city))
-    return builder
-
-
-def declare_and_compile(builder, nodes, cities):
-    return _declare(builder, nodes, cities).compile()
-
-
-def declare_with_the_package(builder, nodes, cities):
-    return build_brief_graph(nodes.draft_style, nodes.max_revisions)
+def run_returns_the_state_only(graph, state):
+    return run_looping_supersteps(graph, state)[0]
 
 
 # -- 07.3 -------------------------------------------------------------------------------------------
@@ -194,6 +189,16 @@ def latest_in_place(old, new):
     for reading in new:
         old[:] = [r for r in old if r["city"] != reading["city"]] + [reading]
     return old
+
+
+def latest_appends_each_new_one(old, new):  # replaces old's cities, but a city new holds twice is added twice
+    merged, where = list(old), {reading["city"]: i for i, reading in enumerate(old)}
+    for reading in new:
+        if reading["city"] in where:
+            merged[where[reading["city"]]] = reading
+        else:
+            merged.append(reading)
+    return merged
 
 
 def latest_adds(old, new):
@@ -249,7 +254,7 @@ def send_with_the_package(state, send):
     return [p for p in BriefNodes.fan_out(state, send) if p]
 
 
-SOLUTIONS = {"07.1": collect_city, "07.2": declare_parallel, "07.3": latest_per_city, "07.4": send_missing,
+SOLUTIONS = {"07.1": collect_city, "07.2": run_looping_supersteps, "07.3": latest_per_city, "07.4": send_missing,
              "07.Q2": 8, "07.Q3": 1, "07.Q5": {"supersteps": 4, "collect_city": 2}}
 
 WRONG = {
@@ -262,18 +267,16 @@ WRONG = {
              (collect_city_wrong_field, "WEATHER[city], which holds 'celsius' and 'conditions'"),
              (collect_city_wraps_the_package, "reads a Send packet"),
              (collect_city_wraps_collect_one, "your node calls collect_one")],
-    "07.2": [(declare_one_after_another, "every city's collecting node should start at once"),
-             (declare_forgets_the_second_check, "a node with no outgoing edge ends the run"),
-             (declare_without_a_join, "Join them with one add_edge"),
-             (declare_without_the_hold_node, "refused to compile your declaration"),
-             (declare_and_compile, "return the builder itself, uncompiled"),
-             (declare_while_07_1_is_open, "07.1's collect_city is still the stub"),
-             (declare_with_the_package, "one named collect_<city> node per city")],
+    "07.2": [(run_remembers_the_whole_run, "next to one of its sources"),
+             (run_remembers_one_superstep, "never started"),
+             (run_in_place, "changed the state it was handed"),
+             (run_returns_the_state_only, "return (state, log)")],
     "07.3": [(latest_adds, "appears twice"),
              (latest_only_new, "readings of cities only old holds were lost"),
              (latest_keeps_the_first, "you kept the old reading"),
              (latest_moves_to_the_end, "a replaced city keeps its place"),
-             (latest_in_place, "changed a list it was given")],
+             (latest_in_place, "changed a list it was given"),
+             (latest_appends_each_new_one, "new holds two readings of Oslo")],
     "07.4": [(send_every_city, "a city that already has a reading gets no packet"),
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
@@ -282,7 +285,8 @@ WRONG = {
              (send_with_the_package, "build the packets yourself"),
              (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),
              (send_route_always, "only for a worksheet that misses no city")],
-    "07.Q2": [(10, "10 counts node executions"), ("eight", "a whole number")],
+    "07.Q2": [(10, "10 counts node executions"), (9, "the three collecting branches share superstep 1"),
+              ("eight", "a whole number")],
     "07.Q3": [(2, "for every superstep in which an edge into it fires")],
     "07.Q5": [({"supersteps": 6, "collect_city": 2}, "share one superstep"),
               ({"supersteps": 4, "collect_city": 3}, "a city that already has a reading gets no packet"),
@@ -293,7 +297,8 @@ QUESTIONS = {
     "07.Q1": "In one superstep every branch reads the same worksheet and their slips are merged together; a plain "
              "field takes one value, so each branch's readings would replace the others' and whichever merged last "
              "would win, silently dropping cities. The sequential collect wrote all readings in one slip. Our loop "
-             "(like both engines) refuses two writes to a plain field in one superstep and names both nodes: a loud "
+             "refuses two writes to a plain field in one superstep and names both nodes (both engines refuse too; "
+             "LangGraph names only the key): a loud "
              "error at the cause beats a brief that quietly lacks a city.",
     "07.Q2": "8: the three collecting branches share superstep 1, then write_draft, check_draft, two (revise_draft, "
              "check_draft) pairs and hold, one node per superstep (10 node executions).",

@@ -23,3 +23,10 @@ def test_the_first_try_branch_writes_its_city_only():
     slip = collect_one("Cairo")({"readings": []})
     assert slip["readings"] == [{"city": "Cairo", **WEATHER["Cairo"]}]
     assert slip["events"] == ["collected Cairo"]
+
+
+def test_reducers_of_finds_each_annotated_fields_reducer_and_nothing_else():
+    from lessons.parallel_brief import reducers_of
+    from mingraph_lite.course.brief import BriefState
+
+    assert reducers_of(BriefState) == {"readings": operator.add, "events": operator.add}

@@ -57,31 +57,24 @@ def test_a_value_taken_from_a_loaded_reference_module_is_refused_too():
     assert verdict("03.Q3", dict(ours.Q3_ANSWER)).passed  # the same answer written out is the learner's to give
 
 
-def test_a_later_exercise_may_run_the_earlier_ones_own_version_but_not_its_own():
-    """A learner stuck on 07.1 can still do 07.2 with the notebook's collect_city; 07.2's own version stays refused."""
-    from lessons.parallel_brief import END, START
+def test_a_later_exercise_may_run_the_earlier_ones_own_version_but_not_its_own(monkeypatch):
+    """An exercise with may_use=("07.1",) passes an answer built on the notebook's collect_city; an answer that runs
+    another exercise's own version (here 07.2's) stays refused."""
+    from lessons.exercises import EXERCISES, Exercise
 
+    def checker(answer):
+        return f"ran {answer('Oslo')({'readings': []})['readings'][0]['city']}"
+
+    monkeypatch.setitem(EXERCISES, "99.1", Exercise("99.1", "code", "a later exercise", checker, ("07.1",)))
     our_collect_city = reference("07.1")
 
-    def declare_parallel(builder, nodes, cities):  # the learner's own, built on the notebook's collect_city
-        for city in cities:
-            builder.add_node(f"collect_{city}", our_collect_city(city))
-            builder.add_edge(START, f"collect_{city}")
-        for name in ("write_draft", "check_draft", "revise_draft", "publish", "hold"):
-            builder.add_node(name, getattr(nodes, name))
-        builder.add_edge([f"collect_{city}" for city in cities], "write_draft")
-        builder.add_edge("write_draft", "check_draft")
-        builder.add_conditional_edges("check_draft", nodes.route_after_check,
-                                      {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
-        builder.add_edge("revise_draft", "check_draft")
-        builder.add_edge("publish", END)
-        builder.add_edge("hold", END)
-        return builder
+    def built_on_it(city):  # the learner's own, built on the notebook's collect_city
+        return our_collect_city(city)
 
-    assert verdict("07.2", declare_parallel).passed, str(verdict("07.2", declare_parallel))
+    assert verdict("99.1", built_on_it).passed, str(verdict("99.1", built_on_it))
 
-    def wraps_the_answer(builder, nodes, cities):
-        return reference("07.2")(builder, nodes, cities)
+    def wraps_the_answer(graph, state):
+        return reference("07.2")(graph, state)
 
     refused = verdict("07.2", wraps_the_answer)
     assert refused.status == "not yet" and "notebook's own version" in refused.message, str(refused)

@@ -37,7 +37,10 @@ def test_06_never_shows_the_first_rule_of_06_1():
 def test_06_reads_no_private_langgraph_module_and_finds_the_limit_by_running():
     text = "\n".join(_sources(NB06))
     assert "langgraph.pregel" not in text and "getsource(loop)" not in text
-    assert "GraphRecursionError" in text and 'config={"recursion_limit": limit}' in text
+    assert "show_recursion_limits(declare(nodes, on=LangGraphStateGraph)" in text  # the limit found by running:
+    helper = (NOTEBOOKS / "lessons" / "langgraph_runs.py").read_text(encoding="utf-8")
+    assert "GraphRecursionError" in helper and 'config={"recursion_limit": limit}' in helper
+    assert "langgraph.pregel" not in helper
 
 
 def test_08_draws_the_agent_graph_and_asks_to_build_its_router_without_showing_it():

@@ -37,6 +37,28 @@ def test_06_names_checkpoints_and_interrupts_as_what_an_engine_adds():
     assert "interrupt(value)" in text and "Command(resume=" in text and "checkpointer" in text
 
 
+def test_langgraph_pauses_at_interrupt_and_resumes_with_command_as_06_says():
+    import pytest
+
+    pytest.importorskip("langgraph")
+    from typing import TypedDict
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Command, interrupt
+
+    class Ask(TypedDict):
+        answer: str
+
+    builder = StateGraph(Ask)
+    builder.add_node("ask", lambda state: {"answer": interrupt("publish anyway?")})
+    builder.add_edge(START, "ask")
+    graph, thread = builder.compile(checkpointer=InMemorySaver()), {"configurable": {"thread_id": "t"}}
+    paused = graph.invoke({"answer": ""}, config=thread)
+    assert paused["answer"] == "" and paused["__interrupt__"][0].value == "publish anyway?"
+    assert graph.invoke(Command(resume="yes"), config=thread)["answer"] == "yes"
+
+
 def test_07_shows_write_running_next_to_a2_without_the_join():
     assert "(('a', 'b'), ('a2', 'write'), ('write',))" in _shown("07_parallel_branches")
     assert "while `a2` is still running" not in _markdown("07_parallel_branches")

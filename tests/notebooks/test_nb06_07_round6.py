@@ -80,20 +80,24 @@ def test_07_4_hint_reports_the_status_the_run_really_ended_with():
     assert result.status == "not yet" and "status 'working'" in result.message and "draft None" in result.message
 
 
-def test_07_2_hint_names_07_1_when_only_collect_city_is_a_stub():
-    def collect_city(city):
-        raise NotImplementedError
+def test_07_2_refuses_the_notebooks_own_run_supersteps_naming_the_early_join():
+    """07.2 asks for the fix the notebook admits its loop needs: the loop as shown, run as is, fails the check."""
+    from copy import deepcopy
 
-    def declare_parallel(builder, nodes, cities):
-        for city in cities:
-            builder.add_node(f"collect_{city}", collect_city(city))
-        return builder
+    import jupytext
 
-    def declare_stub(builder, nodes, cities):
-        raise NotImplementedError
+    from mingraph_lite.graph import END, START
 
-    assert "07.1's collect_city is still the stub" in verdict("07.2", declare_parallel).message
-    assert verdict("07.2", declare_stub).status == "not done"  # 07.2's own stub is still "not done"
+    cell = next(c.source for c in jupytext.read(NOTEBOOKS / f"{NB07}.py").cells if "def run_supersteps(" in c.source)
+    space = {"deepcopy": deepcopy, "START": START, "END": END}
+    exec(cell, space)  # the notebook's next_nodes and run_supersteps, exactly as printed
+    result = verdict("07.2", space["run_supersteps"])
+    assert result.status == "not yet" and "next to one of its sources" in result.message, str(result)
+
+    def stub(graph, state):
+        raise NotImplementedError  # your code here
+
+    assert verdict("07.2", stub).status == "not done"
 
 
 def test_08_replays_gemma_run_12_which_swaps_the_cities_and_calls_celsius_fahrenheit():

@@ -1,20 +1,21 @@
-"""Notebook 07's exercises and checked questions: a branch's node, one declaration for two engines, a reducer.
+"""Notebook 07's exercises 07.1 to 07.3: a branch's node, a join inside a loop, a reducer.
 
-Every checker runs the learner's code on inputs the notebook never shows (other cities, writers and
-allowances, worksheets of its own), on the package's engine and, where installed, on LangGraph.
+Every checker runs the learner's code on inputs the notebook never shows (other cities, graphs and worksheets of
+its own); 07.3's runs the brief with the learner's reducer on the package's engine.
 """
 
 from __future__ import annotations
 
+import operator
 from copy import deepcopy
 from typing import Annotated, Any, TypedDict, get_type_hints
 
 from mingraph_lite.course.brief import BriefNodes, BriefState, connect_brief, initial_state
 from mingraph_lite.course.weather import WEATHER
-from mingraph_lite.graph import StateGraph
+from mingraph_lite.graph import END, START, StateGraph
 from . import Hint, exercise
 from .borrowing import borrowed
-from ..parallel_brief import CALLS
+from ..parallel_brief import CALLS, brief_in_parallel, collect_one
 
 # -- 07.1: a node for a parallel branch --------------------------------------------------------------
 
@@ -122,137 +123,75 @@ def _check_slip(city: str, slip: Any) -> dict[str, Any]:
     return slip
 
 
-# -- 07.2: the parallel brief declared once, for both engines ----------------------------------------
+# -- 07.2: a superstep loop whose join waits afresh on each pass -------------------------------------
 
-def _reference_path(nodes: BriefNodes, cities: list[str]) -> list[str]:
-    """The brief's path after collecting, walked here with the nodes themselves (no engine involved)."""
-    state = initial_state(cities)
-    state["readings"] = [{"city": c, **WEATHER[c]} for c in sorted(cities)]
-    path, node = [], "write_draft"
-    fixed = {"write_draft": "check_draft", "revise_draft": "check_draft"}
-    routes = {"accept": "publish", "revise": "revise_draft", "hold": "hold"}
-    while True:
-        update = getattr(nodes, node)(deepcopy(state))
-        state = {**state, **{k: v for k, v in update.items() if k != "events"}}
-        path.append(node)
-        if node in ("publish", "hold"):
-            return path
-        node = routes[nodes.route_after_check(state)] if node == "check_draft" else fixed[node]
+def _looping_graph(first: str, other: str, join: str, laps: int) -> dict[str, Any]:
+    """START -> lap -> (first -> first2, other) -> join -> lap again, ``laps`` times: an uneven join inside a loop."""
+    second = f"{first}2"
+
+    def mark(name: str) -> Any:
+        return lambda state: {"log": [name]}
+
+    return {"nodes": {"lap": lambda state: {"log": ["lap"], "laps": state["laps"] + 1},
+                      first: mark(first), second: mark(second), other: mark(other), join: mark(join)},
+            "edges": {START: ["lap"], "lap": [first, other], first: [second], second: [join], other: [join]},
+            "routers": {join: (lambda state: "again" if state["laps"] < laps else "stop", {"again": "lap", "stop": END})},
+            "joins": {join: {second, other}}, "reducers": {"log": operator.add}, "max_steps": 4 * laps + 4}
 
 
-def _supersteps_on_langgraph(graph: Any, cities: list[str], limit: int) -> list[tuple[int, str]]:
-    steps = []
-    for item in graph.stream(initial_state(cities), stream_mode="debug", config={"recursion_limit": limit}):
-        if item["type"] == "task":
-            steps.append((item["step"], item["payload"]["name"]))
-    return steps
-
-
-def _supersteps_on_ours(graph: Any, cities: list[str], limit: int) -> list[tuple[int, str]]:
-    graph.invoke(initial_state(cities))
-    return [(number, node) for number, ran in enumerate(graph.steps, start=1) for node in ran]
-
-
-class _Recording:
-    """Hands the learner a builder that forwards every call and remembers the edges declared."""
-
-    def __init__(self, builder: Any) -> None:
-        self.builder, self.edges = builder, []
-
-    def add_edge(self, source: Any, target: str) -> Any:
-        self.edges.append((tuple(source) if isinstance(source, list | tuple) else source, target))
-        self.builder.add_edge(source, target)
-        return self
-
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self.builder, name)
-        if not callable(method):
-            return method
-
-        def forward(*args: Any, **kwargs: Any) -> Any:
-            result = method(*args, **kwargs)
-            return self if result is self.builder else result
-        return forward
-
-
-def _declared(declare_parallel: Any, engine: Any, nodes: BriefNodes, cities: list[str]) -> _Recording:
-    recording = _Recording(engine(BriefState))
+def _run_loop(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> tuple[dict[str, Any], list]:
+    kept = deepcopy(state)
     try:
-        returned = declare_parallel(recording, nodes, cities)
-    except NotImplementedError as exc:
-        _refuse_open_07_1(exc)
+        result = run(graph, state)
+    except NotImplementedError:  # the stub (a RuntimeError too): "not done", not a hint
         raise
-    if returned is not recording and hasattr(returned, "stream"):
-        raise Hint("declare_parallel returned a compiled graph: return the builder itself, uncompiled, so each "
-                   "caller compiles it with its own bound (max_steps on ours, recursion_limit on LangGraph)")
-    if returned is not recording:
-        raise Hint(f"declare_parallel returned {type(returned).__name__}: return the builder you were handed")
-    return recording
+    except RuntimeError as error:  # max_steps: the loop went round more often than the graph says
+        raise Hint(f"your loop stopped at max_steps ({error}): a join started before all its sources had run "
+                   "again, and the run went round once too often") from None
+    if state != kept:
+        raise Hint("your loop changed the state it was handed; work on a deep copy, as run_supersteps does")
+    if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], list)):
+        raise Hint("return (state, log), as run_supersteps does")
+    return result
 
 
-def _refuse_open_07_1(exc: NotImplementedError) -> None:
-    """A stub raised by collect_city, not by declare_parallel itself: 07.2 is written, 07.1 is not."""
-    frame = exc.__traceback__
-    while frame.tb_next is not None:
-        frame = frame.tb_next
-    if frame.tb_frame.f_code.co_name == "collect_city":
-        raise Hint("your declaration calls collect_city, and 07.1's collect_city is still the stub: finish 07.1, or "
-                   "make the nodes with our_collect_city (the notebook's own, loaded after 07.1)") from None
+def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
+    ran = [names for _, names in log]
+    if not any(join in names for names in ran):
+        return (f"{join!r} never started: its sources finish in different supersteps, so the join must remember "
+                "which have run, across supersteps, until all have")
+    early = next((step for step, names in log if join in names and sources & set(names)), None)
+    if early is not None:
+        return (f"superstep {early} ran {join!r} next to one of its sources: the join started before that source "
+                f"had run again, because what it waits for still held the first pass. Forget a join's sources "
+                "each time it starts")
+    return f"your log was {log}, the run should go {want}"
 
 
-def _engines() -> list[tuple[str, Any, Any]]:
-    try:
-        from langgraph.graph import StateGraph as LangGraph
-    except ImportError:  # checked on our engine only
-        LangGraph = None
-    engines = [("LangGraph", LangGraph, _supersteps_on_langgraph)] if LangGraph else []
-    return engines + [("our engine", StateGraph, _supersteps_on_ours)]
-
-
-@exercise("07.2", kind="code", title="declare_parallel(builder, nodes, cities): one declaration, two engines",
-          may_use=("07.1",))
-def check_declare(declare_parallel: Any) -> str:
-    used = borrowed(declare_parallel, {"build_brief_graph", "connect_brief", "fan_out", "Send"})
-    if used:
-        raise Hint(f"your declaration uses the package's ({used}), which sends packets to one collect_city node: "
-                   "declare one named collect_<city> node per city, each with its own edge from START")
-    for cities, style, allowance in ((["Oslo", "Cairo", "London"], "stubborn", 2),
-                                     (["Sydney", "New York"], "complete", 0),
-                                     (["Cairo", "Oslo"], "missing-notice", 3)):
-        nodes, branches = BriefNodes(style, allowance), [f"collect_{c}" for c in cities]
-        want = [(1, b) for b in sorted(branches)]
-        want += [(i + 2, node) for i, node in enumerate(_reference_path(nodes, cities))]
-        for name, engine, supersteps in _engines():
-            recording = _declared(declare_parallel, engine, nodes, cities)
-            try:
-                graph = recording.builder.compile()
-            except Exception as error:  # each engine words its refusal its own way; say what to look at
-                raise Hint(f"{name} refused to compile your declaration ({str(error).splitlines()[0]}): every node "
-                           "an edge or a route names must be added, and every added node reached") from None
-            steps = sorted(supersteps(graph, cities, 4 * allowance + 10))
-            first = sorted(n for s, n in steps if s == 1)
-            if first != sorted(branches):
-                raise Hint(f"on {name}, for {cities} the first superstep ran {first}: every city's collecting "
-                           "node should start at once, each with its own edge from START")
-            if steps != sorted(want):
-                raise Hint(_langgraph_hint([n for _, n in steps[len(cities):]], [n for _, n in want[len(cities):]]))
-        if not any(isinstance(s, tuple) and set(s) == set(branches) and t == "write_draft" for s, t in recording.edges):
-            raise Hint("each branch has its own edge into write_draft, and no join: it works here only because every "
-                       "branch is one node long; a longer branch would start write_draft twice. Join them with one "
-                       "add_edge([every collect_<city>], 'write_draft')")
-    return "every city collected in one superstep, joined, then the same path through every exit, on both engines"
-
-
-def _langgraph_hint(path: list[str], want: list[str]) -> str:
-    for i, (got, expected) in enumerate(zip(path, want, strict=False)):
-        if got != expected:
-            after = f"after {path[i - 1]!r}" if i else "after the collecting branches"
-            return f"{after} your graph went to {got!r}; check the edges and the path map out of that node"
-    if len(path) < len(want):
-        last = repr(path[-1]) if path else "the collecting branches"
-        return (f"your graph ended the run after {last}: a node with no outgoing edge ends the run; which edge "
-                "is missing?")
-    return f"your graph ran on after {want[-1]!r}: publish and hold both go to END"
+@exercise("07.2", kind="code", title="run_looping_supersteps(graph, state): a join inside a loop")
+def check_looping(run_looping_supersteps: Any) -> str:
+    for first, other, join, laps in (("c", "d", "meet", 2), ("north", "south", "merge", 3)):
+        graph = _looping_graph(first, other, join, laps)
+        want = []
+        for lap in range(laps):
+            want += [(len(want) + 1, ["lap"]), (len(want) + 2, sorted([first, other])), (len(want) + 3, [f"{first}2"]),
+                     (len(want) + 4, [join])]
+        state, log = _run_loop(run_looping_supersteps, graph, {"log": [], "laps": 0})
+        if [(step, sorted(names)) for step, names in log] != want:
+            raise Hint(_loop_hint(log, want, {f"{first}2", other}, join))
+        if state.get("log", [])[-1:] != [join] or state.get("laps") != laps:
+            raise Hint(f"the log is right, but the final state is {state}: merge each slip as run_supersteps does")
+    cities = ["Oslo", "Cairo"]
+    brief = brief_in_parallel(BriefNodes("missing-notice", 1), cities, collect_one,
+                              {"readings": operator.add, "events": operator.add})
+    state, log = _run_loop(run_looping_supersteps, brief, initial_state(cities))
+    del CALLS[:]
+    path = ["write_draft", "check_draft", "revise_draft", "check_draft", "publish"]
+    if [(step, sorted(names)) for step, names in log] != [(1, ["collect_Cairo", "collect_Oslo"])] + \
+            [(i + 2, [node]) for i, node in enumerate(path)] or state.get("status") != "published":
+        raise Hint(f"on the parallel brief (no loop through its join) your log was {log}: the brief's join is "
+                   "reached once, and should run as with run_supersteps")
+    return "each pass waits for the join's sources again; the brief runs as before"
 
 
 # -- 07.3: a reducer that keeps the latest reading per city ------------------------------------------
@@ -266,6 +205,10 @@ def _reducer_hint(got: Any, old: list, new: list, want: list) -> str:
         return f"a reducer returns the merged value, here a list of readings, not {type(got).__name__}"
     cities = [r.get("city") for r in got if isinstance(r, dict)]
     twice = sorted({c for c in cities if cities.count(c) > 1})
+    repeated = [c for c in twice if [r["city"] for r in new].count(c) > 1]
+    if repeated:
+        return (f"new holds two readings of {repeated[0]} and your list kept both: the later one wins, in the "
+                "first one's place (new holds at most one reading per city once merged)")
     if twice:
         return (f"{twice[0]} appears twice: a reading in new for a city old already has replaces that reading "
                 "(operator.add would keep both)")
@@ -284,7 +227,9 @@ def _reducer_cases(latest_per_city: Any) -> None:
              ([], [_r("London", 11), _r("Oslo", 5)], [_r("London", 11), _r("Oslo", 5)]),
              ([_r("Tokyo", 19, "stale"), _r("Paris", 15, "stale"), _r("Oslo", 5)],
               [_r("Paris", 18), _r("Sydney", 25), _r("Tokyo", 24)],
-              [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)])]
+              [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)]),
+             ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30), _r("Oslo", 7)],  # two readings of one new city
+              [_r("Tokyo", 24), _r("Oslo", 7), _r("Cairo", 30)])]
     for old, new, want in cases:
         kept = deepcopy((old, new))
         got = latest_per_city(old, new)
@@ -311,4 +256,4 @@ def check_latest(latest_per_city: Any) -> str:
     return "a city's new reading replaces its old one in place; new cities are added; the brief shows each city once"
 
 
-__all__ = ["check_collect_city", "check_declare", "check_latest"]
+__all__ = ["check_collect_city", "check_looping", "check_latest"]

@@ -11,7 +11,6 @@ from mingraph_lite.course.weather import WEATHER
 from . import Hint, NotDone, exercise
 from . import number_answer as _number
 from .nb06 import START, END
-from .nb07 import _engines
 
 
 @exercise("07.Q2", kind="reasoning", title="supersteps of the parallel stubborn run")
@@ -21,7 +20,19 @@ def check_q2(answer: Any) -> str:
     graph = build_brief_graph("stubborn", 2)
     graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
     return _number(answer, len(graph.steps), {
-        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps")
+        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps",
+        "the three collecting branches share superstep 1; then one node per superstep: write_draft, check_draft, "
+        "a (revise_draft, check_draft) pair per revision allowed, and hold")
+
+
+def _engines() -> list[tuple[str, Any, Any]]:
+    """Both engines where LangGraph is installed, ours alone otherwise."""
+    from mingraph_lite.graph import StateGraph
+    try:
+        from langgraph.graph import StateGraph as LangGraph
+    except ImportError:  # checked on our engine only
+        LangGraph = None
+    return ([("LangGraph", LangGraph, None)] if LangGraph else []) + [("our engine", StateGraph, None)]
 
 
 def _two_by_two(engine: Any) -> int:

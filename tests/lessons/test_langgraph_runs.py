@@ -1,0 +1,75 @@
+"""The printed LangGraph runs of notebooks 06 and 07, and the LangGraph behaviour their text states, held to runs."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from lessons.langgraph_runs import compare_engines, plain_field_refusals, show_recursion_limits
+from lessons.parallel_brief import collect_one
+from mingraph_lite.course.brief import BriefNodes, initial_state
+
+
+class _Plain(TypedDict):
+    readings: list
+    events: Annotated[list, operator.add]
+
+
+def test_each_engine_refuses_two_writes_to_a_plain_field_and_only_ours_names_the_nodes(capsys):
+    refused = plain_field_refusals(_Plain, collect_one, ["Tokyo", "Paris"])
+    assert "collect_Tokyo" in refused["mingraph_lite"] and "collect_Paris" in refused["mingraph_lite"]
+    if "langgraph" in refused:
+        assert "collect_" not in refused["langgraph"] and "At key 'readings'" in refused["langgraph"]
+    assert capsys.readouterr().out.count("\n") == len(refused)
+
+
+def test_recursion_limit_is_max_steps_plus_one_and_the_snapshots_number_the_steps(capsys):
+    pytest.importorskip("langgraph")
+    from langgraph.graph import END, START, StateGraph
+
+    from mingraph_lite.course.brief import BriefState
+
+    nodes, builder = BriefNodes("missing-notice", 1), StateGraph(BriefState)  # 06's brief, one node per step
+    for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
+        builder.add_node(name, getattr(nodes, name))
+    for source, target in ((START, "collect"), ("collect", "write_draft"), ("write_draft", "check_draft"),
+                           ("revise_draft", "check_draft"), ("publish", END), ("hold", END)):
+        builder.add_edge(source, target)
+    builder.add_conditional_edges("check_draft", nodes.route_after_check,
+                                  {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
+    steps = show_recursion_limits(builder, initial_state(["Tokyo", "Paris"]), limits=(6, 7))
+    shown = capsys.readouterr().out
+    assert "recursion_limit=6: GraphRecursionError" in shown and "recursion_limit=7: finished" in shown
+    assert steps == list(range(-1, 7))
+
+
+def test_one_parallel_declaration_matches_on_both_engines():
+    pytest.importorskip("langgraph")
+    from functools import partial
+
+    from lessons.parallel_brief import declare_parallel
+    from lessons.reference import reference
+
+    declare = partial(declare_parallel, collect_node=reference("07.1"))
+    rows = compare_engines(declare, initial_state(["Tokyo", "Oslo"]), styles=("complete", "stubborn"))
+    assert rows == [("complete", True, True), ("stubborn", True, True)]
+
+
+def test_a_nodes_value_error_leaves_langgraph_as_a_value_error_as_06_says():
+    pytest.importorskip("langgraph")
+    from langgraph.graph import START, StateGraph
+
+    class One(TypedDict):
+        x: int
+
+    def refuse(state):
+        raise ValueError("refusing to publish")
+
+    builder = StateGraph(One)
+    builder.add_node("publish", refuse)
+    builder.add_edge(START, "publish")
+    with pytest.raises(ValueError, match="refusing to publish") as caught:
+        builder.compile().invoke({"x": 1})
+    assert type(caught.value) is ValueError
