@@ -332,7 +332,7 @@ except NotImplementedError:
     whose, first = "03.3 not done yet, so our cards", ours.CallingModel(step=1)
 plain = RunningTools
 try:
-    RunningTools = RunningToolsAskingHuman             # the one edit: the card CallingModel hands over, for this run
+    RunningTools = RunningToolsAskingHuman             # stands in for editing CallingModel's hand-over line
     desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
     answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", first=first, show=False)
 finally:
@@ -355,8 +355,9 @@ print(f"cards:       {errands[1]} lines changed in {errands[0]} place of Running
 assert errands[0] + 1 < sticky[0] and errands[1] + 1 + new_card > sticky[1]
 
 # %% [markdown]
-# These are our own two versions, diffed: another author would get other numbers, and lines are not effort. The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one
-# card that hands over to them), where the sticky note reopened the one function every situation runs. **The
+# These are our own two versions, diffed: another author would get other numbers, and lines are not effort.
+# The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one card
+# that hands over to them), where the sticky note reopened the one function every situation runs. **The
 # rules stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over:
 # each card names its successors, so the arrows are spread over the classes (which is why we drew them from the
 # code). A desk that kept a table of cards by role would remove even that line. For situations that overlap,
