@@ -13,11 +13,9 @@
 #   events with code (you write `first_made_up`);
 # - say why a real run's right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
-# and their results; `max_steps`; scripted managers, models). **Time:** about 88 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
-# on real models, which replays recorded runs.
+# Everything runs offline: the managers are **scripted** (and say so), except the real models' recorded runs.
 #
 # **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
 # Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an
@@ -27,7 +25,10 @@
 # %% [markdown]
 # ## Setup
 #
-# The same menu, question and managers as in notebook 01; `show_folder` prints a folder one line a message.
+# Notebook 01's menu, question and managers; `show_folder` prints a folder one line a message.
+# The words, from 01: the **manager** is the model; a **slip** is a tool call, an **answer slip** its result
+# (`ToolMessage`), an **errand** running one slip; the **folder** is the message list; the **answer** is the
+# model's final text.
 
 # %%
 from mingraph_lite import (Agent, EventRecorder, KeepAll, ScriptedLLM, StepLimitReached, SystemMessage,
