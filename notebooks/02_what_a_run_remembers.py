@@ -13,11 +13,9 @@
 #   events with code (you write `first_made_up`);
 # - say why a real run's right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop; the folder, the message list; slips and answer slips, tool calls
-# and their results; `max_steps`; scripted managers, models). **Time:** about 93 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Everything runs offline: the managers are **scripted** (every scripted run says so), except in the part
-# on real models, which replays recorded runs.
+# Everything runs offline: the managers are **scripted** (and say so), except the real models' recorded runs.
 #
 # **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
 # Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an
@@ -27,7 +25,10 @@
 # %% [markdown]
 # ## Setup
 #
-# The same menu, question and managers as in notebook 01; `show_folder` prints a folder one line a message.
+# Notebook 01's menu, question and managers; `show_folder` prints a folder one line a message.
+# The words, from 01: the **manager** is the model; a **slip** is a tool call, an **answer slip** its result
+# (`ToolMessage`), an **errand** running one slip; the **folder** is the message list; the **answer** is the
+# model's final text.
 
 # %%
 from mingraph_lite import (Agent, EventRecorder, KeepAll, ScriptedLLM, StepLimitReached, SystemMessage,
@@ -92,7 +93,7 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 #
 # | what | why | in `sticky_note_loop` |
 # |---|---|---|
-# | **events**: everything that happened | the model reads it every round; you debug from it | `folder` (messages only) |
+# | **messages**: everything said so far | the model reads them every round; you debug from them | `folder` |
 # | **step count** | the ceiling needs a counter | `step` |
 # | **run id** | which run produced this line in a log? | nowhere yet (notebook 04: traces) |
 # | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
@@ -108,7 +109,7 @@ from dataclasses import dataclass, field
 @dataclass
 class RunContext:
     """What one run needs to remember (notebook 04 adds the run id)."""
-    events: list = field(default_factory=list)
+    messages: list = field(default_factory=list)
     step: int = 0
     scratch: dict = field(default_factory=dict)
     answer: str | None = None
@@ -119,20 +120,20 @@ class RunContext:
 
 
 first, second = RunContext(), RunContext()
-first.events.append("user asked about Paris")
-print("same events list?", first.events is second.events, "| second run's events:", second.events,
+first.messages.append("user asked about Paris")
+print("same list?", first.messages is second.messages, "| second run's messages:", second.messages,
       "| first done?", first.done)
 
 # %% [markdown]
 # Each `RunContext()` gets its own list, because `default_factory` is called once per object. Write
-# `events: list = []` instead and `dataclasses` refuses: a default is built **once**, when Python reads the
+# `messages: list = []` instead and `dataclasses` refuses: a default is built **once**, when Python reads the
 # class, and a list built once would be shared by every object. That is the next trap.
 
 # %%
 try:
     @dataclass
     class BadContext:
-        events: list = []
+        messages: list = []
 except ValueError as e:
     print(f"{type(e).__name__}: {e}")
 
@@ -204,26 +205,14 @@ class FixedAgent(NaiveAgent):
 check("02.1", FixedAgent)
 
 # %% [markdown]
-# The package's `Agent` passes the same test: the run below repeats the greeter story with it.
-
-# %%
-greeter_llm = ScriptedLLM(["Hello! Ask me anything."], name="scripted: greeter")
-greeter = Agent(greeter_llm, registry, "You greet people warmly.")
-weather_agent = Agent(three_round_manager(), registry, SYSTEM_PROMPT)
-weather_agent.run({"question": QUESTION})
-greeter.run({"question": "Hi!"})
-assert greeter.memory is not weather_agent.memory and len(greeter_llm.calls[0][0]) == 2  # its own system prompt, "Hi!"
-print("the greeter's manager read, on its first call:", [m.role for m in greeter_llm.calls[0][0]])
-
-# %% [markdown]
 # ### Exercise 02.2: a loop that keeps its run in one record
 #
 # Put the table above to work. Write `remembering_loop(llm, registry, system_prompt, question, *,
 # max_steps=10)`: the capped loop of notebook 01, but everything the run must remember lives in **one new
 # `RunContext` per run** (the dataclass above), and the loop returns that context:
 #
-# - `events` is the folder: the system message, the question, then every reply and answer slip in order;
-#   the model reads `ctx.events` each round;
+# - `messages` is the folder: the system message, the question, then every reply and answer slip in order;
+#   the model reads `ctx.messages` each round;
 # - `step` is the number of model calls made so far;
 # - `scratch["errands"]` counts the errands run so far (a figure the caller wants without recounting the folder);
 # - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
@@ -245,7 +234,8 @@ check("02.2", remembering_loop)
 # %% [markdown]
 # ## Real models on the same loop: two recorded runs, replayed
 #
-# So far every manager was scripted. Here are **real** ones: the two small models the course ships, run on
+# So far every manager was scripted. Here are **real** ones, and their runs' records (the recorder's trace of
+# every event) are all we have to tell what went wrong: the two small models the course ships, run on
 # this question with the two weather tools by the course's experiment command, each run recorded to a trace
 # file (definition `finish-right`, variant "zero-shot": our system prompt and question, nothing else):
 #
@@ -257,7 +247,7 @@ check("02.2", remembering_loop)
 # Run #0 is SmolLM2's first recorded run; for Gemma we picked #3, and the cells after the prediction say why.
 #
 # `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
-# result every time. It also checks that our run asks what the recording asked, and stops if it drifts.
+# result every time.
 #
 # **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
 # answering?
@@ -269,7 +259,7 @@ my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" ea
 from pathlib import Path
 
 from mingraph_lite import ReplayLLM, read_trace
-from lessons.replies import recorded_model, show_replies
+from lessons.replies import recorded_model, show_replies, show_sampled_runs
 
 RUNS = Path("..") / "data" / "experiments" / "finish-right"
 RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
@@ -294,7 +284,7 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # %% [markdown]
 # **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
-# Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
+# Then it sent the same slip five more times, each time reading the answer slip (the tool result) `86`, until the ceiling
 # stopped it. The cell below checks each of those claims against the trace, and prints one `tool_call` and
 # one `tool_return` event so you see their fields (exercise 02.3 reads them).
 #
@@ -320,41 +310,11 @@ print("one tool_return event:", real["SmolLM2-135M"].of("tool_return")[0])
 # `max_steps=6`), and sampling makes each run different. The next cell reads all 32 traces.
 
 # %%
-from collections import Counter
-
-
-
-def first_slip_and_end(trace):
-    events = read_trace(trace)
-    calls = [(e["name"], e["arguments"]) for e in events if e["event"] == "tool_call"]
-    finish = [e for e in events if e["event"] == "finish"][-1]
-    return calls, finish
-
-
-smol = [first_slip_and_end(t) for t in sorted((RUNS / "smollm2-135m" / "traces").glob("zero-shot-*.jsonl"))]
-starts = Counter(calls[0][0] for calls, _ in smol)
-made_up = [f"{x:g}" for x in sorted({float(calls[0][1]["celsius"]) for calls, _ in smol
-                                     if calls[0][0] == "to_fahrenheit"})]
-assert len(smol) == 16 and starts["to_fahrenheit"] >= 15 and all(end["reason"] == "step limit" for _, end in smol)
-print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with to_fahrenheit on a made-up number "
-      f"({', '.join(made_up)}), {starts['get_weather']} with get_weather; all hit the step limit")
-
-gem = [first_slip_and_end(t) for t in sorted((RUNS / "gemma3-270m" / "traces").glob("zero-shot-*.jsonl"))]
-no_tool = [finish["answer"] for calls, finish in gem if not calls]
-echoes = [answer for answer in no_tool if "your answer" in answer.lower()]
-assert len(gem) == 16 and len(no_tool) == 9 and len(echoes) > len(no_tool) / 2
-assert all(finish["reason"] == "step limit" for calls, finish in gem if calls)
-print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; the other "
-      f"{len(gem) - len(no_tool)} hit the step limit")
-print(f"  answers that copy the reply format's placeholder '<your answer>': {len(echoes)} of {len(no_tool)}")
+show_sampled_runs(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
-# **Why, as far as a trace can say.** A JSON schema shapes each slip's arguments, but nothing forces them to
-# make sense. One plausible reading (ours, not a measurement): the question ends with "in Fahrenheit?", and the
-# tiny model reached straight for the conversion tool. From run to run the made-up number changes, but the
-# mistake does not.
-#
-# The schema cannot make every slip *parse*, though: the adapter also caps the tokens of each piece of a
+# From run to run the made-up number changes, but the mistake does not. A JSON schema shapes each slip's
+# arguments; it cannot make them sensible, nor make every slip *parse*: the adapter also caps the tokens of each piece of a
 # reply, and a slip whose arguments were cut off there is kept as text (exercise 02.3 below has to handle
 # it). The cell counts them: none of SmolLM2's, 17 of Gemma's 72, in 3 runs, each a number with endless zeros.
 
@@ -399,10 +359,11 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # ### Exercise 02.3: find the made-up number in any run
 #
 # You found SmolLM2's made-up 30 by reading. Now let code read. Write `first_made_up(events)`: given a run's
-# events (the list an `EventRecorder` keeps, or `read_trace(path)` returns), return the `step` of the first
-# model call that asked to convert a temperature **no `get_weather` had returned** before it: a
-# `"tool_call"` event of `to_fahrenheit` whose `celsius` is not among the numbers in the earlier
-# `"tool_return"` events of `get_weather`. Return `None` when the run made up no number. Compare numbers, not
+# events (the trace dicts an `EventRecorder` keeps, or `read_trace(path)` returns; not a `RunContext`'s
+# messages), return the `step` of the first model call that asked to convert a temperature **no `get_weather`
+# had returned** before it: a `"tool_call"` event of `to_fahrenheit` whose `celsius` is not among the numbers
+# in the `"tool_return"` events of `get_weather` of an *earlier* step. A slip written in the same reply as
+# its `get_weather` is a guess, even a lucky one. Return `None` when the run made up no number. Compare numbers, not
 # text (`"18"`, `18` and `18.0` are one temperature); `re.findall(r"-?\d+(?:\.\d+)?", text)` finds the
 # numbers in a text. One more thing real runs do: when a model writes arguments that are not valid JSON, the
 # event keeps them as text instead of a dict; no number was read from them, so count that slip as made up.
@@ -464,28 +425,25 @@ assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt 
 # and then the reply does not stop.
 
 # %%
-import csv
+from mingraph_lite.course.classify import stated_fahrenheit
 
 gemma_right = replay_named("gemma3-270m", "named, copy", "named-copy-06.jsonl").of("finish")[0]["answer"]
 print(gemma_right)
 first_line = "Paris: 18°C = 64°F, Tokyo: 24°C = 75°F"
 assert gemma_right.startswith(first_line) and len(gemma_right) > 2 * len(first_line)
-with open(WORKS / "gemma3-270m" / "results.csv", encoding="utf-8") as table:
-    right_replies = [row["answer"] for row in csv.DictReader(table) if row["outcome"] == "right"]
-stray = sum(reply.startswith(first_line) and reply != first_line for reply in right_replies)
-print(f"Gemma's right runs: {len(right_replies)}; replies that go on past the line: {stray}")
-assert stray == len(right_replies)
+print("what the lab's classifier reads in it:", stated_fahrenheit(gemma_right))
+assert stated_fahrenheit(gemma_right) == {"Paris": 64.0, "Tokyo": 75.0}
 
 # %% [markdown]
-# The lab's classifier reads the first °F after each city, so it counts this run right; a person would not
-# paste that reply anywhere, and every one of Gemma's right runs goes on like this. Right numbers and a clean
+# The lab's classifier reads the first °F after each city (the cell shows what it read), so it counts this
+# run right; a person would not paste that reply anywhere, and every one of Gemma's 13 right runs goes on like
+# this (`tests/notebooks/test_real_runs.py` reads them all). Right numbers and a clean
 # answer are two checks, not one.
 
 # %% [markdown]
 # ## Your model, same loop
 #
 # Set `MINGRAPH_LLM` (see notebook 00) and this cell asks the same question of the model you picked.
-# **Predict first:** how many model calls will *your* model need?
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -507,7 +465,6 @@ print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, 
 # - **The rulebook**: a new situation means editing every branch of the sticky-note loop (notebook 03: cards).
 # - **A tool that fails** stops the run with a slip left unanswered in the folder, which providers refuse, so
 #   the *next* run breaks too (notebook 03).
-# - **Watching**: our only view of a run is what we `print` or a recorder handed in (notebook 04: listeners).
 # - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 10).
 
 # %% [markdown]

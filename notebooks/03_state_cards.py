@@ -7,40 +7,34 @@
 #
 # **What you will be able to do at the end**
 #
-# - read the card loop (the State pattern) and add two cards of your own, and read the package's `Agent` as the
-#   same loop;
-# - predict exactly which cards a run picks up, the step limit included, and say why that limit raises
-#   `StepLimitReached` instead of returning a made-up answer;
-# - add a situation ("ask a human when a city is unknown") to a sticky-note loop and to the cards, and say what
-#   each cost;
-# - tell apart the two things called "state": **the folder** (what has happened; it only grows) and **the card**
-#   (where the run is; it flips back and forth);
-# - sort a failure by who can fix it, a slip filled in wrong (`ToolArgsError`, back to the model) or a tool
-#   that fails (up to the caller), and keep the folder valid.
+# - read the card loop (the State pattern), in ours and in the package's `Agent`, and add two cards;
+# - predict which cards a run picks up, the step limit included, and say why that limit raises;
+# - add a situation ("ask a human when a city is unknown") to a sticky-note loop and to the cards, and compare;
+# - tell apart the two "states": **the folder** (what has happened) and **the card** (where the run is);
+# - sort a failure by who can fix it (the model, or the caller), and keep the folder valid.
 #
 # **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
 # version); Python dataclasses.
-# **Time:** about 93 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
-# All runs are scripted (no model, no network); every scripted manager says so in its name. The cards, the
-# folder-versus-card table and the split of errors by who can fix them follow the article *The State and
+# All runs are scripted (no model, no network), and say so. The cards, the folder-versus-card table and the
+# split of errors by who can fix them follow the article *The State and
 # Observer Patterns in a Python Agent Loop* (author not named in the copy this course was built from).
 #
 # **Words and their code names** (one name each, used throughout):
 # the **manager** is the model (`llm`); a **slip** is a tool call (`ToolCall`), an **answer slip** its result
 # (`ToolMessage`); the **folder** is the message list (`desk.folder`, `agent.memory`); the **ceiling** is
-# `max_steps`; the **sticky note** is 02's `situation` variable, whose values include **errands** (slips to run)
-# and **hung up** (the run is over); a **card** is a class, `CallingModel`,
-# `RunningTools` or `Finished` (the package's are the same with a leading `_`); the **desk** (`Desk`) holds
-# what every card may read and write.
+# `max_steps`; the **sticky note** is 02's `situation` variable ("errands": slips to run, "hung up": over); a
+# **card** is a class, `CallingModel`, `RunningTools` or `Finished` (the package's add a leading `_`); the
+# **desk** (`Desk`) holds what every card may read and write.
 
 # %%
-import difflib
 import inspect
 from dataclasses import dataclass
 
-from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolArgsError, ToolCall,
+from mingraph_lite import (Agent, AssistantMessage, StepLimitReached, SystemMessage, ToolArgsError, ToolCall,
                            ToolMessage, UserMessage)
+from lessons.diffs import cost  # (places, lines) changed between two sources, by difflib
 from lessons.errands import ScriptedHuman, flaky_weather, two_city_manager
 from lessons.exercises import check
 from lessons.folders import show_folder, unanswered  # one line per message; slips with no answer slip
@@ -55,10 +49,10 @@ registry = weather_registry()
 # %% [markdown]
 # ## Where we left off: the sticky note
 #
-# Notebook 02's sticky-note loop again, its printing now optional.
+# Notebook 02's sticky-note loop again, without its printing.
 
 # %%
-def sticky_note_loop(llm, registry, question, *, max_steps=10, show=False):
+def sticky_note_loop(llm, registry, question, *, max_steps=10):
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     situation, step, answer = "waiting", 0, None            # the sticky note, and what it drags along
     while situation != "hung up":
@@ -77,14 +71,12 @@ def sticky_note_loop(llm, registry, question, *, max_steps=10, show=False):
             for slip in folder[-1].tool_calls:
                 folder.append(registry.run(slip))
             situation = "waiting"
-        if show:
-            print(f"  note says: {situation:<8} | step {step} | folder has {len(folder)} messages")
     if answer is None:
         raise StepLimitReached(f"no answer after {max_steps} model calls", steps=step)
     return answer
 
 
-print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION, show=True))
+print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION))
 
 # %% [markdown]
 # ## From a sticky note to cards
@@ -185,8 +177,7 @@ print("answer:", answer, f"\nCallingModel was picked up {picked.count('CallingMo
       "(no guess written)" if my_guess_waiting is ... else f"(you guessed {my_guess_waiting})")
 
 # %% [markdown]
-# Read the two columns. The card (left) **flips back and forth**; the folder (right) **only climbs**. Two different
-# things, both called "state":
+# The card (left) **flips back and forth**; the folder (right) **only climbs**. Both are called "state":
 #
 # | | the folder | the card |
 # |---|---|---|
@@ -210,9 +201,8 @@ print(agent.llm.name, "->", agent.run({"question": QUESTION})["answer"])
 print("\n".join(f"{card:<14} | folder: {size:>2} messages" for card, size in agent.cards))
 
 # %% [markdown]
-# The differences: the package's desk is `_Run` (the memory, the tool specs, and `announce`, which tells
-# notebook 04's listeners); `_Finished` also carries why the run ended; and a model or tool that fails is
-# wrapped in `_Stopped`, so that `Agent.run` answers every open slip before the error goes up (below).
+# The differences: the package's desk is `_Run` (with `announce`, for notebook 04's listeners); `_Finished`
+# also carries why the run ended; a failure is wrapped in `_Stopped`, so every open slip is answered first.
 
 # %% [markdown]
 # ### Exercise 03.1: which cards, in which order?
@@ -258,7 +248,6 @@ print("model calls:", len(stuck.llm.calls), "| cards:", " -> ".join(card for car
 # The teaching data knows seven cities. Ask about one it doesn't, and `get_weather` refuses the slip:
 
 # %%
-print("cities we know:", ", ".join(WEATHER))
 try:
     registry.run(ToolCall("t1", "get_weather", {"city": "Reykjavik"}))
 except ToolArgsError as e:
@@ -275,8 +264,6 @@ def knows(city):
     """Is this city in the teaching data? (get_weather would refuse it otherwise.)"""
     return city.strip().lower() in {name.lower() for name in WEATHER}
 
-
-print("knows Paris?", knows("Paris"), "| knows Reykjavik?", knows("Reykjavik"))
 
 # %% [markdown]
 # ### Exercise 03.2: ask a human, in the sticky-note loop
@@ -299,12 +286,13 @@ check("03.2", sticky_note_loop_with_human)
 # %% [markdown]
 # ### Exercise 03.3: ask a human, as a card
 #
-# Now the same situation in the card version. `RunningTools` needs one change: before running a `get_weather` slip,
-# check the city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips
+# The same situation, as cards. `RunningTools` needs one change: before running a `get_weather` slip, check
+# the city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips
 # left after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
 # folder, and hands back `RunningToolsAskingHuman` with the slips that are left. Write both below (the errands card
-# as a subclass, so this notebook's `RunningTools` stays as it is). `CallingModel` and `Finished` do not change.
-# The check runs your two cards on their own (no model needed), with replies and a human you have not seen.
+# as a subclass, so this notebook's `RunningTools` stays as it is). `Finished` does not change; `CallingModel`
+# only in the name it hands over (see the cost cell). The check runs your two cards on their own, with replies
+# and a human you have not seen.
 
 # %%
 @dataclass(frozen=True)
@@ -330,9 +318,10 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Your cards in a whole run of `card_loop`. Our `CallingModel` hands over whatever the name `RunningTools`
-# holds, so the cell points that name at your card for the run (a shortcut, counted below). Before 03.3 is
-# done, it runs our cards.
+# Your cards in a whole run of `card_loop`. Our `CallingModel` names its successor itself
+# (`return RunningTools(...)`), so a new errands card also means editing `CallingModel`. The cell hides that
+# edit by pointing the name `RunningTools` at your card for the run; the count below adds the line back.
+# Before 03.3 is done, it runs our cards.
 
 # %%
 ours = reference("03_state_cards")                     # our versions of both exercises (a module), unprinted
@@ -343,7 +332,7 @@ except NotImplementedError:
     whose, first = "03.3 not done yet, so our cards", ours.CallingModel(step=1)
 plain = RunningTools
 try:
-    RunningTools = RunningToolsAskingHuman             # the one edit: the card CallingModel hands over, for this run
+    RunningTools = RunningToolsAskingHuman             # stands in for editing CallingModel's hand-over line
     desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
     answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", first=first, show=False)
 finally:
@@ -353,49 +342,40 @@ print("answer:", answer, "| the human was asked about:", human.asked, "| unanswe
 
 
 # %% [markdown]
-# Now count. `difflib` compares our code before and after each exercise, and counts the **places** that changed
+# Now count. `cost` compares our code before and after each exercise, and counts the **places** that changed
 # (runs of changed lines) and the lines in them; a new card counts whole.
 
 # %%
-def cost(before, after):
-    """(places changed, lines changed) between two pieces of source; the def line itself is not counted."""
-    a, b = before.splitlines()[1:], after.splitlines()[1:]
-    edits = [op for op in difflib.SequenceMatcher(a=a, b=b).get_opcodes() if op[0] != "equal"]
-    return len(edits), sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in edits)
-
-
 sticky = cost(inspect.getsource(sticky_note_loop), inspect.getsource(ours.sticky_note_loop_with_human))
 errands = cost(inspect.getsource(RunningTools.run), inspect.getsource(ours.RunningToolsAskingHuman.run))
 new_card = len(inspect.getsource(ours.AskingHuman).splitlines())
 print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
 print(f"cards:       {errands[1]} lines changed in {errands[0]} place of RunningTools.run, plus a new card of {new_card} "
-      f"lines, plus CallingModel's one hand-over line (done above by rebinding a name)")
+      f"lines, plus CallingModel's one hand-over line (the edit the rebinding above hid)")
 assert errands[0] + 1 < sticky[0] and errands[1] + 1 + new_card > sticky[1]
 
 # %% [markdown]
-# These are lines of our own two versions, diffed: another author would get other numbers, and lines are not
-# effort. The cards cost *more* lines (`CallingModel`'s hand-over, counted, was done by rebinding a name), but
-# the edit stays in the cards the new situation touches, where the sticky note reopened the one function every
-# situation runs. **The rules stay; the checking goes; a new situation is a new card.**
-#
-# The price (our reading of Robert Nystrom's chapter "State" in *Game Programming Patterns*): each card names
-# the cards it hands over, so the arrows are spread over the classes (which is why we drew them from the code).
-# For situations that overlap, that chapter moves on to concurrent, hierarchical and pushdown state machines.
+# These are our own two versions, diffed: another author would get other numbers, and lines are not effort.
+# The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one card
+# that hands over to them), where the sticky note reopened the one function every situation runs. **The
+# rules stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over:
+# each card names its successors, so the arrows are spread over the classes (which is why we drew them from the
+# code). A desk that kept a table of cards by role would remove even that line. For situations that overlap,
+# Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and pushdown machines.
 
 # %% [markdown]
 # ## When an errand goes wrong: who can fix it?
 #
 # Two failures look alike from the loop (an exception while running a slip), and they need opposite handling:
 #
-# 1. **The slip is filled in wrong**: a string where a number is due, a tool that isn't on the menu, a
-#    missing argument, or a value the tool refuses (a city it has no data for, like Reykjavik above). The
-#    registry raises `ToolArgsError` for every such mistake, and the manager *can* write a better slip if you
-#    tell them what was wrong.
+# 1. **The slip is filled in wrong**: a string where a number is due, a tool not on the menu, a missing
+#    argument, a value the tool refuses (Reykjavik above). The registry raises `ToolArgsError`, and the
+#    manager *can* write a better slip if told what was wrong.
 # 2. **The slip is fine, the service is down.** A corrected slip won't bring it back.
 #
-# A weather service that can go down (`flaky_weather()`, in `lessons/errands.py`: its `get_weather` raises
-# `ConnectionError` while `service["up"]` is `False`) meets our `RunningTools` card from the top (it has no
-# `try`), run on its own on a desk whose folder ends with two slips. Look at what it leaves in the folder.
+# A weather service that can go down (`flaky_weather()`: its `get_weather` raises `ConnectionError` while
+# `service["up"]` is `False`) meets our `RunningTools` card (no `try`) on a desk whose folder ends with two
+# slips. Look at what it leaves in the folder.
 
 # %%
 service, flaky = flaky_weather()
@@ -417,12 +397,13 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 
 # %% [markdown]
-# The folder now ends with two slips and no answer slips. Providers reject a conversation like that, and the
-# folder outlives the run: the **next** question to this desk would fail too.
+# The folder now ends with two unanswered slips. OpenAI's chat API refuses such a conversation (error 400: "An
+# assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'",
+# reported in many projects' issues), and the folder outlives the run: the **next** question would fail too.
 #
-# The card below handles both failures. A bad slip is answered with what to fix (`ToolNode`'s wording), and the
-# run goes on. A failing tool gets its slip answered, every later slip as "not run", and only then does the
-# tool's own exception go up, unchanged, so the caller sees exactly what failed.
+# The card below handles both. A bad slip is answered with what to fix (`ToolNode`'s wording), and the run
+# goes on. A failing tool gets its slip answered, every later slip "not run", and then its own exception goes
+# up, unchanged.
 
 # %%
 @dataclass(frozen=True)
@@ -451,35 +432,17 @@ except ConnectionError as e:
 show_folder(desk.folder[3:])
 assert not unanswered(desk.folder)
 
-bad_slip = (ToolCall("c1", "to_fahrenheit", {"celsius": "18"}),)   # a string, not a number
-desk = desk_with(bad_slip, registry)
-next_card = SafeRunningTools(bad_slip, 1).run(desk)
-print("\nafter a bad slip, the next card is", next_card, "and the folder ends with:")
-show_folder(desk.folder[-1:])
-assert next_card == CallingModel(2) and desk.folder[-1].is_error
-
 # %% [markdown]
 # The package's `_RunningTools` card does the same. That split is a design choice. The OpenAI Agents SDK sends
 # any tool failure back to the model by default (a `function_tool`'s `failure_error_function`; `None` raises
 # instead). LangGraph's `ToolNode` with `handle_tool_errors=True` sends every failure back; its default sends back
 # only arguments that fail the tool's schema and raises the rest, where ours also sends back what the tool itself
-# refuses (`ToolArgsError`), such as an unknown city (`tests/notebooks/test_nb03_claims.py`).
+# refuses (`ToolArgsError`), such as an unknown city (`tests/notebooks/test_nb03_claims.py` checks
+# ours and LangGraph's).
 #
-# Now whole runs on the package's `Agent`. First a scripted manager whose slip is filled in wrong: `"18"`, a
-# string, which the registry does not turn into `18`. The manager gets an answer slip saying what to fix.
-
-# %%
-fixer = ScriptedLLM([[("to_fahrenheit", {"celsius": "18"})], [("to_fahrenheit", {"celsius": 18})], "18°C is 64°F."],
-                    name="scripted: fixes its slip")
-agent = Agent(fixer, registry, SYSTEM_PROMPT)
-print("answer:", agent.run({"question": "18°C in Fahrenheit?"})["answer"], "| model calls:", len(fixer.calls))
-show_folder(m for m in agent.memory.messages() if m.role == "tool")   # the error slip, then the result
-assert [m.is_error for m in agent.memory.messages() if m.role == "tool"] == [True, False]
-
-# %% [markdown]
-# Then a tool that fails, and the next run on the **same agent**: run 1 with the service down, run 2 after it
-# comes back. After run 1 every slip has its answer slip, so the folder is still a valid conversation, and run
-# 2's manager reads the whole folder, failed run included, and carries on.
+# Now two whole runs on one package `Agent`: run 1 with the service down, run 2 after it comes back. After
+# run 1 every slip has its answer slip, so the folder is still valid, and run 2's manager reads it all and
+# carries on.
 
 # %%
 agent = Agent(two_city_manager("Paris", "Tokyo", runs=2), flaky, SYSTEM_PROMPT)
@@ -490,28 +453,24 @@ except ConnectionError as e:
     print(f"run 1: {type(e).__name__}: {e} | unanswered slips:", unanswered(agent.memory.messages()) or "none")
 service["up"] = True                                    # the service comes back; the same agent, asked again
 print("run 2:", agent.run({"question": QUESTION})["answer"], "| cards:", " -> ".join(c for c, _ in agent.cards))
-print("folder now holds", len(agent.memory.messages()), "messages; unanswered slips:",
-      unanswered(agent.memory.messages()) or "none")
-assert not unanswered(agent.memory.messages())
+assert not unanswered(agent.memory.messages())  # every slip, the failed run's included, has its answer slip
 
 # %% [markdown]
 # ## What is still open
 #
-# - **Nobody can watch** the cards live: notebook 04's listeners do.
-# - **Retrying a failed tool** is left to others: the caller, or (for a timeout, say) the model.
 # - **The folder carries over between runs**, paid for every round (notebook 09).
 
 # %% [markdown]
 # ## Questions
 #
-# Answers are in the solutions; the cells below check questions 1 to 3 by running the code.
+# Answers are in the solutions; cells below check questions 1 to 3 by running the code.
 #
 # 1. With our cards that ask a human, one reply holds three `get_weather` slips: Paris, Reykjavik, Quito (the
 #    last two unknown). How many cards are picked up after that reply's `CallingModel` and before the next one?
 # 2. What would happen if our `RunningTools` card handed back `CallingModel(self.step)` instead of `CallingModel(self.step + 1)`?
 #    (a) the run stops one model call earlier; (b) a manager that never stops is called again and again, with no
 #    limit; (c) nothing changes: `max_steps` still counts model calls.
-# 3. One reply holds three slips, and the tool of the first one raises `ConnectionError`. After the run stops,
+# 3. One reply holds three slips, and the tool of the second one raises `ConnectionError`. After the run stops,
 #    how many answer slips for that reply are in the package's folder, and how many of them are marked `is_error`?
 # 4. The folder and the card are both called "state". Which one would you save to resume a run tomorrow, and why
 #    can the other be worked out from it?

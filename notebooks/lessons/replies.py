@@ -1,8 +1,11 @@
-"""A recorded run's model replies, one printed line each, and the model a trace file says it recorded."""
+"""A recorded run's model replies, one printed line each, the model a trace file says it recorded, and what a
+variant's sampled runs did."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import read_trace
@@ -22,4 +25,32 @@ def recorded_model(trace: str | Path) -> str:
     return next(e["model"] for e in read_trace(trace) if e["event"] == "model_reply")
 
 
-__all__ = ["recorded_model", "show_replies"]
+def first_slips_and_ends(traces: Path, variant: str = "zero-shot") -> list[tuple[list[tuple[str, Any]], dict]]:
+    """For each recorded run of ``variant`` in ``traces``: its slips (name, arguments) and its last finish event."""
+    runs = []
+    for trace in sorted(traces.glob(f"{variant}-*.jsonl")):
+        events = read_trace(trace)
+        runs.append(([(e["name"], e["arguments"]) for e in events if e["event"] == "tool_call"],
+                      [e for e in events if e["event"] == "finish"][-1]))
+    return runs
+
+
+def show_sampled_runs(runs: Path) -> None:
+    """Print how SmolLM2's and Gemma's sampled zero-shot runs started and ended (tests/lessons checks the figures)."""
+    smol = first_slips_and_ends(runs / "smollm2-135m" / "traces")
+    starts = Counter(calls[0][0] for calls, _ in smol)
+    made_up = sorted({float(calls[0][1]["celsius"]) for calls, _ in smol if calls[0][0] == "to_fahrenheit"})
+    limit = sum(end["reason"] == "step limit" for _, end in smol)
+    print(f"SmolLM2, {len(smol)} sampled runs: {starts['to_fahrenheit']} start with to_fahrenheit on a made-up "
+          f"number ({', '.join(f'{x:g}' for x in made_up)}), {starts['get_weather']} with get_weather; "
+          f"{limit} hit the step limit")
+    gem = first_slips_and_ends(runs / "gemma3-270m" / "traces")
+    no_tool = [end["answer"] for calls, end in gem if not calls]
+    echoes = sum("your answer" in answer.lower() for answer in no_tool)
+    limit = sum(end["reason"] == "step limit" for calls, end in gem if calls)
+    print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; {limit} of the "
+          f"other {len(gem) - len(no_tool)} hit the step limit")
+    print(f"  answers that copy the reply format's placeholder '<your answer>': {echoes} of {len(no_tool)}")
+
+
+__all__ = ["first_slips_and_ends", "recorded_model", "show_replies", "show_sampled_runs"]

@@ -76,8 +76,8 @@ class RunContext:
     """Everything one run needs to remember, as the notebook's dataclass holds it (a plain class here: this
     file is loaded without being imported, and dataclasses need their module imported)."""
 
-    def __init__(self, events=None, step=0, scratch=None, answer=None):
-        self.events, self.step = [] if events is None else events, step
+    def __init__(self, messages=None, step=0, scratch=None, answer=None):
+        self.messages, self.step = [] if messages is None else messages, step
         self.scratch, self.answer = {} if scratch is None else scratch, answer
 
     @property
@@ -86,16 +86,16 @@ class RunContext:
 
 
 def remembering_loop(llm, registry, system_prompt, question, *, max_steps=10):
-    ctx = RunContext(events=[SystemMessage(system_prompt), UserMessage(question)], scratch={"errands": 0})
+    ctx = RunContext(messages=[SystemMessage(system_prompt), UserMessage(question)], scratch={"errands": 0})
     while ctx.step < max_steps:
-        response = llm.generate(ctx.events, registry.tools)
+        response = llm.generate(ctx.messages, registry.tools)
         ctx.step += 1
-        ctx.events.append(response.message)
+        ctx.messages.append(response.message)
         if not response.message.tool_calls:
             ctx.answer = response.message.content
             return ctx
         for slip in response.message.tool_calls:
-            ctx.events.append(registry.run(slip))
+            ctx.messages.append(registry.run(slip))
             ctx.scratch["errands"] += 1
     return ctx  # unfinished: answer stays None
 
@@ -105,17 +105,17 @@ SHARED = RunContext()
 
 def loop_with_one_context(llm, registry, system_prompt, question, *, max_steps=10):
     ctx = SHARED  # built once, for every run
-    ctx.events[:] = [SystemMessage(system_prompt), UserMessage(question)]
+    ctx.messages[:] = [SystemMessage(system_prompt), UserMessage(question)]
     ctx.step, ctx.answer, ctx.scratch["errands"] = 0, None, 0
     while ctx.step < max_steps:
-        response = llm.generate(ctx.events, registry.tools)
+        response = llm.generate(ctx.messages, registry.tools)
         ctx.step += 1
-        ctx.events.append(response.message)
+        ctx.messages.append(response.message)
         if not response.message.tool_calls:
             ctx.answer = response.message.content
             return ctx
         for slip in response.message.tool_calls:
-            ctx.events.append(registry.run(slip))
+            ctx.messages.append(registry.run(slip))
             ctx.scratch["errands"] += 1
     return ctx
 
@@ -135,14 +135,14 @@ def loop_raising_at_the_ceiling(llm, registry, system_prompt, question, *, max_s
 
 def loop_without_the_question(llm, registry, system_prompt, question, *, max_steps=10):
     ctx = remembering_loop(llm, registry, system_prompt, question, max_steps=max_steps)
-    ctx.events = [m for m in ctx.events if m.role != "user"]
+    ctx.messages = [m for m in ctx.messages if m.role != "user"]
     return ctx
 
 
 def loop_without_the_system_message(llm, registry, system_prompt, question, *, max_steps=10):
     """A reader's pass: the folder starts with the question, and system_prompt is never used."""
     ctx = remembering_loop(llm, registry, system_prompt, question, max_steps=max_steps)
-    ctx.events = ctx.events[1:]
+    ctx.messages = ctx.messages[1:]
     return ctx
 
 
@@ -157,7 +157,7 @@ def loop_counting_errands_at_the_end(llm, registry, system_prompt, question, *, 
 def loop_by_the_agent(llm, registry, system_prompt, question, *, max_steps=10):
     agent = Agent(llm, registry, system_prompt, max_steps=max_steps)
     answer = agent.run({"question": question})["answer"]
-    return RunContext(events=agent.memory.messages(), answer=answer)
+    return RunContext(messages=agent.memory.messages(), answer=answer)
 
 
 def loop_by_the_steps(llm, registry, system_prompt, question, *, max_steps=10):
@@ -172,7 +172,7 @@ def loop_by_the_steps(llm, registry, system_prompt, question, *, max_steps=10):
         if ctx.answer is None:
             ctx.scratch["errands"] += len(state["messages"][-1].tool_calls)
             state = run_tools.run(state)
-    ctx.events = list(state.get("messages", []))
+    ctx.messages = list(state.get("messages", []))
     return ctx
 
 
@@ -191,6 +191,19 @@ def celsius_of(event):
 
 
 def first_made_up(events):
+    returned = {}  # number -> the step whose errands returned it first
+    for event in events:
+        if event["event"] == "tool_return" and event["name"] == "get_weather":
+            for n in NUMBER.findall(event["content"]):
+                returned.setdefault(float(n), event["step"])
+        elif event["event"] == "tool_call" and event["name"] == "to_fahrenheit":
+            if returned.get(celsius_of(event), event["step"]) >= event["step"]:  # unseen, or seen too late
+                return event["step"]
+    return None
+
+
+def by_event_order(events):
+    """A reader's pass: a get_weather return earlier in the list counts, even one from the same reply."""
     returned = set()
     for event in events:
         if event["event"] == "tool_return" and event["name"] == "get_weather":
@@ -266,7 +279,7 @@ WRONG = {
     "02.2": [(loop_with_one_context, "two runs share one context"),
              (loop_counting_errands_as_steps, "ctx.step counts model calls"),
              (loop_raising_at_the_ceiling, "return the context unfinished"),
-             (loop_without_the_question, "ctx.events is the folder"),
+             (loop_without_the_question, "ctx.messages is the folder"),
              (loop_without_the_system_message, "starts with the system message"),
              (loop_counting_errands_at_the_end, "keep it up to date as each errand runs"),
              (loop_by_the_agent, "the package's Agent"),
@@ -277,7 +290,8 @@ WRONG = {
              (position_not_step, 'return the "step"'),
              (numbers_from_the_whole_run, "*before* the slip"),
              (step_off_by_one, "not shifted by one"),
-             (by_the_classifier, "classifier")],
+             (by_the_classifier, "classifier"),
+             (by_event_order, "in the same reply")],
     "02.Q1": [(2, "a fresh folder"), (11, "count the shared folder")],
     "02.Q2": [(670, "nine rounds of growth"), (400, "start from what the first call read")],
     "02.Q3": [((3, True), "never turned into an answer"), ((6, False), "not at the recorded one")],

@@ -68,6 +68,19 @@ def expected_cards(replies, max_steps):
     return [*cards, "CallingModel", "Finished"]
 
 
+def cards_stopping_a_call_early(replies, max_steps):
+    """A reader's try: the ceiling met with >= instead of >, one model call too soon."""
+    cards = []
+    for step, slips in enumerate(replies, start=1):
+        if step >= max_steps:
+            return [*cards, "CallingModel", "Finished"]
+        cards.append("CallingModel")
+        if not slips:
+            return [*cards, "Finished"]
+        cards.append("RunningTools")
+    return [*cards, "CallingModel", "Finished"]
+
+
 def cards_with_underscores(replies, max_steps):
     """A reader's try: the names as the package prints its classes, with the leading underscore."""
     return [f"_{name}" for name in expected_cards(replies, max_steps)]
@@ -210,6 +223,16 @@ def sticky_forgets_the_rest(folder, slips, registry, human):
             folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
             break
         folder.append(registry.run(slip))
+
+
+@_plain_loop
+def sticky_with_a_made_up_ticket(folder, slips, registry, human):
+    """Answers the unknown city under a ticket number of its own, not the slip's id."""
+    for slip in slips:
+        if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id="human", name=slip.name))
+        else:
+            folder.append(registry.run(slip))
 
 
 @_plain_loop
@@ -426,7 +449,7 @@ class RunningToolsReadsEveryCity(PlainRunningTools):
 
 # --- Questions ----------------------------------------------------------------------------------
 
-Q3_ANSWER = {"answer slips": 3, "marked is_error": 3}
+Q3_ANSWER = {"answer slips": 3, "marked is_error": 2}
 
 QUESTIONS = {
     "03.Q1": "Five: RunningToolsAskingHuman (runs Paris), AskingHuman (Reykjavik), RunningToolsAskingHuman "
@@ -434,8 +457,9 @@ QUESTIONS = {
              "CallingModel.",
     "03.Q2": "b. The ceiling is checked against the card's step, and nothing raises it any more: a manager that "
              "never stops is called again and again, with no limit.",
-    "03.Q3": "Three answer slips, all marked is_error: the failing tool's slip says it failed, the two after it "
-             "that they were not run. The folder stays a valid conversation.",
+    "03.Q3": "Three answer slips, two marked is_error: the first slip ran and its answer slip is its result; the "
+             "failing tool's slip says it failed, and the one after it that it was not run. The folder stays a "
+             "valid conversation.",
     "03.Q4": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
              "whether slips are still open or the model has answered). The card alone says nothing of the past.",
     "03.Q5": "pending, the slips still to run. Each card carries its own data (RunningTools its slips, AskingHuman the "
@@ -451,9 +475,11 @@ WRONG = {
     "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
              (cards_by_running, "runs a manager"), (cards_by_card_loop, "runs a manager"), (cards_up_to_the_answer, "first reply that is the answer"),
              (cards_with_underscores, "without the leading underscore"),
+             (cards_stopping_a_call_early, "not >="),
              (cards_raising_at_the_limit, "your function raised StepLimitReached")],
     "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
+             (sticky_with_a_made_up_ticket, "no slip has"),
              (sticky_without_the_human, "check the city before running"),
              (sticky_reads_the_slips_off_the_folder, "the folder's last message"),
              (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city"),
@@ -469,6 +495,7 @@ WRONG = {
              ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
     "03.Q1": [(3, "the last errands card"), (4, "the last errands card")],
     "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
-    "03.Q3": [({"answer slips": 1, "marked is_error": 1}, "every slip of the reply"),
+    "03.Q3": [({"answer slips": 2, "marked is_error": 1}, "every slip of the reply"),
+              ({"answer slips": 3, "marked is_error": 3}, "ran fine"),
               ({"answer slips": 3, "marked is_error": 1}, "not run")],
 }

@@ -111,3 +111,14 @@ def test_the_packages_desk_and_stop_are_what_03_names():
     messages = agent.memory.messages()
     asked = {c.id for m in messages for c in getattr(m, "tool_calls", ())}
     assert asked and asked == {m.tool_call_id for m in messages if m.role == "tool"}
+
+
+def test_the_packages_errands_card_answers_a_bad_slip_with_what_to_fix_and_the_run_goes_on():
+    """03 says the package's `_RunningTools` sends a slip filled in wrong back to the model, as our card does."""
+    from mingraph_lite import ScriptedLLM
+
+    fixer = ScriptedLLM([[("to_fahrenheit", {"celsius": "18"})], [("to_fahrenheit", {"celsius": 18})], "64°F."])
+    agent = Agent(fixer, weather_registry(), SYSTEM_PROMPT)
+    assert agent.run({"question": "18°C in Fahrenheit?"})["answer"] == "64°F." and len(fixer.calls) == 3
+    answers = [m for m in agent.memory.messages() if m.role == "tool"]
+    assert [m.is_error for m in answers] == [True, False] and "Please fix your mistakes" in answers[0].content

@@ -2,12 +2,13 @@
 
 The checks run the learner's code on cases the notebook never shows: other agents and prompts, another
 menu and other managers, recorded runs it did not replay. What is right comes from the package (``Agent``,
-``KeepAll``, the lab's recorded traces and its classifier), never from numbers written here.
+``KeepAll``, the lab's recorded traces), never from numbers written here.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from pathlib import Path
 from typing import Any
 
@@ -95,15 +96,15 @@ def _adder() -> ScriptedLLM:
 
 def _record(loop: Any, llm: Any, ceiling: int) -> Any:
     ctx = loop(llm, _menu(), "You add numbers with the add tool.", "What is 2 + 3 + 4?", max_steps=ceiling)
-    if not all(hasattr(ctx, name) for name in ("events", "step", "scratch", "answer")):
-        raise Hint("return the RunContext of the run (with events, step, scratch and answer)")
+    if not all(hasattr(ctx, name) for name in ("messages", "step", "scratch", "answer")):
+        raise Hint("return the RunContext of the run (with messages, step, scratch and answer)")
     return ctx
 
 
 def _check_finished(ctx: Any, llm: ScriptedLLM) -> None:
-    head = list(ctx.events[:2])
+    head = list(ctx.messages[:2])
     if not (head and isinstance(head[0], SystemMessage) and head[0].content == "You add numbers with the add tool."):
-        raise Hint("ctx.events starts with the system message, SystemMessage(system_prompt): the model reads its "
+        raise Hint("ctx.messages starts with the system message, SystemMessage(system_prompt): the model reads its "
                    "instructions from the folder each round, and a folder without them never gives them")
     if ctx.answer != "The total is 9.":
         raise Hint("put the model's final text (the reply with no slips) in ctx.answer")
@@ -112,9 +113,9 @@ def _check_finished(ctx: Any, llm: ScriptedLLM) -> None:
     if ctx.scratch.get("errands") != 4:
         raise Hint('ctx.scratch["errands"] counts the errands run (four in this run: count every slip run)')
     folder = [*llm.calls[-1][0]]
-    if list(ctx.events[: len(folder)]) != folder or len(ctx.events) != len(folder) + 1:
-        raise Hint("ctx.events is the folder: the system message, the question, every reply and answer slip, "
-                   "and the final reply last; the model reads ctx.events itself each round")
+    if list(ctx.messages[: len(folder)]) != folder or len(ctx.messages) != len(folder) + 1:
+        raise Hint("ctx.messages is the folder: the system message, the question, every reply and answer slip, "
+                   "and the final reply last; the model reads ctx.messages itself each round")
 
 
 @exercise("02.2", kind="code", title="a loop that keeps its run in one record")
@@ -127,8 +128,8 @@ def check_remembering_loop(loop: Any) -> str:
     first_llm, second_llm = _adder(), _adder()
     first = _record(loop, first_llm, 5)
     second = _record(loop, second_llm, 5)
-    if first is second or first.events is second.events or first.scratch is second.scratch:
-        raise Hint("two runs share one context (or its events or scratch): build a new RunContext for every run, "
+    if first is second or first.messages is second.messages or first.scratch is second.scratch:
+        raise Hint("two runs share one context (or its messages or scratch): build a new RunContext for every run, "
                    "inside the loop, never once for all of them")
     _check_finished(second, second_llm)
     looping = ScriptedLLM([[("add", {"a": 1, "b": 1})]] * 20, name="scripted: never stops")
@@ -150,13 +151,21 @@ def check_remembering_loop(loop: Any) -> str:
 
 
 def _made_up_step(events: list[dict[str, Any]]) -> int | None:
-    """The step of the first made-up number, as the lab's classifier reads the run (``None`` if it finds none)."""
-    from mingraph_lite.course.classify import classify
-
-    verdict = classify(events)
-    if verdict.line is None or "no get_weather returned that number" not in verdict.why:
-        return None
-    return events[verdict.line - 1]["step"]
+    """The step of the first to_fahrenheit slip whose number no get_weather of an earlier model call returned."""
+    returned: dict[float, int] = {}
+    for e in events:
+        if e["event"] == "tool_return" and e["name"] == "get_weather":
+            for n in re.findall(r"-?\d+(?:\.\d+)?", e["content"]):
+                returned.setdefault(float(n), e["step"])
+        elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit":
+            arguments = e["arguments"] if isinstance(e["arguments"], dict) else {}
+            try:
+                celsius = float(arguments.get("celsius"))
+            except (TypeError, ValueError):
+                return e["step"]
+            if returned.get(celsius, e["step"]) >= e["step"]:
+                return e["step"]
+    return None
 
 
 def _scripted_events(script: list[Any]) -> list[dict[str, Any]]:
@@ -189,7 +198,11 @@ def _cases() -> list[tuple[str, list[dict[str, Any]], str]]:
               "that a later call returned"),
              ("a run that converts 18, then converts 64, the number to_fahrenheit returned", _scripted_events(
                   [*_lookups(), [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})], "ok"]),
-              "only get_weather returns Celsius temperatures: a number another tool returned does not count")]
+              "only get_weather returns Celsius temperatures: a number another tool returned does not count"),
+             ("a run whose one reply asks get_weather(Paris) and to_fahrenheit(18) together", _scripted_events(
+                  [[("get_weather", {"city": "Paris"}), ("to_fahrenheit", {"celsius": 18})], *_lookups(), "ok"]),
+              "the model wrote that 18 in the same reply as the get_weather, before any result came back: a "
+              "return counts only when an earlier model call's errands produced it (a lucky guess is made up)")]
     for model in ("smollm2-135m", "gemma3-270m"):
         for trace in sorted((FINISH / model / "traces").glob("zero-shot-*.jsonl")):
             if trace.stem in SHOWN[model]:

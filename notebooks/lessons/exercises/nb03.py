@@ -94,6 +94,11 @@ def check_expected_cards(expected_cards: Any) -> str:
         if [str(name).lstrip("_") for name in got or []] == want:
             raise Hint('write the names without the leading underscore ("CallingModel", "RunningTools", '
                        '"Finished"): the package\'s classes carry one, the names asked for do not')
+        if list(got or []).count("RunningTools") < want.count("RunningTools"):
+            raise Hint(f"replies {replies}, max_steps={ceiling}: your list stops before the Agent's last model "
+                       f"call ({list(got or []).count('RunningTools')} RunningTools cards, the run has "
+                       f"{want.count('RunningTools')}): the Agent makes max_steps model calls, and only a "
+                       "CallingModel card whose step is *past* max_steps stops (step > max_steps, not >=)")
         answered = 0 in replies[:ceiling]
         if answered:
             raise Hint(f"replies {replies}, max_steps={ceiling}: each model call is one CallingModel card; "
@@ -150,9 +155,14 @@ def _asker(cities: list[str]) -> ScriptedLLM:
 def _folder_hint(messages: list[Message]) -> None:
     asked = [c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls]
     answered = [m.tool_call_id for m in messages if isinstance(m, ToolMessage)]
+    if set(answered) - set(asked):
+        raise Hint("an answer slip carries a ticket number (tool_call_id) that no slip has: give each answer "
+                   "slip, the human's included, the id of the slip it answers (slip.id)")
+    if set(asked) - set(answered):
+        raise Hint("some slips have no answer slip: the slips after the unknown one in the same reply must "
+                   "still run, each answered once")
     if sorted(asked) != sorted(answered):
-        raise Hint("every slip needs exactly one answer slip with its ticket number (tool_call_id), the "
-                   "human's answer included, and the slips after it in the same reply must still run")
+        raise Hint("a slip has more than one answer slip: every slip needs exactly one")
 
 
 def _crash_hint(error: Exception, where: str) -> Hint:

@@ -55,7 +55,7 @@ def check_frozen_step(answer: Any) -> str:
     return f"right: the check stopped a never-stopping manager after {calls} calls; the ceiling never came"
 
 
-def _flaky_first_of_three() -> tuple[int, int]:
+def _flaky_middle_of_three() -> tuple[int, int]:
     registry = weather_registry()
 
     @registry.add
@@ -67,7 +67,7 @@ def _flaky_first_of_three() -> tuple[int, int]:
         """
         raise ConnectionError("humidity service down")
 
-    agent = Agent(ScriptedLLM([[("get_humidity", {"city": "Oslo"}), ("get_weather", {"city": "Oslo"}),
+    agent = Agent(ScriptedLLM([[("get_weather", {"city": "Oslo"}), ("get_humidity", {"city": "Oslo"}),
                                 ("to_fahrenheit", {"celsius": 7})]], name="scripted: one failing tool"),
                   registry, "You answer.")
     try:
@@ -78,16 +78,19 @@ def _flaky_first_of_three() -> tuple[int, int]:
     return len(answers), sum(m.is_error for m in answers)
 
 
-@exercise("03.Q3", kind="reasoning", title="a tool fails first of three")
-def check_first_of_three(answer: Any) -> str:
+@exercise("03.Q3", kind="reasoning", title="a tool fails in the middle of three")
+def check_middle_of_three(answer: Any) -> str:
     if isinstance(answer, dict) and all(value is ... for value in answer.values()):
         raise NotDone("both numbers are still ...")
-    slips, errors = _flaky_first_of_three()
+    slips, errors = _flaky_middle_of_three()
     if not isinstance(answer, dict) or set(answer) != {"answer slips", "marked is_error"}:
         raise Hint('keep the two keys, "answer slips" and "marked is_error", and fill in a number for each')
     if answer["answer slips"] != slips:
         raise Hint("count the answer slips for every slip of the reply: the agent leaves none of them open, "
                    "whether it ran, failed or never ran")
+    if answer["marked is_error"] > errors:
+        raise Hint("the slip before the failing one ran fine: its answer slip is its result, not an error; "
+                   "only the failing slip and the slips after it are marked")
     if answer["marked is_error"] != errors:
         raise Hint("the failing tool's slip is an error, and so is each slip after it: they were not run, "
                    "and their answer says so")

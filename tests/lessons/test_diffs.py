@@ -1,0 +1,12 @@
+"""The edit counter notebook 03 uses to compare what each version of "ask a human" cost."""
+
+from __future__ import annotations
+
+from lessons.diffs import cost
+
+
+def test_cost_counts_places_and_lines_and_skips_the_def_line():
+    before = "def f():\n    a = 1\n    b = 2\n    return a + b\n"
+    assert cost(before, before.replace("def f", "def g")) == (0, 0)
+    assert cost(before, before.replace("a = 1", "a = 10")) == (1, 1)
+    assert cost(before, "def f():\n    a = 5\n    b = 2\n    c = 3\n    d = 4\n    return a + b\n") == (2, 3)
