@@ -10,7 +10,7 @@
 #   with another ceiling (`errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 88 minutes (estimated from length and exercises).
+# `try`/`except`. **Time:** about 94 minutes (estimated from length and exercises).
 #
 # Everything runs offline, with **scripted managers**: replies written in advance, and labelled so.
 #

@@ -13,7 +13,7 @@
 #   events with code (you write `first_made_up`);
 # - say why a real run's right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 92 minutes (estimated from length and exercises).
 #
 # Everything runs offline: the managers are **scripted** (and say so), except the real models' recorded runs.
 #
@@ -96,7 +96,7 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 # | **messages**: everything said so far | the model reads them every round; you debug from them | `folder` |
 # | **step count** | the ceiling needs a counter | `step` |
 # | **run id** | which run produced this line in a log? | nowhere yet (notebook 04: traces) |
-# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 06: the worksheet) |
+# | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 07: the worksheet) |
 # | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
 #
 # One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
@@ -465,7 +465,7 @@ print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, 
 # - **The rulebook**: a new situation means editing every branch of the sticky-note loop (notebook 03: cards).
 # - **A tool that fails** stops the run with a slip left unanswered in the folder, which providers refuse, so
 #   the *next* run breaks too (notebook 03).
-# - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 10).
+# - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 11).
 
 # %% [markdown]
 # ## Questions

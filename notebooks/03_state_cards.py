@@ -15,7 +15,7 @@
 #
 # **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
 # version); Python dataclasses.
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 92 minutes (estimated from length and exercises).
 #
 # All runs are scripted (no model, no network), and say so. The cards, the folder-versus-card table and the
 # split of errors by who can fix them follow the article *The State and
@@ -184,7 +184,7 @@ print("answer:", answer, f"\nCallingModel was picked up {picked.count('CallingMo
 # | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `_CallingModel`, `_RunningTools`, `_Finished` |
 # | answers | what has happened so far? | where am I, so what do I do now? |
 # | changes | on every message, and only grows | when something happens; flips back and forth |
-# | in a graph (notebooks 06 and 07) | the state's `messages` | which node runs next |
+# | in a graph (notebooks 07 and 08) | the state's `messages` | which node runs next |
 #
 #
 # ## The package's `Agent`: the same cards
@@ -458,7 +458,7 @@ assert not unanswered(agent.memory.messages())  # every slip, the failed run's i
 # %% [markdown]
 # ## What is still open
 #
-# - **The folder carries over between runs**, paid for every round (notebook 09).
+# - **The folder carries over between runs**, paid for every round (notebook 10).
 
 # %% [markdown]
 # ## Questions

@@ -10,7 +10,7 @@
 # - watch a run live in the `FolderView` and `CardTimeline` widgets.
 #
 # **Prerequisites:** notebooks 01 to 03 (the loop, its sticky note, the cards and the folder).
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 92 minutes (estimated from length and exercises).
 #
 # Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere. The
 # railway picture, the rule for broken listeners and the trace file come from the article "The State and Observer
@@ -160,10 +160,10 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 # ## The package's version: `Observer`
 #
 # `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run (and more
-# for graph runs, in notebooks 06 and 07); `HOOKS` is the one list of them. The `Agent` announces in this order:
+# for graph runs, in notebooks 07 and 08); `HOOKS` is the one list of them. The `Agent` announces in this order:
 # `on_run_start`, then per model call `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and
 # `on_tool_return`, and finally `on_finish(answer, reason)`. A failing tool adds announcements, shown below;
-# `on_memory_call` comes only from notebook 09's summarising memory.
+# `on_memory_call` comes only from notebook 10's summarising memory.
 
 # %%
 show_hooks()  # each of HOOKS with its arguments and its docstring's first line (lessons/platform.py)

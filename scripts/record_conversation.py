@@ -1,4 +1,4 @@
-"""Record one real conversation with a shipped local model under each memory strategy notebook 09 teaches.
+"""Record one real conversation with a shipped local model under each memory strategy notebook 10 teaches.
 
 Four questions in a row on one agent (the weather tools), once per memory: KeepAll, a window (LastN) and
 Summarise (its summaries written by the same model). Each memory's run is written by TraceRecorder to

@@ -211,7 +211,7 @@ def run_conversation(memory: Memory, *, llm: LLM | None = None, questions: Itera
 
 # The real conversation ------------------------------------------------------------------------------------------
 # scripts/record_conversation.py asks these questions of a shipped local model under each memory below, once, and
-# writes one trace per memory to data/runs/; notebook 09 replays the traces through the same memories.
+# writes one trace per memory to data/runs/; notebook 10 replays the traces through the same memories.
 
 REAL_QUESTIONS = (
     "What's the temperature in Paris and in Tokyo, in Fahrenheit?",
@@ -262,7 +262,7 @@ def describe_recording(model: str = REAL_MODEL) -> dict:
 
 
 def compare_on_active_model() -> None:
-    """Notebook 09's three memories on the model ``$MINGRAPH_LLM`` names, tokens as its provider reports them.
+    """Notebook 10's three memories on the model ``$MINGRAPH_LLM`` names, tokens as its provider reports them.
 
     With the scripted default there is nothing new to count, and it only says so."""
     spec = os.environ.get("MINGRAPH_LLM", "scripted").strip() or "scripted"

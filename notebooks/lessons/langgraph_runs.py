@@ -1,4 +1,4 @@
-"""Notebooks 06 and 07's runs on LangGraph beside the package's engine, printed: the bound each counts, who ran when.
+"""Notebooks 07 and 07's runs on LangGraph beside the package's engine, printed: the bound each counts, who ran when.
 
 Each function only prints what a run did; the notebooks call it in one line where LangGraph is installed, so the
 learner reads the outcome, and the LangGraph calls that produce it are here for anyone who wants them.

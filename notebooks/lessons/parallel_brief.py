@@ -1,6 +1,6 @@
-"""Notebook 07's parallel brief as a plain dict, for the superstep loop the notebook writes, and a first-try branch.
+"""Notebook 08's parallel brief as a plain dict, for the superstep loop the notebook writes, and a first-try branch.
 
-The notebook teaches the loop and the join; this wiring (which node goes where) is the brief of notebook 06
+The notebook teaches the loop and the join; this wiring (which node goes where) is the brief of notebook 07
 with its one ``collect`` node split into one branch per city, so it lives here, out of the reader's way.
 """
 
@@ -13,7 +13,7 @@ from mingraph_lite.course.weather import WEATHER
 from mingraph_lite.graph import END, START
 
 
-CALLS: list[str] = []  # every city collect_one made a node for or collected: 07.1's check refuses an answer that uses it
+CALLS: list[str] = []  # every city collect_one made a node for or collected: 08.1's check refuses an answer that uses it
 
 
 def reducers_of(state_type: type) -> dict[str, Callable]:

@@ -199,7 +199,7 @@ def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[
     return _done(plt, fig)
 
 
-# The weather brief of notebook 06: where each node sits, and its arrows with their route labels.
+# The weather brief of notebook 07: where each node sits, and its arrows with their route labels.
 BRIEF_LAYOUT = {START: (0, 6), "collect": (0, 5), "write_draft": (0, 4), "check_draft": (0, 3),
                 "revise_draft": (2.3, 4), "publish": (-1.3, 1.7), "hold": (1.3, 1.7), END: (0, 0.5)}
 BRIEF_ARROWS = [(START, "collect", ""), ("collect", "write_draft", ""), ("write_draft", "check_draft", ""),

@@ -61,7 +61,7 @@ def initial_plan_state(task: str) -> dict[str, Any]:
 def parse_plan(text: str) -> list[str]:
     """The steps of a numbered (or bulleted) list, numbering removed; blank lines dropped.
 
-    Naive on purpose (notebook 10's exercise 10.2 writes the careful reader): every leading digit, '.', ')', '-',
+    Naive on purpose (notebook 11's exercise 11.2 writes the careful reader): every leading digit, '.', ')', '-',
     '*' and space goes, on every line, so a preamble stays a step and "3.5 degrees" loses its number."""
     steps = (line.strip().lstrip("0123456789.)-* \t").strip() for line in text.splitlines())
     return [step for step in steps if step]

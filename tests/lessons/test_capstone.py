@@ -23,8 +23,8 @@ from lessons.capstone import (
     to_usd,
 )
 from lessons.exercises import verdict
-from lessons.exercises.nb11_route import q1_options, q2_runs, q3_squares
-from lessons.exercises.nb12_runs import first_wrong_call, right_call
+from lessons.exercises.nb12_route import q1_options, q2_runs, q3_squares
+from lessons.exercises.nb13_runs import first_wrong_call, right_call
 from mingraph_lite import (
     Agent,
     AssistantMessage,
@@ -40,11 +40,11 @@ from mingraph_lite import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-PIECES_NOTEBOOK = ROOT / "notebooks" / "11_capstone_pieces.py"
-NOTEBOOK = ROOT / "notebooks" / "12_capstone.py"
+PIECES_NOTEBOOK = ROOT / "notebooks" / "12_capstone_pieces.py"
+NOTEBOOK = ROOT / "notebooks" / "13_capstone.py"
 RUNS = ROOT / "data" / "runs"
-PIECES = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "11_capstone_pieces.py"), run_name="solutions_11")
-SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "12_capstone.py"), run_name="solutions_12")
+PIECES = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "12_capstone_pieces.py"), run_name="solutions_11")
+SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "13_capstone.py"), run_name="solutions_12")
 
 
 def test_get_price_reads_the_table_whatever_the_case_and_names_what_it_knows():
@@ -129,23 +129,23 @@ def test_q1_choice_a_is_what_the_notebook_prints():
 
 
 def test_the_pieces_questions_are_answered_by_runs():
-    """Backs 11.Q2 and 11.Q3: the errand on the flaky service; a branch that raises, or a node after the join."""
+    """Backs 12.Q2 and 12.Q3: the errand on the flaky service; a branch that raises, or a node after the join."""
     runs, answers = q2_runs()
-    assert runs == PIECES["SOLUTIONS"]["11.Q2"]
+    assert runs == PIECES["SOLUTIONS"]["12.Q2"]
     assert answers[0] == "Error: tool failed twice: the rate service did not answer"
     assert q3_squares(4) == q3_squares(1) == []
     assert q3_squares(None, audit_fails=True) == [9, 1, 16]  # the squares' superstep merged before audit raised
 
 
 def test_gemmas_first_wrong_step_is_its_second_conversion_of_osakas_price():
-    """Backs 12.3: Gemma asked for both prices, then converted 450 JPY twice and 1.3 EUR never."""
+    """Backs 13.3: Gemma asked for both prices, then converted 450 JPY twice and 1.3 EUR never."""
     events = read_trace(RUNS / "capstone-gemma3-270m.jsonl")
     calls = [e for e in events if e["event"] == "tool_call"]
     assert [c["name"] for c in calls] == ["get_price", "get_price", "to_usd", "to_usd"]
     assert calls[2]["arguments"] == calls[3]["arguments"] == {"amount": 450, "currency": "JPY"}
     assert first_wrong_call(RUNS / "capstone-gemma3-270m.jsonl") == calls[3]["id"]
-    assert right_call(RUNS / "capstone-gemma3-270m.jsonl") == SOLVED["SOLUTIONS"]["12.3"]
-    assert SOLVED["SOLUTIONS"]["12.3"] == ("to_usd", {"amount": 1.3, "currency": "EUR"})  # Rome's, never converted
+    assert right_call(RUNS / "capstone-gemma3-270m.jsonl") == SOLVED["SOLUTIONS"]["13.3"]
+    assert SOLVED["SOLUTIONS"]["13.3"] == ("to_usd", {"amount": 1.3, "currency": "EUR"})  # Rome's, never converted
     assert {"name": "get_price", "content": "Rome coffee: 1.3 EUR"}.items() <= next(
         e for e in events if e["event"] == "tool_return" and "Rome" in e["content"]).items()
     smol = read_trace(RUNS / "capstone-smollm2-135m.jsonl")
@@ -259,7 +259,7 @@ def test_the_reference_graph_fans_out_one_branch_per_slip():
 
 @pytest.mark.parametrize("ex", sorted(PIECES["SOLUTIONS"]) + sorted(SOLVED["SOLUTIONS"]))
 def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex):
-    solved = PIECES if ex.startswith("11.") else SOLVED
+    solved = PIECES if ex.startswith("12.") else SOLVED
     assert verdict(ex, solved["SOLUTIONS"][ex]).passed, str(verdict(ex, solved["SOLUTIONS"][ex]))
     for answer, hint in solved["WRONG"][ex]:
         result = verdict(ex, answer)
@@ -267,7 +267,7 @@ def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex)
 
 
 def test_every_question_has_an_answer_and_three_are_checked():
-    for number, notebook, solved in (("11", PIECES_NOTEBOOK, PIECES), ("12", NOTEBOOK, SOLVED)):
+    for number, notebook, solved in (("12", PIECES_NOTEBOOK, PIECES), ("13", NOTEBOOK, SOLVED)):
         _questions_answered_and_checked(number, notebook, solved)
 
 
@@ -301,7 +301,7 @@ def test_the_cheat_sheet_names_the_real_signatures():
 def test_12_1_judges_behaviour_so_another_design_passes():
     # Other choices than the reference's: failure spotted from is_error plus the tool's own exception text, the
     # stops tested in the other order, other words for a refused call, and far more room in the compiled graph.
-    from lessons.exercises.nb12 import check_agent
+    from lessons.exercises.nb13 import check_agent
     from mingraph_lite import ToolMessage
 
     class OtherDesign(SOLVED["PriceAgent"]):
@@ -331,11 +331,11 @@ def test_12_1_judges_behaviour_so_another_design_passes():
 
 
 def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
-    """12.2 may use 12.1's own version (and 11's pieces inside it): a subclass of reference("12.1") passes, while
+    """13.2 may use 13.1's own version (and 11's pieces inside it): a subclass of reference("13.1") passes, while
     the reference itself, or a subclass that only inherits it, does not."""
     from lessons.reference import reference
 
-    class Mine(reference("12.1")):
+    class Mine(reference("13.1")):
         def model(self, state):
             update = super().model(state)
             before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
@@ -347,9 +347,9 @@ def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
     def asks(reply):
         return [(call.name, call.arguments) for call in reply.tool_calls]
 
-    assert verdict("12.2", Mine).passed, str(verdict("12.2", Mine))
-    assert not verdict("12.2", reference("12.1")).passed
-    assert not verdict("12.2", type("Bare", (reference("12.1"),), {})).passed
+    assert verdict("13.2", Mine).passed, str(verdict("13.2", Mine))
+    assert not verdict("13.2", reference("13.1")).passed
+    assert not verdict("13.2", type("Bare", (reference("13.1"),), {})).passed
 
 
 def test_show_messages_prints_one_line_a_message_naming_each_toolcall_and_its_answer(capsys):

@@ -1,4 +1,4 @@
-"""The printed LangGraph runs of notebooks 06 and 07, and the LangGraph behaviour their text states, held to runs."""
+"""The printed LangGraph runs of notebooks 07 and 07, and the LangGraph behaviour their text states, held to runs."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_one_parallel_declaration_matches_on_both_engines():
     from lessons.parallel_brief import declare_parallel
     from lessons.reference import reference
 
-    declare = partial(declare_parallel, collect_node=reference("07.1"))
+    declare = partial(declare_parallel, collect_node=reference("08.1"))
     rows = compare_engines(declare, initial_state(["Tokyo", "Oslo"]), styles=("complete", "stubborn"))
     assert rows == [("complete", True, True), ("stubborn", True, True)]
 

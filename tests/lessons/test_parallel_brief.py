@@ -1,4 +1,4 @@
-"""Notebook 07's parallel brief dict: one branch per city from START, joined before the draft."""
+"""Notebook 08's parallel brief dict: one branch per city from START, joined before the draft."""
 
 from __future__ import annotations
 

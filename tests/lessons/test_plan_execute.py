@@ -23,7 +23,7 @@ from mingraph_lite.observers.recorder import EventRecorder
 def test_parse_plan_strips_numbering_and_blank_lines():
     assert parse_plan("1. a\n\n2) b\n- c\n* d\nplain") == ["a", "b", "c", "d", "plain"]
     assert len(parse_plan(DEFAULT_PLAN)) == 4
-    assert parse_plan("Plan:\n3.5 degrees") == ["Plan:", "degrees"]  # naive on purpose: exercise 10.2 fixes it
+    assert parse_plan("Plan:\n3.5 degrees") == ["Plan:", "degrees"]  # naive on purpose: exercise 11.2 fixes it
 
 
 def test_the_dropping_replanner_answers_the_steps_after_the_one_it_cannot_do_whatever_it_is_sent():

@@ -11,8 +11,8 @@ def test_a_reference_is_the_solutions_files_own_answer():
 
     from lessons.reference import SOLUTIONS
 
-    (path,) = SOLUTIONS.glob("06_*.py")
-    assert reference("06.2").__code__.co_code == runpy.run_path(str(path))["SOLUTIONS"]["06.2"].__code__.co_code
+    (path,) = SOLUTIONS.glob("07_*.py")
+    assert reference("07.2").__code__.co_code == runpy.run_path(str(path))["SOLUTIONS"]["07.2"].__code__.co_code
 
 
 def test_an_unknown_exercise_or_notebook_is_named():
@@ -23,7 +23,7 @@ def test_an_unknown_exercise_or_notebook_is_named():
 
 
 def test_a_check_refuses_the_notebooks_own_version_handed_in_as_the_answer():
-    for ex in ("01.1", "06.2"):
+    for ex in ("01.1", "07.2"):
         result = verdict(ex, reference(ex))
         assert result.status == "not yet" and "notebook's own version" in result.message, str(result)
 
@@ -58,15 +58,15 @@ def test_a_value_taken_from_a_loaded_reference_module_is_refused_too():
 
 
 def test_a_later_exercise_may_run_the_earlier_ones_own_version_but_not_its_own(monkeypatch):
-    """An exercise with may_use=("07.1",) passes an answer built on the notebook's collect_city; an answer that runs
-    another exercise's own version (here 07.2's) stays refused."""
+    """An exercise with may_use=("08.1",) passes an answer built on the notebook's collect_city; an answer that runs
+    another exercise's own version (here 08.2's) stays refused."""
     from lessons.exercises import EXERCISES, Exercise
 
     def checker(answer):
         return f"ran {answer('Oslo')({'readings': []})['readings'][0]['city']}"
 
-    monkeypatch.setitem(EXERCISES, "99.1", Exercise("99.1", "code", "a later exercise", checker, ("07.1",)))
-    our_collect_city = reference("07.1")
+    monkeypatch.setitem(EXERCISES, "99.1", Exercise("99.1", "code", "a later exercise", checker, ("08.1",)))
+    our_collect_city = reference("08.1")
 
     def built_on_it(city):  # the learner's own, built on the notebook's collect_city
         return our_collect_city(city)
@@ -74,7 +74,7 @@ def test_a_later_exercise_may_run_the_earlier_ones_own_version_but_not_its_own(m
     assert verdict("99.1", built_on_it).passed, str(verdict("99.1", built_on_it))
 
     def wraps_the_answer(graph, state):
-        return reference("07.2")(graph, state)
+        return reference("08.2")(graph, state)
 
-    refused = verdict("07.2", wraps_the_answer)
+    refused = verdict("08.2", wraps_the_answer)
     assert refused.status == "not yet" and "notebook's own version" in refused.message, str(refused)

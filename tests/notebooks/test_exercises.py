@@ -108,7 +108,7 @@ def test_every_notebook_from_01_ends_with_5_to_10_questions_answered_and_at_leas
 
 @pytest.mark.parametrize("stem", sorted(_pairs()))
 def test_no_cell_rebinds_an_answer_to_the_notebooks_own_version(stem):
-    """A reader's correct 07.2 was refused: a cell had rebound `collect_city` (07.1's answer) to the reference, so
+    """A reader's correct 08.2 was refused: a cell had rebound `collect_city` (08.1's answer) to the reference, so
     their declaration ran the notebook's code. Each reference gets a name of its own."""
     source = _pairs()[stem].read_text(encoding="utf-8")
     answers = set(re.findall(r"""\bcheck\(\s*["']\d\d\.Q?\d+["']\s*,\s*\(?([A-Za-z_]\w*)""", source))

@@ -1,4 +1,4 @@
-"""Notebook 09 replays one real conversation under each memory (issue 20): what it says about it holds.
+"""Notebook 10 replays one real conversation under each memory (issue 20): what it says about it holds.
 
 The traces were recorded once by ``scripts/record_conversation.py`` with a shipped local model; these tests
 never run a model, they read and replay the recordings.

@@ -24,7 +24,7 @@ MODELS = {"smollm2-135m": "SmolLM2-135M", "gemma3-270m": "Gemma 3 270M"}
 REPLAYED = {"02_what_a_run_remembers": [("smollm2-135m", "zero-shot", 0), ("gemma3-270m", "zero-shot", 3)],
             "04_observers": [("gemma3-270m", "worked example", 10)],
             "05_reasoning_capture": [("gemma3-270m", "worked example", 10)],
-            "08_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 12)]}
+            "09_agent_graph": [("smollm2-135m", "zero-shot", 12), ("gemma3-270m", "worked example", 12)]}
 WORKS = ROOT / "data" / "experiments" / "finish-right-3"
 #: The finish-right-3 runs notebook 02 replays: (model folder, variant, run index, seed, temperature).
 REPLAYED_RIGHT = [("smollm2-135m", "named, T=0.1", 0, 300, "0.1"), ("gemma3-270m", "named, copy", 6, 306, "0.3")]
@@ -125,8 +125,8 @@ def test_data_runs_readme_lists_every_replayed_run_under_its_notebook():
 
 def test_the_capstones_two_recorded_runs_are_replayed_in_notebook_12_and_listed_under_it():
     readme = (ROOT / "data" / "runs" / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## The capstone's task (notebooks 11 and 12)"):]
-    notebook = (ROOT / "notebooks" / "12_capstone.py").read_text(encoding="utf-8")
+    section = readme[readme.index("## The capstone's task (notebooks 12 and 12)"):]
+    notebook = (ROOT / "notebooks" / "13_capstone.py").read_text(encoding="utf-8")
     for name in ("capstone-smollm2-135m.jsonl", "capstone-gemma3-270m.jsonl"):
         assert f"| `{name}` |" in section and f'"{name}"' in notebook and (ROOT / "data" / "runs" / name).is_file()
-    assert "capstone-" not in (ROOT / "notebooks" / "11_capstone_pieces.py").read_text(encoding="utf-8")
+    assert "capstone-" not in (ROOT / "notebooks" / "12_capstone_pieces.py").read_text(encoding="utf-8")

@@ -18,13 +18,13 @@ COURSE = {
     "03_state_cards": "one card per situation; the folder vs the card; who can fix a failure",
     "04_observers": "listeners that watch a run and cannot change it; traces; live views",
     "05_reasoning_capture": "the model's thinking and its tokens; reading a trace; units in results",
-    "06_graph_routing": "explicit state and transitions: a small graph runner, then LangGraph",
-    "07_parallel_branches": "parallel branches and joins; LangGraph side by side; one branch per item with Send",
-    "08_agent_graph": "the agent loop as a graph; routes that stop a real model's repeated call, and say why",
-    "09_memory_and_cost": "what the model is read each round, and what it costs; a real conversation",
-    "10_helpers_and_plans": "an agent behind one tool; plan-and-execute with a re-plan",
-    "11_capstone_pieces": "capstone, part 1: a new task, and its pieces: memory window, errand, log, router",
-    "12_capstone": "capstone, part 2: the agent, a graph of your pieces, checked on real runs replayed",
+    "07_graph_routing": "explicit state and transitions: a small graph runner, then LangGraph",
+    "08_parallel_branches": "parallel branches and joins; LangGraph side by side; one branch per item with Send",
+    "09_agent_graph": "the agent loop as a graph; routes that stop a real model's repeated call, and say why",
+    "10_memory_and_cost": "what the model is read each round, and what it costs; a real conversation",
+    "11_helpers_and_plans": "an agent behind one tool; plan-and-execute with a re-plan",
+    "12_capstone_pieces": "capstone, part 1: a new task, and its pieces: memory window, errand, log, router",
+    "13_capstone": "capstone, part 2: the agent, a graph of your pieces, checked on real runs replayed",
 }
 
 

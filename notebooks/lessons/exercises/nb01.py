@@ -290,10 +290,10 @@ def _lookup_folder() -> list[Any]:
     return [SystemMessage("You help in a bookshop."), UserMessage("Do you have Dune, and what does it cost?"),
             AssistantMessage("Let me look.", tool_calls=slips),
             ToolMessage("yes, shelf 4", tool_call_id="k1", name="find_book"),
-            ToolMessage("12.50", tool_call_id="k2"),  # an answer slip that does not say its tool's name
+            ToolMessage("13.50", tool_call_id="k2"),  # an answer slip that does not say its tool's name
             AssistantMessage("", tool_calls=(ToolCall("k3", "reserve", {"title": "Dune"}),)),  # no text
             ToolMessage("reserved until Friday", tool_call_id="k3", name="reserve"),
-            AssistantMessage("We have it on shelf 4, for 12.50, reserved for you until Friday.")]
+            AssistantMessage("We have it on shelf 4, for 13.50, reserved for you until Friday.")]
 
 
 @exercise("01.2", kind="code", title="the folder in Ollama's spelling")

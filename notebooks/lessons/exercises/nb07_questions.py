@@ -5,79 +5,55 @@ They live apart from ``nb07.py``'s exercises to keep each module short; they reu
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypedDict
-from mingraph_lite.course.brief import BriefState, initial_state
-from mingraph_lite.course.weather import WEATHER
-from . import Hint, NotDone, exercise
-from . import number_answer as _number
-from .nb06 import START, END
+from typing import Any, TypedDict, get_type_hints
+from mingraph_lite.course.brief import BriefNodes, BriefState, initial_state
+from mingraph_lite import GraphStepLimit
+from . import exercise, number_answer
+from .nb07 import brief_graph, walk
 
 
-@exercise("07.Q2", kind="reasoning", title="supersteps of the parallel stubborn run")
+def _number(answer: Any, want: int, hints: dict[int, str], what: str, how: str = "") -> str:
+    return number_answer(answer, want, hints, what, how or f"count the {what} again, node by node")
+
+
+@exercise("07.Q2", kind="reasoning", title="events without a reducer")
 def check_q2(answer: Any) -> str:
-    from mingraph_lite.course.brief import build_brief_graph
+    fields = get_type_hints(BriefState, include_extras=True)
+    plain = TypedDict("PlainEvents", {**fields, "events": list[str]})  # `events` replaced, not added to
+    final, _ = walk(brief_graph(BriefNodes("missing-notice", 1), plain).compile(max_steps=8),
+                    initial_state(["Tokyo", "Paris"]))
+    return _number(answer, len(final["events"]), {
+        7: "7 is what the reducer gives (one event per node, one more for the second city); without it each "
+           "slip's events replace the list", 6: "6 is one event per node: without a reducer each slip replaces the list"},
+        "entries")
 
-    graph = build_brief_graph("stubborn", 2)
-    graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
-    return _number(answer, len(graph.steps), {
-        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps",
-        "the three collecting branches share superstep 1; then one node per superstep: write_draft, check_draft, "
-        "a (revise_draft, check_draft) pair per revision allowed, and hold")
+
+@exercise("07.Q4", kind="reasoning", title="the stubborn writer's path length")
+def check_q4(answer: Any) -> str:
+    _, path = walk(brief_graph(BriefNodes("stubborn", 3)).compile(max_steps=20), initial_state(["Tokyo", "Paris"]))
+    return _number(answer, len(path), {
+        9: "9 leaves out one node: after the last (revise, check) pair, hold runs too",
+        7: "7 counts one check for all revisions: each revision is followed by its own check"}, "nodes",
+        "count every node that runs: collect, write_draft, the first check_draft, then one (revise_draft, "
+        "check_draft) pair per revision allowed, then the exit node")
 
 
-def _engines() -> list[tuple[str, Any, Any]]:
-    """Both engines where LangGraph is installed, ours alone otherwise."""
-    from mingraph_lite.graph import StateGraph
+def _smallest(finishes: Any) -> int:
+    return next(bound for bound in range(1, 30) if finishes(bound))
+
+
+def _ours_finishes(bound: int) -> bool:
     try:
-        from langgraph.graph import StateGraph as LangGraph
-    except ImportError:  # checked on our engine only
-        LangGraph = None
-    return ([("LangGraph", LangGraph, None)] if LangGraph else []) + [("our engine", StateGraph, None)]
+        brief_graph(BriefNodes("complete", 2)).compile(max_steps=bound).invoke(initial_state(["Tokyo", "Paris"]))
+    except GraphStepLimit:
+        return False
+    return True
 
 
-def _two_by_two(engine: Any) -> int:
-    class Log(TypedDict):
-        log: Annotated[list[str], lambda old, new: old + new]
-
-    builder = engine(Log)
-    for name in ("a", "a2", "b", "b2", "write"):
-        builder.add_node(name, lambda state, name=name: {"log": [name]})
-    for source, target in ((START, "a"), ("a", "a2"), (START, "b"), ("b", "b2"), ("a2", "write"), ("b2", "write"),
-                           ("write", END)):
-        builder.add_edge(source, target)
-    return builder.compile().invoke({"log": []})["log"].count("write")
-
-
-@exercise("07.Q3", kind="reasoning", title="two even branches without a join")
-def check_q3(answer: Any) -> str:
-    runs = {_two_by_two(engine) for _, engine, _ in _engines()}
-    if len(runs) != 1:
-        raise Hint(f"the two engines disagree here ({sorted(runs)}); please report it")
-    return _number(answer, runs.pop(), {
-        2: "without a join, write runs once for every superstep in which an edge into it fires: find the superstep "
-           "a2 runs in and the one b2 runs in, counting from START"}, "runs of write")
-
-
-@exercise("07.Q5", kind="reasoning", title="supersteps and collect_city runs with send_missing at START")
+@exercise("07.Q5", kind="reasoning", title="the smallest max_steps")
 def check_q5(answer: Any) -> str:
-    from lessons.reference import reference
-    from mingraph_lite.graph import Send, StateGraph
-
-    from .nb07_send import brief_with_entry
-
-    if isinstance(answer, dict) and all(value is None for value in answer.values()):
-        raise NotDone
-    if not isinstance(answer, dict) or set(answer) != {"supersteps", "collect_city"}:
-        raise Hint(f"answer with a dict of two numbers, {{'supersteps': ..., 'collect_city': ...}}, not {answer!r}")
-    graph = brief_with_entry(StateGraph(BriefState), reference("07.4"), Send).compile(max_steps=10)
-    start = initial_state(["Tokyo", "Paris", "Oslo"])
-    start["readings"] = [{"city": "Paris", **WEATHER["Paris"]}]
-    graph.invoke(start)
-    run = {"supersteps": len(graph.steps), "collect_city": sum(step.count("collect_city") for step in graph.steps)}
-    if answer["collect_city"] != run["collect_city"]:
-        raise Hint(f"collect_city ran {run['collect_city']} times, not {answer['collect_city']!r}: a city that already "
-                   "has a reading gets no packet, and each packet runs collect_city once")
-    if answer["supersteps"] != run["supersteps"]:
-        raise Hint(f"the run took {run['supersteps']} supersteps, not {answer['supersteps']!r}: the packets' "
-                   "collect_city runs share one superstep; each later node takes one of its own")
-    return f"right: {run['supersteps']} supersteps, collect_city ran {run['collect_city']} times (steps {graph.steps})"
+    return _number(answer, _smallest(_ours_finishes), {
+        5: "5 is LangGraph's count, which adds START's own superstep; our engine counts your nodes only",
+        8: "8 is step_bound(2), the longest legal run; the complete writer passes the first check"}, "supersteps",
+        "count the nodes on the complete writer's path from collect to its exit; our max_steps counts one "
+        "superstep per node here, START not included")

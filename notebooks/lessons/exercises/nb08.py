@@ -1,181 +1,259 @@
-"""Notebook 08's exercises: a router after ``model`` that stops a repeated call (08.1), the node it routes to (08.3).
+"""Notebook 08's exercises 08.1 to 08.3: a branch's node, a join inside a loop, a reducer.
 
-Each checker runs the learner's code on worksheets of its own, then wires it into the agent graph
-(``agent_with_router``) and replays a recorded SmolLM2 run (and, for 08.1, the scripted four-round manager) through it.
-The prediction (08.2) is in ``nb08_predict.py``.
+Every checker runs the learner's code on inputs the notebook never shows (other cities, graphs and worksheets of
+its own); 08.3's runs the brief with the learner's reducer on the package's engine.
 """
 
 from __future__ import annotations
 
+import operator
 from copy import deepcopy
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypedDict, get_type_hints
 
-from mingraph_lite import AssistantMessage, ReplayLLM, ToolCall, ToolMessage
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
-from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.graph import END, START, AgentNodes, AgentState, StateGraph, initial_agent_state, run_agent_graph
-from mingraph_lite.graph.agent_graph import node_executions
+from mingraph_lite.course.brief import BriefNodes, BriefState, connect_brief, initial_state
+from mingraph_lite.course.weather import WEATHER
+from mingraph_lite.graph import END, START, StateGraph
 from . import Hint, exercise
 from .borrowing import borrowed
+from ..parallel_brief import CALLS, brief_in_parallel, collect_one
 
-FINISH = Path(__file__).resolve().parents[3] / "data" / "experiments" / "finish-right"
+# -- 08.1: a node for a parallel branch --------------------------------------------------------------
 
-
-def _stop_repeat(state: dict) -> dict:
-    return {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None}
-
-
-def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
-                      observers: tuple = (), hold: Any = _stop_repeat) -> Any:
-    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to ``hold``, which stops the run."""
-    nodes = AgentNodes(llm, weather_registry(), system_prompt=SYSTEM_PROMPT, max_model_steps=max_model_steps,
-                       max_tool_calls=max_tool_calls, observers=observers)
-    builder = StateGraph(AgentState)
-    builder.add_node("model", nodes.model)
-    builder.add_node("tools", nodes.tools)
-    builder.add_node("hold", hold)
-    builder.add_edge(START, "model")
-    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
-    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
-    builder.add_edge("hold", END)
-    return builder.compile(max_steps=node_executions(max_model_steps) + 1)
+def _node_for(collect_city: Any, city: str) -> Any:
+    node = collect_city(city)
+    if isinstance(node, dict):
+        raise Hint(f"collect_city({city!r}) returned a change slip; it must return a node, a function that takes "
+                   "the worksheet and returns the slip (define it inside collect_city and return it)")
+    if not callable(node):
+        raise Hint(f"collect_city({city!r}) returned a {type(node).__name__}; it must return a node: a function "
+                   "of the worksheet")
+    return node
 
 
-def smollm2_replay() -> Any:
-    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 10 twice."""
-    return ReplayLLM.from_trace(FINISH / "smollm2-135m" / "traces" / "zero-shot-12.jsonl")
-
-
-def _agent_state(filed: list[list[tuple[str, dict]]], pending: list[tuple[str, dict]], stop: str | None = None) -> dict:
-    """A worksheet with one filed assistant reply (and its answers) per entry of ``filed``, and a pending batch."""
-    state = initial_agent_state(QUESTION, SYSTEM_PROMPT)
-    for round_no, calls in enumerate(filed):
-        made = tuple(ToolCall(f"r{round_no}c{i}", name, args) for i, (name, args) in enumerate(calls))
-        state["messages"] += [AssistantMessage("", made),
-                              *(ToolMessage("1", call.id, call.name) for call in made)]
-    state["pending_calls"] = [ToolCall(f"p{i}", name, args) for i, (name, args) in enumerate(pending)]
-    state["stop_reason"] = stop
-    return state
-
-
-TOKYO, PARIS, F24, F18 = ("get_weather", {"city": "Tokyo"}), ("get_weather", {"city": "Paris"}), \
-    ("to_fahrenheit", {"celsius": 24}), ("to_fahrenheit", {"celsius": 18})
-
-
-def _repeat_cases(router: Any) -> None:
-    cases = [  # (filed rounds, pending batch, stop_reason, expected, why)
-        ([], [TOKYO, PARIS], None, "tools", "a first batch repeats nothing"),
-        ([], [TOKYO, TOKYO], None, "tools",
-         "a repeat is a call already filed, and nothing is filed yet: the same call twice in one batch is not one"),
-        ([[TOKYO, PARIS]], [F24], None, "tools", "a new call goes to the tools node"),
-        ([[TOKYO, PARIS], [F24]], [F18], None, "tools",
-         "to_fahrenheit(celsius=18) is not to_fahrenheit(celsius=24): a repeat is the same name AND the same arguments"),
-        ([[TOKYO, PARIS], [F24]], [F24], None, "repeat", "the batch asks again for a call that already ran"),
-        ([[TOKYO, PARIS], [F24]], [F18, F24], None, "repeat",
-         "rule 2 reads any pending call, not only the first: this batch's second call, to_fahrenheit(24), already ran"),
-        ([[TOKYO, PARIS], [F24], [F18]], [TOKYO], None, "repeat",
-         "get_weather(Tokyo) ran two rounds ago: compare with every call already filed, not only the last round"),
-        ([[TOKYO, PARIS]], [], "answered", "end", "a run that answered ends"),
-        ([[TOKYO, PARIS]], [], "step limit", "end", "a run the model node stopped ends"),
-        ([[TOKYO, PARIS], [F24]], [F24], "tool budget", "end",
-         "a stopped run ends even when its last batch repeats: read stop_reason before looking for repeats"),
-    ]
-    for filed, pending, stop, want, why in cases:
-        state = _agent_state(filed, pending, stop)
-        before = deepcopy(state)
-        try:
-            got = router(state)
-        except (AttributeError, KeyError, TypeError) as exc:
-            raise Hint(f"your router failed on a worksheet of ours ({type(exc).__name__}): messages are objects "
-                       "(m.role, m.tool_calls), and each call has .name and .arguments (a dict)") from None
-        if state != before:
-            raise Hint("your router changed the worksheet it read; a router only chooses")
-        if got != want:
-            shown = [f"{name}({args})" for name, args in pending]
-            raise Hint(f"with {len(filed)} round(s) filed, pending {shown} and stop_reason={stop!r} your router "
-                       f"returned {got!r}, not {want!r}: {why}")
-
-
-@exercise("08.1", kind="code", title="route_after_model with a rule that stops a repeated call")
-def check_repeat_router(route_after_model: Any) -> str:
-    used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "agent_with_router"})
-    if used:
-        raise Hint(f"your router calls the package's ({used}): write all three rules yourself from the worksheet's "
-                   "stop_reason, pending_calls and messages")
-    _repeat_cases(route_after_model)
-    scripted = run_agent_graph(agent_with_router(route_after_model, four_round_manager()), QUESTION)
-    if scripted["stop_reason"] != "answered":
-        raise Hint(f"the scripted four-round manager, which never repeats a call, ended {scripted['stop_reason']!r} "
-                   "with your router: it must reach its answer as before")
-    real = run_agent_graph(agent_with_router(route_after_model, smollm2_replay()), QUESTION)
-    if (real["stop_reason"], real["model_steps"]) != ("repeated call", 4):
-        raise Hint(f"the replayed SmolLM2 run (22, 20, 10, then 10 again) ended {real['stop_reason']!r} after "
-                   f"{real['model_steps']} model calls with your router; it should stop at the fourth call, the "
-                   "first repeat")
-    return ("your router stops the replayed SmolLM2 run at its first repeated call (model call 4 of 6) and lets "
-            "the scripted manager answer")
-
-
-def _filed(state: dict) -> list[tuple[str, dict]]:
-    return [(call.name, call.arguments) for message in state["messages"] if message.role == "assistant"
-            for call in message.tool_calls]
-
-
-def _give_up_case(give_up: Any, filed: list, pending: list) -> None:
-    state = _agent_state(filed, pending)
-    before = deepcopy(state)
+def _run_node(node: Any, state: dict[str, Any], city: str) -> Any:
     try:
-        slip = give_up(state)
-    except (AttributeError, KeyError, TypeError) as exc:
-        raise Hint(f"your node failed on a worksheet of ours ({type(exc).__name__}): messages are objects (m.role, "
-                   "m.tool_calls), and each call has .name and .arguments (a dict)") from None
-    if state != before:
-        raise Hint("your node changed the worksheet it was handed; a node returns a change slip and the engine merges it")
+        return node(state)
+    except KeyError as exc:
+        if exc.args and exc.args[0] == "city":
+            raise Hint("your node read state['city'], but it is handed the whole worksheet, which has no 'city' "
+                       "field: take the city from collect_city's own argument (the inner function sees it)") from None
+        raise Hint(f"your node for {city} looked up {exc} and it was not there: the reading's fields come from "
+                   f"WEATHER[city], which holds 'celsius' and 'conditions'") from None
+    except TypeError as exc:
+        raise Hint(f"calling your node on the worksheet failed ({exc}): collect_city(city) returns a function "
+                   "that takes one argument, the worksheet") from None
+
+
+@exercise("08.1", kind="code", title="collect_city(city): one branch's node")
+def check_collect_city(collect_city: Any) -> str:
+    used = borrowed(collect_city, {"BriefNodes", "fan_out", "connect_brief"})
+    if used:
+        raise Hint(f"your node calls the package's ({used}), whose collect_city reads a Send packet: write the "
+                   "node that reads WEATHER for its city and returns the slip yourself")
+    _refuse_collect_one(collect_city)
+    base = initial_state(["London", "Oslo", "Cairo"])
+    base["readings"] = [{"city": "London", "celsius": WEATHER["London"]["celsius"], "conditions": "light rain"}]
+    base["events"] = ["collected London"]
+    slips = []
+    for city in ("Oslo", "Cairo"):
+        state = deepcopy(base)
+        slip = _run_node(_node_for(collect_city, city), state, city)
+        if state != base:
+            raise Hint("your node changed the state it was handed; return a change slip instead")
+        slips.append(_check_slip(city, slip))
+    merged = base["readings"] + slips[0]["readings"] + slips[1]["readings"]
+    if [r["city"] for r in merged] != ["London", "Oslo", "Cairo"]:
+        raise Hint("two branches' slips, merged with operator.add, do not hold one new reading each")
+    _check_already_collected(collect_city, base)
+    return "each branch hands back one new reading, or none when its city is already on the worksheet"
+
+
+def _refuse_collect_one(collect_city: Any) -> None:
+    """An answer that calls the notebook's collect_one is refused by what it does, however it is spelt."""
+    before = len(CALLS)
+    try:
+        for city in ("Sydney", "New York"):
+            node = collect_city(city)
+            if callable(node):
+                node(initial_state(["Sydney", "New York"]))
+    except Exception:  # the checks below give the hint that fits
+        pass
+    finally:
+        used = len(CALLS) > before
+        del CALLS[before:]
+    if used or borrowed(collect_city, {"collect_one"}):
+        raise Hint("your node calls collect_one, the notebook's first try: the exercise is the branch itself, so "
+                   "write the reading from WEATHER[city] in your own node (collect_one's slip would be yours "
+                   "otherwise, not a node you wrote)")
+
+
+def _check_already_collected(collect_city: Any, base: dict[str, Any]) -> None:
+    state = deepcopy(base)
+    slip = _run_node(_node_for(collect_city, "London"), state, "London")
+    if state != base:
+        raise Hint("your node changed the state it was handed; return a change slip instead")
+    if not isinstance(slip, dict) or slip.get("readings"):
+        raise Hint("the worksheet already holds a reading for London, and your node sent another: look in "
+                   "state['readings'] first, and then send no reading, only an event saying so")
+    events = slip.get("events")
+    if set(slip) - {"readings", "events"} or not isinstance(events, list) or len(events) != 1 \
+            or "London" not in str(events[0]):
+        raise Hint("for a city already collected, the slip holds only 'events': a one-item list naming the city")
+
+
+def _check_slip(city: str, slip: Any) -> dict[str, Any]:
     if not isinstance(slip, dict):
-        raise Hint(f"your node returned a {type(slip).__name__}; a node returns a change slip, a dict of the fields it sets")
-    if "answer" in slip or "messages" in slip:
-        raise Hint("your change slip sets answer or messages: a stop never fills in an answer (only the model's reply "
-                   "does), and the repeated call never ran, so nothing is filed")
-    if slip.get("stop_reason") != "repeated call":
-        raise Hint(f"your change slip's stop_reason is {slip.get('stop_reason')!r}, not 'repeated call': the run's end "
-                   "must say why it stopped")
-    if slip.get("pending_calls") != [] or "pending_reply" not in slip or slip["pending_reply"] is not None:
-        raise Hint("clear the batch: pending_calls [] and pending_reply None, or the stopped run still holds calls "
-                   "that look as if they are waiting to run")
-    error, ran = slip.get("error"), _filed(state)
-    if not isinstance(error, str):
-        raise Hint("say which call repeated in the change slip's error field, a string")
-    for call in state["pending_calls"]:
-        named = f"{call.name}({call.arguments})" in error
-        if (call.name, call.arguments) in ran and not named:
-            raise Hint(f"your error {error!r} does not name {call.name}({call.arguments}), which already ran: write "
-                       "each repeated call as name(arguments)")
-        if (call.name, call.arguments) not in ran and named:
-            raise Hint(f"your error {error!r} names {call.name}({call.arguments}), which never ran before: name only "
-                       "the pending calls that repeat a filed one")
+        raise Hint(f"a node returns a dict of the fields it changed, got {type(slip).__name__}")
+    if set(slip) != {"readings", "events"}:
+        raise Hint(f"the slip for {city} changes {sorted(slip)}; a collecting branch changes only "
+                   "'readings' and 'events'")
+    readings, events = slip["readings"], slip["events"]
+    if not isinstance(readings, list) or not isinstance(events, list):
+        raise Hint("'readings' and 'events' are merged with operator.add, which joins lists: send one-item lists")
+    if len(readings) != 1:
+        raise Hint(f"the slip for {city} carries {len(readings)} readings: send only the new one; the reducer "
+                   "adds it to what the other branches and earlier steps collected")
+    reading = readings[0]
+    want = WEATHER[city]
+    if not isinstance(reading, dict) or reading.get("city") != city or reading.get("celsius") != want["celsius"] \
+            or reading.get("conditions") != want["conditions"]:
+        raise Hint(f"the reading for {city} should hold its city, celsius and conditions from the teaching data")
+    if len(events) != 1 or city not in str(events[0]):
+        raise Hint(f"add one event that names {city}; the earlier events are already on the worksheet")
+    return slip
 
 
-def _repeat_router(state: dict) -> str:
-    """08.1's rules, the checker's own copy: 08.3 is checked with it, so a learner with 08.1 open can do 08.3."""
-    if state["stop_reason"] is not None or not state["pending_calls"]:
-        return "end"
-    ran = _filed(state)
-    return "repeat" if any((call.name, call.arguments) in ran for call in state["pending_calls"]) else "tools"
+# -- 08.2: a superstep loop whose join waits afresh on each pass -------------------------------------
+
+def _looping_graph(first: str, other: str, join: str, laps: int) -> dict[str, Any]:
+    """START -> lap -> (first -> first2, other) -> join -> lap again, ``laps`` times: an uneven join inside a loop."""
+    second = f"{first}2"
+
+    def mark(name: str) -> Any:
+        return lambda state: {"log": [name]}
+
+    return {"nodes": {"lap": lambda state: {"log": ["lap"], "laps": state["laps"] + 1},
+                      first: mark(first), second: mark(second), other: mark(other), join: mark(join)},
+            "edges": {START: ["lap"], "lap": [first, other], first: [second], second: [join], other: [join]},
+            "routers": {join: (lambda state: "again" if state["laps"] < laps else "stop", {"again": "lap", "stop": END})},
+            "joins": {join: {second, other}}, "reducers": {"log": operator.add}, "max_steps": 4 * laps + 4}
 
 
-@exercise("08.3", kind="code", title="give_up(state): the node that stops a repeated call and says which")
-def check_give_up(give_up: Any) -> str:
-    if borrowed(give_up, {"agent_with_router", "_stop_repeat", "_repeat_router", "AgentNodes"}):
-        raise Hint("your node calls the course's own; write the change slip yourself from the worksheet")
-    _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F24])
-    _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F18, F24])
-    _give_up_case(give_up, [[TOKYO, PARIS], [F24], [F18]], [TOKYO, PARIS])
-    real = run_agent_graph(agent_with_router(_repeat_router, smollm2_replay(), hold=give_up), QUESTION)
-    if (real["stop_reason"], real["answer"], real["tool_calls_made"]) != ("repeated call", None, 3):
-        raise Hint(f"in the agent graph on the SmolLM2 replay your node ended {real['stop_reason']!r} after "
-                   f"{real['tool_calls_made']} tool handlers; it should stop at the first repeat, before it runs")
-    return f"the replayed SmolLM2 run stops at its first repeat and says why: {real['error']!r}"
+def _run_loop(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> tuple[dict[str, Any], list]:
+    kept = deepcopy(state)
+    try:
+        result = run(graph, state)
+    except NotImplementedError:  # the stub (a RuntimeError too): "not done", not a hint
+        raise
+    except RuntimeError as error:  # max_steps: the loop went round more often than the graph says
+        raise Hint(f"your loop stopped at max_steps ({error}): a join started before all its sources had run "
+                   "again, and the run went round once too often") from None
+    if state != kept:
+        raise Hint("your loop changed the state it was handed; work on a deep copy, as run_supersteps does")
+    if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], list)):
+        raise Hint("return (state, log), as run_supersteps does")
+    return result
 
 
-__all__ = ["agent_with_router", "check_give_up", "check_repeat_router", "smollm2_replay"]
+def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
+    ran = [names for _, names in log]
+    if not any(join in names for names in ran):
+        return (f"{join!r} never started: its sources finish in different supersteps, so the join must remember "
+                "which have run, across supersteps, until all have")
+    early = next((step for step, names in log if join in names and sources & set(names)), None)
+    if early is not None:
+        return (f"superstep {early} ran {join!r} next to one of its sources: the join started before that source "
+                f"had run again, because what it waits for still held the first pass. Forget a join's sources "
+                "each time it starts")
+    return f"your log was {log}, the run should go {want}"
+
+
+@exercise("08.2", kind="code", title="run_looping_supersteps(graph, state): a join inside a loop")
+def check_looping(run_looping_supersteps: Any) -> str:
+    for first, other, join, laps in (("c", "d", "meet", 2), ("north", "south", "merge", 3)):
+        graph = _looping_graph(first, other, join, laps)
+        want = []
+        for lap in range(laps):
+            want += [(len(want) + 1, ["lap"]), (len(want) + 2, sorted([first, other])), (len(want) + 3, [f"{first}2"]),
+                     (len(want) + 4, [join])]
+        state, log = _run_loop(run_looping_supersteps, graph, {"log": [], "laps": 0})
+        if [(step, sorted(names)) for step, names in log] != want:
+            raise Hint(_loop_hint(log, want, {f"{first}2", other}, join))
+        if state.get("log", [])[-1:] != [join] or state.get("laps") != laps:
+            raise Hint(f"the log is right, but the final state is {state}: merge each slip as run_supersteps does")
+    cities = ["Oslo", "Cairo"]
+    brief = brief_in_parallel(BriefNodes("missing-notice", 1), cities, collect_one,
+                              {"readings": operator.add, "events": operator.add})
+    state, log = _run_loop(run_looping_supersteps, brief, initial_state(cities))
+    del CALLS[:]
+    path = ["write_draft", "check_draft", "revise_draft", "check_draft", "publish"]
+    if [(step, sorted(names)) for step, names in log] != [(1, ["collect_Cairo", "collect_Oslo"])] + \
+            [(i + 2, [node]) for i, node in enumerate(path)] or state.get("status") != "published":
+        raise Hint(f"on the parallel brief (no loop through its join) your log was {log}: the brief's join is "
+                   "reached once, and should run as with run_supersteps")
+    return "each pass waits for the join's sources again; the brief runs as before"
+
+
+# -- 08.3: a reducer that keeps the latest reading per city ------------------------------------------
+
+def _r(city: str, celsius: int, source: str = "fresh") -> dict[str, Any]:
+    return {"city": city, "celsius": celsius, "conditions": "test", "source": source}
+
+
+def _reducer_hint(got: Any, old: list, new: list, want: list) -> str:
+    if not isinstance(got, list):
+        return f"a reducer returns the merged value, here a list of readings, not {type(got).__name__}"
+    cities = [r.get("city") for r in got if isinstance(r, dict)]
+    twice = sorted({c for c in cities if cities.count(c) > 1})
+    repeated = [c for c in twice if [r["city"] for r in new].count(c) > 1]
+    if repeated:
+        return (f"new holds two readings of {repeated[0]} and your list kept both: the later one wins, in the "
+                "first one's place (new holds at most one reading per city once merged)")
+    if twice:
+        return (f"{twice[0]} appears twice: a reading in new for a city old already has replaces that reading "
+                "(operator.add would keep both)")
+    if len(got) < len(want):
+        return "readings of cities only old holds were lost: keep every city of old, replacing only those new names"
+    stale = [r["city"] for r in got if isinstance(r, dict) and r not in new and r["city"] in [n["city"] for n in new]]
+    if stale:
+        return f"you kept the old reading for {stale[0]}: the reading in new replaces it"
+    return (f"merging {[r['city'] for r in old]} with {[r['city'] for r in new]} gave {cities}, not "
+            f"{[r['city'] for r in want]}: a replaced city keeps its place, and new cities go at the end in new's order")
+
+
+def _reducer_cases(latest_per_city: Any) -> None:
+    cases = [([_r("Tokyo", 19, "stale"), _r("Paris", 18)], [_r("Tokyo", 24)], [_r("Tokyo", 24), _r("Paris", 18)]),
+             ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30)], [_r("Tokyo", 24), _r("Oslo", 5), _r("Cairo", 30)]),
+             ([], [_r("London", 11), _r("Oslo", 5)], [_r("London", 11), _r("Oslo", 5)]),
+             ([_r("Tokyo", 19, "stale"), _r("Paris", 15, "stale"), _r("Oslo", 5)],
+              [_r("Paris", 18), _r("Sydney", 25), _r("Tokyo", 24)],
+              [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)]),
+             ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30), _r("Oslo", 7)],  # two readings of one new city
+              [_r("Tokyo", 24), _r("Oslo", 7), _r("Cairo", 30)])]
+    for old, new, want in cases:
+        kept = deepcopy((old, new))
+        got = latest_per_city(old, new)
+        if (old, new) != kept:
+            raise Hint("your reducer changed a list it was given; build and return a new list, since the engine "
+                       "(or a checkpoint) may still hold the old one")
+        if got != want:
+            raise Hint(_reducer_hint(got, old, new, want))
+
+
+@exercise("08.3", kind="code", title="latest_per_city(old, new): a reducer that replaces a city's reading")
+def check_latest(latest_per_city: Any) -> str:
+    _reducer_cases(latest_per_city)
+    fields = {**get_type_hints(BriefState, include_extras=True),
+              "readings": Annotated[list[dict[str, Any]], latest_per_city]}
+    fresh_state = TypedDict("FreshBrief", fields)
+    start = initial_state(["Cairo", "Oslo", "London"])
+    start["readings"] = [{"city": "Oslo", "celsius": -3, "conditions": "snow", "source": "an earlier run"}]
+    final = connect_brief(StateGraph(fresh_state), BriefNodes("complete")).compile().invoke(start)
+    shown = [line.split(":")[0] for line in final["answer"].splitlines()[:-1]]
+    if sorted(shown) != ["Cairo", "London", "Oslo"] or "-3" in final["answer"]:
+        raise Hint(f"the brief run with your reducer, starting from a stale Oslo reading, published rows for {shown}; "
+                   "each city once, with its fresh reading")
+    return "a city's new reading replaces its old one in place; new cities are added; the brief shows each city once"
+
+
+__all__ = ["check_collect_city", "check_looping", "check_latest"]

@@ -1,297 +1,181 @@
-"""Notebook 09's checks: a window that keeps tool exchanges whole (09.1), how wide a window must be (09.2), and the
-checked questions. 09.3 (when ``Summarise`` condenses) is in ``nb09_summary.py``.
+"""Notebook 09's exercises: a router after ``model`` that stops a repeated call (09.1), the node it routes to (09.3).
 
-Both exercises are run on histories the notebook never shows (other tools, one to three slips per reply, every
-window size, other question lists); the questions are checked against a fresh run of the conversation.
+Each checker runs the learner's code on worksheets of its own, then wires it into the agent graph
+(``agent_with_router``) and replays a recorded SmolLM2 run (and, for 09.1, the scripted four-round manager) through it.
+The prediction (09.2) is in ``nb09_predict.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from types import CodeType
+from copy import deepcopy
+from pathlib import Path
 from typing import Any
 
-from mingraph_lite.errors import ReplayMismatch
-from mingraph_lite.memory import KeepAll, LastN, Summarise, safe_start
-from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
-from mingraph_lite.course.scripts import SYSTEM_PROMPT
-from ..conversation import QUESTIONS, real_trace, replay_conversation, run_conversation, summariser_llm
+from mingraph_lite import AssistantMessage, ReplayLLM, ToolCall, ToolMessage
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.graph import END, START, AgentNodes, AgentState, StateGraph, initial_agent_state, run_agent_graph
+from mingraph_lite.graph.agent_graph import node_executions
 from . import Hint, exercise
 from .borrowing import borrowed
 
-
-def _exchange(tag: str, slips: Sequence[tuple[str, dict, str]]) -> list[Message]:
-    """One assistant reply asking for ``slips`` and their answer slips, in order."""
-    calls = tuple(ToolCall(f"{tag}_{i}", name, args) for i, (name, args, _) in enumerate(slips, 1))
-    answers = [ToolMessage(answer, tool_call_id=call.id, name=call.name)
-               for call, (_, _, answer) in zip(calls, slips, strict=True)]
-    return [AssistantMessage("", tool_calls=calls), *answers]
+FINISH = Path(__file__).resolve().parents[3] / "data" / "experiments" / "finish-right"
 
 
-def histories() -> list[list[Message]]:
-    """Conversations the notebook never shows: clocks, currencies and flights, one to three slips a reply."""
-    first = [UserMessage("What time is it in Lima and in Nairobi?"),
-             *_exchange("t1", [("get_time", {"city": "Lima"}, "09:10"), ("get_time", {"city": "Nairobi"}, "17:10")]),
-             AssistantMessage("Lima 09:10, Nairobi 17:10."),
-             UserMessage("How much is 40 euros in yen, rupees and pesos?"),
-             *_exchange("c1", [("convert_currency", {"amount": 40, "to": c}, v)
-                               for c, v in (("JPY", "6480"), ("INR", "3600"), ("MXN", "780"))]),
-             AssistantMessage("6480 yen, 3600 rupees, 780 pesos."),
-             UserMessage("Is flight QZ 7 on time?"),
-             *_exchange("f1", [("lookup_flight", {"code": "QZ7"}, "delayed 20 min")]),
-             *_exchange("f2", [("lookup_gate", {"code": "QZ7"}, "B12")]),
-             AssistantMessage("Delayed 20 minutes, gate B12.")]
-    waiting = [UserMessage("Book a taxi."), *_exchange("x1", [("book_taxi", {"to": "airport"}, "booked")]),
-               UserMessage("And a hotel?"), AssistantMessage("", tool_calls=(ToolCall("h1_1", "book_hotel", {}),))]
-    return [first, waiting, first[:9]]
+def _stop_repeat(state: dict) -> dict:
+    return {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None}
 
 
-def _ids(messages: Sequence[Message]) -> tuple[set[str], set[str]]:
-    asked = {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
-    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
-    return asked, answered
+def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
+                      observers: tuple = (), hold: Any = _stop_repeat) -> Any:
+    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to ``hold``, which stops the run."""
+    nodes = AgentNodes(llm, weather_registry(), system_prompt=SYSTEM_PROMPT, max_model_steps=max_model_steps,
+                       max_tool_calls=max_tool_calls, observers=observers)
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", hold)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    builder.add_edge("hold", END)
+    return builder.compile(max_steps=node_executions(max_model_steps) + 1)
 
 
-def _shortest(history: list[Message], n: int) -> int:
-    """How many messages the smallest whole-exchange window of at least ``n`` holds."""
-    start = max(0, len(history) - n)
-    while start > 0 and isinstance(history[start], ToolMessage):
-        start -= 1
-    return len(history) - start
+def smollm2_replay() -> Any:
+    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 10 twice."""
+    return ReplayLLM.from_trace(FINISH / "smollm2-135m" / "traces" / "zero-shot-12.jsonl")
 
 
-def _whole_exchanges(kept: list[Message], history: list[Message], n: int) -> None:
-    asked_all, answered_all = _ids(history)
-    asked, answered = _ids(kept)
-    orphans = sorted(answered - asked)
-    if orphans:
-        raise Hint(f"with n={n}, on a history you have not seen, the window keeps the answer slip for "
-                   f"[{orphans[0]}] but not the assistant message that asked for it: move the start back to it")
-    unanswered = sorted((asked & answered_all) - answered)
-    if unanswered:
-        raise Hint(f"with n={n}, the window keeps an assistant message asking for [{unanswered[0]}] but not "
-                   "its answer slip: an exchange stays whole, slips and answers together")
+def _agent_state(filed: list[list[tuple[str, dict]]], pending: list[tuple[str, dict]], stop: str | None = None) -> dict:
+    """A worksheet with one filed assistant reply (and its answers) per entry of ``filed``, and a pending batch."""
+    state = initial_agent_state(QUESTION, SYSTEM_PROMPT)
+    for round_no, calls in enumerate(filed):
+        made = tuple(ToolCall(f"r{round_no}c{i}", name, args) for i, (name, args) in enumerate(calls))
+        state["messages"] += [AssistantMessage("", made),
+                              *(ToolMessage("1", call.id, call.name) for call in made)]
+    state["pending_calls"] = [ToolCall(f"p{i}", name, args) for i, (name, args) in enumerate(pending)]
+    state["stop_reason"] = stop
+    return state
 
 
-def _shape(kept: list[Message], history: list[Message], n: int) -> None:
-    if kept != history[len(history) - len(kept):]:
-        raise Hint(f"with n={n}, the window is not the most recent messages in order: keep a slice from some "
-                   "start to the end, skipping nothing")
-    if len(kept) < min(n, len(history)):
-        raise Hint(f"asked for n={n}, your window holds {len(kept)}: when the start falls inside an exchange, "
-                   "move it back (earlier), never forward")
-    if len(kept) > _shortest(history, n):
-        raise Hint(f"with n={n}, your window holds {len(kept)} messages where {_shortest(history, n)} keep every "
-                   "exchange whole: move the start back only as far as needed")
+TOKYO, PARIS, F24, F18 = ("get_weather", {"city": "Tokyo"}), ("get_weather", {"city": "Paris"}), \
+    ("to_fahrenheit", {"celsius": 24}), ("to_fahrenheit", {"celsius": 18})
 
 
-PROMPT = "You help travellers."
+def _repeat_cases(router: Any) -> None:
+    cases = [  # (filed rounds, pending batch, stop_reason, expected, why)
+        ([], [TOKYO, PARIS], None, "tools", "a first batch repeats nothing"),
+        ([], [TOKYO, TOKYO], None, "tools",
+         "a repeat is a call already filed, and nothing is filed yet: the same call twice in one batch is not one"),
+        ([[TOKYO, PARIS]], [F24], None, "tools", "a new call goes to the tools node"),
+        ([[TOKYO, PARIS], [F24]], [F18], None, "tools",
+         "to_fahrenheit(celsius=18) is not to_fahrenheit(celsius=24): a repeat is the same name AND the same arguments"),
+        ([[TOKYO, PARIS], [F24]], [F24], None, "repeat", "the batch asks again for a call that already ran"),
+        ([[TOKYO, PARIS], [F24]], [F18, F24], None, "repeat",
+         "rule 2 reads any pending call, not only the first: this batch's second call, to_fahrenheit(24), already ran"),
+        ([[TOKYO, PARIS], [F24], [F18]], [TOKYO], None, "repeat",
+         "get_weather(Tokyo) ran two rounds ago: compare with every call already filed, not only the last round"),
+        ([[TOKYO, PARIS]], [], "answered", "end", "a run that answered ends"),
+        ([[TOKYO, PARIS]], [], "step limit", "end", "a run the model node stopped ends"),
+        ([[TOKYO, PARIS], [F24]], [F24], "tool budget", "end",
+         "a stopped run ends even when its last batch repeats: read stop_reason before looking for repeats"),
+    ]
+    for filed, pending, stop, want, why in cases:
+        state = _agent_state(filed, pending, stop)
+        before = deepcopy(state)
+        try:
+            got = router(state)
+        except (AttributeError, KeyError, TypeError) as exc:
+            raise Hint(f"your router failed on a worksheet of ours ({type(exc).__name__}): messages are objects "
+                       "(m.role, m.tool_calls), and each call has .name and .arguments (a dict)") from None
+        if state != before:
+            raise Hint("your router changed the worksheet it read; a router only chooses")
+        if got != want:
+            shown = [f"{name}({args})" for name, args in pending]
+            raise Hint(f"with {len(filed)} round(s) filed, pending {shown} and stop_reason={stop!r} your router "
+                       f"returned {got!r}, not {want!r}: {why}")
 
 
-def _read_after_each_message(cls: type) -> list[tuple[list[Message], int, list[Message]]]:
-    """Feed every history to a fresh memory, message by message; keep what it would read the model each time."""
-    seen = []
-    for history in histories():
-        for n in range(1, len(history) + 3):
-            memory = cls(PROMPT, n)
-            for count, message in enumerate(history, 1):
-                memory.add(message)
-                read = list(memory.messages())
-                if not read or not isinstance(read[0], SystemMessage) or read[0].content != PROMPT:
-                    raise Hint("messages() must start with the system prompt (a SystemMessage), then the window")
-                seen.append((history[:count], n, read[1:]))
-    return seen
-
-
-def _leans_on(cls: type) -> bool:
-    """Whether a fresh window keeps one of the package's memories inside it and hands the work to it."""
-    window = cls(PROMPT, 2)
-    return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
-
-
-def _names_used(code: CodeType) -> set[str]:
-    """Every global or attribute name ``code`` reads, its comprehensions and inner functions included."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            names |= _names_used(const)
-    return names
-
-
-@contextmanager
-def _package_reads_watched(ran: list[str]) -> Iterator[None]:
-    """While the check runs, note every time one of the package's memories reads out its folder."""
-    originals = {klass: vars(klass)["messages"] for klass in (KeepAll, LastN, Summarise)}
-
-    def watched(klass: type) -> Any:
-        def messages(self: Any) -> list[Message]:
-            ran.append(klass.__name__)
-            return originals[klass](self)
-        return messages
-
-    try:
-        for klass in originals:
-            klass.messages = watched(klass)  # type: ignore[method-assign]
-        yield
-    finally:
-        for klass, original in originals.items():
-            klass.messages = original  # type: ignore[method-assign]
-
-
-def _calls_safe_start(cls: type) -> bool:
-    """Whether a method of the class reaches ``memory.safe_start``, the package's own answer to this exercise."""
-    for klass in cls.__mro__[:-1]:
-        for value in vars(klass).values():
-            code = getattr(value, "__code__", None)
-            if code is None:
-                continue
-            bound = getattr(value, "__globals__", {})
-            if "safe_start" in _names_used(code) or any(bound.get(n) is safe_start for n in _names_used(code)):
-                return True
-    return False
-
-
-@exercise("09.1", kind="code", title="a memory window that never separates a tool call from its answers")
-def safe_window(cls: Any) -> str:
-    if not isinstance(cls, type):
-        raise Hint("pass the class itself (SafeWindow), not an instance of it")
-    if issubclass(cls, LastN) or _leans_on(cls):
-        raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
-                   "messages()")
-    if _calls_safe_start(cls):
-        raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
-                   "already written: moving the start back past answer slips is the part to write yourself")
-    ran: list[str] = []
-    with _package_reads_watched(ran):
-        seen = _read_after_each_message(cls)
-    if ran:
-        raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a package memory is "
-                   "choosing the window for you (built inside messages() or elsewhere). Write the cut on your own "
-                   "history")
-    # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
-    for history, n, kept in seen:
-        _whole_exchanges(kept, history, n)
-    for history, n, kept in seen:
-        _shape(kept, history, n)
-    return (f"every exchange stayed whole in all {len(seen)} windows, read after each message of conversations "
-            "you had not seen")
-
-
-def _conversation(questions: Sequence[str]) -> list[Message]:
-    memory = KeepAll(SYSTEM_PROMPT)
-    run_conversation(memory, questions=questions)
-    return list(memory.history)
-
-
-def _reads_first_question(history: list[Message], n: int) -> bool:
-    """Whether LastN(n), at the last model call (all but the final answer added), still reads the first message."""
-    window = LastN(SYSTEM_PROMPT, n)
-    for message in history[:-1]:
-        window.add(message)
-    return any(m is history[0] for m in window.messages())
-
-
-@exercise("09.2", kind="code", title="smallest_n(history): how wide must the window be?")
-def smallest_window(smallest_n: Any) -> str:
-    if not callable(smallest_n):
-        raise Hint("pass the function itself, smallest_n, not a number")
-    used = borrowed(smallest_n, {"LastN", "KeepAll", "Summarise", "run_conversation", "safe_start"})
+@exercise("09.1", kind="code", title="route_after_model with a rule that stops a repeated call")
+def check_repeat_router(route_after_model: Any) -> str:
+    used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "agent_with_router"})
     if used:
-        raise Hint(f"your function calls the package's {used}: that tries windows instead of reasoning where the "
-                   "first question sits. Work it out from the history itself")
-    cases = [("the notebook's conversation", _conversation(QUESTIONS)), *(
-        (f"a conversation you have not seen (#{k})", h) for k, h in enumerate(
-            [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[2]], 1))]
-    for name, history in cases:
-        got = smallest_n(list(history))
-        if not isinstance(got, int) or isinstance(got, bool):
-            raise Hint(f"return a whole number of messages, not {got!r}")
-        truth = next(n for n in range(1, len(history) + 1) if _reads_first_question(history, n))
-        if got == truth:
-            continue
-        if got == len(history):
-            raise Hint(f"on {name} your n={got} counts the final answer too, which is added after the last model "
-                       "call: a smaller window works")
-        if got > truth:
-            raise Hint(f"on {name} your n={got} works, but {truth} works too: find the smallest")
-        raise Hint(f"on {name} with n={got} the last call no longer reads the first question: the window must "
-                   "reach back to the first question itself, not just to its tool call and answer")
-    return (f"right on {len(cases)} conversations: at the last model call the folder holds every message but the "
-            "final answer, and the first question is the oldest of them, so the window must hold them all")
+        raise Hint(f"your router calls the package's ({used}): write all three rules yourself from the worksheet's "
+                   "stop_reason, pending_calls and messages")
+    _repeat_cases(route_after_model)
+    scripted = run_agent_graph(agent_with_router(route_after_model, four_round_manager()), QUESTION)
+    if scripted["stop_reason"] != "answered":
+        raise Hint(f"the scripted four-round manager, which never repeats a call, ended {scripted['stop_reason']!r} "
+                   "with your router: it must reach its answer as before")
+    real = run_agent_graph(agent_with_router(route_after_model, smollm2_replay()), QUESTION)
+    if (real["stop_reason"], real["model_steps"]) != ("repeated call", 4):
+        raise Hint(f"the replayed SmolLM2 run (22, 20, 10, then 10 again) ended {real['stop_reason']!r} after "
+                   f"{real['model_steps']} model calls with your router; it should stop at the fourth call, the "
+                   "first repeat")
+    return ("your router stops the replayed SmolLM2 run at its first repeated call (model call 4 of 6) and lets "
+            "the scripted manager answer")
 
 
-# Questions ---------------------------------------------------------------------------------------------------------
-
-def _window_after_four(n: int) -> int:
-    """How many messages LastN(n) reads after the system prompt, on the folder after the first four questions."""
-    folder = KeepAll(SYSTEM_PROMPT)
-    run_conversation(folder, questions=QUESTIONS[:4])
-    window = LastN(SYSTEM_PROMPT, n)
-    for message in folder.history:
-        window.add(message)
-    return len(window.messages()) - 1
+def _filed(state: dict) -> list[tuple[str, dict]]:
+    return [(call.name, call.arguments) for message in state["messages"] if message.role == "assistant"
+            for call in message.tool_calls]
 
 
-@exercise("09.Q2", kind="reasoning", title="how much does LastN(7) read?")
-def window_of_seven(answer: Any) -> str:
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of messages (after the system prompt)")
-    truth = _window_after_four(7)
-    if answer == 7:
-        raise Hint("7 would start the window on an answer slip: the start moves back to the assistant message that "
-                   "asked for it, so the window holds more than n")
-    if answer != truth:
-        raise Hint(f"not {answer}: walk the folder's last messages back from the end, 7 of them, then move the start "
-                   "back while it sits on an answer slip")
-    return f"right: {truth} messages, one more than n, because the 7th from the end was an answer slip"
-
-
-def _summarise_run(keep_last: int) -> Any:
-    return run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=keep_last, trigger=8))
-
-
-def _lost(run: Any) -> list[int]:
-    """The questions whose answer says the model could no longer see the question."""
-    return [q for q, answer in enumerate(run.answers, 1) if "can't see your question" in answer]
-
-
-@exercise("09.Q4", kind="reasoning", title="keep fewer messages word for word: cheaper or dearer?")
-def keep_fewer(answer: Any) -> str:
-    choices = ("keep_last=2", "keep_last=4", "same")
-    if answer not in choices:
-        raise Hint(f"answer with one of {choices}")
-    two_run, four_run = _summarise_run(2), _summarise_run(4)
-    two, four = two_run.total_tokens, four_run.total_tokens
-    truth = choices[0] if two < four else choices[1] if four < two else choices[2]
-    lost = _lost(two_run)
-    if answer != truth:
-        raise Hint("the run says otherwise. Think about what each agent call reads word for word, and how often the "
-                   "summariser runs when it leaves fewer messages behind")
-    return (f"right on the bill: {two} tokens against {four}. Now the answers: under keep_last=2, question(s) "
-            f"{lost} got \"I can't see your question any more\": the summariser condensed the question away while "
-            f"its tools were still being called (keep_last=4 lost {_lost(four_run) or 'none'}). Cheaper, and worse")
-
-
-def _replay_ends(trigger: int) -> str:
-    """What replaying the recorded Summarise conversation through ``Summarise(keep_last=2, trigger)`` does."""
+def _give_up_case(give_up: Any, filed: list, pending: list) -> None:
+    state = _agent_state(filed, pending)
+    before = deepcopy(state)
     try:
-        replay_conversation(real_trace("summarise-2-4"), "summarise-2-4",
-                            lambda llm: Summarise(SYSTEM_PROMPT, llm, keep_last=2, trigger=trigger))
-    except ReplayMismatch:
-        return "ReplayMismatch"
-    return "finish"
+        slip = give_up(state)
+    except (AttributeError, KeyError, TypeError) as exc:
+        raise Hint(f"your node failed on a worksheet of ours ({type(exc).__name__}): messages are objects (m.role, "
+                   "m.tool_calls), and each call has .name and .arguments (a dict)") from None
+    if state != before:
+        raise Hint("your node changed the worksheet it was handed; a node returns a change slip and the engine merges it")
+    if not isinstance(slip, dict):
+        raise Hint(f"your node returned a {type(slip).__name__}; a node returns a change slip, a dict of the fields it sets")
+    if "answer" in slip or "messages" in slip:
+        raise Hint("your change slip sets answer or messages: a stop never fills in an answer (only the model's reply "
+                   "does), and the repeated call never ran, so nothing is filed")
+    if slip.get("stop_reason") != "repeated call":
+        raise Hint(f"your change slip's stop_reason is {slip.get('stop_reason')!r}, not 'repeated call': the run's end "
+                   "must say why it stopped")
+    if slip.get("pending_calls") != [] or "pending_reply" not in slip or slip["pending_reply"] is not None:
+        raise Hint("clear the batch: pending_calls [] and pending_reply None, or the stopped run still holds calls "
+                   "that look as if they are waiting to run")
+    error, ran = slip.get("error"), _filed(state)
+    if not isinstance(error, str):
+        raise Hint("say which call repeated in the change slip's error field, a string")
+    for call in state["pending_calls"]:
+        named = f"{call.name}({call.arguments})" in error
+        if (call.name, call.arguments) in ran and not named:
+            raise Hint(f"your error {error!r} does not name {call.name}({call.arguments}), which already ran: write "
+                       "each repeated call as name(arguments)")
+        if (call.name, call.arguments) not in ran and named:
+            raise Hint(f"your error {error!r} names {call.name}({call.arguments}), which never ran before: name only "
+                       "the pending calls that repeat a filed one")
 
 
-@exercise("09.Q5", kind="reasoning", title="replay a real conversation through another memory")
-def replay_other_memory(answer: Any) -> str:
-    if answer not in ("finish", "ReplayMismatch"):
-        raise Hint('answer "finish" or "ReplayMismatch"')
-    truth = _replay_ends(6)
-    if answer != truth and truth == "ReplayMismatch":
-        raise Hint("a replay checks what each question's first call reads against the recording: with trigger=6 "
-                   "the summary comes later, so some question's folder differs from the one recorded")
-    if answer != truth:
-        raise Hint("in this recording the later trigger never changes what a first call reads, so the recorded "
-                   "folders come out the same")
-    return f"right: the replay ends with {truth}; a replay is also a check that the memory reads what was recorded"
+def _repeat_router(state: dict) -> str:
+    """09.1's rules, the checker's own copy: 09.3 is checked with it, so a learner with 09.1 open can do 09.3."""
+    if state["stop_reason"] is not None or not state["pending_calls"]:
+        return "end"
+    ran = _filed(state)
+    return "repeat" if any((call.name, call.arguments) in ran for call in state["pending_calls"]) else "tools"
+
+
+@exercise("09.3", kind="code", title="give_up(state): the node that stops a repeated call and says which")
+def check_give_up(give_up: Any) -> str:
+    if borrowed(give_up, {"agent_with_router", "_stop_repeat", "_repeat_router", "AgentNodes"}):
+        raise Hint("your node calls the course's own; write the change slip yourself from the worksheet")
+    _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F24])
+    _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F18, F24])
+    _give_up_case(give_up, [[TOKYO, PARIS], [F24], [F18]], [TOKYO, PARIS])
+    real = run_agent_graph(agent_with_router(_repeat_router, smollm2_replay(), hold=give_up), QUESTION)
+    if (real["stop_reason"], real["answer"], real["tool_calls_made"]) != ("repeated call", None, 3):
+        raise Hint(f"in the agent graph on the SmolLM2 replay your node ended {real['stop_reason']!r} after "
+                   f"{real['tool_calls_made']} tool handlers; it should stop at the first repeat, before it runs")
+    return f"the replayed SmolLM2 run stops at its first repeat and says why: {real['error']!r}"
+
+
+__all__ = ["agent_with_router", "check_give_up", "check_repeat_router", "smollm2_replay"]

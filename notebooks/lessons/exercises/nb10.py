@@ -1,359 +1,297 @@
-"""Notebook 10's checks: a helper with a second chance, a plan reader, a re-plan node, and the checked questions.
+"""Notebook 10's checks: a window that keeps tool exchanges whole (10.1), how wide a window must be (10.2), and the
+checked questions. 10.3 (when ``Summarise`` condenses) is in ``nb10_summary.py``.
 
-Every check runs the learner's code on cases the notebook never shows: helpers that need more or fewer steps,
-replies with a preamble or bullets, plans that fail at other steps. The questions are checked against runs of
-the real code (the package's ``subagent_tool``, the scripted planner and executor).
+Both exercises are run on histories the notebook never shows (other tools, one to three slips per reply, every
+window size, other question lists); the questions are checked against a fresh run of the conversation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from types import CodeType
 from typing import Any
 
-from mingraph_lite.agents import Agent
-from mingraph_lite.errors import ScriptExhausted, StepLimitReached
-from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.messages import ToolMessage, UserMessage
-from mingraph_lite.subagents import SubagentTool, subagent_tool
-from mingraph_lite.tools import ToolRegistry
-from ..plan_execute import EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm, step_question
+from mingraph_lite.errors import ReplayMismatch
+from mingraph_lite.memory import KeepAll, LastN, Summarise, safe_start
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from ..conversation import QUESTIONS, real_trace, replay_conversation, run_conversation, summariser_llm
 from . import Hint, exercise
-from .nb09 import _names_used
+from .borrowing import borrowed
 
 
-# --- 10.1: a helper with a second chance -------------------------------------------------------------------------
-
-HELPER_CASES = (  # (the template's max_steps, answer slips the helper needs before it answers, the task)
-    (2, 1, "What's the time in Lima?"),
-    (2, 3, "Convert 40 euros to yen."),
-    (3, 5, "Find flight QZ 7."),
-    (2, 9, "Which city is the coldest?"),
-)
+def _exchange(tag: str, slips: Sequence[tuple[str, dict, str]]) -> list[Message]:
+    """One assistant reply asking for ``slips`` and their answer slips, in order."""
+    calls = tuple(ToolCall(f"{tag}_{i}", name, args) for i, (name, args, _) in enumerate(slips, 1))
+    answers = [ToolMessage(answer, tool_call_id=call.id, name=call.name)
+               for call, (_, _, answer) in zip(calls, slips, strict=True)]
+    return [AssistantMessage("", tool_calls=calls), *answers]
 
 
-def _helper_llm(need: int) -> ScriptedLLM:
-    """A scripted helper that answers once its folder holds ``need`` answer slips: a used folder answers sooner."""
-    def policy(messages, tools):
-        slips = sum(isinstance(m, ToolMessage) for m in messages)
-        task = next(m.content for m in messages if isinstance(m, UserMessage))
-        return f"done: {task}" if slips >= need else [("get_weather", {"city": "Paris"})]
-    return ScriptedLLM([policy] * 40, name="scripted: helper (check)")
+def histories() -> list[list[Message]]:
+    """Conversations the notebook never shows: clocks, currencies and flights, one to three slips a reply."""
+    first = [UserMessage("What time is it in Lima and in Nairobi?"),
+             *_exchange("t1", [("get_time", {"city": "Lima"}, "09:10"), ("get_time", {"city": "Nairobi"}, "17:10")]),
+             AssistantMessage("Lima 09:10, Nairobi 17:10."),
+             UserMessage("How much is 40 euros in yen, rupees and pesos?"),
+             *_exchange("c1", [("convert_currency", {"amount": 40, "to": c}, v)
+                               for c, v in (("JPY", "6480"), ("INR", "3600"), ("MXN", "780"))]),
+             AssistantMessage("6480 yen, 3600 rupees, 780 pesos."),
+             UserMessage("Is flight QZ 7 on time?"),
+             *_exchange("f1", [("lookup_flight", {"code": "QZ7"}, "delayed 20 min")]),
+             *_exchange("f2", [("lookup_gate", {"code": "QZ7"}, "B12")]),
+             AssistantMessage("Delayed 20 minutes, gate B12.")]
+    waiting = [UserMessage("Book a taxi."), *_exchange("x1", [("book_taxi", {"to": "airport"}, "booked")]),
+               UserMessage("And a hotel?"), AssistantMessage("", tool_calls=(ToolCall("h1_1", "book_hotel", {}),))]
+    return [first, waiting, first[:9]]
 
 
-class _SensorOffline(RuntimeError):
-    """A helper's tool that broke: a fault the manager can't fix, so it must not come back as a note."""
+def _ids(messages: Sequence[Message]) -> tuple[set[str], set[str]]:
+    asked = {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    return asked, answered
 
 
-def _check_broken_tool(fn: Any) -> None:
-    def get_weather(city: str) -> str:
-        """Get the temperature in a city.
-
-        Args:
-            city: The city.
-        """
-        raise _SensorOffline(f"the sensor in {city} is offline")
-
-    registry = ToolRegistry()
-    registry.add(get_weather)
-    template = Agent(_helper_llm(1), registry, "You look up one thing.", max_steps=2)
-    try:
-        got = fn(template, "What's the temperature in Lima?")
-    except _SensorOffline:
-        return
-    raise Hint(f"a helper whose tool raised came back as {got!r}: only the step limit becomes a note; a broken tool "
-               "or an unreachable model must reach the manager, so catch StepLimitReached and nothing wider")
+def _shortest(history: list[Message], n: int) -> int:
+    """How many messages the smallest whole-exchange window of at least ``n`` holds."""
+    start = max(0, len(history) - n)
+    while start > 0 and isinstance(history[start], ToolMessage):
+        start -= 1
+    return len(history) - start
 
 
-def _borrows_subagent(fn: Any) -> bool:
-    code = getattr(fn, "__code__", None)
-    return code is not None and bool({"subagent_tool", "SubagentTool", "SubAgent"} & _names_used(code))
+def _whole_exchanges(kept: list[Message], history: list[Message], n: int) -> None:
+    asked_all, answered_all = _ids(history)
+    asked, answered = _ids(kept)
+    orphans = sorted(answered - asked)
+    if orphans:
+        raise Hint(f"with n={n}, on a history you have not seen, the window keeps the answer slip for "
+                   f"[{orphans[0]}] but not the assistant message that asked for it: move the start back to it")
+    unanswered = sorted((asked & answered_all) - answered)
+    if unanswered:
+        raise Hint(f"with n={n}, the window keeps an assistant message asking for [{unanswered[0]}] but not "
+                   "its answer slip: an exchange stays whole, slips and answers together")
+
+
+def _shape(kept: list[Message], history: list[Message], n: int) -> None:
+    if kept != history[len(history) - len(kept):]:
+        raise Hint(f"with n={n}, the window is not the most recent messages in order: keep a slice from some "
+                   "start to the end, skipping nothing")
+    if len(kept) < min(n, len(history)):
+        raise Hint(f"asked for n={n}, your window holds {len(kept)}: when the start falls inside an exchange, "
+                   "move it back (earlier), never forward")
+    if len(kept) > _shortest(history, n):
+        raise Hint(f"with n={n}, your window holds {len(kept)} messages where {_shortest(history, n)} keep every "
+                   "exchange whole: move the start back only as far as needed")
+
+
+PROMPT = "You help travellers."
+
+
+def _read_after_each_message(cls: type) -> list[tuple[list[Message], int, list[Message]]]:
+    """Feed every history to a fresh memory, message by message; keep what it would read the model each time."""
+    seen = []
+    for history in histories():
+        for n in range(1, len(history) + 3):
+            memory = cls(PROMPT, n)
+            for count, message in enumerate(history, 1):
+                memory.add(message)
+                read = list(memory.messages())
+                if not read or not isinstance(read[0], SystemMessage) or read[0].content != PROMPT:
+                    raise Hint("messages() must start with the system prompt (a SystemMessage), then the window")
+                seen.append((history[:count], n, read[1:]))
+    return seen
+
+
+def _leans_on(cls: type) -> bool:
+    """Whether a fresh window keeps one of the package's memories inside it and hands the work to it."""
+    window = cls(PROMPT, 2)
+    return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
+
+
+def _names_used(code: CodeType) -> set[str]:
+    """Every global or attribute name ``code`` reads, its comprehensions and inner functions included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names_used(const)
+    return names
 
 
 @contextmanager
-def _delegations_watched(ran: list[str]) -> Iterator[None]:
-    """While the check runs, note every delegation the package's SubagentTool makes, however it was reached."""
-    original = SubagentTool.__call__
+def _package_reads_watched(ran: list[str]) -> Iterator[None]:
+    """While the check runs, note every time one of the package's memories reads out its folder."""
+    originals = {klass: vars(klass)["messages"] for klass in (KeepAll, LastN, Summarise)}
 
-    def watched(self: Any, task: str) -> str:
-        ran.append(task)
-        return original(self, task)
+    def watched(klass: type) -> Any:
+        def messages(self: Any) -> list[Message]:
+            ran.append(klass.__name__)
+            return originals[klass](self)
+        return messages
 
-    SubagentTool.__call__ = watched  # type: ignore[method-assign]
     try:
+        for klass in originals:
+            klass.messages = watched(klass)  # type: ignore[method-assign]
         yield
     finally:
-        SubagentTool.__call__ = original  # type: ignore[method-assign]
+        for klass, original in originals.items():
+            klass.messages = original  # type: ignore[method-assign]
 
 
-def _check_second_chance(fn: Any, max_steps: int, need: int, task: str) -> None:
-    llm = _helper_llm(need)
-    template = Agent(llm, weather_registry(), "You look up one thing.", max_steps=max_steps)
-    try:
-        got = fn(template, task)
-    except StepLimitReached:
-        raise Hint("a step limit escaped from your function: when the second try runs out of steps too, return a "
-                   "note that starts with 'Error:' instead of raising") from None
-    tries_needed = 1 if need + 1 <= max_steps else 2
-    if tries_needed == 2 and len(llm.calls) == max_steps:
-        raise Hint("no second chance: when the first try runs out of steps, try once more on a fresh folder, with "
-                   "twice the template's max_steps")
-    starts = sum(len(messages) == 2 for messages, _ in llm.calls)  # a fresh folder: the system prompt and the task
-    if not llm.calls:
-        raise Hint("the helper was never run: run a fresh Agent (the template's llm, registry, system prompt) on the "
-                   "task")
-    if len(template.memory) or starts < tries_needed:
-        raise Hint("a try started on a folder that was not empty: run a fresh Agent (the template's llm, registry, "
-                   "system prompt) for every try, never the template itself")
-    if starts > tries_needed:
-        raise Hint(f"the helper was run {starts} times where {tries_needed} would do: try again only when a try "
-                   "ran out of steps, and at most twice in all")
-    second = len(llm.calls) - max_steps
-    if tries_needed == 2 and second != min(need + 1, 2 * max_steps):
-        raise Hint(f"the second try made {second} model calls where it needed {need + 1}: give it twice the "
-                   f"template's max_steps ({2 * max_steps}), no more and no less")
-    if need + 1 <= 2 * max_steps and got != f"done: {task}":
-        raise Hint(f"return the helper's answer when a try finishes; got {got!r} for a helper that needed "
-                   f"{need + 1} model calls and a limit of {max_steps}, then {2 * max_steps}")
-    if need + 1 > 2 * max_steps and not (isinstance(got, str) and got.startswith("Error:") and task in got):
-        raise Hint("when both tries run out of steps, return a note that starts with 'Error:' and names the task, "
-                   f"so the manager can say what could not be done; got {got!r}")
+def _calls_safe_start(cls: type) -> bool:
+    """Whether a method of the class reaches ``memory.safe_start``, the package's own answer to this exercise."""
+    for klass in cls.__mro__[:-1]:
+        for value in vars(klass).values():
+            code = getattr(value, "__code__", None)
+            if code is None:
+                continue
+            bound = getattr(value, "__globals__", {})
+            if "safe_start" in _names_used(code) or any(bound.get(n) is safe_start for n in _names_used(code)):
+                return True
+    return False
 
 
-@exercise("10.1", kind="code", title="a helper behind one tool, with a second chance")
-def second_chance(fn: Any) -> str:
-    if not callable(fn):
-        raise Hint("pass your function itself: ask_twice, without calling it")
-    if _borrows_subagent(fn):
-        raise Hint("that hands the work to the package's subagent_tool (or the SubagentTool class behind it), which "
-                   "has no second chance and is not this exercise: build the fresh Agent yourself")
+@exercise("10.1", kind="code", title="a memory window that never separates a tool call from its answers")
+def safe_window(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (SafeWindow), not an instance of it")
+    if issubclass(cls, LastN) or _leans_on(cls):
+        raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
+                   "messages()")
+    if _calls_safe_start(cls):
+        raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
+                   "already written: moving the start back past answer slips is the part to write yourself")
     ran: list[str] = []
-    try:
-        with _delegations_watched(ran):
-            for case in HELPER_CASES:
-                _check_second_chance(fn, *case)
-            _check_broken_tool(fn)
-    finally:  # the package doing the delegation is the fault to name, whatever else went wrong
-        if ran:
-            raise Hint("the package's SubagentTool ran the helper (called twice, it is still the package's "
-                       "delegation, with limits that are not yours): build the fresh Agent for each try yourself")
-    return (f"your helper answered, retried and gave up where it should on {len(HELPER_CASES)} helpers you had "
-            "not seen, each try on a fresh folder, and let a broken tool through")
+    with _package_reads_watched(ran):
+        seen = _read_after_each_message(cls)
+    if ran:
+        raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a package memory is "
+                   "choosing the window for you (built inside messages() or elsewhere). Write the cut on your own "
+                   "history")
+    # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
+    for history, n, kept in seen:
+        _whole_exchanges(kept, history, n)
+    for history, n, kept in seen:
+        _shape(kept, history, n)
+    return (f"every exchange stayed whole in all {len(seen)} windows, read after each message of conversations "
+            "you had not seen")
 
 
-# --- 10.2: read a plan ------------------------------------------------------------------------------------------
-
-PLAN_CASES = (
-    ("Sure! Here is the plan:\n1. Look up the time in Lima.\n2. Look up the time in Oslo.\n\n"
-     "Let me know if you need more.", ["Look up the time in Lima.", "Look up the time in Oslo."]),
-    ("- Convert 40 euros to yen.\n* Say what 40 euros buy in Tokyo.",
-     ["Convert 40 euros to yen.", "Say what 40 euros buy in Tokyo."]),
-    ("Plan:\n  1)  Find flight QZ 7.\n  2) Report its status at 18:05.\n",
-     ["Find flight QZ 7.", "Report its status at 18:05."]),
-    ("9. Look up Cairo.\n10. Convert 31 to Fahrenheit.\n11. Write the answer.",
-     ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
-    ("2024 was the warmest year on record, so:\n1. Look up Rome.\n- \n2. Compare it with 2024.",
-     ["Look up Rome.", "Compare it with 2024."]),
-    ("**Plan:**\n1. Look up Quito.\n3.5 degrees is the gap we expect.\n2. Say which is warmer.",
-     ["Look up Quito.", "Say which is warmer."]),
-    ("Steps:\r\n1. Look up Lima.   \r\n2) Look up Oslo.\t\r\n", ["Look up Lima.", "Look up Oslo."]),
-)
+def _conversation(questions: Sequence[str]) -> list[Message]:
+    memory = KeepAll(SYSTEM_PROMPT)
+    run_conversation(memory, questions=questions)
+    return list(memory.history)
 
 
-def _plan_hint(got: list, want: list[str]) -> str:
-    if "" in got:
-        return "a blank line, or a marker with nothing after it ('- '), is not a step: drop it"
-    if any(step.startswith(("2024", "was the warmest")) for step in got):
-        return ("'2024 was the warmest year...' is a sentence that starts with a number, not a step: a number is a "
-                "marker only when '.' or ')' follows it")
-    if any(step.startswith(("*Plan", "5 degrees")) for step in got):
-        return ("'**Plan:**' and '3.5 degrees...' start like a marker but no space follows it: a marker is a number "
-                "with '.' or ')', or a '-' or '*', and then a space")
-    if len(got) > len(want):
-        return "a line with no number or bullet in front (a preamble, a closing remark) is not a step: drop it"
-    if len(got) < len(want):
-        return (f"steps went missing: {[s for s in want if s not in got]}; numbered lines ('1.' or '1)', any number "
-                "of digits, indented or not) and bulleted lines ('-' or '*') are all steps")
-    g, w = next((g, w) for g, w in zip(got, want, strict=True) if g != w)
-    if g.strip() == w:
-        return (f"expected the step {w!r}, got {g!r}: remove the spaces around the text at both ends; a reply may end "
-                "its lines with spaces, or with '\\r' (a Windows line ending, which split('\\n') leaves on)")
-    return (f"expected the step {w!r}, got {g!r}: remove only the marker at the start of the line (a number with "
-            "'.' or ')', or '-' or '*') and the spaces around the text; the rest of the line, digits and full stop "
-            "included, is the step")
+def _reads_first_question(history: list[Message], n: int) -> bool:
+    """Whether LastN(n), at the last model call (all but the final answer added), still reads the first message."""
+    window = LastN(SYSTEM_PROMPT, n)
+    for message in history[:-1]:
+        window.add(message)
+    return any(m is history[0] for m in window.messages())
 
 
-@exercise("10.2", kind="code", title="read a plan out of a model's reply")
-def read_plan_check(fn: Any) -> str:
-    if not callable(fn):
-        raise Hint("pass your function itself: read_plan, without calling it")
-    if fn is parse_plan or "parse_plan" in _names_used(getattr(fn, "__code__", compile("", "", "exec"))):
-        raise Hint("parse_plan keeps every line that is not blank, a preamble included: that is the behaviour to "
-                   "fix, so write the reader yourself")
-    for reply, want in PLAN_CASES:
-        got = fn(reply)
-        if not isinstance(got, list) or not all(isinstance(step, str) for step in got):
-            raise Hint("return a list of strings, one per step")
-        if got != want:
-            raise Hint(_plan_hint(got, want))
-    return f"your reader found the steps in {len(PLAN_CASES)} replies you had not seen, and nothing else"
-
-
-REPLAN_CASES = (
-    {"task": "Times in Lima, Atlantis and Oslo, then a summary.",
-     "plan": ["Look up the time in Lima.", "Look up the time in Atlantis.", "Look up the time in Oslo.",
-              "Write the summary."],
-     "done": 1, "results": ["Lima is 09:10."], "replans": 0,
-     "failed": "step 2 stopped without a result: no data for 'Atlantis'",
-     "reply": "1. Look up the time in Oslo.\n2. Write the summary, saying Atlantis has no data."},
-    {"task": "Convert 40 euros to yen and to the currency of Narnia.",
-     "plan": ["Convert 40 euros to yen.", "Convert 40 euros to Narnian crowns."],
-     "done": 1, "results": ["6480 yen."], "replans": 1,
-     "failed": "step 2 stopped without a result: unknown currency 'Narnian crowns'",
-     "reply": "- Say that Narnian crowns cannot be converted."},
-    {"task": "Check flight QZ 7.", "plan": ["Look up flight QZ 7 by its old code ZZ 7.", "Report the status."],
-     "done": 0, "results": [], "replans": 0, "failed": "step 1 stopped without a result: code ZZ 7 unknown",
-     "reply": "1. Look up flight QZ 7.\n2. Report the status."},
-)
-
-
-def _state(case: dict) -> dict:
-    return {key: (list(value) if isinstance(value, list) else value) for key, value in case.items() if key != "reply"}
-
-
-def _check_replan(node: Any, case: dict) -> None:
-    state, replanner = _state(case), ScriptedLLM([case["reply"]], name="scripted: re-planner (check)")
-    try:
-        update = node(state, replanner)
-    except ScriptExhausted:
-        raise Hint("the re-planner was called more than once (its script holds one reply): call it once, with the "
-                   "failed step and why, and read the steps out of that one reply") from None
-    before = _state(case)
-    changed = sorted(key for key in before.keys() | state.keys() if state.get(key) != before.get(key))
-    if changed:
-        raise Hint(f"your node changed the state it was given ({', '.join(changed)}): build a new list, return it "
-                   "in the update and leave state as it was; the graph merges only what a node returns (each node "
-                   "reads its own copy), so a change in place does nothing there but mislead a reader")
-    if not isinstance(update, dict):
-        raise Hint("a node returns a dict of the fields it changed (plan, failed, replans)")
-    if len(replanner.calls) != 1:
-        raise Hint(f"the re-planner was called {len(replanner.calls)} times; call it once, with what went wrong")
-    read = " ".join(m.content for m in replanner.calls[0][0])
-    failed_step = case["plan"][case["done"]]
-    if failed_step not in read or case["failed"] not in read:
-        raise Hint("the re-planner was not told which step failed and why: put the failed step and "
-                   "state['failed'] in the message you send it")
-    if "results" in update or "done" in update:
-        raise Hint("a re-plan changes the plan, not the results or the count of steps done: leave "
-                   "results and done out of the update (results is appended to, so it would grow twice)")
-    plan = update.get("plan")
-    done = case["done"]
-    if not isinstance(plan, list) or plan[:done] != case["plan"][:done]:
-        raise Hint("the steps already done changed: keep plan[:done] as it was, and replace only what comes after")
-    if failed_step in plan[done:]:
-        raise Hint("the failed step is still in the plan, so it would run again: keep only plan[:done] (the steps "
-                   "done), then the re-planner's steps")
-    if plan[done:] != parse_plan(case["reply"]):
-        raise Hint(f"after the steps already done, the plan should be the re-planner's steps, numbering removed "
-                   f"(parse_plan of its reply); got {plan[done:]}")
-    if update.get("failed", "missing") is not None:
-        raise Hint("failed is still set after the re-plan: set it to None, or after the next step the router "
-                   "still reads a failure, whatever that step did, and re-plans again or gives up")
-    if update.get("replans") != case["replans"] + 1:
-        raise Hint("count the re-plans (replans + 1): the router uses that count to stop re-planning for ever")
-
-
-@exercise("10.3", kind="code", title="a re-plan node for plan-and-execute")
-def replan_node(node: Any) -> str:
-    if not callable(node):
-        raise Hint("pass your function itself: replan, without calling it")
-    for case in REPLAN_CASES:
-        _check_replan(node, case)
-    return f"your re-plan node handled {len(REPLAN_CASES)} failures you had not seen, keeping what was done"
+@exercise("10.2", kind="code", title="smallest_n(history): how wide must the window be?")
+def smallest_window(smallest_n: Any) -> str:
+    if not callable(smallest_n):
+        raise Hint("pass the function itself, smallest_n, not a number")
+    used = borrowed(smallest_n, {"LastN", "KeepAll", "Summarise", "run_conversation", "safe_start"})
+    if used:
+        raise Hint(f"your function calls the package's {used}: that tries windows instead of reasoning where the "
+                   "first question sits. Work it out from the history itself")
+    cases = [("the notebook's conversation", _conversation(QUESTIONS)), *(
+        (f"a conversation you have not seen (#{k})", h) for k, h in enumerate(
+            [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[2]], 1))]
+    for name, history in cases:
+        got = smallest_n(list(history))
+        if not isinstance(got, int) or isinstance(got, bool):
+            raise Hint(f"return a whole number of messages, not {got!r}")
+        truth = next(n for n in range(1, len(history) + 1) if _reads_first_question(history, n))
+        if got == truth:
+            continue
+        if got == len(history):
+            raise Hint(f"on {name} your n={got} counts the final answer too, which is added after the last model "
+                       "call: a smaller window works")
+        if got > truth:
+            raise Hint(f"on {name} your n={got} works, but {truth} works too: find the smallest")
+        raise Hint(f"on {name} with n={got} the last call no longer reads the first question: the window must "
+                   "reach back to the first question itself, not just to its tool call and answer")
+    return (f"right on {len(cases)} conversations: at the last model call the folder holds every message but the "
+            "final answer, and the first question is the oldest of them, so the window must hold them all")
 
 
 # Questions ---------------------------------------------------------------------------------------------------------
 
-def _delegation_calls(max_steps: int) -> int:
-    """Part 2's run, manager and helper, with the helper's step limit at ``max_steps``: model calls in all."""
-    helper_llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris is 18°C."]
-                             + [[("get_weather", {"city": "Tokyo"})]] * 3, name="scripted: helper (check)")
-    helper = Agent(helper_llm, weather_registry(), "You look up one temperature.", max_steps=max_steps)
-    registry = ToolRegistry()
-    registry.add(subagent_tool(helper, "ask_weather_helper", "Ask the weather helper to look up one temperature."))
-    manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": "What's the temperature in Paris?"})],
-                               [("ask_weather_helper", {"task": "What's the temperature in Tokyo?"})],
-                               "Paris is 18°C; the helper could not get Tokyo."], name="scripted: manager (check)")
-    Agent(manager_llm, registry, "You delegate weather questions to a helper.").run({"question": "How warm?"})
-    return len(manager_llm.calls) + len(helper_llm.calls)
+def _window_after_four(n: int) -> int:
+    """How many messages LastN(n) reads after the system prompt, on the folder after the first four questions."""
+    folder = KeepAll(SYSTEM_PROMPT)
+    run_conversation(folder, questions=QUESTIONS[:4])
+    window = LastN(SYSTEM_PROMPT, n)
+    for message in folder.history:
+        window.add(message)
+    return len(window.messages()) - 1
 
 
-@exercise("10.Q1", kind="reasoning", title="a tighter step limit for the helper")
-def tighter_helper(answer: Any) -> str:
+@exercise("10.Q2", kind="reasoning", title="how much does LastN(7) read?")
+def window_of_seven(answer: Any) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of model calls, manager and helper together")
-    truth, before = _delegation_calls(2), _delegation_calls(3)
-    if answer == before:
-        raise Hint(f"{before} is the count at max_steps=3: at 2, the stuck Tokyo task stops one call sooner")
+        raise Hint("answer with a whole number of messages (after the system prompt)")
+    truth = _window_after_four(7)
+    if answer == 7:
+        raise Hint("7 would start the window on an answer slip: the start moves back to the assistant message that "
+                   "asked for it, so the window holds more than n")
     if answer != truth:
-        raise Hint("count per task: the Paris task needs a call and an answer; the Tokyo task asks until its step "
-                   "limit; the manager makes one call per delegation and one to answer")
-    return f"right: {truth} calls; the Paris task still fits in 2 steps, the Tokyo task stops one call sooner"
+        raise Hint(f"not {answer}: walk the folder's last messages back from the end, 7 of them, then move the start "
+                   "back while it sits on an answer slip")
+    return f"right: {truth} messages, one more than n, because the 7th from the end was an answer slip"
 
 
-def _empty_task_ending() -> tuple[str, str]:
-    """Which choice a manager's empty task for ``subagent_tool`` leads to, and what the next call reads last."""
-    helper = Agent(ScriptedLLM(["never reached"], name="scripted: helper (check)"), weather_registry(), "You help.")
-    registry = ToolRegistry()
-    registry.add(subagent_tool(helper, "ask_helper", "Ask the helper."))
-    manager_llm = ScriptedLLM([[("ask_helper", {"task": ""})], "I could not ask."], name="scripted: manager (check)")
+def _summarise_run(keep_last: int) -> Any:
+    return run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=keep_last, trigger=8))
+
+
+def _lost(run: Any) -> list[int]:
+    """The questions whose answer says the model could no longer see the question."""
+    return [q for q, answer in enumerate(run.answers, 1) if "can't see your question" in answer]
+
+
+@exercise("10.Q4", kind="reasoning", title="keep fewer messages word for word: cheaper or dearer?")
+def keep_fewer(answer: Any) -> str:
+    choices = ("keep_last=2", "keep_last=4", "same")
+    if answer not in choices:
+        raise Hint(f"answer with one of {choices}")
+    two_run, four_run = _summarise_run(2), _summarise_run(4)
+    two, four = two_run.total_tokens, four_run.total_tokens
+    truth = choices[0] if two < four else choices[1] if four < two else choices[2]
+    lost = _lost(two_run)
+    if answer != truth:
+        raise Hint("the run says otherwise. Think about what each agent call reads word for word, and how often the "
+                   "summariser runs when it leaves fewer messages behind")
+    return (f"right on the bill: {two} tokens against {four}. Now the answers: under keep_last=2, question(s) "
+            f"{lost} got \"I can't see your question any more\": the summariser condensed the question away while "
+            f"its tools were still being called (keep_last=4 lost {_lost(four_run) or 'none'}). Cheaper, and worse")
+
+
+def _replay_ends(trigger: int) -> str:
+    """What replaying the recorded Summarise conversation through ``Summarise(keep_last=2, trigger)`` does."""
     try:
-        Agent(manager_llm, registry, "You delegate.").run({"question": "Help?"})
-    except Exception as error:
-        return "A", str(error)
-    slip = manager_llm.calls[1][0][-1]
-    if helper.llm.calls:
-        return "C", slip.content
-    return ("B" if isinstance(slip, ToolMessage) and slip.content.startswith("Error") else "C"), slip.content
+        replay_conversation(real_trace("summarise-2-4"), "summarise-2-4",
+                            lambda llm: Summarise(SYSTEM_PROMPT, llm, keep_last=2, trigger=trigger))
+    except ReplayMismatch:
+        return "ReplayMismatch"
+    return "finish"
 
 
-@exercise("10.Q2", kind="reasoning", title="an empty task for the helper")
-def empty_task(answer: Any) -> str:
-    if answer not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    truth, read = _empty_task_ending()
+@exercise("10.Q5", kind="reasoning", title="replay a real conversation through another memory")
+def replay_other_memory(answer: Any) -> str:
+    if answer not in ("finish", "ReplayMismatch"):
+        raise Hint('answer "finish" or "ReplayMismatch"')
+    truth = _replay_ends(6)
+    if answer != truth and truth == "ReplayMismatch":
+        raise Hint("a replay checks what each question's first call reads against the recording: with trigger=6 "
+                   "the summary comes later, so some question's folder differs from the one recorded")
     if answer != truth:
-        raise Hint("the run says otherwise: an empty task is a mistake the manager can fix (it chose the argument, "
-                   "as with any tool's bad argument in notebook 03), so it is answered, not raised, and the "
-                   "helper's model is never called")
-    return f"right: the manager's next call reads {read!r}, and the helper is never run"
-
-
-def _atlantis_calls() -> int:
-    """Model calls of the Atlantis plan with no re-planner: the planner, then a fresh agent per step until one fails."""
-    plan = ("1. Look up the temperature in Paris.\n2. Look up the temperature in Atlantis.\n"
-            "3. Look up the temperature in Tokyo.")
-    planner, executor = planner_llm(plan), executor_llm()
-    state = {"task": "Paris, Atlantis and Tokyo?", "done": 0, "results": [],
-             "plan": parse_plan(planner.generate([UserMessage(PLANNER_PROMPT)], []).message.content)}
-    try:
-        while True:
-            agent = Agent(executor, weather_registry(), EXECUTOR_PROMPT, max_steps=3)
-            state["results"].append(agent.run({"question": step_question(state)})["answer"])
-            state["done"] += 1
-    except StepLimitReached:
-        return len(planner.calls) + len(executor.calls)
-
-
-@exercise("10.Q3", kind="reasoning", title="how many model calls before the plan stops?")
-def atlantis_calls(answer: Any) -> str:
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of model calls, planner and executor together")
-    truth = _atlantis_calls()
-    if answer == truth - 1:
-        raise Hint("count the planner too: it is one model call before any step runs")
-    if answer != truth:
-        raise Hint("count per node: one planner call; the Paris step's agent asks for a tool and then answers; "
-                   "the Atlantis step's agent asks until its max_steps=3; Tokyo never runs")
-    return f"right: {truth} calls, and the step after the failure is never started"
+        raise Hint("in this recording the later trigger never changes what a first call reads, so the recorded "
+                   "folders come out the same")
+    return f"right: the replay ends with {truth}; a replay is also a check that the memory reads what was recorded"

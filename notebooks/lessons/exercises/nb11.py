@@ -1,352 +1,359 @@
-"""Notebook 11's checks (the capstone's pieces), 11.1 to 11.3: each piece on cases the notebook never shows (the router's
-and the whole agent's are in nb11_route and nb12).
+"""Notebook 11's checks: a helper with a second chance, a plan reader, a re-plan node, and the checked questions.
 
-Expected results come from the package (``Agent``, ``ToolRegistry``, ``EventRecorder``, ``ReplayLLM``) run on the
-same cases, never from numbers written here.
+Every check runs the learner's code on cases the notebook never shows: helpers that need more or fewer steps,
+replies with a preamble or bullets, plans that fail at other steps. The questions are checked against runs of
+the real code (the package's ``subagent_tool``, the scripted planner and executor).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import tempfile
-from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import contextmanager
 from typing import Any
 
-from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, Observer, ScriptedLLM, StepLimitReached,
-                           SystemMessage, ToolCall, ToolMessage, ToolRegistry, TraceRecorder)
-from mingraph_lite.memory import LastN, safe_start
-from mingraph_lite.tools import error_answer, fix_answer, unrun_answer
-from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
-from .. import capstone
+from mingraph_lite.agents import Agent
+from mingraph_lite.errors import ScriptExhausted, StepLimitReached
+from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.llms.scripted import ScriptedLLM
+from mingraph_lite.messages import ToolMessage, UserMessage
+from mingraph_lite.subagents import SubagentTool, subagent_tool
+from mingraph_lite.tools import ToolRegistry
+from ..plan_execute import EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm, step_question
 from . import Hint, exercise
-
-RUNS = Path(__file__).resolve().parents[3] / "data" / "runs"
-REAL_RUNS = {"SmolLM2-135M": RUNS / "capstone-smollm2-135m.jsonl", "Gemma 3 270M": RUNS / "capstone-gemma3-270m.jsonl"}
-
-class _Leaned(BaseException):
-    """Raised inside a check when the answer hands its work to the package's own version (a BaseException, so
-    that the learner's ``except Exception`` cannot swallow it)."""
+from .nb10 import _names_used
 
 
-@contextlib.contextmanager
-def _refusing(owner: type, method: str) -> Iterator[None]:
-    original = getattr(owner, method)
+# --- 11.1: a helper with a second chance -------------------------------------------------------------------------
 
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise _Leaned(f"{owner.__name__}.{method}")
-
-    setattr(owner, method, refuse)
-    try:
-        yield
-    finally:
-        setattr(owner, method, original)
+HELPER_CASES = (  # (the template's max_steps, answer slips the helper needs before it answers, the task)
+    (2, 1, "What's the time in Lima?"),
+    (2, 3, "Convert 40 euros to yen."),
+    (3, 5, "Find flight QZ 7."),
+    (2, 9, "Which city is the coldest?"),
+)
 
 
-def _leaned(*args: Any, **kwargs: Any) -> Any:
-    # Swapped into a package function, so it finds this module by import, not through its own globals.
-    raise __import__("lessons.exercises.nb12", fromlist=["_Leaned"])._Leaned()
+def _helper_llm(need: int) -> ScriptedLLM:
+    """A scripted helper that answers once its folder holds ``need`` answer slips: a used folder answers sooner."""
+    def policy(messages, tools):
+        slips = sum(isinstance(m, ToolMessage) for m in messages)
+        task = next(m.content for m in messages if isinstance(m, UserMessage))
+        return f"done: {task}" if slips >= need else [("get_weather", {"city": "Paris"})]
+    return ScriptedLLM([policy] * 40, name="scripted: helper (check)")
 
 
-@contextlib.contextmanager
-def _refusing_functions(*functions: Any) -> Iterator[None]:
-    """Each function raises ``_Leaned`` inside the block, under whatever name the learner imported it."""
-    saved = [(fn, fn.__code__) for fn in functions]
-    try:
-        for fn, _ in saved:
-            fn.__code__ = _leaned.__code__
-        yield
-    finally:
-        for fn, code in saved:
-            fn.__code__ = code
+class _SensorOffline(RuntimeError):
+    """A helper's tool that broke: a fault the manager can't fix, so it must not come back as a note."""
 
 
-# --- 11.1: the pinned window --------------------------------------------------------------------------
+def _check_broken_tool(fn: Any) -> None:
+    def get_weather(city: str) -> str:
+        """Get the temperature in a city.
 
-
-def _histories() -> list[list[Message]]:
-    """Whole runs of held-out questions, as the agent's memory holds them (question first, no system prompt)."""
-    runs = []
-    for item, cities in HELD_OUT:
-        agent = Agent(price_manager(item, cities), price_tools(), SYSTEM_PROMPT)
-        agent.run({"question": question_for(item, cities)})
-        runs.append(agent.memory.messages()[1:])
-    return runs
-
-
-def _whole(kept: list[Message], history: list[Message], n: int) -> None:
-    asked = {c.id for m in kept if isinstance(m, AssistantMessage) for c in m.tool_calls}
-    answered = {m.tool_call_id for m in kept if isinstance(m, ToolMessage)}
-    answered_all = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
-    if answered - asked:
-        raise Hint(f"with n={n}, the window keeps a ToolMessage without the assistant message that asked for it: "
-                   "move the start back to that message")
-    if (asked & answered_all) - answered:
-        raise Hint(f"with n={n}, the window keeps an assistant message asking for ToolCalls but not their ToolMessages: "
-                   "an exchange stays whole")
-
-
-def _shortest(rest: list[Message], n: int) -> int:
-    start = max(0, len(rest) - n)
-    while 0 < start < len(rest) and isinstance(rest[start], ToolMessage):
-        start -= 1
-    return len(rest) - start
-
-
-def _check_window(read: Any, history: list[Message], n: int) -> None:
-    if not isinstance(read, list) or not read or not isinstance(read[0], SystemMessage) \
-            or read[0].content != SYSTEM_PROMPT:
-        raise Hint("return a list that starts with the system prompt as a SystemMessage")
-    if len(read) < 2 or read[1] is not history[0]:
-        raise Hint(f"with n={n}, the second message is not the question: pin the run's first message (the question) "
-                   "right after the system prompt, whatever the window size")
-    if sum(m is history[0] for m in read) > 1:
-        raise Hint(f"with n={n}, the question is read twice: the window is taken from the messages after it")
-    rest, kept = history[1:], read[2:]
-    if kept != rest[len(rest) - len(kept):]:
-        raise Hint(f"with n={n}, after the question the window is not the most recent messages in order")
-    _whole(kept, history, n)
-    forward = max(0, len(rest) - n)  # where a start moved forward past ToolMessages would land
-    while forward < len(rest) and isinstance(rest[forward], ToolMessage):
-        forward += 1
-    if len(kept) < min(n, len(rest)) and len(kept) == _shortest(rest, n - 1) != len(rest) - forward:
-        raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question, not {n}: n counts the "
-                   "messages after the question; the question is pinned on top of them, not one of them")
-    if len(kept) < min(n, len(rest)):
-        raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question: when the start falls "
-                   "inside an exchange, move it back (earlier), never forward")
-    if len(kept) > _shortest(rest, n):
-        raise Hint(f"with n={n}, the window keeps {len(kept)} messages after the question, but "
-                   f"{_shortest(rest, n)} would keep every exchange whole: the start went back too far; stop at the "
-                   "AssistantMessage whose ToolCall the first kept ToolMessage answers (a later start)")
-
-
-@exercise("11.1", kind="code", title="a memory window that keeps the question")
-def check_window(window: Any) -> str:
-    if not callable(window):
-        raise Hint("pass your function itself: pinned_window, without calling it")
-    checked, histories = 0, _histories()
-    with _refusing(LastN, "messages"), _refusing(LastN, "add"), _refusing_functions(safe_start):
-        try:
-            for history in histories:
-                for size in range(1, len(history) + 1):
-                    for n in range(1, size + 2):
-                        _check_window(window(SYSTEM_PROMPT, list(history[:size]), n), history[:size], n)
-                        checked += 1
-        except _Leaned:
-            raise Hint("that hands the window to the package's LastN (or its safe_start, which moves the start "
-                       "back for it): write the rule yourself, it is the point of the exercise") from None
-    return f"the question stayed pinned and every exchange whole in {checked} windows of runs you had not seen"
-
-
-# --- 11.2: the errand for one slip, with this task's retry --------------------------------------------
-
-
-def _counting_tools(fails: int = 0) -> tuple[ToolRegistry, Counter[str]]:
-    """The task's tools, counting every run of each; ``to_usd`` raises TimeoutError on its first ``fails`` runs."""
-    tries: Counter[str] = Counter()
-
-    def get_price(item: str, city: str) -> str:
-        """Get the local price of an item in a city, with its currency code."""
-        tries["get_price"] += 1
-        return capstone.get_price(item, city)
-
-    def to_usd(amount: float, currency: str) -> str:
-        """Convert an amount of money into US dollars, rounded to the cent."""
-        tries["to_usd"] += 1
-        if tries["to_usd"] <= fails:
-            raise TimeoutError(f"the rate service did not answer (try {tries['to_usd']})")
-        return capstone.to_usd(amount, currency)
+        Args:
+            city: The city.
+        """
+        raise _SensorOffline(f"the sensor in {city} is offline")
 
     registry = ToolRegistry()
-    registry.add(get_price)
-    registry.add(to_usd)
-    return registry, tries
-
-
-def _errand_cases() -> list[tuple[str, int, ToolCall, int]]:
-    """(what, how many first runs of to_usd fail, the slip, how many runs of its tool are due)."""
-    return [("a good ToolCall", 0, ToolCall("e1", "get_price", {"item": "bread", "city": "Lima"}), 1),
-            ("a city with no prices", 0, ToolCall("e2", "get_price", {"item": "tea", "city": "Atlantis"}), 1),
-            ("an amount sent as text", 0, ToolCall("e3", "to_usd", {"amount": "35", "currency": "NOK"}), 0),
-            ("a tool not on the menu", 0, ToolCall("e4", "get_weather", {"city": "Oslo"}), 0),
-            ("a rate service that failed once, then worked", 1,
-             ToolCall("e5", "to_usd", {"amount": 90, "currency": "KES"}), 2),
-            ("a rate service that is down", 99, ToolCall("e6", "to_usd", {"amount": 35, "currency": "NOK"}), 2)]
-
-
-def _expected_answer(fails: int, slip: ToolCall) -> ToolMessage:
-    registry, _ = _counting_tools(fails)
-    for _ in range(2):
-        try:
-            return registry.answer(slip)
-        except TimeoutError as e:
-            error = e
-    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
-
-
-def _run_errand(errand: Any, what: str, fails: int, slip: ToolCall) -> tuple[Any, Counter[str]]:
-    registry, tries = _counting_tools(fails)
+    registry.add(get_weather)
+    template = Agent(_helper_llm(1), registry, "You look up one thing.", max_steps=2)
     try:
-        return errand(registry, slip), tries
-    except _Leaned:
-        raise Hint("that hands the ToolCall to the package (registry.answer, or its fix_answer / error_answer): "
-                   "write the answers yourself, with registry.run; the retry is this task's own rule") from None
-    except NotImplementedError:
-        raise
-    except Exception as e:
-        raise Hint(f"for {what}, your errand raised {type(e).__name__}: in a fan-out one branch must not "
-                   "take the others down; answer the ToolCall with an error ToolMessage instead") from None
+        got = fn(template, "What's the temperature in Lima?")
+    except _SensorOffline:
+        return
+    raise Hint(f"a helper whose tool raised came back as {got!r}: only the step limit becomes a note; a broken tool "
+               "or an unreachable model must reach the manager, so catch StepLimitReached and nothing wider")
 
 
-@exercise("11.2", kind="code", title="the errand for one ToolCall, with this task's retry")
-def check_errand(errand: Any) -> str:
-    if not callable(errand):
-        raise Hint("pass your function itself: errand, without calling it")
-    cases = [(what, fails, slip, due, _expected_answer(fails, slip)) for what, fails, slip, due in _errand_cases()]
-    with _refusing_functions(ToolRegistry.answer, fix_answer, error_answer, unrun_answer):
-        for what, fails, slip, due, want in cases:
-            got, tries = _run_errand(errand, what, fails, slip)
-            if tries[slip.name] != due:
-                said = {0: "never ran the tool", 1: "ran the tool once", 2: "ran the tool twice"}
-                ran = said.get(tries[slip.name], f"ran the tool {tries[slip.name]} times")
-                raise Hint(f"for {what}, your errand {ran} where {said[due].replace('ran the tool', 'running it')} "
-                           "is due: "
-                           + ("a ToolCall the model filled in wrong fails the same way again, so answer it at once"
-                              if due == 1 else "a broken tool gets one more try, and only one"))
-            _compare_answer(what, got, want)
-    return f"your errand answered {len(cases)} ToolCalls you had not seen, each once, and retried only a broken tool"
+def _borrows_subagent(fn: Any) -> bool:
+    code = getattr(fn, "__code__", None)
+    return code is not None and bool({"subagent_tool", "SubagentTool", "SubAgent"} & _names_used(code))
 
 
-def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
-    if not isinstance(got, ToolMessage) or got.tool_call_id != want.tool_call_id or got.name != want.name:
-        raise Hint(f"for {what}, return a ToolMessage with the ToolCall's id and tool name")
-    if got.content != want.content:
-        if not want.is_error:
-            raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
-                       "ToolArgsError is tried once more, and a second try that works gives the ToolCall its answer")
-        if want.content.startswith("Error: tool failed twice"):
-            raise Hint(f'for {what}, the answer should read "Error: tool failed twice: <the second error>", with '
-                       "the text of the SECOND failure, the one that ended the retry, not the first")
-        raise Hint(f'for {what}, the answer should read {want.content!r}: the words the model needs to fix it')
-    if got.is_error != want.is_error:
-        raise Hint(f"for {what}, set is_error={want.is_error}: the agent and its listeners tell a failure by it")
+@contextmanager
+def _delegations_watched(ran: list[str]) -> Iterator[None]:
+    """While the check runs, note every delegation the package's SubagentTool makes, however it was reached."""
+    original = SubagentTool.__call__
+
+    def watched(self: Any, task: str) -> str:
+        ran.append(task)
+        return original(self, task)
+
+    SubagentTool.__call__ = watched  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        SubagentTool.__call__ = original  # type: ignore[method-assign]
 
 
-# --- 11.3: the price log listener ------------------------------------------------------------------------
+def _check_second_chance(fn: Any, max_steps: int, need: int, task: str) -> None:
+    llm = _helper_llm(need)
+    template = Agent(llm, weather_registry(), "You look up one thing.", max_steps=max_steps)
+    try:
+        got = fn(template, task)
+    except StepLimitReached:
+        raise Hint("a step limit escaped from your function: when the second try runs out of steps too, return a "
+                   "note that starts with 'Error:' instead of raising") from None
+    tries_needed = 1 if need + 1 <= max_steps else 2
+    if tries_needed == 2 and len(llm.calls) == max_steps:
+        raise Hint("no second chance: when the first try runs out of steps, try once more on a fresh folder, with "
+                   "twice the template's max_steps")
+    starts = sum(len(messages) == 2 for messages, _ in llm.calls)  # a fresh folder: the system prompt and the task
+    if not llm.calls:
+        raise Hint("the helper was never run: run a fresh Agent (the template's llm, registry, system prompt) on the "
+                   "task")
+    if len(template.memory) or starts < tries_needed:
+        raise Hint("a try started on a folder that was not empty: run a fresh Agent (the template's llm, registry, "
+                   "system prompt) for every try, never the template itself")
+    if starts > tries_needed:
+        raise Hint(f"the helper was run {starts} times where {tries_needed} would do: try again only when a try "
+                   "ran out of steps, and at most twice in all")
+    second = len(llm.calls) - max_steps
+    if tries_needed == 2 and second != min(need + 1, 2 * max_steps):
+        raise Hint(f"the second try made {second} model calls where it needed {need + 1}: give it twice the "
+                   f"template's max_steps ({2 * max_steps}), no more and no less")
+    if need + 1 <= 2 * max_steps and got != f"done: {task}":
+        raise Hint(f"return the helper's answer when a try finishes; got {got!r} for a helper that needed "
+                   f"{need + 1} model calls and a limit of {max_steps}, then {2 * max_steps}")
+    if need + 1 > 2 * max_steps and not (isinstance(got, str) and got.startswith("Error:") and task in got):
+        raise Hint("when both tries run out of steps, return a note that starts with 'Error:' and names the task, "
+                   f"so the manager can say what could not be done; got {got!r}")
 
 
-def _log_runs() -> list[tuple[Any, ToolRegistry, str, int]]:
-    looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Oslo"})]] * 10, name="scripted: never stops")
-    three = ("Rome", "Atlantis", "Oslo")
-    return [(price_manager("tea", three), price_tools(), question_for("tea", three), 6),
-            (looping, price_tools(), "What does tea cost in Oslo?", 3),
-            (price_manager("bread", ("Oslo", "Lima")), broken_tools(), question_for("bread", ("Oslo", "Lima")), 6)]
+@exercise("11.1", kind="code", title="a helper behind one tool, with a second chance")
+def second_chance(fn: Any) -> str:
+    if not callable(fn):
+        raise Hint("pass your function itself: ask_twice, without calling it")
+    if _borrows_subagent(fn):
+        raise Hint("that hands the work to the package's subagent_tool (or the SubagentTool class behind it), which "
+                   "has no second chance and is not this exercise: build the fresh Agent yourself")
+    ran: list[str] = []
+    try:
+        with _delegations_watched(ran):
+            for case in HELPER_CASES:
+                _check_second_chance(fn, *case)
+            _check_broken_tool(fn)
+    finally:  # the package doing the delegation is the fault to name, whatever else went wrong
+        if ran:
+            raise Hint("the package's SubagentTool ran the helper (called twice, it is still the package's "
+                       "delegation, with limits that are not yours): build the fresh Agent for each try yourself")
+    return (f"your helper answered, retried and gave up where it should on {len(HELPER_CASES)} helpers you had "
+            "not seen, each try on a fresh folder, and let a broken tool through")
 
 
-def _expected_lines(events: list[dict[str, Any]], stale: list[Any] | None = None) -> list[dict[str, Any]]:
-    """The log's lines; ``stale`` gets, per line, the arguments a log that never forgot earlier runs' ids would
-    write (ids start again each run)."""
-    asked, ever, calls, lines, stale = {}, {}, 0, [], [] if stale is None else stale
-    for e in events:
-        if e["event"] == "run_start":
-            asked, calls = {}, 0
-        elif e["event"] == "model_reply":
-            calls += 1
-        elif e["event"] == "tool_call":
-            asked[e["id"]] = ever[e["id"]] = e["arguments"]
-        elif e["event"] == "tool_return":
-            lines.append({"tool": e["name"], "arguments": asked.get(e["tool_call_id"]), "result": e["content"],
-                          "error": e["is_error"]})
-            stale.append(ever.get(e["tool_call_id"]))
-        elif e["event"] == "finish":
-            lines.append({"answer": e["answer"], "reason": e["reason"], "model_calls": calls})
-            stale.append(None)
-    return lines
+# --- 11.2: read a plan ------------------------------------------------------------------------------------------
+
+PLAN_CASES = (
+    ("Sure! Here is the plan:\n1. Look up the time in Lima.\n2. Look up the time in Oslo.\n\n"
+     "Let me know if you need more.", ["Look up the time in Lima.", "Look up the time in Oslo."]),
+    ("- Convert 40 euros to yen.\n* Say what 40 euros buy in Tokyo.",
+     ["Convert 40 euros to yen.", "Say what 40 euros buy in Tokyo."]),
+    ("Plan:\n  1)  Find flight QZ 7.\n  2) Report its status at 18:05.\n",
+     ["Find flight QZ 7.", "Report its status at 18:05."]),
+    ("9. Look up Cairo.\n10. Convert 31 to Fahrenheit.\n11. Write the answer.",
+     ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
+    ("2024 was the warmest year on record, so:\n1. Look up Rome.\n- \n2. Compare it with 2024.",
+     ["Look up Rome.", "Compare it with 2024."]),
+    ("**Plan:**\n1. Look up Quito.\n3.5 degrees is the gap we expect.\n2. Say which is warmer.",
+     ["Look up Quito.", "Say which is warmer."]),
+    ("Steps:\r\n1. Look up Lima.   \r\n2) Look up Oslo.\t\r\n", ["Look up Lima.", "Look up Oslo."]),
+)
 
 
-class _FileWatch(Observer):
-    """Listens right after the learner's log and counts the file's lines as the run goes, as a crash would
-    leave them: a log that holds its lines until later has fewer on disk than hook calls heard."""
-
-    def __init__(self, path: Path) -> None:
-        self.path, self.heard, self.behind = path, 0, None
-
-    def _look(self, what: str) -> None:
-        self.heard += 1
-        on_disk = len(self.path.read_text(encoding="utf-8").splitlines()) if self.path.exists() else 0
-        if on_disk < self.heard and self.behind is None:
-            held = f"{on_disk} line" + "s" * (on_disk != 1)
-            self.behind = f"right after hook call {self.heard} ({what}), the file held {held}, not {self.heard}"
-
-    def on_tool_return(self, result: ToolMessage) -> None:
-        self._look("a ToolMessage")
-
-    def on_finish(self, answer: str | None, reason: str) -> None:
-        self._look("a run's finish")
-
-
-def _run_logged(listener: Any, recorder: EventRecorder, watch: _FileWatch) -> None:
-    for llm, registry, question, ceiling in _log_runs():
-        with contextlib.suppress(StepLimitReached, ConnectionError):
-            Agent(llm, registry, SYSTEM_PROMPT, observers=[listener, watch, recorder], max_steps=ceiling,
-                  strict=True).run({"question": question})
+def _plan_hint(got: list, want: list[str]) -> str:
+    if "" in got:
+        return "a blank line, or a marker with nothing after it ('- '), is not a step: drop it"
+    if any(step.startswith(("2024", "was the warmest")) for step in got):
+        return ("'2024 was the warmest year...' is a sentence that starts with a number, not a step: a number is a "
+                "marker only when '.' or ')' follows it")
+    if any(step.startswith(("*Plan", "5 degrees")) for step in got):
+        return ("'**Plan:**' and '3.5 degrees...' start like a marker but no space follows it: a marker is a number "
+                "with '.' or ')', or a '-' or '*', and then a space")
+    if len(got) > len(want):
+        return "a line with no number or bullet in front (a preamble, a closing remark) is not a step: drop it"
+    if len(got) < len(want):
+        return (f"steps went missing: {[s for s in want if s not in got]}; numbered lines ('1.' or '1)', any number "
+                "of digits, indented or not) and bulleted lines ('-' or '*') are all steps")
+    g, w = next((g, w) for g, w in zip(got, want, strict=True) if g != w)
+    if g.strip() == w:
+        return (f"expected the step {w!r}, got {g!r}: remove the spaces around the text at both ends; a reply may end "
+                "its lines with spaces, or with '\\r' (a Windows line ending, which split('\\n') leaves on)")
+    return (f"expected the step {w!r}, got {g!r}: remove only the marker at the start of the line (a number with "
+            "'.' or ')', or '-' or '*') and the spaces around the text; the rest of the line, digits and full stop "
+            "included, is the step")
 
 
-@exercise("11.3", kind="code", title="a listener that writes this task's price log")
-def check_price_log(cls: Any) -> str:
-    if not isinstance(cls, type):
-        raise Hint("pass the class itself (PriceLog), not an instance of it")
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "prices.jsonl"
-        listener, recorder = cls(str(path)), EventRecorder()
-        if any(isinstance(v, (EventRecorder, TraceRecorder)) for v in vars(listener).values()):
-            raise Hint("that keeps the package's EventRecorder (or TraceRecorder) inside: write the lines yourself")
-        watch = _FileWatch(path)
-        _run_logged(listener, recorder, watch)
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    stale: list[Any] = []
-    want = _expected_lines(recorder.events, stale)
-    _compare_lines(lines, want, stale)
-    if watch.behind:
-        raise Hint(f"{watch.behind}: write each line when its hook is called (open the file to append, "
-                   "write, close), so a run that crashes keeps the lines it wrote")
-    return f"your log held the {len(want)} lines of three runs you had not seen, a failed one included"
+@exercise("11.2", kind="code", title="read a plan out of a model's reply")
+def read_plan_check(fn: Any) -> str:
+    if not callable(fn):
+        raise Hint("pass your function itself: read_plan, without calling it")
+    if fn is parse_plan or "parse_plan" in _names_used(getattr(fn, "__code__", compile("", "", "exec"))):
+        raise Hint("parse_plan keeps every line that is not blank, a preamble included: that is the behaviour to "
+                   "fix, so write the reader yourself")
+    for reply, want in PLAN_CASES:
+        got = fn(reply)
+        if not isinstance(got, list) or not all(isinstance(step, str) for step in got):
+            raise Hint("return a list of strings, one per step")
+        if got != want:
+            raise Hint(_plan_hint(got, want))
+    return f"your reader found the steps in {len(PLAN_CASES)} replies you had not seen, and nothing else"
 
 
-def _same_but(got: Any, expected: dict[str, Any], key: str) -> bool:
-    return isinstance(got, dict) and {k: v for k, v in got.items() if k != key} == \
-        {k: v for k, v in expected.items() if k != key}
+REPLAN_CASES = (
+    {"task": "Times in Lima, Atlantis and Oslo, then a summary.",
+     "plan": ["Look up the time in Lima.", "Look up the time in Atlantis.", "Look up the time in Oslo.",
+              "Write the summary."],
+     "done": 1, "results": ["Lima is 09:10."], "replans": 0,
+     "failed": "step 2 stopped without a result: no data for 'Atlantis'",
+     "reply": "1. Look up the time in Oslo.\n2. Write the summary, saying Atlantis has no data."},
+    {"task": "Convert 40 euros to yen and to the currency of Narnia.",
+     "plan": ["Convert 40 euros to yen.", "Convert 40 euros to Narnian crowns."],
+     "done": 1, "results": ["6480 yen."], "replans": 1,
+     "failed": "step 2 stopped without a result: unknown currency 'Narnian crowns'",
+     "reply": "- Say that Narnian crowns cannot be converted."},
+    {"task": "Check flight QZ 7.", "plan": ["Look up flight QZ 7 by its old code ZZ 7.", "Report the status."],
+     "done": 0, "results": [], "replans": 0, "failed": "step 1 stopped without a result: code ZZ 7 unknown",
+     "reply": "1. Look up flight QZ 7.\n2. Report the status."},
+)
 
 
-def _compare_lines(lines: list[Any], want: list[dict[str, Any]], stale: list[Any]) -> None:
-    if len(lines) < len(want):
-        held = f"{len(lines)} line" + "s" * (len(lines) != 1)
-        raise Hint(f"after three runs the file holds {held}, not {len(want)}: open it to append "
-                   '("a"), once per line, so every run adds to what is there')
-    first_finish = next(i for i, line in enumerate(want) if "reason" in line)
-    for index, (got, expected) in enumerate(zip(lines, want, strict=False)):
-        if got == expected:
-            continue
-        if "reason" in expected and _same_but(got, expected, "model_calls"):
-            fix = ("count model replies (on_model_reply), not tool calls" if index == first_finish
-                   else "start counting again at each run (on_run_start)")
-            raise Hint(f"a finish line counts {got.get('model_calls')} model calls where the run made "
-                       f"{expected['model_calls']}: {fix}")
-        if _same_but(got, expected, "error"):
-            raise Hint("a line's error flag is wrong: copy the ToolMessage's is_error")
-        if "tool" in expected and _same_but(got, expected, "arguments") \
-                and got.get("arguments") == stale[index]:
-            raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')} of an earlier "
-                       "run's call: ToolCall ids start again each run (call_1_1, ...), so forget the calls of earlier "
-                       "runs in on_run_start")
-        if "tool" in expected and _same_but(got, expected, "arguments"):
-            raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')}, not "
-                       f"{expected['arguments']}: find the call by the answer's tool_call_id (a call that was "
-                       "never reached on_tool_call gets None)")
-        raise Hint(f"expected the line {expected}, your file has {got}")
-    if len(lines) > len(want):
-        raise Hint(f"the file holds {len(lines)} lines where the runs made {len(want)} hook calls")
+def _state(case: dict) -> dict:
+    return {key: (list(value) if isinstance(value, list) else value) for key, value in case.items() if key != "reply"}
+
+
+def _check_replan(node: Any, case: dict) -> None:
+    state, replanner = _state(case), ScriptedLLM([case["reply"]], name="scripted: re-planner (check)")
+    try:
+        update = node(state, replanner)
+    except ScriptExhausted:
+        raise Hint("the re-planner was called more than once (its script holds one reply): call it once, with the "
+                   "failed step and why, and read the steps out of that one reply") from None
+    before = _state(case)
+    changed = sorted(key for key in before.keys() | state.keys() if state.get(key) != before.get(key))
+    if changed:
+        raise Hint(f"your node changed the state it was given ({', '.join(changed)}): build a new list, return it "
+                   "in the update and leave state as it was; the graph merges only what a node returns (each node "
+                   "reads its own copy), so a change in place does nothing there but mislead a reader")
+    if not isinstance(update, dict):
+        raise Hint("a node returns a dict of the fields it changed (plan, failed, replans)")
+    if len(replanner.calls) != 1:
+        raise Hint(f"the re-planner was called {len(replanner.calls)} times; call it once, with what went wrong")
+    read = " ".join(m.content for m in replanner.calls[0][0])
+    failed_step = case["plan"][case["done"]]
+    if failed_step not in read or case["failed"] not in read:
+        raise Hint("the re-planner was not told which step failed and why: put the failed step and "
+                   "state['failed'] in the message you send it")
+    if "results" in update or "done" in update:
+        raise Hint("a re-plan changes the plan, not the results or the count of steps done: leave "
+                   "results and done out of the update (results is appended to, so it would grow twice)")
+    plan = update.get("plan")
+    done = case["done"]
+    if not isinstance(plan, list) or plan[:done] != case["plan"][:done]:
+        raise Hint("the steps already done changed: keep plan[:done] as it was, and replace only what comes after")
+    if failed_step in plan[done:]:
+        raise Hint("the failed step is still in the plan, so it would run again: keep only plan[:done] (the steps "
+                   "done), then the re-planner's steps")
+    if plan[done:] != parse_plan(case["reply"]):
+        raise Hint(f"after the steps already done, the plan should be the re-planner's steps, numbering removed "
+                   f"(parse_plan of its reply); got {plan[done:]}")
+    if update.get("failed", "missing") is not None:
+        raise Hint("failed is still set after the re-plan: set it to None, or after the next step the router "
+                   "still reads a failure, whatever that step did, and re-plans again or gives up")
+    if update.get("replans") != case["replans"] + 1:
+        raise Hint("count the re-plans (replans + 1): the router uses that count to stop re-planning for ever")
+
+
+@exercise("11.3", kind="code", title="a re-plan node for plan-and-execute")
+def replan_node(node: Any) -> str:
+    if not callable(node):
+        raise Hint("pass your function itself: replan, without calling it")
+    for case in REPLAN_CASES:
+        _check_replan(node, case)
+    return f"your re-plan node handled {len(REPLAN_CASES)} failures you had not seen, keeping what was done"
+
+
+# Questions ---------------------------------------------------------------------------------------------------------
+
+def _delegation_calls(max_steps: int) -> int:
+    """Part 2's run, manager and helper, with the helper's step limit at ``max_steps``: model calls in all."""
+    helper_llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris is 18°C."]
+                             + [[("get_weather", {"city": "Tokyo"})]] * 3, name="scripted: helper (check)")
+    helper = Agent(helper_llm, weather_registry(), "You look up one temperature.", max_steps=max_steps)
+    registry = ToolRegistry()
+    registry.add(subagent_tool(helper, "ask_weather_helper", "Ask the weather helper to look up one temperature."))
+    manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": "What's the temperature in Paris?"})],
+                               [("ask_weather_helper", {"task": "What's the temperature in Tokyo?"})],
+                               "Paris is 18°C; the helper could not get Tokyo."], name="scripted: manager (check)")
+    Agent(manager_llm, registry, "You delegate weather questions to a helper.").run({"question": "How warm?"})
+    return len(manager_llm.calls) + len(helper_llm.calls)
+
+
+@exercise("11.Q1", kind="reasoning", title="a tighter step limit for the helper")
+def tighter_helper(answer: Any) -> str:
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of model calls, manager and helper together")
+    truth, before = _delegation_calls(2), _delegation_calls(3)
+    if answer == before:
+        raise Hint(f"{before} is the count at max_steps=3: at 2, the stuck Tokyo task stops one call sooner")
+    if answer != truth:
+        raise Hint("count per task: the Paris task needs a call and an answer; the Tokyo task asks until its step "
+                   "limit; the manager makes one call per delegation and one to answer")
+    return f"right: {truth} calls; the Paris task still fits in 2 steps, the Tokyo task stops one call sooner"
+
+
+def _empty_task_ending() -> tuple[str, str]:
+    """Which choice a manager's empty task for ``subagent_tool`` leads to, and what the next call reads last."""
+    helper = Agent(ScriptedLLM(["never reached"], name="scripted: helper (check)"), weather_registry(), "You help.")
+    registry = ToolRegistry()
+    registry.add(subagent_tool(helper, "ask_helper", "Ask the helper."))
+    manager_llm = ScriptedLLM([[("ask_helper", {"task": ""})], "I could not ask."], name="scripted: manager (check)")
+    try:
+        Agent(manager_llm, registry, "You delegate.").run({"question": "Help?"})
+    except Exception as error:
+        return "A", str(error)
+    slip = manager_llm.calls[1][0][-1]
+    if helper.llm.calls:
+        return "C", slip.content
+    return ("B" if isinstance(slip, ToolMessage) and slip.content.startswith("Error") else "C"), slip.content
+
+
+@exercise("11.Q2", kind="reasoning", title="an empty task for the helper")
+def empty_task(answer: Any) -> str:
+    if answer not in ("A", "B", "C"):
+        raise Hint('answer with one letter: "A", "B" or "C"')
+    truth, read = _empty_task_ending()
+    if answer != truth:
+        raise Hint("the run says otherwise: an empty task is a mistake the manager can fix (it chose the argument, "
+                   "as with any tool's bad argument in notebook 03), so it is answered, not raised, and the "
+                   "helper's model is never called")
+    return f"right: the manager's next call reads {read!r}, and the helper is never run"
+
+
+def _atlantis_calls() -> int:
+    """Model calls of the Atlantis plan with no re-planner: the planner, then a fresh agent per step until one fails."""
+    plan = ("1. Look up the temperature in Paris.\n2. Look up the temperature in Atlantis.\n"
+            "3. Look up the temperature in Tokyo.")
+    planner, executor = planner_llm(plan), executor_llm()
+    state = {"task": "Paris, Atlantis and Tokyo?", "done": 0, "results": [],
+             "plan": parse_plan(planner.generate([UserMessage(PLANNER_PROMPT)], []).message.content)}
+    try:
+        while True:
+            agent = Agent(executor, weather_registry(), EXECUTOR_PROMPT, max_steps=3)
+            state["results"].append(agent.run({"question": step_question(state)})["answer"])
+            state["done"] += 1
+    except StepLimitReached:
+        return len(planner.calls) + len(executor.calls)
+
+
+@exercise("11.Q3", kind="reasoning", title="how many model calls before the plan stops?")
+def atlantis_calls(answer: Any) -> str:
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Hint("answer with a whole number of model calls, planner and executor together")
+    truth = _atlantis_calls()
+    if answer == truth - 1:
+        raise Hint("count the planner too: it is one model call before any step runs")
+    if answer != truth:
+        raise Hint("count per node: one planner call; the Paris step's agent asks for a tool and then answers; "
+                   "the Atlantis step's agent asks until its max_steps=3; Tokyo never runs")
+    return f"right: {truth} calls, and the step after the failure is never started"

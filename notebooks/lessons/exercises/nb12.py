@@ -1,258 +1,352 @@
-"""Notebook 12's final check (12.1) and its checked questions: the learner's whole agent on held-out questions, a
-model that never stops, a broken tool, a spent budget and two replayed real runs; expectations come from the
-package's ``Agent`` run on the same cases (with the window rule as a memory), and from the recorded traces. The new
-exercises on the finished agent are in nb12_runs.
+"""Notebook 12's checks (the capstone's pieces), 12.1 to 12.3: each piece on cases the notebook never shows (the router's
+and the whole agent's are in nb12_route and nb13).
+
+Expected results come from the package (``Agent``, ``ToolRegistry``, ``EventRecorder``, ``ReplayLLM``) run on the
+same cases, never from numbers written here.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from mingraph_lite import (Agent, EventRecorder, ReplayLLM, ReplayMismatch, ScriptedLLM, ToolArgsError, ToolRegistry,
-                           read_trace)
-from mingraph_lite.agents import Agent as _PackageAgent
+from mingraph_lite import (Agent, AssistantMessage, EventRecorder, Message, Observer, ScriptedLLM, StepLimitReached,
+                           SystemMessage, ToolCall, ToolMessage, ToolRegistry, TraceRecorder)
+from mingraph_lite.memory import LastN, safe_start
+from mingraph_lite.tools import error_answer, fix_answer, unrun_answer
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
-from . import Hint, NotDone, exercise
-from .nb11 import REAL_RUNS, _Leaned, _refusing
-from .nb11_route import _Pinned
+from .. import capstone
+from . import Hint, exercise
+
+RUNS = Path(__file__).resolve().parents[3] / "data" / "runs"
+REAL_RUNS = {"SmolLM2-135M": RUNS / "capstone-smollm2-135m.jsonl", "Gemma 3 270M": RUNS / "capstone-gemma3-270m.jsonl"}
+
+class _Leaned(BaseException):
+    """Raised inside a check when the answer hands its work to the package's own version (a BaseException, so
+    that the learner's ``except Exception`` cannot swallow it)."""
 
 
-# --- 12.1: the whole agent ------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _refusing(owner: type, method: str) -> Iterator[None]:
+    original = getattr(owner, method)
 
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise _Leaned(f"{owner.__name__}.{method}")
 
-PIECES = {"pinned_window": "11.1", "errand": "11.2", "route": "11.4"}
-
-
-def _stub_inside(error: BaseException | None) -> BaseException | None:
-    """The stub's NotImplementedError, if it is the error or what caused it (an engine may wrap a node's error)."""
-    for _ in range(10):
-        if error is None or isinstance(error, NotImplementedError):
-            return error
-        error = error.__cause__ or error.__context__
-    return None
-
-
-def _stub_piece(error: BaseException) -> str | None:
-    """Which earlier exercise's stub raised (``pinned_window`` -> "11.1"), or None for a method of the agent."""
-    tb, name = error.__traceback__, None
-    while tb is not None:
-        name, tb = tb.tb_frame.f_code.co_name, tb.tb_next
-    return PIECES.get(name or "")
-
-
-def _kinds(recorder: EventRecorder) -> list[str]:
-    return [e["event"] for e in recorder.events]
-
-
-def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, recorder: EventRecorder | None = None,
-               **settings: Any) -> tuple[Any, list[str]]:
-    recorder = recorder if recorder is not None else EventRecorder()
-    from mingraph_lite.graph.agent_graph import AgentNodes
+    setattr(owner, method, refuse)
     try:
-        with _refusing(_PackageAgent, "run"), _refusing(AgentNodes, "model"):
-            result = cls(llm, registry, SYSTEM_PROMPT, observers=[recorder], **settings).run({"question": question})
-    except _Leaned:
-        raise Hint("that hands the run to the package's Agent (or its agent graph): build your own graph") from None
-    except Exception as e:
-        stub = _stub_inside(e)
-        if stub is not None and _stub_piece(stub):
-            raise Hint(f"your agent uses a piece that is still a stub: finish exercise {_stub_piece(stub)} "
-                       "first (its function is called from your agent)") from None
-        if stub is not None:
-            raise NotDone from None
-        why = ("; a branch let a ToolCall's error out: answer every ToolCall with your errand, which never raises"
-               if isinstance(e, (ToolArgsError, ConnectionError)) else
-               "; a replay hands back a real run's replies only while your agent sends what the recorded agent "
-               "sent: the question, then each reply followed by its ToolMessages, in its ToolCalls' order"
-               if isinstance(e, ReplayMismatch) else
-               "; the compiled graph's own ceiling counts supersteps, not model calls: give it room for every "
-               "superstep a run of max_steps model calls can take" if type(e).__name__ == "GraphStepLimit" else "")
-        raise Hint(f"on {question!r} your agent raised {type(e).__name__}: {e}{why}") from None
-    if not isinstance(result, dict) or "answer" not in result or "reason" not in result:
-        raise Hint('run returns {"answer": ..., "reason": ...}')
-    return result, _kinds(recorder)
+        yield
+    finally:
+        setattr(owner, method, original)
 
 
-def _check_held_out(cls: Any) -> None:
+def _leaned(*args: Any, **kwargs: Any) -> Any:
+    # Swapped into a package function, so it finds this module by import, not through its own globals.
+    raise __import__("lessons.exercises.nb13", fromlist=["_Leaned"])._Leaned()
+
+
+@contextlib.contextmanager
+def _refusing_functions(*functions: Any) -> Iterator[None]:
+    """Each function raises ``_Leaned`` inside the block, under whatever name the learner imported it."""
+    saved = [(fn, fn.__code__) for fn in functions]
+    try:
+        for fn, _ in saved:
+            fn.__code__ = _leaned.__code__
+        yield
+    finally:
+        for fn, code in saved:
+            fn.__code__ = code
+
+
+# --- 12.1: the pinned window --------------------------------------------------------------------------
+
+
+def _histories() -> list[list[Message]]:
+    """Whole runs of held-out questions, as the agent's memory holds them (question first, no system prompt)."""
+    runs = []
     for item, cities in HELD_OUT:
-        for window in (6, 2):
-            question, recorder = question_for(item, cities), EventRecorder()
-            package = Agent(price_manager(item, cities), price_tools(), SYSTEM_PROMPT,
-                            memory=_Pinned(SYSTEM_PROMPT, window), observers=[recorder])
-            want = package.run({"question": question})["answer"]
-            llm = price_manager(item, cities)
-            mine = EventRecorder()
-            got, kinds = _run_yours(cls, llm, price_tools(), question, mine, max_steps=6, max_calls=8,
-                                    window=window)
-            if not kinds:
-                raise Hint("your agent called no hook on its listeners: tell each one in observers what happens "
-                           "(on_run_start, on_step_start, on_model_reply, on_tool_call, on_tool_return, on_finish)")
-            _same_ending(got, len(llm.calls), len(package.llm.calls), question)
-            read = [len(messages) for messages, _ in llm.calls]
-            allowed = [len(messages) for messages, _ in package.llm.calls]
-            if read != allowed:
-                raise Hint(f"with window={window}, your agent read the model {read} messages per call where the "
-                           f"pinned window allows {allowed}: read it the window, not the whole run")
-            if got["answer"] != want:
-                raise Hint(f"on {question!r} (window={window}) your agent returned {got['answer']!r}; expected "
-                           f"{want!r}: the answer is the text of the model's last reply")
-            _same_announcements(_announced(mine.events), _announced(recorder.events), question)
+        agent = Agent(price_manager(item, cities), price_tools(), SYSTEM_PROMPT)
+        agent.run({"question": question_for(item, cities)})
+        runs.append(agent.memory.messages()[1:])
+    return runs
 
 
-def _same_ending(got: dict[str, Any], calls: int, due: int, question: str) -> None:
-    if (got["reason"], calls) == ("answered", due):
-        return
-    why = (": a ToolCall filled in wrong (a ToolArgsError, such as a city with no prices) is the model's to fix, so "
-           "the run goes on; only a tool still broken after your errand's retry ends it 'tool failed'"
-           if got["reason"] == "tool failed" else "")
-    raise Hint(f"on {question!r} your run ended {got['reason']!r} after {calls} model calls; expected 'answered' "
-               f"after {due}{why}")
+def _whole(kept: list[Message], history: list[Message], n: int) -> None:
+    asked = {c.id for m in kept if isinstance(m, AssistantMessage) for c in m.tool_calls}
+    answered = {m.tool_call_id for m in kept if isinstance(m, ToolMessage)}
+    answered_all = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
+    if answered - asked:
+        raise Hint(f"with n={n}, the window keeps a ToolMessage without the assistant message that asked for it: "
+                   "move the start back to that message")
+    if (asked & answered_all) - answered:
+        raise Hint(f"with n={n}, the window keeps an assistant message asking for ToolCalls but not their ToolMessages: "
+                   "an exchange stays whole")
 
 
-def _announced(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """Each hook call, with what the rules fix: the messages of on_run_start and the number of on_step_start."""
-    def one(e: dict[str, Any]) -> tuple[Any, ...]:
-        if e["event"] == "run_start":
-            return ("run_start", tuple((m.get("role"), m.get("content")) for m in e["messages"]))
-        return ("step_start", e["step"]) if e["event"] == "step_start" else (e["event"],)
-    return [one(e) for e in events]
+def _shortest(rest: list[Message], n: int) -> int:
+    start = max(0, len(rest) - n)
+    while 0 < start < len(rest) and isinstance(rest[start], ToolMessage):
+        start -= 1
+    return len(rest) - start
 
 
-def _same_announcements(mine: list[tuple[Any, ...]], want: list[tuple[Any, ...]], question: str) -> None:
-    if mine == want:
-        return
-    at = next((i for i, (a, b) in enumerate(zip(mine, want, strict=False)) if a != b), min(len(mine), len(want)))
-    said = f"on_{mine[at][0]}" if at < len(mine) else "nothing more"
-    due = f"on_{want[at][0]}" if at < len(want) else "nothing more"
-    if said == due == "on_run_start":
-        raise Hint(f"on {question!r}, on_run_start got {[role for role, _ in mine[at][1]]} messages that are not "
-                   "what the first call reads: the system prompt as a SystemMessage, then the question, word for word")
-    if said == due == "on_step_start":
-        raise Hint(f"on {question!r}, hook call {at + 1} was on_step_start({mine[at][1]}) where "
-                   f"on_step_start({want[at][1]}) is due: number the model calls from 1")
-    raise Hint(f"on {question!r}, hook call {at + 1} of your run was {said} where {due} is due: a run "
-               "calls on_run_start, then per model call on_step_start and on_model_reply, per ToolCall "
-               "on_tool_call and on_tool_return, and on_finish once at the end")
+def _check_window(read: Any, history: list[Message], n: int) -> None:
+    if not isinstance(read, list) or not read or not isinstance(read[0], SystemMessage) \
+            or read[0].content != SYSTEM_PROMPT:
+        raise Hint("return a list that starts with the system prompt as a SystemMessage")
+    if len(read) < 2 or read[1] is not history[0]:
+        raise Hint(f"with n={n}, the second message is not the question: pin the run's first message (the question) "
+                   "right after the system prompt, whatever the window size")
+    if sum(m is history[0] for m in read) > 1:
+        raise Hint(f"with n={n}, the question is read twice: the window is taken from the messages after it")
+    rest, kept = history[1:], read[2:]
+    if kept != rest[len(rest) - len(kept):]:
+        raise Hint(f"with n={n}, after the question the window is not the most recent messages in order")
+    _whole(kept, history, n)
+    forward = max(0, len(rest) - n)  # where a start moved forward past ToolMessages would land
+    while forward < len(rest) and isinstance(rest[forward], ToolMessage):
+        forward += 1
+    if len(kept) < min(n, len(rest)) and len(kept) == _shortest(rest, n - 1) != len(rest) - forward:
+        raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question, not {n}: n counts the "
+                   "messages after the question; the question is pinned on top of them, not one of them")
+    if len(kept) < min(n, len(rest)):
+        raise Hint(f"with n={n}, the window holds {len(kept)} messages after the question: when the start falls "
+                   "inside an exchange, move it back (earlier), never forward")
+    if len(kept) > _shortest(rest, n):
+        raise Hint(f"with n={n}, the window keeps {len(kept)} messages after the question, but "
+                   f"{_shortest(rest, n)} would keep every exchange whole: the start went back too far; stop at the "
+                   "AssistantMessage whose ToolCall the first kept ToolMessage answers (a later start)")
 
 
-def _check_stops(cls: Any) -> None:
-    looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 20, name="scripted: never stops")
+@exercise("12.1", kind="code", title="a memory window that keeps the question")
+def check_window(window: Any) -> str:
+    if not callable(window):
+        raise Hint("pass your function itself: pinned_window, without calling it")
+    checked, histories = 0, _histories()
+    with _refusing(LastN, "messages"), _refusing(LastN, "add"), _refusing_functions(safe_start):
+        try:
+            for history in histories:
+                for size in range(1, len(history) + 1):
+                    for n in range(1, size + 2):
+                        _check_window(window(SYSTEM_PROMPT, list(history[:size]), n), history[:size], n)
+                        checked += 1
+        except _Leaned:
+            raise Hint("that hands the window to the package's LastN (or its safe_start, which moves the start "
+                       "back for it): write the rule yourself, it is the point of the exercise") from None
+    return f"the question stayed pinned and every exchange whole in {checked} windows of runs you had not seen"
+
+
+# --- 12.2: the errand for one slip, with this task's retry --------------------------------------------
+
+
+def _counting_tools(fails: int = 0) -> tuple[ToolRegistry, Counter[str]]:
+    """The task's tools, counting every run of each; ``to_usd`` raises TimeoutError on its first ``fails`` runs."""
+    tries: Counter[str] = Counter()
+
+    def get_price(item: str, city: str) -> str:
+        """Get the local price of an item in a city, with its currency code."""
+        tries["get_price"] += 1
+        return capstone.get_price(item, city)
+
+    def to_usd(amount: float, currency: str) -> str:
+        """Convert an amount of money into US dollars, rounded to the cent."""
+        tries["to_usd"] += 1
+        if tries["to_usd"] <= fails:
+            raise TimeoutError(f"the rate service did not answer (try {tries['to_usd']})")
+        return capstone.to_usd(amount, currency)
+
+    registry = ToolRegistry()
+    registry.add(get_price)
+    registry.add(to_usd)
+    return registry, tries
+
+
+def _errand_cases() -> list[tuple[str, int, ToolCall, int]]:
+    """(what, how many first runs of to_usd fail, the slip, how many runs of its tool are due)."""
+    return [("a good ToolCall", 0, ToolCall("e1", "get_price", {"item": "bread", "city": "Lima"}), 1),
+            ("a city with no prices", 0, ToolCall("e2", "get_price", {"item": "tea", "city": "Atlantis"}), 1),
+            ("an amount sent as text", 0, ToolCall("e3", "to_usd", {"amount": "35", "currency": "NOK"}), 0),
+            ("a tool not on the menu", 0, ToolCall("e4", "get_weather", {"city": "Oslo"}), 0),
+            ("a rate service that failed once, then worked", 1,
+             ToolCall("e5", "to_usd", {"amount": 90, "currency": "KES"}), 2),
+            ("a rate service that is down", 99, ToolCall("e6", "to_usd", {"amount": 35, "currency": "NOK"}), 2)]
+
+
+def _expected_answer(fails: int, slip: ToolCall) -> ToolMessage:
+    registry, _ = _counting_tools(fails)
+    for _ in range(2):
+        try:
+            return registry.answer(slip)
+        except TimeoutError as e:
+            error = e
+    return ToolMessage(f"Error: tool failed twice: {error}", slip.id, name=slip.name, is_error=True)
+
+
+def _run_errand(errand: Any, what: str, fails: int, slip: ToolCall) -> tuple[Any, Counter[str]]:
+    registry, tries = _counting_tools(fails)
     try:
-        got, _ = _run_yours(cls, looping, price_tools(), "What does tea cost in Lima?", max_steps=3, max_calls=20,
-                            window=6)
-    except Hint as hint:
-        raise Hint(f"a model that never stops, with max_steps=3, was called {len(looping.calls)} times and then "
-                   f"{hint}: the ceiling counts model calls and ends the run with 'step limit'") from None
-    if len(looping.calls) != 3 or got["reason"] != "step limit":
-        raise Hint(f"a model that never stops was called {len(looping.calls)} times with max_steps=3 and the run "
-                   f"ended {got['reason']!r}: the ceiling counts model calls and ends the run with 'step limit'")
-    if got["answer"] is not None:
-        raise Hint("a run that did not finish must answer None, never a made-up sentence: the caller has to tell "
-                   "'I gave up' from an answer")
-    _check_budget(cls)
-    broken = price_manager("bread", ("Oslo", "Lima"))
-    got, _ = _run_yours(cls, broken, broken_tools(), question_for("bread", ("Oslo", "Lima")), max_steps=6, window=6)
-    if got != {"answer": None, "reason": "tool failed"} or len(broken.calls) != 2:
-        raise Hint(f"when the rate service is down the run ended {got} after {len(broken.calls)} model calls: the "
-                   "model cannot fix a broken tool, so after that round the run ends 'tool failed', no more calls")
+        return errand(registry, slip), tries
+    except _Leaned:
+        raise Hint("that hands the ToolCall to the package (registry.answer, or its fix_answer / error_answer): "
+                   "write the answers yourself, with registry.run; the retry is this task's own rule") from None
+    except NotImplementedError:
+        raise
+    except Exception as e:
+        raise Hint(f"for {what}, your errand raised {type(e).__name__}: in a fan-out one branch must not "
+                   "take the others down; answer the ToolCall with an error ToolMessage instead") from None
 
 
-def _check_budget(cls: Any) -> None:
-    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
-    greedy, recorder = price_manager("coffee", cities), EventRecorder()
-    got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), recorder, max_steps=6,
-                            max_calls=4, window=6)
-    if got != {"answer": None, "reason": "call budget"}:
-        raise Hint(f"five ToolCalls in one reply against max_calls=4 ended {got}: a batch that would take "
-                   "calls_left below zero runs not at all, and the run ends 'call budget' with no answer")
-    if "tool_call" in kinds:
-        raise Hint(f"over the budget, your agent called on_tool_call {kinds.count('tool_call')} times: those "
-                   "ToolCalls are refused, never run, so no listener should hear them as calls; call only "
-                   "on_tool_return, with the error ToolMessage that refuses each")
-    replies = [e["message"] for e in recorder.events if e["event"] == "model_reply"]
-    asked = [c["id"] for c in replies[-1]["tool_calls"]] if replies else []
-    heard = [e for e in recorder.events if e["event"] == "tool_return"]
-    if [e["tool_call_id"] for e in heard] != asked or not all(e["is_error"] for e in heard):
-        raise Hint(f"over the budget, your listeners heard {len(heard)} answers to the {len(asked)} refused "
-                   "ToolCalls: a ToolCall left unanswered makes the conversation invalid for any later call, so "
-                   "answer each, in order, with an error ToolMessage (is_error=True) and pass it to "
-                   "on_tool_return, so a PriceLog writes its line")
-    if not all("budget" in str(e["content"]).lower() for e in heard):
-        raise Hint(f"a refused ToolCall was answered {heard[0]['content']!r}: say that the call budget is spent, "
-                   "so the model and the log learn why it never ran")
+@exercise("12.2", kind="code", title="the errand for one ToolCall, with this task's retry")
+def check_errand(errand: Any) -> str:
+    if not callable(errand):
+        raise Hint("pass your function itself: errand, without calling it")
+    cases = [(what, fails, slip, due, _expected_answer(fails, slip)) for what, fails, slip, due in _errand_cases()]
+    with _refusing_functions(ToolRegistry.answer, fix_answer, error_answer, unrun_answer):
+        for what, fails, slip, due, want in cases:
+            got, tries = _run_errand(errand, what, fails, slip)
+            if tries[slip.name] != due:
+                said = {0: "never ran the tool", 1: "ran the tool once", 2: "ran the tool twice"}
+                ran = said.get(tries[slip.name], f"ran the tool {tries[slip.name]} times")
+                raise Hint(f"for {what}, your errand {ran} where {said[due].replace('ran the tool', 'running it')} "
+                           "is due: "
+                           + ("a ToolCall the model filled in wrong fails the same way again, so answer it at once"
+                              if due == 1 else "a broken tool gets one more try, and only one"))
+            _compare_answer(what, got, want)
+    return f"your errand answered {len(cases)} ToolCalls you had not seen, each once, and retried only a broken tool"
 
 
-def _check_replays(cls: Any) -> None:
-    for model, path in REAL_RUNS.items():
-        events, recorder = read_trace(path), EventRecorder()
-        replay = ReplayLLM.from_trace(path)
-        question = events[0]["messages"][-1]["content"]
-        got, _ = _run_yours(cls, replay, price_tools(), question, recorder, max_steps=6, max_calls=8, window=6)
-        want = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in events
-                if e["event"] in ("tool_call", "tool_return")]
-        mine = [(e["event"], e.get("name"), e.get("arguments"), e.get("content")) for e in recorder.events
-                if e["event"] in ("tool_call", "tool_return")]
-        replies = sum(e["event"] == "model_reply" for e in events)
-        if len(replay.calls) != replies or (got["answer"], got["reason"]) != (events[-1]["answer"],
-                                                                             events[-1]["reason"]) or mine != want:
-            raise Hint(f"the recorded {model} run, replayed, ended {got['reason']!r} after {len(replay.calls)} model "
-                       f"calls and {len(mine) // 2} ToolMessages; the recording: {events[-1]['reason']!r}, "
-                       f"{replies} and {len(want) // 2}, with the same ToolCalls and ToolMessages")
+def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
+    if not isinstance(got, ToolMessage) or got.tool_call_id != want.tool_call_id or got.name != want.name:
+        raise Hint(f"for {what}, return a ToolMessage with the ToolCall's id and tool name")
+    if got.content != want.content:
+        if not want.is_error:
+            raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
+                       "ToolArgsError is tried once more, and a second try that works gives the ToolCall its answer")
+        if want.content.startswith("Error: tool failed twice"):
+            raise Hint(f'for {what}, the answer should read "Error: tool failed twice: <the second error>", with '
+                       "the text of the SECOND failure, the one that ended the retry, not the first")
+        raise Hint(f'for {what}, the answer should read {want.content!r}: the words the model needs to fix it')
+    if got.is_error != want.is_error:
+        raise Hint(f"for {what}, set is_error={want.is_error}: the agent and its listeners tell a failure by it")
 
 
-@exercise("12.1", kind="code", title="the capstone: the price agent, as a graph of your pieces",
-          may_use=("11.1", "11.2", "11.4"))
-def check_agent(cls: Any) -> str:
+# --- 12.3: the price log listener ------------------------------------------------------------------------
+
+
+def _log_runs() -> list[tuple[Any, ToolRegistry, str, int]]:
+    looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Oslo"})]] * 10, name="scripted: never stops")
+    three = ("Rome", "Atlantis", "Oslo")
+    return [(price_manager("tea", three), price_tools(), question_for("tea", three), 6),
+            (looping, price_tools(), "What does tea cost in Oslo?", 3),
+            (price_manager("bread", ("Oslo", "Lima")), broken_tools(), question_for("bread", ("Oslo", "Lima")), 6)]
+
+
+def _expected_lines(events: list[dict[str, Any]], stale: list[Any] | None = None) -> list[dict[str, Any]]:
+    """The log's lines; ``stale`` gets, per line, the arguments a log that never forgot earlier runs' ids would
+    write (ids start again each run)."""
+    asked, ever, calls, lines, stale = {}, {}, 0, [], [] if stale is None else stale
+    for e in events:
+        if e["event"] == "run_start":
+            asked, calls = {}, 0
+        elif e["event"] == "model_reply":
+            calls += 1
+        elif e["event"] == "tool_call":
+            asked[e["id"]] = ever[e["id"]] = e["arguments"]
+        elif e["event"] == "tool_return":
+            lines.append({"tool": e["name"], "arguments": asked.get(e["tool_call_id"]), "result": e["content"],
+                          "error": e["is_error"]})
+            stale.append(ever.get(e["tool_call_id"]))
+        elif e["event"] == "finish":
+            lines.append({"answer": e["answer"], "reason": e["reason"], "model_calls": calls})
+            stale.append(None)
+    return lines
+
+
+class _FileWatch(Observer):
+    """Listens right after the learner's log and counts the file's lines as the run goes, as a crash would
+    leave them: a log that holds its lines until later has fewer on disk than hook calls heard."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.heard, self.behind = path, 0, None
+
+    def _look(self, what: str) -> None:
+        self.heard += 1
+        on_disk = len(self.path.read_text(encoding="utf-8").splitlines()) if self.path.exists() else 0
+        if on_disk < self.heard and self.behind is None:
+            held = f"{on_disk} line" + "s" * (on_disk != 1)
+            self.behind = f"right after hook call {self.heard} ({what}), the file held {held}, not {self.heard}"
+
+    def on_tool_return(self, result: ToolMessage) -> None:
+        self._look("a ToolMessage")
+
+    def on_finish(self, answer: str | None, reason: str) -> None:
+        self._look("a run's finish")
+
+
+def _run_logged(listener: Any, recorder: EventRecorder, watch: _FileWatch) -> None:
+    for llm, registry, question, ceiling in _log_runs():
+        with contextlib.suppress(StepLimitReached, ConnectionError):
+            Agent(llm, registry, SYSTEM_PROMPT, observers=[listener, watch, recorder], max_steps=ceiling,
+                  strict=True).run({"question": question})
+
+
+@exercise("12.3", kind="code", title="a listener that writes this task's price log")
+def check_price_log(cls: Any) -> str:
     if not isinstance(cls, type):
-        raise Hint("pass the class itself (PriceAgent), not an instance of it")
-    _check_held_out(cls)
-    _check_stops(cls)
-    _check_replays(cls)
-    return (f"your agent answered {len(HELD_OUT)} held-out questions at two window sizes, stopped at the ceiling, "
-            f"the call budget and a broken tool, and reproduced {len(REAL_RUNS)} recorded real runs")
+        raise Hint("pass the class itself (PriceLog), not an instance of it")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "prices.jsonl"
+        listener, recorder = cls(str(path)), EventRecorder()
+        if any(isinstance(v, (EventRecorder, TraceRecorder)) for v in vars(listener).values()):
+            raise Hint("that keeps the package's EventRecorder (or TraceRecorder) inside: write the lines yourself")
+        watch = _FileWatch(path)
+        _run_logged(listener, recorder, watch)
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    stale: list[Any] = []
+    want = _expected_lines(recorder.events, stale)
+    _compare_lines(lines, want, stale)
+    if watch.behind:
+        raise Hint(f"{watch.behind}: write each line when its hook is called (open the file to append, "
+                   "write, close), so a run that crashes keeps the lines it wrote")
+    return f"your log held the {len(want)} lines of three runs you had not seen, a failed one included"
 
 
-# --- questions checked against runs ---------------------------------------------------------------------
+def _same_but(got: Any, expected: dict[str, Any], key: str) -> bool:
+    return isinstance(got, dict) and {k: v for k, v in got.items() if k != key} == \
+        {k: v for k, v in expected.items() if k != key}
 
 
-Q1_CITIES = ("Rome", "Osaka", "Lima")
-
-
-@exercise("12.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
-def check_down_service(answer: Any) -> str:
-    from ..reference import reference  # the notebook's own agent, as the question is about it
-    from .nb11 import _counting_tools
-
-    registry, tries = _counting_tools(fails=10**6)  # every run of to_usd raises TimeoutError
-    llm = price_manager("coffee", Q1_CITIES)
-    got = reference("12_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
-        {"question": question_for("coffee", Q1_CITIES)})
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise Hint("answer with a number, such as 4 (not text)")
-    if answer == tries["to_usd"]:
-        return (f"right: to_usd ran {tries['to_usd']} times, and the run ended {got['reason']!r} after "
-                f"{len(llm.calls)} model calls")
-    if answer < tries["to_usd"]:
-        raise Hint("each errand gives a broken tool one more try: count the runs per ToolCall, then the ToolCalls")
-    raise Hint("after the round of conversions, the model node finds failed set and ends the run before "
-               "calling the model: no round of ToolCalls follows")
-
-
-@exercise("12.Q2", kind="reasoning", title="five cities against the call budget: how does the run end?")
-def check_five_cities(answer: Any) -> str:
-    from ..reference import reference  # the notebook's own agent, as the question is about it
-
-    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
-    llm = price_manager("coffee", cities)
-    got = reference("12_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
-        {"question": question_for("coffee", cities)})
-    truth = {"answered": "A", "call budget": "B"}.get(got["reason"], "C")
-    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
-        return f"right: the run ended {got['reason']!r} after {len(llm.calls)} model calls"
-    if answer.strip().upper() == "A":
-        raise Hint("count the ToolCalls of each reply against the budget of 8: five prices, then five conversions")
-    raise Hint(f"the ceiling is 6 model calls, and this run made {len(llm.calls)}: something else ended it")
-
-
+def _compare_lines(lines: list[Any], want: list[dict[str, Any]], stale: list[Any]) -> None:
+    if len(lines) < len(want):
+        held = f"{len(lines)} line" + "s" * (len(lines) != 1)
+        raise Hint(f"after three runs the file holds {held}, not {len(want)}: open it to append "
+                   '("a"), once per line, so every run adds to what is there')
+    first_finish = next(i for i, line in enumerate(want) if "reason" in line)
+    for index, (got, expected) in enumerate(zip(lines, want, strict=False)):
+        if got == expected:
+            continue
+        if "reason" in expected and _same_but(got, expected, "model_calls"):
+            fix = ("count model replies (on_model_reply), not tool calls" if index == first_finish
+                   else "start counting again at each run (on_run_start)")
+            raise Hint(f"a finish line counts {got.get('model_calls')} model calls where the run made "
+                       f"{expected['model_calls']}: {fix}")
+        if _same_but(got, expected, "error"):
+            raise Hint("a line's error flag is wrong: copy the ToolMessage's is_error")
+        if "tool" in expected and _same_but(got, expected, "arguments") \
+                and got.get("arguments") == stale[index]:
+            raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')} of an earlier "
+                       "run's call: ToolCall ids start again each run (call_1_1, ...), so forget the calls of earlier "
+                       "runs in on_run_start")
+        if "tool" in expected and _same_but(got, expected, "arguments"):
+            raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')}, not "
+                       f"{expected['arguments']}: find the call by the answer's tool_call_id (a call that was "
+                       "never reached on_tool_call gets None)")
+        raise Hint(f"expected the line {expected}, your file has {got}")
+    if len(lines) > len(want):
+        raise Hint(f"the file holds {len(lines)} lines where the runs made {len(want)} hook calls")

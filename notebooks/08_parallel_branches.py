@@ -1,0 +1,422 @@
+# %% [markdown]
+# # 08 · Parallel branches, the join, and the real LangGraph
+#
+# **By the end of this notebook you will be able to**
+#
+# - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
+# - write a branch's node, a loop whose join waits on every pass, and a reducer;
+# - fan out with `Send`, one branch per item, and skip the items already done.
+#
+# **Prerequisites:** notebook 07; notebook 04's listeners. LangGraph where installed
+# (`pip install 'mingraph-lite[langgraph]'`); its cells skip without it.
+# **Time:** about 94 minutes (estimated from length and exercises).
+#
+# **Words:** a *superstep* is one round in which every ready node runs on the same worksheet; a *fan-out* is
+# several edges out of one node, a *join* one edge from several nodes that waits for all; a *reducer* merges a
+# field's old value with a slip's; a `Send` packet starts one branch for one item.
+# Nothing here calls a model.
+
+# %%
+import inspect
+import operator
+from copy import deepcopy
+from functools import partial
+from typing import Annotated, TypedDict, get_type_hints
+
+from lessons.exercises import check
+from lessons.langgraph_runs import compare_engines, plain_field_refusals
+from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
+from lessons.reference import reference
+from mingraph_lite import GraphStepLimit, Observer
+from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
+from mingraph_lite.course.weather import WEATHER  # noqa: F401  (your 08.1 reads it)
+from mingraph_lite.graph import END, START, StateGraph
+
+try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+except ImportError:
+    LangGraphStateGraph = None
+
+
+state = initial_state(["Tokyo", "Paris"])
+print("the brief's reducers:", reducers_of(BriefState))
+
+# %% [markdown]
+# ## Parallel branches: several nodes in one superstep
+#
+# `collect` looks up the cities one after another, though the lookups don't depend on each other. A fan-out runs
+# them at once, and a join waits until every branch has finished.
+#
+# The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
+# their slips are merged only when all have finished, in a fixed order. So what if two branches write the same field?
+#
+# Here is a superstep loop of our own: notebook 07's run loop with a *set* of active nodes. Edges are now lists,
+# and `"joins"` names a node that waits for others.
+
+# %%
+def next_nodes(graph, node, state):
+    if node in graph["routers"]:
+        router, path_map = graph["routers"][node]
+        return [path_map[router(state)]]
+    return graph["edges"].get(node, [])
+
+
+def run_supersteps(graph, state):
+    state, log, done = deepcopy(state), [], set()
+    active = set(next_nodes(graph, START, state))
+    while active - {END}:
+        if len(log) == graph["max_steps"]:
+            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
+        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
+        for node, slip in slips.items():  # merged only after all ran, in a fixed (sorted) order
+            for field, value in slip.items():
+                reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
+                if reducer is None and len(writers) > 1:
+                    raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep; give it a reducer")
+                state[field] = reducer(state[field], value) if reducer and field in state else value
+        log.append((len(log) + 1, sorted(slips)))
+        done |= set(slips)  # a join target starts only once all of its sources have run
+        active = {target for node in slips for target in next_nodes(graph, node, state)
+                  if done >= graph["joins"].get(target, set())}
+    return state, log
+
+
+# %% [markdown]
+# A simplification: `done` keeps every node that ran in the whole run, right for a join reached once, as in the
+# brief, but wrong for a join inside a loop (08.2 fixes it).
+
+
+# %% [markdown]
+# The brief for this loop is a dict like 07.2's, one `collect_<city>` branch per city (wired in
+# `lessons/parallel_brief.py`), and here is the slip of a first-try branch, `collect_one`, which reads nothing:
+
+# %%
+parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
+print("out of START:", parallel["edges"][START], "| write_draft waits for:", sorted(parallel["joins"]["write_draft"]))
+print("collect_Tokyo's slip:", parallel["nodes"]["collect_Tokyo"](state))
+
+# %% [markdown]
+# Now suppose only `events` had a reducer, and `readings` were plain. Our loop, then both engines on a two-branch
+# graph of the same kind:
+
+# %%
+first_sketch = {"events": operator.add}
+try:
+    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, first_sketch), state)
+except ValueError as error:
+    print("our loop:", error)
+
+# %%
+class FirstSketch(TypedDict):  # the same first sketch on both engines: `readings` without a reducer
+    readings: list
+    events: Annotated[list, operator.add]
+
+
+refused = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
+assert "collect_Tokyo" in refused["mingraph_lite"] and "collect_Tokyo" not in refused.get("langgraph", "")
+assert all("At key 'readings'" in message for message in refused.values())
+
+# %% [markdown]
+# With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop refuses, naming
+# both nodes; both engines refuse too, ours naming the nodes, LangGraph only the key. The fix is a reducer, as
+# `BriefState`'s `readings` has:
+
+# %%
+merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
+print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
+
+
+# %% [markdown]
+# ### Exercise 08.1: one branch's node
+#
+# A branch can safely read its worksheet: it sees the worksheet as the superstep began, never a sibling's half-done
+# work. Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
+#
+# 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
+#    city (say, `"Oslo already collected"`);
+# 2. otherwise the slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the
+#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
+# 3. the node never changes the worksheet it is handed.
+#
+# An answer that calls the package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
+
+# %%
+def collect_city(city):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("08.1", collect_city)
+
+# %% [markdown]
+# From here on, the notebook's own version, loaded unprinted:
+
+# %%
+our_collect_city = reference("08.1")  # a name of its own: yours stays yours
+
+
+# %% [markdown]
+# **Predict first.** Three cities, collected in parallel, with the missing-notice writer and one revision allowed. How
+# many **supersteps** does the run take, and how many **node executions**?
+
+# %%
+my_guess = {"supersteps": None, "nodes": None}  # e.g. {"supersteps": 9, "nodes": 9}
+
+# %%
+three = initial_state(["Tokyo", "Paris", "Oslo"])
+final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
+                            three)
+for step, ran in log:
+    print(f"  superstep {step}: {', '.join(ran)}")
+happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
+print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
+print("readings:", [r["city"] for r in final["readings"]], "| status:", final["status"])
+
+# %% [markdown]
+# Three collecting nodes share superstep 1: eight node executions in six supersteps. The readings arrive in merge
+# order (by node name), not the cities' order.
+#
+# ## The parallel brief on the real LangGraph, and on ours
+#
+# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
+# nodes. The package's `StateGraph` takes the same calls, so one declaration, handed the builder, serves both engines.
+# Here it is, ready (`lessons/parallel_brief.py`), with 08.1's node per branch:
+
+# %%
+print(inspect.getsource(declare_parallel))
+our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
+
+# %% [markdown]
+# ### Why the join edge matters
+#
+# In the brief, one edge per branch into `write_draft` (no join) happens to work: every branch is one node long, so
+# all trigger it at once. Branches `a -> a2` and `b`, declared both ways, on each engine:
+
+# %%
+class Log(TypedDict):
+    log: Annotated[list[str], operator.add]
+
+
+def uneven(builder, join):
+    for name in ("a", "a2", "b", "write"):
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+    for source, target in ((START, "a"), ("a", "a2"), (START, "b")):
+        builder.add_edge(source, target)
+    if join:
+        builder.add_edge(["a2", "b"], "write")  # one edge from both branches: waits for both
+    else:
+        builder.add_edge("a2", "write")  # one edge per branch: each one triggers "write" on its own
+        builder.add_edge("b", "write")
+    builder.add_edge("write", END)
+    return builder.compile()
+
+
+for engine in (StateGraph, LangGraphStateGraph):
+    if engine is None:
+        continue  # LangGraph is not installed
+    for join in (True, False):
+        ran = uneven(engine(Log), join).invoke({"log": []})["log"]
+        print(f"{engine.__module__.split('.')[0]:<14} join={str(join):<6} {ran}  write ran {ran.count('write')}x")
+no_join = uneven(StateGraph(Log), join=False)
+no_join.invoke({"log": []})
+print("our engine without the join, superstep by superstep:", no_join.steps)
+
+# %% [markdown]
+# Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
+# worksheet; then `a2` triggers it again in superstep 3. The join waits for both.
+#
+# ### Exercise 08.2: a join inside a loop
+#
+# `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
+# `run_looping_supersteps(graph, state)`: the same loop and return, except that a join target starts only once each
+# of its sources has run **since the join last started**. The check runs graphs whose loop passes an uneven join (like
+# `a -> a2` and `b`) two or three times, and the brief; `run_supersteps` itself fails it.
+
+# %%
+def run_looping_supersteps(graph, state):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("08.2", run_looping_supersteps)
+
+# %% [markdown]
+# ### Who ran when
+#
+# Listeners hear each node end **with its superstep**:
+
+# %%
+class WhoRanWhen(Observer):
+    def __init__(self):
+        self.ran = []
+
+    def on_node_end(self, node, update, superstep=None):
+        self.ran.append((superstep, node))
+
+
+who = WhoRanWhen()
+ours = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
+ours_final = ours.invoke(three, observers=[who])
+print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
+      "| same worksheet:", ours_final == final)
+for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
+    counted = WhoRanWhen()  # a fresh listener per run, so each line counts its own run
+    try:
+        ended = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound)
+        status = ended.invoke(three, observers=[counted])["status"]
+    except GraphStepLimit:
+        status = "GraphStepLimit"
+    print(f"max_steps={bound}: {status} after {len(counted.ran)} node executions")
+
+# %% [markdown]
+# The package's own brief (`build_brief_graph`) takes LangGraph's other road: one `collect_city` node, and a router
+# at START that returns one `Send("collect_city", {"city": ...})` per city. The node runs once per packet, all in one
+# superstep (`graph.steps` groups a run's nodes by superstep):
+
+# %%
+packaged = build_brief_graph("missing-notice", max_revisions=1)
+packaged.invoke(three)
+for number, ran in enumerate(packaged.steps, start=1):
+    print(f"  superstep {number}: {', '.join(ran)}")
+
+# %% [markdown]
+# ### Ours beside LangGraph's
+#
+# The same declaration on LangGraph's builder, whose `debug` stream says who ran in which superstep, for each writer:
+
+# %%
+if LangGraphStateGraph is None:
+    print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
+else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgraph_runs.py
+    assert all(same_steps and same_end for _, same_steps, same_end in compare_engines(our_declare_parallel, three))
+
+# %% [markdown]
+# ### Where the two engines still differ
+#
+# Two touch this notebook (the first-sketch cell and the comparison above show them):
+#
+# | What | LangGraph | The package's engine |
+# |---|---|---|
+# | Nodes of one superstep | run in threads | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
+# | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
+#
+# The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).
+
+# %% [markdown]
+# ## A reducer of your own: the latest reading per city
+#
+# `operator.add` is right while every city is collected once. Now suppose the worksheet starts with a reading from an
+# earlier run: Tokyo at 19°C in the rain. The package's brief collects every city again:
+
+# %%
+stale = initial_state(["Tokyo", "Paris"])
+stale["readings"] = [{"city": "Tokyo", "celsius": 19, "conditions": "rain", "source": "an earlier run"}]
+doubled = build_brief_graph("complete").invoke(stale)
+print("the package's brief:", doubled["status"])
+print(doubled["answer"])
+skipped = our_declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
+print("\nwith 08.1's collect_city, which skips a city already collected:", skipped["status"])
+print(skipped["answer"])
+
+# %% [markdown]
+# The package's brief published Tokyo twice, one row stale, and its check passed it. 08.1's skipping branch shows
+# Tokyo once, but the stale 19°C. The fresh reading should win: a reducer (any function `(old, new) -> merged`, called
+# once per slip) that *replaces* a city's reading.
+
+# %% [markdown]
+# ### Exercise 08.3: `latest_per_city`
+#
+# Write the reducer `latest_per_city(old, new)` for `readings`. Both are lists of reading dicts. Rules:
+#
+# 1. a reading in `new` for a city `old` already has replaces that city's reading, **in its place** (so the page
+#    keeps its order);
+# 2. a reading for a city not in `old` is added at the end, in the order `new` lists them; if `new` holds two
+#    readings of one city, the later one wins, in the first one's place;
+# 3. return a new list: never change `old` or `new` (the engine may still hold them).
+#
+# The check calls it on lists of its own, then runs the brief with `readings: Annotated[list[dict], latest_per_city]`
+# on worksheets that already hold stale readings.
+
+# %%
+def latest_per_city(old, new):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("08.3", latest_per_city)
+
+# %% [markdown]
+# The notebook's own reducer (loaded unprinted) on the same stale start, over a worksheet type whose `readings` use it:
+
+# %%
+FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),
+                                      "readings": Annotated[list[dict], reference("08.3")]})
+fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile(max_steps=6).invoke(stale)
+print("status:", fresh["status"])
+print(fresh["answer"])
+assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
+
+# %% [markdown]
+# ## One branch per item with `Send`, and none for a city already collected
+#
+# The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
+# one router serves both engines. Given a stale worksheet like 08.3's, a router can skip a city's branch altogether.
+#
+# ### Exercise 08.4: `send_missing(state, send)`
+#
+# Write the router at START. Rules:
+#
+# 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
+#    in the order `cities` lists them, built with the `send` you are handed;
+# 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
+#    end at once, still `"working"`, with no draft.
+#
+# The check runs the brief with your router at START (path map `["collect_city", "write_draft"]`) on worksheets of
+# its own, on both engines.
+
+# %%
+def send_missing(state, send):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("08.4", send_missing)
+
+# %% [markdown]
+# **Next, notebook 09:** the agent loop of notebook 01 as a graph, and routes that stop a real model's run.
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in your own words first (answers: `QUESTIONS` in `notebooks/solutions/08_parallel_branches.py`); the cells
+# after the list check three against real runs.
+#
+# 1. Why does `readings` need a reducer once the cities are collected in parallel, when the sequential `collect` of
+#    notebook 07 did not? What does our superstep loop do when it is missing, and why is that better than a silent
+#    "last one wins"?
+# 2. Three cities in parallel, the stubborn writer, `max_revisions=2`, on our engine: how many supersteps does the run
+#    take?
+# 3. In the uneven graph above (`a -> a2` and `b`), give the `b` branch a second node too (`b -> b2`), and declare
+#    **no** join: one edge from `a2` and one from `b2` into `write`. How many times does `write` run?
+# 4. One line of `run_supersteps` makes every node of a superstep read the same worksheet, and also fixes the order
+#    their slips are merged in. Which line, and which part of it does each job?
+# 5. The brief with 08.4's `send_missing` at START, the complete writer, on a worksheet for three cities of which one
+#    already has a reading: how many supersteps does the run take, and how many times does `collect_city` run?
+
+# %%
+answer_q2 = ...  # a number
+
+# %%
+check("08.Q2", answer_q2)
+
+# %%
+answer_q3 = ...  # a number
+
+# %%
+check("08.Q3", answer_q3)
+
+# %%
+answer_q5 = {"supersteps": None, "collect_city": None}  # fill in two numbers
+
+# %%
+check("08.Q5", answer_q5)

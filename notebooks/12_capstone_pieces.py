@@ -1,0 +1,407 @@
+# %% [markdown]
+# # 12 · Capstone, part 1: the pieces
+#
+# The capstone is an agent, for a task the course has not shown you, made of pieces you write yourself. This
+# notebook sets the task and builds the pieces; notebook 13 puts them together:
+#
+# - a **memory window** that keeps the question in view and never splits a `ToolCall` from its `ToolMessage`
+#   (notebook 10);
+# - an **errand** that answers one `ToolCall` whatever goes wrong (notebook 03);
+# - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
+# - a **router** that sends each `ToolCall` down its own branch (notebooks 07 and 08).
+#
+# **Prerequisites:** notebooks 01 to 10. **Time:** about 92 minutes (estimated from length and exercises).
+#
+# Every run here is **scripted** (no model, no network).
+
+# %%
+import json
+import operator
+from typing import Annotated, TypedDict
+
+from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ToolArgsError, ToolCall, ToolMessage, ToolRegistry)
+from mingraph_lite import SystemMessage  # noqa: F401 (your window in 12.1 needs it)
+from mingraph_lite.graph import END, START, Send, StateGraph
+from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, show_messages, to_usd
+from lessons.exercises import check
+from lessons.predict import reveal
+
+# %% [markdown]
+# ## The task: prices in other cities, in US dollars
+#
+# > *"What does a coffee cost in Rome and in Osaka, in US dollars?"*
+#
+# Two tools, on fixed teaching prices and rates (made up, so every run prints the same; not live data):
+#
+# - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
+# - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
+#
+# Each result repeats its input, as in notebook 02's right runs, so every number carries what it is about. The
+# system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
+# calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
+# in one reply. Here is what the model is handed: the system prompt, and each tool's schema as the registry writes
+# it.
+
+# %%
+tools = price_tools()
+print(SYSTEM_PROMPT, end="\n\n")
+for spec in tools.tools:
+    print(json.dumps(spec["function"]))
+print()
+print("get_price('coffee', 'Rome') ->", get_price("coffee", "Rome"))
+print("to_usd(1.3, 'EUR')          ->", to_usd(1.3, "EUR"))
+
+# %% [markdown]
+# The course's scripted manager reads only the messages it is sent: it asks for every price in one reply, converts
+# every price in the next, then answers in the prompt's one-line form (or says "I lost track of the prices." when
+# it cannot tell which city a price came from).
+#
+# **Predict first:** how many model calls will the run below make?
+
+# %%
+my_guess_calls = ...  # a number
+
+# %%
+manager = price_manager("coffee", ("Rome", "Osaka"))
+agent = Agent(manager, tools, SYSTEM_PROMPT, observers=[ConsoleLogger()])
+print(agent.run({"question": QUESTION}))
+reveal(my_guess_calls, len(manager.calls), "model calls")
+
+# %% [markdown]
+# ### Pieces you will need
+#
+# Signatures only, from earlier notebooks:
+#
+# - `ToolCall(id, name, arguments)`, one request for a tool; a reply's are `reply.tool_calls` (empty when it answers).
+# - `ToolMessage(content, tool_call_id, name=None, is_error=False)`, the answer to one `ToolCall`.
+# - `registry.run(call)` returns a `ToolMessage`, or raises: `ToolArgsError` for a `ToolCall` filled in wrong, the
+#   tool's own exception when it breaks. `registry.tools` holds the schemas the model is handed.
+# - `llm.generate(messages, tools)` returns a response; the reply itself is `response.message`.
+# - `Observer` hooks, each returning nothing: `on_run_start(messages)`, `on_step_start(step)`,
+#   `on_model_reply(response)`, `on_tool_call(call)`, `on_tool_return(result)`, `on_finish(answer, reason)`.
+# - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
+#   [targets])` and `.compile(max_steps=N)` (N counts supersteps); `graph.invoke(state)` returns the last state.
+#
+# That run used the package's `Agent`. From here on you build your own, piece by piece, each checked on other
+# items, cities and failures than the ones shown here.
+#
+# ## Piece 1 · A window that keeps the question
+#
+# Each model call reads every message of the run again (notebook 10), so a long run gets dearer call by call. A
+# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt;
+# `show_messages` prints one line a message):
+
+# %%
+def last_n(messages, n):
+    return messages[-n:]
+
+
+run_folder = agent.memory.messages()[1:]   # the question, then everything after it
+print(f"the run: {len(run_folder)} messages; the plain window with n=3 keeps:")
+show_messages(last_n(run_folder, 3))
+
+package_window = LastN(SYSTEM_PROMPT, 3)
+for message in run_folder:
+    package_window.add(message)
+print("\nthe package's LastN, n=3, keeps:")
+show_messages(package_window.messages()[1:])
+assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
+
+# %% [markdown]
+# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (OpenAI's API answers
+# such a request with the error "Messages with role 'tool' must be a response to a preceding message with
+# 'tool_calls'"), and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
+# exchanges), not the second.
+#
+# ### Exercise 12.1: a window that pins the question
+#
+# Write `pinned_window(system_prompt, messages, n)`. `messages` is the run so far: the question first, then
+# everything after it (no system prompt). Return what the model should read:
+#
+# 1. `SystemMessage(system_prompt)`, then the question (the first message, exactly once);
+# 2. then at least `n` of the most recent later messages (all of them, if there are fewer), in order;
+# 3. where the start would fall on a `ToolMessage`, move it back to the reply that holds its `ToolCall`, and no
+#    further.
+#
+# `LastN` is not the answer (it pins nothing): the check refuses a window that uses it or its helper `safe_start`.
+# It feeds your window whole runs of questions you have not seen, cut after every message, for every `n` from 1 to
+# one larger than the cut run.
+
+# %%
+def pinned_window(system_prompt, messages, n):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("12.1", pinned_window)
+
+# %% [markdown]
+# ## Piece 2 · The errand for one `ToolCall`
+#
+# In a graph, each `ToolCall` runs on a branch whose one job is to give it **exactly one `ToolMessage`**, whatever
+# happens. Three things can go wrong. First (notebook 03), a `ToolCall` the model filled in wrong:
+
+# %%
+kyoto = ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"})
+try:
+    tools.run(kyoto)
+except ToolArgsError as e:
+    print("ToolArgsError:", e)
+
+# %% [markdown]
+# The model can fix that, if told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the service
+# is not.
+
+# %%
+def closed_get_price(item: str, city: str) -> str:
+    """Get the local price of an item in a city (this service is closed today).
+
+    Args:
+        item: What to price.
+        city: The city.
+    """
+    raise TimeoutError("the price service did not answer")
+
+
+closed = ToolRegistry()
+closed.add(closed_get_price, name="get_price")
+try:
+    closed.run(ToolCall("k2", "get_price", {"item": "coffee", "city": "Rome"}))
+except TimeoutError as e:
+    print("TimeoutError:", e)
+
+# %% [markdown]
+# On a branch, an exception is worse than in notebook 03: when one node of a superstep raises, the graph merges
+# nothing of that superstep, so the other branches' answers are lost too (piece 4 shows it). So the errand never
+# raises. Third, new: a **flaky** service, which drops a request now and then; the same request a moment later works.
+
+# %%
+requests = []  # one entry per request the service gets
+
+
+def flaky_to_usd(amount: float, currency: str) -> str:
+    """Convert an amount of money into US dollars (this service drops every other request).
+
+    Args:
+        amount: How much money.
+        currency: The three-letter currency code.
+    """
+    requests.append(currency)
+    if len(requests) % 2:
+        raise TimeoutError("the rate service did not answer")
+    return to_usd(amount, currency)
+
+
+flaky = ToolRegistry()
+flaky.add(flaky_to_usd, name="to_usd")
+for attempt in (1, 2):
+    try:
+        print(f"try {attempt}:", flaky.run(ToolCall("k3", "to_usd", {"amount": 42, "currency": "NOK"})).content)
+    except TimeoutError as e:
+        print(f"try {attempt}: TimeoutError: {e}")
+
+# %% [markdown]
+# ### Exercise 12.2: `errand(registry, call)`, with this task's retry
+#
+# Return one `ToolMessage` for the `ToolCall` `call`, with its id and tool name:
+#
+# - if `registry.run(call)` works, its answer;
+# - if it raises `ToolArgsError` (the model's mistake), answer at once, with no second try (the same call would
+#   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True` (the
+#   template of LangGraph's `ToolNode`, which fills it with `repr(error)`; we put in the plain text);
+# - if it raises any other exception (the tool broke), run the call **once more**: if the second try works, its
+#   answer; if it fails again, the text `f"Error: tool failed twice: {error}"` (the second error), with
+#   `is_error=True`.
+#
+# The check refuses an errand that calls the package's `registry.answer` or its helpers `fix_answer` and
+# `error_answer`. It counts how often your errand runs each tool, on `ToolCall`s you have not seen, a flaky service
+# and a service that stays down.
+
+# %%
+def errand(registry, call):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("12.2", errand)
+
+# %% [markdown]
+# ## Piece 3 · The price log
+#
+# An observer hears a run through its hooks (notebook 04): subclass `Observer`, override the hooks you care about.
+
+# %%
+class SayReturns(Observer):
+    def on_tool_return(self, result):
+        print(f"  heard: {result.name} -> {result.content}{'  (an error)' if result.is_error else ''}")
+
+
+said = Agent(price_manager("coffee", ("Rome", "Kyoto")), tools, SYSTEM_PROMPT, observers=[SayReturns()]).run(
+    {"question": "What does a coffee cost in Rome and in Kyoto, in US dollars?"})
+print("answer:", said["answer"])
+
+# %% [markdown]
+# A `ToolMessage` holds the tool's text and its `ToolCall`'s id, not the arguments. These tools happen to repeat
+# their input, but a log should not rest on a tool's wording: the arguments came earlier, in `on_tool_call`, under
+# the same id.
+#
+# ### Exercise 12.3: `PriceLog(path)`, this task's log
+#
+# Write an observer that **appends** JSON Lines to the file at `path`, one line at a time (so a run that crashes
+# keeps the lines it wrote):
+#
+# - for every `ToolMessage`: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`: the tool's name, the
+#   arguments of the `ToolCall` with the same id (or `None` if no hook heard that call), the answer's text, and its
+#   `is_error`;
+# - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
+#   and how many model replies **this** run had.
+#
+# One observer may hear several runs: each finish line counts its own, and `ToolCall` ids start again each run
+# (`call_1_1` can come back with other arguments). The check runs three unseen questions, a
+# failing one among them, through the package's `Agent` with one `PriceLog` listening; a `PriceLog` that keeps the
+# package's `EventRecorder` or `TraceRecorder` inside is refused.
+
+# %%
+class PriceLog(Observer):
+    def __init__(self, path):
+        self.path = path
+
+    def on_tool_return(self, result):
+        raise NotImplementedError  # your code here, and in the other hooks you need
+
+
+# %%
+check("12.3", PriceLog)
+
+# %% [markdown]
+# ## Piece 4 · The router: one branch per `ToolCall`
+#
+# The agent is a graph over this state (notebook 07). Two fields **add** (a reducer), so that the branches of one
+# superstep can all write to them.
+
+# %%
+class PriceState(TypedDict):
+    messages: Annotated[list, operator.add]  # the question, then every reply and ToolMessage; nodes only add
+    failed: Annotated[list, operator.add]    # names of tools that broke; nodes only add
+    model_calls: int                         # model calls made so far
+    calls_left: int                          # how many more ToolCalls the run may make (the
+                                             # "call budget"), once the latest reply's are counted
+    stopped: str | None                      # None while running; then "answered", "step limit",
+                                             # "tool failed" or "call budget"
+
+
+# %% [markdown]
+# A router may return a label, or `Send(node, packet)` objects: the node then runs **once per packet**, on the
+# packet instead of the state, all in one superstep (notebook 08). The branches' updates merge through the
+# reducers, and the edge that leaves the node runs once, after all of them: the join. On a toy:
+
+# %%
+class Squares(TypedDict):
+    numbers: list
+    squares: Annotated[list, operator.add]
+
+
+def spread(state):
+    return [Send("square", {"n": n}) for n in state["numbers"]]
+
+
+def square(packet):
+    return {"squares": [packet["n"] ** 2]}
+
+
+toy = StateGraph(Squares)
+toy.add_node("square", square)
+toy.add_conditional_edges(START, spread, ["square"])
+toy.add_edge("square", END)
+toy_graph = toy.compile()
+print(toy_graph.invoke({"numbers": [3, 1, 4]}), "| supersteps:", toy_graph.steps)
+
+
+# %% [markdown]
+# And piece 2's promise: one branch raises. The branches for 3 and 4 ran, but their squares never reach the state.
+
+# %%
+def square_or_fail(packet):
+    if packet["n"] == 1:
+        raise TimeoutError("this branch's service did not answer")
+    return {"squares": [packet["n"] ** 2]}
+
+
+fragile = StateGraph(Squares)
+fragile.add_node("square", square_or_fail)
+fragile.add_conditional_edges(START, spread, ["square"])
+fragile.add_edge("square", END)
+reached = []
+try:
+    for values in fragile.compile().stream({"numbers": [3, 1, 4]}, stream_mode="values"):
+        reached.append(values)
+except TimeoutError as e:
+    print("TimeoutError:", e)
+print("the last state reached:", reached[-1])
+assert reached[-1]["squares"] == []
+
+# %% [markdown]
+# ### Exercise 12.4: `route(state)`, after the model node
+#
+# The model node (yours, in notebook 13) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
+# `calls_left`. Write the router that runs after it:
+#
+# - if `state["stopped"]` is set, the run is over: return `END`;
+# - if `calls_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
+#   is not overspent);
+# - otherwise, one `Send("errand", {"call": call})` per `ToolCall` of the last message, in their order.
+#
+# The check hands your router states you have not seen, some with earlier exchanges in `messages`.
+
+# %%
+def route(state):
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("12.4", route)
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in a sentence or two; three of them have a check cell. The answers are in the solutions.
+#
+# 1. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
+# whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads. What is its
+# final answer? **A:** `"Oslo: 3.29 USD, Rome: 2.70 USD, Osaka: 2.51 USD"`; **B:** `"I lost track of the
+# prices."`; **C:** it asks for the prices again.
+
+# %%
+q1 = ...  # "A", "B" or "C"
+
+# %%
+check("12.Q1", q1)
+
+# %% [markdown]
+# 2. Your errand is handed three `to_usd` `ToolCall`s, one after the other, on a rate service that drops its
+# 1st, 2nd and 5th requests (counting from 1) and answers the others. How many requests does the service get, in all?
+
+# %%
+q2 = ...  # a number
+
+# %%
+check("12.Q2", q2)
+
+# %% [markdown]
+# 3. Piece 4's first toy, every branch working, with one more node after the join (`square` → `audit` → `END`);
+# `audit` raises. Which squares does the last state reached hold? **A:** `[9, 1, 16]`; **B:** `[]`; **C:** `[9, 1]`.
+
+# %%
+q3 = ...  # "A", "B" or "C"
+
+# %%
+check("12.Q3", q3)
+
+# %% [markdown]
+# 4. Two errand branches of one superstep both add a `ToolMessage` to `messages`. Why does neither overwrite
+# the other? Which line of `PriceState` makes that so?
+#
+# 5. What would happen if your window kept a `ToolMessage` but not the reply that holds its `ToolCall`?
+#
+# **Next, notebook 13:** the agent, a graph of these four pieces, checked on held-out questions and two recorded
+# runs of real models.

@@ -1,0 +1,312 @@
+"""Reference answers for notebook 08, plausible wrong ones with the hint each must get, and the questions' answers."""
+
+
+from copy import deepcopy
+
+from mingraph_lite.course.brief import BriefNodes
+from mingraph_lite.course.weather import WEATHER
+
+START, END = "__start__", "__end__"
+
+
+# -- 08.1 -------------------------------------------------------------------------------------------
+def collect_city(city):
+    def collect(state):
+        if any(reading["city"] == city for reading in state["readings"]):
+            return {"events": [f"{city} already collected"]}
+        record = WEATHER[city]
+        reading = {"city": city, "celsius": record["celsius"], "conditions": record["conditions"],
+                   "source": "fixed teaching data"}
+        return {"readings": [reading], "events": [f"collected {city}"]}
+
+    collect.__name__ = f"collect_{city}"
+    return collect
+
+
+def collect_city_wraps_collect_one(city):
+    from lessons.parallel_brief import collect_one
+
+    def collect(state):
+        if any(reading["city"] == city for reading in state["readings"]):
+            return {"events": [f"{city} already collected"]}
+        return collect_one(city)(state)
+
+    return collect
+
+
+def collect_city_ignores_the_worksheet(city):
+    def collect(state):
+        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+
+    return collect
+
+
+def collect_city_repeats_the_past(city):
+    def collect(state):
+        reading = {"city": city, **WEATHER[city]}
+        return {"readings": state["readings"] + [reading], "events": [f"collected {city}"]}
+
+    return collect
+
+
+def collect_city_bare_reading(city):
+    def collect(state):
+        return {"readings": {"city": city, **WEATHER[city]}, "events": [f"collected {city}"]}
+
+    return collect
+
+
+def collect_city_in_place(city):
+    def collect(state):
+        state["readings"].append({"city": city, **WEATHER[city]})
+        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+
+    return collect
+
+
+def collect_city_returns_the_slip(city):  # the slip itself, not a node that makes it
+    return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+
+
+def collect_city_reads_a_packet(city):  # as if it were handed a Send packet
+    def collect(state):
+        return {"readings": [{"city": state["city"], **WEATHER[state["city"]]}], "events": [f"collected {city}"]}
+
+    return collect
+
+
+def collect_city_wrong_field(city):
+    def collect(state):
+        reading = {"city": city, "celsius": WEATHER[city]["temperature"], "conditions": WEATHER[city]["conditions"]}
+        return {"readings": [reading], "events": [f"collected {city}"]}
+
+    return collect
+
+
+def collect_city_wraps_the_package(city):
+    return lambda state: BriefNodes.collect_city({"city": city})
+
+
+# -- 08.2 -------------------------------------------------------------------------------------------
+def next_nodes(graph, node, state):  # as in the notebook
+    if node in graph["routers"]:
+        router, path_map = graph["routers"][node]
+        return [path_map[router(state)]]
+    return graph["edges"].get(node, [])
+
+
+def _loop(graph, state, ready):
+    """The notebook's run_supersteps, with who may start next decided by ``ready(ran, triggered)``."""
+    state, log = deepcopy(state), []
+    active = set(next_nodes(graph, START, state))
+    while active - {END}:
+        if len(log) == graph["max_steps"]:
+            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
+        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
+        for node, slip in slips.items():
+            for field, value in slip.items():
+                reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
+                if reducer is None and len(writers) > 1:
+                    raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep")
+                state[field] = reducer(state[field], value) if reducer and field in state else value
+        log.append((len(log) + 1, sorted(slips)))
+        active = ready(graph, [(node, target) for node in slips for target in next_nodes(graph, node, state)])
+    return state, log
+
+
+def run_looping_supersteps(graph, state):
+    arrived = {}  # join target -> the sources that have run since it last started
+
+    def ready(graph, triggered):
+        active = set()
+        for node, target in triggered:
+            arrived.setdefault(target, set()).add(node)
+            if arrived[target] >= graph["joins"].get(target, set()):
+                active.add(target)
+        for target in active:
+            del arrived[target]  # started: it waits afresh for the next pass
+        return active
+
+    return _loop(graph, state, ready)
+
+
+def run_remembers_the_whole_run(graph, state):  # the notebook's run_supersteps: done never forgets
+    done = set()
+
+    def ready(graph, triggered):
+        done.update(node for node, _ in triggered)
+        return {target for _, target in triggered if done >= graph["joins"].get(target, set())}
+
+    return _loop(graph, state, ready)
+
+
+def run_remembers_one_superstep(graph, state):  # forgets arrivals between supersteps: an uneven join never starts
+    def ready(graph, triggered):
+        ran = {node for node, _ in triggered}
+        return {target for _, target in triggered if ran >= graph["joins"].get(target, set())}
+
+    return _loop(graph, state, ready)
+
+
+def run_in_place(graph, state):  # leaves the caller's state holding the run's result
+    final, log = run_looping_supersteps(graph, state)
+    state.update(final)
+    return final, log
+
+
+def run_returns_the_state_only(graph, state):
+    return run_looping_supersteps(graph, state)[0]
+
+
+# -- 08.3 -------------------------------------------------------------------------------------------
+def latest_per_city(old, new):
+    merged = list(old)
+    where = {reading["city"]: i for i, reading in enumerate(merged)}
+    for reading in new:
+        if reading["city"] in where:
+            merged[where[reading["city"]]] = reading  # replaced in its place
+        else:
+            where[reading["city"]] = len(merged)
+            merged.append(reading)
+    return merged
+
+
+def latest_only_new(old, new):
+    return list(new)
+
+
+def latest_keeps_the_first(old, new):
+    seen = {reading["city"] for reading in old}
+    return old + [reading for reading in new if reading["city"] not in seen]
+
+
+def latest_moves_to_the_end(old, new):
+    fresh = {reading["city"] for reading in new}
+    return [reading for reading in old if reading["city"] not in fresh] + list(new)
+
+
+def latest_in_place(old, new):
+    for reading in new:
+        old[:] = [r for r in old if r["city"] != reading["city"]] + [reading]
+    return old
+
+
+def latest_appends_each_new_one(old, new):  # replaces old's cities, but a city new holds twice is added twice
+    merged, where = list(old), {reading["city"]: i for i, reading in enumerate(old)}
+    for reading in new:
+        if reading["city"] in where:
+            merged[where[reading["city"]]] = reading
+        else:
+            merged.append(reading)
+    return merged
+
+
+def latest_adds(old, new):
+    return old + new
+
+
+# -- 08.4 -------------------------------------------------------------------------------------------
+def send_missing(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    missing = [city for city in state["cities"] if city not in have]
+    if not missing:
+        return "write_draft"  # no packet would start nothing: the run would end at once, with no draft
+    return [send("collect_city", {"city": city}) for city in missing]
+
+
+def send_nothing_when_all_kept(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
+
+
+def send_route_always(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return "write_draft" if have else [send("collect_city", {"city": city}) for city in state["cities"]]
+
+
+def send_every_city(state, send):
+    return [send("collect_city", {"city": city}) for city in state["cities"]]
+
+
+def send_names_only(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [city for city in state["cities"] if city not in have]
+
+
+def send_the_worksheet(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [send("collect_city", {**state, "city": city}) for city in state["cities"] if city not in have]
+
+
+def send_with_our_send(state, send):
+    from mingraph_lite.graph import Send
+
+    have = {reading["city"] for reading in state["readings"]}
+    return [Send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
+
+
+def send_in_sorted_order(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    return [send("collect_city", {"city": city}) for city in sorted(state["cities"]) if city not in have]
+
+
+def send_with_the_package(state, send):
+    return [p for p in BriefNodes.fan_out(state, send) if p]
+
+
+SOLUTIONS = {"08.1": collect_city, "08.2": run_looping_supersteps, "08.3": latest_per_city, "08.4": send_missing,
+             "08.Q2": 8, "08.Q3": 1, "08.Q5": {"supersteps": 4, "collect_city": 2}}
+
+WRONG = {
+    "08.1": [(collect_city_ignores_the_worksheet, "look in state['readings'] first"),
+             (collect_city_repeats_the_past, "send only the new one"),
+             (collect_city_bare_reading, "one-item lists"),
+             (collect_city_in_place, "changed the state it was handed"),
+             (collect_city_returns_the_slip, "it must return a node"),
+             (collect_city_reads_a_packet, "which has no 'city' field"),
+             (collect_city_wrong_field, "WEATHER[city], which holds 'celsius' and 'conditions'"),
+             (collect_city_wraps_the_package, "reads a Send packet"),
+             (collect_city_wraps_collect_one, "your node calls collect_one")],
+    "08.2": [(run_remembers_the_whole_run, "next to one of its sources"),
+             (run_remembers_one_superstep, "never started"),
+             (run_in_place, "changed the state it was handed"),
+             (run_returns_the_state_only, "return (state, log)")],
+    "08.3": [(latest_adds, "appears twice"),
+             (latest_only_new, "readings of cities only old holds were lost"),
+             (latest_keeps_the_first, "you kept the old reading"),
+             (latest_moves_to_the_end, "a replaced city keeps its place"),
+             (latest_in_place, "changed a list it was given"),
+             (latest_appends_each_new_one, "new holds two readings of Oslo")],
+    "08.4": [(send_every_city, "a city that already has a reading gets no packet"),
+             (send_names_only, "build each packet with the `send` it is handed"),
+             (send_the_worksheet, "a packet holding only the city"),
+             (send_with_our_send, "build each packet with the `send` it is handed"),
+             (send_in_sorted_order, "in the order state['cities'] lists them"),
+             (send_with_the_package, "build the packets yourself"),
+             (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),
+             (send_route_always, "only for a worksheet that misses no city")],
+    "08.Q2": [(10, "10 counts node executions"), (9, "the three collecting branches share superstep 1"),
+              ("eight", "a whole number")],
+    "08.Q3": [(2, "for every superstep in which an edge into it fires")],
+    "08.Q5": [({"supersteps": 6, "collect_city": 2}, "share one superstep"),
+              ({"supersteps": 4, "collect_city": 3}, "a city that already has a reading gets no packet"),
+              (4, "a dict")],
+}
+
+QUESTIONS = {
+    "08.Q1": "In one superstep every branch reads the same worksheet and their slips are merged together; a plain "
+             "field takes one value, so each branch's readings would replace the others' and whichever merged last "
+             "would win, silently dropping cities. The sequential collect wrote all readings in one slip. Our loop "
+             "refuses two writes to a plain field in one superstep and names both nodes (both engines refuse too; "
+             "LangGraph names only the key): a loud "
+             "error at the cause beats a brief that quietly lacks a city.",
+    "08.Q2": "8: the three collecting branches share superstep 1, then write_draft, check_draft, two (revise_draft, "
+             "check_draft) pairs and hold, one node per superstep (10 node executions).",
+    "08.Q3": "Once: both branches are two nodes long, so a2 and b2 run in the same superstep and trigger write "
+             "together. The join matters when branches differ in length (a -> a2 against b made write run twice).",
+    "08.Q4": "`slips = {node: graph['nodes'][node](deepcopy(state)) for node in sorted(active - {END})}`: every node "
+             "is called on a copy of the same state before anything is merged. The merge loop runs over `slips` in "
+             "that sorted order, so the merged worksheet is the same on every run.",
+    "08.Q5": "4 supersteps and 2 runs of collect_city: the router sends one packet per missing city, both packets "
+             "run collect_city in superstep 1, then write_draft, check_draft and publish take one superstep each.",
+}

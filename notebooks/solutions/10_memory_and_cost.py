@@ -1,0 +1,219 @@
+"""Reference answers for notebook 10's exercises, and plausible wrong ones with the hint they should get."""
+
+from __future__ import annotations
+
+from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+
+
+# 10.1 ---------------------------------------------------------------- a window that keeps exchanges whole
+class SafeWindow:
+    def __init__(self, system_prompt, n):
+        self.system = SystemMessage(system_prompt)
+        self.n = n
+        self.history = []
+
+    def add(self, message):
+        self.history.append(message)
+
+    def messages(self):
+        start = max(0, len(self.history) - self.n)
+        while start > 0 and isinstance(self.history[start], ToolMessage):
+            start -= 1  # back to the assistant message whose slips these answer
+        return [self.system, *self.history[start:]]
+
+
+class NaiveSlice(SafeWindow):
+    def messages(self):
+        return [self.system, *self.history[-self.n:]]
+
+
+class StartsLater(SafeWindow):
+    """Skips forward past leading answer slips: whole exchanges, but fewer than n messages."""
+
+    def messages(self):
+        kept = self.history[-self.n:]
+        while kept and isinstance(kept[0], ToolMessage):
+            kept = kept[1:]
+        return [self.system, *kept]
+
+
+class DropsAnswerSlips(SafeWindow):
+    def messages(self):
+        return [self.system, *(m for m in self.history[-self.n:] if not isinstance(m, ToolMessage))]
+
+
+class KeepsEverything(SafeWindow):
+    def messages(self):
+        return [self.system, *self.history]
+
+
+class ForgetsTheSystemPrompt(SafeWindow):
+    def messages(self):
+        return super().messages()[1:]
+
+
+# 10.3 ---------------------------------------------------------------- when Summarise condenses
+def summary_points(history, keep_last, trigger):
+    points, asked, start = [], 0, 0  # history[start:] is what is still unsummarised
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        if i + 1 - start > trigger and not waiting:
+            cut = i + 1 - keep_last
+            while cut > start and isinstance(history[cut], ToolMessage):
+                cut -= 1  # keep the reply that asked with the answers it has
+            if cut > start:
+                points.append(asked)
+                start = cut
+    return points
+
+
+def points_at_trigger_or_more(history, keep_last, trigger):
+    return summary_points(history, keep_last, trigger - 1)
+
+
+def points_without_moving_back(history, keep_last, trigger):
+    points, asked, start = [], 0, 0
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        if i + 1 - start > trigger and not waiting:
+            points.append(asked)
+            start = i + 1 - keep_last
+    return points
+
+
+def points_also_mid_exchange(history, keep_last, trigger):
+    points, asked, start = [], 0, 0
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        if i + 1 - start > trigger:
+            cut = i + 1 - keep_last
+            while cut > start and isinstance(history[cut], ToolMessage):
+                cut -= 1
+            if cut > start:
+                points.append(asked)
+                start = cut
+    return points
+
+
+def points_by_running_summarise(history, keep_last, trigger):
+    from mingraph_lite import ScriptedLLM, Summarise
+
+    condense = ScriptedLLM([lambda messages, tools: "condensed"] * 99)
+    memory, points, asked = Summarise("", condense, keep_last=keep_last, trigger=trigger), [], 0
+    for message in history:
+        asked += isinstance(message, UserMessage)
+        before = len(memory.summary_responses)
+        memory.add(message)
+        points += [asked] * (len(memory.summary_responses) - before)
+    return points
+
+
+# 10.2 ---------------------------------------------------------------- how wide must the window be?
+def smallest_n(history):
+    return len(history) - 1  # the last call reads everything but the final answer, and the first question is oldest
+
+
+def smallest_n_counting_the_answer(history):
+    return len(history)
+
+
+def smallest_n_from_the_first_reply(history):
+    return len(history) - 2
+
+
+def smallest_n_by_trying(history):
+    from mingraph_lite import LastN
+
+    for n in range(1, len(history) + 1):
+        window = LastN("", n)
+        for message in history[:-1]:
+            window.add(message)
+        if history[0] in window.messages():
+            return n
+
+
+SOLUTIONS = {"10.1": SafeWindow, "10.2": smallest_n, "10.3": summary_points,
+             "10.Q2": 8, "10.Q4": "keep_last=2", "10.Q5": "ReplayMismatch"}
+
+QUESTIONS = {
+    "10.Q1": "Nothing: the model keeps no state between calls, so without the folder question 2 arrives with no "
+             "question 1 behind it, and 'And in Tokyo?' has no meaning. The folder is read out in the agent's loop, "
+             "each model call gets memory.messages() (in run_conversation, through Agent.run).",
+    "10.Q2": "8. The 7th message from the end is an answer slip, so the start moves back one, to the assistant "
+             "message that asked for it: the window is one larger than n.",
+    "10.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
+             "cut off. The model would read a tool result whose call id points at no call in the folder: a number "
+             "with nothing saying what it measures (an answer to a question nobody asked).",
+    "10.Q4": "keep_last=2 is cheaper: every agent call reads fewer word-for-word messages, and each condensation "
+             "takes more at once, so the summariser runs 5 times instead of 6; about 1,590 tokens against 1,725. "
+             "The price is in the answers: questions 4 and 10 (the two conversions, which need several calls) "
+             "answer 'I can't see your question any more', because a condensation in the middle of the turn kept "
+             "only the last 2 messages and the question went into the summary. A tighter memory saves tokens and "
+             "loses the task.",
+    "10.Q5": "ReplayMismatch: a replay checks each question's first folder against the recording. With trigger=6 "
+             "the summary is written later, so from that question on the folder differs from the one recorded, "
+             "and ReplayLLM refuses it (the check is what makes a replay evidence, not a story).",
+}
+
+class WrapsLastN:
+    """The fresh reader's shortcut: hand the work to the package's answer. Passes nothing the exercise asks."""
+
+    def __init__(self, system_prompt, n):
+        from mingraph_lite import LastN
+
+        self.inner = LastN(system_prompt, n)
+
+    def add(self, message):
+        self.inner.add(message)
+
+    def messages(self):
+        return self.inner.messages()
+
+
+class CutsWithSafeStart(SafeWindow):
+    """The other shortcut: the package's own helper does the part the exercise is about."""
+
+    def messages(self):
+        from mingraph_lite.memory import safe_start
+
+        return [self.system, *self.history[safe_start(self.history, len(self.history) - self.n):]]
+
+
+class BuildsLastNEachRead(SafeWindow):
+    """Builds a fresh LastN inside messages(): nothing stored, but the package still does the cut."""
+
+    def messages(self):
+        from mingraph_lite import LastN
+
+        window = LastN(self.system.content, self.n)
+        for message in self.history:
+            window.add(message)
+        return window.messages()
+
+
+class CutsWithTheModule(SafeWindow):
+    def messages(self):
+        import mingraph_lite.memory as memory
+
+        return [self.system, *self.history[memory.safe_start(self.history, max(0, len(self.history) - self.n)):]]
+
+
+WRONG = {
+    "10.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
+             (CutsWithTheModule, "memory.safe_start"),
+             (BuildsLastNEachRead, "LastN.messages() ran"),
+             (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
+             (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
+             (ForgetsTheSystemPrompt, "start with the system prompt")],
+    "10.2": [(smallest_n_counting_the_answer, "counts the final answer too"),
+             (smallest_n_from_the_first_reply, "reach back to the first question itself"),
+             (smallest_n_by_trying, "tries windows instead of reasoning"), (39, "the function itself")],
+    "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
+             (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
+             (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
+    "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
+    "10.Q4": [("keep_last=4", "the run says otherwise"), ("cheaper", "answer with one of")],
+    "10.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
+}

@@ -1,0 +1,289 @@
+"""Reference answers for notebook 11's exercises, and plausible wrong ones with the hint they should get."""
+
+from __future__ import annotations
+
+import re
+
+from mingraph_lite import Agent, StepLimitReached, SystemMessage, UserMessage, subagent_tool
+from lessons.plan_execute import parse_plan
+
+
+# 11.1 ---------------------------------------------------------------- a helper with a second chance
+def _fresh(template, max_steps):
+    return Agent(template.llm, template.registry, template.system_prompt, max_steps=max_steps)
+
+
+def ask_twice(template, task):
+    for max_steps in (template.max_steps, 2 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue  # the first time, one more try with room to finish
+    return f"Error: the helper gave up on {task!r} twice, the second time after {2 * template.max_steps} steps"
+
+
+def ask_once(template, task):
+    """The notebook's inline version: no second chance."""
+    try:
+        return _fresh(template, template.max_steps).run({"question": task})["answer"]
+    except StepLimitReached:
+        return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_same_limit(template, task):
+    for _ in range(2):
+        try:
+            return _fresh(template, template.max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_on_the_template(template, task):
+    try:
+        return template.run({"question": task})["answer"]
+    except StepLimitReached:
+        pass
+    try:
+        return _fresh(template, 2 * template.max_steps).run({"question": task})["answer"]
+    except StepLimitReached:
+        return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_then_raise(template, task):
+    try:
+        return _fresh(template, template.max_steps).run({"question": task})["answer"]
+    except StepLimitReached:
+        return _fresh(template, 2 * template.max_steps).run({"question": task})["answer"]
+
+
+def ask_twice_catches_everything(template, task):
+    """Catches every exception: a broken tool comes back as a note the manager can't act on."""
+    for max_steps in (template.max_steps, 2 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except Exception:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
+def ask_twice_silent_note(template, task):
+    answer = ask_twice(template, task)
+    return "Error: the helper gave up." if answer.startswith("Error:") else answer
+
+
+def ask_three_times(template, task):
+    for max_steps in (template.max_steps, 2 * template.max_steps, 4 * template.max_steps):
+        try:
+            return _fresh(template, max_steps).run({"question": task})["answer"]
+        except StepLimitReached:
+            continue
+    return f"Error: the helper gave up on {task!r}"
+
+
+def ask_through_the_package(template, task):
+    return subagent_tool(template, "ask", "Ask the helper.")(task)
+
+
+def ask_through_the_class_twice(template, task):
+    """The class behind subagent_tool, called twice: the package still does the delegation."""
+    import copy
+
+    from mingraph_lite.subagents import SubagentTool
+
+    answer = SubagentTool(template, "h", "helper")(task)
+    if not answer.startswith("Error"):
+        return answer
+    roomier = copy.copy(template)
+    roomier.max_steps = 2 * template.max_steps
+    answer = SubagentTool(roomier, "h", "helper")(task)
+    return answer if not answer.startswith("Error") else f"Error: gave up on {task}"
+
+
+def ask_through_a_renamed_class(template, task):
+    """The same class, reached without writing its name: only watching the delegation catches it."""
+    import mingraph_lite.subagents as subagents
+
+    answer = getattr(subagents, "Subagent" + "Tool")(template, "h", "helper")(task)
+    return answer if not answer.startswith("Error") else f"Error: gave up on {task}"
+
+
+# 11.2 ---------------------------------------------------------------- read a plan out of a reply
+_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
+
+
+def read_plan(reply):
+    steps = [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
+    return [step for step in steps if step]  # a marker with nothing after it is not a step
+
+
+def read_plan_keeps_empty_bullets(reply):
+    return [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
+
+
+def read_plan_any_leading_number(reply):
+    marker = re.compile(r"^\s*(?:\d+[.)]?|[-*])\s+")
+    steps = [marker.sub("", line).strip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step]
+
+
+def read_plan_keeps_numbering(reply):
+    return [line.strip() for line in reply.splitlines() if _MARKER.match(line) and _MARKER.sub("", line).strip()]
+
+
+def read_plan_one_space_removed(reply):
+    """Removes the marker and exactly one space: a second space stays in front of the step."""
+    marker = re.compile(r"^\s*(?:\d+[.)]|[-*]) ")
+    steps = [marker.sub("", line).rstrip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step.strip()]
+
+
+def read_plan_numbers_only(reply):
+    number = re.compile(r"^\s*\d+[.)]\s+")
+    return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
+
+
+def read_plan_no_space_needed(reply):
+    marker = re.compile(r"^\s*(?:\d+[.)]|[-*])\s*")
+    steps = [marker.sub("", line).strip() for line in reply.splitlines() if marker.match(line)]
+    return [step for step in steps if step]
+
+
+def read_plan_one_digit(reply):
+    number = re.compile(r"^\s*(?:\d[.)]|[-*])\s+")
+    steps = [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
+    return [step for step in steps if step]
+
+
+def read_plan_keeps_trailing_spaces(reply):
+    """Keeps what follows the marker as it is: spaces at the end of a line stay in the step."""
+    steps = [re.match(r"^\s*(?:\d+[.)]|[-*])\s+(.*)$", line) for line in reply.splitlines()]
+    return [found.group(1) for found in steps if found and found.group(1)]
+
+
+def read_plan_split_on_newline(reply):
+    """Splits on '\\n' only and strips only the front: a Windows line ending leaves '\\r' on every step."""
+    steps = [_MARKER.sub("", line) for line in reply.split("\n") if _MARKER.match(line)]
+    return [step for step in steps if step.strip()]
+
+
+# 11.3 ---------------------------------------------------------------- a re-plan node
+REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
+
+
+def _report(state):
+    done = state["done"]
+    finished = "\n".join(f"- {step} -> {result}" for step, result in zip(state["plan"][:done], state["results"]))
+    after = "\n".join(f"{i}. {step}" for i, step in enumerate(state["plan"][done + 1:], 1))
+    return (f"Task: {state['task']}\nDone so far:\n{finished or '(nothing yet)'}\n"
+            f"Failed step: {state['plan'][done]}\nWhy: {state['failed']}\nSteps after it:\n{after}")
+
+
+def replan(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+def replan_whole_plan(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    return {"plan": parse_plan(reply.message.content), "failed": None, "replans": state["replans"] + 1}
+
+
+def replan_keeps_failed(state, replanner):
+    update = replan(state, replanner)
+    return {**update, "failed": state["failed"]}
+
+
+def replan_without_the_reason(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(state["task"])], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+def replan_uncounted(state, replanner):
+    update = replan(state, replanner)
+    return {"plan": update["plan"], "failed": None}
+
+
+def replan_keeps_failed_step(state, replanner):
+    update = replan(state, replanner)
+    return {**update, "plan": state["plan"][:state["done"] + 1] + update["plan"][state["done"]:]}
+
+
+def replan_in_place(state, replanner):
+    """Cuts and extends the plan it was given, then returns that same list."""
+    update = replan(state, replanner)
+    del state["plan"][state["done"]:]
+    state["plan"].extend(update["plan"][state["done"]:])
+    return {**update, "plan": state["plan"]}
+
+
+def replan_with_results(state, replanner):
+    return {**replan(state, replanner), "results": state["results"]}
+
+
+# a reply is not a plan until its numbering is removed
+def replan_asks_twice(state, replanner):
+    """Asks once for the steps and once more to check them: the second call finds the script used up."""
+    update = replan(state, replanner)
+    replanner.generate([SystemMessage("Check this plan."), UserMessage("\n".join(update["plan"]))], [])
+    return update
+
+
+def replan_unparsed(state, replanner):
+    reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
+    done = state["done"]
+    return {"plan": state["plan"][:done] + reply.message.content.splitlines(), "failed": None,
+            "replans": state["replans"] + 1}
+
+
+SOLUTIONS = {"11.1": ask_twice, "11.2": read_plan, "11.3": replan, "11.Q1": 7, "11.Q2": "B", "11.Q3": 6}
+
+QUESTIONS = {
+    "11.Q1": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
+             "its answer), which still fits; the Tokyo task stops at its limit after 2 instead of 3.",
+    "11.Q2": "B. An empty task is the manager's mistake and one it can fix, so subagent_tool answers it with an "
+             "error ToolMessage (ToolArgsError) naming the argument, and the manager's next call reads that slip "
+             "last; the helper's model is never called.",
+    "11.Q3": "6: one planner call; the Paris step's agent asks for get_weather and then answers (2 calls); the "
+             "Atlantis step's agent asks until its max_steps of 3; the Tokyo step is never started.",
+    "11.Q4": "The run does not go straight back to replan: the edge replan -> execute is fixed, so the new plan's "
+             "first step (Tokyo) runs and succeeds. But route_after_execute checks state['failed'] first, and it "
+             "is still set, so it reads that success as a failure: with replans already at MAX_REPLANS it routes "
+             "to 'give up'. Path: plan -> execute -> execute -> replan -> execute -> stop; status needs_attention, "
+             "no answer, Paris and Tokyo kept in results (tests/notebooks/test_nb10_11_third_reader.py runs it). "
+             "The line: `if state[\"failed\"]:` in route_after_execute.",
+    "11.Q5": "A plan that can be read and refused before any step runs (the planner node's output, "
+             "state['plan'], and the approve check on the edge after it, which sends a refused plan to refuse); "
+             "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
+             "kept (route_after_execute and the stop node).",
+}
+
+WRONG = {
+    "11.1": [(ask_once, "no second chance"), (ask_twice_same_limit, "twice the template's max_steps"),
+             (ask_twice_on_the_template, "never the template itself"), (ask_twice_then_raise, "a step limit escaped"),
+             (ask_twice_silent_note, "names the task"),
+             (ask_twice_catches_everything, "only the step limit becomes a note"), (ask_three_times, "at most twice"),
+             (ask_through_the_package, "package's subagent_tool"),
+             (ask_through_the_class_twice, "package's subagent_tool"),
+             (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
+    "11.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
+             (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
+             (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
+             (read_plan_any_leading_number, "a number is a marker only when"),
+             (read_plan_no_space_needed, "no space follows it"),
+             (read_plan_one_space_removed, "the spaces around the text"),
+             (read_plan_keeps_trailing_spaces, "at both ends"), (read_plan_split_on_newline, "Windows line ending")],
+    "11.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
+             (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
+             (replan_with_results, "leave results and done out"),
+             (replan_keeps_failed_step, "the failed step is still in the plan"),
+             (replan_in_place, "changed the state it was given (plan)"), (replan_unparsed, "numbering removed"),
+             (replan_asks_twice, "called more than once")],
+    "11.Q1": [(8, "at max_steps=3"), (6, "count per task")],
+    "11.Q2": [("A", "the run says otherwise"), ("C", "the run says otherwise"), ("b", "one letter")],
+    "11.Q3": [(5, "count the planner too"), (9, "count per node")],
+}

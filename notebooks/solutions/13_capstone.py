@@ -1,0 +1,354 @@
+"""Reference answers for notebook 13 (the capstone's agent), and plausible wrong ones with the hint each must get."""
+
+import operator
+from typing import Annotated, TypedDict
+
+from lessons.reference import reference
+from mingraph_lite import SystemMessage, ToolMessage, UserMessage
+from mingraph_lite.graph import END, START, StateGraph
+
+# Notebook 12's pieces, its own versions (notebook 13 loads them the same way).
+pinned_window, errand, route = reference("12.1"), reference("12.2"), reference("12.4")
+
+# --- 13.1: the agent, as a graph -----------------------------------------------------------------
+
+
+class PriceState(TypedDict):
+    messages: Annotated[list, operator.add]
+    failed: Annotated[list, operator.add]
+    model_calls: int
+    calls_left: int
+    stopped: str | None
+
+
+BUDGET_SPENT = "Error: not run, because the call budget is spent"
+
+
+class PriceAgent:
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
+        self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
+        self.observers, self.max_steps, self.max_calls, self.window = list(observers), max_steps, max_calls, window
+
+    def tell(self, hook, *args):
+        for listener in self.observers:
+            getattr(listener, hook)(*args)
+
+    def model(self, state):
+        if state["failed"]:
+            return {"stopped": "tool failed"}
+        if state["model_calls"] >= self.max_steps:  # the ceiling, checked before the call it bounds
+            return {"stopped": "step limit"}
+        self.tell("on_step_start", state["model_calls"] + 1)
+        response = self.llm.generate(pinned_window(self.system_prompt, state["messages"], self.window),
+                                     self.registry.tools)
+        self.tell("on_model_reply", response)
+        reply = response.message
+        return {"messages": [reply], "model_calls": state["model_calls"] + 1,
+                "calls_left": state["calls_left"] - len(reply.tool_calls),
+                "stopped": None if reply.tool_calls else "answered"}
+
+    def run_errand(self, packet):
+        call = packet["call"]
+        self.tell("on_tool_call", call)
+        answer = errand(self.registry, call)
+        self.tell("on_tool_return", answer)
+        return {"messages": [answer], "failed": [call.name] if answer.content.startswith("Error: tool failed") else []}
+
+    def give_up(self, state):
+        answers = [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in state["messages"][-1].tool_calls]
+        for answer in answers:  # no on_tool_call: these calls never run, as in the package's Agent
+            self.tell("on_tool_return", answer)
+        return {"messages": answers, "stopped": "call budget"}
+
+    def graph(self):
+        builder = StateGraph(PriceState)
+        builder.add_node("model", self.model)
+        builder.add_node("errand", self.run_errand)
+        builder.add_node("give_up", self.give_up)
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", route, ["errand", "give_up", END])
+        builder.add_edge("errand", "model")  # the join: the model runs once every branch is back
+        builder.add_edge("give_up", END)
+        # Supersteps: model, errands, model, errands, ... then a last model superstep that stops; 2 per model call + 1.
+        return builder.compile(max_steps=2 * self.max_steps + 1)
+
+    def run(self, state):
+        question = UserMessage(state["question"])
+        self.tell("on_run_start", (SystemMessage(self.system_prompt), question))
+        final = self.graph().invoke({"messages": [question], "failed": [], "model_calls": 0,
+                                     "calls_left": self.max_calls, "stopped": None})
+        answer = final["messages"][-1].content if final["stopped"] == "answered" else None
+        self.tell("on_finish", answer, final["stopped"])
+        return {"answer": answer, "reason": final["stopped"]}
+
+
+class ToolArgsErrorFailsAgent(PriceAgent):
+    def run_errand(self, packet):  # any error ToolMessage counts as a broken tool, a fixable ToolCall too
+        update = super().run_errand(packet)
+        return {**update, "failed": [packet["call"].name] if update["messages"][0].is_error else []}
+
+
+class RunStartQuestionOnly(PriceAgent):
+    def tell(self, hook, *args):  # on_run_start hears the question alone, without the system prompt
+        super().tell(hook, *((args[0][1:],) if hook == "on_run_start" else args))
+
+
+class StepsFromZero(PriceAgent):
+    def tell(self, hook, *args):  # numbers the model calls 0, 1, 2, ...
+        super().tell(hook, *((args[0] - 1,) if hook == "on_step_start" else args))
+
+
+class NoCeilingAgent(PriceAgent):
+    def model(self, state):  # never tests the ceiling (the graph still gets its room from max_steps)
+        ceiling, self.max_steps = self.max_steps, 10**6
+        try:
+            return super().model(state)
+        finally:
+            self.max_steps = ceiling
+
+
+class KeepAllAgent(PriceAgent):
+    def model(self, state):
+        self.window = 10_000  # reads the whole run, whatever window it was given
+        return super().model(state)
+
+
+class GiveUpSilently(PriceAgent):
+    def give_up(self, state):  # stops, but leaves the batch's calls without answers
+        return {"stopped": "call budget"}
+
+
+class GiveUpOtherWords(PriceAgent):
+    def give_up(self, state):  # a bare "Error: no" tells the model nothing about why its calls were refused
+        answers = [ToolMessage("Error: no", s.id, name=s.name, is_error=True) for s in state["messages"][-1].tool_calls]
+        for answer in answers:
+            self.tell("on_tool_return", answer)
+        return {"messages": answers, "stopped": "call budget"}
+
+
+class GiveUpUnheard(PriceAgent):
+    def give_up(self, state):  # answers the calls but tells no listener: a PriceLog gets no line for them
+        calls = state["messages"][-1].tool_calls
+        return {"messages": [ToolMessage(BUDGET_SPENT, s.id, name=s.name, is_error=True) for s in calls],
+                "stopped": "call budget"}
+
+
+class GiveUpAnnouncesCalls(PriceAgent):
+    def give_up(self, state):  # tells listeners the refused calls were called, though none ran
+        for call in state["messages"][-1].tool_calls:
+            self.tell("on_tool_call", call)
+        return super().give_up(state)
+
+
+class CeilingAsGraphSteps(PriceAgent):
+    def graph(self):  # the model-call ceiling given to the graph, which counts supersteps
+        compiled = super().graph()
+        compiled.max_steps = self.max_steps
+        return compiled
+
+
+class FakeAnswerAgent(PriceAgent):
+    def run(self, state):
+        result = super().run(state)
+        return result if result["answer"] else {**result, "answer": "Sorry, I could not finish."}
+
+
+class SilentAgent(PriceAgent):
+    def tell(self, hook, *args):
+        pass
+
+
+class RawErrandAgent(PriceAgent):
+    def run_errand(self, packet):  # registry.run: a city with no prices takes the run down
+        call = packet["call"]
+        self.tell("on_tool_call", call)
+        answer = self.registry.run(call)
+        self.tell("on_tool_return", answer)
+        return {"messages": [answer]}
+
+
+class NoFinishAgent(PriceAgent):
+    def tell(self, hook, *args):
+        if hook != "on_finish":
+            super().tell(hook, *args)
+
+
+class StubRouteAgent(PriceAgent):
+    def graph(self):  # finished itself, but wired to a router the learner has not written yet
+        def route(state):
+            raise NotImplementedError  # notebook 12's 12.4 cell, not done yet
+
+        builder = StateGraph(PriceState)
+        builder.add_node("model", self.model)
+        builder.add_node("errand", self.run_errand)
+        builder.add_node("give_up", self.give_up)
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", route, ["errand", "give_up", END])
+        builder.add_edge("errand", "model")
+        builder.add_edge("give_up", END)
+        return builder.compile(max_steps=2 * self.max_steps + 1)
+
+
+class TooLittleRoom(PriceAgent):
+    def graph(self):  # one model call's room short: the run that reaches the ceiling overruns the graph
+        compiled = super().graph()
+        compiled.max_steps = 2 * self.max_steps
+        return compiled
+
+
+class ChattyQuestionAgent(PriceAgent):
+    def run(self, state):  # words of its own around the question: a replayed real run minds, a script does not
+        return super().run({"question": f"Please help. {state['question']}"})
+
+
+class ModelReadsOtherWords(PriceAgent):
+    def model(self, state):  # the model reads the question in words of its own; the hooks hear the original
+        first = UserMessage(f"Please help. {state['messages'][0].content}")
+        return super().model({**state, "messages": [first, *state["messages"][1:]]})
+
+
+class PackageAgent:  # only wraps the package's Agent: the check must refuse it
+    def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
+        from mingraph_lite import Agent
+        self.agent = Agent(llm, registry, system_prompt, observers=observers, max_steps=max_steps)
+
+    def run(self, state):
+        return {**self.agent.run(state), "reason": "answered"}
+
+
+
+
+# --- 13.2: an agent that stops a repeated batch --------------------------------------------------
+
+
+def _asks(reply):  # what a reply asks for, ids aside: a model makes up new ids every time
+    return [(call.name, call.arguments) for call in reply.tool_calls]
+
+
+class StopRepeats(PriceAgent):
+    def model(self, state):
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and _asks(new[-1]) == _asks(before[-1]):
+            return {**update, "stopped": "repeated"}  # the router ends the run: the batch never runs
+        return update
+
+
+class RepeatsRunFirst(PriceAgent):
+    def model(self, state):  # spots the repeat only before the next call, once the repeated batch has run
+        replies = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if len(replies) >= 2 and _asks(replies[-1]) == _asks(replies[-2]):
+            return {"stopped": "repeated"}
+        return super().model(state)
+
+
+class RepeatsByIds(StopRepeats):
+    def model(self, state):  # compares the ToolCalls whole, ids too
+        update = PriceAgent.model(self, state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and list(new[-1].tool_calls) == list(before[-1].tool_calls):
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsByNames(PriceAgent):
+    def model(self, state):  # the same tools, whatever their arguments
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and [c.name for c in new[-1].tool_calls] == [
+                c.name for c in before[-1].tool_calls]:
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsOfAnyReply(PriceAgent):
+    def model(self, state):  # any earlier reply, not only the one just before
+        update = super().model(state)
+        new = update.get("messages", [])
+        earlier = [_asks(m) for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and _asks(new[-1]) in earlier:
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsInAnyOrder(PriceAgent):
+    def model(self, state):  # the same ToolCalls in any order (a sorted comparison)
+        update = super().model(state)
+        new = update.get("messages", [])
+        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
+        if new and new[-1].tool_calls and before and sorted(map(repr, _asks(new[-1]))) == sorted(
+                map(repr, _asks(before[-1]))):
+            return {**update, "stopped": "repeated"}
+        return update
+
+
+class RepeatsAsStepLimit(StopRepeats):
+    def model(self, state):  # stops, but under another run's reason
+        update = super().model(state)
+        return {**update, "stopped": "step limit"} if update.get("stopped") == "repeated" else update
+
+
+# --- questions -------------------------------------------------------------------------------------
+
+QUESTIONS = {
+    "13.Q1": "6. The first reply asks for three prices, which work; the second asks for three conversions, and "
+             "each errand runs to_usd twice (a broken tool gets one more try, and only one) before answering "
+             "'Error: tool failed twice'. The model node then finds failed set and stops the run ('tool failed') "
+             "before calling the model again, so no third round runs.",
+    "13.Q2": "B. The first reply asks for five prices (8 - 5 = 3 calls left); the second asks for five "
+             "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
+             "conversion run, and the run ends 'call budget'. The package's Agent has no call budget and would "
+             "make three calls.",
+    "13.Q3": "Yes. Each later call is compared only on its newest messages (the last reply and its "
+             "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
+             "cannot notice what a window drops from the older part, not even the question after the first call; "
+             "the check's scripted runs, which count what each call read, catch that.",
+    "13.Q4": "The model node: before ending a run 'answered', test the reply's text (a blank such as '<your answer>' "
+             "copied from the reply format) and, if it is one, end the run with a reason of its own, say "
+             "'no answer', and the answer None, so the caller never takes the placeholder for an answer.",
+    "13.Q5": "A scripted manager answers whatever it is sent; a replay hands back the recorded replies only while "
+             "the agent sends what the recorded agent sent: the question word for word, each reply followed by its "
+             "ToolMessages in order. An agent that rewords the question passes every scripted run and fails the "
+             "replay.",
+}
+
+SOLUTIONS = {"13.1": PriceAgent, "13.2": StopRepeats, "13.3": ("to_usd", {"amount": 1.3, "currency": "EUR"}),
+             "13.Q1": 6, "13.Q2": "B", "13.Q3": "yes"}
+
+WRONG = {
+    "13.1": [(NoCeilingAgent, "ceiling"),
+             (KeepAllAgent, "window"),
+             (GiveUpSilently, "unanswered"),
+             (GiveUpOtherWords, "call budget is spent"),
+             (GiveUpUnheard, "on_tool_return"),
+             (GiveUpAnnouncesCalls, "never run"),
+             (CeilingAsGraphSteps, "counts supersteps, not model calls"),
+             (TooLittleRoom, "counts supersteps, not model calls"),
+             (ToolArgsErrorFailsAgent, "the model's to fix"),
+             (RunStartQuestionOnly, "as a SystemMessage, then the question"),
+             (StepsFromZero, "from 1"),
+             (FakeAnswerAgent, "None"),
+             (SilentAgent, "listeners"),
+             (RawErrandAgent, "answer every ToolCall with your errand"),
+             (NoFinishAgent, "on_finish is due"),
+             (StubRouteAgent, "finish exercise 12.4 first"),
+             (ChattyQuestionAgent, "word for word"),
+             (ModelReadsOtherWords, "what the recorded agent sent"),
+             (PackageAgent, "package's Agent")],
+    "13.2": [(RepeatsRunFirst, "ran"),
+             (RepeatsByIds, "ids"),
+             (RepeatsByNames, "arguments"),
+             (RepeatsOfAnyReply, "just before"),
+             (RepeatsInAnyOrder, "in their order"),
+             (RepeatsAsStepLimit, "'repeated'")],
+    "13.3": [(("to_usd", {"amount": 450, "currency": "JPY"}), "already been converted"),
+             (("get_price", {"item": "coffee", "city": "Rome"}), "missing is a conversion"),
+             (("to_usd", {"amount": 1.4, "currency": "EUR"}), "converts no price"),
+             ("call_e5043ba409a5", "not with an id"), (3, "a pair")],
+    "13.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
+    "13.Q2": [("A", "budget"), ("C", "ceiling")],
+    "13.Q3": [("no", "newest messages"), ("maybe", "yes")],
+}

@@ -1,0 +1,34 @@
+"""Notebook 09 (the agent loop as a graph, split from the old 07): what its cells claim, held to their outputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lessons.exercises.nb09_predict import _replayed
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "09_agent_graph"
+
+
+def _shown() -> str:
+    cells = json.loads(NOTEBOOK.with_suffix(".ipynb").read_text(encoding="utf-8"))["cells"]
+    return "\n".join(out.get("text", "") if isinstance(out.get("text", ""), str) else "".join(out["text"])
+                     for cell in cells if cell["cell_type"] == "code" for out in cell.get("outputs", []))
+
+
+def test_the_give_up_node_names_the_repeated_call_and_leaves_no_answer():
+    said = "stop_reason: repeated call | error: asked again: to_fahrenheit({'celsius': 10.0}) | answer: None"
+    assert said in _shown()
+
+
+def test_08_2_counts_are_not_printed_where_the_learner_predicts_them():
+    counts = _replayed()
+    assert counts == {"package_supersteps": 13, "router_supersteps": 8, "router_tool_handlers": 3}
+    shown = _shown()
+    assert "supersteps" not in shown and "tool calls: 3" not in shown  # no count of either replay is printed
+
+
+def test_08_names_no_parallel_exercise_and_07_no_agent_graph():
+    assert "07." not in NOTEBOOK.with_suffix(".py").read_text(encoding="utf-8")
+    seven = (NOTEBOOK.parent / "08_parallel_branches.py").read_text(encoding="utf-8")
+    assert "route_after_model" not in seven and "ReplayLLM" not in seven
