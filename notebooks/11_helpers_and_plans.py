@@ -3,15 +3,13 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - wrap a whole agent as one tool, so that a helper that runs out of steps sends back a note instead of crashing the
-#   agent that asked it, and give that helper a second chance with more room;
+# - wrap a whole agent as one tool whose step limit comes back as a note, not a crash, and give it a second chance;
 # - read a plan out of a model's reply, keeping the steps and nothing else;
-# - read plan-and-execute as a graph (its planner, executor and router are given) and write its re-plan node, then
-#   compare it with the loop you know.
+# - read plan-and-execute as a graph (its planner, executor and router are given) and write its re-plan node.
 #
-# **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 07 and 08
-# (graphs) and 09 (what a memory reads each round).
-# **Time:** about 90 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 07 to 09
+# (graphs) and 10 (what a memory reads each round).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
 # and its three roles come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
@@ -22,14 +20,14 @@ import re
 from contextlib import suppress
 from typing import Annotated, TypedDict
 
-from mingraph_lite import (Agent, AssistantMessage, ConsoleLogger, ScriptedLLM, StepLimitReached, SystemMessage,
-                           ToolMessage, ToolRegistry, UserMessage, subagent_tool, word_count)
+from mingraph_lite import (Agent, ConsoleLogger, ScriptedLLM, StepLimitReached, SystemMessage, ToolRegistry,
+                           UserMessage, subagent_tool)
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
 from lessons.exercises import check
-from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, dropping_replanner, executor_llm, parse_plan,
-                                  planner_llm, step_question)
+from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, compare_reads, dropping_replanner, executor_llm,
+                                  parse_plan, planner_llm, step_question)
 from lessons.predict import reveal
 from lessons.reference import reference
 
@@ -75,23 +73,24 @@ reveal(guess_manager_survives, survived, "the manager's run survived")
 
 # %% [markdown]
 # The helper's step limit travelled up as an exception and ended the **manager's** run, although the manager could
-# have answered "I couldn't find out". (The "Error: tool failed" slip is the agent answering its open call on the way
-# out, so that its folder never holds a call without an answer.)
+# have answered "I couldn't find out". (The "Error: tool failed" slip answers the open call on the way out.)
 #
 # And the helper kept its folder. Give it a second task, and its first call reads the first task's leftovers; a
 # fresh copy of it (the same model, tools and prompt, an empty folder) reads only its prompt and the task:
 
 # %%
-with suppress(StepLimitReached):  # it runs out of steps again; what matters is what it read
-    stuck_helper.run({"question": "What's the temperature in Tokyo?"})
-first_read = stuck_helper.llm.calls[3][0]  # calls 0-2 were the first task
+calls = stuck_helper.llm.calls  # every call the helper's model answered, with what it read
 fresh = Agent(stuck_helper.llm, stuck_helper.registry, stuck_helper.system_prompt, max_steps=3)
-with suppress(StepLimitReached):
-    fresh.run({"question": "What's the temperature in Tokyo?"})
-print("the used helper's first call on task 2 read", len(first_read), "messages, task 1's question second:",
-      repr(first_read[1].content))
-print("a fresh copy's first call read", len(stuck_helper.llm.calls[6][0]), "messages")
-assert first_read[1].content == "What's the temperature in Paris?" and len(stuck_helper.llm.calls[6][0]) == 2
+first_reads = []
+for agent in (stuck_helper, fresh):  # both run out of steps; what matters is what their first call read
+    n = len(calls)
+    with suppress(StepLimitReached):
+        agent.run({"question": "What's the temperature in Tokyo?"})
+    first_reads.append(calls[n][0])
+used_read, fresh_read = first_reads
+print(f"on task 2 the used helper's first call read {len(used_read)} messages (task 1's question second: "
+      f"{used_read[1].content!r}), a fresh copy's {len(fresh_read)}")
+assert used_read[1].content == "What's the temperature in Paris?" and len(fresh_read) == 2
 
 # %% [markdown]
 # ### Exercise 11.1: a helper with a second chance
@@ -104,11 +103,10 @@ assert first_read[1].content == "What's the temperature in Paris?" and len(stuck
 #    `task` with the template's `max_steps`, and return its answer;
 # 2. if that try runs out of steps, try once more, on another fresh folder, with **twice** the template's `max_steps`;
 # 3. if the second try runs out of steps too, return a note that starts with `"Error:"` and names the task. The step
-#    limit never escapes; anything else does: a helper whose tool raises, or whose model can't be reached, must end
-#    the run, so catch `StepLimitReached` and nothing wider.
+#    limit never escapes, and nothing else is caught: a broken tool or an unreachable model must end the run.
 #
-# The check gives your function helpers this notebook doesn't show (some finish at once, some need the second try,
-# some never finish, one has a broken tool) and counts the model calls of each try. It refuses an answer that hands
+# The check gives your function helpers this notebook doesn't show (one has a broken tool) and counts each try's
+# model calls. It refuses an answer that hands
 # the work to the package's `subagent_tool` (below) or the `SubagentTool` class behind it: that one gives no second
 # chance.
 
@@ -127,8 +125,7 @@ check("11.1", ask_twice)
 # %%
 notebook_ask_twice = reference("11.1")
 hopeless = Agent(looping_manager(), weather_registry(), "You look up temperatures.", max_steps=3)
-print(notebook_ask_twice(hopeless, "What's the temperature in Paris?"))
-print("model calls:", len(hopeless.llm.calls), "| one try would have made", hopeless.max_steps)
+print(notebook_ask_twice(hopeless, "What's the temperature in Paris?"), "| model calls:", len(hopeless.llm.calls))
 assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 
 # %% [markdown]
@@ -136,8 +133,8 @@ assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 # finish (3 + 6 calls against 3); which one you have shows only in the trace.
 #
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
-# (its model, tools, system prompt, listeners and `max_steps`), every call runs a fresh copy on an empty folder, the
-# tool takes one argument, `task`, and `.subagent.runs` records each delegation. Of the failures inside the helper,
+# (with its listeners and `max_steps`), every call runs a fresh copy on an empty folder, the tool takes one argument,
+# `task`, and `.subagent.runs` records each delegation. Of the failures inside the helper,
 # it turns only the step limit into a note, as yours does (what it does with a bad `task` is question 2).
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
@@ -151,15 +148,9 @@ helper_llm = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris is 18°C.
                          + [[("get_weather", {"city": "Tokyo"})]] * 3, name="scripted: helper, stuck on Tokyo")
 helper = Agent(helper_llm, weather_registry(), "You look up one temperature.", max_steps=3)
 ask = subagent_tool(helper, "ask_weather_helper", "Ask the weather helper to look up one temperature.")
-
-
-def manager_answer(messages, tools):
-    found = [m.content for m in messages if isinstance(m, ToolMessage) and not m.content.startswith("Error")]
-    return f"{' '.join(found)} I could not get the other temperature: the helper gave up."
-
-
-manager_llm = ScriptedLLM([[("ask_weather_helper", {"task": f"What's the temperature in {city}?"})]
-                           for city in ("Paris", "Tokyo")] + [manager_answer], name="scripted: manager")
+delegations = [[("ask_weather_helper", {"task": f"What's the temperature in {city}?"})] for city in ("Paris", "Tokyo")]
+manager_llm = ScriptedLLM(delegations + ["Paris is 18°C. I could not get Tokyo's temperature: the helper gave up."],
+                          name="scripted: manager")
 registry = ToolRegistry()
 registry.add(ask)
 manager = Agent(manager_llm, registry, "You delegate weather questions to a helper.", observers=[ConsoleLogger()])
@@ -173,18 +164,18 @@ reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model
 
 # %% [markdown]
 # The manager reads one slip per task, but the helper's calls are real calls: a delegation is cheap to read, not to
-# run. And the helper's step limit became a slip the manager read, so the manager's run finished.
+# run.
 #
 # ## Part 2 · Plan first, then execute
 #
 # The loop from notebook 01 is what the source article calls **ReAct**: the model decides the next step each round
 # from everything so far. **Plan-and-execute** splits that: a *planner* writes all the steps up front, an *executor*
 # carries them out one by one, and a *re-planner* updates the remaining steps when a result is unexpected (here: a
-# step fails). The article's motivation, stated there and not shown here: on tasks with many steps, a ReAct loop can
-# get stuck repeating an action after a step fails. Ours, beyond the article: a written plan can be read and bounded
-# before anything runs.
+# step fails). The article's motivation, in its words and not shown here: "When tasks involve high step counts, a basic
+# ReAct loop can get stuck in repetitive action loops if an execution step fails." Ours, beyond the article: a written
+# plan can be read and bounded before anything runs.
 #
-# It is a graph on notebook 07's engine, and the plan is data in its worksheet:
+# A graph on notebook 07's engine; the plan is data in its worksheet:
 
 # %%
 class PlanState(TypedDict):
@@ -244,9 +235,8 @@ check("11.2", read_plan)
 # any step not done; `stop` ends with no answer, results kept.
 
 # %%
-two_steps = ["Look up the temperature in Paris.", "Look up the temperature in Tokyo."]
-print("what a step's agent is asked, for step 2 of the running example:\n")
-print(step_question({"task": QUESTION, "plan": two_steps, "done": 1, "results": ["Paris is 18°C."]}))
+print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Paris.", "Look up the temperature in Tokyo."],
+                     "done": 1, "results": ["Paris is 18°C."]}))  # what step 2's agent is asked
 
 
 # %%
@@ -285,6 +275,10 @@ def refuse(state):  # the caller's approve(plan) said no: nothing has run
     return {"answer": None, "status": "refused"}
 
 
+# %% [markdown]
+# The wiring: a router read after every step, and the edges between the nodes.
+
+# %%
 MAX_REPLANS = 1
 
 
@@ -331,30 +325,24 @@ assert len(executor.calls) == 2 * 3 + 1  # three steps with tools (two calls eac
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
 # %% [markdown]
-# Twice the calls of the loop. Does each call at least read less? The words each call read, by notebook 10's
+# Twice the loop's calls. Does each call at least read less? Words read per call, by notebook 10's
 # `word_count` rule:
 
 # %%
 react_llm = four_round_manager()
 Agent(react_llm, weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})
-
-
-def words_read(llm):
-    return [word_count(messages, AssistantMessage(""))[0] for messages, _ in llm.calls]  # input words only
-
-
-react_reads = words_read(react_llm)
-plan_reads = words_read(planner) + words_read(executor)
-for name, reads in {"loop (ReAct)": react_reads, "plan-and-execute": plan_reads}.items():
-    print(f"{name:<17} model calls {len(reads):>2} | largest read {max(reads):>3} | all reads {sum(reads):>4}")
+react_reads, plan_reads = compare_reads(react_llm, planner, executor)  # each call's input words, as a table
 assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_reads)
 
 # %% [markdown]
 # On a task this small the plan loses on every count: each step's agent re-reads the task, its instructions and the
 # results so far, so even its largest read is bigger than the loop's. What it buys is not tokens (question 5).
 #
-# Here the planner puts a city with no teaching data in the middle; that step's agent tries until its `max_steps`,
-# and with no re-planner the graph routes to `stop`:
+# Here the planner puts a city with no teaching data second; that step's agent tries until its `max_steps`, and
+# there is no re-planner. **Predict first:** which nodes will the run visit, in order (the `path` printed above)?
+
+# %%
+guess_atlantis_path = ...  # your guess: a list of node names, such as ["plan", "execute"]
 
 # %%
 ATLANTIS_TASK = "What's the temperature in Paris, Atlantis and Tokyo, in Fahrenheit?"
@@ -363,22 +351,19 @@ ATLANTIS_PLAN = ("1. Look up the temperature in Paris.\n2. Look up the temperatu
                  "5. Write the answer from the results.")
 stuck_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm())
 stopped = stuck_graph.invoke(start(ATLANTIS_TASK))
-print("path:   ", " -> ".join(stuck_graph.path))
-print("status: ", stopped["status"], "| answer:", stopped["answer"])
-print(f"why:     {stopped['failed']}\nkept:    {stopped['results']}")
+reveal(guess_atlantis_path, list(stuck_graph.path), "the path", gated=True)
+print(f"status:  {stopped['status']} | answer: {stopped['answer']}\nwhy:     {stopped['failed']}\n"
+      f"kept:    {stopped['results']}")
 
 # %% [markdown]
 # A caller who had read that plan could have refused it: `approve` sees the plan and says whether it may run; a
 # refused plan ends the run `refused` before any step's agent is called.
 
 # %%
-def at_most_two_cities(plan):  # a caller's rule, for instance
-    return sum(step.startswith("Look up") for step in plan) <= 2
-
-
 refusing_executor = executor_llm()
-refused = build_plan_graph(planner_llm(ATLANTIS_PLAN), refusing_executor, approve=at_most_two_cities).invoke(
-    start(ATLANTIS_TASK))
+refused = build_plan_graph(planner_llm(ATLANTIS_PLAN), refusing_executor,  # a caller's rule: two cities at most
+                           approve=lambda plan: sum(step.startswith("Look up") for step in plan) <= 2
+                           ).invoke(start(ATLANTIS_TASK))
 print("status:", refused["status"], "| plan:", refused["plan"], "| executor calls:", len(refusing_executor.calls))
 assert refused["status"] == "refused" and refused["results"] == [] and refusing_executor.calls == []
 
@@ -395,8 +380,7 @@ assert refused["status"] == "refused" and refused["results"] == [] and refusing_
 #    into steps, with `parse_plan` or your `read_plan`); `failed` = `None`; `replans` = one more than
 #    before. Leave `results` and `done` alone, and change nothing in `state` itself (build a new list).
 #
-# The check gives your node failures this notebook never shows (other tasks, failures at other steps, re-planners
-# that answer with numbered or bulleted lists).
+# The check gives your node failures this notebook never shows.
 
 # %%
 REPLAN_PROMPT = ("A step of the plan failed. Write the steps that should follow the ones already done, as a "
@@ -418,14 +402,9 @@ check("11.3", replan)
 
 # %%
 notebook_replan = reference("11.3")
-
-
-def replan_node(replanner):
-    return lambda state: notebook_replan(state, replanner)  # the graph calls a node with the state only
-
-
 replanner = dropping_replanner(ATLANTIS_PLAN, "Atlantis")
-replan_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm(), replan_node(replanner))
+replan_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm(),
+                                lambda state: notebook_replan(state, replanner))  # a node gets the state only
 revised = replan_graph.invoke(start(ATLANTIS_TASK))
 print("what the re-planner was read:\n" + replanner.calls[0][0][-1].content + "\n")
 print("path:   ", " -> ".join(replan_graph.path))
@@ -440,9 +419,8 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # %% [markdown]
 # ## What is still open
 #
-# - **A helper's note is only as good as the manager that reads it.** Turning a step limit into a note keeps the
-#   manager running; whether it then reports honestly or makes up the missing number is the model's behaviour, which a
-#   scripted manager cannot show you. Check the final answer against the slips, as notebook 05 did.
+# - **A helper's note is only as good as the manager that reads it:** whether a real manager reports the gap or makes
+#   up the number, a scripted one cannot show. Check the answer against the slips (notebook 05).
 # - **A re-planner is a model too.** Ours is scripted and only drops a step; a real one may rewrite steps that were
 #   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
 #

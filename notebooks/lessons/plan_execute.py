@@ -24,7 +24,7 @@ from mingraph_lite.agents import Agent
 from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.graph.builder import END, START, StateGraph
 from mingraph_lite.llms.scripted import ScriptedLLM, word_count
-from mingraph_lite.messages import Message, SystemMessage, UserMessage
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from .conversation import celsius_read, current_turn, turn_results
 from mingraph_lite.course.scripts import number
 from mingraph_lite.course.weather import weather_registry
@@ -140,6 +140,16 @@ def executor_policy(messages: Sequence[Message], tools: Any) -> Any:
     if missing:  # asks (again) until it has a reading: a step it cannot do runs into max_steps
         return [("get_weather", {"city": city}) for city in missing]
     return " and ".join(f"{city} is {known[city]}°C" for city in cities) + "."
+
+
+def compare_reads(loop_llm: Any, planner: Any, executor: Any) -> tuple[list[int], list[int]]:
+    """Print and return the input words each call read (``word_count``): the loop's, then the plan's calls."""
+    def reads(llm: Any) -> list[int]:
+        return [word_count(messages, AssistantMessage(""))[0] for messages, _ in llm.calls]
+    loop, plan = reads(loop_llm), reads(planner) + reads(executor)
+    for name, counts in {"loop (ReAct)": loop, "plan-and-execute": plan}.items():
+        print(f"{name:<17} model calls {len(counts):>2} | largest read {max(counts):>3} | all reads {sum(counts):>4}")
+    return loop, plan
 
 
 def planner_llm(plan: str = DEFAULT_PLAN) -> ScriptedLLM:

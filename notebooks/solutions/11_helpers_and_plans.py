@@ -258,8 +258,10 @@ QUESTIONS = {
              "The line: `if state[\"failed\"]:` in route_after_execute.",
     "11.Q5": "A plan that can be read and refused before any step runs (the planner node's output, "
              "state['plan'], and the approve check on the edge after it, which sends a refused plan to refuse); "
-             "a step limit per step (max_steps in executor_node); and a clear place to stop, with what was done "
-             "kept (route_after_execute and the stop node).",
+             "a failed step that is named, not hidden: the executor node records it in state['skipped'] and the "
+             "finish node writes it into the answer (\"could not be done: ...\", the notebook's last run shows it); "
+             "and a clear place to stop, with what was done kept (route_after_execute and the stop node). The "
+             "step limit is not one of them: the loop's Agent has max_steps too.",
 }
 
 WRONG = {

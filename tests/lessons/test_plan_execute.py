@@ -5,6 +5,7 @@ import pytest
 from lessons.plan_execute import (
     DEFAULT_PLAN,
     build_plan_execute_graph,
+    compare_reads,
     dropping_replanner,
     executor_llm,
     initial_plan_state,
@@ -13,10 +14,12 @@ from lessons.plan_execute import (
     run_plan_execute,
     step_question,
 )
-from mingraph_lite.course.scripts import QUESTION
+from mingraph_lite.agents import Agent
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import graph_context
-from mingraph_lite.llms.scripted import ScriptedLLM
-from mingraph_lite.messages import UserMessage
+from mingraph_lite.llms.scripted import ScriptedLLM, word_count
+from mingraph_lite.messages import AssistantMessage, UserMessage
 from mingraph_lite.observers.recorder import EventRecorder
 
 
@@ -109,3 +112,15 @@ def test_listeners_hear_the_nodes_and_each_steps_agent():
     assert [e["node"] for e in recorder.of("node_start")] == ["plan", "execute", "execute", "execute",
                                                              "execute", "finish"]
     assert names.count("run_start") == 5 and names.count("model_reply") == 7  # the graph run and its 4 agents
+
+
+def test_compare_reads_returns_and_prints_each_calls_input_words_loop_first(capsys):
+    loop = four_round_manager()
+    Agent(loop, weather_registry(), SYSTEM_PROMPT).run({"question": QUESTION})
+    planner, executor = planner_llm(), executor_llm()
+    run_plan_execute(build_plan_execute_graph(planner, executor), QUESTION)
+    loop_reads, plan_reads = compare_reads(loop, planner, executor)
+    words = [word_count(messages, AssistantMessage(""))[0] for messages, _ in planner.calls + executor.calls]
+    assert plan_reads == words and len(loop_reads) == len(loop.calls) == 4
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("loop (ReAct)") and f"all reads {sum(plan_reads):>4}" in out[1]
