@@ -9,13 +9,12 @@
 # - recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
 # - list what a run must remember, and keep it in one record (you write `remembering_loop`);
 # - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
-# - read recorded runs of two real models, say what went wrong, and find a made-up number in any run's
-#   events with code (you write `first_made_up`);
+# - read two real models' recorded runs, and find a made-up number in a run's events (you write `first_made_up`);
 # - say why a real run's right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 92 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Everything runs offline: the managers are **scripted** (and say so), except the real models' recorded runs.
+# Everything runs offline: the managers are **scripted** (and say so), or real models' recorded runs.
 #
 # **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
 # Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an
@@ -25,8 +24,7 @@
 # %% [markdown]
 # ## Setup
 #
-# Notebook 01's menu, question and managers; `show_folder` prints a folder one line a message.
-# The words, from 01: the **manager** is the model; a **slip** is a tool call, an **answer slip** its result
+# Notebook 01's menu, question and managers; `show_folder` prints a folder. The words, from 01: the **manager** is the model; a **slip** is a tool call, an **answer slip** its result
 # (`ToolMessage`), an **errand** running one slip; the **folder** is the message list; the **answer** is the
 # model's final text.
 
@@ -89,7 +87,7 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 #
 # ## What a run has to remember
 #
-# Watch the sticky-note loop and list what must survive from one round to the next:
+# What must survive from one round to the next:
 #
 # | what | why | in `sticky_note_loop` |
 # |---|---|---|
@@ -99,8 +97,7 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 # | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 07: the worksheet) |
 # | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
 #
-# One object that holds them all is easier to pass around; a dataclass does it in a few lines. Note
-# `field(default_factory=...)`: it matters in a minute.
+# One dataclass holds them all. Note `field(default_factory=...)`: it matters in a minute.
 
 # %%
 from dataclasses import dataclass, field
@@ -125,9 +122,9 @@ print("same list?", first.messages is second.messages, "| second run's messages:
       "| first done?", first.done)
 
 # %% [markdown]
-# Each `RunContext()` gets its own list, because `default_factory` is called once per object. Write
-# `messages: list = []` instead and `dataclasses` refuses: a default is built **once**, when Python reads the
-# class, and a list built once would be shared by every object. That is the next trap.
+# `default_factory` is called once per object, so each `RunContext()` gets its own list. Write
+# `messages: list = []` and `dataclasses` refuses: a default is built **once**, when Python reads the class,
+# and would be shared by every object. That is the next trap.
 
 # %%
 try:
@@ -181,19 +178,17 @@ print(f"\nwhat the greeter's manager read on its FIRST call ({len(greeter_llm.ca
 show_folder(greeter_llm.calls[0][0])
 
 # %% [markdown]
-# `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class, not once per agent.
-# Every agent built without a memory gets that same object. So the greeter's manager read the weather
-# agent's whole conversation, under the weather instructions, because the greeter's own system prompt did
-# not exist yet when the folder was built.
+# `KeepAll(SYSTEM_PROMPT)` in the `def` line ran **once**, when Python read the class: every agent built
+# without a memory gets that one object. So the greeter's manager read the weather agent's whole
+# conversation, under the weather instructions.
 #
 # ### Exercise 02.1: fix the trap
 #
 # Write `FixedAgent`, a subclass of `NaiveAgent` that keeps its `memory` parameter and its `run`, and behaves
 # like this: two agents built without a memory never share a folder; each such folder starts with *that
 # agent's own* system prompt; and a memory the caller hands in is used as it is, even a new, empty one. The
-# check builds agents you have not seen and runs them. It refuses a `FixedAgent` that builds or runs the
-# package's `Agent` (say, to borrow its `.memory`): that default is already fixed, so it would test the
-# package's fix, not yours.
+# check builds agents you have not seen, and refuses a `FixedAgent` that borrows the package's `Agent` (its
+# `.memory`, say): that would test the package's fix, not yours.
 
 # %%
 class FixedAgent(NaiveAgent):
@@ -214,14 +209,13 @@ check("02.1", FixedAgent)
 # - `messages` is the folder: the system message, the question, then every reply and answer slip in order;
 #   the model reads `ctx.messages` each round;
 # - `step` is the number of model calls made so far;
-# - `scratch["errands"]` counts the errands run so far (a figure the caller wants without recounting the folder);
+# - `scratch["errands"]` counts the errands run so far;
 # - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
-#   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got, and
-#   nobody can mistake it for an answer.
+#   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got.
 #
-# The check runs it with another menu and other managers, twice in a row (two runs must not share anything),
-# and refuses a loop that hands the run to the package's `Agent`, or drives its `CallModel` and `RunTools`
-# steps: they keep the folder in a record of their own, and the record is yours to keep.
+# The check runs it with another menu and other managers, twice in a row (two runs must share nothing), and
+# refuses a loop that hands the run to the package's `Agent` or its `CallModel` and `RunTools` steps: they
+# keep a record of their own, and the record is yours to keep.
 
 # %%
 def remembering_loop(llm, registry, system_prompt, question, *, max_steps=10):
@@ -234,20 +228,17 @@ check("02.2", remembering_loop)
 # %% [markdown]
 # ## Real models on the same loop: two recorded runs, replayed
 #
-# So far every manager was scripted. Here are **real** ones, and their runs' records (the recorder's trace of
-# every event) are all we have to tell what went wrong: the two small models the course ships, run on
-# this question with the two weather tools by the course's experiment command, each run recorded to a trace
-# file (definition `finish-right`, variant "zero-shot": our system prompt and question, nothing else):
+# Now **real** managers: the course's two small models, run on this question and menu by the course's
+# experiment command, each run recorded to a trace file (definition `finish-right`, variant "zero-shot": our
+# system prompt and question, nothing else). The trace is all we have to tell what went wrong.
 #
 # | model | weights | run | settings |
 # |---|---|---|---|
 # | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
 #
-# Run #0 is SmolLM2's first recorded run; for Gemma we picked #3, and the cells after the prediction say why.
-#
-# `ReplayLLM` hands back the recorded replies in order, so these cells need no model and give the same
-# result every time.
+# Run #0 is SmolLM2's first; for Gemma we picked #3 (the cells below say why). `ReplayLLM` hands back the
+# recorded replies in order: no model needed, the same result every time.
 #
 # **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
 # answering?
@@ -258,8 +249,8 @@ my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" ea
 # %%
 from pathlib import Path
 
-from mingraph_lite import ReplayLLM, read_trace
-from lessons.replies import recorded_model, show_replies, show_sampled_runs
+from mingraph_lite import ReplayLLM
+from lessons.replies import recorded_model, show_cut_arguments, show_replies, show_sampled_runs
 
 RUNS = Path("..") / "data" / "experiments" / "finish-right"
 RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
@@ -284,13 +275,12 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # %% [markdown]
 # **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
-# Then it sent the same slip five more times, each time reading the answer slip (the tool result) `86`, until the ceiling
-# stopped it. The cell below checks each of those claims against the trace, and prints one `tool_call` and
-# one `tool_return` event so you see their fields (exercise 02.3 reads them).
+# Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
+# stopped it. The cell below checks these claims against the trace, and prints a `tool_call` and a
+# `tool_return` event (exercise 02.3 reads them).
 #
-# Gemma's #3 is one of the 9 of its 16 zero-shot runs that answered without a tool (the cells further down
-# count them). No zero-shot run of either model answers this question right; the section "A real run that
-# works" replays one that does.
+# Gemma's #3 is one of its 9 zero-shot runs (of 16) that answered without a tool (counted below). No zero-shot
+# run of either model answers right; "A real run that works" replays one that does.
 
 # %%
 replies = real["SmolLM2-135M"].of("model_reply")
@@ -313,28 +303,18 @@ print("one tool_return event:", real["SmolLM2-135M"].of("tool_return")[0])
 show_sampled_runs(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
-# From run to run the made-up number changes, but the mistake does not. A JSON schema shapes each slip's
-# arguments; it cannot make them sensible, nor make every slip *parse*: the adapter also caps the tokens of each piece of a
-# reply, and a slip whose arguments were cut off there is kept as text (exercise 02.3 below has to handle
-# it). The cell counts them: none of SmolLM2's, 17 of Gemma's 72, in 3 runs, each a number with endless zeros.
+# The made-up number changes from run to run; the mistake does not. A JSON schema shapes a slip's arguments;
+# it cannot make them sensible, nor make every slip *parse*: a slip whose arguments are not valid JSON is kept
+# as text (02.3 has to handle it). None of SmolLM2's, 17 of Gemma's 72, in 3 runs, each a number with endless
+# zeros, cut off before its closing brace:
 
 # %%
-import re
-
-for folder in ("smollm2-135m", "gemma3-270m"):
-    calls = [(trace.stem, event["arguments"]) for trace in sorted((RUNS / folder / "traces").glob("zero-shot-*.jsonl"))
-             for event in read_trace(trace) if event["event"] == "tool_call"]
-    cut = [(run, arguments) for run, arguments in calls if not isinstance(arguments, dict)]
-    print(f"{folder:<13} {len(calls)} tool calls; kept as text: {len(cut)}, in runs {sorted({r for r, _ in cut})}")
-    assert (len(calls), len(cut)) == {"smollm2-135m": (96, 0), "gemma3-270m": (72, 17)}[folder]
-    assert all(not arguments.rstrip().endswith("}") for _, arguments in cut)  # cut off before the closing brace
-    assert all(re.search(r"\.\d*0{20,}$", arguments.rstrip()) for _, arguments in cut)  # a number with endless zeros
-print("for example:", cut[0][1][:40] + "...")
+show_cut_arguments(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
 # `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
-# A local model has no JSON tool API: the adapter writes the menu *into the prompt* as text, with a reply
+# Our local adapter has no JSON tool API: it writes the menu *into the prompt* as text, with a reply
 # format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
 
 # %%
@@ -348,26 +328,25 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 
 # %% [markdown]
 # The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in: tiny models imitate the surface of their prompt. And look at what our loop did with it: no slips, so the loop took its way out (an answer), and the
-# run ended after one call, "answered". The ceiling cannot catch this; the loop only checks *whether* the model answered, not *what* it answered.
-#
-# For SmolLM2 the **ceiling** turned "never stops" into six model calls and a `StepLimitReached`, with **no
-# fake answer**. For Gemma nothing in the loop could help; only reading the trace shows the problem (notebook
-# 05 sorts mistakes like these).
+# filling it in, as in all 9 of its answers without a tool (the sampled-runs cell counted them). No slips, so
+# the loop took its way out (an answer) after one call. The ceiling cannot catch this: the loop checks
+# *whether* the model answered, not *what*. For SmolLM2 the **ceiling** turned "never stops" into six calls
+# and a `StepLimitReached`, with **no fake answer**; for Gemma only reading the trace shows the problem.
 
 # %% [markdown]
 # ### Exercise 02.3: find the made-up number in any run
 #
-# You found SmolLM2's made-up 30 by reading. Now let code read. Write `first_made_up(events)`: given a run's
-# events (the trace dicts an `EventRecorder` keeps, or `read_trace(path)` returns; not a `RunContext`'s
-# messages), return the `step` of the first model call that asked to convert a temperature **no `get_weather`
-# had returned** before it: a `"tool_call"` event of `to_fahrenheit` whose `celsius` is not among the numbers
-# in the `"tool_return"` events of `get_weather` of an *earlier* step. A slip written in the same reply as
-# its `get_weather` is a guess, even a lucky one. Return `None` when the run made up no number. Compare numbers, not
-# text (`"18"`, `18` and `18.0` are one temperature); `re.findall(r"-?\d+(?:\.\d+)?", text)` finds the
-# numbers in a text. One more thing real runs do: when a model writes arguments that are not valid JSON, the
-# event keeps them as text instead of a dict; no number was read from them, so count that slip as made up.
-# The check runs it on scripted runs and on the 30 recorded zero-shot runs this notebook did not replay.
+# Write `first_made_up(events)`: given a run's events (the trace dicts an `EventRecorder` keeps, or
+# `read_trace(path)` returns), return the `step` of the first `"tool_call"` of `to_fahrenheit` whose `celsius`
+# **no `get_weather` had returned** before it:
+#
+# - `None` when the run made up no number;
+# - known numbers come from `"tool_return"` events of `get_weather` of an *earlier* step only;
+# - a slip in the same reply as its `get_weather` is a guess, even a lucky one;
+# - compare numbers, not text (`"18"`, `18`, `18.0` are one); `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them;
+# - arguments kept as text (not a dict) count as made up: no number was read from them.
+#
+# SmolLM2's run above gives `1`. The check runs it on scripted runs and the 30 recorded runs not replayed here.
 
 # %%
 def first_made_up(events):
@@ -380,11 +359,10 @@ check("02.3", first_made_up)
 # %% [markdown]
 # ## A real run that works
 #
-# The same model can finish right. A teacher's definition, `data/experiments/finish-right-3.toml`, changed what
-# the model reads and how it samples, never the loop or the weights: the system prompt spells out the steps,
-# each tool result names its input (`Paris: 18°C`, `18°C = 64°F`), three worked examples on other cities sit in
-# the folder before the question, the answer is asked for in one line, and sampling is at temperature 0.1. The
-# run replayed here, with nothing edited:
+# The same model can finish right. `data/experiments/finish-right-3.toml` changed what the model reads and
+# how it samples, never the loop or weights: a system prompt that spells out the steps, tool results that
+# name their input (`Paris: 18°C`), three worked examples on other cities before the question, a one-line
+# answer, temperature 0.1. The run replayed here, unedited:
 #
 # | model | weights | definition, variant | run | settings |
 # |---|---|---|---|---|
@@ -417,8 +395,8 @@ assert not any(city in str(named["named, T=0.1"].messages) for city in ("Paris",
 assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt and "each city" not in SYSTEM_PROMPT
 
 # %% [markdown]
-# One run is not a rate. How often each variant finished right over 16 seeds, with 95% intervals, is in
-# `data/experiments/README.md` (section `finish-right-3`); notebook 05 shows how to read such intervals.
+# One run is not a rate: `data/experiments/README.md` (section `finish-right-3`) gives each variant's rate
+# over 16 seeds, with 95% intervals.
 #
 # Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
 # at temperature 0.3. One of its right runs, #6 (seed 306, `max_steps=6`), replayed: the numbers are right,
@@ -435,10 +413,9 @@ print("what the lab's classifier reads in it:", stated_fahrenheit(gemma_right))
 assert stated_fahrenheit(gemma_right) == {"Paris": 64.0, "Tokyo": 75.0}
 
 # %% [markdown]
-# The lab's classifier reads the first °F after each city (the cell shows what it read), so it counts this
-# run right; a person would not paste that reply anywhere, and every one of Gemma's 13 right runs goes on like
-# this (`tests/notebooks/test_real_runs.py` reads them all). Right numbers and a clean
-# answer are two checks, not one.
+# The lab's classifier reads the first °F after each city, so it counts this run right; nobody would paste
+# that reply anywhere, and all 13 of Gemma's right runs go on like this (`tests/notebooks/test_real_runs.py`
+# reads them). Right numbers and a clean answer are two checks, not one.
 
 # %% [markdown]
 # ## Your model, same loop
@@ -463,14 +440,13 @@ print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, 
 # ## What is still open
 #
 # - **The rulebook**: a new situation means editing every branch of the sticky-note loop (notebook 03: cards).
-# - **A tool that fails** stops the run with a slip left unanswered in the folder, which providers refuse, so
-#   the *next* run breaks too (notebook 03).
+# - **A tool that fails** leaves a slip unanswered in the folder, and the *next* run breaks too (notebook 03).
 # - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 11).
 
 # %% [markdown]
 # ## Questions
 #
-# Answers are in the solutions; the cells after the list check questions 1 to 3 against the code or the recordings.
+# Answers are in the solutions; the cells below check questions 1 to 3.
 #
 # 1. After the trap section's two `NaiveAgent`s (weather, then greeter) ran, a third is built without a
 #    memory and asked "Hi!". How many messages does its manager read on its first call?

@@ -15,17 +15,17 @@
 #
 # **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
 # version); Python dataclasses.
-# **Time:** about 92 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
-# All runs are scripted (no model, no network), and say so. The cards, the folder-versus-card table and the
-# split of errors by who can fix them follow the article *The State and
+# All runs are scripted, and say so. The cards, the folder-versus-card table and the split of errors by who
+# can fix them follow the article *The State and
 # Observer Patterns in a Python Agent Loop* (author not named in the copy this course was built from).
 #
 # **Words and their code names** (one name each, used throughout):
 # the **manager** is the model (`llm`); a **slip** is a tool call (`ToolCall`), an **answer slip** its result
 # (`ToolMessage`); the **folder** is the message list (`desk.folder`, `agent.memory`); the **ceiling** is
 # `max_steps`; the **sticky note** is 02's `situation` variable ("errands": slips to run, "hung up": over); a
-# **card** is a class, `CallingModel`, `RunningTools` or `Finished` (the package's add a leading `_`); the
+# **card** is a class, `CallingModel`, `RunningTools` or `Finished` (the package's names add a leading `_`); the
 # **desk** (`Desk`) holds what every card may read and write.
 
 # %%
@@ -49,32 +49,11 @@ registry = weather_registry()
 # %% [markdown]
 # ## Where we left off: the sticky note
 #
-# Notebook 02's sticky-note loop again, without its printing.
+# Notebook 02's `sticky_note_loop`, which you read there, is loaded without its printing
+# (`lessons/sticky_note.py`; `tests/lessons/test_sticky_note.py` checks that it is the same code).
 
 # %%
-def sticky_note_loop(llm, registry, question, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
-    situation, step, answer = "waiting", 0, None            # the sticky note, and what it drags along
-    while situation != "hung up":
-        if situation == "waiting":
-            if step == max_steps:
-                situation = "hung up"
-                continue
-            step += 1
-            response = llm.generate(folder, registry.tools)
-            folder.append(response.message)
-            if response.message.tool_calls:
-                situation = "errands"
-            else:
-                answer, situation = response.message.content, "hung up"
-        elif situation == "errands":
-            for slip in folder[-1].tool_calls:
-                folder.append(registry.run(slip))
-            situation = "waiting"
-    if answer is None:
-        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=step)
-    return answer
-
+from lessons.sticky_note import sticky_note_loop
 
 print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION))
 
@@ -90,8 +69,7 @@ print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION))
 # - **Finished**: "nothing more to do."
 #
 # Your only habit: *do what the card says, then pick up the card it hands you.* Each card carries its own
-# data (the step number, the slips to run), so no shared counter has to be kept in sync. The desk holds what
-# every card may read and write.
+# data (the step, the slips to run), so there is no loose counter; the desk holds what every card shares.
 
 # %%
 class Desk:
@@ -136,8 +114,8 @@ class Finished:
 
 
 # %% [markdown]
-# Each `run` names in its return annotation the cards it can hand over, so `card_transitions` draws the diagram
-# from the code: it starts at `CallingModel` and follows every card each annotation names. The labels are ours.
+# Each `run`'s return annotation names the cards it can hand over, so `card_transitions` draws the diagram
+# from the code, starting at `CallingModel`. The labels are ours.
 
 # %%
 SPOTS = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
@@ -149,8 +127,8 @@ draw_cards(SPOTS, [(*arrow, LABELS[arrow]) for arrow in arrows],
            title="three cards; each arrow is a card handing over the next one (read from the code)")
 
 # %% [markdown]
-# And the loop that holds them. It never asks where it is: the card in hand already is the answer. It
-# prints both kinds of "state" each time it picks up a card: the card, and the folder's size.
+# And the loop. It never asks where it is: the card in hand is the answer. Each time it picks up a card it
+# prints both kinds of "state": the card, and the folder's size.
 #
 # **Predict first:** with the three-round manager, how many times will you pick up the *CallingModel* card?
 
@@ -159,9 +137,9 @@ my_guess_waiting = ...  # a number
 
 
 # %%
-def card_loop(desk, question, *, first=None, show=True):
+def card_loop(desk, question, *, show=True):
     desk.folder.append(UserMessage(question))
-    card = first or CallingModel(step=1)   # the first card: ours, unless you hand in another
+    card = CallingModel(step=1)
     picked = []
     while card is not None:
         picked.append(type(card).__name__)
@@ -201,8 +179,8 @@ print(agent.llm.name, "->", agent.run({"question": QUESTION})["answer"])
 print("\n".join(f"{card:<14} | folder: {size:>2} messages" for card, size in agent.cards))
 
 # %% [markdown]
-# The differences: the package's desk is `_Run` (with `announce`, for notebook 04's listeners); `_Finished`
-# also carries why the run ended; a failure is wrapped in `_Stopped`, so every open slip is answered first.
+# The differences: the package's desk is `_Run` (with `announce`, for notebook 04); `_Finished` also carries
+# why the run ended; a failure goes through `_Stopped`, which answers every open slip first.
 
 # %% [markdown]
 # ### Exercise 03.1: which cards, in which order?
@@ -240,7 +218,7 @@ except StepLimitReached as e:
 print("model calls:", len(stuck.llm.calls), "| cards:", " -> ".join(card for card, _ in stuck.cards))
 
 # %% [markdown]
-# Three model calls, four `CallingModel` cards: the last one only meets the ceiling, the rule your 03.1 needed.
+# Three model calls, four `CallingModel` cards: the last only meets the ceiling.
 
 # %% [markdown]
 # ## A new situation: ask a human when a city is unknown
@@ -254,10 +232,10 @@ except ToolArgsError as e:
     print(f"{type(e).__name__}: {e}")
 
 # %% [markdown]
-# The registry files this as a slip filled in wrong (`ToolArgsError`), but no slip the model writes will put
-# Reykjavik in our data. A person at the desk might know. So we add a situation: **when a slip asks about an
-# unknown city, ask a human before running it, and hand their answer back as the answer slip**. The human here
-# is scripted (`ScriptedHuman`, in `lessons/errands.py`): it answers from notes, and lists whom it was asked about.
+# The registry files this as a slip filled in wrong (`ToolArgsError`), but no slip will put Reykjavik in our
+# data. A person might know. So we add a situation: **when a slip asks about an unknown city, ask a human
+# before running it, and hand their answer back as the answer slip**. The human is scripted (`ScriptedHuman`,
+# in `lessons/errands.py`): it answers from notes, and lists whom it was asked about.
 
 # %%
 def knows(city):
@@ -268,7 +246,7 @@ def knows(city):
 # %% [markdown]
 # ### Exercise 03.2: ask a human, in the sticky-note loop
 #
-# Copy `sticky_note_loop` from the top of this notebook into the cell below as
+# Copy notebook 02's `sticky_note_loop` (without its `print` line) into the cell below as
 # `sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)` and add the new situation:
 # a `get_weather` slip whose city is not `knows(...)` must not run; instead the note says `"asking human"`,
 # and that branch puts `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` in the folder.
@@ -318,27 +296,27 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Your cards in a whole run of `card_loop`. Our `CallingModel` names its successor itself
-# (`return RunningTools(...)`), so a new errands card also means editing `CallingModel`. The cell hides that
-# edit by pointing the name `RunningTools` at your card for the run; the count below adds the line back.
-# Before 03.3 is done, it runs our cards.
+# Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands over whatever the
+# name `RunningTools` means when it runs (`return RunningTools(...)`), so a new errands card means editing
+# that line. The cell makes that one edit from outside, by pointing the name at your card for the run; the
+# count below counts the line.
 
 # %%
 ours = reference("03_state_cards")                     # our versions of both exercises (a module), unprinted
-human, whose, first = ScriptedHuman({"Reykjavik": "9"}), "your cards", None
 try:
     RunningToolsAskingHuman((), 1).run(Desk(None, registry, ""))   # no slips: a done card hands back CallingModel(2)
 except NotImplementedError:
-    whose, first = "03.3 not done yet, so our cards", ours.CallingModel(step=1)
-plain = RunningTools
-try:
-    RunningTools = RunningToolsAskingHuman             # stands in for editing CallingModel's hand-over line
-    desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
-    answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", first=first, show=False)
-finally:
-    RunningTools = plain
-print(f"{whose}: {' -> '.join(picked)}")
-print("answer:", answer, "| the human was asked about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
+    print("03.3 not done yet: do it first, and this cell runs your cards")
+else:
+    plain, RunningTools = RunningTools, RunningToolsAskingHuman   # CallingModel's hand-over line, edited from outside
+    try:
+        human = ScriptedHuman({"Reykjavik": "9"})
+        desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
+        answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", show=False)
+    finally:
+        RunningTools = plain
+    print(f"your cards: {' -> '.join(picked)}")
+    print("answer:", answer, "| asked the human about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
 
 
 # %% [markdown]
@@ -351,16 +329,15 @@ errands = cost(inspect.getsource(RunningTools.run), inspect.getsource(ours.Runni
 new_card = len(inspect.getsource(ours.AskingHuman).splitlines())
 print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
 print(f"cards:       {errands[1]} lines changed in {errands[0]} place of RunningTools.run, plus a new card of {new_card} "
-      f"lines, plus CallingModel's one hand-over line (the edit the rebinding above hid)")
+      f"lines, plus CallingModel's one hand-over line")
 assert errands[0] + 1 < sticky[0] and errands[1] + 1 + new_card > sticky[1]
 
 # %% [markdown]
 # These are our own two versions, diffed: another author would get other numbers, and lines are not effort.
-# The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one card
-# that hands over to them), where the sticky note reopened the one function every situation runs. **The
-# rules stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over:
-# each card names its successors, so the arrows are spread over the classes (which is why we drew them from the
-# code). A desk that kept a table of cards by role would remove even that line. For situations that overlap,
+# The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one that
+# hands over to them), where the sticky note reopened the one function every situation runs. **The rules
+# stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over
+# (each card names its successors, which is why we drew the arrows from the code). For situations that overlap,
 # Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and pushdown machines.
 
 # %% [markdown]
@@ -397,7 +374,7 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 
 # %% [markdown]
-# The folder now ends with two unanswered slips. OpenAI's chat API refuses such a conversation (error 400: "An
+# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400: "An
 # assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'",
 # reported in many projects' issues), and the folder outlives the run: the **next** question would fail too.
 #
@@ -440,9 +417,8 @@ assert not unanswered(desk.folder)
 # refuses (`ToolArgsError`), such as an unknown city (`tests/notebooks/test_nb03_claims.py` checks
 # ours and LangGraph's).
 #
-# Now two whole runs on one package `Agent`: run 1 with the service down, run 2 after it comes back. After
-# run 1 every slip has its answer slip, so the folder is still valid, and run 2's manager reads it all and
-# carries on.
+# Now two runs on one package `Agent`: run 1 with the service down, run 2 after it comes back. After run 1
+# every slip has its answer slip, so the folder is still valid for run 2.
 
 # %%
 agent = Agent(two_city_manager("Paris", "Tokyo", runs=2), flaky, SYSTEM_PROMPT)
@@ -463,7 +439,7 @@ assert not unanswered(agent.memory.messages())  # every slip, the failed run's i
 # %% [markdown]
 # ## Questions
 #
-# Answers are in the solutions; cells below check questions 1 to 3 by running the code.
+# Answers are in the solutions; the cells below check questions 1 to 3.
 #
 # 1. With our cards that ask a human, one reply holds three `get_weather` slips: Paris, Reykjavik, Quito (the
 #    last two unknown). How many cards are picked up after that reply's `CallingModel` and before the next one?

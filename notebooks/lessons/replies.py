@@ -48,9 +48,27 @@ def show_sampled_runs(runs: Path) -> None:
     no_tool = [end["answer"] for calls, end in gem if not calls]
     echoes = sum("your answer" in answer.lower() for answer in no_tool)
     limit = sum(end["reason"] == "step limit" for calls, end in gem if calls)
-    print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; {limit} of the "
-          f"other {len(gem) - len(no_tool)} hit the step limit")
+    others = len(gem) - len(no_tool)
+    print(f"Gemma, {len(gem)} sampled runs: {len(no_tool)} answered at once, without a tool; "
+          f"{'all' if limit == others else limit} of the other {others} hit the step limit")
     print(f"  answers that copy the reply format's placeholder '<your answer>': {echoes} of {len(no_tool)}")
 
 
-__all__ = ["first_slips_and_ends", "recorded_model", "show_replies", "show_sampled_runs"]
+def cut_arguments(traces: Path, variant: str = "zero-shot") -> tuple[int, list[tuple[str, str]]]:
+    """How many slips the runs of ``variant`` wrote, and (run, arguments) for each whose arguments were kept as text."""
+    calls = [(trace.stem, event["arguments"]) for trace in sorted(traces.glob(f"{variant}-*.jsonl"))
+             for event in read_trace(trace) if event["event"] == "tool_call"]
+    return len(calls), [(run, arguments) for run, arguments in calls if not isinstance(arguments, dict)]
+
+
+def show_cut_arguments(runs: Path) -> None:
+    """Print, per model, the zero-shot slips whose arguments were not valid JSON (tests/lessons checks the figures)."""
+    for folder in ("smollm2-135m", "gemma3-270m"):
+        total, cut = cut_arguments(runs / folder / "traces")
+        print(f"{folder:<13} {total} tool calls; kept as text: {len(cut)}, in runs {sorted({r for r, _ in cut})}")
+        if cut:
+            print("  for example:", cut[0][1][:40] + "...")
+
+
+__all__ = ["cut_arguments", "first_slips_and_ends", "recorded_model", "show_cut_arguments", "show_replies",
+           "show_sampled_runs"]

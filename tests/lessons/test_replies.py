@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from lessons.replies import first_slips_and_ends, show_sampled_runs
+from lessons.replies import cut_arguments, first_slips_and_ends, show_cut_arguments, show_sampled_runs
 
 RUNS = Path(__file__).resolve().parents[2] / "data" / "experiments" / "finish-right"
 
@@ -24,4 +25,15 @@ def test_show_sampled_runs_prints_the_counts(capsys):
     show_sampled_runs(RUNS)
     out = capsys.readouterr().out
     assert "SmolLM2, 16 sampled runs:" in out and "16 hit the step limit" in out
-    assert "Gemma, 16 sampled runs: 9 answered at once, without a tool; 7 of the other 7 hit the step limit" in out
+    assert "Gemma, 16 sampled runs: 9 answered at once, without a tool; all of the other 7 hit the step limit" in out
+    assert "placeholder '<your answer>': 9 of 9" in out  # notebook 02: "in 9 of its 9 answers without a tool"
+
+
+def test_the_slips_kept_as_text_are_what_notebook_02_says(capsys):
+    assert cut_arguments(RUNS / "smollm2-135m" / "traces") == (96, [])
+    total, cut = cut_arguments(RUNS / "gemma3-270m" / "traces")
+    assert (total, len(cut), len({run for run, _ in cut})) == (72, 17, 3)
+    assert all(not arguments.rstrip().endswith("}") for _, arguments in cut)  # cut off before the closing brace
+    assert all(re.search(r"\.\d*0{20,}$", arguments.rstrip()) for _, arguments in cut)  # a number, endless zeros
+    show_cut_arguments(RUNS)
+    assert "gemma3-270m   72 tool calls; kept as text: 17" in capsys.readouterr().out
