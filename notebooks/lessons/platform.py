@@ -16,6 +16,7 @@ from typing import Any
 
 import inspect
 import time
+from datetime import datetime
 
 from mingraph_lite.observers.base import HOOKS, Observer
 
@@ -142,3 +143,14 @@ def show_events(events: Sequence[dict[str, Any]]) -> None:
 
 
 __all__ = ["SlowManager", "draw_platform", "heard_hooks", "listener_warnings", "show_events", "show_hooks"]
+
+
+def call_waits(events: Sequence[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """Seconds from each line to the next ``model_reply`` (the model at work) and ``tool_return`` (a tool), by ``ts``."""
+
+    def seconds(a: dict[str, Any], b: dict[str, Any]) -> float:
+        return (datetime.fromisoformat(b["ts"]) - datetime.fromisoformat(a["ts"])).total_seconds()
+
+    pairs = list(zip(events, events[1:]))
+    return ([seconds(a, b) for a, b in pairs if b["event"] == "model_reply"],
+            [seconds(a, b) for a, b in pairs if b["event"] == "tool_return"])

@@ -89,6 +89,14 @@ class WritesAtTheEnd(JsonLinesListener):
                 file.writelines(json.dumps(x) + "\n" for x in self.pending)
 
 
+class ReplacesTheFileEachTime(JsonLinesListener):
+    """Opens with "w" for every line: each write wipes the one before, and the file ends with one line."""
+
+    def _write(self, **line):
+        with self.path.open("w", encoding="utf-8") as file:
+            file.write(json.dumps(line) + "\n")
+
+
 class WritesPythonReprs(JsonLinesListener):
     def _write(self, **line):
         with self.path.open("a", encoding="utf-8") as file:
@@ -329,18 +337,23 @@ QUESTIONS = {
              "at the first and subtracts at the second.",
 }
 
-SOLUTIONS = {"04.1": JsonLinesListener, "04.2": 20, "04.3": ToolLedger,
+SOLUTIONS = {"04.1": JsonLinesListener, "04.2": (20, JsonLinesListener), "04.3": ToolLedger,
              "04.Q1": ["tool_call", "tool_return", "tool_call", "tool_error", "tool_return", "tool_return", "finish"],
              "04.Q2": 4, "04.Q3": 1}
 
 WRONG = {
     "04.1": [(WritesAtTheEnd, "the file did not yet hold"), (WritesPythonReprs, "is not JSON"),
-             (OverwritesTheFile, "open the file for appending"), (OnlyTools, "each announcement needs its own line"),
+             (OverwritesTheFile, "open the file for appending"),
+             (ReplacesTheFileEachTime, "each write replaced the file"), (OnlyTools, "each announcement needs its own line"),
              (TraceRecorderInside, "package's TraceRecorder"), (EventRecorderInside, "none of its lines is yours"),
              (SkipsToolError, "no tool_error line"), (WritesTheObjects, "plain data"),
              (ForgetsTheImport, "never defined or imported"), (DelegatesThroughGetattribute, "__getattribute__"),
              (SpelledByEventDict, "event_dict write each line")],
-    "04.2": [(16, "one per announcement"), (18, "run_start at the start and finish at the end")],
+    "04.2": [((16, JsonLinesListener), "one per announcement"),
+             ((18, JsonLinesListener), "run_start at the start and finish at the end"),
+             ((24, JsonLinesListener), "wrote fewer lines"), (("20", JsonLinesListener), "whole number"),
+             ((20, OnlyTools), "pass 04.1 first"), ((20, TraceRecorder), "the check wants yours"),
+             (20, "pass your prediction and your 04.1 class")],
     "04.3": [(LedgerFromToolCalls, "never started"), (LedgerFromAnswers, "share one ticket number"),
              (LedgerCountsErrorsAsResults, "is not a result"), (LedgerSharedDicts, "share one pair of dicts"),
              (LedgerOnTheRecorder, "write the hooks yourself"), (LedgerWithARecorderInside, "write the hooks yourself"), (LedgerReadsTheReplyAsAMessage, "gets an LLMResponse"),

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from lessons.platform import draw_platform, heard_hooks, listener_warnings, show_events, show_hooks
+from lessons.platform import call_waits, draw_platform, heard_hooks, listener_warnings, show_events, show_hooks
 from lessons.predict import reveal
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
@@ -106,3 +106,13 @@ def test_slow_manager_waits_before_each_reply_and_answers_as_its_script():
     reply = slow.generate([], [])
     assert time.perf_counter() - start >= 0.05
     assert reply.message.to_dict() == plain.generate([], []).message.to_dict()
+
+
+def test_call_waits_measures_each_model_reply_and_tool_return_from_the_line_before():
+    def line(event, second):
+        return {"event": event, "ts": f"2026-01-01T00:00:{second:06.3f}+00:00"}
+
+    events = [line("step_start", 0), line("model_reply", 2.5), line("tool_call", 2.5), line("tool_return", 2.504),
+              line("step_start", 3), line("model_reply", 4), line("finish", 4)]
+    model, tools = call_waits(events)
+    assert model == [2.5, 1.0] and [round(t, 3) for t in tools] == [0.004]

@@ -21,8 +21,8 @@ from mingraph_lite.observers.base import HOOKS, Observer, RecordingObserver, eve
 from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.tools import ToolRegistry
 from mingraph_lite.observers.trace import TraceRecorder, read_trace
-from mingraph_lite.course.scripts import SYSTEM_PROMPT, four_round_manager
-from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
+from mingraph_lite.course.scripts import SYSTEM_PROMPT
+from mingraph_lite.course.weather import weather_registry
 from ..platform import listener_warnings
 from . import Hint, NotDone, exercise
 from .nb03 import calls_seen
@@ -83,6 +83,9 @@ def _parse(lines: list[str]) -> list[dict[str, Any]]:
 
 def _compare(lines: list[dict[str, Any]], truth: list[dict[str, Any]]) -> None:
     names, expected = [line.get("event") for line in lines], [e["event"] for e in truth]
+    if len(names) == 1 < len(expected) and names == expected[-1:]:
+        raise Hint(f"the file holds only the run's last line, {names}: each write replaced the file: open it "
+                   "with 'a' (appending), not 'w', so every line stays")
     if names != expected:
         raise Hint(f"the file's events are {names}; a run announces {len(expected)} times, and each "
                    "announcement needs its own line, with \"event\" = the hook's name without on_")
@@ -301,97 +304,31 @@ def _five_rounds() -> ScriptedLLM:
                         "Paris: 64°F, Tokyo: 75°F"], name="scripted: five rounds")
 
 
-@exercise("04.2", kind="reasoning", title="how many lines will the trace hold?")
+@exercise("04.2", kind="reasoning", title="how many lines will your listener write?")
 def trace_lines(answer: Any) -> str:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "five.jsonl"
-        Agent(_five_rounds(), weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(path)]).run(
-            {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
-        truth = len(read_trace(path))
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of lines")
-    if answer != truth:
-        if answer == truth - 2:
+    prediction, listener = answer if isinstance(answer, tuple) and len(answer) == 2 else (answer, None)
+    if prediction is ...:
+        raise NotDone()
+    if not isinstance(prediction, int) or isinstance(prediction, bool):
+        raise Hint("predict with a whole number of lines")
+    if not (isinstance(listener, type) and issubclass(listener, Observer)):
+        raise Hint("pass your prediction and your 04.1 class: check(\"04.2\", (five_round_lines, JsonLinesListener))")
+    if listener.__module__.startswith("mingraph_lite"):
+        raise Hint(f"{listener.__name__} is the package's listener: the check wants yours, your 04.1 class")
+    with tempfile.TemporaryDirectory() as folder, listener_warnings():  # a crashing hook writes fewer lines
+        ours, yours = Path(folder) / "five.jsonl", Path(folder) / "yours.jsonl"
+        Agent(_five_rounds(), weather_registry(), SYSTEM_PROMPT, observers=[TraceRecorder(ours), listener(yours)]
+              ).run({"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
+        truth, wrote = len(read_trace(ours)), len(_lines(yours))
+    if wrote != truth:
+        raise Hint("your JsonLinesListener did not write one line per announcement on the five-round run: pass "
+                   "04.1 first, then run this check again with the same prediction")
+    if prediction != truth:
+        if prediction == truth - 2:
             raise Hint("two lines short: you seem to have counted the lines of each model call and each slip; a "
                        "run also writes two lines once: run_start at the start and finish at the end")
-        side = "more" if answer < truth else "fewer"
-        raise Hint(f"a trace holds {side} lines than that: one per announcement. Go back to the three-round trace "
-                   "above: which lines came once per run, which once per model call, which once per slip? Then "
-                   "count the five-round run's model calls and slips")
-    return f"{truth} lines: the trace has one line per announcement, nothing more"
-
-
-# --- Questions checked against a run ---------------------------------------------------------------
-
-
-def _second_of_three_fails() -> list[str]:
-    names = [event["event"] for event in _truth(_second_fails())]
-    return names[names.index("tool_call"):]
-
-
-@exercise("04.Q1", kind="reasoning", title="the announcements when the second of three tools fails")
-def check_failure_order(answer: Any) -> str:
-    truth = _second_of_three_fails()
-    if not isinstance(answer, list) or not all(isinstance(name, str) for name in answer):
-        raise Hint('answer with a list of event names, like ["tool_call", "tool_return", ...]')
-    if answer != truth:
-        if answer.count("tool_return") < truth.count("tool_return"):
-            raise Hint("every slip of the reply gets its answer slip, announced with on_tool_return: the failing "
-                       "one (after on_tool_error) gets on_tool_return too, and so does the third slip, which "
-                       "is never started")
-        raise Hint("walk the slips in order: which are started (tool_call), which fail (tool_error), and which "
-                   "get an answer slip (tool_return); the run's finish comes last")
-    return "right: " + ", ".join(truth)
-
-
-class _RaisesOnReply(Observer):
-    def on_model_reply(self, response: Any) -> None:
-        raise RuntimeError("this listener is broken")
-
-
-class _RaisesOnReturn(Observer):
-    def on_tool_return(self, result: Any) -> None:
-        raise RuntimeError("this listener is broken")
-
-
-@exercise("04.Q2", kind="reasoning", title="how many warnings from a listener broken in on_model_reply?")
-def check_warnings(answer: Any) -> str:
-    with listener_warnings() as warned:
-        Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[_RaisesOnReply()]).run(
-            {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of warnings")
-    if answer != len(warned):
-        raise Hint("the agent catches the listener's exception at every announcement it fails on, not only the "
-                   "first: how many times is on_model_reply announced in a four-round run?")
-    return f"right: {len(warned)} warnings, one per model reply; the run answered as if nobody were listening"
-
-
-@exercise("04.Q3", kind="reasoning", title="strict, and a listener broken in on_tool_return")
-def check_strict_stop(answer: Any) -> str:
-    ran: list[str] = []
-
-    def get_weather(city: str) -> str:
-        """Get the current temperature for a city, in degrees Celsius (counted in this check).
-
-        Args:
-            city: The city name.
-        """
-        ran.append(city)
-        return str(WEATHER[city]["celsius"])
-
-    counted = ToolRegistry()
-    counted.add(get_weather)
-    counted.add(to_fahrenheit)
-    with listener_warnings():
-        try:
-            Agent(four_round_manager(), counted, SYSTEM_PROMPT, observers=[_RaisesOnReturn()], strict=True).run(
-                {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
-        except RuntimeError:
-            pass
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Hint("answer with a whole number of tools run")
-    if answer != len(ran):
-        raise Hint("with strict=True a listener's exception is not caught: it stops the run at the first "
-                   "announcement it fails on. Which announcement comes right after the first tool has run?")
-    return f"right: {len(ran)} tool ran, then the listener's error stopped the run before the next one"
+        side = "more" if prediction < truth else "fewer"
+        raise Hint(f"your listener wrote {side} lines than that: one per announcement. Go back to the three-round "
+                   "trace above: which lines came once per run, which once per model call, which once per slip? "
+                   "Then count the five-round run's model calls and slips")
+    return f"right: your listener wrote {truth} lines on the five-round run, one per announcement, as you predicted"
