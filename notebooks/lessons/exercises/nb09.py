@@ -43,7 +43,7 @@ def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_to
 
 
 def smollm2_replay() -> Any:
-    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 10 twice."""
+    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 22, 20, then 10 four times."""
     return ReplayLLM.from_trace(FINISH / "smollm2-135m" / "traces" / "zero-shot-12.jsonl")
 
 
