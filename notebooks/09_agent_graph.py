@@ -9,7 +9,7 @@
 # - say why a run that reached END is not a run that is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
-# **Time:** about 69 minutes (estimated from length and exercises).
+# **Time:** about 68 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
 #
@@ -185,19 +185,12 @@ print(extended.draw_ascii(highlight=True))
 # 0.7, seed 112, at most 6 model calls, replayed with the worked example on the worksheet:
 
 # %%
-from mingraph_lite import SystemMessage, UserMessage
-from mingraph_lite.course.definition import load
-from mingraph_lite.graph import initial_agent_state
+from lessons.exercises.nb09 import replay_worked_example
 
 outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")
             for r in csv.DictReader((FINISH / m / "results.csv").read_text(encoding="utf-8").splitlines())}
 assert "right" not in outcomes  # every finish-right run: wrong slip, wrong final reasoning or never finished
-finish_right = load("finish-right")
-worked = next(v for v in finish_right.variants if v.name == "worked example")
-start = initial_agent_state(finish_right.question)
-start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
-closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-12.jsonl")
-ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
+start, ended, closest = replay_worked_example()  # the worked example's messages, then the question, replayed
 print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
       ended["model_steps"])
 print("answer, its first line:", ended["answer"].splitlines()[0])

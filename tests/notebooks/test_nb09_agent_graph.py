@@ -41,3 +41,12 @@ def test_smollm2_replays_docstring_says_what_the_run_converts():
     asked = [c.arguments["celsius"] for r in replay.responses for c in r.message.tool_calls]
     assert asked == [22, 20, 10, 10, 10, 10]
     assert "converts 22, 20, then 10 four times" in smollm2_replay.__doc__
+
+
+def test_the_worked_example_replay_starts_from_the_worked_example_and_ends_answered():
+    from lessons.exercises.nb09 import replay_worked_example
+
+    start, ended, closest = replay_worked_example()
+    assert [m.role for m in start["messages"]][0] == "system" and start["messages"][-1].role == "user"
+    assert len(start["messages"]) > 2 and ended["messages"][:len(start["messages"])] == start["messages"]
+    assert ended["stop_reason"] == "answered" and closest.responses[0].model.startswith("replay:gemma3")
