@@ -132,7 +132,7 @@ from lessons.exercises.nb09 import agent_with_router
 
 stopped = run_agent_graph(agent_with_router(reference("09.1"), ReplayLLM.from_trace(FINISH / "smollm2-135m" /
                                                                                     row["trace"])), QUESTION)
-print(f"stop_reason: {stopped['stop_reason']} | model calls: {stopped['model_steps']} of 6")
+print(f"stop_reason: {stopped['stop_reason']}")
 
 # %% [markdown]
 # ### Exercise 09.3: the node that gives up, and says why
@@ -162,9 +162,21 @@ check("09.3", give_up)
 # With the notebook's own node (loaded unprinted), the stopped run now says which call it refused to run again:
 
 # %%
-told = run_agent_graph(agent_with_router(reference("09.1"), ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"]),
-                                         hold=reference("09.3")), QUESTION)
+extended = agent_with_router(reference("09.1"), ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"]),
+                             hold=reference("09.3"))
+told = run_agent_graph(extended, QUESTION)
 print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {told['answer']}")
+
+# %% [markdown]
+# The graph the checks and these cells ran is wired by `agent_with_router` (no exercise's answer: the router and the
+# stopping node come in as arguments). Its `"hold"` node is one more superstep than the package's graph can take,
+# hence the `+ 1` on `max_steps`; the drawing marks with `*` the nodes this run visited:
+
+# %%
+import inspect
+
+print(inspect.getsource(agent_with_router))
+print(extended.draw_ascii(highlight=True))
 
 # %% [markdown]
 # The other way round: a run that **reached END** is not a run that is right. No `finish-right` run answers our
@@ -173,19 +185,12 @@ print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {t
 # 0.7, seed 112, at most 6 model calls, replayed with the worked example on the worksheet:
 
 # %%
-from mingraph_lite import SystemMessage, UserMessage
-from mingraph_lite.course.definition import load
-from mingraph_lite.graph import initial_agent_state
+from lessons.exercises.nb09 import replay_worked_example
 
 outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")
             for r in csv.DictReader((FINISH / m / "results.csv").read_text(encoding="utf-8").splitlines())}
 assert "right" not in outcomes  # every finish-right run: wrong slip, wrong final reasoning or never finished
-finish_right = load("finish-right")
-worked = next(v for v in finish_right.variants if v.name == "worked example")
-start = initial_agent_state(finish_right.question)
-start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
-closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-12.jsonl")
-ended = build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start)
+start, ended, closest = replay_worked_example()  # the worked example's messages, then the question, replayed
 print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
       ended["model_steps"])
 print("answer, its first line:", ended["answer"].splitlines()[0])
@@ -208,7 +213,7 @@ assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in en
 
 # %% [markdown]
 # **Still open:** a check of the answer itself, as the brief of notebook 07 checks its draft, is not a route of this
-# graph yet. **Next, notebooks 10 and 10:** memory and its cost; an agent wrapped as a tool, and plan-and-execute.
+# graph yet. **Next, notebooks 10 and 11:** memory and its cost; an agent wrapped as a tool, and plan-and-execute.
 
 # %% [markdown]
 # ## Questions

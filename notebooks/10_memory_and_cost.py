@@ -10,7 +10,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 92 minutes (estimated from length and exercises).
+# **Time:** about 86 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -21,13 +21,13 @@
 # %matplotlib inline
 import matplotlib.pyplot as plt
 
-from mingraph_lite import (AssistantMessage, KeepAll, LastN, Summarise, SystemMessage, ToolMessage, UserMessage,
-                           read_trace)
+from mingraph_lite import AssistantMessage, KeepAll, LastN, Summarise, SystemMessage, ToolMessage, UserMessage
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
 from lessons.conversation import (QUESTIONS, REAL_QUESTIONS, REAL_STRATEGIES, compare_on_active_model,
-                                  conversation_llm, describe_recording, real_trace, replay_conversation,
-                                  run_conversation, show_folder, summariser_llm)
+                                  conversation_llm, describe_recording, real_trace, real_trace_summaries,
+                                  replay_conversation, run_conversation, show_folder, show_real_claims,
+                                  summariser_llm)
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -254,8 +254,10 @@ assert all(run.remembers_first_city for run in long_runs.values())
 #
 # The scripted reader never misreads, and its "tokens" are words. So we also ran one real conversation, once, with a
 # shipped local model under each memory: four questions on one agent, with the course's prompt and tools. The notebook
-# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories;
-# `ReplayLLM` refuses a folder other than the one recorded, so each replay also checks what the memory read. The
+# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories.
+# `ReplayLLM` refuses a question's first folder if it differs from the one recorded, and at each later call compares
+# only the newest messages (the last reply and its answer slips), so the replay checks where each question starts
+# and what it adds, not every window's start. The
 # token counts are llama.cpp's (xllamacpp, in the packages line below) for all the model read: the first call read
 # 263 tokens for a folder of 29 words, as the model also reads the tool menu and its chat template's markers (a cell
 # below checks both numbers).
@@ -304,7 +306,7 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# What the model did, read from the traces (the cell after this one checks every sentence):
+# What the model did, read from the traces (the cell after this one checks each sentence and prints it):
 #
 # - **It answered no question, under any memory**: every question ran into the limit of 3 model calls (a 270M model
 #   is far from this task; the point is what each memory read it). Its **first reply is the same under all three**
@@ -318,58 +320,12 @@ plt.show()
 # - **`summarise-2-4`'s summaries are made up**: the first states a temperature no tool returned ("In Paris, it's 35
 #   degrees Fahrenheit"), and one reports a question the user never asked ("Which of the three cities is the
 #   coldest?"). Every later call reads the invention as history. Its agent calls read about half of `keep-all`'s and
-#   its summaries added less than that saved: cheaper in total, for a history that is fiction.
+#   its summaries added less than that saved: fewer tokens read in all (and read plus written), for a history that
+#   is fiction.
 
 # %%
-every_end = {end for _, ends in real.values() for end in ends}
-print("how the questions ended, all memories:", every_end)
-firsts = {name: run.agent_calls[0] for name, (run, _) in real.items()}
-print("first call of each memory (question, read, written):", firsts)
-keep_reads = [tokens_in for _, tokens_in, _ in real["keep-all"][0].agent_calls]
-steps = [b - a for a, b in zip(keep_reads, keep_reads[1:])]
-print("keep-all reads:", keep_reads, "| growth per call:", min(steps), "to", max(steps))
-window_reads = [tokens_in for _, tokens_in, _ in real["last-4"][0].agent_calls]
-print("last-4 reads:  ", window_reads)
-asked_in_view = [[any(isinstance(m, UserMessage) and m.content == question for m in folder) for folder in calls]
-                 for question, calls in zip(REAL_QUESTIONS, folders["last-4"])]
-print("last-4: is the question in what each call read?", asked_in_view)
-
-
-def cities_looked_up(name):
-    return {e["arguments"].get("city") for e in read_trace(real_trace(name))
-            if e["event"] == "tool_call" and e["name"] == "get_weather"}
-
-
-window_cities, keep_cities = cities_looked_up("last-4"), cities_looked_up("keep-all")
-print("cities the model looked up: last-4", sorted(window_cities), "| keep-all", sorted(keep_cities))
-summarised = [e["message"]["content"] for e in read_trace(real_trace("summarise-2-4"))
-                              if e["event"] == "memory_call"]
-print("summarise-2-4, the model's first summary:", repr(summarised[0][:120]))
-tool_numbers = {e["content"] for name in REAL_STRATEGIES for e in read_trace(real_trace(name))
-                if e["event"] == "tool_return"}
-
-assert every_end == {"step limit"}
-assert len(set(firsts.values())) == 1
-replies = {name: next(e["message"] for e in read_trace(real_trace(name)) if e["event"] == "model_reply")
-           for name in REAL_STRATEGIES}
-same = {repr((r["content"], [(c["name"], c["arguments"]) for c in r["tool_calls"]])) for r in replies.values()}
-assert len(same) == 1  # the same reply (its call ids aside) under all three memories
-first_reply = replies["keep-all"]["tool_calls"]
-words = sum(len(m.content.split()) for m in folders["keep-all"][0][0])
-assert (words, firsts["keep-all"][1]) == (29, 263)  # the folder's words, and the tokens llama.cpp counted for it
-assert [c["name"] for c in first_reply] == ["get_weather", "to_fahrenheit", "to_fahrenheit"]
-assert all(c["arguments"] == {"celsius": 30} for c in first_reply[1:]) and "30" not in tool_numbers
-assert 90 <= min(steps) and max(steps) <= 120 and keep_reads[-1] > 5 * keep_reads[0]
-assert 300 <= min(window_reads[3:]) and max(window_reads[3:]) < 330 and max(window_reads) < keep_reads[3]
-assert all(calls[0] and len(calls) == 3 and not calls[2] for calls in asked_in_view)
-assert window_cities == {"Paris"} and keep_cities == {"Paris", "Tokyo", "Cairo"}
-assert "35 degrees Fahrenheit" in summarised[0] and "35" not in tool_numbers
-assert any("coldest" in text for text in summarised) and not any("coldest" in q for q in REAL_QUESTIONS)
-summed = {name: (sum(c[1] for c in run.agent_calls), sum(c[1] for c in run.summary_calls))
-          for name, (run, _) in real.items()}
-print("tokens read in all (agent calls, summariser calls):", summed)
-assert 0.4 < summed["summarise-2-4"][0] / summed["keep-all"][0] < 0.6
-assert sum(summed["summarise-2-4"]) < summed["keep-all"][0]
+show_real_claims(real, folders)  # each line: a sentence above, checked against the replays (lessons/conversation.py)
+print("\nsummarise-2-4, the model's first summary:", repr(real_trace_summaries("summarise-2-4")[0][:120]))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -382,8 +338,9 @@ compare_on_active_model()  # KeepAll, LastN(8) and Summarise(4, 8) as above, eac
 #
 # `LastN(8)` forgot where the conversation started. Write `smallest_n(history)`: given a whole conversation as
 # `KeepAll` keeps it (`memories["KeepAll"].history`, the final answer included), return the smallest `n` for which
-# `LastN(SYSTEM_PROMPT, n)`, at the last model call, still reads the first question. Reason it out: when that call is
-# made, which messages follow the system prompt, and where is the first question? The check runs it on this
+# `LastN(SYSTEM_PROMPT, n)`, at the last model call, still reads the **first answer slip** (here Paris's reading).
+# Reason it out: which messages does that call's folder hold, where is the first answer slip, and where may a window
+# of `n` start and still reach it once `LastN` has moved its start (your 10.1 rule)? The check runs it on this
 # conversation and on others, and refuses a function that tries windows with the package's `LastN`.
 
 # %%
@@ -422,7 +379,7 @@ check("10.3", summary_points)
 # - **Counting is not billing.** One word per token is a stated rule so that scripted runs can be compared; real
 #   tokenizers differ per model. Real code often trims by a **token budget** (drop whole exchanges from the start until
 #   the folder fits) rather than by a count of messages. Providers also bill a repeated prefix for less: OpenAI caches
-#   the unchanged start of a prompt automatically and Anthropic caches up to a `cache_control` breakpoint you set (see
+#   the unchanged start of a prompt automatically (once the prompt is 1,024 tokens or longer) and Anthropic caches up to a `cache_control` breakpoint you set (see
 #   each one's "Prompt caching" guide), which favours a folder that only grows at its end over one whose start a
 #   summary keeps rewriting.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the

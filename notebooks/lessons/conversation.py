@@ -294,8 +294,8 @@ def replay_conversation(path: str | Path, strategy: str, memory_for: Any = None,
                         read: list | None = None) -> tuple[ConversationRun, list[str]]:
     """Replay a recorded real conversation through the memory it was recorded with (or ``memory_for(summariser)``).
 
-    Each question's replies come from its own run in the trace (``ReplayLLM`` refuses a folder other than the one
-    recorded), and ``Summarise``'s model calls from the trace's ``memory_call`` events, in order. Returns the run
+    Each question's replies come from its own run in the trace (``ReplayLLM`` refuses a first folder other than the
+    one recorded, and later calls whose newest messages differ), and ``Summarise``'s model calls from the trace's ``memory_call`` events, in order. Returns the run
     (answers, tokens per call as the model counted them) and how each question ended; ``read``, if given, gets
     what each question's calls read (a list of folders per question).
     """
@@ -317,3 +317,71 @@ def replay_conversation(path: str | Path, strategy: str, memory_for: Any = None,
         read.extend([messages for messages, _ in replay.calls] for replay in replays)
     answers = tuple(answer for answer, _ in ends)
     return ConversationRun(answers, tuple(meter.calls), tuple(meter.summaries)), [end for _, end in ends]
+
+
+def real_trace_summaries(strategy: str) -> list[str]:
+    """What the model wrote at each of its summariser calls in the recorded conversation under ``strategy``."""
+    return [e["message"]["content"] for e in read_trace(real_trace(strategy)) if e["event"] == "memory_call"]
+
+
+def _real_facts(real: dict, folders: dict) -> dict[str, Any]:
+    """The numbers the notebook's sentences about the real conversation rest on, read from the replays and traces."""
+    traces = {name: read_trace(real_trace(name)) for name in REAL_STRATEGIES}
+    keep = [c[1] for c in real["keep-all"][0].agent_calls]
+    replies = {name: next(e["message"] for e in events if e["event"] == "model_reply")
+               for name, events in traces.items()}
+    summaries = real_trace_summaries("summarise-2-4")
+    return {"ends": {end for _, ends in real.values() for end in ends},
+            "firsts": {name: run.agent_calls[0] for name, (run, _) in real.items()},
+            "same": {repr((r["content"], [(c["name"], c["arguments"]) for c in r["tool_calls"]]))
+                     for r in replies.values()},
+            "first_reply": replies["keep-all"]["tool_calls"], "keep": keep,
+            "steps": [b - a for a, b in zip(keep, keep[1:])],
+            "window": [c[1] for c in real["last-4"][0].agent_calls],
+            "asked": [[any(isinstance(m, UserMessage) and m.content == q for m in folder) for folder in calls]
+                      for q, calls in zip(REAL_QUESTIONS, folders["last-4"])],
+            "cities": {name: {e["arguments"].get("city") for e in traces[name]
+                              if e["event"] == "tool_call" and e["name"] == "get_weather"} for name in traces},
+            "tool_numbers": {e["content"] for events in traces.values() for e in events if e["event"] == "tool_return"},
+            "summaries": summaries, "words": sum(len(m.content.split()) for m in folders["keep-all"][0][0]),
+            "read": {name: (sum(c[1] for c in run.agent_calls), sum(c[1] for c in run.summary_calls))
+                     for name, (run, _) in real.items()},
+            "written": {name: sum(c[2] for c in run.agent_calls + run.summary_calls) for name, (run, _) in real.items()}}
+
+
+def real_claims(real: dict, folders: dict) -> list[tuple[str, bool]]:
+    """Each sentence the notebook says about the real conversation, with whether the replays bear it out."""
+    f = _real_facts(real, folders)
+    keep, window, read = f["keep"], f["window"], f["read"]
+    return [
+        ("every question ran into the limit of 3 model calls", f["ends"] == {"step limit"}),
+        ("the first call and first reply are the same under all three memories",
+         len(set(f["firsts"].values())) == 1 and len(f["same"]) == 1),
+        ("the first call read 263 tokens for a folder of 29 words", (f["words"], f["firsts"]["keep-all"][1]) == (29, 263)),
+        ("the first reply converts 30 twice, a number no tool returned",
+         [c["name"] for c in f["first_reply"]] == ["get_weather", "to_fahrenheit", "to_fahrenheit"]
+         and all(c["arguments"] == {"celsius": 30} for c in f["first_reply"][1:]) and "30" not in f["tool_numbers"]),
+        ("keep-all reads 90 to 120 tokens more at every call, its last more than five times its first",
+         90 <= min(f["steps"]) and max(f["steps"]) <= 120 and keep[-1] > 5 * keep[0]),
+        ("last-4 reads stay between 300 and 330 from the second question on",
+         300 <= min(window[3:]) and max(window[3:]) < 330 and max(window) < keep[3]),
+        ("under last-4 each question is out of view by its third call",
+         all(calls[0] and len(calls) == 3 and not calls[2] for calls in f["asked"])),
+        ("last-4 looked up only Paris; keep-all Paris, Tokyo and Cairo",
+         f["cities"]["last-4"] == {"Paris"} and f["cities"]["keep-all"] == {"Paris", "Tokyo", "Cairo"}),
+        ("the first summary says 35 degrees Fahrenheit, which no tool returned",
+         "35 degrees Fahrenheit" in f["summaries"][0] and "35" not in f["tool_numbers"]),
+        ("a summary reports a question about the coldest city that nobody asked",
+         any("coldest" in t for t in f["summaries"]) and not any("coldest" in q for q in REAL_QUESTIONS)),
+        ("summarise-2-4's agent calls read 40 to 60 % of keep-all's", 0.4 < read["summarise-2-4"][0] / read["keep-all"][0] < 0.6),
+        ("summarise-2-4 reads fewer tokens in all than keep-all, summaries included",
+         sum(read["summarise-2-4"]) < read["keep-all"][0]),
+        ("and reads plus writes fewer, too", sum(read["summarise-2-4"]) + f["written"]["summarise-2-4"]
+         < read["keep-all"][0] + f["written"]["keep-all"]),
+    ]
+
+
+def show_real_claims(real: dict, folders: dict) -> None:
+    """One line per claim about the real conversation: a tick if the replays bear it out, a cross if not."""
+    for claim, holds in real_claims(real, folders):
+        print("\u2713" if holds else "\u2717", claim)

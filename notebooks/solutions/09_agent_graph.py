@@ -137,8 +137,9 @@ WRONG = {
              (give_up_says_nothing, "say which call repeated"),
              (give_up_in_place, "changed the worksheet it was handed"),
              (give_up_as_a_step_limit, "not 'repeated call'")],
-    "09.Q1": [(1, "checked for a whole batch before it starts"), (2.0, "a whole number")],
-    "09.Q4": [(2, "not before a tools visit"), ("three", "a whole number")],
+    "09.Q1": [(1, "checked for a whole batch before it starts"), (2, "allows one handler, and the first batch asks"),
+              (2.0, "a whole number")],
+    "09.Q4": [(2, "not before a tools visit"), (6, "allows three model calls, not six"), ("three", "a whole number")],
     "09.Q5": [("repeat", "in a first batch nothing is filed yet"), ("Tools", "one of")],
 }
 

@@ -97,6 +97,20 @@ def points_also_mid_exchange(history, keep_last, trigger):
     return points
 
 
+def points_even_with_nothing_older(history, keep_last, trigger):
+    points, asked, start = [], 0, 0
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        if i + 1 - start > trigger and not waiting:
+            cut = i + 1 - keep_last
+            while cut > start and isinstance(history[cut], ToolMessage):
+                cut -= 1
+            points.append(asked)
+            start = cut
+    return points
+
+
 def points_by_running_summarise(history, keep_last, trigger):
     from mingraph_lite import ScriptedLLM, Summarise
 
@@ -112,15 +126,29 @@ def points_by_running_summarise(history, keep_last, trigger):
 
 # 10.2 ---------------------------------------------------------------- how wide must the window be?
 def smallest_n(history):
-    return len(history) - 1  # the last call reads everything but the final answer, and the first question is oldest
+    first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
+    last = first  # the last answer slip of the same reply: a window starting there moves back to the reply
+    while isinstance(history[last + 1], ToolMessage):
+        last += 1
+    return len(history) - 1 - last  # the last call reads everything but the final answer
+
+
+def smallest_n_to_the_first_question(history):
+    return len(history) - 1
 
 
 def smallest_n_counting_the_answer(history):
-    return len(history)
+    first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
+    return len(history) - first
 
 
-def smallest_n_from_the_first_reply(history):
-    return len(history) - 2
+def smallest_n_without_moving_back(history):
+    first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
+    return len(history) - 1 - first
+
+
+def smallest_n_one_short(history):
+    return smallest_n(history) - 1
 
 
 def smallest_n_by_trying(history):
@@ -130,7 +158,7 @@ def smallest_n_by_trying(history):
         window = LastN("", n)
         for message in history[:-1]:
             window.add(message)
-        if history[0] in window.messages():
+        if history[2] in window.messages():  # the first answer slip
             return n
 
 
@@ -207,13 +235,17 @@ WRONG = {
              (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
-    "10.2": [(smallest_n_counting_the_answer, "counts the final answer too"),
-             (smallest_n_from_the_first_reply, "reach back to the first question itself"),
+    "10.2": [(smallest_n_to_the_first_question, "reaches back to the first question"),
+             (smallest_n_counting_the_answer, "counts the final answer too"),
+             (smallest_n_without_moving_back, "moves back to that reply"),
+             (smallest_n_one_short, "no longer reads the first answer slip"),
              (smallest_n_by_trying, "tries windows instead of reasoning"), (39, "the function itself")],
     "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
              (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
+             (points_even_with_nothing_older, "nothing older is left to condense"),
              (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
-    "10.Q4": [("keep_last=4", "the run says otherwise"), ("cheaper", "answer with one of")],
+    "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "leaves more messages to be read word for word"),
+              ("cheaper", "answer with one of")],
     "10.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

@@ -32,3 +32,21 @@ def test_08_names_no_parallel_exercise_and_07_no_agent_graph():
     assert "07." not in NOTEBOOK.with_suffix(".py").read_text(encoding="utf-8")
     seven = (NOTEBOOK.parent / "08_parallel_branches.py").read_text(encoding="utf-8")
     assert "route_after_model" not in seven and "ReplayLLM" not in seven
+
+
+def test_smollm2_replays_docstring_says_what_the_run_converts():
+    from lessons.exercises.nb09 import smollm2_replay
+
+    replay = smollm2_replay()
+    asked = [c.arguments["celsius"] for r in replay.responses for c in r.message.tool_calls]
+    assert asked == [22, 20, 10, 10, 10, 10]
+    assert "converts 22, 20, then 10 four times" in smollm2_replay.__doc__
+
+
+def test_the_worked_example_replay_starts_from_the_worked_example_and_ends_answered():
+    from lessons.exercises.nb09 import replay_worked_example
+
+    start, ended, closest = replay_worked_example()
+    assert [m.role for m in start["messages"]][0] == "system" and start["messages"][-1].role == "user"
+    assert len(start["messages"]) > 2 and ended["messages"][:len(start["messages"])] == start["messages"]
+    assert ended["stop_reason"] == "answered" and closest.responses[0].model.startswith("replay:gemma3")

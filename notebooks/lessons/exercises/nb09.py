@@ -43,8 +43,25 @@ def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_to
 
 
 def smollm2_replay() -> Any:
-    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 10 twice."""
+    """The recorded SmolLM2-135M run the notebook replays (finish-right, zero-shot, #12): it converts 22, 20, then 10 four times."""
     return ReplayLLM.from_trace(FINISH / "smollm2-135m" / "traces" / "zero-shot-12.jsonl")
+
+
+def replay_worked_example() -> tuple[dict, dict, Any]:
+    """Gemma 3 270M's finish-right run #12, variant "worked example", replayed with the worked example on the worksheet.
+
+    Returns the worksheet it starts from, the worksheet it ends with, and the replayed model.
+    """
+    from mingraph_lite import SystemMessage, UserMessage
+    from mingraph_lite.course.definition import load
+    from mingraph_lite.graph import build_agent_graph
+
+    finish_right = load("finish-right")
+    worked = next(v for v in finish_right.variants if v.name == "worked example")
+    start = initial_agent_state(finish_right.question)
+    start["messages"] = [SystemMessage(worked.system_prompt), *worked.messages, UserMessage(finish_right.question)]
+    closest = ReplayLLM.from_trace(FINISH / "gemma3-270m" / "traces" / "worked-example-12.jsonl")
+    return start, build_agent_graph(closest, worked.registry(), max_model_steps=6).invoke(start), closest
 
 
 def _agent_state(filed: list[list[tuple[str, dict]]], pending: list[tuple[str, dict]], stop: str | None = None) -> dict:

@@ -53,7 +53,9 @@ def check_q1(answer: Any) -> str:
                                             max_tool_calls=1), QUESTION)
     return _number(answer, end["tool_calls_made"], {
         1: "the budget is checked for a whole batch before it starts, and the first batch asks for two lookups: "
-           "none of them runs"}, "tool handlers")
+           "none of them runs",
+        2: "max_tool_calls=1 allows one handler, and the first batch asks for two lookups: the budget is checked for "
+           "the whole batch before it starts, so the batch does not run in part or in full"}, "tool handlers")
 
 
 @exercise("09.Q4", kind="reasoning", title="tool handlers of the SmolLM2 replay with three model calls")
@@ -61,7 +63,9 @@ def check_q4(answer: Any) -> str:
     end = run_agent_graph(build_agent_graph(smollm2_replay(), weather_registry(), SYSTEM_PROMPT,
                                             max_model_steps=3), QUESTION)
     return _number(answer, end["tool_calls_made"], {
-        2: "the third reply's call runs: the budget is checked before each model call, not before a tools visit"},
+        2: "the third reply's call runs: the budget is checked before each model call, not before a tools visit",
+        6: "max_model_steps=3 allows three model calls, not six, and each reply asks for one conversion: six is the "
+           "run with max_model_steps=6"},
         "tool handlers")
 
 

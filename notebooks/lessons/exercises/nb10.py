@@ -184,12 +184,28 @@ def _conversation(questions: Sequence[str]) -> list[Message]:
     return list(memory.history)
 
 
-def _reads_first_question(history: list[Message], n: int) -> bool:
-    """Whether LastN(n), at the last model call (all but the final answer added), still reads the first message."""
+def _reads_first_answer(history: list[Message], n: int) -> bool:
+    """Whether LastN(n), at the last model call (all but the final answer added), still reads the first answer slip."""
+    first = next(m for m in history if isinstance(m, ToolMessage))
     window = LastN(SYSTEM_PROMPT, n)
     for message in history[:-1]:
         window.add(message)
-    return any(m is history[0] for m in window.messages())
+    return any(m is first for m in window.messages())
+
+
+def _smallest_hint(name: str, got: int, truth: int, history: list[Message]) -> Hint:
+    first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
+    if got == len(history) - 1:
+        return Hint(f"on {name} your n={got} reaches back to the first question; the first answer slip comes "
+                    "after it, so a smaller window still reads it")
+    if got == len(history) - first:
+        return Hint(f"on {name} your n={got} counts the final answer too, which is added after the last model "
+                    "call: a smaller window works")
+    if got > truth:
+        return Hint(f"on {name} your n={got} works, but {truth} works too: a window whose start lands on a later "
+                    "answer slip of the same reply moves back to that reply, so it still reads the first slip")
+    return Hint(f"on {name} with n={got} the last call no longer reads the first answer slip: the window starts "
+                "after it, on a message that is not an answer slip, so it does not move back")
 
 
 @exercise("10.2", kind="code", title="smallest_n(history): how wide must the window be?")
@@ -199,7 +215,7 @@ def smallest_window(smallest_n: Any) -> str:
     used = borrowed(smallest_n, {"LastN", "KeepAll", "Summarise", "run_conversation", "safe_start"})
     if used:
         raise Hint(f"your function calls the package's {used}: that tries windows instead of reasoning where the "
-                   "first question sits. Work it out from the history itself")
+                   "first answer slip sits. Work it out from the history itself")
     cases = [("the notebook's conversation", _conversation(QUESTIONS)), *(
         (f"a conversation you have not seen (#{k})", h) for k, h in enumerate(
             [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[2]], 1))]
@@ -207,18 +223,11 @@ def smallest_window(smallest_n: Any) -> str:
         got = smallest_n(list(history))
         if not isinstance(got, int) or isinstance(got, bool):
             raise Hint(f"return a whole number of messages, not {got!r}")
-        truth = next(n for n in range(1, len(history) + 1) if _reads_first_question(history, n))
-        if got == truth:
-            continue
-        if got == len(history):
-            raise Hint(f"on {name} your n={got} counts the final answer too, which is added after the last model "
-                       "call: a smaller window works")
-        if got > truth:
-            raise Hint(f"on {name} your n={got} works, but {truth} works too: find the smallest")
-        raise Hint(f"on {name} with n={got} the last call no longer reads the first question: the window must "
-                   "reach back to the first question itself, not just to its tool call and answer")
-    return (f"right on {len(cases)} conversations: at the last model call the folder holds every message but the "
-            "final answer, and the first question is the oldest of them, so the window must hold them all")
+        truth = next(n for n in range(1, len(history) + 1) if _reads_first_answer(history, n))
+        if got != truth:
+            raise _smallest_hint(name, got, truth, history)
+    return (f"right on {len(cases)} conversations: the last call reads every message but the final answer, and a "
+            "window may start on any answer slip of the first reply, since LastN moves its start back to the reply")
 
 
 # Questions ---------------------------------------------------------------------------------------------------------
@@ -266,8 +275,10 @@ def keep_fewer(answer: Any) -> str:
     truth = choices[0] if two < four else choices[1] if four < two else choices[2]
     lost = _lost(two_run)
     if answer != truth:
-        raise Hint("the run says otherwise. Think about what each agent call reads word for word, and how often the "
-                   "summariser runs when it leaves fewer messages behind")
+        raise Hint("the run says otherwise: keep_last=4 leaves more messages to be read word for word on every agent "
+                   "call, and over the eleven questions that costs more than the extra summariser runs keep_last=2 "
+                   "needs" if truth == choices[0] else "the run says otherwise: weigh what every agent call reads "
+                   "word for word against how often the summariser runs")
     return (f"right on the bill: {two} tokens against {four}. Now the answers: under keep_last=2, question(s) "
             f"{lost} got \"I can't see your question any more\": the summariser condensed the question away while "
             f"its tools were still being called (keep_last=4 lost {_lost(four_run) or 'none'}). Cheaper, and worse")

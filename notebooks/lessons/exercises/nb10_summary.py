@@ -38,7 +38,7 @@ def _truth(history: Sequence[Message], keep_last: int, trigger: int) -> list[int
 
 
 def _walk(history: Sequence[Message], keep_last: int, trigger: int, *, more: int = 1, back: bool = True,
-          waits: bool = True, counts_all: bool = False) -> list[int]:
+          waits: bool = True, counts_all: bool = False, empty: bool = False) -> list[int]:
     """A walk of the rule with one slip switched on: the likely wrong answers, to say which one a learner made."""
     recent, points, asked, seen = 0, [], 0, []
     for message in history:
@@ -50,7 +50,7 @@ def _walk(history: Sequence[Message], keep_last: int, trigger: int, *, more: int
             cut = len(seen) - keep_last
             while back and cut > len(seen) - recent and isinstance(seen[cut], ToolMessage):
                 cut -= 1
-            if cut > len(seen) - recent:
+            if cut > len(seen) - recent or empty:
                 points.append(asked)
                 recent = recent if counts_all else len(seen) - cut
     return points
@@ -64,6 +64,8 @@ SLIPS: tuple[tuple[dict, str], ...] = (
                        "it waits for the next message"),
     ({"counts_all": True}, "after a condensation the count starts again from the messages kept (keep_last, or a "
                            "few more), not from every message so far"),
+    ({"empty": True}, "when the cut, moved back, lands where the unsummarised messages start, nothing older is "
+                      "left to condense, and the summariser does not run"),
 )
 
 
