@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 07 and 08).
 #
-# **Prerequisites:** notebooks 01 to 10. **Time:** about 92 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network).
 
@@ -22,7 +22,8 @@ from typing import Annotated, TypedDict
 from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ToolArgsError, ToolCall, ToolMessage, ToolRegistry)
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 12.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
-from lessons.capstone import QUESTION, SYSTEM_PROMPT, get_price, price_manager, price_tools, show_messages, to_usd
+from lessons.capstone import (QUESTION, SYSTEM_PROMPT, broken_tools, price_manager, price_tools,
+                              show_messages, to_usd)
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -36,20 +37,15 @@ from lessons.predict import reveal
 # - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
 # - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
 #
-# Each result repeats its input, as in notebook 02's right runs, so every number carries what it is about. The
-# system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
+# The system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
 # calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
-# in one reply. Here is what the model is handed: the system prompt, and each tool's schema as the registry writes
-# it.
+# in one reply. Here is what the model is handed: the system prompt, and each tool's schema.
 
 # %%
 tools = price_tools()
 print(SYSTEM_PROMPT, end="\n\n")
 for spec in tools.tools:
     print(json.dumps(spec["function"]))
-print()
-print("get_price('coffee', 'Rome') ->", get_price("coffee", "Rome"))
-print("to_usd(1.3, 'EUR')          ->", to_usd(1.3, "EUR"))
 
 # %% [markdown]
 # The course's scripted manager reads only the messages it is sent: it asks for every price in one reply, converts
@@ -82,23 +78,18 @@ reveal(my_guess_calls, len(manager.calls), "model calls")
 # - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
 #   [targets])` and `.compile(max_steps=N)` (N counts supersteps); `graph.invoke(state)` returns the last state.
 #
-# That run used the package's `Agent`. From here on you build your own, piece by piece, each checked on other
-# items, cities and failures than the ones shown here.
+# That run used the package's `Agent`. From here on you build your own, piece by piece.
 #
 # ## Piece 1 · A window that keeps the question
 #
-# Each model call reads every message of the run again (notebook 10), so a long run gets dearer call by call. A
-# window reads only the newest messages. Here is the plainest one, on the run above (without its system prompt;
-# `show_messages` prints one line a message):
+# Each model call reads every message of the run again (notebook 10). A window reads only the newest messages.
+# Here is the plainest one, on the run above (without its system prompt; `show_messages` prints one line a
+# message):
 
 # %%
-def last_n(messages, n):
-    return messages[-n:]
-
-
 run_folder = agent.memory.messages()[1:]   # the question, then everything after it
 print(f"the run: {len(run_folder)} messages; the plain window with n=3 keeps:")
-show_messages(last_n(run_folder, 3))
+show_messages(run_folder[-3:])  # the last n messages
 
 package_window = LastN(SYSTEM_PROMPT, 3)
 for message in run_folder:
@@ -108,9 +99,9 @@ show_messages(package_window.messages()[1:])
 assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[0] not in package_window.messages()
 
 # %% [markdown]
-# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (OpenAI's API answers
-# such a request with the error "Messages with role 'tool' must be a response to a preceding message with
-# 'tool_calls'"), and the **question is gone**. The package's `LastN` fixes the first (it moves its start back to whole
+# Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (OpenAI's API refuses
+# such a request: a message of role `tool` must answer an earlier one with `tool_calls`), and the **question is
+# gone**. The package's `LastN` fixes the first (it moves its start back to whole
 # exchanges), not the second.
 #
 # ### Exercise 12.1: a window that pins the question
@@ -124,8 +115,7 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 #    further.
 #
 # `LastN` is not the answer (it pins nothing): the check refuses a window that uses it or its helper `safe_start`.
-# It feeds your window whole runs of questions you have not seen, cut after every message, for every `n` from 1 to
-# one larger than the cut run.
+# It feeds your window unseen runs, cut after every message, for every `n`.
 
 # %%
 def pinned_window(system_prompt, messages, n):
@@ -142,38 +132,23 @@ check("12.1", pinned_window)
 # happens. Three things can go wrong. First (notebook 03), a `ToolCall` the model filled in wrong:
 
 # %%
-kyoto = ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"})
 try:
-    tools.run(kyoto)
+    tools.run(ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"}))
 except ToolArgsError as e:
     print("ToolArgsError:", e)
 
 # %% [markdown]
 # The model can fix that, if told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the service
-# is not.
+# is not (`broken_tools()` is this task's tools with the rate service down).
 
 # %%
-def closed_get_price(item: str, city: str) -> str:
-    """Get the local price of an item in a city (this service is closed today).
-
-    Args:
-        item: What to price.
-        city: The city.
-    """
-    raise TimeoutError("the price service did not answer")
-
-
-closed = ToolRegistry()
-closed.add(closed_get_price, name="get_price")
 try:
-    closed.run(ToolCall("k2", "get_price", {"item": "coffee", "city": "Rome"}))
-except TimeoutError as e:
-    print("TimeoutError:", e)
+    broken_tools().run(ToolCall("k2", "to_usd", {"amount": 1.3, "currency": "EUR"}))
+except ConnectionError as e:
+    print("ConnectionError:", e)
 
 # %% [markdown]
-# On a branch, an exception is worse than in notebook 03: when one node of a superstep raises, the graph merges
-# nothing of that superstep, so the other branches' answers are lost too (piece 4 shows it). So the errand never
-# raises. Third, new: a **flaky** service, which drops a request now and then; the same request a moment later works.
+# On a branch, an exception is worse than in notebook 03 (piece 4 shows why), so the errand never raises. Third, new: a **flaky** service, which drops a request now and then; the same request a moment later works.
 
 # %%
 requests = []  # one entry per request the service gets
@@ -208,7 +183,7 @@ for attempt in (1, 2):
 # - if `registry.run(call)` works, its answer;
 # - if it raises `ToolArgsError` (the model's mistake), answer at once, with no second try (the same call would
 #   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True` (the
-#   template of LangGraph's `ToolNode`, which fills it with `repr(error)`; we put in the plain text);
+#   template of LangGraph's `ToolNode`, with the plain text where it puts `repr(error)`);
 # - if it raises any other exception (the tool broke), run the call **once more**: if the second try works, its
 #   answer; if it fails again, the text `f"Error: tool failed twice: {error}"` (the second error), with
 #   `is_error=True`.
@@ -229,26 +204,13 @@ check("12.2", errand)
 # ## Piece 3 · The price log
 #
 # An observer hears a run through its hooks (notebook 04): subclass `Observer`, override the hooks you care about.
-
-# %%
-class SayReturns(Observer):
-    def on_tool_return(self, result):
-        print(f"  heard: {result.name} -> {result.content}{'  (an error)' if result.is_error else ''}")
-
-
-said = Agent(price_manager("coffee", ("Rome", "Kyoto")), tools, SYSTEM_PROMPT, observers=[SayReturns()]).run(
-    {"question": "What does a coffee cost in Rome and in Kyoto, in US dollars?"})
-print("answer:", said["answer"])
-
-# %% [markdown]
-# A `ToolMessage` holds the tool's text and its `ToolCall`'s id, not the arguments. These tools happen to repeat
-# their input, but a log should not rest on a tool's wording: the arguments came earlier, in `on_tool_call`, under
-# the same id.
+# A `ToolMessage` holds the tool's text and its `ToolCall`'s id, not the arguments: those came earlier, in
+# `on_tool_call`, under the same id.
 #
 # ### Exercise 12.3: `PriceLog(path)`, this task's log
 #
 # Write an observer that **appends** JSON Lines to the file at `path`, one line at a time (so a run that crashes
-# keeps the lines it wrote):
+# keeps the lines it wrote, and a file that held lines keeps them):
 #
 # - for every `ToolMessage`: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`: the tool's name, the
 #   arguments of the `ToolCall` with the same id (or `None` if no hook heard that call), the answer's text, and its
@@ -257,9 +219,10 @@ print("answer:", said["answer"])
 #   and how many model replies **this** run had.
 #
 # One observer may hear several runs: each finish line counts its own, and `ToolCall` ids start again each run
-# (`call_1_1` can come back with other arguments). The check runs three unseen questions, a
-# failing one among them, through the package's `Agent` with one `PriceLog` listening; a `PriceLog` that keeps the
-# package's `EventRecorder` or `TraceRecorder` inside is refused.
+# (`call_1_1` can come back with other arguments). The check starts from a file that already holds a line and runs
+# four unseen questions through the package's `Agent` with one `PriceLog` listening: one whose tool breaks, one whose
+# model does not answer. A `PriceLog` that keeps the package's `EventRecorder` or
+# `TraceRecorder` inside is refused.
 
 # %%
 class PriceLog(Observer):
@@ -309,16 +272,25 @@ def square(packet):
     return {"squares": [packet["n"] ** 2]}
 
 
-toy = StateGraph(Squares)
-toy.add_node("square", square)
-toy.add_conditional_edges(START, spread, ["square"])
-toy.add_edge("square", END)
-toy_graph = toy.compile()
+def build_toy(square_node):
+    toy = StateGraph(Squares)
+    toy.add_node("square", square_node)
+    toy.add_conditional_edges(START, spread, ["square"])
+    toy.add_edge("square", END)
+    return toy.compile()
+
+
+toy_graph = build_toy(square)
 print(toy_graph.invoke({"numbers": [3, 1, 4]}), "| supersteps:", toy_graph.steps)
 
 
 # %% [markdown]
-# And piece 2's promise: one branch raises. The branches for 3 and 4 ran, but their squares never reach the state.
+# And piece 2's promise: one branch raises, the one for 1. **Predict first:** which squares does the last state
+# reached hold?
+
+# %%
+guess_squares = ...  # a list
+
 
 # %%
 def square_or_fail(packet):
@@ -327,18 +299,17 @@ def square_or_fail(packet):
     return {"squares": [packet["n"] ** 2]}
 
 
-fragile = StateGraph(Squares)
-fragile.add_node("square", square_or_fail)
-fragile.add_conditional_edges(START, spread, ["square"])
-fragile.add_edge("square", END)
 reached = []
 try:
-    for values in fragile.compile().stream({"numbers": [3, 1, 4]}, stream_mode="values"):
+    for values in build_toy(square_or_fail).stream({"numbers": [3, 1, 4]}, stream_mode="values"):
         reached.append(values)
 except TimeoutError as e:
     print("TimeoutError:", e)
-print("the last state reached:", reached[-1])
-assert reached[-1]["squares"] == []
+reveal(guess_squares, reached[-1]["squares"], "the squares of the last state reached", gated=True)
+
+# %% [markdown]
+# When one node of a superstep raises, the graph merges nothing of that superstep: the branches for 3 and 4 ran,
+# but their squares are lost with the failed one.
 
 # %% [markdown]
 # ### Exercise 12.4: `route(state)`, after the model node
@@ -364,7 +335,7 @@ check("12.4", route)
 # %% [markdown]
 # ## Questions
 #
-# Answer in a sentence or two; three of them have a check cell. The answers are in the solutions.
+# Three of them have a check cell; the answers are in the solutions.
 #
 # 1. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
 # whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads. What is its

@@ -267,16 +267,16 @@ assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sor
 # %% [markdown]
 # ## What is still open
 #
-# - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. A model
-#   that does needs no change to your agent: run the demo command with `--task notebooks/lessons/capstone.py` and a
-#   model of your choice.
+# - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. To try
+#   one that might, record a run with the demo command (`--task notebooks/lessons/capstone.py`, a model of your
+#   choice), then replay it through your `PriceAgent` as above.
 # - **Your own task.** A task file is small: tools, a system prompt, a question and a scripted model. Write one for
 #   a task you care about; your agent, log and window work on it unchanged.
 
 # %% [markdown]
 # ## Questions
 #
-# Answer in a sentence or two; three of them have a check cell. The answers are in the solutions.
+# Answer in a sentence or two; four of them have a check cell. The answers are in the solutions.
 #
 # 1. The notebook's `PriceAgent`, at its defaults, runs the scripted manager on coffee in Rome, Osaka and Lima
 # while the rate service is down: every run of `to_usd` raises `TimeoutError`. How many times does `to_usd` run,
@@ -311,8 +311,20 @@ q3 = ...  # "yes" or "no"
 check("13.Q3", q3)
 
 # %% [markdown]
-# 4. Which piece would you change so that Gemma's placeholder reply no longer ends the run `"answered"`, and what
-# should the run return instead?
-#
+# 4. Which piece would you change so that Gemma's placeholder reply no longer ends the run `"answered"`? Change
+# it: write `RefusePlaceholders`, a subclass of your `PriceAgent` (or of `reference("13.1")`), whose run ends with
+# answer `None` and reason `"placeholder"` when the reply that would end it `"answered"` is the placeholder
+# (`is_placeholder`). The check replays Gemma's run through it, and a scripted run that answers for real.
+
+# %%
+class RefusePlaceholders(PriceAgent):
+    def model(self, state):
+        raise NotImplementedError  # your code here
+
+
+# %%
+check("13.Q4", RefusePlaceholders)
+
+# %% [markdown]
 # 5. The final check replays two real runs on top of its scripted ones. What can a replay catch that the scripted
 # manager never would?

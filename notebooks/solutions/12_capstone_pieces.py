@@ -220,6 +220,25 @@ class LogOverwrites(PriceLog):
             file.write(json.dumps(line) + "\n")
 
 
+class LogRewritesAll(PriceLog):  # the whole log again each time, with "w": a file's earlier lines are lost
+    def __init__(self, path):
+        super().__init__(path)
+        self.lines = []
+
+    def write(self, line):
+        self.lines.append(line)
+        with open(self.path, "w", encoding="utf-8") as file:
+            file.writelines(json.dumps(held) + "\n" for held in self.lines)
+
+
+class LogCountsSteps(PriceLog):  # steps begun, not replies: they differ when a model call raises
+    def on_step_start(self, step):
+        self.model_calls = step
+
+    def on_model_reply(self, response):
+        pass
+
+
 class LogNeverResets(PriceLog):
     def on_run_start(self, messages):
         pass
@@ -341,7 +360,7 @@ QUESTIONS = {
     "12.Q4": "Each branch returns only the ToolMessage it adds, and `messages: Annotated[list, operator.add]` "
              "merges the branches' updates by concatenating them. Two branches writing a plain field in one "
              "superstep are an error, on this engine and on LangGraph.",
-    "12.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: providers reject such a "
+    "12.Q5": "The model would be read a ToolMessage whose ToolCall it cannot see: OpenAI's API rejects such a "
              "conversation, and a model that accepted it would read '450 JPY = 2.97 USD' without knowing which city it "
              "belongs to (the result names its amount, not its city).",
 }
@@ -368,6 +387,8 @@ WRONG = {
              (errand_by_package_helpers, "fix_answer")],
     "12.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
+             (LogRewritesAll, "empties it first"),
+             (LogCountsSteps, "steps begun"),
              (LogNeverResets, "each run"),
              (LogKeepsOldCalls, "ids start again each run"),
              (LogWithoutErrors, "is_error"),

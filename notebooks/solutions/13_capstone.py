@@ -107,6 +107,14 @@ class NoCeilingAgent(PriceAgent):
             self.max_steps = ceiling
 
 
+class CeilingSkipsLastBatch(PriceAgent):
+    def model(self, state):  # ends the run at the max_steps-th reply, before its ToolCalls run
+        update = super().model(state)
+        if update.get("model_calls") == self.max_steps and update["stopped"] is None:
+            return {**update, "stopped": "step limit"}
+        return update
+
+
 class KeepAllAgent(PriceAgent):
     def model(self, state):
         self.window = 10_000  # reads the whole run, whatever window it was given
@@ -291,6 +299,33 @@ class RepeatsAsStepLimit(StopRepeats):
         return {**update, "stopped": "step limit"} if update.get("stopped") == "repeated" else update
 
 
+# --- question 4: a run that refuses Gemma's placeholder --------------------------------------------
+
+
+def is_placeholder(text):  # the reply format's blank, copied instead of filled
+    return "<your answer>" in text
+
+
+class RefusePlaceholders(PriceAgent):
+    def model(self, state):
+        update = super().model(state)
+        if update.get("stopped") == "answered" and is_placeholder(update["messages"][-1].content):
+            return {**update, "stopped": "placeholder"}
+        return update
+
+
+class PlaceholderOtherWords(RefusePlaceholders):
+    def model(self, state):
+        update = super().model(state)
+        return {**update, "stopped": "no answer"} if update.get("stopped") == "placeholder" else update
+
+
+class RefusesEveryAnswer(PriceAgent):
+    def model(self, state):
+        update = super().model(state)
+        return {**update, "stopped": "placeholder"} if update.get("stopped") == "answered" else update
+
+
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
@@ -306,9 +341,9 @@ QUESTIONS = {
              "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
              "cannot notice what a window drops from the older part, not even the question after the first call; "
              "the check's scripted runs, which count what each call read, catch that.",
-    "13.Q4": "The model node: before ending a run 'answered', test the reply's text (a blank such as '<your answer>' "
-             "copied from the reply format) and, if it is one, end the run with a reason of its own, say "
-             "'no answer', and the answer None, so the caller never takes the placeholder for an answer.",
+    "13.Q4": "The model node: before ending a run 'answered', test the reply's text with is_placeholder and, if "
+             "it is the blank, end the run 'placeholder' (the run then answers None), so the caller never takes "
+             "the placeholder for an answer. RefusePlaceholders above does it in four lines.",
     "13.Q5": "A scripted manager answers whatever it is sent; a replay hands back the recorded replies only while "
              "the agent sends what the recorded agent sent: the question word for word, each reply followed by its "
              "ToolMessages in order. An agent that rewords the question passes every scripted run and fails the "
@@ -316,7 +351,8 @@ QUESTIONS = {
 }
 
 SOLUTIONS = {"13.1": PriceAgent, "13.2": StopRepeats, "13.3": ("to_usd", {"amount": 1.3, "currency": "EUR"}),
-             "13.Q1": 6, "13.Q2": "B", "13.Q3": "yes"}
+             "13.Q1": 6, "13.Q2": "B", "13.Q3": "yes",
+             "13.Q4": RefusePlaceholders}
 
 WRONG = {
     "13.1": [(NoCeilingAgent, "ceiling"),
@@ -327,6 +363,7 @@ WRONG = {
              (GiveUpAnnouncesCalls, "never run"),
              (CeilingAsGraphSteps, "counts supersteps, not model calls"),
              (TooLittleRoom, "counts supersteps, not model calls"),
+             (CeilingSkipsLastBatch, "still run before the run stops"),
              (ToolArgsErrorFailsAgent, "the model's to fix"),
              (RunStartQuestionOnly, "as a SystemMessage, then the question"),
              (StepsFromZero, "from 1"),
@@ -351,4 +388,6 @@ WRONG = {
     "13.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "13.Q2": [("A", "budget"), ("C", "ceiling")],
     "13.Q3": [("no", "newest messages"), ("maybe", "yes")],
+    "13.Q4": [(PriceAgent, "is_placeholder"), (PlaceholderOtherWords, "the reason 'placeholder'"),
+              (RefusesEveryAnswer, "still ends it 'answered'")],
 }

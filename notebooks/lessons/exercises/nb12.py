@@ -243,16 +243,26 @@ def _log_runs() -> list[tuple[Any, ToolRegistry, str, int]]:
     three = ("Rome", "Atlantis", "Oslo")
     return [(price_manager("tea", three), price_tools(), question_for("tea", three), 6),
             (looping, price_tools(), "What does tea cost in Oslo?", 3),
-            (price_manager("bread", ("Oslo", "Lima")), broken_tools(), question_for("bread", ("Oslo", "Lima")), 6)]
+            (price_manager("bread", ("Oslo", "Lima")), broken_tools(), question_for("bread", ("Oslo", "Lima")), 6),
+            (ScriptedLLM([[("get_price", {"item": "milk", "city": "Lima"})], _drop], name="scripted: drops call 2"),
+             price_tools(), "What does milk cost in Lima?", 6)]
+
+
+def _drop(messages: Any, tools: Any) -> Any:
+    """A model service that does not answer: a step begins that no reply ends."""
+    raise ConnectionError("the model service did not answer")
 
 
 def _expected_lines(events: list[dict[str, Any]], stale: list[Any] | None = None) -> list[dict[str, Any]]:
-    """The log's lines; ``stale`` gets, per line, the arguments a log that never forgot earlier runs' ids would
-    write (ids start again each run)."""
-    asked, ever, calls, lines, stale = {}, {}, 0, [], [] if stale is None else stale
+    """The log's lines; ``stale`` gets, per line, what a wrong log would write: for a ToolMessage the arguments
+    of a log that never forgot earlier runs' ids (ids start again each run), for a finish the run's count of
+    steps begun and of ToolCalls."""
+    asked, ever, calls, steps, lines, stale = {}, {}, 0, 0, [], [] if stale is None else stale
     for e in events:
         if e["event"] == "run_start":
-            asked, calls = {}, 0
+            asked, calls, steps = {}, 0, 0
+        elif e["event"] == "step_start":
+            steps += 1
         elif e["event"] == "model_reply":
             calls += 1
         elif e["event"] == "tool_call":
@@ -263,7 +273,7 @@ def _expected_lines(events: list[dict[str, Any]], stale: list[Any] | None = None
             stale.append(ever.get(e["tool_call_id"]))
         elif e["event"] == "finish":
             lines.append({"answer": e["answer"], "reason": e["reason"], "model_calls": calls})
-            stale.append(None)
+            stale.append((steps, len(asked)))
     return lines
 
 
@@ -271,21 +281,25 @@ class _FileWatch(Observer):
     """Listens right after the learner's log and counts the file's lines as the run goes, as a crash would
     leave them: a log that holds its lines until later has fewer on disk than hook calls heard."""
 
-    def __init__(self, path: Path) -> None:
-        self.path, self.heard, self.behind = path, 0, None
+    def __init__(self, path: Path, held: int) -> None:
+        self.path, self.heard, self.behind, self.held = path, held, None, held
 
     def _look(self, what: str) -> None:
         self.heard += 1
         on_disk = len(self.path.read_text(encoding="utf-8").splitlines()) if self.path.exists() else 0
         if on_disk < self.heard and self.behind is None:
-            held = f"{on_disk} line" + "s" * (on_disk != 1)
-            self.behind = f"right after hook call {self.heard} ({what}), the file held {held}, not {self.heard}"
+            held = f"{on_disk - self.held} new line" + "s" * (on_disk - self.held != 1)
+            self.behind = (f"right after hook call {self.heard - self.held} ({what}), the file held {held}, "
+                           f"not {self.heard - self.held}")
 
     def on_tool_return(self, result: ToolMessage) -> None:
         self._look("a ToolMessage")
 
     def on_finish(self, answer: str | None, reason: str) -> None:
         self._look("a run's finish")
+
+
+_BEFORE = {"note": "a line written before these runs"}
 
 
 def _run_logged(listener: Any, recorder: EventRecorder, watch: _FileWatch) -> None:
@@ -304,17 +318,22 @@ def check_price_log(cls: Any) -> str:
         listener, recorder = cls(str(path)), EventRecorder()
         if any(isinstance(v, (EventRecorder, TraceRecorder)) for v in vars(listener).values()):
             raise Hint("that keeps the package's EventRecorder (or TraceRecorder) inside: write the lines yourself")
-        watch = _FileWatch(path)
+        path.write_text(json.dumps(_BEFORE) + "\n", encoding="utf-8")  # a log that already holds a line
+        watch = _FileWatch(path, held=1)
         _run_logged(listener, recorder, watch)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    if not lines or lines[0] != _BEFORE:
+        raise Hint("the line the file held before the runs is gone: open the file to append (\"a\"), never to "
+                   'write ("w"), which empties it first')
     stale: list[Any] = []
     want = _expected_lines(recorder.events, stale)
-    _compare_lines(lines, want, stale)
+    _compare_lines(lines[1:], want, stale)
     if watch.behind:
         raise Hint(f"{watch.behind}: write each line when its hook is called (open the file to append, "
                    "write, close), so a run that crashes keeps the lines it wrote")
-    return f"your log held the {len(want)} lines of three runs you had not seen, a failed one included"
+    return (f"your log kept the line it held and added the {len(want)} lines of four runs you had not seen, "
+            "one whose tool broke and one whose model did not answer")
 
 
 def _same_but(got: Any, expected: dict[str, Any], key: str) -> bool:
@@ -325,14 +344,18 @@ def _same_but(got: Any, expected: dict[str, Any], key: str) -> bool:
 def _compare_lines(lines: list[Any], want: list[dict[str, Any]], stale: list[Any]) -> None:
     if len(lines) < len(want):
         held = f"{len(lines)} line" + "s" * (len(lines) != 1)
-        raise Hint(f"after three runs the file holds {held}, not {len(want)}: open it to append "
+        raise Hint(f"after four runs the file holds {held} after the one from before, not {len(want)}: open it to append "
                    '("a"), once per line, so every run adds to what is there')
     first_finish = next(i for i, line in enumerate(want) if "reason" in line)
     for index, (got, expected) in enumerate(zip(lines, want, strict=False)):
         if got == expected:
             continue
         if "reason" in expected and _same_but(got, expected, "model_calls"):
-            fix = ("count model replies (on_model_reply), not tool calls" if index == first_finish
+            steps, slips = stale[index]
+            fix = ("count model replies (on_model_reply), not steps begun (on_step_start): a step whose model "
+                   "call raises has no reply" if got.get("model_calls") == steps
+                   else "count model replies (on_model_reply), not tool calls"
+                   if got.get("model_calls") == slips or index == first_finish
                    else "start counting again at each run (on_run_start)")
             raise Hint(f"a finish line counts {got.get('model_calls')} model calls where the run made "
                        f"{expected['model_calls']}: {fix}")

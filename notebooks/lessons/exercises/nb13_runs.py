@@ -1,6 +1,6 @@
 """Notebook 13's exercises on the finished agent: 13.2 stops a repeated batch (checked on a replayed real run and on
 scripted runs the notebook never shows), 13.3 names a recorded run's first wrong step (checked against the trace),
-and the question on a replay with a window of 1.
+the question on a replay with a window of 1, and the one that refuses Gemma's placeholder.
 """
 
 from __future__ import annotations
@@ -163,3 +163,27 @@ def check_window_one(answer: Any) -> str:
         return f"right: with window=1 the replay {'passes' if passed else 'stops the agent'}"
     raise Hint("the replay compares each later call only on its newest messages (the last reply and its "
                "ToolMessages): does a window of 1 that keeps exchanges whole still send those?")
+
+
+@exercise("13.Q4", kind="reasoning", title="Gemma's placeholder: a run that refuses it",
+          may_use=("13.1", "12.1", "12.2", "12.4"))
+def check_placeholder(cls: Any) -> str:
+    if not isinstance(cls, type):
+        raise Hint("pass the class itself (RefusePlaceholders), not an instance of it")
+    gemma, recorder = ReplayLLM.from_trace(REAL_RUNS["Gemma 3 270M"]), EventRecorder()
+    question = read_trace(REAL_RUNS["Gemma 3 270M"])[0]["messages"][-1]["content"]
+    got, _ = _run_yours(cls, gemma, price_tools(), question, recorder, max_steps=6, max_calls=8, window=6)
+    if got["reason"] == "answered":
+        raise Hint(f"Gemma's replayed run still ended 'answered' with {str(got['answer'])[:30]!r}...: in the model "
+                   "node, test a reply without ToolCalls with is_placeholder before ending the run 'answered'")
+    if got != {"answer": None, "reason": "placeholder"}:
+        raise Hint(f"Gemma's replayed run ended {got}: end it with answer None and the reason 'placeholder'")
+    if recorder.events[-1].get("reason") != "placeholder" or len(gemma.calls) != 3:
+        raise Hint("the run must end at Gemma's third reply, and on_finish must hear the reason 'placeholder'")
+    item, cities = HELD_OUT[0]
+    got, _ = _run_yours(cls, price_manager(item, cities), price_tools(), question_for(item, cities), max_steps=6,
+                        max_calls=8, window=6)
+    if got["reason"] != "answered":
+        raise Hint(f"the scripted manager's real answer ended {got['reason']!r}: only a reply that is the "
+                   "placeholder ends the run 'placeholder'; any other answer still ends it 'answered'")
+    return "Gemma's replay now ends 'placeholder' with answer None, and a real answer still ends 'answered'"
