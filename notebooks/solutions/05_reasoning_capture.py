@@ -167,6 +167,15 @@ def unreported_as_zero(events):
     return {line: share or 0.0 for line, share in shares.items()}, flagged
 
 
+def divides_by_zero(events):
+    """Wrong: a share for every reported pair of counts, 0 output tokens included."""
+    shares, flagged = thinking_report(events)
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply" and e["reasoning_tokens"] is not None and e["output_tokens"] is not None:
+            shares[line] = e["reasoning_tokens"] / e["output_tokens"]
+    return shares, flagged
+
+
 def share_of_the_rest(events):
     """Wrong: thinking over the answer's tokens only, as if the output count left the thinking out."""
     shares, flagged = thinking_report(events)
@@ -237,6 +246,7 @@ WRONG = {
              ((1, 14, 5), "returned '18', not 64"), ((1, 14, 10), "is a tool_call line"),
              ((1, 14, 13), "is a model_reply line"), ((1, 14, 15), "not 64"), ((1, 14, 40), "the trace has lines 1 to")],
     "05.1": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
+             (divides_by_zero, "no share of nothing"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
              (flags_every_thought, "nothing to flag"), (via_classify_thinking, "your answer runs classify")],
