@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 05 · Reasoning capture: reading a trace, and why a tool result should carry its unit
+# # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
 # **Read this first: no real thinking appears in this notebook's recorded runs.**
 #
