@@ -145,7 +145,7 @@ unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
 # A difference between two groups is clear, by the rough rule this course uses, when their 95% intervals do
 # **not** overlap; when they overlap, these runs cannot tell. Write `apart(a, b)` for two groups given as
 # `(right, runs)`, e.g. `apart((6, 8), (0, 8))`: `True` when the intervals do not overlap, `False` when they do.
-# The check tries nine pairs the notebook never shows and refuses an answer that calls the package's function.
+# The check tries ten pairs the notebook never shows and refuses an answer that calls the package's function.
 
 # %%
 def apart(a, b):

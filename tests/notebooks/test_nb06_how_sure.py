@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jupytext
 
-from lessons.exercises.nb06 import OVERLAP_CASES, RUNS_CASES, rerun_counts
+from lessons.exercises.nb06 import OVERLAP_CASES, RUNS_CASES, _apart, _runs_needed, _width, rerun_counts
 from mingraph_lite.course.compare import wilson
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06_how_sure.py"
@@ -55,3 +55,14 @@ def test_the_scripted_rerun_samples_so_another_seed_can_give_another_count():
     """06: "they sample: not always 6 of 8", and question 3's answer."""
     counts = {seed: rerun_counts(seed)["18°C"] for seed in (5, 9)}
     assert counts[5] != counts[9] and 6 not in counts.values()
+
+
+def test_the_held_out_cases_leave_room_for_an_interval_right_to_the_tolerance():
+    """06.1 accepts ends within 0.002; 06.2 and 06.3 must not turn on a smaller difference than that."""
+    for width, share in RUNS_CASES:
+        n = _runs_needed(width, share)
+        assert _width(share, n) <= width - 0.005 and all(_width(share, m) >= width + 0.005 for m in range(1, n))
+    for a, b in OVERLAP_CASES:
+        (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
+        assert min(abs(a_high - b_low), abs(b_high - a_low)) >= 0.005
+    assert {_apart(a, b) for a, b in OVERLAP_CASES} == {True, False}

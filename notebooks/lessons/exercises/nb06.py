@@ -98,7 +98,8 @@ def _runs_needed(width: float, share: float) -> int:
     return next(n for n in range(1, 100_000) if _width(share, n) < width)
 
 
-RUNS_CASES = [(0.5, 0.5), (0.3, 0.75), (0.25, 0.9), (0.4, 0.0), (0.15, 0.2), (0.2, 0.5)]  # (width, share)
+#: Each answer is at least 0.005 from the next width either way: an interval right to 0.002 a side finds it.
+RUNS_CASES = [(0.5, 0.5), (0.35, 0.25), (0.4, 0.1), (0.4, 0.0), (0.25, 0.0), (0.5, 0.2)]  # (width, share)
 
 
 @exercise("06.2", kind="code", title="how many runs before the interval is narrower than a width")
@@ -126,8 +127,9 @@ def check_runs_needed(runs_needed: Callable[[float, float], int]) -> str:
 
 # --- 06.3: do two groups' intervals overlap? ----------------------------------------------------------------
 
+#: Intervals at least 0.005 apart or overlapping by as much: an interval right to 0.002 a side decides each.
 OVERLAP_CASES = [((0, 8), (3, 8)), ((5, 8), (0, 8)), ((0, 16), (5, 16)), ((8, 8), (4, 8)), ((2, 8), (2, 8)),
-                 ((120, 240), (150, 240)), ((0, 8), (1, 8)), ((30, 64), (50, 64)), ((16, 16), (9, 16))]
+                 ((100, 240), (150, 240)), ((0, 8), (1, 8)), ((30, 64), (50, 64)), ((16, 16), (9, 16)), ((0, 16), (9, 16))]
 
 
 def _apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
