@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 00 · Start here
 #
-# This course takes an LLM agent apart. An agent is a model calling tools in a loop; in notebooks 01 to 12
+# This course takes an LLM agent apart. An agent is a model calling tools in a loop; in notebooks 01 to 13
 # you write that loop yourself, split it into the pieces a real framework has, learn to read what a run did,
 # and build an agent for a new task from your own pieces.
 #
@@ -14,8 +14,8 @@
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 42 minutes (estimated from length and exercises; the whole course takes about 17.6 hours by
-# the same estimate, in thirteen notebooks: this one and 01 to 12).
+# **Time:** about 42 minutes (estimated from length and exercises; the whole course takes about 19.2 hours by
+# the same estimate, in fourteen notebooks: this one and 01 to 13).
 
 # %% [markdown]
 # ## How to run the course
@@ -170,14 +170,14 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # a check cell right below runs it on cases of its own and says whether it works, or what to look at next;
 # it refuses an answer that only calls the package's own version (or the notebook's, loaded for later
 # cells). Stuck? Reference answers live in `notebooks/solutions/`, in a file with the notebook's name (the
-# cell checks the thirteen names match): try first, then compare.
+# cell checks the fourteen names match): try first, then compare.
 
 # %%
 from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
     print(f"{name:<27} {idea}")
-assert len(COURSE) == 1 + 12  # this notebook and the twelve after it, 01 to 12, as the introduction says
+assert len(COURSE) == 1 + 13  # this notebook and the thirteen after it, 01 to 13, as the introduction says
 from pathlib import Path
 
 assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sorted(COURSE)  # one file each

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 05 · Reasoning capture: reading a trace, and why a tool result should carry its unit
+# # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
 # **Read this first: no real thinking appears in this notebook's recorded runs.**
 #
@@ -15,12 +15,13 @@
 # **By the end of this notebook you will be able to**
 #
 # - read a model's thinking and its token count from `LLMResponse`;
-# - find a run's **first wrong line**, say whose problem it is, and count one mistake over many runs;
-# - build a 95% interval for a share of runs from its definition.
+# - find a run's **first wrong line**, say whose problem it is, and count one mistake over many runs.
+#
+# How sure a count of runs is (6 of 8, say) is notebook 06's subject.
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 95 minutes (estimated from length and exercises).
+# **Time:** about 78 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
@@ -28,18 +29,14 @@
 
 # %%
 # %matplotlib inline
-import math
 import os
 import re  # noqa: F401  (for your answers to 05.1 and 05.3)
-import tempfile
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
 from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, KeepAll, LLMResponse, OllamaLLM, OpenAILLM, ReplayLLM,
                            ToolCall, TraceRecorder, read_trace)
-from mingraph_lite.course.compare import compare, reported_table
-from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import weather_registry
@@ -113,7 +110,7 @@ print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, 
 # Write `thinking_report(events)` returning `(shares, flagged)`:
 #
 # - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
-#   either count is missing (an unreported count is not 0);
+#   either count is missing (an unreported count is not 0) or the output count is 0 (no share of nothing);
 # - `flagged`: the lines of the replies whose thinking mentions a number that the reply does not use, in its
 #   text or in its tool calls' arguments. Compare numbers, not text (`64.0` is 64); the pattern
 #   `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them.
@@ -261,75 +258,7 @@ for unit in (False, True):
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# The article tested that change on qwen3.5:0.8b (only the result format different); its figures, not run here:
-
-# %%
-print(reported_table())
-
-# %% [markdown]
-# Re-run offline by **scripted** managers modelled on those figures (they sample: not always 6 of 8), beside the
-# 32 recorded real runs; a live model's spec in place of `None` runs it for real:
-
-# %%
-rerun = run_experiment(None, out=Path(tempfile.mkdtemp()) / "unit", experiment="unit", runs=8, seed=5, progress=False)
-unit = compare([rerun.folder, "../data/experiments/smollm2-135m", "../data/experiments/gemma3-270m"])
-print(unit.table())
-assert not any(g.counts["right"] for g in unit.groups if g.model.startswith("local:")) and len(unit.groups) == 6
-unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
-
-# %% [markdown]
-# ## How sure is 6 of 8?
-#
-# Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A
-# model right 75% of the time, surely; one right 30% of the time, hardly.
-#
-# **The definition** (the score interval, Wilson, 1927). Eight runs of a model whose true share is `p0` give an
-# observed share that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is
-# **inside** the 95% interval when the share we saw, `k/n`, lies within 1.96 of those standard errors of it:
-#
-# |k/n − p0| ≤ 1.96 · √(p0 (1 − p0) / n)
-#
-# Notice whose standard error it is: the candidate's, not the observed share's. Testing four candidates for 6
-# of 8 by hand:
-
-# %%
-k, n = 6, 8
-for p0 in (0.30, 0.40, 0.75, 0.95):
-    gap, reach = abs(k / n - p0), 1.96 * math.sqrt(p0 * (1 - p0) / n)
-    print(f"p0 = {p0:.2f}: gap {gap:.3f}, 1.96 standard errors {reach:.3f} -> {'inside' if gap <= reach else 'outside'}")
-
-# %% [markdown]
-# ### Exercise 05.4 (code): the interval, from its definition
-#
-# Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
-# inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
-# gap between one inside and one outside (bisection), or square the inequality and solve the quadratic in `p0`
-# (its roots are the textbook Wilson formula: accepted, if you derive it). Mind the edges: at 0 of 8, is `p0 = 0`
-# inside? The check wants those ends exactly.
-#
-# The check compares your ends with the package's interval on 13 cases, from 0 of 8 to 239 of 240, and refuses
-# an answer that calls the package's function.
-
-# %%
-def interval(k, n):
-    raise NotImplementedError  # return (low, high)
-
-
-# %%
-check("05.4", interval)
-
-# %% [markdown]
-# The package's version, on the two counts this notebook keeps meeting:
-
-# %%
-from mingraph_lite.course.compare import wilson
-
-for k, n in ((6, 8), (0, 8)):
-    print(f"{k} of {n}: the true share could be anywhere from {wilson(k, n)[0]:.0%} to {wilson(k, n)[1]:.0%}")
-
-# %% [markdown]
-# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
-# 0 of 8 still allows a model right about one run in three.
+# Notebook 06 reads the article's test of that change, re-runs it, and asks how sure its counts are.
 #
 # ## A run with a worked example, read line by line
 #
@@ -416,7 +345,7 @@ else:  # think=True: Ollama returns the thinking apart from the answer; at most 
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (the answers are in the solutions file). Questions 2 to 5 have a cell below
+# Answer in your own words first (the answers are in the solutions file). Questions 2 to 4 have a cell below
 # that checks yours against a run of the code.
 #
 # 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
@@ -425,10 +354,9 @@ else:  # think=True: Ollama returns the thinking apart from the answer; at most 
 #    answered `"18°C"` instead of `"18"`: the same verdict, or a different one? Why?
 # 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
 #    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
-# 4. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
-#    which the 95% interval is narrower than 0.2 (20 points)?
-# 5. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
+# 4. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
 #    the same verdict, another verdict, or a refusal?
+# 5. `wrong_city_lines` finds no line in a run that `classify` calls a wrong slip. How can both be right?
 
 # %%
 answer_q2 = ...  # "same" or "different"
@@ -439,9 +367,5 @@ answer_q3 = ...  # "right", "wrong slip", "wrong tool result", "wrong final reas
 check("05.Q3", answer_q3)
 
 # %%
-answer_q4 = ...  # 16, 32, 64, 128 or 256
+answer_q4 = ...  # "same verdict", "another verdict" or "refused"
 check("05.Q4", answer_q4)
-
-# %%
-answer_q5 = ...  # "same verdict", "another verdict" or "refused"
-check("05.Q5", answer_q5)

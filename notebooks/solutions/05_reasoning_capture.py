@@ -3,11 +3,9 @@ answers to its questions."""
 
 from __future__ import annotations
 
-import math
 import re
 
 from mingraph_lite.course.classify import classify
-from mingraph_lite.course.compare import wilson
 
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -169,6 +167,15 @@ def unreported_as_zero(events):
     return {line: share or 0.0 for line, share in shares.items()}, flagged
 
 
+def divides_by_zero(events):
+    """Wrong: a share for every reported pair of counts, 0 output tokens included."""
+    shares, flagged = thinking_report(events)
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply" and e["reasoning_tokens"] is not None and e["output_tokens"] is not None:
+            shares[line] = e["reasoning_tokens"] / e["output_tokens"]
+    return shares, flagged
+
+
 def share_of_the_rest(events):
     """Wrong: thinking over the answer's tokens only, as if the output count left the thinking out."""
     shares, flagged = thinking_report(events)
@@ -224,88 +231,8 @@ def via_classify_thinking(events):
     return thinking_report(events)[0], [verdict.line] if verdict.celsius_as_fahrenheit else []
 
 
-Z = 1.96
-
-
-def _surprised(p0, k, n, z=Z):
-    """True when k of n runs would be more than z standard errors from a true share p0."""
-    return abs(k / n - p0) > z * math.sqrt(p0 * (1 - p0) / n)
-
-
-def _edge(inside, outside, k, n, z=Z):
-    """Bisect between a share that is not surprised (inside) and one that is (outside)."""
-    for _ in range(60):
-        middle = (inside + outside) / 2
-        inside, outside = (inside, middle) if _surprised(middle, k, n, z) else (middle, outside)
-    return inside
-
-
-def score_interval(k, n, z=Z):
-    """Every share p0 that k of n runs would not surprise: its two ends, found by bisection."""
-    p = k / n
-    low = 0.0 if not _surprised(0.0, k, n, z) else _edge(p, 0.0, k, n, z)
-    high = 1.0 if not _surprised(1.0, k, n, z) else _edge(p, 1.0, k, n, z)
-    return low, high
-
-
-def via_wilson(k, n):
-    """Wrong: the package's finished function, not the definition."""
-    return wilson(k, n)
-
-
-def wilson_by_another_name(k, n):
-    """Wrong: the package's function again, reached without writing its name."""
-    from mingraph_lite.course import compare
-
-    return getattr(compare, "wil" + "son")(k, n)
-
-
-def wald_interval(k, n):
-    """Wrong: the textbook p ± 1.96·se with se at the observed share, a single point at 0 of 8."""
-    p = k / n
-    half = 1.96 * math.sqrt(p * (1 - p) / n)
-    return max(0.0, p - half), min(1.0, p + half)
-
-
-def ninety_percent(k, n):
-    """Wrong: the definition with z for a 90% interval."""
-    return score_interval(k, n, z=1.645)
-
-
-def z_two(k, n):
-    """Wrong: the rounded 2 standard errors instead of 1.96."""
-    return score_interval(k, n, z=2)
-
-
-def high_first(k, n):
-    """Wrong: the right ends in the wrong order."""
-    low, high = score_interval(k, n)
-    return high, low
-
-
-def coarse_grid(k, n):
-    """Wrong: scans the candidates in steps of 0.01."""
-    inside = [i / 100 for i in range(101) if not _surprised(i / 100, k, n)]
-    return min(inside), max(inside)
-
-
-def strict_inside(k, n):
-    """Wrong: 'within' read as a strict <, which leaves p0 = 0 out at 0 of n (gap 0, reach 0)."""
-    inside = [i / 10000 for i in range(10001)
-              if abs(k / n - i / 10000) < Z * math.sqrt(i / 10000 * (1 - i / 10000) / n)]
-    return min(inside), max(inside)
-
-
-def divides_by_observed_se(k, n):
-    """Wrong: measures distance in standard errors at the observed share, which is 0 at 0 of n."""
-    p = k / n
-    se = math.sqrt(p * (1 - p) / n)
-    inside = [i / 10000 for i in range(10001) if abs(p - i / 10000) / se <= Z]
-    return min(inside), max(inside)
-
-
-SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_counts, "05.4": score_interval,
-             "05.Q2": "same", "05.Q3": "right", "05.Q4": 128, "05.Q5": "refused"}
+SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_counts,
+             "05.Q2": "same", "05.Q3": "right", "05.Q4": "refused"}
 WRONG = {
     "05.3": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
@@ -317,21 +244,15 @@ WRONG = {
              ((1, 3, 11), "a request is never the wrong line itself"), ((1, 12, 11), "so is every line before it"),
              ((14, 1, 11), "did you swap them?"), ("case 1", "three whole numbers"), ((1, 14), "three whole numbers"),
              ((1, 14, 5), "returned '18', not 64"), ((1, 14, 10), "is a tool_call line"),
-             ((1, 14, 13), "is a model_reply line"), ((1, 14, 15), "a line from 1 to 13")],
-    "05.4": [(via_wilson, "build the interval from its definition"),
-             (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
-             (ninety_percent, "the constant for 95% is 1.96"), (z_two, "2.000 standard errors"),
-             (high_first, "return the low end first"), (coarse_grid, "steps of 0.001 or less"),
-             (strict_inside, "a strict < leaves it out"),
-             (divides_by_observed_se, "k = 0 and k = n are the edges")],
+             ((1, 14, 13), "is a model_reply line"), ((1, 14, 15), "not 64"), ((1, 14, 40), "the trace has lines 1 to")],
     "05.1": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
+             (divides_by_zero, "no share of nothing"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
              (flags_every_thought, "nothing to flag"), (via_classify_thinking, "your answer runs classify")],
     "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls")],
-    "05.Q4": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
-    "05.Q5": [("same verdict", "the first request already differs")],
+    "05.Q4": [("same verdict", "the first request already differs")],
 }
 
 QUESTIONS = {
@@ -345,8 +266,9 @@ QUESTIONS = {
              "react to the unit; that is why the experiment needs real models.",
     "05.Q3": "right: both slips ask about 18, a number get_weather returned, so neither is a wrong line; the final "
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
-    "05.Q4": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
-             "of the number of runs, so halving it takes four times the runs.",
-    "05.Q5": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
+    "05.Q4": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
              "question, the recording sent the worked example too. A replay is only valid for the same folder.",
+    "05.Q5": "classify's wrong slip need not be about a city: a to_fahrenheit slip with a number no get_weather "
+             "answer slip returned, or a tool not on the menu, is a wrong slip too, and wrong_city_lines counts "
+             "only get_weather slips about cities the question did not ask about.",
 }

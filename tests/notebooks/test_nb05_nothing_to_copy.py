@@ -1,12 +1,15 @@
-"""Notebook 05 shows no answer to copy: the interval's closed form never appears, the package's ``wilson`` only
-after the 05.4 check, no cell defines the reference rules of 05.3 or 05.4, no prediction follows its answer, and
-05.2 comes before the notebook shows ``classify``, on a run whose events the notebook never holds (issue 21)."""
+"""Notebook 05 shows no answer to copy: no cell defines the reference rules of 05.1 or 05.3, no prediction follows
+its answer, and 05.2 comes before the notebook shows ``classify``, on a run whose events the notebook never holds
+and whose manager the checker keeps to itself (issue 21)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import jupytext
+
+from lessons.exercises.nb05 import recorded
+from mingraph_lite.course.classify import classify
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "05_reasoning_capture.py"
 
@@ -15,19 +18,11 @@ def _sources() -> list[str]:
     return [cell.source for cell in jupytext.read(NOTEBOOK).cells]
 
 
-def test_the_package_interval_appears_only_after_the_exercise_that_builds_it():
-    sources = _sources()
-    check = next(i for i, s in enumerate(sources) if 'check("05.4"' in s)
-    assert not [s for s in sources[:check] if "wilson(" in s]
-    assert not [s for s in sources if "half-width" in s or "z²/" in s]  # the closed form is never printed
-
-
-def test_no_cell_holds_a_working_answer_to_05_1_05_3_or_05_4():
+def test_no_cell_holds_a_working_answer_to_05_1_or_05_3():
     text = "\n".join(_sources())
-    assert text.count("def made_up_counts") == 1 and text.count("def interval") == 1
+    assert text.count("def made_up_counts") == 1 and "def interval" not in text
     assert text.count("def thinking_report") == 1
     for stub in ("def made_up_counts(runs):\n    raise NotImplementedError",
-                 "def interval(k, n):\n    raise NotImplementedError",
                  "def thinking_report(events):\n    raise NotImplementedError"):
         assert stub in text
 
@@ -55,10 +50,22 @@ def test_exercise_05_2_comes_before_the_notebook_shows_classify():
     assert "reconvert_manager" not in "".join(sources) and "show_05_2_run()" in "".join(sources)
 
 
+def test_05_2_cannot_be_passed_by_classifying_an_imported_run():
+    """The reader passed 05.2 with classify(recorded(reconvert_manager())): the manager is the checker's own now,
+    and the check reads the source line, which classify does not give, before the case and the line."""
+    from lessons.exercises import nb05, verdict
+
+    assert not [name for name in vars(nb05) if name.endswith("manager") and "reconvert" in name
+                and not name.startswith("_")]
+    truth = classify(recorded(nb05._reconvert_manager()))
+    result = verdict("05.2", (truth.case, truth.line, truth.line - 1))
+    assert result.status == "not yet" and "answer slip" in result.message and str(truth.line) not in result.message
+
+
 def test_the_exercises_come_in_page_order():
     sources = _sources()
-    assert [_first(sources, f'check("05.{k}"') for k in (1, 2, 3, 4)] == sorted(
-        _first(sources, f'check("05.{k}"') for k in (1, 2, 3, 4))
+    assert [_first(sources, f'check("05.{k}"') for k in (1, 2, 3)] == sorted(
+        _first(sources, f'check("05.{k}"') for k in (1, 2, 3))
 
 
 def test_notebook_04_does_not_give_away_the_gemma_prediction():

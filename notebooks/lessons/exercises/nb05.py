@@ -1,10 +1,9 @@
 """Notebook 05's exercises and checked questions: made-up conversions per variant over many runs, reading a
-trace, an interval built from its definition, and questions checked against real runs of the code."""
+trace and the source of its wrong number, and questions checked against real runs of the code."""
 
 from __future__ import annotations
 
 import csv
-import math
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +17,6 @@ from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import read_trace
 from mingraph_lite.course import classify as rules
 from mingraph_lite.course.classify import OUTCOMES, classify
-from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
 from mingraph_lite.tools import ToolRegistry
@@ -30,7 +28,7 @@ _LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"
 EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 
 
-def reconvert_manager() -> ScriptedLLM:
+def _reconvert_manager() -> ScriptedLLM:
     """Converts Paris's 18, then converts the *result*, 64, again (Fahrenheit already), then Tokyo."""
     return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
                         [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
@@ -111,7 +109,7 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
 
 def show_05_2_run() -> None:
     """Print 05.2's run as numbered trace lines, and hand back nothing: no events to classify."""
-    print_trace(recorded(reconvert_manager()))
+    print_trace(recorded(_reconvert_manager()))
 
 
 # --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
@@ -167,7 +165,7 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "compare numbers, not text: '18°C' holds the number 18"),
             ('a run that converts 18.0 after get_weather answered "18"', [("A", recorded(float_manager()))],
              "compare numbers, not text: 18.0 and '18' are the same number, though str(18.0) is '18.0'"),
-            ("a run that converts 64, which came back from to_fahrenheit", [("A", recorded(reconvert_manager()))],
+            ("a run that converts 64, which came back from to_fahrenheit", [("A", recorded(_reconvert_manager()))],
              "64 came back from to_fahrenheit, so it is Fahrenheit already: only get_weather's numbers count"),
             ("a run that converts 18 before the lookup that returns it", [("A", recorded(guess_first_manager()))],
              "only answer slips EARLIER than the slip count: build the set of numbers as you read"),
@@ -227,27 +225,32 @@ def _twice_line_hint(events: Sequence[dict[str, Any]], line: int, truth: int) ->
                 "to_fahrenheit slip whose number get_weather never returned")
 
 
-def _source_hint(events: Sequence[dict[str, Any]], source: int, truth: int, wrong: float) -> Hint:
-    if not 1 <= source < truth:
-        return Hint(f"right case and line; the number's source comes before line {truth}: a line from 1 to {truth - 1}")
+def _source_hint(events: Sequence[dict[str, Any]], source: int, wrong: float) -> Hint:
+    if not 1 <= source <= len(events):
+        return Hint(f"the trace has lines 1 to {len(events)}: which of them handed the model the {wrong:g}?")
     event = events[source - 1]
     if event["event"] != "tool_return":
-        return Hint(f"right case and line; line {source} is a {event['event']} line: a number reaches the model in "
-                    "an answer slip (tool_return); which answer slip returned it?")
-    return Hint(f"right case and line; line {source}'s answer slip returned {event['content']!r}, not "
-                f"{wrong:g}: which answer slip handed the model the number it converted?")
+        return Hint(f"line {source} is a {event['event']} line: a number reaches the model in an answer slip "
+                    f"(tool_return); which answer slip returned the {wrong:g} it converted again?")
+    return Hint(f"line {source}'s answer slip returned {event['content']!r}, not {wrong:g}: which answer slip "
+                "handed the model the number it converted again?")
 
 
 @exercise("05.2", kind="reasoning", title="which case, which line, and where its number came from")
 def check_twice(answer: tuple[int, int, int]) -> str:
-    events = recorded(reconvert_manager())
+    events = recorded(_reconvert_manager())
     truth = classify(events)
     try:
         case, line, source = (int(x) for x in answer)
     except (TypeError, ValueError):
         raise Hint("answer with three whole numbers, (case, line, source), for example (2, 7, 5)") from None
+    wrong = float(events[truth.line - 1]["arguments"]["celsius"])
+    sources = [n for n, e in enumerate(events[:truth.line - 1], 1) if e["event"] == "tool_return"
+               and wrong in {float(x) for x in _NUMBER.findall(e["content"])}]
     if (line, case) == (truth.case, truth.line):
         raise Hint("did you swap them? answer (case, line, source): the case (1 to 4) first, then the line")
+    if source != sources[-1]:  # first: the source is what classify does not say
+        raise _source_hint(events, source, wrong)
     if case == 3:
         raise Hint("the final reply is wrong, but it is not the first wrong line; case 3 needs every slip "
                    "before it right: check each to_fahrenheit slip's number against what get_weather returned")
@@ -258,78 +261,8 @@ def check_twice(answer: tuple[int, int, int]) -> str:
         raise Hint("the run finished (its last line is finish, 'answered'), so not case 4; cases are 1 to 4")
     if line != truth.line:
         raise _twice_line_hint(events, line, truth.line)
-    wrong = float(events[truth.line - 1]["arguments"]["celsius"])
-    sources = [n for n, e in enumerate(events[:truth.line - 1], 1) if e["event"] == "tool_return"
-               and wrong in {float(x) for x in _NUMBER.findall(e["content"])}]
-    if source != sources[-1]:
-        raise _source_hint(events, source, truth.line, wrong)
     return (f"right: case {truth.case} at line {truth.line} ({truth.why}); its {wrong:g} came from line "
             f"{source}, {events[source - 1]['name']}'s answer slip")
-
-
-def _z_fitted(interval: Callable[[int, int], tuple[float, float]]) -> float | None:
-    """The z that the answer's low end at 6 of 8 sits at, when the score interval with that z fits both its ends."""
-    try:
-        low, high = (float(x) for x in interval(6, 8))
-        z = abs(0.75 - low) / math.sqrt(low * (1 - low) / 8)
-    except Exception:  # no z to read: the other hints explain
-        return None
-    fit = wilson(6, 8, z)
-    return z if abs(fit[0] - low) < 5e-4 and abs(fit[1] - high) < 5e-4 else None
-
-
-def _interval_hint(interval: Callable[[int, int], tuple[float, float]], k: int, n: int,
-                   got: tuple[float, float], want: tuple[float, float]) -> Hint:
-    (low, high), (want_low, want_high) = got, want
-    if high - low < 1e-9:
-        return Hint(f"at {k} of {n} your interval is a single point, [{low:g}, {high:g}]: that comes from the "
-                    "standard error at the observed share k/n, which is 0 there; the definition takes the "
-                    "standard error at each candidate p0")
-    z = _z_fitted(interval)
-    if z is not None and abs(z - 1.96) > 0.005:
-        return Hint(f"your ends sit {z:.3f} standard errors from k/n: the constant for 95% is 1.96")
-    error = max(abs(low - want_low), abs(high - want_high))
-    if error < 0.02:
-        return Hint(f"for {k} of {n} your ends are off by up to {error:.3f}, and each must be within "
-                    f"{TOLERANCE}: if you scan candidates, take steps of 0.001 or less (or halve the gap, bisection)")
-    return Hint(f"for {k} of {n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
-
-
-TOLERANCE = 0.002
-INTERVAL_CASES = [(0, 8), (1, 8), (4, 8), (6, 8), (8, 8), (0, 16), (3, 16), (16, 16), (1, 1), (0, 3),
-                  (60, 240), (120, 240), (239, 240)]
-
-
-def _exact_edges(k: int, n: int, low: float, high: float) -> None:
-    """At 0 of n, p0 = 0 sits at gap 0 and reach 0: inside (0 <= 0), so the low end is exactly 0; n of n mirrors it."""
-    for edge, end, at in ((k == 0, low, 0.0), (k == n, high, 1.0)):
-        if edge and end != at and abs(end - at) < 0.01:
-            raise Hint(f"at {k} of {n} your interval ends at {end:g}, not exactly {at:g}: there p0 = {at:g} has gap 0 "
-                       "and 1.96 standard errors of 0, and 'within' means <=, so it is inside; a strict < leaves it out")
-
-
-@exercise("05.4", kind="code", title="a 95% interval for a share of runs, from its definition")
-def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
-    _refuse_borrowed(interval, {name: "this exercise asks you to build the interval from its definition, and "
-                                "that function is the finished one; checking against it is the check's job"
-                                for name in ("wilson", "proportion_confint", "binomtest")})
-    if calls_package(interval, (wilson,), 3, 8):
-        raise Hint("your answer calls the package's wilson (under some name): this exercise asks you to build the "
-                   "interval from its definition, and checking against that function is the check's job")
-    for k, n in INTERVAL_CASES:
-        try:
-            low, high = (float(x) for x in interval(k, n))
-        except (ZeroDivisionError, ValueError, TypeError) as error:
-            raise Hint(f"for {k} of {n} your interval failed ({type(error).__name__}); k = 0 and k = n are the "
-                       "edges: there one end of the interval must be exactly 0 or 1, so return a pair "
-                       "(low, high) of numbers") from None
-        if low > high:
-            raise Hint(f"for {k} of {n} you returned ({low:g}, {high:g}): return the low end first, (low, high)")
-        _exact_edges(k, n, low, high)
-        want = wilson(k, n)
-        if not (math.isclose(low, want[0], abs_tol=TOLERANCE) and math.isclose(high, want[1], abs_tol=TOLERANCE)):
-            raise _interval_hint(interval, k, n, (low, high), want)
-    return f"your interval matches the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included"
 
 
 def _choice(answer: Any, options: Sequence[Any]) -> Any:
@@ -361,19 +294,7 @@ def check_same_twice(answer: Any) -> str:
     return f"right: {truth.outcome} ({truth.why}); a wasted call is not a wrong line"
 
 
-@exercise("05.Q4", kind="reasoning", title="how many runs for an interval narrower than 0.2?")
-def check_runs_needed(answer: Any) -> str:
-    options = (16, 32, 64, 128, 256)
-    truth = next(n for n in options if wilson(n // 2, n)[1] - wilson(n // 2, n)[0] < 0.2)
-    width = {n: wilson(n // 2, n)[1] - wilson(n // 2, n)[0] for n in options}
-    if (runs := _choice(answer, options)) != truth:
-        raise Hint(f"at {runs} runs, half right, the interval is {width[runs]:.2f} wide; the question asks for "
-                   "the fewest runs under 0.2: the width shrinks with the square root of the runs (4 times the "
-                   "runs, half the width)")
-    return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
-
-
-@exercise("05.Q5", kind="reasoning", title="replay the Gemma run without its worked example")
+@exercise("05.Q4", kind="reasoning", title="replay the Gemma run without its worked example")
 def check_replay_without_example(answer: Any) -> str:
     from mingraph_lite.course.definition import load
 

@@ -1,0 +1,183 @@
+# %% [markdown]
+# # 06 · How sure is 6 of 8? Runs, shares and intervals
+#
+# Notebook 05 found where one run went wrong. This one asks how much a **count of runs** tells you: the article
+# reports that one change to a tool's result turned 0 right runs of 8 into 6 of 8. How sure is that?
+#
+# **By the end of this notebook you will be able to**
+#
+# - build a 95% interval for a share of runs from its definition;
+# - say how many runs a share needs before its interval is narrow enough;
+# - read two groups of a comparison and say whether their intervals overlap.
+#
+# **Prerequisites:** notebook 05; Python functions and loops.
+#
+# **Time:** about 62 minutes (estimated from length and exercises).
+#
+# **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
+# a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
+# E. B. Wilson's score interval (1927). *Scripted* runs are written in advance; *recorded* runs are real runs of
+# local models.
+
+# %%
+# %matplotlib inline
+import math
+import tempfile
+from pathlib import Path
+
+from mingraph_lite import ToolCall
+from mingraph_lite.course.compare import compare, reported_table
+from mingraph_lite.course.experiments import run_experiment
+from mingraph_lite.course.weather import weather_registry
+from lessons.exercises import check
+
+# %% [markdown]
+# ## The bare 18 vs 18°C experiment: the reported figures
+#
+# `get_weather` answers a bare `"18"`; the unit is on the menu ("in degrees Celsius"), once, far from the
+# numbers. `weather_registry(unit_in_result=True)` makes the unit travel with the result:
+
+# %%
+for unit in (False, True):
+    slip = weather_registry(unit_in_result=unit).run(ToolCall("t1", "get_weather", {"city": "Paris"}))
+    print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
+
+# %% [markdown]
+# The article tested that change on qwen3.5:0.8b (only the result format different); its figures, **reported**,
+# not run here:
+
+# %%
+print(reported_table())
+
+# %% [markdown]
+# ## How sure is 6 of 8?
+#
+# Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A
+# model right 75% of the time, surely; one right 30% of the time, hardly.
+#
+# **The definition** (the score interval). Eight runs of a model whose true share is `p0` give an observed share
+# that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is **inside** the 95%
+# interval when the share we saw, `k/n`, lies within 1.96 of those standard errors of it:
+#
+# |k/n − p0| ≤ 1.96 · √(p0 (1 − p0) / n)
+#
+# Notice whose standard error it is: the candidate's, not the observed share's. Testing four candidates for 6
+# of 8 by hand:
+
+# %%
+k, n = 6, 8
+for p0 in (0.30, 0.40, 0.75, 0.95):
+    gap, reach = abs(k / n - p0), 1.96 * math.sqrt(p0 * (1 - p0) / n)
+    print(f"p0 = {p0:.2f}: gap {gap:.3f}, 1.96 standard errors {reach:.3f} -> {'inside' if gap <= reach else 'outside'}")
+
+# %% [markdown]
+# ### Exercise 06.1 (code): the interval, from its definition
+#
+# Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
+# inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
+# gap between one inside and one outside (bisection), or square the inequality and solve the quadratic in `p0`
+# (its roots are the textbook Wilson formula: accepted, if you derive it). Mind the edges: at 0 of 8, is `p0 = 0`
+# inside? The check wants those ends exactly.
+#
+# The check compares your ends with the package's interval on 13 cases, from 0 of 8 to 239 of 240, and refuses
+# an answer that calls the package's function.
+
+# %%
+def interval(k, n):
+    raise NotImplementedError  # return (low, high)
+
+
+# %%
+check("06.1", interval)
+
+# %% [markdown]
+# The package's version, on the two counts the article reported:
+
+# %%
+from mingraph_lite.course.compare import wilson
+
+for k, n in ((6, 8), (0, 8)):
+    print(f"{k} of {n}: the true share could be anywhere from {wilson(k, n)[0]:.0%} to {wilson(k, n)[1]:.0%}")
+
+# %% [markdown]
+# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
+# 0 of 8 still allows a model right about one run in three.
+#
+# ### Exercise 06.2 (code): how many runs are enough?
+#
+# Eight runs give a wide interval. Write `runs_needed(width, share)`: the fewest runs `n` (trying 1, 2, 3...)
+# for which the 95% interval of `k = round(share * n)` right runs is **narrower** than `width` (`high - low <
+# width`). Your `interval` from 06.1 may do the measuring. The check compares with the package's interval on six
+# `(width, share)` pairs the notebook never shows, and refuses an answer that calls the package's function.
+
+# %%
+def runs_needed(width, share):
+    raise NotImplementedError  # return the fewest runs
+
+
+# %%
+check("06.2", runs_needed)
+
+# %% [markdown]
+# ## The re-run: scripted offline, real with a live model
+#
+# Run offline by **scripted** managers modelled on the reported figures (they sample: not always 6 of 8),
+# pooled with the 32 **recorded** real runs of SmolLM2-135M and Gemma 3 270M; a live model's spec in place of
+# `None` (e.g. `"ollama:qwen3:0.6b"`) runs it for real. The results table, one row per model and variant, with
+# each share's 95% interval:
+
+# %%
+rerun = run_experiment(None, out=Path(tempfile.mkdtemp()) / "unit", experiment="unit", runs=8, seed=5, progress=False)
+unit = compare([rerun.folder, "../data/experiments/smollm2-135m", "../data/experiments/gemma3-270m"])
+print(unit.table())
+real = [g for g in unit.groups if g.model.startswith("local:")]
+assert not any(g.counts["right"] for g in real) and sum(map(sum, (g.counts.values() for g in real))) == 32
+
+# %% [markdown]
+# The plot: each bar a share of right runs, each whisker its interval.
+
+# %%
+unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
+
+# %% [markdown]
+# ### Exercise 06.3 (code): do two groups' intervals overlap?
+#
+# A difference between two groups is clear, by the rough rule this course uses, when their 95% intervals do
+# **not** overlap; when they overlap, these runs cannot tell. Write `apart(a, b)` for two groups given as
+# `(right, runs)`, e.g. `apart((6, 8), (0, 8))`: `True` when the intervals do not overlap, `False` when they do.
+# The check tries ten pairs the notebook never shows and refuses an answer that calls the package's function.
+
+# %%
+def apart(a, b):
+    raise NotImplementedError  # return True or False
+
+
+# %%
+check("06.3", apart)
+
+# %% [markdown]
+# ## Questions
+#
+# Answer in your own words first (the answers are in the solutions file). Questions 1 to 3 have a cell below
+# that checks yours against `wilson` or a run of the code.
+#
+# 1. A variant showed 2 right of 8. Is a model right half the time inside its 95% interval, or outside?
+# 2. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
+#    which the 95% interval is narrower than 0.2 (20 points)?
+# 3. The re-run above used seed 5. Will seed 9 give the `18°C` variant the same count of right runs, or a
+#    different one? (`rerun_counts(seed)` in `lessons.exercises.nb06` runs it; predict first.)
+# 4. Why does the definition take the standard error at the candidate `p0` and not at the observed share `k/n`?
+#    What would the interval of 0 of 8 be the other way?
+# 5. Both real models got 0 right in every variant. Does that show the unit in the result does not help them?
+
+# %%
+answer_q1 = ...  # "inside" or "outside"
+check("06.Q1", answer_q1)
+
+# %%
+answer_q2 = ...  # 16, 32, 64, 128 or 256
+check("06.Q2", answer_q2)
+
+# %%
+answer_q3 = ...  # "same" or "different"
+check("06.Q3", answer_q3)

@@ -1,0 +1,193 @@
+"""Notebook 06's exercises and checked questions: an interval built from its definition, the runs a share needs
+before its interval is narrow enough, whether two groups' intervals overlap, and questions checked against wilson
+and the scripted re-run."""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mingraph_lite.course.compare import wilson
+from mingraph_lite.course.experiments import run_experiment
+from . import Hint, exercise
+from .nb05 import _choice, _refuse_borrowed
+from .package_guard import calls_package
+
+_FINISHED = "this exercise asks you to build it from the definition, and that function is the finished one; " \
+            "checking against it is the check's job"
+_BORROWED = {name: _FINISHED for name in ("wilson", "proportion_confint", "binomtest")}
+
+
+def _refuse(answer: Callable[..., Any], *args: Any) -> None:
+    _refuse_borrowed(answer, _BORROWED)
+    if calls_package(answer, (wilson,), *args):
+        raise Hint(f"your answer calls the package's wilson (under some name): {_FINISHED}")
+
+
+def _z_fitted(interval: Callable[[int, int], tuple[float, float]]) -> float | None:
+    """The z that the answer's low end at 6 of 8 sits at, when the score interval with that z fits both its ends."""
+    try:
+        low, high = (float(x) for x in interval(6, 8))
+        z = abs(0.75 - low) / math.sqrt(low * (1 - low) / 8)
+    except Exception:  # no z to read: the other hints explain
+        return None
+    fit = wilson(6, 8, z)
+    return z if abs(fit[0] - low) < 5e-4 and abs(fit[1] - high) < 5e-4 else None
+
+
+def _interval_hint(interval: Callable[[int, int], tuple[float, float]], k: int, n: int,
+                   got: tuple[float, float], want: tuple[float, float]) -> Hint:
+    (low, high), (want_low, want_high) = got, want
+    if high - low < 1e-9:
+        return Hint(f"at {k} of {n} your interval is a single point, [{low:g}, {high:g}]: that comes from the "
+                    "standard error at the observed share k/n, which is 0 there; the definition takes the "
+                    "standard error at each candidate p0")
+    z = _z_fitted(interval)
+    if z is not None and abs(z - 1.96) > 0.005:
+        return Hint(f"your ends sit {z:.3f} standard errors from k/n: the constant for 95% is 1.96")
+    error = max(abs(low - want_low), abs(high - want_high))
+    if error < 0.02:
+        return Hint(f"for {k} of {n} your ends are off by up to {error:.3f}, and each must be within "
+                    f"{TOLERANCE}: if you scan candidates, take steps of 0.001 or less (or halve the gap, bisection)")
+    return Hint(f"for {k} of {n} expected about ({want_low:.3f}, {want_high:.3f}), got ({low:.3f}, {high:.3f})")
+
+
+TOLERANCE = 0.002
+INTERVAL_CASES = [(0, 8), (1, 8), (4, 8), (6, 8), (8, 8), (0, 16), (3, 16), (16, 16), (1, 1), (0, 3),
+                  (60, 240), (120, 240), (239, 240)]
+
+
+def _exact_edges(k: int, n: int, low: float, high: float) -> None:
+    """At 0 of n, p0 = 0 sits at gap 0 and reach 0: inside (0 <= 0), so the low end is exactly 0; n of n mirrors it."""
+    for edge, end, at in ((k == 0, low, 0.0), (k == n, high, 1.0)):
+        if edge and end != at and abs(end - at) < 0.01:
+            raise Hint(f"at {k} of {n} your interval ends at {end:g}, not exactly {at:g}: there p0 = {at:g} has gap 0 "
+                       "and 1.96 standard errors of 0, and 'within' means <=, so it is inside; a strict < leaves it out")
+
+
+@exercise("06.1", kind="code", title="a 95% interval for a share of runs, from its definition")
+def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
+    _refuse(interval, 3, 8)
+    for k, n in INTERVAL_CASES:
+        try:
+            low, high = (float(x) for x in interval(k, n))
+        except (ZeroDivisionError, ValueError, TypeError) as error:
+            raise Hint(f"for {k} of {n} your interval failed ({type(error).__name__}); k = 0 and k = n are the "
+                       "edges: there one end of the interval must be exactly 0 or 1, so return a pair "
+                       "(low, high) of numbers") from None
+        if low > high:
+            raise Hint(f"for {k} of {n} you returned ({low:g}, {high:g}): return the low end first, (low, high)")
+        _exact_edges(k, n, low, high)
+        want = wilson(k, n)
+        if not (math.isclose(low, want[0], abs_tol=TOLERANCE) and math.isclose(high, want[1], abs_tol=TOLERANCE)):
+            raise _interval_hint(interval, k, n, (low, high), want)
+    return f"your interval matches the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included"
+
+
+# --- 06.2: how many runs before the interval is narrow enough --------------------------------------------
+
+def _width(share: float, n: int) -> float:
+    low, high = wilson(round(share * n), n)
+    return high - low
+
+
+def _runs_needed(width: float, share: float) -> int:
+    return next(n for n in range(1, 100_000) if _width(share, n) < width)
+
+
+#: Each answer is at least 0.005 from the next width either way: an interval right to 0.002 a side finds it.
+RUNS_CASES = [(0.5, 0.5), (0.35, 0.25), (0.4, 0.1), (0.4, 0.0), (0.25, 0.0), (0.5, 0.2)]  # (width, share)
+
+
+@exercise("06.2", kind="code", title="how many runs before the interval is narrower than a width")
+def check_runs_needed(runs_needed: Callable[[float, float], int]) -> str:
+    _refuse(runs_needed, 0.5, 0.5)
+    for width, share in RUNS_CASES:
+        try:
+            got = runs_needed(width, share)
+        except (ZeroDivisionError, ValueError) as error:
+            raise Hint(f"runs_needed({width}, {share}) failed ({type(error).__name__}): start at n = 1, since "
+                       "0 runs have no share") from None
+        want = _runs_needed(width, share)
+        if not isinstance(got, int) or isinstance(got, bool):
+            raise Hint(f"runs_needed({width}, {share}) returned {got!r}: return the number of runs, a whole number")
+        if got != want:
+            at = _width(share, got) if got >= 1 else float("nan")
+            if got < want:
+                raise Hint(f"runs_needed({width}, {share}) returned {got}, but at {got} runs (k = round(share * n) "
+                           f"= {round(share * got)}) the 95% interval is {at:.3f} wide, not narrower than {width}: "
+                           "measure the width of the score interval, not of k/n ± 1.96·√(k/n(1−k/n)/n)")
+            raise Hint(f"runs_needed({width}, {share}) returned {got}, but {want} runs already give an interval "
+                       f"{_width(share, want):.3f} wide: the fewest n whose width is under {width}, trying n = 1, 2, 3...")
+    return f"right on {len(RUNS_CASES)} (width, share) pairs, the fewest runs each time"
+
+
+# --- 06.3: do two groups' intervals overlap? ----------------------------------------------------------------
+
+#: Intervals at least 0.005 apart or overlapping by as much: an interval right to 0.002 a side decides each.
+OVERLAP_CASES = [((0, 8), (3, 8)), ((5, 8), (0, 8)), ((0, 16), (5, 16)), ((8, 8), (4, 8)), ((2, 8), (2, 8)),
+                 ((100, 240), (150, 240)), ((0, 8), (1, 8)), ((30, 64), (50, 64)), ((16, 16), (9, 16)), ((0, 16), (9, 16))]
+
+
+def _apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
+    return a_high < b_low or b_high < a_low
+
+
+@exercise("06.3", kind="code", title="two groups: do their 95% intervals overlap?")
+def check_apart(apart: Callable[[tuple[int, int], tuple[int, int]], bool]) -> str:
+    _refuse(apart, (6, 8), (0, 8))
+    for a, b in OVERLAP_CASES:
+        got, want = apart(a, b), _apart(a, b)
+        if got != want:
+            ia, ib = wilson(*a), wilson(*b)
+            shares = f"{a[0]} of {a[1]} spans {ia[0]:.2f} to {ia[1]:.2f}, {b[0]} of {b[1]} spans {ib[0]:.2f} to {ib[1]:.2f}"
+            why = ("the shares differ, but what matters is whether the intervals do" if a[0] * b[1] != b[0] * a[1]
+                   else "same share, same interval: they overlap")
+            raise Hint(f"apart({a}, {b}) returned {got!r}; the 95% score intervals: {shares}; {why} (build them as "
+                       "in 06.1: k/n ± 1.96 standard errors of k/n gives 0 of 8 no width at all)")
+    return f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook"
+
+
+# --- questions -----------------------------------------------------------------------------------------------
+
+@exercise("06.Q1", kind="reasoning", title="2 of 8: is a model right half the time inside?")
+def check_half_of_two(answer: Any) -> str:
+    truth = "inside" if wilson(2, 8)[0] <= 0.5 <= wilson(2, 8)[1] else "outside"
+    if _choice(answer, ("inside", "outside")) != truth:
+        raise Hint("test p0 = 0.5 against the definition: the gap is |2/8 - 0.5| = 0.25, and 1.96 standard errors "
+                   f"at p0 are 1.96·√(0.5·0.5/8) = {1.96 * math.sqrt(0.25 / 8):.3f}")
+    low, high = wilson(2, 8)
+    return f"right: {truth}; 2 of 8 allows anything from {low:.0%} to {high:.0%}"
+
+
+@exercise("06.Q2", kind="reasoning", title="how many runs for an interval narrower than 0.2?")
+def check_fewest_of_five(answer: Any) -> str:
+    options = (16, 32, 64, 128, 256)
+    width = {n: wilson(n // 2, n)[1] - wilson(n // 2, n)[0] for n in options}
+    truth = next(n for n in options if width[n] < 0.2)
+    if (runs := _choice(answer, options)) != truth:
+        raise Hint(f"at {runs} runs, half right, the interval is {width[runs]:.2f} wide; the question asks for "
+                   "the fewest runs under 0.2: the width shrinks with the square root of the runs (4 times the "
+                   "runs, half the width)")
+    return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
+
+
+def rerun_counts(seed: int) -> dict[str, int]:
+    """Right runs per variant of the scripted `unit` re-run (8 runs each) for one seed."""
+    folder = Path(tempfile.mkdtemp()) / "unit"
+    results = run_experiment(None, out=folder, experiment="unit", runs=8, seed=seed, progress=False)
+    return {variant: counts["right"] for variant, counts in results.counts().items()}
+
+
+@exercise("06.Q3", kind="reasoning", title="another seed: the same counts?")
+def check_other_seed(answer: Any) -> str:
+    five, nine = rerun_counts(5), rerun_counts(9)
+    truth = "same" if five == nine else "different"
+    if _choice(answer, ("same", "different")) != truth:
+        raise Hint("the scripted managers sample which reported run to re-enact, and the seed picks the samples: "
+                   "run rerun_counts(5) and rerun_counts(9) and compare")
+    return f"right: {truth} (seed 5: {five}; seed 9: {nine}): one count is one draw, so read its interval"

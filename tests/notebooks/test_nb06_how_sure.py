@@ -1,0 +1,68 @@
+"""Notebook 06 shows no answer to copy (the interval's closed form never appears, the package's ``wilson`` only
+after the 06.1 check, each exercise cell a stub), and the sentences it makes about intervals and runs hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jupytext
+
+from lessons.exercises.nb06 import OVERLAP_CASES, RUNS_CASES, _apart, _runs_needed, _width, rerun_counts
+from mingraph_lite.course.compare import wilson
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06_how_sure.py"
+
+
+def _sources() -> list[str]:
+    return [cell.source for cell in jupytext.read(NOTEBOOK).cells]
+
+
+def _first(sources: list[str], text: str) -> int:
+    return next(i for i, s in enumerate(sources) if text in s)
+
+
+def test_the_package_interval_appears_only_after_the_exercise_that_builds_it():
+    sources = _sources()
+    assert not [s for s in sources[:_first(sources, 'check("06.1"')] if "wilson(" in s]
+    assert not [s for s in sources if "half-width" in s or "z²/" in s]  # the closed form is never printed
+
+
+def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
+    sources, text = _sources(), "\n".join(_sources())
+    for stub in ("def interval(k, n):\n    raise NotImplementedError",
+                 "def runs_needed(width, share):\n    raise NotImplementedError",
+                 "def apart(a, b):\n    raise NotImplementedError"):
+        assert text.count(stub.split("(")[0] + "(") == 1 and stub in text
+    checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3)]
+    assert checks == sorted(checks)
+
+
+def test_the_held_out_cases_are_not_in_the_notebook():
+    """06.2 and 06.3: "pairs the notebook never shows"."""
+    text = "\n".join(_sources())
+    assert not [case for case in OVERLAP_CASES if f"{case[0]}, {case[1]}" in text]
+    assert not [case for case in RUNS_CASES if f"runs_needed({case[0]}, {case[1]})" in text]
+
+
+def test_the_intervals_the_notebook_quotes_for_6_of_8_and_0_of_8():
+    """06: "A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8,
+    and 0 of 8 still allows a model right about one run in three."
+    """
+    assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1] < 0.35
+
+
+def test_the_scripted_rerun_samples_so_another_seed_can_give_another_count():
+    """06: "they sample: not always 6 of 8", and question 3's answer."""
+    counts = {seed: rerun_counts(seed)["18°C"] for seed in (5, 9)}
+    assert counts[5] != counts[9] and 6 not in counts.values()
+
+
+def test_the_held_out_cases_leave_room_for_an_interval_right_to_the_tolerance():
+    """06.1 accepts ends within 0.002; 06.2 and 06.3 must not turn on a smaller difference than that."""
+    for width, share in RUNS_CASES:
+        n = _runs_needed(width, share)
+        assert _width(share, n) <= width - 0.005 and all(_width(share, m) >= width + 0.005 for m in range(1, n))
+    for a, b in OVERLAP_CASES:
+        (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
+        assert min(abs(a_high - b_low), abs(b_high - a_low)) >= 0.005
+    assert {_apart(a, b) for a, b in OVERLAP_CASES} == {True, False}
