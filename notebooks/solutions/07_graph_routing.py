@@ -175,6 +175,25 @@ def run_needs_every_edge(graph, state):
     return state
 
 
+def run_walks_into_none(graph, state):  # a node without an edge leads to None, not to the end
+    state, steps = deepcopy(state), 0
+    node = graph["edges"][START]
+    while node != END:
+        if steps == graph["max_steps"]:
+            raise RuntimeError("too many steps")
+        update = graph["nodes"][node](deepcopy(state))
+        for field, value in update.items():
+            reducer = graph["reducers"].get(field)
+            state[field] = reducer(state[field], value) if reducer and field in state else value
+        steps += 1
+        if node in graph["routers"]:
+            router, path_map = graph["routers"][node]
+            node = path_map[router(state)]
+        else:
+            node = graph["edges"].get(node)
+    return state
+
+
 def run_routes_before_merging(graph, state):
     state, steps = deepcopy(state), 0
     node = graph["edges"][START]
@@ -323,7 +342,8 @@ WRONG = {
     "07.2": [(run_without_reducers, "merge a field that has a reducer"),
              (run_without_copies, "deep copy"),
              (run_without_bound, "past max_steps"),
-             (run_needs_every_edge, "a node with no edge and no router ends the run"),
+             (run_needs_every_edge, "rule 4, a node with neither edge nor router ends the run"),
+             (run_walks_into_none, "rule 4, a node with neither edge nor router ends the run"),
              (run_routes_before_merging, "merge first, then let the router read the result"),
              (run_takes_the_label_for_a_node, "path_map[label] is the node"),
              (run_reduces_a_missing_field, "a field the state does not have yet is simply set"),

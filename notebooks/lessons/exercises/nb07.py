@@ -148,9 +148,10 @@ def _key_error_hint(graph: dict[str, Any], key: Any) -> str:
     if key in labels and key not in graph["nodes"]:
         return (f"your run looked up the route label {key!r} as a node: a router returns a label, and "
                 "path_map[label] is the node to run next")
-    if key in graph["nodes"]:
-        return (f"your run looked for a fixed edge out of {key!r}, which has none: a node with no edge and no "
-                "router ends the run (as on LangGraph), so use graph['edges'].get(node, END)")
+    if key in graph["nodes"] or key is None:
+        where = f"a fixed edge out of {key!r}, which has none" if key is not None else "a node called None"
+        return (f"your run looked for {where}: rule 4, a node with neither edge nor router ends the run "
+                "(as on LangGraph), so use graph['edges'].get(node, END)")
     return (f"your run raised KeyError {key!r}: a field the state does not have yet is simply set, and only a "
             "field that is already there is merged through its reducer")
 
