@@ -54,8 +54,8 @@ except ImportError:
 
 # %%
 def naive_brief(cities, writer="missing-notice", max_revisions=1):
-    rows = [f"{city}: {WEATHER[city]['celsius']}°C / {round(WEATHER[city]['celsius'] * 9 / 5 + 32, 1)}°F"
-            for city in cities]
+    rows = [f"{city}: {w['celsius']}°C / {round(w['celsius'] * 9 / 5 + 32, 1)}°F, {w['conditions']}."
+            for city, w in zip(cities, map(WEATHER.get, cities))]  # the row format `render` uses below
     draft = "\n".join(rows + ([NOTICE] if writer == "complete" else []))
     revisions = 0
     while NOTICE not in draft and revisions < max_revisions:
