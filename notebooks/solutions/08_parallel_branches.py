@@ -195,6 +195,27 @@ def run_on_the_package(graph, state):  # hands the run to the package's engine (
     return compiled.invoke(deepcopy(state)), compiled.steps
 
 
+def run_on_the_package_unnamed(graph, state):  # the same hand-off, with every name spelt in pieces
+    import importlib
+    from typing import Annotated, Any, TypedDict
+
+    engine = getattr(importlib.import_module("mingraph_lite." + "graph"), "State" + "Graph")
+    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
+    builder = engine(TypedDict("Loose", fields))
+    for name, node in graph["nodes"].items():
+        builder.add_node(name, node)
+    for source, targets in graph["edges"].items():
+        for target in targets:
+            if target not in graph["joins"]:
+                builder.add_edge(source, target)
+    for target, sources in graph["joins"].items():
+        builder.add_edge(sorted(sources), target)
+    for source, (router, path_map) in graph["routers"].items():
+        builder.add_conditional_edges(source, router, path_map)
+    compiled = getattr(builder, "com" + "pile")(max_steps=graph["max_steps"])
+    return getattr(compiled, "in" + "voke")(deepcopy(state)), list(enumerate(compiled.steps, start=1))
+
+
 def run_in_place(graph, state):  # leaves the caller's state holding the run's result
     final, log = run_looping_supersteps(graph, state)
     state.update(final)
@@ -337,6 +358,7 @@ WRONG = {
              (run_forgets_every_join, "Forget only the sources of the join that started"),
              (run_without_a_bound, "run exactly max_steps supersteps"),
              (run_on_the_package, "hands the work to an engine"),
+             (run_on_the_package_unnamed, "hands the work to an engine (mingraph_lite.graph"),
              (run_in_place, "changed the state it was handed"),
              (run_returns_the_state_only, "return (state, log)")],
     "08.3": [(latest_adds, "appears twice"),
