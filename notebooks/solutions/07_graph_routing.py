@@ -194,6 +194,22 @@ def run_walks_into_none(graph, state):  # a node without an edge leads to None, 
     return state
 
 
+def run_on_the_package_unnamed(graph, state):  # hands the run to the package's engine, every name spelt in pieces
+    import importlib
+    from typing import Annotated, Any, TypedDict
+
+    engine = getattr(importlib.import_module("mingraph_lite." + "graph"), "State" + "Graph")
+    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
+    builder = engine(TypedDict("Loose", fields))
+    for name, node in graph["nodes"].items():
+        builder.add_node(name, node)
+    for source, target in graph["edges"].items():
+        builder.add_edge(source, target)
+    for source, (router, path_map) in graph["routers"].items():
+        builder.add_conditional_edges(source, router, path_map)
+    return getattr(getattr(builder, "com" + "pile")(max_steps=graph["max_steps"]), "in" + "voke")(deepcopy(state))
+
+
 def run_routes_before_merging(graph, state):
     state, steps = deepcopy(state), 0
     node = graph["edges"][START]
@@ -347,7 +363,8 @@ WRONG = {
              (run_routes_before_merging, "merge first, then let the router read the result"),
              (run_takes_the_label_for_a_node, "path_map[label] is the node"),
              (run_reduces_a_missing_field, "a field the state does not have yet is simply set"),
-             (run_stops_after_the_last_allowed_node, "a chain of exactly max_steps")],
+             (run_stops_after_the_last_allowed_node, "a chain of exactly max_steps"),
+             (run_on_the_package_unnamed, "hands the work to an engine (mingraph_lite.graph")],
     "07.3": [(stuck_compares_with_the_first, "compare the last check with the one just before it"),
              (stuck_holds_at_the_first_failure, "a first failed check has nothing to compare with"),
              (stuck_forgets_the_allowance, "max_revisions still bounds"),

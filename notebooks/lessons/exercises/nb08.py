@@ -7,7 +7,6 @@ its own); 08.3's runs the brief with the learner's reducer on the package's engi
 from __future__ import annotations
 
 import operator
-import sys
 from copy import deepcopy
 from typing import Annotated, Any, TypedDict, get_type_hints
 
@@ -16,6 +15,7 @@ from mingraph_lite.course.weather import WEATHER
 from mingraph_lite.graph import END, START, StateGraph
 from . import Hint, exercise
 from .borrowing import borrowed
+from .nb07 import engine_below
 from ..parallel_brief import CALLS, brief_in_parallel, collect_one
 
 # -- 08.1: a node for a parallel branch --------------------------------------------------------------
@@ -172,23 +172,12 @@ def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
     return f"your log was {log}, the run should go {want}"
 
 
-def _engine_below() -> str | None:
-    """The engine module that called the running node, if an engine did (however the answer reached it)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        module = str(frame.f_globals.get("__name__", ""))
-        if module.startswith(("mingraph_lite.graph", "langgraph")):
-            return module
-        frame = frame.f_back
-    return None
-
-
 ENGINES_SEEN: list[str] = []
 
 
 def _node(name: str) -> Any:
     def node(state: dict[str, Any]) -> dict[str, Any]:
-        ENGINES_SEEN.extend(filter(None, [_engine_below()]))
+        ENGINES_SEEN.extend(filter(None, [engine_below()]))
         return {"log": [name]}
 
     return node
