@@ -9,11 +9,8 @@
 #
 # **Prerequisites:** notebook 07; notebook 04's listeners. LangGraph where installed
 # (`pip install 'mingraph-lite[langgraph]'`); its cells skip without it.
-# **Time:** about 94 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length and exercises).
 #
-# **Words:** a *superstep* is one round in which every ready node runs on the same worksheet; a *fan-out* is
-# several edges out of one node, a *join* one edge from several nodes that waits for all; a *reducer* merges a
-# field's old value with a slip's; a `Send` packet starts one branch for one item.
 # Nothing here calls a model.
 
 # %%
@@ -24,7 +21,7 @@ from functools import partial
 from typing import Annotated, TypedDict, get_type_hints
 
 from lessons.exercises import check
-from lessons.langgraph_runs import compare_engines, plain_field_refusals
+from lessons.langgraph_runs import compare_engines, plain_field_refusals, uneven_joins
 from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from lessons.reference import reference
 from mingraph_lite import GraphStepLimit, Observer
@@ -44,8 +41,8 @@ print("the brief's reducers:", reducers_of(BriefState))
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# `collect` looks up the cities one after another, though the lookups don't depend on each other. A fan-out runs
-# them at once, and a join waits until every branch has finished.
+# `collect` looks up the cities one after another, though the lookups don't depend on each other. A *fan-out*
+# (several edges out of one node) runs them at once, and a *join* (one edge from several nodes) waits for all.
 #
 # The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
 # their slips are merged only when all have finished, in a fixed order. So what if two branches write the same field?
@@ -87,8 +84,8 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# The brief for this loop is a dict like 07.2's, one `collect_<city>` branch per city (wired in
-# `lessons/parallel_brief.py`), and here is the slip of a first-try branch, `collect_one`, which reads nothing:
+# The brief for this loop is a dict like 07.2's, one `collect_<city>` branch per city (in
+# `lessons/parallel_brief.py`); here is the slip of `collect_one`, a first-try branch that reads nothing:
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
@@ -112,9 +109,7 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
     events: Annotated[list, operator.add]
 
 
-refused = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
-assert "collect_Tokyo" in refused["mingraph_lite"] and "collect_Tokyo" not in refused.get("langgraph", "")
-assert all("At key 'readings'" in message for message in refused.values())
+plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
 
 # %% [markdown]
 # With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop refuses, naming
@@ -129,8 +124,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 # %% [markdown]
 # ### Exercise 08.1: one branch's node
 #
-# A branch can safely read its worksheet: it sees the worksheet as the superstep began, never a sibling's half-done
-# work. Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
+# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
 #
 # 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
 #    city (say, `"Oslo already collected"`);
@@ -166,8 +160,7 @@ my_guess = {"supersteps": None, "nodes": None}  # e.g. {"supersteps": 9, "nodes"
 three = initial_state(["Tokyo", "Paris", "Oslo"])
 final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
                             three)
-for step, ran in log:
-    print(f"  superstep {step}: {', '.join(ran)}")
+print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in log))
 happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
 print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
 print("readings:", [r["city"] for r in final["readings"]], "| status:", final["status"])
@@ -180,7 +173,7 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 #
 # LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
 # nodes. The package's `StateGraph` takes the same calls, so one declaration, handed the builder, serves both engines.
-# Here it is, ready (`lessons/parallel_brief.py`), with 08.1's node per branch:
+# Here it is (`lessons/parallel_brief.py`), with 08.1's node per branch:
 
 # %%
 print(inspect.getsource(declare_parallel))
@@ -189,48 +182,23 @@ our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 # %% [markdown]
 # ### Why the join edge matters
 #
-# In the brief, one edge per branch into `write_draft` (no join) happens to work: every branch is one node long, so
-# all trigger it at once. Branches `a -> a2` and `b`, declared both ways, on each engine:
+# One edge per branch into `write_draft` (no join) works in the brief, whose branches are one node long.
+# Branches `a -> a2` and `b`, declared both ways on each engine: with one join edge,
+# `builder.add_edge(["a2", "b"], "write")`, or with one edge from each branch:
 
 # %%
-class Log(TypedDict):
-    log: Annotated[list[str], operator.add]
-
-
-def uneven(builder, join):
-    for name in ("a", "a2", "b", "write"):
-        builder.add_node(name, lambda state, name=name: {"log": [name]})
-    for source, target in ((START, "a"), ("a", "a2"), (START, "b")):
-        builder.add_edge(source, target)
-    if join:
-        builder.add_edge(["a2", "b"], "write")  # one edge from both branches: waits for both
-    else:
-        builder.add_edge("a2", "write")  # one edge per branch: each one triggers "write" on its own
-        builder.add_edge("b", "write")
-    builder.add_edge("write", END)
-    return builder.compile()
-
-
-for engine in (StateGraph, LangGraphStateGraph):
-    if engine is None:
-        continue  # LangGraph is not installed
-    for join in (True, False):
-        ran = uneven(engine(Log), join).invoke({"log": []})["log"]
-        print(f"{engine.__module__.split('.')[0]:<14} join={str(join):<6} {ran}  write ran {ran.count('write')}x")
-no_join = uneven(StateGraph(Log), join=False)
-no_join.invoke({"log": []})
-print("our engine without the join, superstep by superstep:", no_join.steps)
+uneven_joins()  # builds both declarations on each engine (lessons/langgraph_runs.py)
 
 # %% [markdown]
 # Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
-# worksheet; then `a2` triggers it again in superstep 3. The join waits for both.
+# worksheet; then `a2` triggers it again in superstep 3.
 #
 # ### Exercise 08.2: a join inside a loop
 #
 # `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
-# `run_looping_supersteps(graph, state)`: the same loop and return, except that a join target starts only once each
-# of its sources has run **since the join last started**. The check runs graphs whose loop passes an uneven join (like
-# `a -> a2` and `b`) two or three times, and the brief; `run_supersteps` itself fails it.
+# `run_looping_supersteps(graph, state)`: the same loop, return and `max_steps` bound, except that a join target
+# starts only once each of its sources has run **since that join last started**. The check runs loops through an
+# uneven join, a graph with two joins, and the brief; `run_supersteps` fails it, and so does a hand-off to an engine.
 
 # %%
 def run_looping_supersteps(graph, state):
@@ -276,13 +244,12 @@ for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
 # %%
 packaged = build_brief_graph("missing-notice", max_revisions=1)
 packaged.invoke(three)
-for number, ran in enumerate(packaged.steps, start=1):
-    print(f"  superstep {number}: {', '.join(ran)}")
+print("\n".join(f"  superstep {number}: {', '.join(ran)}" for number, ran in enumerate(packaged.steps, start=1)))
 
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# The same declaration on LangGraph's builder, whose `debug` stream says who ran in which superstep, for each writer:
+# The same declaration on LangGraph's builder, for each writer:
 
 # %%
 if LangGraphStateGraph is None:
@@ -292,8 +259,6 @@ else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgr
 
 # %% [markdown]
 # ### Where the two engines still differ
-#
-# Two touch this notebook (the first-sketch cell and the comparison above show them):
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
@@ -312,16 +277,13 @@ else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgr
 stale = initial_state(["Tokyo", "Paris"])
 stale["readings"] = [{"city": "Tokyo", "celsius": 19, "conditions": "rain", "source": "an earlier run"}]
 doubled = build_brief_graph("complete").invoke(stale)
-print("the package's brief:", doubled["status"])
-print(doubled["answer"])
+print(f"the package's brief: {doubled['status']}\n{doubled['answer']}")
 skipped = our_declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
-print("\nwith 08.1's collect_city, which skips a city already collected:", skipped["status"])
-print(skipped["answer"])
+print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipped['status']}\n{skipped['answer']}")
 
 # %% [markdown]
-# The package's brief published Tokyo twice, one row stale, and its check passed it. 08.1's skipping branch shows
-# Tokyo once, but the stale 19°C. The fresh reading should win: a reducer (any function `(old, new) -> merged`, called
-# once per slip) that *replaces* a city's reading.
+# The package's brief published Tokyo twice, one row stale, and its check passed it; 08.1's branch shows the stale
+# 19°C. The fresh reading should win: a reducer (a function `(old, new) -> merged`, once per slip) that *replaces* it.
 
 # %% [markdown]
 # ### Exercise 08.3: `latest_per_city`
@@ -334,8 +296,7 @@ print(skipped["answer"])
 #    readings of one city, the later one wins, in the first one's place;
 # 3. return a new list: never change `old` or `new` (the engine may still hold them).
 #
-# The check calls it on lists of its own, then runs the brief with `readings: Annotated[list[dict], latest_per_city]`
-# on worksheets that already hold stale readings.
+# The check calls it on lists of its own, then runs the brief with it on worksheets holding stale readings.
 
 # %%
 def latest_per_city(old, new):
@@ -352,15 +313,13 @@ check("08.3", latest_per_city)
 FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),
                                       "readings": Annotated[list[dict], reference("08.3")]})
 fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile(max_steps=6).invoke(stale)
-print("status:", fresh["status"])
-print(fresh["answer"])
-assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
+print(f"status: {fresh['status']}\n{fresh['answer']}")
 
 # %% [markdown]
 # ## One branch per item with `Send`, and none for a city already collected
 #
 # The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
-# one router serves both engines. Given a stale worksheet like 08.3's, a router can skip a city's branch altogether.
+# one router serves both engines. A router can also skip a city already collected.
 #
 # ### Exercise 08.4: `send_missing(state, send)`
 #
@@ -371,8 +330,7 @@ assert [reading["city"] for reading in fresh["readings"]] == ["Tokyo", "Paris"]
 # 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
 #    end at once, still `"working"`, with no draft.
 #
-# The check runs the brief with your router at START (path map `["collect_city", "write_draft"]`) on worksheets of
-# its own, on both engines.
+# The check runs the brief with your router at START on worksheets of its own, on both engines.
 
 # %%
 def send_missing(state, send):
@@ -388,20 +346,18 @@ check("08.4", send_missing)
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (answers: `QUESTIONS` in `notebooks/solutions/08_parallel_branches.py`); the cells
-# after the list check three against real runs.
+# Answers: `QUESTIONS` in `notebooks/solutions/08_parallel_branches.py`; the cells after the list check three.
 #
-# 1. Why does `readings` need a reducer once the cities are collected in parallel, when the sequential `collect` of
-#    notebook 07 did not? What does our superstep loop do when it is missing, and why is that better than a silent
-#    "last one wins"?
+# 1. Why does `readings` need a reducer once the cities are collected in parallel, but not in notebook 07? What does
+#    our loop do without one, and why is that better than "last one wins"?
 # 2. Three cities in parallel, the stubborn writer, `max_revisions=2`, on our engine: how many supersteps does the run
 #    take?
-# 3. In the uneven graph above (`a -> a2` and `b`), give the `b` branch a second node too (`b -> b2`), and declare
-#    **no** join: one edge from `a2` and one from `b2` into `write`. How many times does `write` run?
-# 4. One line of `run_supersteps` makes every node of a superstep read the same worksheet, and also fixes the order
-#    their slips are merged in. Which line, and which part of it does each job?
-# 5. The brief with 08.4's `send_missing` at START, the complete writer, on a worksheet for three cities of which one
-#    already has a reading: how many supersteps does the run take, and how many times does `collect_city` run?
+# 3. In the uneven graph, make `b` two nodes long too (`b -> b2`) and declare **no** join (one edge each from `a2`
+#    and `b2` into `write`). How many times does `write` run?
+# 4. Which line of `run_supersteps` makes a superstep's nodes read the same worksheet and fixes their merge order?
+#    Which part of it does each job?
+# 5. 08.4's `send_missing` at START, the complete writer, three cities of which one already has a reading: how many
+#    supersteps does the run take, and how many times does `collect_city` run?
 
 # %%
 answer_q2 = ...  # a number

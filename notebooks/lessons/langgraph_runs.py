@@ -1,4 +1,4 @@
-"""Notebooks 07 and 07's runs on LangGraph beside the package's engine, printed: the bound each counts, who ran when.
+"""Notebooks 07 and 08's runs on LangGraph beside the package's engine, printed: the bound each counts, who ran when.
 
 Each function only prints what a run did; the notebooks call it in one line where LangGraph is installed, so the
 learner reads the outcome, and the LangGraph calls that produce it are here for anyone who wants them.
@@ -6,11 +6,12 @@ learner reads the outcome, and the LangGraph calls that produce it are here for 
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any, TypedDict
 
 from mingraph_lite import Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState
-from mingraph_lite.graph import START, StateGraph
+from mingraph_lite.graph import END, START, StateGraph
 
 
 def show_recursion_limits(builder: Any, state: dict, limits: tuple[int, ...] = (6, 7)) -> list[int]:
@@ -66,6 +67,84 @@ def compare_engines(declare: Any, state: dict, styles: tuple[str, ...] = ("compl
         rows.append((style, sorted(who.ran) == theirs_ran, ours_end == theirs_end))
         print(f"{style:<16}{str(rows[-1][1]):>16}{str(rows[-1][2]):>16}   {max(step for step, _ in theirs_ran)}")
     return rows
+
+
+def overwrite_clears(state: dict) -> list | None:
+    """LangGraph's Overwrite, the one update that bypasses a reducer, on the brief's events: print and return them."""
+    try:
+        from langgraph.graph import StateGraph as LangGraphStateGraph
+        from langgraph.types import Overwrite
+    except ImportError:  # LangGraph is optional
+        return None
+    clearing = LangGraphStateGraph(BriefState).add_node("clear", lambda state: {"events": Overwrite([])})
+    clearing.add_edge(START, "clear")
+    cleared = clearing.compile().invoke({**state, "events": ["collected", "wrote draft"]})
+    print("LangGraph, Overwrite([]) on the events field:", cleared["events"])
+    return cleared["events"]
+
+
+class Misspeller(BriefNodes):
+    """The brief's nodes, except that ``revise_draft`` writes ``drafts``: a typo'd field."""
+
+    def revise_draft(self, state: dict) -> dict:
+        update = super().revise_draft(state)
+        update["drafts"] = update.pop("draft")  # the typo
+        return update
+
+
+def misspelt_runs(declare: Any, state: dict) -> dict[str, str]:
+    """The Misspeller on each installed engine: print (and return) what each does with the unknown key."""
+    from mingraph_lite import GraphExecutionError
+
+    seen = {}
+    try:
+        declare(Misspeller()).compile().invoke(state)
+    except GraphExecutionError as error:
+        seen["ours"] = f"{type(error).__name__}: {error}"
+        print(f"ours: {seen['ours']}")
+    try:
+        from langgraph.graph import StateGraph as LangGraphStateGraph
+    except ImportError:  # LangGraph is optional: our engine alone
+        return seen
+    end = declare(Misspeller(), on=LangGraphStateGraph).compile().invoke(state)
+    seen["langgraph"] = f"{end['status']} | the typo'd key in the final worksheet: {'drafts' in end}"
+    print("LangGraph:", seen["langgraph"])
+    return seen
+
+
+class _Log(TypedDict):
+    log: Annotated[list[str], operator.add]
+
+
+def _uneven(builder: Any, join: bool) -> Any:
+    """Branches ``a -> a2`` and ``b`` into ``write``: one join edge from both, or one edge from each."""
+    for name in ("a", "a2", "b", "write"):
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+    for source, target in ((START, "a"), ("a", "a2"), (START, "b")):
+        builder.add_edge(source, target)
+    if join:
+        builder.add_edge(["a2", "b"], "write")  # one edge from both branches: waits for both
+    else:
+        builder.add_edge("a2", "write")  # one edge per branch: each one triggers "write" on its own
+        builder.add_edge("b", "write")
+    builder.add_edge("write", END)
+    return builder.compile()
+
+
+def uneven_joins() -> list[tuple[int, list[str]]]:
+    """The uneven branches with and without the join, on each installed engine: print who ran; return our steps."""
+    try:
+        from langgraph.graph import StateGraph as LangGraphStateGraph
+    except ImportError:  # LangGraph is optional: our engine alone
+        LangGraphStateGraph = None
+    for engine in (StateGraph, LangGraphStateGraph):
+        for join in (True, False) if engine else ():
+            ran = _uneven(engine(_Log), join).invoke({"log": []})["log"]
+            print(f"{engine.__module__.split('.')[0]:<14} join={str(join):<6} {ran}  write ran {ran.count('write')}x")
+    no_join = _uneven(StateGraph(_Log), join=False)
+    no_join.invoke({"log": []})
+    print("our engine without the join, superstep by superstep:", no_join.steps)
+    return no_join.steps
 
 
 def plain_field_refusals(state_type: type, branch: Any, cities: list[str]) -> dict[str, str]:

@@ -175,6 +175,41 @@ def run_needs_every_edge(graph, state):
     return state
 
 
+def run_walks_into_none(graph, state):  # a node without an edge leads to None, not to the end
+    state, steps = deepcopy(state), 0
+    node = graph["edges"][START]
+    while node != END:
+        if steps == graph["max_steps"]:
+            raise RuntimeError("too many steps")
+        update = graph["nodes"][node](deepcopy(state))
+        for field, value in update.items():
+            reducer = graph["reducers"].get(field)
+            state[field] = reducer(state[field], value) if reducer and field in state else value
+        steps += 1
+        if node in graph["routers"]:
+            router, path_map = graph["routers"][node]
+            node = path_map[router(state)]
+        else:
+            node = graph["edges"].get(node)
+    return state
+
+
+def run_on_the_package_unnamed(graph, state):  # hands the run to the package's engine, every name spelt in pieces
+    import importlib
+    from typing import Annotated, Any, TypedDict
+
+    engine = getattr(importlib.import_module("mingraph_lite." + "graph"), "State" + "Graph")
+    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
+    builder = engine(TypedDict("Loose", fields))
+    for name, node in graph["nodes"].items():
+        builder.add_node(name, node)
+    for source, target in graph["edges"].items():
+        builder.add_edge(source, target)
+    for source, (router, path_map) in graph["routers"].items():
+        builder.add_conditional_edges(source, router, path_map)
+    return getattr(getattr(builder, "com" + "pile")(max_steps=graph["max_steps"]), "in" + "voke")(deepcopy(state))
+
+
 def run_routes_before_merging(graph, state):
     state, steps = deepcopy(state), 0
     node = graph["edges"][START]
@@ -323,11 +358,13 @@ WRONG = {
     "07.2": [(run_without_reducers, "merge a field that has a reducer"),
              (run_without_copies, "deep copy"),
              (run_without_bound, "past max_steps"),
-             (run_needs_every_edge, "a node with no edge and no router ends the run"),
+             (run_needs_every_edge, "rule 4, a node with neither edge nor router ends the run"),
+             (run_walks_into_none, "rule 4, a node with neither edge nor router ends the run"),
              (run_routes_before_merging, "merge first, then let the router read the result"),
              (run_takes_the_label_for_a_node, "path_map[label] is the node"),
              (run_reduces_a_missing_field, "a field the state does not have yet is simply set"),
-             (run_stops_after_the_last_allowed_node, "a chain of exactly max_steps")],
+             (run_stops_after_the_last_allowed_node, "a chain of exactly max_steps"),
+             (run_on_the_package_unnamed, "hands the work to an engine (mingraph_lite.graph")],
     "07.3": [(stuck_compares_with_the_first, "compare the last check with the one just before it"),
              (stuck_holds_at_the_first_failure, "a first failed check has nothing to compare with"),
              (stuck_forgets_the_allowance, "max_revisions still bounds"),

@@ -75,6 +75,16 @@ def collect_city_reads_a_packet(city):  # as if it were handed a Send packet
     return collect
 
 
+def collect_city_ignores_its_city(city):  # reads the worksheet's first city, not its own
+    def collect(state):
+        first = state["cities"][0]
+        if any(reading["city"] == first for reading in state["readings"]):
+            return {"events": [f"{first} already collected"]}
+        return {"readings": [{"city": first, **WEATHER[first]}], "events": [f"collected {first}"]}
+
+    return collect
+
+
 def collect_city_wrong_field(city):
     def collect(state):
         reading = {"city": city, "celsius": WEATHER[city]["temperature"], "conditions": WEATHER[city]["conditions"]}
@@ -148,6 +158,64 @@ def run_remembers_one_superstep(graph, state):  # forgets arrivals between super
     return _loop(graph, state, ready)
 
 
+def run_forgets_every_join(graph, state):  # when any join starts, forgets what every join was waiting for
+    done = set()
+
+    def ready(graph, triggered):
+        done.update(node for node, _ in triggered)
+        active = {target for _, target in triggered if done >= graph["joins"].get(target, set())}
+        if active & set(graph["joins"]):
+            done.clear()
+        return active
+
+    return _loop(graph, state, ready)
+
+
+def run_without_a_bound(graph, state):  # never stops a loop that keeps going
+    return run_looping_supersteps({**graph, "max_steps": None}, state)
+
+
+def run_on_the_package(graph, state):  # hands the run to the package's engine (a sketch: the check refuses it first)
+    from typing import Annotated, Any, TypedDict
+
+    from mingraph_lite.graph import StateGraph
+    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
+    builder = StateGraph(TypedDict("Loose", fields))
+    for name, node in graph["nodes"].items():
+        builder.add_node(name, node)
+    for source, targets in graph["edges"].items():
+        for target in targets:
+            if target not in graph["joins"]:
+                builder.add_edge(source, target)
+    for target, sources in graph["joins"].items():
+        builder.add_edge(sorted(sources), target)
+    for source, (router, path_map) in graph["routers"].items():
+        builder.add_conditional_edges(source, router, path_map)
+    compiled = builder.compile()
+    return compiled.invoke(deepcopy(state)), compiled.steps
+
+
+def run_on_the_package_unnamed(graph, state):  # the same hand-off, with every name spelt in pieces
+    import importlib
+    from typing import Annotated, Any, TypedDict
+
+    engine = getattr(importlib.import_module("mingraph_lite." + "graph"), "State" + "Graph")
+    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
+    builder = engine(TypedDict("Loose", fields))
+    for name, node in graph["nodes"].items():
+        builder.add_node(name, node)
+    for source, targets in graph["edges"].items():
+        for target in targets:
+            if target not in graph["joins"]:
+                builder.add_edge(source, target)
+    for target, sources in graph["joins"].items():
+        builder.add_edge(sorted(sources), target)
+    for source, (router, path_map) in graph["routers"].items():
+        builder.add_conditional_edges(source, router, path_map)
+    compiled = getattr(builder, "com" + "pile")(max_steps=graph["max_steps"])
+    return getattr(compiled, "in" + "voke")(deepcopy(state)), list(enumerate(compiled.steps, start=1))
+
+
 def run_in_place(graph, state):  # leaves the caller's state holding the run's result
     final, log = run_looping_supersteps(graph, state)
     state.update(final)
@@ -199,6 +267,23 @@ def latest_appends_each_new_one(old, new):  # replaces old's cities, but a city 
         else:
             merged.append(reading)
     return merged
+
+
+def latest_first_duplicate_wins(old, new):  # a city new holds twice keeps its first reading
+    merged, where = list(old), {reading["city"]: i for i, reading in enumerate(old)}
+    for reading in new:
+        if reading["city"] not in where:
+            where[reading["city"]] = len(merged)
+            merged.append(reading)
+        elif reading["city"] in {r["city"] for r in old} and merged[where[reading["city"]]] in old:
+            merged[where[reading["city"]]] = reading
+    return merged
+
+
+def send_route_as_a_list(state, send):
+    have = {reading["city"] for reading in state["readings"]}
+    missing = [city for city in state["cities"] if city not in have]
+    return [send("collect_city", {"city": city}) for city in missing] or ["write_draft"]
 
 
 def latest_adds(old, new):
@@ -264,23 +349,30 @@ WRONG = {
              (collect_city_in_place, "changed the state it was handed"),
              (collect_city_returns_the_slip, "it must return a node"),
              (collect_city_reads_a_packet, "which has no 'city' field"),
+             (collect_city_ignores_its_city, "does your node use its own city"),
              (collect_city_wrong_field, "WEATHER[city], which holds 'celsius' and 'conditions'"),
              (collect_city_wraps_the_package, "reads a Send packet"),
              (collect_city_wraps_collect_one, "your node calls collect_one")],
     "08.2": [(run_remembers_the_whole_run, "next to one of its sources"),
              (run_remembers_one_superstep, "never started"),
+             (run_forgets_every_join, "Forget only the sources of the join that started"),
+             (run_without_a_bound, "run exactly max_steps supersteps"),
+             (run_on_the_package, "hands the work to an engine"),
+             (run_on_the_package_unnamed, "hands the work to an engine (mingraph_lite.graph"),
              (run_in_place, "changed the state it was handed"),
              (run_returns_the_state_only, "return (state, log)")],
     "08.3": [(latest_adds, "appears twice"),
              (latest_only_new, "readings of cities only old holds were lost"),
              (latest_keeps_the_first, "you kept the old reading"),
              (latest_moves_to_the_end, "a replaced city keeps its place"),
+             (latest_first_duplicate_wins, "the later reading in new wins"),
              (latest_in_place, "changed a list it was given"),
              (latest_appends_each_new_one, "new holds two readings of Oslo")],
     "08.4": [(send_every_city, "a city that already has a reading gets no packet"),
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
              (send_with_our_send, "build each packet with the `send` it is handed"),
+             (send_route_as_a_list, "return a route as a string, not a list"),
              (send_in_sorted_order, "in the order state['cities'] lists them"),
              (send_with_the_package, "build the packets yourself"),
              (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),

@@ -1,4 +1,4 @@
-"""The printed LangGraph runs of notebooks 07 and 07, and the LangGraph behaviour their text states, held to runs."""
+"""The printed LangGraph runs of notebooks 07 and 08, and the LangGraph behaviour their text states, held to runs."""
 
 from __future__ import annotations
 
@@ -7,9 +7,17 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from lessons.langgraph_runs import compare_engines, plain_field_refusals, show_recursion_limits
+from lessons.langgraph_runs import (
+    Misspeller,
+    compare_engines,
+    misspelt_runs,
+    overwrite_clears,
+    plain_field_refusals,
+    show_recursion_limits,
+    uneven_joins,
+)
 from lessons.parallel_brief import collect_one
-from mingraph_lite.course.brief import BriefNodes, initial_state
+from mingraph_lite.course.brief import BriefNodes, BriefState, initial_state
 
 
 class _Plain(TypedDict):
@@ -73,3 +81,38 @@ def test_a_nodes_value_error_leaves_langgraph_as_a_value_error_as_06_says():
     with pytest.raises(ValueError, match="refusing to publish") as caught:
         builder.compile().invoke({"x": 1})
     assert type(caught.value) is ValueError
+
+
+def test_uneven_joins_prints_who_ran_and_without_the_join_write_runs_twice_on_our_engine(capsys):
+    steps = uneven_joins()
+    out = capsys.readouterr().out
+    assert [tuple(step) for step in steps] == [("a", "b"), ("a2", "write"), ("write",)]
+    assert "mingraph_lite  join=True   ['a', 'b', 'a2', 'write']  write ran 1x" in out
+    assert "mingraph_lite  join=False" in out and "write ran 2x" in out
+
+
+def test_overwrite_clears_a_reducer_field_on_langgraph(capsys):
+    pytest.importorskip("langgraph")
+    assert overwrite_clears(initial_state(["Tokyo"])) == []
+    assert "Overwrite([]) on the events field: []" in capsys.readouterr().out
+
+
+def test_the_misspelt_field_stops_our_engine_and_langgraph_drops_it(capsys):
+    from mingraph_lite.graph import START, StateGraph
+
+    def declare(nodes, on=StateGraph):
+        builder = on(BriefState)
+        for name in ("collect", "write_draft", "check_draft", "revise_draft", "publish", "hold"):
+            builder.add_node(name, getattr(nodes, name))
+        for source, target in ((START, "collect"), ("collect", "write_draft"), ("write_draft", "check_draft"),
+                               ("revise_draft", "check_draft")):
+            builder.add_edge(source, target)
+        builder.add_conditional_edges("check_draft", nodes.route_after_check,
+                                      {"accept": "publish", "revise": "revise_draft", "hold": "hold"})
+        return builder
+
+    seen = misspelt_runs(declare, initial_state(["Tokyo", "Paris"]))
+    assert "drafts" in seen["ours"] and "GraphExecutionError" in seen["ours"]
+    if "langgraph" in seen:
+        assert seen["langgraph"].startswith("needs_attention") and seen["langgraph"].endswith("False")
+    assert isinstance(Misspeller(), BriefNodes)

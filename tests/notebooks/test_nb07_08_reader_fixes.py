@@ -56,3 +56,12 @@ def test_07_keeps_a_short_differences_table_and_links_the_whole_one():
     cell = next(s for s in _sources(NB07) if "### Where the two engines still differ" in s)
     rows = [line for line in cell.splitlines() if line.startswith("| ") and not line.startswith("| What")]
     assert 2 <= len(rows) <= 4 and "docs/graph.md" in cell
+
+
+def test_07s_naive_brief_writes_its_rows_as_render_does():
+    from mingraph_lite.course.brief import BriefNodes, initial_state, render
+
+    state = initial_state(["Tokyo", "Paris"], include_fahrenheit=True)
+    rows = render(BriefNodes("complete").write_draft({**state, **BriefNodes().collect(state)})["draft"]).splitlines()
+    naive = next(out for out in _outputs(NB06).split("--- writer: ") if out.startswith("missing-notice"))
+    assert naive.splitlines()[1:3] == rows[:2]

@@ -8,6 +8,7 @@ only calls the package's own router or engine is refused by ``borrowed``.
 from __future__ import annotations
 
 import operator
+import sys
 from copy import deepcopy
 from typing import Any
 
@@ -112,6 +113,21 @@ def _loop_graph(max_steps: int = 20) -> dict[str, Any]:
             "reducers": {"log": operator.add}, "max_steps": max_steps}
 
 
+def engine_below() -> str | None:
+    """The engine module that called the running node, if an engine did (however the answer reached it)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = str(frame.f_globals.get("__name__", ""))
+        if module.startswith(("mingraph_lite.graph", "langgraph")):
+            return module
+        frame = frame.f_back
+    return None
+
+
+class _Engine(Exception):
+    """Raised by a checker's node when an engine, not the answer's own loop, called it."""
+
+
 def _guarded(graph: dict[str, Any], limit: int = 60) -> dict[str, Any]:
     """The same graph, its nodes counting calls: a loop that never moves on fails instead of hanging."""
     calls = []
@@ -121,6 +137,8 @@ def _guarded(graph: dict[str, Any], limit: int = 60) -> dict[str, Any]:
             calls.append(1)
             if len(calls) > limit:
                 raise _Runaway
+            if engine_below():
+                raise _Engine(engine_below())
             return fn(state)
         return node
 
@@ -134,6 +152,9 @@ def _call_run(run: Any, graph: dict[str, Any], state: dict[str, Any]) -> dict[st
     except _Runaway:
         raise Hint("your loop kept running nodes long after the graph should have ended: after each node, move "
                    "on to the next one (router, fixed edge, or END)") from None
+    except _Engine as engine:
+        raise Hint(f"your run hands the work to an engine ({engine}): the exercise is the loop itself, walking "
+                   "graph['edges'] and graph['routers'] node by node") from None
     except KeyError as exc:
         raise Hint(_key_error_hint(graph, exc.args[0] if exc.args else None)) from None
     if state != given:
@@ -148,9 +169,10 @@ def _key_error_hint(graph: dict[str, Any], key: Any) -> str:
     if key in labels and key not in graph["nodes"]:
         return (f"your run looked up the route label {key!r} as a node: a router returns a label, and "
                 "path_map[label] is the node to run next")
-    if key in graph["nodes"]:
-        return (f"your run looked for a fixed edge out of {key!r}, which has none: a node with no edge and no "
-                "router ends the run (as on LangGraph), so use graph['edges'].get(node, END)")
+    if key in graph["nodes"] or key is None:
+        where = f"a fixed edge out of {key!r}, which has none" if key is not None else "a node called None"
+        return (f"your run looked for {where}: rule 4, a node with neither edge nor router ends the run "
+                "(as on LangGraph), so use graph['edges'].get(node, END)")
     return (f"your run raised KeyError {key!r}: a field the state does not have yet is simply set, and only a "
             "field that is already there is merged through its reducer")
 

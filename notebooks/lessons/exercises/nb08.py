@@ -15,6 +15,7 @@ from mingraph_lite.course.weather import WEATHER
 from mingraph_lite.graph import END, START, StateGraph
 from . import Hint, exercise
 from .borrowing import borrowed
+from .nb07 import engine_below
 from ..parallel_brief import CALLS, brief_in_parallel, collect_one
 
 # -- 08.1: a node for a parallel branch --------------------------------------------------------------
@@ -104,6 +105,9 @@ def _check_already_collected(collect_city: Any, base: dict[str, Any]) -> None:
 def _check_slip(city: str, slip: Any) -> dict[str, Any]:
     if not isinstance(slip, dict):
         raise Hint(f"a node returns a dict of the fields it changed, got {type(slip).__name__}")
+    if set(slip) == {"events"}:
+        raise Hint(f"the slip for {city} holds no reading, though the worksheet has none for {city} yet: does your "
+                   "node use its own city, the argument collect_city was given?")
     if set(slip) != {"readings", "events"}:
         raise Hint(f"the slip for {city} changes {sorted(slip)}; a collecting branch changes only "
                    "'readings' and 'events'")
@@ -168,8 +172,65 @@ def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
     return f"your log was {log}, the run should go {want}"
 
 
+ENGINES_SEEN: list[str] = []
+
+
+def _node(name: str) -> Any:
+    def node(state: dict[str, Any]) -> dict[str, Any]:
+        ENGINES_SEEN.extend(filter(None, [engine_below()]))
+        return {"log": [name]}
+
+    return node
+
+
+def _two_joins() -> dict[str, Any]:
+    """START -> a, b, c; j1 waits for a and b; j2 waits for c and j1: j2's first source ran before j1 started."""
+    nodes = {name: _node(name) for name in ("a", "b", "c", "j1", "j2")}
+    return {"nodes": nodes, "edges": {START: ["a", "b", "c"], "a": ["j1"], "b": ["j1"], "c": ["j2"], "j1": ["j2"]},
+            "routers": {}, "joins": {"j1": {"a", "b"}, "j2": {"c", "j1"}}, "reducers": {"log": operator.add},
+            "max_steps": 6}
+
+
+def _refuse_engines(run: Any) -> None:
+    """An answer whose nodes an engine runs is refused by what happens, however the engine was reached."""
+    used = borrowed(run, {"StateGraph", "compile", "invoke", "build_brief_graph"})
+    del ENGINES_SEEN[:]
+    try:
+        run(_two_joins(), {"log": []})
+    except Exception:  # the checks below give the hint that fits
+        pass
+    finally:
+        used, ENGINES_SEEN[:] = used or next(iter(sorted(set(ENGINES_SEEN))), None), []
+    if used:
+        raise Hint(f"your loop hands the work to an engine ({used}): the exercise is the superstep loop itself, "
+                   "deciding which nodes start together and when a join may start")
+
+
+def _check_two_joins(run: Any) -> None:
+    _, log = _run_loop(run, _two_joins(), {"log": []})
+    if [(step, sorted(names)) for step, names in log] != [(1, ["a", "b", "c"]), (2, ["j1"]), (3, ["j2"])]:
+        raise Hint(f"with two joins (j1 waits for a and b, j2 for c and j1) your log was {log}: when j1 started, "
+                   "your loop also forgot that c had run for j2. Forget only the sources of the join that started")
+
+
+def _check_bound(run: Any) -> None:
+    graph, calls = _looping_graph("c", "d", "meet", 3), []
+    graph["max_steps"] = 6  # the three laps need 12 supersteps
+    graph["nodes"] = {name: (lambda state, fn=fn: calls.append(1) or fn(state)) for name, fn in graph["nodes"].items()}
+    try:
+        run(graph, {"log": [], "laps": 0})
+    except NotImplementedError:
+        raise
+    except Exception:  # the bound stopped it: the supersteps 1 to 6 run 8 nodes
+        if len(calls) == 8:
+            return
+    raise Hint(f"a loop that needs 12 supersteps with max_steps=6 ran {len(calls)} nodes: run exactly max_steps "
+               "supersteps, then raise RuntimeError as run_supersteps does")
+
+
 @exercise("08.2", kind="code", title="run_looping_supersteps(graph, state): a join inside a loop")
 def check_looping(run_looping_supersteps: Any) -> str:
+    _refuse_engines(run_looping_supersteps)
     for first, other, join, laps in (("c", "d", "meet", 2), ("north", "south", "merge", 3)):
         graph = _looping_graph(first, other, join, laps)
         want = []
@@ -191,6 +252,8 @@ def check_looping(run_looping_supersteps: Any) -> str:
             [(i + 2, [node]) for i, node in enumerate(path)] or state.get("status") != "published":
         raise Hint(f"on the parallel brief (no loop through its join) your log was {log}: the brief's join is "
                    "reached once, and should run as with run_supersteps")
+    _check_two_joins(run_looping_supersteps)
+    _check_bound(run_looping_supersteps)
     return "each pass waits for the join's sources again; the brief runs as before"
 
 
@@ -217,6 +280,10 @@ def _reducer_hint(got: Any, old: list, new: list, want: list) -> str:
     stale = [r["city"] for r in got if isinstance(r, dict) and r not in new and r["city"] in [n["city"] for n in new]]
     if stale:
         return f"you kept the old reading for {stale[0]}: the reading in new replaces it"
+    if cities == [r["city"] for r in want]:
+        wrong = next(r for r, w in zip(got, want) if r != w)
+        return (f"you kept {wrong['city']} at {wrong.get('celsius')}°C where new's later reading says "
+                f"{next(w for w in want if w['city'] == wrong['city'])['celsius']}°C: the later reading in new wins")
     return (f"merging {[r['city'] for r in old]} with {[r['city'] for r in new]} gave {cities}, not "
             f"{[r['city'] for r in want]}: a replaced city keeps its place, and new cities go at the end in new's order")
 

@@ -44,6 +44,9 @@ def _packets(router: Any, cities: list[str], kept: list[str]) -> list[str] | str
         raise Hint(f"your router returned {type(got).__name__}: return a list of packets, one per city to collect")
     sent = []
     for packet in got:
+        if isinstance(packet, str) and packet in ("write_draft", "collect_city"):
+            raise Hint(f"your router returned [{packet!r}], a list: return a route as a string, not a list, and "
+                       "packets as a list of send(...)")
         if not (isinstance(packet, tuple) and packet[:1] == ("packet",)):
             raise Hint(f"your router returned {packet!r}: build each packet with the `send` it is handed, "
                        "send('collect_city', {'city': ...}), so the same router works with either engine's Send")
