@@ -30,7 +30,8 @@
 #
 # Without `MINGRAPH_LLM`, every notebook runs with a **scripted** model: replies written in advance, no
 # network, no key, the same output on every machine, and always labelled as scripted. With a real model,
-# only the environment check and the "active model" cell change their output.
+# only cells marked `NBVAL_IGNORE_OUTPUT` change their output: here the environment check and the "active
+# model" cell; a few later notebooks (02, for one) have such a cell too.
 
 # %% [markdown]
 # ## Check your environment
@@ -97,8 +98,9 @@ for message in small.memory.messages():
 print("messages:", len(small.memory.messages()), "| read on the last call:", len(paris_only.calls[-1][0]))
 
 # %% [markdown]
-# `tokens in=? out=?`: a scripted manager reports no token counts, so the logger prints `?`; a real model's
-# reply carries them (the Ollama and OpenAI adapters read them from the response).
+# `tokens in=? out=? thinking=?`: a scripted manager reports no token counts, so the logger prints `?`; a real
+# model's reply carries them (the Ollama and OpenAI adapters read them from the response). `thinking` counts
+# the tokens a reasoning model spent thinking before it replied (notebook 05).
 
 # %% [markdown]
 # ### Exercise 00.1: predict the folder, then run the demo

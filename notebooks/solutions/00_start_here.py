@@ -50,7 +50,8 @@ SOLUTIONS = {
 WRONG = {
     "00.1": [({"messages at the end": 8, "read on the last call": 7}, "two messages before any reply"),
              ({"messages at the end": 6, "read on the last call": 5}, "one per errand"),
-             ({"messages at the end": 9, "read on the last call": 8}, "the answer, goes into the folder"),
+             ({"messages at the end": 9, "read on the last call": 8}, "one conversion per reply"),
+             ({"messages at the end": 9, "read on the last call": 9}, "the answer, goes into the folder"),
              ({"messages at the end": 10, "read on the last call": 10}, "the answer is not in it"),
              ({"messages at the end": 10, "read on the last call": 7}, "minus what the last call itself wrote"),
              ({"messages at the end": "10", "read on the last call": 9}, "a whole number"),

@@ -61,6 +61,20 @@ def schema_all_required(fn):
     return spec
 
 
+def schema_args_to_the_end(fn):
+    """Reads every line after Args: as part of the arguments, so a Returns: block is glued onto the last one."""
+    spec = schema_of(fn)
+    _, _, args = (inspect.getdoc(fn) or "").partition("\nArgs:")
+    properties, last = spec["function"]["parameters"]["properties"], None
+    for line in args.splitlines():
+        match = re.match(r"\s*(\w+)\s*:\s*(.+)", line)
+        if match and match.group(1) in properties:
+            last = match.group(1)
+        elif last and line.strip():
+            properties[last]["description"] += " " + line.strip()
+    return spec
+
+
 def schema_whole_docstring(fn):
     spec = schema_of(fn)
     spec["function"]["description"] = inspect.getdoc(fn)
@@ -356,6 +370,7 @@ WRONG = {
              (schema_bool_as_integer, 'a bool is "boolean"'),
              (schema_all_required, "no default value"),
              (schema_whole_docstring, "before its 'Args:' block"),
+             (schema_args_to_the_end, "the next section, such as Returns:"),
              (schema_first_line_only, "on one line (inspect.getdoc helps)"),
              (schema_by_the_registry, "tests the package's code, not yours"),
              (schema_by_describe, "private _describe"),

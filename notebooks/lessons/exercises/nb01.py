@@ -102,8 +102,9 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
             raise Hint(f"{name}, argument {arg!r}: wrong JSON type; JSON Schema has its own type names, "
                        "and int and float are not the same one (look at the types in registry.tools)")
         if mine.get("description") != prop.get("description"):
-            raise Hint(f"{name}, argument {arg!r}: its description is its line in the docstring's Args: "
-                       "block, without the name (and no description when the docstring has none)")
+            raise Hint(f"{name}, argument {arg!r}: got {mine.get('description')!r}, want {prop.get('description')!r}: "
+                       "its line in the docstring's Args: block, without the name (the block ends at a blank "
+                       "line or the next section, such as Returns:)")
     if got["required"] != want["required"]:
         raise Hint(f"{name}: 'required' lists exactly the arguments that have no default value")
 
