@@ -53,8 +53,7 @@ print("get_weather('Paris'):", get_weather("Paris"), "| get_weather('Tokyo'):", 
 # %% [markdown]
 # ## What the manager actually reads: the menu as JSON
 #
-# A model never sees your Python function, only a **JSON schema** of it. The list the package hands every
-# provider:
+# A model never sees your Python function, only a **JSON schema** of it. The list every provider gets:
 
 # %%
 print(json.dumps(registry.tools, indent=2, ensure_ascii=False))
@@ -238,9 +237,9 @@ show_sent(1, Ollama=ollama_server, OpenAI=openai_server)  # each one's round-2 m
 # Write `to_ollama(folder)`: the message dicts the Ollama adapter puts in `"messages"`, for any folder.
 # System and user messages: role and content. An assistant message: its role, `"content"` only when its
 # text is not empty, `"tool_calls"` only when it passed slips (each `{"function": {"name": ..., "arguments":
-# {...}}}`). An answer slip: `{"role": "tool", "content": ..., "tool_name": ...}`; when its `message.name` is
-# `None`, find the name by its ticket number (`tool_call_id`) among the earlier slips (the `ToolCall` whose
-# `id` matches). The check compares with the adapter on another folder, and refuses calls to its
+# {...}}}`). An answer slip (`ToolMessage`): `{"role": "tool", "content": ..., "tool_name": ...}`; when its
+# `message.name` is `None`, find the name by its ticket number (`tool_call_id`) among the earlier slips (the
+# `ToolCall` whose `id` matches). The check compares with the adapter on another folder, and refuses calls to its
 # `to_ollama_messages`.
 
 # %%
@@ -316,9 +315,9 @@ draw_loop(ceiling=True)  # the round again, now with the ceiling's way out
 #
 # An errand can cost money too, or be impossible to take back (a mail sent). Write
 # `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
-# on **errands** instead of model calls. It runs slips one at a time; the slip that would be errand number
-# `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls made so
-# far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The
+# on **errands** instead of model calls. It runs slips (`ToolCall`s) one at a time; the slip that would be
+# errand number `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls
+# made so far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The
 # check refuses a loop that hands the run to `Agent` (its ceiling counts model calls) or drops `system_prompt`.
 
 # %%

@@ -416,7 +416,9 @@ QUESTIONS = {
              "slip's id (tool_call_id), so their order does not decide which slip they answer.",
     "01.Q4": "That line (evaluate) is the only way a result reaches the next round. Without it a real model "
              "reads its own slips with no answers: it could make a result up (reason's failure) or ask for the "
-             "same errands again and again (evaluate's: never stopping), and `while True` would not stop it.",
+             "same errands again and again (evaluate's: never stopping), and `while True` would not stop it. "
+             "A provider may also refuse the call outright: it refuses a folder with a slip left unanswered "
+             "(notebook 02 says so, for a tool that fails).",
     "01.Q5": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
              "6, so the loop raises before running it. At most max_tool_calls + 1 model calls.",
 }
