@@ -30,7 +30,8 @@
 #
 # Without `MINGRAPH_LLM`, every notebook runs with a **scripted** model: replies written in advance, no
 # network, no key, the same output on every machine, and always labelled as scripted. With a real model,
-# only the environment check and the "active model" cell change their output.
+# only cells marked `NBVAL_IGNORE_OUTPUT` change their output: here the environment check and the "active
+# model" cell; a few later notebooks (02, for one) have such a cell too.
 
 # %% [markdown]
 # ## Check your environment
@@ -97,8 +98,9 @@ for message in small.memory.messages():
 print("messages:", len(small.memory.messages()), "| read on the last call:", len(paris_only.calls[-1][0]))
 
 # %% [markdown]
-# `tokens in=? out=?`: a scripted manager reports no token counts, so the logger prints `?`; a real model's
-# reply carries them (the Ollama and OpenAI adapters read them from the response).
+# `tokens in=? out=? thinking=?`: a scripted manager reports no token counts, so the logger prints `?`; a real
+# model's reply carries them (the Ollama and OpenAI adapters read them from the response). `thinking` counts
+# the tokens a reasoning model spent thinking before it replied (notebook 05).
 
 # %% [markdown]
 # ### Exercise 00.1: predict the folder, then run the demo
@@ -183,20 +185,22 @@ from pathlib import Path
 assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sorted(COURSE)  # one file each
 
 # %% [markdown]
-# ### Exercise 00.2: switch the model from Python
+# ### Exercise 00.2: switch the model for one block
 #
-# The table at the top switches the model from the shell, before Jupyter starts. To switch inside a running
-# session, write `use_model(spec)`: it sets the environment variable that picks the model (the table names
-# it) to `spec` for the rest of this Python session, and returns the model that is then active. The check calls it with two specs, once in a session
-# launched with the variable already set (building touches no network), then puts your environment back.
+# The table at the top switches the model from the shell, before Jupyter starts. To try another model for a
+# few cells only, write `using_model(spec)`, for `with using_model(spec) as llm: ...`: on entering, it sets
+# the environment variable that picks the model (the table names it) to `spec` and gives the model that is
+# then active; on leaving, even by an error, it puts back what the variable held before (unset stays unset).
+# The check runs it with two specs, in sessions launched with and without the variable set (building touches
+# no network), then puts your environment back.
 
 # %%
-def use_model(spec):
+def using_model(spec):
     raise NotImplementedError  # your code here
 
 
 # %%
-check("00.2", use_model)
+check("00.2", using_model)
 
 # %% [markdown]
 # ## Where the ideas come from

@@ -1,16 +1,12 @@
 # %% [markdown]
 # # 01 · The loop, by hand
 #
-# **What you will be able to do at the end**
-#
-# - turn a plain Python function into the JSON schema a model reads (`schema_of`);
-# - read the request bodies sent to Ollama and OpenAI, and spell a folder Ollama's way (`to_ollama`);
-# - write a scripted manager of a given shape, and name the four parts of a round;
-# - explain why *the model* decides the number of rounds while your code sets the ceiling, and write a loop
-#   with another ceiling (`errand_budget_loop`).
+# **At the end you can** write the JSON schema a model reads for a plain function (`schema_of`), spell a
+# folder Ollama's way (`to_ollama`), script a manager of a given shape, name the four parts of a round, and
+# write a loop with another ceiling (`errand_budget_loop`).
 #
 # **Prerequisites:** notebook 00 (how to run the course); Python functions, dicts, classes and
-# `try`/`except`. **Time:** about 94 minutes (estimated from length and exercises).
+# `try`/`except`. **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Everything runs offline, with **scripted managers**: replies written in advance, and labelled so.
 #
@@ -22,8 +18,8 @@
 # ## The picture: a manager on the phone
 #
 # As in 00, the model is a manager on the phone, with no access to files or services. You hand them a
-# **menu** of errands (the tools). They either answer, or pass you a **slip** (a tool call): "run
-# `get_weather`, city = Paris", with a **ticket number** (the tool call id); you run the errand and hand back
+# **menu** of errands (the tools). They either answer, or pass you a **slip**: "run
+# `get_weather`, city = Paris", with a **ticket number**; you run the errand and hand back
 # an **answer slip** with the same number. The manager forgets everything between calls, so each time you
 # read them **the whole folder** from the top.
 #
@@ -34,7 +30,7 @@
 # | slip | a `ToolCall` (name, arguments, id) in `message.tool_calls` |
 # | ticket (number) | the tool call's id: `ToolCall.id`, echoed as `ToolMessage.tool_call_id` |
 # | answer slip | a tool's result: a `ToolMessage` (role `"tool"`) |
-# | folder | the messages read to the model on every call (`agent.memory` from notebook 02 on) |
+# | folder | the messages read to the model on every call |
 #
 # The course's menu: two errands on fixed teaching data (not live weather).
 
@@ -42,58 +38,44 @@
 import inspect
 import json
 
-from mingraph_lite import (Agent, CallModel, EventRecorder, RunTools, ScriptedLLM, ScriptExhausted,
-                           Sequence, StepLimitReached, SystemMessage, UserMessage, word_count)
+from mingraph_lite import (Agent, CallModel, EventRecorder, RunTools, ScriptedLLM, Sequence, StepLimitReached, SystemMessage, UserMessage, word_count)
 from lessons.exercises import check
 from lessons.pictures import draw_loop, draw_rounds, round_rows
-from lessons.predict import reveal
-from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
-                                          three_round_manager)
-from mingraph_lite.course.weather import to_fahrenheit, weather_registry
+from lessons.predict import ending, reveal
+from lessons.reference import reference
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, three_round_manager
+from mingraph_lite.course.weather import make_get_weather, to_fahrenheit, weather_registry
 
-registry = weather_registry()
-print("the menu:", registry.names)
-print("the question:", QUESTION)
+registry, get_weather = weather_registry(), make_get_weather()
+print("the menu:", registry.names, "| the question:", QUESTION)
+print("get_weather('Paris'):", get_weather("Paris"), "| get_weather('Tokyo'):", get_weather("Tokyo"))
 
 # %% [markdown]
 # ## What the manager actually reads: the menu as JSON
 #
-# A model never sees your Python function, only a **JSON schema** of it. The list the package hands every
-# provider:
+# A model never sees your Python function, only a **JSON schema** of it. The list every provider gets:
 
 # %%
 print(json.dumps(registry.tools, indent=2, ensure_ascii=False))
 
 # %%
-print(inspect.signature(to_fahrenheit), inspect.get_annotations(to_fahrenheit, eval_str=True), sep="\n")
-print(inspect.getdoc(to_fahrenheit))
+print(inspect.signature(to_fahrenheit), inspect.get_annotations(to_fahrenheit, eval_str=True),
+      inspect.getdoc(to_fahrenheit), sep="\n")
 
 # %% [markdown]
 # The name is the function's; the description is the docstring's text before `Args:`, on one line; each
 # argument is a property with its JSON type and its `Args:` line; arguments without a default are
-# `required`. This text is all the model knows of a tool, so the package refuses a tool without a docstring:
-
-# %%
-def mystery(city: str) -> str:
-    return city
-
-
-try:
-    weather_registry().add(mystery)
-except ValueError as e:
-    print(f"{type(e).__name__}: {e}")
-
-# %% [markdown]
+# `required`. This text is all the model knows of a tool.
 #
 # ### Exercise 01.1: a tool's JSON schema from a plain function
 #
 # Write `schema_of(fn)`: the spec for any plain function with `str`, `int`, `float` or `bool` arguments,
 # shaped like one entry of `registry.tools`; the check compares with the package on functions this notebook
-# never shows. You need
+# never shows, whose docstrings may have other sections after `Args:` (the block ends at a blank line or the
+# next section, such as `Returns:`). You need
 # `inspect.signature`, `inspect.get_annotations(fn, eval_str=True)` and `inspect.getdoc`. JSON Schema's type
 # names: `str` is `"string"`, `int` `"integer"`, `float` `"number"`, `bool` `"boolean"` (`"additionalProperties"`
-# and `"default"` are optional). The check refuses a `schema_of` that hands the function to the package
-# (`ToolRegistry().add`, `Tool.from_function`, ...): that tests the package's code, not yours.
+# and `"default"` are optional). The check refuses handing the function to the package (`ToolRegistry().add`, ...).
 
 # %%
 def schema_of(fn):
@@ -121,13 +103,12 @@ assert "answer" not in worksheet  # the list ran out before the manager answered
 
 
 # %% [markdown]
-# The list ran out while the manager was still passing slips. A list only goes forward: it can't draw the
-# arrow from "run the errands" back to "call the model", and nobody knows in advance how often that arrow is
-# taken. We need a loop.
+# The list ran out while the manager was still passing slips. A list only goes forward: it can't go back
+# from "run the errands" to "call the model", and nobody knows in advance how often. We need a loop.
 #
 # ## The plain `while True` loop
 #
-# The loop most people write first; its comments name the four parts of a round, which the picture draws.
+# The loop most people write first; its comments name the four parts of a round.
 
 # %%
 def plain_loop(llm, registry, question):
@@ -156,12 +137,11 @@ draw_loop()
 # | **act** | `registry.run(slip)`: *our code* runs the errand | side effects you can't undo |
 # | **evaluate** | answer slips into the folder; "should we go on?" (the `while` line) | stopping too early, or never stopping |
 #
-# Here our code judges nothing itself: it hands each result to the model's next round. The way out on an
-# answer is the model's; evaluate's "go on?" is ours, and `while True` always says yes: no ceiling yet.
+# The way out on an answer is the model's; evaluate's "go on?" is ours, and `while True` always says yes.
 #
 # ### Predict first
 #
-# 00's demo manager asked for both lookups, then one conversion per round. The three-round manager asks
+# 00's demo manager converted one temperature per round. The three-round manager asks
 # for both lookups, then **both conversions in one reply**. **How many model calls, and how many errands
 # (tool calls), will it take?**
 
@@ -172,69 +152,61 @@ my_guess = ...  # for the three-round manager: {"model calls": <a number>, "erra
 llm = three_round_manager()
 answer, folder = plain_loop(llm, registry, QUESTION)
 actual = {"model calls": len(llm.calls), "errands": sum(len(m.tool_calls) for m in folder if m.role == "assistant")}
-reveal(my_guess, actual, "the three-round manager", gated=True)  # the run shows once your guess is right
+reveal(my_guess, actual, "the three-round manager", gated=True,  # the run shows once your guess is right
+       hint="count the replies: one with both lookups, one with both conversions, one answer")
 assert answer == plain_loop(four_round_manager(), registry, QUESTION)[0]  # 00's manager: same answer
 
 # %% [markdown]
-# Same four errands, same answer, one round fewer. **The model decides how many rounds there are**: it
+# Same answer as 00's manager (the cell checks). **The model decides how many rounds there are**: it
 # reads each answer slip, then decides whether it needs another errand.
 #
 # ### The two runs as a timeline
 #
 # Every model call reads **the whole folder** again. Scripts report no token counts, so we count one token
-# per word of the folder (the menu not counted). Real tokenizers differ; the *shape* is the point.
+# per word of the folder (the menu not counted). Real tokenizers differ; the *shape* is the point. It gives
+# the prediction away, so it waits for your right guess.
 
 # %%
-runs, totals = {}, []
+runs, read = {}, {}
 for make_manager in (four_round_manager, three_round_manager):
     llm = make_manager()
     llm.count_tokens = word_count  # the stated rule: one token per word read or written
     runs[llm.name] = recorder = EventRecorder()
     Agent(llm, registry, SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
-    read = [row["input_tokens"] for row in round_rows(recorder)]
-    totals.append(sum(read))
-    print(f"{llm.name:<22} words read per call: {read}, total {sum(read)}")
-assert totals[0] > totals[1]  # the extra round re-reads the whole folder
-
-draw_rounds(runs, unit="tokens (counted as words)")
+    read[llm.name] = [row["input_tokens"] for row in round_rows(recorder)]
+assert sum(read[four_round_manager().name]) > sum(read[three_round_manager().name])  # the extra round re-reads
+if my_guess == actual:
+    print(*(f"{name:<22} words read per call: {r}, total {sum(r)}" for name, r in read.items()), sep="\n")
+    draw_rounds(runs, unit="tokens (counted as words)")
 
 # %% [markdown]
-# Purple blocks are model calls, green ones tool calls. The four-round run's extra model call re-reads a
-# folder that has grown: each extra round costs more than the one before.
+# Purple blocks are model calls, green ones tool calls. An extra round re-reads a folder that has grown:
+# each costs more than the one before.
 #
 # ## The wire: what goes to Ollama and to OpenAI for one round
 #
-# `llm.generate(folder, tools)` hides an HTTP request, which the two adapters spell differently. To see the
-# exact bytes without a server, each adapter's official client gets a **fake server**
-# (`lessons/fake_servers.py`) that keeps the request and answers with a reply we wrote in the provider's
-# documented format (token counts invented): in round 1, both lookups.
+# `llm.generate(folder, tools)` hides an HTTP request. To see its bytes without a server, each adapter's
+# official client gets a **fake server** (`lessons/fake_servers.py`) that keeps the request and answers with
+# a reply we wrote in the provider's documented format (token counts invented): in round 1, both lookups.
 
 # %%
-from lessons.fake_servers import ollama_on, openai_on, two_lookups
+from lessons.fake_servers import ollama_on, openai_on, show_sent, two_lookups
 
 raw_reply, ollama_server, openai_server = two_lookups()  # round 1's reply on each: both lookups, Paris and Tokyo
 on_ollama, on_openai = ollama_on(ollama_server), openai_on(openai_server)
 
 # %% [markdown]
-# Round 1, to Ollama (`POST /api/chat`): the model's name, the folder, the menu, and `"stream": false`. The
-# menu, checked to be exactly `registry.tools`, prints as a placeholder.
+# Round 1, to Ollama (`POST /api/chat`): the model's name, the folder, the menu (checked to be exactly
+# `registry.tools`), and `"stream": false`. To OpenAI (`POST /v1/chat/completions`): the same folder and
+# menu (checked), so only the rest prints: no `stream` field.
 
 # %%
 folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(QUESTION)]
-from_ollama = on_ollama.generate(folder, registry.tools)
-sent_to_ollama = ollama_server.bodies[0]
-assert sent_to_ollama["tools"] == registry.tools
+from_ollama, from_openai = on_ollama.generate(folder, registry.tools), on_openai.generate(folder, registry.tools)
+sent_to_ollama, sent_to_openai = ollama_server.bodies[0], openai_server.bodies[0]
+assert sent_to_ollama["tools"] == registry.tools and all(sent_to_openai[k] == sent_to_ollama[k] for k in ("tools", "messages"))
 print(json.dumps({**sent_to_ollama, "tools": "<registry.tools, exactly>"}, indent=2, ensure_ascii=False))
-
-# %% [markdown]
-# Round 1, to OpenAI (`POST /v1/chat/completions`): the same folder and menu (the cell checks both), so it
-# prints only the rest: no `stream` field.
-
-# %%
-from_openai = on_openai.generate(folder, registry.tools)
-sent_to_openai = openai_server.bodies[0]
-assert sent_to_openai["tools"] == registry.tools and sent_to_openai["messages"] == sent_to_ollama["messages"]
-print(json.dumps({key: value for key, value in sent_to_openai.items() if key not in ("tools", "messages")}))
+print("to OpenAI:", json.dumps({k: v for k, v in sent_to_openai.items() if k not in ("tools", "messages")}))
 
 # %% [markdown]
 # A raw Ollama reply and what each adapter read. In the `ollama` client this course pins (below 0.7), a
@@ -251,11 +223,8 @@ print("\nwhat the OpenAI adapter read:", from_openai)
 
 # %%
 round_two = [*folder, from_openai.message, *(registry.run(slip) for slip in from_openai.message.tool_calls)]
-on_ollama.generate(round_two, registry.tools)
-on_openai.generate(round_two, registry.tools)
-ollama_wire, openai_wire = ollama_server.bodies[1]["messages"], openai_server.bodies[1]["messages"]
-for provider, wire in (("Ollama", ollama_wire), ("OpenAI", openai_wire)):
-    print(f"to {provider}, one message a line:", *(json.dumps(m, ensure_ascii=False) for m in wire[2:]), sep="\n  ")
+on_ollama.generate(round_two, registry.tools), on_openai.generate(round_two, registry.tools)
+show_sent(1, Ollama=ollama_server, OpenAI=openai_server)  # each one's round-2 messages after the question
 
 # %% [markdown]
 # To Ollama an answer slip carries only its **tool's name** (`tool_name`): two answers of one tool are told
@@ -268,9 +237,10 @@ for provider, wire in (("Ollama", ollama_wire), ("OpenAI", openai_wire)):
 # Write `to_ollama(folder)`: the message dicts the Ollama adapter puts in `"messages"`, for any folder.
 # System and user messages: role and content. An assistant message: its role, `"content"` only when its
 # text is not empty, `"tool_calls"` only when it passed slips (each `{"function": {"name": ..., "arguments":
-# {...}}}`). An answer slip: `{"role": "tool", "content": ..., "tool_name": ...}`; when its `message.name` is
-# `None`, find the name by its ticket number among the earlier slips. The check compares with the adapter on
-# a folder from another shop, and refuses a `to_ollama` that calls the adapter's `to_ollama_messages`.
+# {...}}}`). An answer slip (`ToolMessage`): `{"role": "tool", "content": ..., "tool_name": ...}`; when its
+# `message.name` is `None`, find the name by its ticket number (`tool_call_id`) among the earlier slips (the
+# `ToolCall` whose `id` matches). The check compares with the adapter on another folder, and refuses calls to its
+# `to_ollama_messages`.
 
 # %%
 def to_ollama(folder):
@@ -288,12 +258,11 @@ check("01.2", to_ollama)
 
 # %%
 paris_only = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris: 18°C"], name="scripted: Paris only")
-answer, folder = plain_loop(paris_only, registry, "How warm is it in Paris?")
-print("answer:", answer, "| model calls:", len(paris_only.calls))
+print("answer:", plain_loop(paris_only, registry, "How warm is it in Paris?")[0], "| model calls:", len(paris_only.calls))
 
 # %% [markdown]
 # The script wrote "18°C" before `get_weather` ran: a scripted manager does not read its answer slips; its
-# author did. That makes it a teaching tool, never a stand-in for a model.
+# author did: a teaching tool, never a stand-in for a model.
 #
 # ### Exercise 01.3: a manager of a given shape
 #
@@ -313,21 +282,10 @@ check("01.3", one_city_at_a_time)
 # %% [markdown]
 # ## The manager who never stops
 #
-# The plain loop stops only when the manager decides to. A real model can get stuck asking for the same
-# errand again and again, and **every model call costs**: time, power, money.
-# `looping_manager(rounds=30)` asks for the same two lookups 30 times; only the script running out ends it.
-
-# %%
-llm = looping_manager(rounds=30)
-try:
-    plain_loop(llm, registry, QUESTION)
-except ScriptExhausted as e:
-    print(f"{type(e).__name__}: {e}")
-print(f"model calls made: {len(llm.calls)}  (with a real model: no end, and a cost for each one)")
-assert len(llm.calls) == 30  # every reply in the script was used: only running out stopped it
-
-
-# %% [markdown]
+# A real model can get stuck asking for the same
+# errand again and again, and **every model call costs**. `looping_manager()` asks for
+# the same two lookups in every reply; `plain_loop` would call it until its script ran out.
+#
 # The fix is a ceiling. The model still decides the number of rounds; our code decides the most we will pay
 # for. `max_steps` counts **model calls**, and running out is not an answer: the loop raises
 # `StepLimitReached`, so no caller can mistake "I gave up" for a reply. `while True` becomes a `for`:
@@ -344,29 +302,23 @@ def capped_loop(llm, registry, question, *, max_steps=10):
     raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
 
 
-for make_manager in (three_round_manager, looping_manager):
-    llm = make_manager()
-    try:
-        print(f"{llm.name:<22} answer: {capped_loop(llm, registry, QUESTION, max_steps=5)}")
-    except StepLimitReached as e:
-        print(f"{llm.name:<22} {type(e).__name__}: {e}")
-    print(f"{'':<22} model calls: {len(llm.calls)}")
+for llm in (three_round_manager(), looping_manager()):  # ending(): "answer", or the name of the exception raised
+    print(f"{llm.name:<22} {ending(capped_loop, llm, registry, QUESTION, max_steps=5)}, model calls: {len(llm.calls)}")
 draw_loop(ceiling=True)  # the round again, now with the ceiling's way out
 
 # %% [markdown]
-# A ceiling of 5 did not make the three-round manager take 5 rounds: it is a ceiling, not a count. The
-# package's `Agent` has the same one, `Agent(..., max_steps=5)` (question 2 tries it).
+# A ceiling, not a count: the three-round manager did not take 5 rounds. The package's `Agent` has the same
+# one (`max_steps`; question 2 tries it).
 
 # %% [markdown]
 # ### Exercise 01.4: a ceiling on errands
 #
 # An errand can cost money too, or be impossible to take back (a mail sent). Write
 # `errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6)`: the loop with a ceiling
-# on **errands** instead of model calls. It runs slips one at a time; the slip that would be errand number
-# `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls made so
-# far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The
-# check refuses a loop that hands the run to the package's `Agent`, whose ceiling counts model calls, or
-# one that leaves out the `system_prompt` it is given.
+# on **errands** instead of model calls. It runs slips (`ToolCall`s) one at a time; the slip that would be
+# errand number `max_tool_calls + 1` is **not run**: the loop raises `StepLimitReached(..., steps=<model calls
+# made so far>)` instead. When the model answers, the loop returns its text, even with the budget all spent. The
+# check refuses a loop that hands the run to `Agent` (its ceiling counts model calls) or drops `system_prompt`.
 
 # %%
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -377,7 +329,7 @@ def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls
 check("01.4", errand_budget_loop)
 
 # %% [markdown]
-# Below runs the notebook's own version, loaded from `notebooks/solutions/` unprinted. **Predict first:**
+# Below runs the notebook's own version, unprinted. **Predict first:**
 # the three-round manager runs four errands, two per reply. With a budget of 4 errands, and of 3, does it
 # answer or raise?
 
@@ -385,20 +337,12 @@ check("01.4", errand_budget_loop)
 my_budget_guess = ...  # {4: "answer" or "StepLimitReached", 3: the same choice}
 
 # %%
-from lessons.reference import reference
-
-budgeted, outcomes = reference("01.4"), {}
-for budget in (4, 3):
-    try:
-        budgeted(three_round_manager(), registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=budget)
-        outcomes[budget] = "answer"
-    except StepLimitReached:
-        outcomes[budget] = "StepLimitReached"
-reveal(my_budget_guess, outcomes, "what each budget did", gated=True)
+budgeted = reference("01.4")
+outcomes = {b: ending(budgeted, three_round_manager(), registry, SYSTEM_PROMPT, QUESTION, max_tool_calls=b) for b in (4, 3)}
+reveal(my_budget_guess, outcomes, "what each budget did", gated=True,
+       hint="the budget is checked before each errand: count the errands each reply brings")
 
 # %% [markdown]
-# Does anything still stop a manager that never answers, with no `max_steps`? Question 5 asks that.
-#
 # ## What is still open
 #
 # Our loops keep the folder, a step count and the answer in loose variables: notebook 02 puts them on a
@@ -407,8 +351,8 @@ reveal(my_budget_guess, outcomes, "what each budget did", gated=True)
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (answers: `notebooks/solutions/01_sticky_note_loop.py`); the cells after
-# the list check 1, 2 and 5 against runs of the code.
+# Answers: `notebooks/solutions/01_sticky_note_loop.py`; the cells after the list check 1, 2 and 5 against
+# runs of the code.
 #
 # 1. How many steps would the fixed list `Sequence([CallModel, RunTools, CallModel, ...])` need for the
 #    four-round manager to answer?

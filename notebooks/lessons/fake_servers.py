@@ -74,3 +74,10 @@ def two_lookups() -> tuple[dict[str, Any], FakeServer, FakeServer]:
     return (raw, FakeServer(raw, ollama_reply({"role": "assistant", "content": later})),
             FakeServer(openai_reply({"content": None, "tool_calls": openai_slips}, 250, 40),
                        openai_reply({"content": later})))
+
+
+def show_sent(body: int, **servers: FakeServer) -> None:
+    """Print the messages of request number ``body`` each server kept, one a line, after the system and user ones."""
+    for provider, server in servers.items():
+        messages = server.bodies[body]["messages"][2:]
+        print(f"to {provider}, one message a line:", *(json.dumps(m, ensure_ascii=False) for m in messages), sep="\n  ")

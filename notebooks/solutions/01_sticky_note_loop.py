@@ -61,6 +61,20 @@ def schema_all_required(fn):
     return spec
 
 
+def schema_args_to_the_end(fn):
+    """Reads every line after Args: as part of the arguments, so a Returns: block is glued onto the last one."""
+    spec = schema_of(fn)
+    _, _, args = (inspect.getdoc(fn) or "").partition("\nArgs:")
+    properties, last = spec["function"]["parameters"]["properties"], None
+    for line in args.splitlines():
+        match = re.match(r"\s*(\w+)\s*:\s*(.+)", line)
+        if match and match.group(1) in properties:
+            last = match.group(1)
+        elif last and line.strip():
+            properties[last]["description"] += " " + line.strip()
+    return spec
+
+
 def schema_whole_docstring(fn):
     spec = schema_of(fn)
     spec["function"]["description"] = inspect.getdoc(fn)
@@ -356,6 +370,7 @@ WRONG = {
              (schema_bool_as_integer, 'a bool is "boolean"'),
              (schema_all_required, "no default value"),
              (schema_whole_docstring, "before its 'Args:' block"),
+             (schema_args_to_the_end, "the next section, such as Returns:"),
              (schema_first_line_only, "on one line (inspect.getdoc helps)"),
              (schema_by_the_registry, "tests the package's code, not yours"),
              (schema_by_describe, "private _describe"),
@@ -401,7 +416,9 @@ QUESTIONS = {
              "slip's id (tool_call_id), so their order does not decide which slip they answer.",
     "01.Q4": "That line (evaluate) is the only way a result reaches the next round. Without it a real model "
              "reads its own slips with no answers: it could make a result up (reason's failure) or ask for the "
-             "same errands again and again (evaluate's: never stopping), and `while True` would not stop it.",
+             "same errands again and again (evaluate's: never stopping), and `while True` would not stop it. "
+             "A provider may also refuse the call outright: it refuses a folder with a slip left unanswered "
+             "(notebook 02 says so, for a tool that fails).",
     "01.Q5": "6: calls 1 to 5 each bring one slip, which runs; call 6 brings a sixth slip, which would be errand "
              "6, so the loop raises before running it. At most max_tool_calls + 1 model calls.",
 }

@@ -2,7 +2,7 @@
 
 import pytest
 
-from lessons.fake_servers import FakeServer, ollama_on, ollama_reply, openai_on, openai_reply, two_lookups
+from lessons.fake_servers import FakeServer, ollama_on, ollama_reply, openai_on, openai_reply, show_sent, two_lookups
 from mingraph_lite import SystemMessage, UserMessage
 from mingraph_lite.course.weather import weather_registry
 
@@ -68,3 +68,11 @@ def test_notebook_01s_round_two_spells_the_answer_slips_two_ways():
     assert isinstance(ollama_wire[2]["tool_calls"][0]["function"]["arguments"], dict)
     assert from_openai.message.content == "" and "content" not in ollama_wire[2]
     assert openai_wire[2]["content"] is None
+
+
+def test_show_sent_prints_each_servers_messages_after_the_first_two(capsys):
+    server = FakeServer()
+    server.bodies.append({"messages": [{"role": "system"}, {"role": "user"}, {"role": "tool", "content": "18°C"}]})
+    show_sent(0, Ollama=server)
+    assert capsys.readouterr().out.splitlines() == ["to Ollama, one message a line:",
+                                                    '  {"role": "tool", "content": "18°C"}']

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from lessons.platform import call_waits, draw_platform, heard_hooks, listener_warnings, show_events, show_hooks
-from lessons.predict import reveal
+from lessons.predict import ending, reveal
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
@@ -70,6 +70,15 @@ def test_a_gated_reveal_shows_the_run_only_after_a_right_guess(capsys):
     assert lines[2] == "your guess: 4 | errands: 4 | right"
 
 
+def test_a_wrong_guess_gets_the_hint_and_a_right_or_unwritten_one_does_not(capsys):
+    for guess in (..., 3, 4):
+        reveal(guess, 4, "errands", gated=True, hint="count the slips")
+    reveal(3, 4, "errands", hint="count the slips")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines.count("hint: count the slips") == 2 and lines[2] == "hint: count the slips"
+    assert lines[1].startswith("your guess: 3") and lines[3] == "your guess: 4 | errands: 4 | right"
+
+
 def test_reveal_prints_sets_in_one_order(capsys):
     reveal({"b", "a"}, {"a", "b"}, "right ones")
     assert capsys.readouterr().out == "your guess: {'a', 'b'} | right ones: {'a', 'b'} | right\n"
@@ -116,3 +125,9 @@ def test_call_waits_measures_each_model_reply_and_tool_return_from_the_line_befo
               line("step_start", 3), line("model_reply", 4), line("finish", 4)]
     model, tools = call_waits(events)
     assert model == [2.5, 1.0] and [round(t, 3) for t in tools] == [0.004]
+
+
+def test_ending_names_an_answer_or_the_exception_raised():
+    assert ending(divmod, 7, 2) == "answer"
+    assert ending(divmod, 7, 0) == "ZeroDivisionError"
+    assert ending(int, "7", base=8) == "answer" and ending(int, "9", base=8) == "ValueError"

@@ -111,11 +111,41 @@ def test_the_pinned_ollama_client_gives_a_tool_call_no_id_as_notebook_01_says():
     assert "In the `ollama` client this course pins (below 0.7), a tool call has only a `function` field" in prose
 
 
-def test_only_two_cells_of_notebook_00_read_the_model_setting():
-    """00 says a real model changes only the environment check and the "active model" cell: no other cell
-    builds the active model or reads the environment."""
-    cells = [c.source for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells if c.cell_type == "code"]
-    reading = [s for s in cells if any(word in s for word in ("make_llm(", "check_environment(", "os.environ"))]
-    assert len(reading) == 2 and "check_environment(" in reading[0] and "make_llm()" in reading[1]
+MODEL_SETTING = ("make_llm(", "check_environment(", "os.environ", "on_active_model(")
+
+
+def test_only_cells_marked_nbval_ignore_output_read_the_model_setting():
+    """00 says a real model changes only cells marked NBVAL_IGNORE_OUTPUT: in 00 the environment check and the
+    "active model" cell, and one in 02; no unmarked cell of any notebook builds the active model or reads it."""
+    marked = {}
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py")):
+        cells = [c.source for c in jupytext.read(path).cells if c.cell_type == "code"]
+        reading = [s for s in cells if any(word in s for word in MODEL_SETTING)]
+        assert all("NBVAL_IGNORE_OUTPUT" in s for s in reading), path.name
+        marked[path.stem[:2]] = reading
+    assert len(marked["00"]) == 2 and "check_environment(" in marked["00"][0] and "make_llm()" in marked["00"][1]
+    assert marked["02"]
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells)
-    assert 'only the environment check and the "active model" cell change their output' in prose
+    assert ('only cells marked `NBVAL_IGNORE_OUTPUT` change their output: here the environment check and the '
+            '"active model" cell; a few later notebooks (02, for one) have such a cell too') in prose
+
+
+def test_notebook_01s_plain_loop_calls_the_looping_manager_until_its_script_runs_out():
+    """01 says `plain_loop` would call `looping_manager()` until its script ran out (the cell no longer runs it)."""
+    import re
+
+    import pytest
+
+    from mingraph_lite import ScriptExhausted, SystemMessage, UserMessage
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, looping_manager
+    from mingraph_lite.course.weather import weather_registry
+
+    source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
+    assert "`plain_loop` would call it until its script ran out" in " ".join(source.replace("#", " ").split())
+    namespace = {"SystemMessage": SystemMessage, "UserMessage": UserMessage, "SYSTEM_PROMPT": SYSTEM_PROMPT}
+    exec(re.search(r"^def plain_loop.*?^        folder\.extend\(answer_slips\)\n", source, re.M | re.S).group(0),
+         namespace)
+    llm = looping_manager(rounds=30)
+    with pytest.raises(ScriptExhausted):
+        namespace["plain_loop"](llm, weather_registry(), QUESTION)
+    assert len(llm.calls) == 30

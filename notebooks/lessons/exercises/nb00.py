@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
@@ -57,6 +58,9 @@ def check_prediction(answer: Any) -> str:
         raise Hint("the folder starts with two messages before any reply: the instructions and the question")
     if end == actual["model calls"] + 2:
         raise Hint("each errand's result goes back as a message of its own: one per errand, not one per reply")
+    if end == actual["messages at the end"] - 1 and last == end - 1:  # both conversions counted in one reply
+        raise Hint("one conversion per reply: after the lookups come two replies, each with one errand; count the "
+                   "replies")
     if end == actual["messages at the end"] - 1:
         raise Hint("the last reply, the answer, goes into the folder too")
     if end != actual["messages at the end"]:
@@ -70,42 +74,65 @@ def check_prediction(answer: Any) -> str:
     return f"right: {end} messages at the end, {last} read on the last call; now run the demo"
 
 
-@exercise("00.2", kind="code", title="Switch the model from Python")
-def check_use_model(use_model: Any) -> str:
-    if not callable(use_model):
-        raise Hint("hand in the function use_model itself")
+def _check_inside(spec: str, preset: str | None, llm: Any) -> None:
+    """Inside the with block: the variable holds spec, and the model given is the one make_llm() now builds."""
+    if preset is not None and os.environ.get(ENV) == preset:
+        raise Hint(f"in a session launched with {ENV}={preset}, using_model({spec!r}) left it at {preset!r}: "
+                   "setdefault (or 'only if unset') keeps a value already there; assign it instead")
+    if os.environ.get(ENV) != spec:
+        if spec in os.environ.values():
+            raise Hint("you set another variable: the one that picks the model is in the "
+                       "'How to run the course' table")
+        if os.environ.get(ENV) is not None:
+            raise Hint(f"inside using_model({spec!r}) the variable holds {os.environ[ENV]!r}: set it to spec")
+        if spec != "scripted" and getattr(llm, "name", None) == make_llm(spec).name:
+            raise Hint("your using_model builds the model from spec but never sets the variable, so any other "
+                       "make_llm() inside the with block still builds the default")
+        raise Hint("inside the with block the variable is still unset: using_model must set it to spec on entry")
+    if llm is None or isinstance(llm, str):
+        raise Hint(f"`with using_model(spec) as llm` gave llm = {llm!r}: give the model object that is active "
+                   "inside the block (the one make_llm() builds then)")
+    if getattr(llm, "name", None) != make_llm().name:
+        raise Hint("give the model that make_llm() builds once the variable is set, not one fixed model")
+
+
+def _run_case(using_model: Any, spec: str, preset: str | None, fail: bool) -> None:
+    os.environ.pop(ENV, None)
+    if preset is not None:
+        os.environ[ENV] = preset
+    with contextlib.suppress(_Inside):
+        with using_model(spec) as llm:
+            _check_inside(spec, preset, llm)
+            if fail:
+                raise _Inside
+    if os.environ.get(ENV) != preset:
+        before = "unset" if preset is None else repr(preset)
+        after = "unset" if os.environ.get(ENV) is None else repr(os.environ[ENV])
+        when = "after an error inside the block" if fail else "after the with block"
+        raise Hint(f"{when} the variable is {after}, but it was {before} before: put back what was there "
+                   "(remove it when it was unset)" + (", in a finally, so an error cannot skip it" if fail else ""))
+
+
+class _Inside(Exception):
+    """An error raised inside the learner's with block, to see that the old value still comes back."""
+
+
+@exercise("00.2", kind="code", title="Switch the model for one block")
+def check_using_model(using_model: Any) -> str:
+    if not callable(using_model):
+        raise Hint("hand in the function using_model itself")
     saved = dict(os.environ)  # the answer may set any variable: put every one back
     try:
-        # building either touches no network; the last case is a session launched with the variable already set
-        for preset, spec in ((None, "ollama:qwen3.5:2b"), (None, "scripted"), ("scripted", "ollama:qwen3.5:2b")):
-            os.environ.pop(ENV, None)
-            if preset is not None:
-                os.environ[ENV] = preset
-            llm = use_model(spec)
-            if preset is not None and os.environ.get(ENV) == preset:
-                raise Hint(f"in a session launched with {ENV}={preset}, use_model({spec!r}) left it at {preset!r}: "
-                           "setdefault (or 'only if unset') keeps a value already there; assign it instead")
-            if os.environ.get(ENV) != spec:
-                if spec in os.environ.values():
-                    raise Hint("you set another variable: the one that picks the model is in the "
-                               "'How to run the course' table")
-                if os.environ.get(ENV) is not None:
-                    raise Hint(f"after use_model({spec!r}) the variable holds {os.environ[ENV]!r}: set it to spec")
-                if spec != "scripted" and getattr(llm, "name", None) == make_llm(spec).name:
-                    raise Hint("your use_model builds the model from spec (make_llm(spec)) but never sets the "
-                               "variable, so the next make_llm() in this session still builds the default: "
-                               "set os.environ[NAME] = spec")
-                raise Hint("your use_model never sets the variable (it is still unset after the call): set "
-                           "os.environ[NAME] = spec, so that every later make_llm() in this session sees it")
-            if llm is None:
-                raise Hint("use_model returned None: end it with return make_llm(), the model built once the "
-                           "variable is set")
-            if isinstance(llm, str):
-                raise Hint("you returned the spec text; return the model object that make_llm() builds once the "
-                           "variable is set")
-            if getattr(llm, "name", None) != make_llm().name:
-                raise Hint("return the model that make_llm() builds once the variable is set, not one fixed model")
+        probe = using_model("scripted")
+        if not (hasattr(probe, "__enter__") and hasattr(probe, "__exit__")):
+            raise Hint("using_model(spec) must give a context manager, for `with using_model(spec) as llm:` "
+                       "(@contextlib.contextmanager turns a generator into one)")
+        # building either touches no network; a session launched with the variable set, and an error inside
+        cases = ((None, "ollama:qwen3.5:2b", False), (None, "scripted", False), ("scripted", "ollama:qwen3.5:2b", False),
+                 ("ollama:qwen3.5:2b", "scripted", True), (None, "ollama:qwen3.5:2b", True))
+        for preset, spec, fail in cases:
+            _run_case(using_model, spec, preset, fail)
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    return f"{ENV} picks the model for every make_llm() in this session; unset, it is the scripted one"
+    return f"{ENV} picks the model for every make_llm() inside the block; afterwards the old value is back"

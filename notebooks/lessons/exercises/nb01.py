@@ -82,6 +82,10 @@ def _plain(spec: Any) -> dict[str, Any]:
             "object": params.get("type"), "properties": props, "required": sorted(params.get("required") or [])}
 
 
+def _short(text: Any, width: int = 70) -> str:
+    return repr(text) if len(repr(text)) <= width else repr(text)[:width - 3] + "..."
+
+
 def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
     name = fn.__name__
     if got["type"] != "function" or got["object"] != "object":
@@ -89,8 +93,8 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
     if got["name"] != want["name"]:
         raise Hint(f"the tool's name for {name} should be the function's own name (fn.__name__)")
     if got["description"] != want["description"]:
-        raise Hint(f"the description of {name}: take the docstring's text before its 'Args:' block, "
-                   "on one line (inspect.getdoc helps); the Args lines belong to the arguments")
+        raise Hint(f"the description of {name}: got {_short(got['description'])}, want {_short(want['description'])}: "
+                   "the docstring's text before its 'Args:' block, on one line (inspect.getdoc helps)")
     if set(got["properties"]) != set(want["properties"]):
         raise Hint(f"{name}: one property per argument of the signature (inspect.signature)")
     for arg, prop in want["properties"].items():
@@ -102,8 +106,9 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
             raise Hint(f"{name}, argument {arg!r}: wrong JSON type; JSON Schema has its own type names, "
                        "and int and float are not the same one (look at the types in registry.tools)")
         if mine.get("description") != prop.get("description"):
-            raise Hint(f"{name}, argument {arg!r}: its description is its line in the docstring's Args: "
-                       "block, without the name (and no description when the docstring has none)")
+            raise Hint(f"{name}, argument {arg!r}: got {_short(mine.get('description'), 100)}, want "
+                       f"{_short(prop.get('description'))}: its line in the docstring's Args: block, without the "
+                       "name (the block ends at a blank line or the next section, such as Returns:)")
     if got["required"] != want["required"]:
         raise Hint(f"{name}: 'required' lists exactly the arguments that have no default value")
 
@@ -115,9 +120,7 @@ def check_schema_of(schema_of: Any) -> str:
                    "Tool(...) or its private _describe, or a copy of one): that tests the package's code, not "
                    "yours; build the dict from inspect")
     for fn in SCHEMA_CASES:
-        want = _plain(Tool.from_function(fn).spec)
-        got = _plain(schema_of(fn))
-        _compare_schema(fn, got, want)
+        _compare_schema(fn, _plain(schema_of(fn)), _plain(Tool.from_function(fn).spec))
     return (f"your schema matches the registry's for {len(SCHEMA_CASES)} functions you had not seen "
             "(str, int, float and bool arguments, with and without defaults and docs, a two-line summary and "
             "a Returns: section)")
@@ -236,8 +239,7 @@ def _run_manager(make: Any) -> tuple[Any, Any, list[Any]]:
     try:
         answer = agent.run({"question": QUESTION})["answer"]
     except (ScriptExhausted, StepLimitReached):
-        raise Hint("your manager ran out of replies or never answered: its last reply is the answer, a "
-                   "string") from None
+        raise Hint("your manager ran out of replies or never answered: its last reply is the answer, a string") from None
     except (TypeError, ValueError):  # the script itself is misspelled
         raise Hint(SCRIPT_FORM) from None
     folder = agent.memory.messages()
