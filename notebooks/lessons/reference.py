@@ -4,7 +4,7 @@ Later cells never depend on the learner's code, and the answer must not be print
 (issue 21): ``reference("01.4")`` returns the reference object without printing it, and
 ``reference("13_capstone")`` the whole solutions module (``.PriceAgent`` ...). Nothing stops a learner from asking
 ``inspect.getsource`` for it, as nothing stops them opening the solutions file; what the checks refuse is an answer
-that is, or runs, the reference (``watch``).
+that is, or runs, the reference (``watch``), or is its code pasted back in (``lessons/copies.py``).
 """
 
 from __future__ import annotations
@@ -39,9 +39,18 @@ def is_reference(answer: Any) -> bool:
     """Whether an answer (or a part of a tuple answer) is a reference loaded here, not the learner's own code."""
     parts = answer if isinstance(answer, tuple | list) else (answer,)
     loaded = [value for module in sys.modules.values() if getattr(module, "__name__", "").startswith(PREFIX)
-              for value in vars(module).values() if not isinstance(value, str | int | float | bool | type(None))]
+              for value in vars(module).values() if not isinstance(value, str | int | float | bool | type(None))
+              and not _imported(value)]
     return any((getattr(part if callable(part) else type(part), "__module__", None) or "").startswith(PREFIX)
                or any(part is value for value in loaded) for part in (*parts, answer))
+
+
+def _imported(value: Any) -> bool:
+    """A function, class or module a solutions file imports from elsewhere (the package's own, say): not ours."""
+    if isinstance(value, ModuleType):
+        return True
+    module = getattr(value, "__module__", None) if callable(value) else None
+    return module is not None and not module.startswith(PREFIX)
 
 
 def watch(may_use: tuple[str, ...] = ()) -> AbstractContextManager[list[str]]:

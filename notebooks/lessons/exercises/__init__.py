@@ -79,6 +79,10 @@ def verdict(id: str, answer: Any) -> Verdict:
 
     if is_reference(answer):
         return Verdict(id, "not yet", OWN_VERSION)
+    from ..copies import copies_reference
+
+    if _holds_code(answer) and copies_reference(id, answer):
+        return Verdict(id, "not yet", COPIED)
     try:
         if not _holds_code(answer):
             return Verdict(id, "passed", EXERCISES[id].checker(answer))
@@ -95,6 +99,8 @@ def verdict(id: str, answer: Any) -> Verdict:
 
 OWN_VERSION = ("that runs the notebook's own version, loaded from notebooks/solutions for the cells after the "
                "exercise; the check wants yours")
+COPIED = ("that is the notebook's own version, copied (the same code as in notebooks/solutions, compiled again): "
+          "the check wants yours")
 
 
 def _holds_code(answer: Any) -> bool:
