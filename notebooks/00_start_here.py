@@ -71,7 +71,7 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # The course uses a picture with a few words of its own; each has a name in the code:
 #
 # - **manager**: the model, on the phone, with no access to any file (the `llm` an `Agent` is given);
-# - **errand**: one tool call the manager asks you to run (a `ToolCall` in the manager's reply);
+# - **errand**: one tool the manager asks you to run; the request itself is a `ToolCall` in its reply;
 # - **folder**: every message of the run so far (`agent.memory`), read out to the manager on every call,
 #   since the manager remembers nothing between calls.
 #
@@ -190,7 +190,7 @@ assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sort
 # The table at the top switches the model from the shell, before Jupyter starts. To try another model for a
 # few cells only, write `using_model(spec)`, for `with using_model(spec) as llm: ...`: on entering, it sets
 # the environment variable that picks the model (the table names it) to `spec` and gives the model that is
-# then active; on leaving, even by an error, it puts back what the variable held before (unset stays unset).
+# then active (built with `make_llm()`); on leaving, even by an error, it puts back what the variable held before (unset stays unset).
 # The check runs it with two specs, in sessions launched with and without the variable set (building touches
 # no network), then puts your environment back.
 

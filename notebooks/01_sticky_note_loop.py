@@ -60,7 +60,7 @@ print(json.dumps(registry.tools, indent=2, ensure_ascii=False))
 
 # %%
 print(inspect.signature(to_fahrenheit), inspect.get_annotations(to_fahrenheit, eval_str=True),
-      inspect.getdoc(to_fahrenheit), sep="\n")
+      inspect.getdoc(to_fahrenheit), f"to_fahrenheit(18), to_fahrenheit(24): {to_fahrenheit(18)}, {to_fahrenheit(24)}", sep="\n")
 
 # %% [markdown]
 # The name is the function's; the description is the docstring's text before `Args:`, on one line; each
@@ -268,7 +268,7 @@ print("answer:", plain_loop(paris_only, registry, "How warm is it in Paris?")[0]
 #
 # Write `one_city_at_a_time()`, returning a new `ScriptedLLM` on every call (a script that ran is used up),
 # for the course question: Paris's weather, then in the **next** reply
-# Tokyo's, then **both conversions in one reply** (of the temperatures `get_weather` gave, printed above),
+# Tokyo's, then **both conversions in one reply** (of the temperatures `get_weather` gave, converted above),
 # then an answer with both Fahrenheit temperatures as `to_fahrenheit` returned them.
 
 # %%

@@ -52,16 +52,16 @@ for spec in tools.tools:
 # every price in the next, then answers in the prompt's one-line form (or says "I lost track of the prices." when
 # it cannot tell which city a price came from).
 #
-# **Predict first:** how many model calls will the run below make?
+# **Predict first:** how many ToolMessages will the run below add to its messages?
 
 # %%
-my_guess_calls = ...  # a number
+my_guess_results = ...  # a number
 
 # %%
 manager = price_manager("coffee", ("Rome", "Osaka"))
 agent = Agent(manager, tools, SYSTEM_PROMPT, observers=[ConsoleLogger()])
 print(agent.run({"question": QUESTION}))
-reveal(my_guess_calls, len(manager.calls), "model calls")
+reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.messages()), "ToolMessages")
 
 # %% [markdown]
 # ### Pieces you will need

@@ -9,7 +9,7 @@
 # - an agent that **stops a repeated batch**, checked on one of those real runs;
 # - a **reading** of the other real run's trace: where did it first go wrong?
 #
-# **Prerequisites:** notebooks 01 to 12. **Time:** about 75 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 12. **Time:** about 76 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models, **replayed**
 # from their trace files.
@@ -57,20 +57,18 @@ class PriceState(TypedDict):
 # %% [markdown]
 # ### A run, superstep by superstep
 #
-# Some cells use the notebook's own `PriceAgent`, loaded from the solutions without being printed, so they run
-# whether or not your exercises are done. Here are the supersteps of one run: the two prices
-# in one superstep, the two conversions in another, each model call in a superstep of its own.
-
-# %%
-ours = reference("13_capstone")
-example = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT)
-graph = example.graph()
-final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8,
-                      "stopped": None})
-for number, ran in enumerate(graph.steps, 1):
-    print(f"  superstep {number}: {', '.join(ran)}")
-print("stopped:", final["stopped"], "| answer:", final["messages"][-1].content)
-assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[-1] == ("model",)
+# Here are the supersteps of one run of the notebook's own `PriceAgent` on the coffee question (the cell after
+# 13.1's check runs it and asserts this listing): the two prices in one superstep, the two conversions in another,
+# each model call in a superstep of its own.
+#
+# ```
+# superstep 1: model
+# superstep 2: errand, errand
+# superstep 3: model
+# superstep 4: errand, errand
+# superstep 5: model
+# stopped: answered | answer: Rome: 1.40 USD, Osaka: 2.97 USD
+# ```
 
 # %% [markdown]
 # ## Exercise 13.1: the price agent
@@ -95,14 +93,15 @@ assert graph.steps[1] == ("errand", "errand") == graph.steps[3] and graph.steps[
 #   3. per `ToolCall` that runs: `on_tool_call(call)` before the errand, `on_tool_return(message)` after it;
 #   4. per refused `ToolCall`: only `on_tool_return(message)`, as it never runs (as in the package's `Agent`);
 #   5. `on_finish(answer, reason)` once, at the end.
+# - **Supersteps.** A run of `max_steps` model calls needs `2*max_steps+1` supersteps (count them above): give
+#   `compile(max_steps=...)` that room, as it counts supersteps, not model calls.
 
 # %% [markdown]
 # **Yours to choose** (the check judges only what a run does): what each node returns (the graph needs a model
 # node and the nodes your `route` names); in which order the model node tests its reasons to stop; how it learns
 # that a tool failed (the state's `failed` field is there for it; a branch can tell a broken tool by its errand's
-# text, which starts `"Error: tool failed twice"`); what a refused `ToolMessage` says beyond the
-# budget; and how much room `compile(max_steps=...)` gets: it counts supersteps, not model calls (count them above
-# for a run of `max_steps` calls). The methods below are one way to split the work; merge or rename any but
+# text, which starts `"Error: tool failed twice"`); and what a refused `ToolMessage` says beyond the
+# budget. The methods below are one way to split the work; merge or rename any but
 # `__init__` and `run`.
 #
 # The check runs your agent on unseen questions at two window sizes, recording every hook call and what each call
@@ -141,9 +140,17 @@ class PriceAgent:
 check("13.1", PriceAgent)
 
 # %% [markdown]
-# Here is the graph the notebook's version declares, as the package draws it.
+# From here on, some cells use the notebook's own `PriceAgent` (`ours`), loaded from the solutions without being
+# printed, so they run whether or not your exercises are done. Its run on the coffee question, with the superstep
+# listing above, and its graph as the package draws it:
 
 # %%
+ours = reference("13_capstone")
+graph = ours.PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT).graph()
+final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8,
+                      "stopped": None})
+assert [", ".join(ran) for ran in graph.steps] == ["model", "errand, errand", "model", "errand, errand", "model"]
+assert (final["stopped"], final["messages"][-1].content) == ("answered", "Rome: 1.40 USD, Osaka: 2.97 USD")
 print(graph.draw_ascii())
 
 # %% [markdown]
@@ -209,8 +216,8 @@ check("13.2", StopRepeats)
 # Gemma's run ended `"answered"`, but its answer is no answer. Read its price log above (or its trace:
 # `read_trace(RUNS / "capstone-gemma3-270m.jsonl")`) and find the **first** `ToolCall` that did no work the
 # question needs: a price not asked for or asked twice, or a conversion of an amount no price returned or that was
-# already converted. Answer with the call that should have been made in its place, as `(name, arguments)`. The
-# check walks the trace by that rule.
+# already converted. Answer with the call that should have been made (the conversion the question still lacked),
+# as `(name, arguments)`. The check walks the trace by that rule.
 
 # %%
 right_instead = ...  # a pair, such as ("get_price", {"item": "tea", "city": "Lima"})

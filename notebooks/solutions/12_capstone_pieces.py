@@ -5,6 +5,7 @@ import json
 from mingraph_lite import (EventRecorder, LastN, Observer, SystemMessage, ToolArgsError,
                            ToolMessage)
 from mingraph_lite.graph import END, Send
+from mingraph_lite.observers.base import RecordingObserver
 
 # --- 12.1: a memory window that keeps the question -------------------------------------------------
 
@@ -282,6 +283,12 @@ class LogByRecorder(PriceLog):
         self.recorder = EventRecorder()
 
 
+class LogOnRecorder(PriceLog, RecordingObserver):  # the hooks it does not write go to RecordingObserver.record
+    def __init__(self, path):
+        RecordingObserver.__init__(self)
+        PriceLog.__init__(self, path)
+
+
 # --- 12.4: the router: one branch per ToolCall -------------------------------------------------------
 
 
@@ -394,7 +401,8 @@ WRONG = {
              (LogWithoutErrors, "is_error"),
              (LogByRecorder, "EventRecorder"),
              (LogLastCall, "tool_call_id"),
-             (LogHoldsLines, "crashes")],
+             (LogHoldsLines, "crashes"),
+             (LogOnRecorder, "inherits from the package")],
     "12.4": [(route_one_branch, "Send"),
              (route_without_budget, "budget"),
              (route_whole_batch, "one ToolCall"),
