@@ -80,20 +80,6 @@ class Desk:
 
 
 @dataclass(frozen=True)
-class CallingModel:
-    step: int
-
-    def run(self, desk) -> "RunningTools | Finished":
-        if self.step > desk.max_steps:
-            return Finished(None)
-        response = desk.llm.generate(desk.folder, desk.registry.tools)
-        desk.folder.append(response.message)
-        if response.message.tool_calls:
-            return RunningTools(response.message.tool_calls, self.step)
-        return Finished(response.message.content)
-
-
-@dataclass(frozen=True)
 class RunningTools:
     slips: tuple
     step: int
@@ -102,6 +88,21 @@ class RunningTools:
         for slip in self.slips:
             desk.folder.append(desk.registry.run(slip))
         return CallingModel(self.step + 1)
+
+
+@dataclass(frozen=True)
+class CallingModel:
+    step: int
+    errands = RunningTools  # the card it hands slips to (a class attribute, not a field): one line to change
+
+    def run(self, desk) -> "RunningTools | Finished":
+        if self.step > desk.max_steps:
+            return Finished(None)
+        response = desk.llm.generate(desk.folder, desk.registry.tools)
+        desk.folder.append(response.message)
+        if response.message.tool_calls:
+            return self.errands(response.message.tool_calls, self.step)
+        return Finished(response.message.content)
 
 
 @dataclass(frozen=True)
@@ -295,10 +296,9 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands over whatever the
-# name `RunningTools` means when it runs (`return RunningTools(...)`), so a new errands card means editing
-# that line. The cell makes that one edit from outside, by pointing the name at your card for the run; the
-# count below counts the line.
+# Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands its slips to the
+# card its class attribute `errands` names, so a new errands card means changing that one line. The cell
+# points it at your card for the run; the count below counts the line.
 
 # %%
 try:
@@ -306,13 +306,13 @@ try:
 except NotImplementedError:
     print("03.3 not done yet: do it first, and this cell runs your cards")
 else:
-    plain, RunningTools = RunningTools, RunningToolsAskingHuman   # CallingModel's hand-over line, edited from outside
+    CallingModel.errands = RunningToolsAskingHuman   # CallingModel's hand-over line, pointed at your card
     try:
         human = ScriptedHuman({"Reykjavik": "9"})
         desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
         answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", show=False)
     finally:
-        RunningTools = plain
+        CallingModel.errands = RunningTools
     print(f"your cards: {' -> '.join(picked)}")
     print("answer:", answer, "| asked the human about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
 

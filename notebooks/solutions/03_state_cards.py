@@ -1,6 +1,7 @@
 """Reference answers for notebook 03's exercises and questions, and plausible wrong ones with the hint each must get.
 
-The cards here are whole copies of the notebook's (``CallingModel``, ``RunningTools``, ``Finished``), so the reference cards
+The cards here are copies of the notebook's (``CallingModel``, ``RunningTools``, ``Finished``; the notebook's ``CallingModel``
+names its errands card in a class attribute, this one by the module name rebound below), so the reference cards
 of 03.3 run on their own: question 03.Q1's check walks them, and ``lessons.diffs.ask_a_human_costs`` diffs them.
 """
 
