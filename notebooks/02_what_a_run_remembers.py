@@ -336,9 +336,9 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # %% [markdown]
 # ### Exercise 02.3: find the made-up number in any run
 #
-# Write `first_made_up(events)`: given a run's events (the trace dicts an `EventRecorder` keeps, or
-# `read_trace(path)` returns), return the `step` of the first `"tool_call"` of `to_fahrenheit` whose `celsius`
-# **no `get_weather` had returned** before it:
+# Write `first_made_up(events)`: given a run's events (dicts from an `EventRecorder` or `read_trace(path)`),
+# return the `step` of the first `to_fahrenheit` slip (`e["event"] == "tool_call"`, with `step`, `name`,
+# `arguments`) whose `celsius` **no `get_weather` had returned** before it:
 #
 # - `None` when the run made up no number;
 # - known numbers come from `"tool_return"` events of `get_weather` of an *earlier* step only;
@@ -441,7 +441,7 @@ print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, 
 #
 # - **The rulebook**: a new situation means editing every branch of the sticky-note loop (notebook 03: cards).
 # - **A tool that fails** leaves a slip unanswered in the folder, and the *next* run breaks too (notebook 03).
-# - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 11).
+# - **The folder carries over between runs** of one agent, unrelated tasks included (notebook 10).
 
 # %% [markdown]
 # ## Questions

@@ -34,12 +34,11 @@ from dataclasses import dataclass
 
 from mingraph_lite import (Agent, AssistantMessage, StepLimitReached, SystemMessage, ToolArgsError, ToolCall,
                            ToolMessage, UserMessage)
-from lessons.diffs import cost  # (places, lines) changed between two sources, by difflib
+from lessons.diffs import ask_a_human_costs  # (places, lines) our edits changed, by difflib
 from lessons.errands import ScriptedHuman, flaky_weather, two_city_manager
 from lessons.exercises import check
 from lessons.folders import show_folder, unanswered  # one line per message; slips with no answer slip
 from lessons.pictures import card_transitions, draw_cards
-from lessons.reference import reference
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, three_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
 
@@ -49,13 +48,13 @@ registry = weather_registry()
 # %% [markdown]
 # ## Where we left off: the sticky note
 #
-# Notebook 02's `sticky_note_loop`, which you read there, is loaded without its printing
-# (`lessons/sticky_note.py`; `tests/lessons/test_sticky_note.py` checks that it is the same code).
+# Notebook 02's `sticky_note_loop`, printed from `lessons/sticky_note.py` (`tests/lessons/test_sticky_note.py`
+# checks that it is the same code). Exercise 03.2 starts from it.
 
 # %%
 from lessons.sticky_note import sticky_note_loop
 
-print("answer:", sticky_note_loop(three_round_manager(), registry, QUESTION))
+print(inspect.getsource(sticky_note_loop))
 
 # %% [markdown]
 # ## From a sticky note to cards
@@ -81,20 +80,6 @@ class Desk:
 
 
 @dataclass(frozen=True)
-class CallingModel:
-    step: int
-
-    def run(self, desk) -> "RunningTools | Finished":
-        if self.step > desk.max_steps:
-            return Finished(None)
-        response = desk.llm.generate(desk.folder, desk.registry.tools)
-        desk.folder.append(response.message)
-        if response.message.tool_calls:
-            return RunningTools(response.message.tool_calls, self.step)
-        return Finished(response.message.content)
-
-
-@dataclass(frozen=True)
 class RunningTools:
     slips: tuple
     step: int
@@ -103,6 +88,21 @@ class RunningTools:
         for slip in self.slips:
             desk.folder.append(desk.registry.run(slip))
         return CallingModel(self.step + 1)
+
+
+@dataclass(frozen=True)
+class CallingModel:
+    step: int
+    errands = RunningTools  # the card it hands slips to (a class attribute, not a field): one line to change
+
+    def run(self, desk) -> "RunningTools | Finished":
+        if self.step > desk.max_steps:
+            return Finished(None)
+        response = desk.llm.generate(desk.folder, desk.registry.tools)
+        desk.folder.append(response.message)
+        if response.message.tool_calls:
+            return self.errands(response.message.tool_calls, self.step)
+        return Finished(response.message.content)
 
 
 @dataclass(frozen=True)
@@ -246,7 +246,7 @@ def knows(city):
 # %% [markdown]
 # ### Exercise 03.2: ask a human, in the sticky-note loop
 #
-# Copy notebook 02's `sticky_note_loop` (without its `print` line) into the cell below as
+# Copy `sticky_note_loop` (printed at the top) into the cell below as
 # `sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)` and add the new situation:
 # a `get_weather` slip whose city is not `knows(...)` must not run; instead the note says `"asking human"`,
 # and that branch puts `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` in the folder.
@@ -296,37 +296,33 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands over whatever the
-# name `RunningTools` means when it runs (`return RunningTools(...)`), so a new errands card means editing
-# that line. The cell makes that one edit from outside, by pointing the name at your card for the run; the
-# count below counts the line.
+# Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands its slips to the
+# card its class attribute `errands` names, so a new errands card means changing that one line. The cell
+# points it at your card for the run; the count below counts the line.
 
 # %%
-ours = reference("03_state_cards")                     # our versions of both exercises (a module), unprinted
 try:
     RunningToolsAskingHuman((), 1).run(Desk(None, registry, ""))   # no slips: a done card hands back CallingModel(2)
 except NotImplementedError:
     print("03.3 not done yet: do it first, and this cell runs your cards")
 else:
-    plain, RunningTools = RunningTools, RunningToolsAskingHuman   # CallingModel's hand-over line, edited from outside
+    CallingModel.errands = RunningToolsAskingHuman   # CallingModel's hand-over line, pointed at your card
     try:
         human = ScriptedHuman({"Reykjavik": "9"})
         desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human)
         answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", show=False)
     finally:
-        RunningTools = plain
+        CallingModel.errands = RunningTools
     print(f"your cards: {' -> '.join(picked)}")
     print("answer:", answer, "| asked the human about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
 
 
 # %% [markdown]
-# Now count. `cost` compares our code before and after each exercise, and counts the **places** that changed
-# (runs of changed lines) and the lines in them; a new card counts whole.
+# Now count. `ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
+# that changed (runs of changed lines) and the lines in them; a new card counts whole.
 
 # %%
-sticky = cost(inspect.getsource(sticky_note_loop), inspect.getsource(ours.sticky_note_loop_with_human))
-errands = cost(inspect.getsource(RunningTools.run), inspect.getsource(ours.RunningToolsAskingHuman.run))
-new_card = len(inspect.getsource(ours.AskingHuman).splitlines())
+sticky, errands, new_card = ask_a_human_costs()   # our versions of 03.2 and 03.3, diffed unprinted (lessons/diffs.py)
 print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
 print(f"cards:       {errands[1]} lines changed in {errands[0]} place of RunningTools.run, plus a new card of {new_card} "
       f"lines, plus CallingModel's one hand-over line")
@@ -375,8 +371,8 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 # %% [markdown]
 # Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400: "An
-# assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'",
-# reported in many projects' issues), and the folder outlives the run: the **next** question would fail too.
+# assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"),
+# and the folder outlives the run: the **next** question would fail too.
 #
 # The card below handles both. A bad slip is answered with what to fix (`ToolNode`'s wording), and the run
 # goes on. A failing tool gets its slip answered, every later slip "not run", and then its own exception goes

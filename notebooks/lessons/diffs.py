@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 
 
 def cost(before: str, after: str) -> tuple[int, int]:
@@ -14,4 +15,16 @@ def cost(before: str, after: str) -> tuple[int, int]:
     return len(edits), sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in edits)
 
 
-__all__ = ["cost"]
+def ask_a_human_costs() -> tuple[tuple[int, int], tuple[int, int], int]:
+    """Notebook 03's count, on our own versions, unprinted: (places, lines) the sticky note's edit changed,
+    (places, lines) the errands card's edit changed, and the new AskingHuman card's length in lines."""
+    from lessons.reference import reference
+    from lessons.sticky_note import sticky_note_loop
+
+    ours = reference("03_state_cards")
+    return (cost(inspect.getsource(sticky_note_loop), inspect.getsource(ours.sticky_note_loop_with_human)),
+            cost(inspect.getsource(ours.PlainRunningTools.run), inspect.getsource(ours.RunningToolsAskingHuman.run)),
+            len(inspect.getsource(ours.AskingHuman).splitlines()))
+
+
+__all__ = ["ask_a_human_costs", "cost"]

@@ -202,6 +202,17 @@ def first_made_up(events):
     return None
 
 
+def by_the_wrong_key(events):
+    """A reader's first try: the event kind read from a "type" key, which the events do not have."""
+    returned = set()
+    for event in events:
+        if event.get("type") == "tool_return" and event["name"] == "get_weather":
+            returned.update(float(n) for n in NUMBER.findall(event["content"]))
+        elif event.get("type") == "tool_call" and celsius_of(event) not in returned:
+            return event["step"]
+    return None
+
+
 def by_event_order(events):
     """A reader's pass: a get_weather return earlier in the list counts, even one from the same reply."""
     returned = set()
@@ -291,7 +302,8 @@ WRONG = {
              (numbers_from_the_whole_run, "*before* the slip"),
              (step_off_by_one, "not shifted by one"),
              (by_the_classifier, "classifier"),
-             (by_event_order, "in the same reply")],
+             (by_event_order, "in the same reply"),
+             (by_the_wrong_key, 'under "event"')],
     "02.Q1": [(2, "a fresh folder"), (11, "count the shared folder")],
     "02.Q2": [(670, "nine rounds of growth"), (400, "start from what the first call read")],
     "02.Q3": [((3, True), "never turned into an answer"), ((6, False), "not at the recorded one")],

@@ -1,7 +1,8 @@
 """Reference answers for notebook 03's exercises and questions, and plausible wrong ones with the hint each must get.
 
-The cards here are whole copies of the notebook's (``CallingModel``, ``RunningTools``, ``Finished``), so the reference cards
-of 03.3 run on their own: the notebook loads them with ``reference("03.3")`` after the exercise, unprinted.
+The cards here are copies of the notebook's (``CallingModel``, ``RunningTools``, ``Finished``; the notebook's ``CallingModel``
+names its errands card in a class attribute, this one by the module name rebound below), so the reference cards
+of 03.3 run on their own: question 03.Q1's check walks them, and ``lessons.diffs.ask_a_human_costs`` diffs them.
 """
 
 # (no `from __future__ import annotations`: dataclasses here are loaded from a file path, outside sys.modules)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lessons.diffs import cost
+from lessons.diffs import ask_a_human_costs, cost
 
 
 def test_cost_counts_places_and_lines_and_skips_the_def_line():
@@ -10,3 +10,10 @@ def test_cost_counts_places_and_lines_and_skips_the_def_line():
     assert cost(before, before.replace("def f", "def g")) == (0, 0)
     assert cost(before, before.replace("a = 1", "a = 10")) == (1, 1)
     assert cost(before, "def f():\n    a = 5\n    b = 2\n    c = 3\n    d = 4\n    return a + b\n") == (2, 3)
+
+
+def test_the_ask_a_human_count_diffs_our_versions_against_the_code_before_the_edit():
+    """Notebook 03 prints these without loading our versions itself; the errands card's edit stays in one place."""
+    (sticky_places, sticky_lines), (card_places, card_lines), new_card = ask_a_human_costs()
+    assert card_places == 1 and card_places + 1 < sticky_places
+    assert card_lines + 1 + new_card > sticky_lines and new_card > 5
