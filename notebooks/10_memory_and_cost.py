@@ -10,7 +10,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 86 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -132,7 +132,7 @@ show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversa
 # conversations this notebook never shows, one message at a time, for every `n`, and checks what it reads after each.
 #
 # The check refuses a window that hands the cut to the package (its `LastN`, or `memory.safe_start`): that is this
-# exercise already written.
+# exercise already written, so reading `mingraph_lite.memory`'s source before you pass is reading the answer.
 
 # %%
 class SafeWindow:
@@ -360,7 +360,7 @@ check("10.2", smallest_n)
 # the question number (1 for the first `UserMessage`) of each condensation, in order. With `keep_last=4, trigger=8`
 # on `memories["KeepAll"].history` it must give `[3, 4, 5, 6, 8, 10]`, as the run above. The check compares it with
 # the package's `Summarise` on conversations you have not seen, at other settings, and refuses a walk that hands the
-# counting to `Summarise` or `memory.safe_start`.
+# counting to `Summarise` or `memory.safe_start` (whose source, like `Summarise.add`'s, is this answer).
 
 # %%
 def summary_points(history, keep_last, trigger):
