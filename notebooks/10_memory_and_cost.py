@@ -10,7 +10,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 86 minutes (estimated from length and exercises).
+# **Time:** about 87 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -25,9 +25,9 @@ from mingraph_lite import AssistantMessage, KeepAll, LastN, Summarise, SystemMes
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
 from lessons.conversation import (QUESTIONS, REAL_QUESTIONS, REAL_STRATEGIES, compare_on_active_model,
-                                  conversation_llm, describe_recording, real_trace, real_trace_summaries,
-                                  replay_conversation, run_conversation, show_folder, show_real_claims,
-                                  summariser_llm)
+                                  conversation_llm, describe_recording, first_summary_numbers, real_trace,
+                                  real_trace_summaries, replay_conversation, run_conversation, show_folder,
+                                  show_real_claims, summariser_llm)
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -85,9 +85,10 @@ def per_question(run):
     return rows
 
 
-print(f"{'#':>2}  {'question':<47}{'calls':>6}{'read':>6}  answer")
+print(f"{'#':>2}  {'question':<47}{'calls':>6}{'last call read':>15}{'read (all its calls)':>21}  answer")
 for q, (calls, read, written) in per_question(keep).items():
-    print(f"{q:>2}  {QUESTIONS[q - 1]:<47}{calls:>6}{read:>6}  {keep.answers[q - 1]}")
+    last = [tokens_in for n, tokens_in, _ in keep.agent_calls if n == q][-1]
+    print(f"{q:>2}  {QUESTIONS[q - 1]:<47}{calls:>6}{last:>15}{read:>21}  {keep.answers[q - 1]}")
 reads = [tokens_in for _, tokens_in, _ in keep.agent_calls]
 print(f"\nfirst call read {reads[0]} words, last call read {reads[-1]}; all {len(reads)} calls read {sum(reads)}")
 reveal(guess_last_read, reads[-1], "words the last call read")
@@ -95,10 +96,10 @@ assert all(b - a >= 4 for a, b in zip(reads, reads[1:])) and reads[-1] > 6 * rea
 assert all(sum(reads[:k]) >= 24 * k + 2 * k * (k - 1) for k in range(1, len(reads) + 1))  # the bound above
 
 # %% [markdown]
-# Every answer is right, and every call reads more than the one before: the last call reads more than six times what
-# the first read. Each call reads at least 4 words more than the one
-# before (the asserts check it), so the total of the first *k* calls is at least 24k + 2k(k-1): it grows with the
-# square of the number of calls.
+# Every answer is right, and every call reads more than the one before (see "last call read"; the other column sums
+# a question's calls, so a question of one call looks cheap): the last call reads more than six times what the
+# first read. Each call reads at least 4 words more than the one before (the asserts check it), so the total of the
+# first *k* calls is at least 24k + 2k(k-1): it grows with the square of the number of calls.
 #
 # ### The first fix everyone writes, and why it breaks
 #
@@ -131,7 +132,7 @@ show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversa
 # conversations this notebook never shows, one message at a time, for every `n`, and checks what it reads after each.
 #
 # The check refuses a window that hands the cut to the package (its `LastN`, or `memory.safe_start`): that is this
-# exercise already written.
+# exercise already written, so reading `mingraph_lite.memory`'s source before you pass is reading the answer.
 
 # %%
 class SafeWindow:
@@ -231,7 +232,7 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 # Reading the table and the picture:
 #
 # - **`LastN(8)` is cheapest and confidently wrong.** Paris scrolled out long ago, so the first city the model *can
-#   see* is London. A fact that scrolled out is also fetched again (22 model calls instead of 19). The source article
+#   see* is London. A fact that scrolled out is also fetched again (22 model calls instead of 19). Rahman's article
 #   warns that a sliding window "risks dropping critical instructions provided in initial turns"; here it drops a fact.
 # - **`Summarise` keeps the fact** ("The user first asked about Paris") and its agent calls read less than
 #   `KeepAll`'s (the grey dashed line), but its six summariser calls put the total a little *above* `KeepAll` on a
@@ -254,13 +255,11 @@ assert all(run.remembers_first_city for run in long_runs.values())
 #
 # The scripted reader never misreads, and its "tokens" are words. So we also ran one real conversation, once, with a
 # shipped local model under each memory: four questions on one agent, with the course's prompt and tools. The notebook
-# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories.
-# `ReplayLLM` refuses a question's first folder if it differs from the one recorded, and at each later call compares
-# only the newest messages (the last reply and its answer slips), so the replay checks where each question starts
-# and what it adds, not every window's start. The
-# token counts are llama.cpp's (xllamacpp, in the packages line below) for all the model read: the first call read
-# 263 tokens for a folder of 29 words, as the model also reads the tool menu and its chat template's markers (a cell
-# below checks both numbers).
+# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories;
+# `ReplayLLM` refuses a question's first folder if it differs from the one recorded. The token counts are
+# llama.cpp's (xllamacpp, in the packages line below) for all the model read: the first call read 263 tokens for a
+# folder of 29 words (a cell below checks both numbers). Where the rest comes from is our guess, not checked here:
+# the tool menu and the chat template's markers, which the model reads too.
 #
 # The memories: `keep-all` is `KeepAll`; `last-4` is `LastN(SYSTEM_PROMPT, 4)`; `summarise-2-4` is
 # `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, so the small model writes its own summaries.
@@ -270,11 +269,13 @@ about = describe_recording()  # what data/runs/conversation-gemma3-270m.json say
 
 # %% [markdown]
 # **Predict first:** by the fourth question, which memory's first call reads the fewest tokens? And does the model
-# get the first question right (Paris 64°F, Tokyo 75°F, as `to_fahrenheit` rounds them) under any of them?
+# get the first question right (Paris 64°F, Tokyo 75°F, as `to_fahrenheit` rounds them) under any of them? And
+# will every number in `summarise-2-4`'s first summary (the model condensing its own folder) be one a tool returned?
 
 # %%
 guess_fewest_at_4 = ...   # "keep-all", "last-4" or "summarise-2-4"
 guess_any_right = ...     # True or False
+guess_summary_backed = ...  # True or False
 
 # %%
 folders = {name: [] for name in REAL_STRATEGIES}  # what each question's calls read, filled by the replay
@@ -292,6 +293,9 @@ first_read = {name: [tokens_in for n, tokens_in, _ in run.agent_calls if n == 4]
 reveal(guess_fewest_at_4, min(first_read, key=first_read.get), "fewest tokens read by question 4's first call")
 reveal(guess_any_right, any("64" in str(run.answers[0]) and "75" in str(run.answers[0])
                             for run, _ in real.values()), "right about question 1 under some memory")
+stated, returned = first_summary_numbers()
+reveal(guess_summary_backed, stated <= returned, "every number in the first summary came from a tool", gated=True,
+       hint="the summariser is the same 270M model, and nothing checks what it writes against the tool replies")
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 4.2))
@@ -306,26 +310,20 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# What the model did, read from the traces (the cell after this one checks each sentence and prints it):
+# What the model did, read from the traces (the next cell checks each point against the replays):
 #
-# - **It answered no question, under any memory**: every question ran into the limit of 3 model calls (a 270M model
-#   is far from this task; the point is what each memory read it). Its **first reply is the same under all three**
-#   (same first folder, seed and temperature): Paris's temperature, and 30 °C converted twice, a number no tool had
-#   returned (Paris is 18 °C).
-# - **`keep-all` reads about a hundred tokens more at every call**, its last more than five times its first; with the
-#   whole folder in view it did look up Paris, Tokyo and Cairo.
-# - **`last-4` reads stay flat** (300 to 330 tokens from the second question on), but by the third call of every
-#   question the question had scrolled out, and the model, shown its own Paris look-ups, asked for Paris again, also
-#   when the question was about Cairo.
-# - **`summarise-2-4`'s summaries are made up**: the first states a temperature no tool returned ("In Paris, it's 35
-#   degrees Fahrenheit"), and one reports a question the user never asked ("Which of the three cities is the
-#   coldest?"). Every later call reads the invention as history. Its agent calls read about half of `keep-all`'s and
-#   its summaries added less than that saved: fewer tokens read in all (and read plus written), for a history that
-#   is fiction.
+# - **It answered no question, under any memory**: each one ran into the limit of 3 model calls. Its first reply is
+#   the same under all three (same first folder, seed, temperature), and converts 30 °C, a number no tool returned.
+# - **`keep-all`** reads about a hundred tokens more at every call; with the whole folder in view it looked up Paris,
+#   Tokyo and Cairo. **`last-4`** reads stay flat, but each question scrolls out by its third call, and the model,
+#   shown only its own Paris look-ups, asks for Paris again.
+# - **`summarise-2-4`** reads fewer tokens in all, summaries included, and its summaries are made up (a temperature
+#   no tool returned, a question nobody asked): every later call reads the invention as history.
 
 # %%
 show_real_claims(real, folders)  # each line: a sentence above, checked against the replays (lessons/conversation.py)
 print("\nsummarise-2-4, the model's first summary:", repr(real_trace_summaries("summarise-2-4")[0][:120]))
+print("numbers it states: {} | numbers the tools returned: {}".format(*map(sorted, first_summary_numbers())))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -354,16 +352,15 @@ check("10.2", smallest_n)
 # %% [markdown]
 # ### Exercise 10.3: when does the summariser run?
 #
-# The rule, from `Summarise.add`: after **every** message added (a question, a reply, an answer slip, the final
-# answer too), it counts the unsummarised messages. When there are more than `trigger` and the message just added is
-# not a reply asking for tools, it condenses all but the last `keep_last`, the cut moved back (as in `LastN`) past
-# answer slips to the reply that asked for them; if that leaves nothing older to condense, it does not run.
+# After every message added (the final answer too), `Summarise` counts the unsummarised messages; when there are
+# more than `trigger`, it condenses all but the last `keep_last`. That is the core; the rule has exceptions that keep
+# an exchange whole, and the check's hints name each one you miss.
 #
-# Write `summary_points(history, keep_last, trigger)`: walk `history` (a list of messages) with that rule and return
+# Write `summary_points(history, keep_last, trigger)`: walk `history` (a list of messages) with the rule and return
 # the question number (1 for the first `UserMessage`) of each condensation, in order. With `keep_last=4, trigger=8`
 # on `memories["KeepAll"].history` it must give `[3, 4, 5, 6, 8, 10]`, as the run above. The check compares it with
 # the package's `Summarise` on conversations you have not seen, at other settings, and refuses a walk that hands the
-# counting to `Summarise` or `memory.safe_start`.
+# counting to `Summarise` or `memory.safe_start` (whose source, like `Summarise.add`'s, is this answer).
 
 # %%
 def summary_points(history, keep_last, trigger):

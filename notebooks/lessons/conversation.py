@@ -324,6 +324,12 @@ def real_trace_summaries(strategy: str) -> list[str]:
     return [e["message"]["content"] for e in read_trace(real_trace(strategy)) if e["event"] == "memory_call"]
 
 
+def first_summary_numbers() -> tuple[set[str], set[str]]:
+    """The numbers summarise-2-4's first summary states, and the numbers any recorded tool returned."""
+    returned = {e["content"] for e in read_trace(real_trace("summarise-2-4")) if e["event"] == "tool_return"}
+    return set(re.findall(r"\d+", real_trace_summaries("summarise-2-4")[0])), returned
+
+
 def _real_facts(real: dict, folders: dict) -> dict[str, Any]:
     """The numbers the notebook's sentences about the real conversation rest on, read from the replays and traces."""
     traces = {name: read_trace(real_trace(name)) for name in REAL_STRATEGIES}

@@ -72,6 +72,16 @@ def points_at_trigger_or_more(history, keep_last, trigger):
     return summary_points(history, keep_last, trigger - 1)
 
 
+def points_by_the_core_only(history, keep_last, trigger):
+    points, asked, start = [], 0, 0  # more than trigger: condense all but keep_last, no exception
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        if i + 1 - start > trigger:
+            points.append(asked)
+            start = i + 1 - keep_last
+    return points
+
+
 def points_without_moving_back(history, keep_last, trigger):
     points, asked, start = [], 0, 0
     for i, message in enumerate(history):
@@ -242,6 +252,7 @@ WRONG = {
              (smallest_n_by_trying, "tries windows instead of reasoning"), (39, "the function itself")],
     "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
              (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
+             (points_by_the_core_only, "never condenses right after a reply that asks for tools"),
              (points_even_with_nothing_older, "nothing older is left to condense"),
              (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],

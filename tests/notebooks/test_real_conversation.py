@@ -119,3 +119,11 @@ def test_a_claim_fails_when_the_replay_says_otherwise(capsys):
     assert not claims["every question ran into the limit of 3 model calls"]
     show_real_claims(real, folders)
     assert "\u2717 every question ran into the limit" in capsys.readouterr().out
+
+
+def test_the_first_summary_states_numbers_no_tool_returned():
+    """Backs notebook 10's gated prediction: the model's own summary holds numbers no tool ever returned."""
+    from lessons.conversation import first_summary_numbers
+
+    stated, returned = first_summary_numbers()
+    assert "35" in stated and returned and not stated <= returned

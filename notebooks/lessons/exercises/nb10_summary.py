@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import combinations
 from typing import Any
 
 from mingraph_lite.memory import KeepAll, Summarise
@@ -100,9 +101,10 @@ def _cases() -> list[tuple[str, list[Message], int, int]]:
 def _diagnose(answer: Any, case: tuple[str, list[Message], int, int], truth: list[int]) -> str:
     name, history, keep, trigger = case
     start = f"on {name}, keep_last={keep}, trigger={trigger}, your walk gives {answer}, the package {truth}: "
-    for slip, why in SLIPS:
-        if _walk(history, keep, trigger, **slip) == list(answer):
-            return start + why
+    for size in range(1, len(SLIPS) + 1):  # one slip first, then two at once (the rule's core with no exception)...
+        for slips in combinations(SLIPS, size):
+            if _walk(history, keep, trigger, **{k: v for slip, _ in slips for k, v in slip.items()}) == list(answer):
+                return start + "; and ".join(why for _, why in slips)
     if answer and truth and [q - 1 for q in truth] == list(answer):
         return start + "question numbers count from 1: the first user message is question 1"
     return (start + "after every message added, count the unsummarised ones; with more than trigger, and the "
