@@ -137,7 +137,7 @@ try:
     merge(after_draft, {"events": None})
 except TypeError as error:
     print("reducer field, None raises:", error)
-overwrite_clears(state)  # LangGraph only, where installed: lessons/langgraph_runs.py
+_ = overwrite_clears(state)  # LangGraph only, where installed: lessons/langgraph_runs.py
 
 # %% [markdown]
 # ## The nodes
@@ -215,7 +215,7 @@ check("07.1", route_after_check)
 # 3. merge the slip: a field with a reducer becomes `reducer(old, new)` (if the field exists yet), any other is
 #    replaced;
 # 4. next node: a node with a router goes where `path_map[router(state)]` says, read *after* the merge; otherwise
-#    its fixed edge; a node with neither ends the run (as on LangGraph);
+#    its fixed edge; a node with neither ends the run;
 # 5. once `max_steps` nodes have run, raise `RuntimeError` instead of starting another;
 # 6. never change the dict you were given.
 #
@@ -420,7 +420,7 @@ except ValueError as error:  # the node's own error, with what the engine attach
 # fields:
 
 # %%
-misspelt_runs(declare, state)  # both engines: lessons/langgraph_runs.py
+_ = misspelt_runs(declare, state)  # both engines: lessons/langgraph_runs.py
 
 # %% [markdown]
 # ## `max_steps`, and LangGraph's `recursion_limit`
