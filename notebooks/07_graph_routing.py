@@ -176,12 +176,11 @@ print(review_issues({**collected, "draft": hot}))
 #    (nobody checked *this* draft);
 # 2. a draft that passed is accepted;
 # 3. a draft whose check found wrong numbers (an issue starting with `"wrong_values"`) is held at once, whatever the
-#    allowance: a wrong temperature means the data or the writer is broken, and a person should look before anything
-#    goes out;
+#    allowance: the data or the writer is broken, and a person should look first;
 # 4. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
-# The check runs your router on worksheets for other cities, issues and allowances. An answer that calls the
-# package's router is refused.
+# The check runs your router on worksheets of its own. An answer that calls the package's router is refused; its
+# source in `brief.py` holds most of this answer: leave it closed.
 
 # %%
 def route_after_check(state, max_revisions):

@@ -223,7 +223,7 @@ assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in en
 # after the list check three of them against real runs.
 #
 # 1. With the four-round manager and `max_tool_calls=1`, how many tool handlers run before the graph stops?
-# 2. `pending_calls` is replaced, not added to. What would go wrong with `operator.add` on it?
+# 2. `pending_calls` is replaced, not added to (no reducer, notebook 07). What would go wrong with `operator.add` on it?
 # 3. The Gemma run reached END with `stop_reason` "answered" and a wrong answer. What would the graph need for this
 #    run to end held instead of answered, and why can a router that reads only the budgets and the pending calls
 #    not catch it?
