@@ -137,7 +137,7 @@ try:
     merge(after_draft, {"events": None})
 except TypeError as error:
     print("reducer field, None raises:", error)
-overwrite_clears(state)  # LangGraph only, where installed: lessons/langgraph_runs.py
+_ = overwrite_clears(state)  # LangGraph only, where installed: lessons/langgraph_runs.py
 
 # %% [markdown]
 # ## The nodes
@@ -176,12 +176,11 @@ print(review_issues({**collected, "draft": hot}))
 #    (nobody checked *this* draft);
 # 2. a draft that passed is accepted;
 # 3. a draft whose check found wrong numbers (an issue starting with `"wrong_values"`) is held at once, whatever the
-#    allowance: a wrong temperature means the data or the writer is broken, and a person should look before anything
-#    goes out;
+#    allowance: the data or the writer is broken, and a person should look first;
 # 4. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
-# The check runs your router on worksheets for other cities, issues and allowances. An answer that calls the
-# package's router is refused.
+# The check runs your router on worksheets of its own. An answer that calls the package's router is refused; its
+# source in `brief.py` holds most of this answer: leave it closed.
 
 # %%
 def route_after_check(state, max_revisions):
@@ -215,7 +214,7 @@ check("07.1", route_after_check)
 # 3. merge the slip: a field with a reducer becomes `reducer(old, new)` (if the field exists yet), any other is
 #    replaced;
 # 4. next node: a node with a router goes where `path_map[router(state)]` says, read *after* the merge; otherwise
-#    its fixed edge; a node with neither ends the run (as on LangGraph);
+#    its fixed edge; a node with neither ends the run;
 # 5. once `max_steps` nodes have run, raise `RuntimeError` instead of starting another;
 # 6. never change the dict you were given.
 #
@@ -420,7 +419,7 @@ except ValueError as error:  # the node's own error, with what the engine attach
 # fields:
 
 # %%
-misspelt_runs(declare, state)  # both engines: lessons/langgraph_runs.py
+_ = misspelt_runs(declare, state)  # both engines: lessons/langgraph_runs.py
 
 # %% [markdown]
 # ## `max_steps`, and LangGraph's `recursion_limit`

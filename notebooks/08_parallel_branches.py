@@ -109,7 +109,7 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
     events: Annotated[list, operator.add]
 
 
-plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
+_ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
 
 # %% [markdown]
 # With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop refuses, naming
@@ -182,12 +182,11 @@ our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 # %% [markdown]
 # ### Why the join edge matters
 #
-# One edge per branch into `write_draft` (no join) works in the brief, whose branches are one node long.
-# Branches `a -> a2` and `b`, declared both ways on each engine: with one join edge,
-# `builder.add_edge(["a2", "b"], "write")`, or with one edge from each branch:
+# One edge per branch into `write_draft` works in the brief, whose branches are one node long. Branches `a -> a2`
+# and `b` into `write`, with and without a join, on both engines:
 
 # %%
-uneven_joins()  # builds both declarations on each engine (lessons/langgraph_runs.py)
+_ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph_runs.py)
 
 # %% [markdown]
 # Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
@@ -197,8 +196,9 @@ uneven_joins()  # builds both declarations on each engine (lessons/langgraph_run
 #
 # `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
 # `run_looping_supersteps(graph, state)`: the same loop, return and `max_steps` bound, except that a join target
-# starts only once each of its sources has run **since that join last started**. The check runs loops through an
-# uneven join, a graph with two joins, and the brief; `run_supersteps` fails it, and so does a hand-off to an engine.
+# starts only once each of its sources has run **since that join last started**. The check loops through an uneven
+# join, two joins and the brief; `run_supersteps` fails it, as does an engine hand-off. Hint: per join, keep
+# the sources run since it last started; empty that set when the join runs.
 
 # %%
 def run_looping_supersteps(graph, state):
@@ -262,7 +262,7 @@ else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgr
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | run in threads | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
+# | Nodes of one superstep | may run concurrently | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).

@@ -9,7 +9,7 @@
 # - say why a run that reached END is not a run that is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
-# **Time:** about 68 minutes (estimated from length and exercises).
+# **Time:** about 69 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
 #
@@ -32,6 +32,7 @@ from mingraph_lite import Agent, EventRecorder, ReplayLLM
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import AgentNodes, build_agent_graph, run_agent_graph
+from mingraph_lite.graph.agent_graph import node_executions
 
 # %% [markdown]
 # ## The agent loop as a graph
@@ -169,12 +170,12 @@ print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {t
 
 # %% [markdown]
 # The graph the checks and these cells ran is wired by `agent_with_router` (no exercise's answer: the router and the
-# stopping node come in as arguments). Its `"hold"` node is one more superstep than the package's graph can take,
-# hence the `+ 1` on `max_steps`; the drawing marks with `*` the nodes this run visited:
+# stopping node come in as arguments). `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n`
+# model calls (a model and a tools superstep per call, then one model visit that finds the budget spent); the
+# `"hold"` node is one more superstep, hence the `+ 1`. The drawing marks with `*` the nodes this run visited:
 
 # %%
-import inspect
-
+assert node_executions(6) == 2 * 6 + 1  # the bound the sentence above states
 print(inspect.getsource(agent_with_router))
 print(extended.draw_ascii(highlight=True))
 
@@ -204,7 +205,7 @@ new = ended["messages"][len(start["messages"]):]  # this run's messages, after t
 city_of = {c.id: c.arguments["city"] for m in new if m.role == "assistant" for c in m.tool_calls}
 print("lookups:", [f"{city_of[m.tool_call_id]}={m.content}" for m in new if m.role == "tool"])
 assert [c.name for m in new if m.role == "assistant" for c in m.tool_calls] == ["get_weather", "get_weather"]
-assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in ended["answer"]  # Paris's °C, Tokyo's
+assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in ended["answer"]  # Paris's 18 °C put under Tokyo
 
 # %% [markdown]
 # Both lookups came back right (Paris 18, Tokyo 24, in Celsius); the reply swapped the cities and called the numbers
@@ -222,7 +223,7 @@ assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in en
 # after the list check three of them against real runs.
 #
 # 1. With the four-round manager and `max_tool_calls=1`, how many tool handlers run before the graph stops?
-# 2. `pending_calls` is replaced, not added to. What would go wrong with `operator.add` on it?
+# 2. `pending_calls` is replaced, not added to (no reducer, notebook 07). What would go wrong with `operator.add` on it?
 # 3. The Gemma run reached END with `stop_reason` "answered" and a wrong answer. What would the graph need for this
 #    run to end held instead of answered, and why can a router that reads only the budgets and the pending calls
 #    not catch it?

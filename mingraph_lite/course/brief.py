@@ -27,7 +27,7 @@ DEFAULT_CITIES = ("Tokyo", "Paris")
 class BriefState(TypedDict):
     cities: list[str]
     include_fahrenheit: bool
-    readings: Annotated[list[dict[str, Any]], operator.add]  # one per city branch, merged in city order
+    readings: Annotated[list[dict[str, Any]], operator.add]  # merged in Send order, or by node name
     draft: dict[str, Any] | None  # the current draft only; a new one replaces it
     review: dict[str, Any] | None  # the assessment of the current draft; None = not checked yet
     revisions: int

@@ -6,6 +6,7 @@ learner reads the outcome, and the LangGraph calls that produce it are here for 
 
 from __future__ import annotations
 
+import inspect
 import operator
 from typing import Annotated, Any, TypedDict
 
@@ -132,7 +133,8 @@ def _uneven(builder: Any, join: bool) -> Any:
 
 
 def uneven_joins() -> list[tuple[int, list[str]]]:
-    """The uneven branches with and without the join, on each installed engine: print who ran; return our steps."""
+    """Print the uneven graph's declaration, then who ran with and without the join on each engine; return our steps."""
+    print(inspect.getsource(_uneven))
     try:
         from langgraph.graph import StateGraph as LangGraphStateGraph
     except ImportError:  # LangGraph is optional: our engine alone

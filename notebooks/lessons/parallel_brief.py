@@ -55,7 +55,7 @@ def brief_in_parallel(nodes: Any, cities: list[str], collect_node: Callable[[str
 
 
 def declare_parallel(builder: Any, nodes: Any, cities: list[str], collect_node: Callable[[str], Any]) -> Any:
-    """The parallel brief on a builder (ours or LangGraph's): one branch per city from START, joined, then 06's path."""
+    """The parallel brief on a builder (ours or LangGraph's): one branch per city from START, joined, then 07's path."""
     branches = [f"collect_{city}" for city in cities]
     for city, branch in zip(cities, branches, strict=True):
         builder.add_node(branch, collect_node(city))

@@ -89,6 +89,7 @@ def test_uneven_joins_prints_who_ran_and_without_the_join_write_runs_twice_on_ou
     assert [tuple(step) for step in steps] == [("a", "b"), ("a2", "write"), ("write",)]
     assert "mingraph_lite  join=True   ['a', 'b', 'a2', 'write']  write ran 1x" in out
     assert "mingraph_lite  join=False" in out and "write ran 2x" in out
+    assert 'builder.add_edge(["a2", "b"], "write")' in out  # the declaration is printed, both versions
 
 
 def test_overwrite_clears_a_reducer_field_on_langgraph(capsys):
