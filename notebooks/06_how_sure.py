@@ -8,7 +8,8 @@
 #
 # - build a 95% interval for a share of runs from its definition;
 # - say how many runs a share needs before its interval is narrow enough;
-# - read two groups of a comparison and say whether their intervals overlap.
+# - read two groups of a comparison and say whether their intervals overlap;
+# - say what "95%" promises, by simulating many experiments.
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #

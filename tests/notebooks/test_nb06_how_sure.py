@@ -8,7 +8,17 @@ from pathlib import Path
 
 import jupytext
 
-from lessons.exercises.nb06 import OVERLAP_CASES, RUNS_CASES, _apart, _runs_needed, _width, coverage, rerun_counts
+from lessons.exercises.nb06 import (
+    INSIDE_CASES,
+    INTERVAL_CASES,
+    OVERLAP_CASES,
+    RUNS_CASES,
+    _apart,
+    _runs_needed,
+    _width,
+    coverage,
+    rerun_counts,
+)
 from mingraph_lite.course.compare import wilson
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06_how_sure.py"
@@ -82,3 +92,9 @@ def test_the_overlap_rule_is_conservative():
 def test_the_coverage_the_answers_quote():
     """06.Q6's answer: "the simulation gives 93.05%" at p = 0.5, and "97%" at p = 0.75."""
     assert coverage(0.5, 8) == 0.9305 and round(100 * coverage(0.75, 8)) == 97
+
+
+def test_the_06_1_text_counts_the_cases_the_check_tries():
+    """06.1: "The check tests `inside` on 12 candidates, compares your interval's ends ... on 13 cases"."""
+    text = " ".join("\n".join(_sources()).replace("# ", "").split())
+    assert f"`inside` on {len(INSIDE_CASES)} candidates" in text and f"on {len(INTERVAL_CASES)} cases" in text
