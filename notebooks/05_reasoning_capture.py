@@ -127,6 +127,14 @@ def thinking_report(events):
 check("05.1", thinking_report)
 
 # %% [markdown]
+# **A flag is a hint, not a verdict**, and it can be a false alarm. On the re-enactment above the rule flags
+# line 13, the final reply, which is the first wrong line, but for the wrong reason: its thinking names Paris's
+# 18, which the reply rightly gives only as 64°F. The real error, Tokyo's 24 given as °F, uses a number the
+# thinking names, so the rule cannot see it. Without the 18 in its thinking, line 13 would not be flagged at all
+# (`test_the_05_1_flag_on_the_reenactment_flags_the_right_line_for_the_wrong_reason` in
+# tests/notebooks/test_nb05_claims.py checks both). Finding the wrong line takes the reading below.
+
+# %% [markdown]
 # ## The first wrong line
 #
 # **The convention.** Number the lines as above, read top to bottom, and stop at the **first** line that is
@@ -263,8 +271,9 @@ for unit in (False, True):
 # ## A run with a worked example, read line by line
 #
 # The definition `finish-right` asks our question four ways (zero-shot, a worked example, units on every result,
-# both), 16 sampled runs per variant per model. Nine of its 128 runs looked up both cities. One of the nine,
-# replayed, nothing edited:
+# both), 16 sampled runs per variant per model. Nine of its 128 runs looked up both cities
+# (`test_nine_of_the_128_finish_right_runs_looked_up_both_cities_and_gemma_run_10_is_one_of_them` in
+# tests/notebooks/test_nb05_claims.py counts them). One of the nine, replayed, nothing edited:
 #
 # - model: **Gemma 3 270M**, Q4_K_M weights, run in-process by llama.cpp;
 # - definition `finish-right`, variant **"worked example"**, run #10;

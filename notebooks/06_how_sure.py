@@ -8,11 +8,12 @@
 #
 # - build a 95% interval for a share of runs from its definition;
 # - say how many runs a share needs before its interval is narrow enough;
-# - read two groups of a comparison and say whether their intervals overlap.
+# - read two groups of a comparison and say whether their intervals overlap;
+# - say what "95%" promises, by simulating many experiments.
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 62 minutes (estimated from length and exercises).
+# **Time:** about 67 minutes (estimated from length and exercises).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
@@ -73,41 +74,34 @@ for p0 in (0.30, 0.40, 0.75, 0.95):
 # %% [markdown]
 # ### Exercise 06.1 (code): the interval, from its definition
 #
-# Write `interval(k, n)` returning `(low, high)`: the smallest and the largest `p0` between 0 and 1 that are
-# inside, each to within 0.002. Any method that works is fine: try candidates in small steps, or halve the
-# gap between one inside and one outside (bisection), or square the inequality and solve the quadratic in `p0`
-# (its roots are the textbook Wilson formula: accepted, if you derive it). Mind the edges: at 0 of 8, is `p0 = 0`
-# inside? The check wants those ends exactly.
+# Write two functions. `inside(k, n, p0)` returns `True` when the candidate `p0` is inside by the definition
+# above, `False` when not. `interval(k, n, inside)` returns `(low, high)`: the smallest and the largest `p0`
+# between 0 and 1 for which the `inside` it is given says `True`, each to within 0.002. Find them by trying
+# candidates in small steps, or by halving the gap between one inside and one outside (bisection). Mind the
+# edges: at 0 of 8, is `p0 = 0` inside? The check wants those ends exactly.
 #
-# The check compares your ends with the package's interval on 13 cases, from 0 of 8 to 239 of 240, and refuses
-# an answer that calls the package's function.
+# The check tests `inside` on 12 candidates, compares your interval's ends with the package's on 13 cases, from
+# 0 of 8 to 239 of 240, and then hands your `interval` an `inside` for 90% to see that its ends follow. It
+# refuses an answer that calls the package's function.
 
 # %%
-def interval(k, n):
-    raise NotImplementedError  # return (low, high)
+def inside(k, n, p0):
+    raise NotImplementedError  # return True or False
+
+
+def interval(k, n, inside):
+    raise NotImplementedError  # return (low, high), found with inside
 
 
 # %%
-check("06.1", interval)
+check("06.1", (inside, interval))
 
 # %% [markdown]
-# The package's version, on the two counts the article reported:
-
-# %%
-from mingraph_lite.course.compare import wilson
-
-for k, n in ((6, 8), (0, 8)):
-    print(f"{k} of {n}: the true share could be anywhere from {wilson(k, n)[0]:.0%} to {wilson(k, n)[1]:.0%}")
-
-# %% [markdown]
-# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
-# 0 of 8 still allows a model right about one run in three.
-#
 # ### Exercise 06.2 (code): how many runs are enough?
 #
 # Eight runs give a wide interval. Write `runs_needed(width, share)`: the fewest runs `n` (trying 1, 2, 3...)
 # for which the 95% interval of `k = round(share * n)` right runs is **narrower** than `width` (`high - low <
-# width`). Your `interval` from 06.1 may do the measuring. The check compares with the package's interval on six
+# width`). Your `interval(k, n, inside)` from 06.1 may do the measuring. The check compares with the package's interval on six
 # `(width, share)` pairs the notebook never shows, and refuses an answer that calls the package's function.
 
 # %%
@@ -134,7 +128,8 @@ real = [g for g in unit.groups if g.model.startswith("local:")]
 assert not any(g.counts["right"] for g in real) and sum(map(sum, (g.counts.values() for g in real))) == 32
 
 # %% [markdown]
-# The plot: each bar a share of right runs, each whisker its interval.
+# The two rows named `scripted (modelled)` are the script's sampler, not a model: their intervals say how far
+# the script's draws wander, nothing about qwen3.5:0.8b. The plot: each bar a share of right runs, each whisker its interval.
 
 # %%
 unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
@@ -143,7 +138,9 @@ unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
 # ### Exercise 06.3 (code): do two groups' intervals overlap?
 #
 # A difference between two groups is clear, by the rough rule this course uses, when their 95% intervals do
-# **not** overlap; when they overlap, these runs cannot tell. Write `apart(a, b)` for two groups given as
+# **not** overlap; when they overlap, these runs cannot tell. The rule is conservative: intervals that overlap a
+# little can still hide a clear difference (14 of 20 against 6 of 20 overlap, yet a two-proportion z-test
+# separates them), so a proper comparison uses such a test. Write `apart(a, b)` for two groups given as
 # `(right, runs)`, e.g. `apart((6, 8), (0, 8))`: `True` when the intervals do not overlap, `False` when they do.
 # The check tries ten pairs the notebook never shows and refuses an answer that calls the package's function.
 
@@ -156,10 +153,39 @@ def apart(a, b):
 check("06.3", apart)
 
 # %% [markdown]
+# ## What "95%" means
+#
+# The package's interval (`wilson`, the one your 06.1 matched) on the two counts the article reported:
+
+# %%
+import random
+
+from mingraph_lite.course.compare import wilson
+
+for k, n in ((6, 8), (0, 8)):
+    print(f"{k} of {n}: the true share could be anywhere from {wilson(k, n)[0]:.0%} to {wilson(k, n)[1]:.0%}")
+
+# %% [markdown]
+# A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
+# 0 of 8 still allows a model right about one run in three.
+#
+# "95%" is a promise about many experiments, not about one interval. `coverage(p, n)` simulates 2,000
+# experiments of `n` runs of a model whose true share is `p`, builds each one's interval, and counts how many
+# contain `p`. Question 6 asks you to predict that count before you run it.
+
+# %%
+def coverage(p, n, trials=2000, seed=1):
+    """The share of `trials` simulated experiments of n runs whose 95% interval contains the true share p."""
+    rng = random.Random(seed)
+    draws = (sum(rng.random() < p for _ in range(n)) for _ in range(trials))
+    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
+
+
+# %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (the answers are in the solutions file). Questions 1 to 3 have a cell below
-# that checks yours against `wilson` or a run of the code.
+# Answer in your own words first (the answers are in the solutions file). Questions 1, 2, 3 and 6 have a cell
+# below that checks yours against `wilson` or a run of the code.
 #
 # 1. A variant showed 2 right of 8. Is a model right half the time inside its 95% interval, or outside?
 # 2. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
@@ -169,6 +195,8 @@ check("06.3", apart)
 # 4. Why does the definition take the standard error at the candidate `p0` and not at the observed share `k/n`?
 #    What would the interval of 0 of 8 be the other way?
 # 5. Both real models got 0 right in every variant. Does that show the unit in the result does not help them?
+# 6. Predict: in what percentage of `coverage(0.5, 8)`'s 2,000 experiments does the interval contain 0.5? Write
+#    a number (within 3 points passes; the check runs the simulation), then run `coverage(0.5, 8)` yourself.
 
 # %%
 answer_q1 = ...  # "inside" or "outside"
@@ -181,3 +209,7 @@ check("06.Q2", answer_q2)
 # %%
 answer_q3 = ...  # "same" or "different"
 check("06.Q3", answer_q3)
+
+# %%
+answer_q6 = ...  # a percentage, e.g. 50
+check("06.Q6", answer_q6)

@@ -10,81 +10,99 @@ from mingraph_lite.course.compare import wilson
 Z = 1.96
 
 
-def _surprised(p0, k, n, z=Z):
-    """True when k of n runs would be more than z standard errors from a true share p0."""
-    return abs(k / n - p0) > z * math.sqrt(p0 * (1 - p0) / n)
+def inside(k, n, p0, z=Z):
+    """True when k of n runs lie within z standard errors (at the candidate p0) of a true share p0."""
+    return abs(k / n - p0) <= z * math.sqrt(p0 * (1 - p0) / n)
 
 
-def _edge(inside, outside, k, n, z=Z):
-    """Bisect between a share that is not surprised (inside) and one that is (outside)."""
+def _edge(inside, k, n, kept, dropped):
+    """Bisect between a share that is inside (kept) and one that is not (dropped)."""
     for _ in range(60):
-        middle = (inside + outside) / 2
-        inside, outside = (inside, middle) if _surprised(middle, k, n, z) else (middle, outside)
-    return inside
+        middle = (kept + dropped) / 2
+        kept, dropped = (middle, dropped) if inside(k, n, middle) else (kept, middle)
+    return kept
 
 
-def score_interval(k, n, z=Z):
-    """Every share p0 that k of n runs would not surprise: its two ends, found by bisection."""
+def interval(k, n, inside):
+    """Every share p0 that is inside for k of n runs: its two ends, found by bisection from k/n."""
     p = k / n
-    low = 0.0 if not _surprised(0.0, k, n, z) else _edge(p, 0.0, k, n, z)
-    high = 1.0 if not _surprised(1.0, k, n, z) else _edge(p, 1.0, k, n, z)
+    low = 0.0 if inside(k, n, 0.0) else _edge(inside, k, n, p, 0.0)
+    high = 1.0 if inside(k, n, 1.0) else _edge(inside, k, n, p, 1.0)
     return low, high
 
 
-def via_wilson(k, n):
+def score_interval(k, n):
+    """The 95% interval of k of n runs, as 06.1 builds it."""
+    return interval(k, n, inside)
+
+
+def via_wilson(k, n, inside):
     """Wrong: the package's finished function, not the definition."""
     return wilson(k, n)
 
 
-def wilson_by_another_name(k, n):
+def wilson_by_another_name(k, n, inside):
     """Wrong: the package's function again, reached without writing its name."""
     from mingraph_lite.course import compare
 
     return getattr(compare, "wil" + "son")(k, n)
 
 
-def wald_interval(k, n):
-    """Wrong: the textbook p ± 1.96·se with se at the observed share, a single point at 0 of 8."""
-    p = k / n
-    half = 1.96 * math.sqrt(p * (1 - p) / n)
-    return max(0.0, p - half), min(1.0, p + half)
+def closed_form(k, n, inside):
+    """Wrong: the textbook Wilson formula, typed in: right at 95%, but not built from inside."""
+    p, z = k / n, Z
+    centre, half = (p + z * z / (2 * n)), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
 
 
-def ninety_percent(k, n):
+def wald_inside(k, n, p0):
+    """Wrong: the standard error at the observed share, 0 at 0 of 8."""
+    return abs(k / n - p0) <= Z * math.sqrt(k / n * (1 - k / n) / n)
+
+
+def ninety_percent(k, n, p0):
     """Wrong: the definition with z for a 90% interval."""
-    return score_interval(k, n, z=1.645)
+    return inside(k, n, p0, z=1.645)
 
 
-def z_two(k, n):
+def z_two(k, n, p0):
     """Wrong: the rounded 2 standard errors instead of 1.96."""
-    return score_interval(k, n, z=2)
+    return inside(k, n, p0, z=2)
 
 
-def high_first(k, n):
+def strict_inside(k, n, p0):
+    """Wrong: 'within' read as a strict <, which leaves p0 = 0 out at 0 of n (gap 0, reach 0)."""
+    return abs(k / n - p0) < Z * math.sqrt(p0 * (1 - p0) / n)
+
+
+def divides(k, n, p0):
+    """Wrong: divides by the standard error at p0, which is 0 at p0 = 0."""
+    return abs(k / n - p0) / math.sqrt(p0 * (1 - p0) / n) <= Z
+
+
+def high_first(k, n, inside):
     """Wrong: the right ends in the wrong order."""
-    low, high = score_interval(k, n)
+    low, high = interval(k, n, inside)
     return high, low
 
 
-def coarse_grid(k, n):
+def coarse_grid(k, n, inside):
     """Wrong: scans the candidates in steps of 0.01."""
-    inside = [i / 100 for i in range(101) if not _surprised(i / 100, k, n)]
-    return min(inside), max(inside)
+    kept = [i / 100 for i in range(101) if inside(k, n, i / 100)]
+    return min(kept), max(kept)
 
 
-def strict_inside(k, n):
-    """Wrong: 'within' read as a strict <, which leaves p0 = 0 out at 0 of n (gap 0, reach 0)."""
-    inside = [i / 10000 for i in range(10001)
-              if abs(k / n - i / 10000) < Z * math.sqrt(i / 10000 * (1 - i / 10000) / n)]
-    return min(inside), max(inside)
+def open_ends(k, n, inside):
+    """Wrong: scans strictly between 0 and 1, so the ends 0 and 1 are never tried."""
+    kept = [i / 10000 for i in range(1, 10000) if inside(k, n, i / 10000)]
+    return min(kept), max(kept)
 
 
-def divides_by_observed_se(k, n):
-    """Wrong: measures distance in standard errors at the observed share, which is 0 at 0 of n."""
+def wald_interval(k, n):
+    """The textbook p ± 1.96·se with se at the observed share, a single point at 0 of 8 (for wrong answers below)."""
     p = k / n
-    se = math.sqrt(p * (1 - p) / n)
-    inside = [i / 10000 for i in range(10001) if abs(p - i / 10000) / se <= Z]
-    return min(inside), max(inside)
+    half = 1.96 * math.sqrt(p * (1 - p) / n)
+    return max(0.0, p - half), min(1.0, p + half)
 
 
 def runs_needed(width, share):
@@ -115,6 +133,16 @@ def runs_needed_wald(width, share):
     n = 1
     while True:
         low, high = wald_interval(round(share * n), n)
+        if high - low < width:
+            return n
+        n += 1
+
+
+def runs_needed_rounding_down(width, share):
+    """Wrong: k = int(share * n), which rounds down."""
+    n = 1
+    while True:
+        low, high = score_interval(int(share * n), n)
         if high - low < width:
             return n
         n += 1
@@ -163,23 +191,28 @@ def apart_inverted(a, b):
     return not apart(a, b)
 
 
-SOLUTIONS = {"06.1": score_interval, "06.2": runs_needed, "06.3": apart,
-             "06.Q1": "inside", "06.Q2": 128, "06.Q3": "different"}
+SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart,
+             "06.Q1": "inside", "06.Q2": 128, "06.Q3": "different",
+             "06.Q6": 95}
 WRONG = {
-    "06.1": [(via_wilson, "build it from the definition"),
-             (wilson_by_another_name, "calls the package's wilson"), (wald_interval, "a single point"),
-             (ninety_percent, "the constant for 95% is 1.96"), (z_two, "2.000 standard errors"),
-             (high_first, "return the low end first"), (coarse_grid, "steps of 0.001 or less"),
-             (strict_inside, "a strict < leaves it out"),
-             (divides_by_observed_se, "k = 0 and k = n are the edges")],
+    "06.1": [((inside, via_wilson), "build it from the definition"),
+             ((inside, wilson_by_another_name), "calls the package's wilson"),
+             ((inside, closed_form), "build the ends from the inside it is given"),
+             ((wald_inside, interval), "not at k/n"), ((ninety_percent, interval), "at most"),
+             ((z_two, interval), "at most"), ((strict_inside, interval), "a strict < leaves it out"),
+             ((divides, interval), "instead of dividing by it"), ((inside, high_first), "return the low end first"),
+             ((inside, coarse_grid), "steps of 0.001 or less"), ((inside, open_ends), "test the ends p0 = 0"),
+             (interval, "pass both functions")],
     "06.2": [(runs_needed_via_wilson, "your answer calls wilson"), (runs_needed_wald, "not of k/n ± 1.96"),
              (runs_needed_by_another_name, "calls the package's wilson"),
-             (runs_needed_at_most, "already give an interval"), (runs_needed_from_zero, "start at n = 1")],
-    "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_wald, "gives 0 of 8 no width"),
+             (runs_needed_at_most, "already give an interval"),
+             (runs_needed_rounding_down, "int rounds down"), (runs_needed_from_zero, "start at n = 1")],
+    "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"), (apart_wald, "gives 0 of 8 no width"),
              (apart_via_wilson, "your answer calls wilson"), (apart_inverted, "returned")],
     "06.Q1": [("outside", "test p0 = 0.5"), ("maybe", "answer with one of")],
     "06.Q2": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
     "06.Q3": [("same", "the seed picks the samples")],
+    "06.Q6": [(50, "95 of 100 experiments"), (75, "95 of 100 experiments"), ("most", "answer with a number")],
 }
 
 QUESTIONS = {
@@ -196,4 +229,7 @@ QUESTIONS = {
     "06.Q5": "No. 0 of 8 still allows a true share up to about 32%, and two groups with no right run have the "
              "same interval, so by 06.3's rule these runs cannot tell the variants apart. The experiment shows the "
              "unit helped the article's 0.8b model; for these two models it shows nothing either way.",
+    "06.Q6": "About 95% (the simulation gives 93.05%): 95% is how often the interval, built afresh in each "
+             "experiment, contains the true share. At 8 runs the count moves in steps of one run, so the score "
+             "interval lands near 95%, here a little under it; at p = 0.75 the same simulation gives 97%.",
 }

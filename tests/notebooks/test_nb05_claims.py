@@ -110,3 +110,20 @@ def test_the_05_3_check_holds_out_the_224_runs_of_finish_right_2_and_3():
 
     assert len(_runs("finish-right-2")) + len(_runs("finish-right-3")) == 224
     assert len(recorded_runs("finish-right-2")) + len(recorded_runs("finish-right-3")) == 224
+
+
+def test_the_05_1_flag_on_the_reenactment_flags_the_right_line_for_the_wrong_reason():
+    """05: "the rule flags line 13, the final reply, which is the first wrong line, but for the wrong reason ...
+    Without the 18 in its thinking, line 13 would not be flagged at all"."""
+    from copy import deepcopy
+
+    from lessons.exercises.nb05 import recorded
+    from lessons.reference import reference
+    from mingraph_lite.course.scripts import wrong_tokyo_manager
+
+    events = recorded(wrong_tokyo_manager())
+    assert reference("05.1")(events)[1] == [13] and classify(events).line == 13
+    assert "18" in events[12]["reasoning"] and "64°F, Tokyo: 24°F" in events[12]["message"]["content"]
+    quiet = deepcopy(events)
+    quiet[12]["reasoning"] = quiet[12]["reasoning"].replace("Paris returned 18 and ", "")
+    assert "24" in quiet[12]["reasoning"] and reference("05.1")(quiet)[1] == []

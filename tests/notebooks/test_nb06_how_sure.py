@@ -1,13 +1,24 @@
 """Notebook 06 shows no answer to copy (the interval's closed form never appears, the package's ``wilson`` only
-after the 06.1 check, each exercise cell a stub), and the sentences it makes about intervals and runs hold."""
+after the 06.3 check, each exercise cell a stub), and the sentences it makes about intervals and runs hold."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import jupytext
 
-from lessons.exercises.nb06 import OVERLAP_CASES, RUNS_CASES, _apart, _runs_needed, _width, rerun_counts
+from lessons.exercises.nb06 import (
+    INSIDE_CASES,
+    INTERVAL_CASES,
+    OVERLAP_CASES,
+    RUNS_CASES,
+    _apart,
+    _runs_needed,
+    _width,
+    coverage,
+    rerun_counts,
+)
 from mingraph_lite.course.compare import wilson
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06_how_sure.py"
@@ -21,15 +32,16 @@ def _first(sources: list[str], text: str) -> int:
     return next(i for i, s in enumerate(sources) if text in s)
 
 
-def test_the_package_interval_appears_only_after_the_exercise_that_builds_it():
+def test_the_package_interval_appears_only_after_the_last_exercise():
     sources = _sources()
-    assert not [s for s in sources[:_first(sources, 'check("06.1"')] if "wilson(" in s]
+    assert not [s for s in sources[:_first(sources, 'check("06.3"')] if "wilson" in s]
     assert not [s for s in sources if "half-width" in s or "z²/" in s]  # the closed form is never printed
 
 
 def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
     sources, text = _sources(), "\n".join(_sources())
-    for stub in ("def interval(k, n):\n    raise NotImplementedError",
+    for stub in ("def inside(k, n, p0):\n    raise NotImplementedError",
+                 "def interval(k, n, inside):\n    raise NotImplementedError",
                  "def runs_needed(width, share):\n    raise NotImplementedError",
                  "def apart(a, b):\n    raise NotImplementedError"):
         assert text.count(stub.split("(")[0] + "(") == 1 and stub in text
@@ -66,3 +78,23 @@ def test_the_held_out_cases_leave_room_for_an_interval_right_to_the_tolerance():
         (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
         assert min(abs(a_high - b_low), abs(b_high - a_low)) >= 0.005
     assert {_apart(a, b) for a, b in OVERLAP_CASES} == {True, False}
+
+
+def test_the_overlap_rule_is_conservative():
+    """06: "14 of 20 against 6 of 20 overlap, yet a two-proportion z-test separates them"."""
+    (a_low, a_high), (b_low, b_high) = wilson(14, 20), wilson(6, 20)
+    assert b_low < a_low < b_high < a_high  # the intervals overlap
+    pooled = 20 / 40
+    z = (14 / 20 - 6 / 20) / math.sqrt(pooled * (1 - pooled) * (1 / 20 + 1 / 20))
+    assert z > 1.96
+
+
+def test_the_coverage_the_answers_quote():
+    """06.Q6's answer: "the simulation gives 93.05%" at p = 0.5, and "97%" at p = 0.75."""
+    assert coverage(0.5, 8) == 0.9305 and round(100 * coverage(0.75, 8)) == 97
+
+
+def test_the_06_1_text_counts_the_cases_the_check_tries():
+    """06.1: "The check tests `inside` on 12 candidates, compares your interval's ends ... on 13 cases"."""
+    text = " ".join("\n".join(_sources()).replace("# ", "").split())
+    assert f"`inside` on {len(INSIDE_CASES)} candidates" in text and f"on {len(INTERVAL_CASES)} cases" in text

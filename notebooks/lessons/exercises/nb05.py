@@ -236,6 +236,16 @@ def _source_hint(events: Sequence[dict[str, Any]], source: int, wrong: float) ->
                 "handed the model the number it converted again?")
 
 
+def _twice_case_hint(case: int) -> str:
+    if case == 3:
+        return ("the final reply is wrong, but it is not the first wrong line; case 3 needs every slip before "
+                "it right: check each to_fahrenheit slip's number against what get_weather returned")
+    if case == 2:
+        return ("every answer slip here is right: to_fahrenheit answers each number it is given correctly "
+                "(64 gives 147); the mistake is in what it was asked, so whose problem is that?")
+    return "the run finished (its last line is finish, 'answered'), so not case 4; cases are 1 to 4"
+
+
 @exercise("05.2", kind="reasoning", title="which case, which line, and where its number came from")
 def check_twice(answer: tuple[int, int, int]) -> str:
     events = recorded(_reconvert_manager())
@@ -249,16 +259,11 @@ def check_twice(answer: tuple[int, int, int]) -> str:
                and wrong in {float(x) for x in _NUMBER.findall(e["content"])}]
     if (line, case) == (truth.case, truth.line):
         raise Hint("did you swap them? answer (case, line, source): the case (1 to 4) first, then the line")
-    if source != sources[-1]:  # first: the source is what classify does not say
-        raise _source_hint(events, source, wrong)
-    if case == 3:
-        raise Hint("the final reply is wrong, but it is not the first wrong line; case 3 needs every slip "
-                   "before it right: check each to_fahrenheit slip's number against what get_weather returned")
-    if case == 2:
-        raise Hint("every answer slip here is right: to_fahrenheit answers each number it is given correctly "
-                   "(64 gives 147); the mistake is in what it was asked, so whose problem is that?")
-    if case != truth.case:
-        raise Hint("the run finished (its last line is finish, 'answered'), so not case 4; cases are 1 to 4")
+    case_hint = _twice_case_hint(case) if case != truth.case else ""
+    if source != sources[-1]:  # the source is what classify does not say; a wrong case is named beside it
+        raise Hint(f"{_source_hint(events, source, wrong)}" + (f"; and your case: {case_hint}" if case_hint else ""))
+    if case_hint:
+        raise Hint(case_hint)
     if line != truth.line:
         raise _twice_line_hint(events, line, truth.line)
     return (f"right: case {truth.case} at line {truth.line} ({truth.why}); its {wrong:g} came from line "

@@ -5,6 +5,7 @@ and the scripted re-run."""
 from __future__ import annotations
 
 import math
+import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -58,22 +59,83 @@ def _interval_hint(interval: Callable[[int, int], tuple[float, float]], k: int, 
 TOLERANCE = 0.002
 INTERVAL_CASES = [(0, 8), (1, 8), (4, 8), (6, 8), (8, 8), (0, 16), (3, 16), (16, 16), (1, 1), (0, 3),
                   (60, 240), (120, 240), (239, 240)]
+#: (k, n, p0), each candidate at least 0.002 from the boundary, edges included: inside or not by the definition.
+INSIDE_CASES = [(6, 8, 0.30), (6, 8, 0.45), (6, 8, 0.95), (0, 8, 0.0), (0, 8, 0.1), (0, 8, 0.4), (8, 8, 1.0),
+                (1, 1, 0.5), (120, 240, 0.44), (120, 240, 0.56), (3, 16, 0.5), (0, 8, 0.329)]
+
+
+def _inside(k: int, n: int, p0: float, z: float = 1.96) -> bool:
+    return abs(k / n - p0) <= z * math.sqrt(p0 * (1 - p0) / n)
+
+
+def _inside_hint(k: int, n: int, p0: float, got: Any) -> Hint:
+    gap, reach = abs(k / n - p0), 1.96 * math.sqrt(p0 * (1 - p0) / n)
+    said = f"inside({k}, {n}, {p0}) returned {got!r}, but the gap is {gap:.3f} and 1.96 standard errors at p0 " \
+           f"are {reach:.3f}"
+    if gap == reach == 0:
+        return Hint(f"{said}: 0 <= 0, and 'within' means <=, so it is inside; a strict < leaves it out")
+    observed = 1.96 * math.sqrt(k / n * (1 - k / n) / n)
+    if got == (gap <= observed):
+        return Hint(f"{said}: take the standard error at the candidate p0, not at k/n (1.96 of those are "
+                    f"{observed:.3f} at {k} of {n})")
+    return Hint(f"{said}: inside means the gap is at most 1.96 standard errors at p0, with 1.96 exactly (2 or "
+                "1.645 give other intervals)")
+
+
+def _check_inside(inside: Callable[[int, int, float], bool]) -> None:
+    for k, n, p0 in INSIDE_CASES:
+        try:
+            got = inside(k, n, p0)
+        except (ZeroDivisionError, ValueError, TypeError) as error:
+            raise Hint(f"inside({k}, {n}, {p0}) failed ({type(error).__name__}): at k = 0, k = n, p0 = 0 or p0 = 1 a "
+                       "standard error is 0, so compare gap <= 1.96 · standard error instead of dividing by it") from None
+        if not isinstance(got, bool):
+            raise Hint(f"inside({k}, {n}, {p0}) returned {got!r}: return True or False")
+        if got != _inside(k, n, p0):
+            raise _inside_hint(k, n, p0, got)
+
+
+def _ninety(k: int, n: int, p0: float) -> bool:
+    return _inside(k, n, p0, 1.645)
+
+
+def _check_follows(interval: Callable[..., tuple[float, float]]) -> None:
+    """The interval must come from the inside it is given: with a 90% inside it must give the 90% interval."""
+    for k, n in ((6, 8), (0, 8)):
+        try:
+            got = tuple(float(x) for x in interval(k, n, _ninety))
+        except Exception:  # its own crash is explained by the other hints
+            got = ()
+        want = wilson(k, n, 1.645)
+        if len(got) != 2 or max(abs(got[0] - want[0]), abs(got[1] - want[1])) > TOLERANCE:
+            raise Hint(f"given an inside for 90% (1.645 standard errors), interval({k}, {n}, inside) should give about "
+                       f"({want[0]:.3f}, {want[1]:.3f}) and gave {got}: build the ends from the inside it is given, "
+                       "by scanning or bisecting over p0, not from a formula")
 
 
 def _exact_edges(k: int, n: int, low: float, high: float) -> None:
     """At 0 of n, p0 = 0 sits at gap 0 and reach 0: inside (0 <= 0), so the low end is exactly 0; n of n mirrors it."""
     for edge, end, at in ((k == 0, low, 0.0), (k == n, high, 1.0)):
         if edge and end != at and abs(end - at) < 0.01:
-            raise Hint(f"at {k} of {n} your interval ends at {end:g}, not exactly {at:g}: there p0 = {at:g} has gap 0 "
-                       "and 1.96 standard errors of 0, and 'within' means <=, so it is inside; a strict < leaves it out")
+            raise Hint(f"at {k} of {n} your interval ends at {end:g}, not exactly {at:g}: there p0 = {at:g} is inside "
+                       "(gap 0, 1.96 standard errors of 0), so test the ends p0 = 0 and p0 = 1 themselves")
+
+
+def _pair(answer: Any) -> tuple[Callable[..., bool], Callable[..., tuple[float, float]]]:
+    if not (isinstance(answer, tuple) and len(answer) == 2 and all(map(callable, answer))):
+        raise Hint("pass both functions, inside first: check(\"06.1\", (inside, interval))")
+    return answer
 
 
 @exercise("06.1", kind="code", title="a 95% interval for a share of runs, from its definition")
-def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
-    _refuse(interval, 3, 8)
+def check_interval(answer: Any) -> str:
+    inside, interval = _pair(answer)
+    _refuse(inside, 3, 8, 0.5)
+    _refuse(interval, 3, 8, inside)
+    _check_inside(inside)
     for k, n in INTERVAL_CASES:
         try:
-            low, high = (float(x) for x in interval(k, n))
+            low, high = (float(x) for x in interval(k, n, inside))
         except (ZeroDivisionError, ValueError, TypeError) as error:
             raise Hint(f"for {k} of {n} your interval failed ({type(error).__name__}); k = 0 and k = n are the "
                        "edges: there one end of the interval must be exactly 0 or 1, so return a pair "
@@ -83,19 +145,32 @@ def check_interval(interval: Callable[[int, int], tuple[float, float]]) -> str:
         _exact_edges(k, n, low, high)
         want = wilson(k, n)
         if not (math.isclose(low, want[0], abs_tol=TOLERANCE) and math.isclose(high, want[1], abs_tol=TOLERANCE)):
-            raise _interval_hint(interval, k, n, (low, high), want)
-    return f"your interval matches the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included"
+            raise _interval_hint(lambda k, n: interval(k, n, inside), k, n, (low, high), want)
+    _check_follows(interval)
+    return (f"your inside is right on {len(INSIDE_CASES)} candidates, and your interval, built from it, matches "
+            f"the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included")
 
 
 # --- 06.2: how many runs before the interval is narrow enough --------------------------------------------
 
-def _width(share: float, n: int) -> float:
-    low, high = wilson(round(share * n), n)
+def _width(share: float, n: int, rounding: Callable[[float], int] = round) -> float:
+    low, high = wilson(rounding(share * n), n)
     return high - low
 
 
-def _runs_needed(width: float, share: float) -> int:
-    return next(n for n in range(1, 100_000) if _width(share, n) < width)
+def _runs_needed(width: float, share: float, rounding: Callable[[float], int] = round) -> int:
+    return next(n for n in range(1, 100_000) if _width(share, n, rounding) < width)
+
+
+def _wald(k: int, n: int) -> tuple[float, float]:
+    """k/n ± 1.96 standard errors at k/n: the mistake some hints name."""
+    p, half = k / n, 1.96 * math.sqrt(k / n * (1 - k / n) / n)
+    return max(0.0, p - half), min(1.0, p + half)
+
+
+def _wald_width(share: float, n: int) -> float:
+    low, high = _wald(round(share * n), n)
+    return high - low
 
 
 #: Each answer is at least 0.005 from the next width either way: an interval right to 0.002 a side finds it.
@@ -116,10 +191,15 @@ def check_runs_needed(runs_needed: Callable[[float, float], int]) -> str:
             raise Hint(f"runs_needed({width}, {share}) returned {got!r}: return the number of runs, a whole number")
         if got != want:
             at = _width(share, got) if got >= 1 else float("nan")
+            if got == _runs_needed(width, share, int):
+                raise Hint(f"runs_needed({width}, {share}) returned {got}, which {want} would be with k = int(share "
+                           "* n): int rounds down, and the exercise takes k = round(share * n)")
             if got < want:
+                wald = ": measure the width of the score interval, not of k/n ± 1.96·√(k/n(1−k/n)/n)" \
+                    if got >= 1 and _wald_width(share, got) < width else ": measure it with your 06.1 interval"
                 raise Hint(f"runs_needed({width}, {share}) returned {got}, but at {got} runs (k = round(share * n) "
-                           f"= {round(share * got)}) the 95% interval is {at:.3f} wide, not narrower than {width}: "
-                           "measure the width of the score interval, not of k/n ± 1.96·√(k/n(1−k/n)/n)")
+                           f"= {round(share * got)}) the 95% interval is {at:.3f} wide, not narrower than {width}"
+                           + wald)
             raise Hint(f"runs_needed({width}, {share}) returned {got}, but {want} runs already give an interval "
                        f"{_width(share, want):.3f} wide: the fewest n whose width is under {width}, trying n = 1, 2, 3...")
     return f"right on {len(RUNS_CASES)} (width, share) pairs, the fewest runs each time"
@@ -137,6 +217,11 @@ def _apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a_high < b_low or b_high < a_low
 
 
+def _apart_wald(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    (a_low, a_high), (b_low, b_high) = (_wald(*a), _wald(*b))
+    return a_high < b_low or b_high < a_low
+
+
 @exercise("06.3", kind="code", title="two groups: do their 95% intervals overlap?")
 def check_apart(apart: Callable[[tuple[int, int], tuple[int, int]], bool]) -> str:
     _refuse(apart, (6, 8), (0, 8))
@@ -147,8 +232,9 @@ def check_apart(apart: Callable[[tuple[int, int], tuple[int, int]], bool]) -> st
             shares = f"{a[0]} of {a[1]} spans {ia[0]:.2f} to {ia[1]:.2f}, {b[0]} of {b[1]} spans {ib[0]:.2f} to {ib[1]:.2f}"
             why = ("the shares differ, but what matters is whether the intervals do" if a[0] * b[1] != b[0] * a[1]
                    else "same share, same interval: they overlap")
-            raise Hint(f"apart({a}, {b}) returned {got!r}; the 95% score intervals: {shares}; {why} (build them as "
-                       "in 06.1: k/n ± 1.96 standard errors of k/n gives 0 of 8 no width at all)")
+            wald = " (build them as in 06.1: k/n ± 1.96 standard errors of k/n gives 0 of 8 no width at all)" \
+                if got == _apart_wald(a, b) else ""
+            raise Hint(f"apart({a}, {b}) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
     return f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook"
 
 
@@ -191,3 +277,24 @@ def check_other_seed(answer: Any) -> str:
         raise Hint("the scripted managers sample which reported run to re-enact, and the seed picks the samples: "
                    "run rerun_counts(5) and rerun_counts(9) and compare")
     return f"right: {truth} (seed 5: {five}; seed 9: {nine}): one count is one draw, so read its interval"
+
+
+def coverage(p: float, n: int, trials: int = 2000, seed: int = 1) -> float:
+    """The notebook's simulation: the share of simulated experiments whose 95% interval contains p."""
+    rng = random.Random(seed)
+    draws = (sum(rng.random() < p for _ in range(n)) for _ in range(trials))
+    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
+
+
+@exercise("06.Q6", kind="reasoning", title="in how many of 2,000 experiments does the interval contain 0.5?")
+def check_coverage(answer: Any) -> str:
+    try:
+        said = float(answer)
+    except (TypeError, ValueError):
+        raise Hint("answer with a number: the percentage you predict, e.g. 50") from None
+    ran = 100 * coverage(0.5, 8)
+    if abs(said - ran) > 3:
+        raise Hint(f"you said {said:g}%: a 95% interval is built to contain the true share in about 95 of 100 "
+                   "experiments, whatever share one experiment happens to show; run coverage(0.5, 8) and look")
+    return (f"right: {ran:.1f}% of 2,000 experiments (at 8 runs the count moves in steps, so 'about 95%' is as "
+            "close as it gets)")
