@@ -50,3 +50,11 @@ def test_the_worked_example_replay_starts_from_the_worked_example_and_ends_answe
     assert [m.role for m in start["messages"]][0] == "system" and start["messages"][-1].role == "user"
     assert len(start["messages"]) > 2 and ended["messages"][:len(start["messages"])] == start["messages"]
     assert ended["stop_reason"] == "answered" and closest.responses[0].model.startswith("replay:gemma3")
+
+
+def test_the_package_graphs_step_bound_is_2n_plus_1_as_09_says():
+    from mingraph_lite.graph.agent_graph import node_executions
+
+    text = (Path(__file__).resolve().parents[2] / "notebooks" / "09_agent_graph.py").read_text(encoding="utf-8")
+    assert "`node_executions(n)`, the package graph's step bound, is `2n + 1`" in text
+    assert all(node_executions(n) == 2 * n + 1 for n in range(1, 12))
