@@ -14,11 +14,12 @@ from lessons.reference import reference
 def pasted(exercise):
     """The reference answer's source, compiled again in a namespace of its own, as a learner's cell would."""
     answer = reference(exercise)
-    original = answer[0] if isinstance(answer, tuple) else answer
-    namespace = dict(vars(sys.modules[original.__module__]), __name__="__main__")
-    exec(compile(inspect.getsource(original), "<ipython-input-1>", "exec"), namespace)
-    copy = namespace[original.__name__]
-    return (copy, *answer[1:]) if isinstance(answer, tuple) else copy
+    parts = answer if isinstance(answer, tuple) else (answer,)
+    namespace = dict(vars(sys.modules[parts[0].__module__]), __name__="__main__")
+    for original in parts:
+        exec(compile(inspect.getsource(original), "<ipython-input-1>", "exec"), namespace)
+    copies = tuple(namespace[original.__name__] for original in parts)
+    return copies if isinstance(answer, tuple) else copies[0]
 
 
 @pytest.mark.parametrize("exercise", ["02.1", "03.1", "03.2", "06.1", "08.2", "10.1", "13.1"])
