@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 67 minutes (estimated from length and exercises).
+# **Time:** about 68 minutes (estimated from length and exercises).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
@@ -51,6 +51,9 @@ for unit in (False, True):
 print(reported_table())
 
 # %% [markdown]
+# The article does not say how the other 2 of its 8 `"18"` runs went.
+
+# %% [markdown]
 # ## How sure is 6 of 8?
 #
 # Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A
@@ -76,9 +79,9 @@ for p0 in (0.30, 0.40, 0.75, 0.95):
 #
 # Write two functions. `inside(k, n, p0)` returns `True` when the candidate `p0` is inside by the definition
 # above, `False` when not. `interval(k, n, inside)` returns `(low, high)`: the smallest and the largest `p0`
-# between 0 and 1 for which the `inside` it is given says `True`, each to within 0.002. Find them by trying
-# candidates in small steps, or by halving the gap between one inside and one outside (bisection). Mind the
-# edges: at 0 of 8, is `p0 = 0` inside? The check wants those ends exactly.
+# between 0 and 1 for which the `inside` it is given says `True`: exactly 0 or 1 at the edges, within 0.002
+# elsewhere. Find them by trying candidates in small steps, or by halving the gap between one inside and one
+# outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside?
 #
 # The check tests `inside` on 12 candidates, compares your interval's ends with the package's on 13 cases, from
 # 0 of 8 to 239 of 240, and then hands your `interval` an `inside` for 90% to see that its ends follow. It
@@ -118,7 +121,8 @@ check("06.2", runs_needed)
 # Run offline by **scripted** managers modelled on the reported figures (they sample: not always 6 of 8),
 # pooled with the 32 **recorded** real runs of SmolLM2-135M and Gemma 3 270M; a live model's spec in place of
 # `None` (e.g. `"ollama:qwen3:0.6b"`) runs it for real. The results table, one row per model and variant, with
-# each share's 95% interval:
+# each share's 95% interval; its five outcome columns are notebook 05's first-wrong-line cases: right, wrong slip,
+# wrong tool result, wrong final reasoning, never finished.
 
 # %%
 rerun = run_experiment(None, out=Path(tempfile.mkdtemp()) / "unit", experiment="unit", runs=8, seed=5, progress=False)
@@ -126,10 +130,15 @@ unit = compare([rerun.folder, "../data/experiments/smollm2-135m", "../data/exper
 print(unit.table())
 real = [g for g in unit.groups if g.model.startswith("local:")]
 assert not any(g.counts["right"] for g in real) and sum(map(sum, (g.counts.values() for g in real))) == 32
+said_f = [r for r in rerun.runs if r.variant == "18"]
+assert all(r.celsius_as_fahrenheit and r.outcome == "wrong final reasoning" for r in said_f) and len(said_f) == 8
 
 # %% [markdown]
 # The two rows named `scripted (modelled)` are the script's sampler, not a model: their intervals say how far
-# the script's draws wander, nothing about qwen3.5:0.8b. The plot: each bar a share of right runs, each whisker its interval.
+# the script's draws wander, nothing about qwen3.5:0.8b. At seed 5 all 8 scripted `"18"` runs said °C as °F
+# (the script lets the 2 runs the article leaves out keep asking, which draws "never finished"; seed 5 drew
+# none). Such a run looked both cities up and asked for nothing wrong, so its first wrong line is the reply:
+# the classifier files it under wrong final reasoning, not as a slip, and flags it "said °C as °F". The plot: each bar a share of right runs, each whisker its interval.
 
 # %%
 unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")

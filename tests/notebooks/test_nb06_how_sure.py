@@ -98,3 +98,21 @@ def test_the_06_1_text_counts_the_cases_the_check_tries():
     """06.1: "The check tests `inside` on 12 candidates, compares your interval's ends ... on 13 cases"."""
     text = " ".join("\n".join(_sources()).replace("# ", "").split())
     assert f"`inside` on {len(INSIDE_CASES)} candidates" in text and f"on {len(INTERVAL_CASES)} cases" in text
+
+
+def test_the_undescribed_18_runs_keep_asking_and_never_finish():
+    """06: "the script lets the 2 runs the article leaves out keep asking, which draws 'never finished'; seed 5 drew
+    none"; and the article's notes say nothing of those 2 runs."""
+    import tempfile
+
+    from mingraph_lite.course.experiments import run_experiment
+    from mingraph_lite.course.modelled import REPORTED_NOTES
+
+    def eighteen(seed):
+        out = Path(tempfile.mkdtemp()) / "unit"
+        runs = run_experiment(None, out=out, experiment="unit", runs=8, seed=seed, progress=False).runs
+        return {(r.outcome, r.script.split(" (")[0]) for r in runs if r.variant == "18"}
+
+    assert eighteen(5) == {("wrong final reasoning", "celsius as fahrenheit")}
+    assert ("never finished", "kept asking") in eighteen(10)
+    assert '"18"' not in REPORTED_NOTES
