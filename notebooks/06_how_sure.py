@@ -138,7 +138,8 @@ assert all(r.celsius_as_fahrenheit and r.outcome == "wrong final reasoning" for 
 # the script's draws wander, nothing about qwen3.5:0.8b. At seed 5 all 8 scripted `"18"` runs said °C as °F
 # (the script lets the 2 runs the article leaves out keep asking, which draws "never finished"; seed 5 drew
 # none). Such a run looked both cities up and asked for nothing wrong, so its first wrong line is the reply:
-# the classifier files it under wrong final reasoning, not as a slip, and flags it "said °C as °F". The plot: each bar a share of right runs, each whisker its interval.
+# the classifier files it under wrong final reasoning, not as a slip, and flags it "said °C as °F".
+# The plot: each bar a share of right runs, each whisker its interval.
 
 # %%
 unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
