@@ -49,7 +49,8 @@ def test_09_states_the_cut_moving_back_not_a_quiet_moment():
     text = (NOTEBOOKS / "10_memory_and_cost.py").read_text(encoding="utf-8")
     from lessons.exercises.nb10_summary import SLIPS
 
-    assert "never while slips wait" not in text  # 10.3's spec states the two exceptions briefly; the hints name each one missed
+    # 10.3's spec states the two exceptions briefly; the hints name each one missed
+    assert "never while slips wait" not in text
     assert any("moves back past answer slips" in why for _, why in SLIPS)
     assert "moves back past answer slips" in text and "never condenses right after a reply that asks" in text
 
