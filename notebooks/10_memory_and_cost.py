@@ -254,9 +254,9 @@ assert all(run.remembers_first_city for run in long_runs.values())
 # %% [markdown]
 # ### A real conversation under each memory
 #
-# One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`,
-# `LastN(SYSTEM_PROMPT, 4)` and `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, is **replayed**
-# here through the same memories (`ReplayLLM` refuses a folder that differs from the recorded one). Token counts are
+# One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`
+# (keep-all), `LastN(SYSTEM_PROMPT, 4)` (last-4) and `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2,
+# trigger=4)` (summarise-2-4), is **replayed** here through the same memories (`ReplayLLM` refuses a folder that differs from the recorded one). Token counts are
 # llama.cpp's for all the model read (our guess: the tool menu and chat markers make up the rest).
 
 # %%
