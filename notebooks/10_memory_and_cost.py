@@ -10,12 +10,12 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 87 minutes (estimated from length and exercises).
+# **Time:** about 85 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
-# model. The sliding window and the running summary are two of the three strategies in "Decoding LLMs: Building AI
-# Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman; its third, state ingestion, is under "What is still open".
+# model. The sliding window and the running summary are two of the three strategies in Shahibur Rahman's article
+# "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" (DEV Community); quotes below are from it.
 
 # %%
 # %matplotlib inline
@@ -233,7 +233,8 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 #
 # - **`LastN(8)` is cheapest and confidently wrong.** Paris scrolled out long ago, so the first city the model *can
 #   see* is London. A fact that scrolled out is also fetched again (22 model calls instead of 19). Rahman's article
-#   warns that a sliding window "risks dropping critical instructions provided in initial turns"; here it drops a fact.
+#   (named above) warns that a sliding window "risks dropping critical instructions provided in initial turns"; here
+#   it drops a fact.
 # - **`Summarise` keeps the fact** ("The user first asked about Paris") and its agent calls read less than
 #   `KeepAll`'s (the grey dashed line), but its six summariser calls put the total a little *above* `KeepAll` on a
 #   conversation this short. Asked the eleven questions twice over (below, scripted), `Summarise` comes out ahead.
@@ -253,16 +254,10 @@ assert all(run.remembers_first_city for run in long_runs.values())
 # %% [markdown]
 # ### A real conversation under each memory
 #
-# The scripted reader never misreads, and its "tokens" are words. So we also ran one real conversation, once, with a
-# shipped local model under each memory: four questions on one agent, with the course's prompt and tools. The notebook
-# **replays** the traces (`data/runs/conversation-<memory>-gemma3-270m.jsonl`) through the same memories;
-# `ReplayLLM` refuses a question's first folder if it differs from the one recorded. The token counts are
-# llama.cpp's (xllamacpp, in the packages line below) for all the model read: the first call read 263 tokens for a
-# folder of 29 words (a cell below checks both numbers). Where the rest comes from is our guess, not checked here:
-# the tool menu and the chat template's markers, which the model reads too.
-#
-# The memories: `keep-all` is `KeepAll`; `last-4` is `LastN(SYSTEM_PROMPT, 4)`; `summarise-2-4` is
-# `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2, trigger=4)`, so the small model writes its own summaries.
+# One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`
+# (keep-all), `LastN(SYSTEM_PROMPT, 4)` (last-4) and `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2,
+# trigger=4)` (summarise-2-4), is **replayed** here through the same memories (`ReplayLLM` refuses a folder that differs from the recorded one). Token counts are
+# llama.cpp's for all the model read (our guess: the tool menu and chat markers make up the rest).
 
 # %%
 about = describe_recording()  # what data/runs/conversation-gemma3-270m.json says, and the four questions
@@ -310,15 +305,8 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# What the model did, read from the traces (the next cell checks each point against the replays):
-#
-# - **It answered no question, under any memory**: each one ran into the limit of 3 model calls. Its first reply is
-#   the same under all three (same first folder, seed, temperature), and converts 30 °C, a number no tool returned.
-# - **`keep-all`** reads about a hundred tokens more at every call; with the whole folder in view it looked up Paris,
-#   Tokyo and Cairo. **`last-4`** reads stay flat, but each question scrolls out by its third call, and the model,
-#   shown only its own Paris look-ups, asks for Paris again.
-# - **`summarise-2-4`** reads fewer tokens in all, summaries included, and its summaries are made up (a temperature
-#   no tool returned, a question nobody asked): every later call reads the invention as history.
+# What the model did, each line checked against the replays. Why it did it is our reading, not checked: for
+# instance, that `keep-all` looked up three cities because its folder kept the questions in view.
 
 # %%
 show_real_claims(real, folders)  # each line: a sentence above, checked against the replays (lessons/conversation.py)
@@ -353,8 +341,9 @@ check("10.2", smallest_n)
 # ### Exercise 10.3: when does the summariser run?
 #
 # After every message added (the final answer too), `Summarise` counts the unsummarised messages; when there are
-# more than `trigger`, it condenses all but the last `keep_last`. That is the core; the rule has exceptions that keep
-# an exchange whole, and the check's hints name each one you miss.
+# more than `trigger`, it condenses all but the last `keep_last`. Two exceptions keep an exchange whole: the cut
+# moves back past answer slips to the reply that asked for them, and it never condenses right after a reply that asks
+# for tools (its answers are not in yet). The check's hints name each case you miss.
 #
 # Write `summary_points(history, keep_last, trigger)`: walk `history` (a list of messages) with the rule and return
 # the question number (1 for the first `UserMessage`) of each condensation, in order. With `keep_last=4, trigger=8`
@@ -381,7 +370,7 @@ check("10.3", summary_points)
 #   summary keeps rewriting.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
 #   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
-#   the folder (the source article's "state ingestion") is the next design, and it needs its own rules for what to keep.
+#   the folder (Rahman's third strategy, "state ingestion") is the next design, and it needs its own rules for what to keep.
 # - **Everything lives in one process.** Folders and summaries vanish when the kernel restarts; saving and resuming a
 #   conversation is not built here.
 #

@@ -231,6 +231,13 @@ class BuildsLastNEachRead(SafeWindow):
         return window.messages()
 
 
+class BuildsLastNWithoutThePrompt(BuildsLastNEachRead):
+    """The reader's variant: LastN inside messages(), the system prompt dropped (refused for LastN all the same)."""
+
+    def messages(self):
+        return super().messages()[1:]
+
+
 class CutsWithTheModule(SafeWindow):
     def messages(self):
         import mingraph_lite.memory as memory
@@ -241,7 +248,7 @@ class CutsWithTheModule(SafeWindow):
 WRONG = {
     "10.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
              (CutsWithTheModule, "memory.safe_start"),
-             (BuildsLastNEachRead, "LastN.messages() ran"),
+             (BuildsLastNEachRead, "LastN.messages() ran"), (BuildsLastNWithoutThePrompt, "LastN.messages() ran"),
              (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],

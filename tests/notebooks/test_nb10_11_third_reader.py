@@ -49,8 +49,10 @@ def test_09_states_the_cut_moving_back_not_a_quiet_moment():
     text = (NOTEBOOKS / "10_memory_and_cost.py").read_text(encoding="utf-8")
     from lessons.exercises.nb10_summary import SLIPS
 
-    assert "never while slips wait" not in text  # the exceptions are taught by 10.3's hints, the move back among them
+    # 10.3's spec states the two exceptions briefly; the hints name each one missed
+    assert "never while slips wait" not in text
     assert any("moves back past answer slips" in why for _, why in SLIPS)
+    assert "moves back past answer slips" in text and "never condenses right after a reply that asks" in text
 
 
 def test_summarise_on_the_notebooks_conversation_condenses_mid_turn_and_keeps_every_exchange_whole():

@@ -163,8 +163,13 @@ def safe_window(cls: Any) -> str:
         raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
                    "already written: moving the start back past answer slips is the part to write yourself")
     ran: list[str] = []
-    with _package_reads_watched(ran):
-        seen = _read_after_each_message(cls)
+    try:
+        with _package_reads_watched(ran):
+            seen = _read_after_each_message(cls)
+    except Hint:
+        if not ran:
+            raise
+        seen = []
     if ran:
         raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a package memory is "
                    "choosing the window for you (built inside messages() or elsewhere). Write the cut on your own "
