@@ -321,7 +321,7 @@ else:
 
 
 # %% [markdown]
-# Now count. `ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
+# `ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
 # that changed (runs of changed lines) and the lines in them; a new card counts whole.
 
 # %%
@@ -375,9 +375,9 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 
 # %% [markdown]
-# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400: "An
-# assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"),
-# and the folder outlives the run: the **next** question would fail too.
+# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400, as in
+# [this report](https://github.com/langchain-ai/open_deep_research/issues/164): "An assistant message with
+# 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"), and the folder outlives the run: the **next** question would fail too.
 #
 # The card below handles both. A bad slip is answered with what to fix (`ToolNode`'s wording), and the run
 # goes on. A failing tool gets its slip answered, every later slip "not run", and then its own exception goes
