@@ -25,7 +25,7 @@
 # the **manager** is the model (`llm`); a **slip** is a tool call (`ToolCall`), an **answer slip** its result
 # (`ToolMessage`); the **folder** is the message list (`desk.folder`, `agent.memory`); the **ceiling** is
 # `max_steps`; the **sticky note** is 02's `situation` variable ("errands": slips to run, "hung up": over); a
-# **card** is a class, `CallingModel`, `RunningTools` or `Finished` (the package's names add a leading `_`); the
+# **card** is a class, `CallingModel`, `RunningTools` or `Finished` (the package's names add a leading `_`; `agent.cards` prints them without it); the
 # **desk** (`Desk`) holds what every card may read and write.
 
 # %%
@@ -39,6 +39,7 @@ from lessons.errands import ScriptedHuman, flaky_weather, two_city_manager
 from lessons.exercises import check
 from lessons.folders import show_folder, unanswered  # one line per message; slips with no answer slip
 from lessons.pictures import card_transitions, draw_cards
+from lessons.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, three_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
 
@@ -131,6 +132,7 @@ draw_cards(SPOTS, [(*arrow, LABELS[arrow]) for arrow in arrows],
 # prints both kinds of "state": the card, and the folder's size.
 #
 # **Predict first:** with the three-round manager, how many times will you pick up the *CallingModel* card?
+# Once your guess is right, the cell prints the run card by card.
 
 # %%
 my_guess_waiting = ...  # a number
@@ -149,10 +151,10 @@ def card_loop(desk, question, *, show=True):
     return last.answer, picked
 
 
-desk = Desk(three_round_manager(), registry, SYSTEM_PROMPT)
-answer, picked = card_loop(desk, QUESTION)
-print("answer:", answer, f"\nCallingModel was picked up {picked.count('CallingModel')} times",
-      "(no guess written)" if my_guess_waiting is ... else f"(you guessed {my_guess_waiting})")
+picked = card_loop(Desk(three_round_manager(), registry, SYSTEM_PROMPT), QUESTION, show=False)[1]
+reveal(my_guess_waiting, picked.count("CallingModel"), "times CallingModel was picked up", gated=True)
+if my_guess_waiting == picked.count("CallingModel"):  # right: now watch the same run, card by card
+    print("answer:", card_loop(Desk(three_round_manager(), registry, SYSTEM_PROMPT), QUESTION)[0])
 
 # %% [markdown]
 # The card (left) **flips back and forth**; the folder (right) **only climbs**. Both are called "state":
@@ -190,8 +192,7 @@ print("\n".join(f"{card:<14} | folder: {size:>2} messages" for card, size in age
 # you will need. Return the list of card names the package's `Agent` picks up, from `"CallingModel"`,
 # `"RunningTools"` and `"Finished"`. For the three-round manager that is `expected_cards([2, 2, 0], 10)`.
 # The check runs the real `Agent` on shapes and ceilings you have not seen, the step limit included, and refuses
-# a function that runs a manager (even a fake one), the `Agent` or the cards to read the cards off: the point is
-# to know the rule.
+# a function that runs a manager (even a fake one), the `Agent` or the cards to read the cards off.
 
 # %%
 def expected_cards(replies, max_steps):
@@ -238,8 +239,7 @@ except ToolArgsError as e:
 # in `lessons/errands.py`): it answers from notes, and lists whom it was asked about.
 
 # %%
-def knows(city):
-    """Is this city in the teaching data? (get_weather would refuse it otherwise.)"""
+def knows(city):  # is this city in the teaching data? (get_weather would refuse it otherwise)
     return city.strip().lower() in {name.lower() for name in WEATHER}
 
 
@@ -260,6 +260,10 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
 
 # %%
 check("03.2", sticky_note_loop_with_human)
+
+# %% [markdown]
+# What did you have to add beside the note? A loose list of the slips still waiting after the unknown one: a
+# card carries that as a field.
 
 # %% [markdown]
 # ### Exercise 03.3: ask a human, as a card
@@ -297,8 +301,7 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # ### What did each version cost?
 #
 # Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands its slips to the
-# card its class attribute `errands` names, so a new errands card means changing that one line. The cell
-# points it at your card for the run; the count below counts the line.
+# card its class attribute `errands` names, so a new errands card means changing that one line.
 
 # %%
 try:
@@ -318,22 +321,24 @@ else:
 
 
 # %% [markdown]
-# Now count. `ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
+# `ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
 # that changed (runs of changed lines) and the lines in them; a new card counts whole.
 
 # %%
 sticky, errands, new_card = ask_a_human_costs()   # our versions of 03.2 and 03.3, diffed unprinted (lessons/diffs.py)
 print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
-print(f"cards:       {errands[1]} lines changed in {errands[0]} place of RunningTools.run, plus a new card of {new_card} "
-      f"lines, plus CallingModel's one hand-over line")
-assert errands[0] + 1 < sticky[0] and errands[1] + 1 + new_card > sticky[1]
+print(f"cards:       {errands[1]} lines in {errands[0]} place of RunningTools.run + a {new_card}-line new card + 1 hand-over line")
+# fewer places: RunningTools' places and CallingModel's hand-over line, against the sticky note's
+assert errands[0] + 1 < sticky[0]
+# more lines: RunningTools' lines, the hand-over line and the whole new card, against the sticky note's
+assert errands[1] + 1 + new_card > sticky[1]
 
 # %% [markdown]
 # These are our own two versions, diffed: another author would get other numbers, and lines are not effort.
 # The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one that
 # hands over to them), where the sticky note reopened the one function every situation runs. **The rules
-# stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over
-# (each card names its successors, which is why we drew the arrows from the code). For situations that overlap,
+# stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over.
+# For situations that overlap,
 # Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and pushdown machines.
 
 # %% [markdown]
@@ -370,9 +375,9 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 
 # %% [markdown]
-# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400: "An
-# assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"),
-# and the folder outlives the run: the **next** question would fail too.
+# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400, as in
+# [this report](https://github.com/langchain-ai/open_deep_research/issues/164): "An assistant message with
+# 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"), and the folder outlives the run: the **next** question would fail too.
 #
 # The card below handles both. A bad slip is answered with what to fix (`ToolNode`'s wording), and the run
 # goes on. A failing tool gets its slip answered, every later slip "not run", and then its own exception goes
@@ -446,8 +451,8 @@ assert not unanswered(agent.memory.messages())  # every slip, the failed run's i
 #    how many answer slips for that reply are in the package's folder, and how many of them are marked `is_error`?
 # 4. The folder and the card are both called "state". Which one would you save to resume a run tomorrow, and why
 #    can the other be worked out from it?
-# 5. In the sticky-note version with a human, which loose variable had to carry information from one branch to
-#    the next, and why does the card version not need it?
+# 5. What would go wrong if our `AskingHuman` handed back `CallingModel(self.step + 1)` instead of
+#    `RunningToolsAskingHuman` with the slips left?
 
 # %%
 answer_q1 = ...  # a number of cards

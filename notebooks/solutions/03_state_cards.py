@@ -463,8 +463,9 @@ QUESTIONS = {
              "valid conversation.",
     "03.Q4": "The folder: it is what has happened, and the card can be rebuilt from it (the last message says "
              "whether slips are still open or the model has answered). The card alone says nothing of the past.",
-    "03.Q5": "pending, the slips still to run. Each card carries its own data (RunningTools its slips, AskingHuman the "
-             "slips left), so nothing loose has to be kept in sync between branches.",
+    "03.Q5": "The slips after the unknown one would never run and never get answer slips: their cities go unasked, "
+             "and the folder ends the round with open slips, a conversation OpenAI's chat API refuses (error 400), "
+             "for this run and every later one on the same folder.",
 }
 
 
