@@ -28,11 +28,13 @@ _LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"
 EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 
 
-def _reconvert_manager() -> ScriptedLLM:
-    """Converts Paris's 18, then converts the *result*, 64, again (Fahrenheit already), then Tokyo."""
-    return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
-                        [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
-                       name="scripted: converts its own 64 again")
+# 05.2's run, recorded once from a scripted manager (converts Paris's 18, then its own 64 again, then Tokyo's
+# 24): stored, so the manager that made it is not in a module the notebook imports (the test rebuilds it).
+SCRIPTED_05_2 = Path(__file__).resolve().parents[1] / "data" / "scripted-05_2-converts-its-own-64.jsonl"
+
+
+def _reconvert_run() -> list[dict[str, Any]]:
+    return list(read_trace(SCRIPTED_05_2))
 
 
 def made_up_manager() -> ScriptedLLM:
@@ -108,8 +110,9 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
 
 
 def show_05_2_run() -> None:
-    """Print 05.2's run as numbered trace lines, and hand back nothing: no events to classify."""
-    print_trace(recorded(_reconvert_manager()))
+    """Print 05.2's stored scripted run as numbered trace lines, and hand back nothing: no events to classify."""
+    print(f"scripted (recorded once from a scripted manager): {SCRIPTED_05_2.name}")
+    print_trace(_reconvert_run())
 
 
 # --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
@@ -165,7 +168,7 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "compare numbers, not text: '18°C' holds the number 18"),
             ('a run that converts 18.0 after get_weather answered "18"', [("A", recorded(float_manager()))],
              "compare numbers, not text: 18.0 and '18' are the same number, though str(18.0) is '18.0'"),
-            ("a run that converts 64, which came back from to_fahrenheit", [("A", recorded(_reconvert_manager()))],
+            ("a run that converts 64, which came back from to_fahrenheit", [("A", _reconvert_run())],
              "64 came back from to_fahrenheit, so it is Fahrenheit already: only get_weather's numbers count"),
             ("a run that converts 18 before the lookup that returns it", [("A", recorded(guess_first_manager()))],
              "only answer slips EARLIER than the slip count: build the set of numbers as you read"),
@@ -248,7 +251,7 @@ def _twice_case_hint(case: int) -> str:
 
 @exercise("05.2", kind="reasoning", title="which case, which line, and where its number came from")
 def check_twice(answer: tuple[int, int, int]) -> str:
-    events = recorded(_reconvert_manager())
+    events = _reconvert_run()
     truth = classify(events)
     try:
         case, line, source = (int(x) for x in answer)
