@@ -239,8 +239,8 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 #
 # - compare numbers, not text: `"Paris: 18°C"` holds 18, and `re.findall(r"-?\d+(?:\.\d+)?", text)` finds it;
 # - a number that came back from `to_fahrenheit` is Fahrenheit already;
-# - arguments that stayed text count as made up when they do not parse: `{"celsius": "18"}` parses to 18,
-#   `{"celsius": "eighteen"}` does not.
+# - arguments that stayed text (their JSON did not parse) count as made up, and so does a `celsius` with no
+#   number in it: `{"celsius": "18"}` gives 18, `{"celsius": "eighteen"}` gives none.
 #
 # The check runs your function on scripted traps, then on the 224 recorded runs of two experiments this notebook
 # never shows (`finish-right-2` and `finish-right-3`). It refuses an answer that runs `classify` or its rule

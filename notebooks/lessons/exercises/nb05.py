@@ -151,6 +151,12 @@ def _text_arguments_run() -> list[dict[str, Any]]:
                                 name="scripted: arguments cut off"))
 
 
+def _text_values_run() -> list[dict[str, Any]]:
+    return recorded(ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": "18"})],
+                                 [("to_fahrenheit", {"celsius": "eighteen"})], "Paris: 64°F"],
+                                name="scripted: numbers written as text"))
+
+
 def recorded_runs(experiment: str, model: str = "*") -> Runs:
     """(variant, events) for every recorded run of one model (or of all) under one experiment folder."""
     runs = []
@@ -176,6 +182,8 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "count every made-up slip, not the runs that made one up"),
             ("a run whose to_fahrenheit arguments stayed text", [("A", _text_arguments_run())],
              "arguments that are text, not a dict, gave no number: count the slip as made up, as in 02.3"),
+            ('a run that converts "18" after looking it up, then "eighteen"', [("A", _text_values_run())],
+             'float("18") is 18, a number get_weather returned; "eighteen" gives no number, so it is made up'),
             ("a right run, then a run in the same variant that converts 18 and 24 without looking them up",
              [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
                                                           ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
