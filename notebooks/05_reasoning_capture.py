@@ -67,7 +67,7 @@ for f in fields(LLMResponse):
 #
 # Sources: Ollama's docs *Thinking* and the `qwen3` model's template on ollama.com (it writes an assistant turn's
 # `.Thinking` only after the last user message); OpenAI's Chat Completions API reference; Anthropic's guide
-# *Building with extended thinking*, its part on thinking with tool use (pass the thinking blocks back unmodified). `None` means **not reported**, never an
+# *Building with extended thinking*, section *Preserving thinking blocks* (during tool use, pass them back unmodified). `None` means **not reported**, never an
 # estimate. What do the shipped local models fill? Every reply they recorded:
 
 # %%
