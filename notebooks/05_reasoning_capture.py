@@ -7,7 +7,8 @@
 #   fields of `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
 # - The course's real runs come from two small offline models, SmolLM2-135M and Gemma 3 270M. Neither has a
 #   thinking channel, so the thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run
-#   that the article (see Sources) reports and quotes. For real thinking, see "Try it with a live model" at the end.
+#   that the article (see Sources) reports and quotes. With Ollama and `ollama pull qwen3:0.6b`, the live cell at
+#   the end ("Try it with a live model") shows a real model's thinking.
 #
 # **Words** from notebooks 01 to 04: *slip*, a tool call (`tool_call`); *answer slip*, its reply (`tool_return`);
 # *folder*, the messages sent with every request; *menu*, the tool descriptions.
@@ -21,7 +22,7 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 78 minutes (estimated from length and exercises).
+# **Time:** about 79 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
@@ -64,8 +65,9 @@ for f in fields(LLMResponse):
 # | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
 # | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
-# Sources: Ollama's docs *Thinking* and the `qwen3` template on ollama.com; OpenAI's Chat Completions API
-# reference; Anthropic's guide *Building with extended thinking*. `None` means **not reported**, never an
+# Sources: Ollama's docs *Thinking* and the `qwen3` model's template on ollama.com (it writes an assistant turn's
+# `.Thinking` only after the last user message); OpenAI's Chat Completions API reference; Anthropic's guide
+# *Building with extended thinking*, section *Preserving thinking blocks* (during tool use, pass them back unmodified). `None` means **not reported**, never an
 # estimate. What do the shipped local models fill? Every reply they recorded:
 
 # %%
@@ -142,13 +144,13 @@ check("05.1", thinking_report)
 #
 # - a **slip** (`tool_call`) is wrong if it names a tool not on the menu, or asks `get_weather` about a city
 #   the question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
-#   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already.
-#   A final reply before both lookups is wrong too: its numbers came from nowhere;
+#   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already;
 # - a **request** (`model_reply` that asks for slips) is never the wrong line itself: each slip it carries is
 #   judged on its own `tool_call` line just below;
 # - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
 #   or from the right conversion;
-# - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°);
+# - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°); a final reply before
+#   both lookups is wrong too: its numbers came from nowhere;
 # - a run that ends without an answer never finished.
 #
 # Where the first wrong line sits tells you whose problem it is:
@@ -167,7 +169,7 @@ check("05.1", thinking_report)
 # `(case, line, source)`.
 
 # %%
-show_05_2_run()  # prints the scripted run; the notebook never holds its events
+show_05_2_run()  # prints the stored scripted run; the notebook never holds its events
 
 # %%
 case_and_line = ...  # (case, line, source)
@@ -237,7 +239,8 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 #
 # - compare numbers, not text: `"Paris: 18°C"` holds 18, and `re.findall(r"-?\d+(?:\.\d+)?", text)` finds it;
 # - a number that came back from `to_fahrenheit` is Fahrenheit already;
-# - arguments that stayed text (they did not parse) count as made up.
+# - arguments that stayed text (their JSON did not parse) count as made up, and so does a `celsius` with no
+#   number in it: `{"celsius": "18"}` gives 18, `{"celsius": "eighteen"}` gives none.
 #
 # The check runs your function on scripted traps, then on the 224 recorded runs of two experiments this notebook
 # never shows (`finish-right-2` and `finish-right-3`). It refuses an answer that runs `classify` or its rule

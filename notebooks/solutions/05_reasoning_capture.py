@@ -52,6 +52,15 @@ def skips_text_arguments(runs):
     return made_up_counts([(v, [e for e in events if isinstance(e.get("arguments", {}), dict)]) for v, events in runs])
 
 
+def text_value_made_up(runs):
+    """Wrong: a celsius written as text ("18") counts as made up even when it parses to a looked-up number."""
+    def number(e):
+        value = e["arguments"].get("celsius") if isinstance(e["arguments"], dict) else None
+        return float(value) if isinstance(value, (int, float)) else None
+    return made_up_counts([(v, [dict(e, arguments={"celsius": number(e)}) if e["event"] == "tool_call"
+                                and e["name"] == "to_fahrenheit" else e for e in events]) for v, events in runs])
+
+
 def any_tool_number(runs):
     """Wrong: accepts a number any tool returned, so converting 64°F again looks fine."""
     counts = {}
@@ -235,6 +244,7 @@ SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_count
              "05.Q2": "same", "05.Q3": "right", "05.Q4": "refused"}
 WRONG = {
     "05.3": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
+             (text_value_made_up, 'float("18") is 18'),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
              (comparing_text, "compare numbers, not text"), (text_of_argument, "str(18.0) is '18.0'"),

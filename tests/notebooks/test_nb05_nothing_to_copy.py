@@ -51,13 +51,12 @@ def test_exercise_05_2_comes_before_the_notebook_shows_classify():
 
 
 def test_05_2_cannot_be_passed_by_classifying_an_imported_run():
-    """The reader passed 05.2 with classify(recorded(reconvert_manager())): the manager is the checker's own now,
-    and the check reads the source line, which classify does not give, before the case and the line."""
+    """The reader passed 05.2 with classify(recorded(_reconvert_manager())): the manager lives in this test now,
+    the notebook prints a stored run, and the check reads the source line, which classify does not give, first."""
     from lessons.exercises import nb05, verdict
 
-    assert not [name for name in vars(nb05) if name.endswith("manager") and "reconvert" in name
-                and not name.startswith("_")]
-    truth = classify(recorded(nb05._reconvert_manager()))
+    assert not [name for name in vars(nb05) if "reconvert" in name and name.endswith("manager")]
+    truth = classify(recorded(_reconvert_manager()))
     result = verdict("05.2", (truth.case, truth.line, truth.line - 1))
     assert result.status == "not yet" and "answer slip" in result.message and str(truth.line) not in result.message
 
@@ -72,3 +71,21 @@ def test_notebook_04_does_not_give_away_the_gemma_prediction():
     text = "\n".join(cell.source for cell in jupytext.read(NOTEBOOK.with_name("04_observers.py")).cells)
     for giveaway in ("marked °F", "Celsius numbers", "°F (notebook 05", "case 3"):
         assert giveaway not in text
+
+
+def _reconvert_manager():
+    """05.2's scripted manager: converts Paris's 18, then the *result*, 64, again (Fahrenheit already), then Tokyo."""
+    from mingraph_lite.llms.scripted import ScriptedLLM
+
+    lookups = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
+    return ScriptedLLM([lookups, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
+                        [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
+                       name="scripted: converts its own 64 again")
+
+
+def test_05_2_stored_run_is_the_scripted_managers_run():
+    """The stored trace the notebook prints is exactly what the scripted manager records (nothing edited)."""
+    from lessons.exercises import nb05
+
+    assert nb05._reconvert_run() == recorded(_reconvert_manager())
+    assert nb05.SCRIPTED_05_2.name.startswith("scripted-")

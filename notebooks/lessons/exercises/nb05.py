@@ -28,11 +28,13 @@ _LOOKUPS = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"
 EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 
 
-def _reconvert_manager() -> ScriptedLLM:
-    """Converts Paris's 18, then converts the *result*, 64, again (Fahrenheit already), then Tokyo."""
-    return ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": 18})], [("to_fahrenheit", {"celsius": 64})],
-                        [("to_fahrenheit", {"celsius": 24})], "Paris: 147°F, Tokyo: 75°F"],
-                       name="scripted: converts its own 64 again")
+# 05.2's run, recorded once from a scripted manager (converts Paris's 18, then its own 64 again, then Tokyo's
+# 24): stored, so the manager that made it is not in a module the notebook imports (the test rebuilds it).
+SCRIPTED_05_2 = Path(__file__).resolve().parents[1] / "data" / "scripted-05_2-converts-its-own-64.jsonl"
+
+
+def _reconvert_run() -> list[dict[str, Any]]:
+    return list(read_trace(SCRIPTED_05_2))
 
 
 def made_up_manager() -> ScriptedLLM:
@@ -108,8 +110,9 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
 
 
 def show_05_2_run() -> None:
-    """Print 05.2's run as numbered trace lines, and hand back nothing: no events to classify."""
-    print_trace(recorded(_reconvert_manager()))
+    """Print 05.2's stored scripted run as numbered trace lines, and hand back nothing: no events to classify."""
+    print(f"scripted (recorded once from a scripted manager): {SCRIPTED_05_2.name}")
+    print_trace(_reconvert_run())
 
 
 # --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
@@ -148,6 +151,12 @@ def _text_arguments_run() -> list[dict[str, Any]]:
                                 name="scripted: arguments cut off"))
 
 
+def _text_values_run() -> list[dict[str, Any]]:
+    return recorded(ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": "18"})],
+                                 [("to_fahrenheit", {"celsius": "eighteen"})], "Paris: 64°F"],
+                                name="scripted: numbers written as text"))
+
+
 def recorded_runs(experiment: str, model: str = "*") -> Runs:
     """(variant, events) for every recorded run of one model (or of all) under one experiment folder."""
     runs = []
@@ -165,7 +174,7 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "compare numbers, not text: '18°C' holds the number 18"),
             ('a run that converts 18.0 after get_weather answered "18"', [("A", recorded(float_manager()))],
              "compare numbers, not text: 18.0 and '18' are the same number, though str(18.0) is '18.0'"),
-            ("a run that converts 64, which came back from to_fahrenheit", [("A", recorded(_reconvert_manager()))],
+            ("a run that converts 64, which came back from to_fahrenheit", [("A", _reconvert_run())],
              "64 came back from to_fahrenheit, so it is Fahrenheit already: only get_weather's numbers count"),
             ("a run that converts 18 before the lookup that returns it", [("A", recorded(guess_first_manager()))],
              "only answer slips EARLIER than the slip count: build the set of numbers as you read"),
@@ -173,6 +182,8 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "count every made-up slip, not the runs that made one up"),
             ("a run whose to_fahrenheit arguments stayed text", [("A", _text_arguments_run())],
              "arguments that are text, not a dict, gave no number: count the slip as made up, as in 02.3"),
+            ('a run that converts "18" after looking it up, then "eighteen"', [("A", _text_values_run())],
+             'float("18") is 18, a number get_weather returned; "eighteen" gives no number, so it is made up'),
             ("a right run, then a run in the same variant that converts 18 and 24 without looking them up",
              [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
                                                           ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
@@ -248,7 +259,7 @@ def _twice_case_hint(case: int) -> str:
 
 @exercise("05.2", kind="reasoning", title="which case, which line, and where its number came from")
 def check_twice(answer: tuple[int, int, int]) -> str:
-    events = recorded(_reconvert_manager())
+    events = _reconvert_run()
     truth = classify(events)
     try:
         case, line, source = (int(x) for x in answer)
