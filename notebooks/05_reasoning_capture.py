@@ -65,10 +65,10 @@ for f in fields(LLMResponse):
 # | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
 # | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
-# Sources: Ollama's docs *Thinking* and the `qwen3` model's template on ollama.com (it writes an assistant turn's
-# `.Thinking` only after the last user message); OpenAI's Chat Completions API reference; Anthropic's guide
-# *Building with extended thinking*, section *Preserving thinking blocks* (during tool use, pass them back unmodified). `None` means **not reported**, never an
-# estimate. What do the shipped local models fill? Every reply they recorded:
+# Sources: Ollama's docs *Thinking*; for the template, a public copy of `qwen3`'s (it writes an assistant turn's
+# `.Thinking` only after the last user message; not tested here); OpenAI's Chat Completions API reference;
+# Anthropic's guide *Building with extended thinking*, *Preserving thinking blocks* (during tool use, pass them back
+# unmodified). `None` means **not reported**, never an estimate. What do the shipped local models fill? Every reply they recorded:
 
 # %%
 replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jsonl"))
