@@ -10,7 +10,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 85 minutes (estimated from length and exercises).
+# **Time:** about 86 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -256,8 +256,10 @@ assert all(run.remembers_first_city for run in long_runs.values())
 #
 # One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`
 # (keep-all), `LastN(SYSTEM_PROMPT, 4)` (last-4) and `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2,
-# trigger=4)` (summarise-2-4), is **replayed** here through the same memories (`ReplayLLM` refuses a folder that differs from the recorded one). Token counts are
-# llama.cpp's for all the model read (our guess: the tool menu and chat markers make up the rest).
+# trigger=4)` (summarise-2-4), is **replayed** here through the same memories (`ReplayLLM` refuses a question's
+# first folder, or newest messages, that differ from the recording). No memory got an answer from this model: its
+# predictions are about cost. Token counts are llama.cpp's for all the model read (our guess: the tool menu and chat
+# markers make up the rest).
 
 # %%
 about = describe_recording()  # what data/runs/conversation-gemma3-270m.json says, and the four questions
