@@ -7,6 +7,7 @@ so a check that watches for the package's functions does not blind the watch for
 
 from __future__ import annotations
 
+import inspect
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -34,3 +35,24 @@ def watching(wanted: Callable[[Any], bool]) -> Iterator[list[str]]:
     finally:
         sys.setprofile(outer)
         threading.setprofile(outer_threads)
+
+
+def codes_of(value: Any, bases: bool = True) -> list[Any]:
+    """The code of a function, of each function a class defines (with ``bases``, its learner-written bases' too),
+    and of every function defined inside those."""
+    if inspect.isclass(value):
+        found = []
+        for cls in value.__mro__ if bases else (value,):
+            if cls.__module__ not in ("builtins",) and not cls.__module__.startswith(("mingraph_lite", "typing")):
+                for member in vars(cls).values():
+                    found += codes_of(getattr(member, "__func__", member))
+        return found
+    code = getattr(inspect.unwrap(value) if callable(value) else value, "__code__", None)  # a @contextmanager's own
+    if code is None:
+        return []
+    found, todo = [], [code]
+    while todo:
+        code = todo.pop()
+        found.append(code)
+        todo += [c for c in code.co_consts if inspect.iscode(c)]
+    return found

@@ -14,6 +14,8 @@ import inspect
 from functools import cache
 from typing import Any
 
+from .calls import codes_of
+
 #: below this many bytes of bytecode a function is too small to call a copy (``return a + b`` is everybody's)
 SMALLEST = 60
 
@@ -26,27 +28,6 @@ def _fingerprint(code: Any) -> tuple:
     return code.co_names, code.co_varnames, code.co_argcount, consts
 
 
-def _codes(value: Any, bases: bool = True) -> list[Any]:
-    """The code of a function, of each function a class defines (with ``bases``, its learner-written bases' too),
-    and of every function defined inside those."""
-    if inspect.isclass(value):
-        found = []
-        for cls in value.__mro__ if bases else (value,):
-            if cls.__module__ not in ("builtins",) and not cls.__module__.startswith(("mingraph_lite", "typing")):
-                for member in vars(cls).values():
-                    found += _codes(getattr(member, "__func__", member))
-        return found
-    code = getattr(inspect.unwrap(value) if callable(value) else value, "__code__", None)  # a @contextmanager's own
-    if code is None:
-        return []
-    found, todo = [], [code]
-    while todo:
-        code = todo.pop()
-        found.append(code)
-        todo += [c for c in code.co_consts if inspect.iscode(c)]
-    return found
-
-
 @cache
 def _reference(exercise: str) -> frozenset:
     """Fingerprints of the functions the reference answer of ``exercise`` defines itself (not those it inherits)."""
@@ -55,7 +36,7 @@ def _reference(exercise: str) -> frozenset:
     answer = reference(exercise)
     # comprehensions and lambdas are left out: `[x.strip() for x in lines]` is everybody's too
     return frozenset(_fingerprint(c) for part in (answer if isinstance(answer, tuple | list) else (answer,))
-                     for c in _codes(part, bases=False) if len(c.co_code) >= SMALLEST and not c.co_name.startswith("<"))
+                     for c in codes_of(part, bases=False) if len(c.co_code) >= SMALLEST and not c.co_name.startswith("<"))
 
 
 def copies_reference(exercise: str, answer: Any) -> bool:
@@ -68,6 +49,6 @@ def copies_reference(exercise: str, answer: Any) -> bool:
     except (KeyError, LookupError):  # an exercise without a reference answer has nothing to copy
         return False
     parts = answer if isinstance(answer, tuple | list) else (answer,)
-    held = {_fingerprint(code) for part in parts for code in _codes(part)
+    held = {_fingerprint(code) for part in parts for code in codes_of(part)
             if not code.co_filename.startswith(str(SOLUTIONS))}
     return bool(wanted) and wanted <= held

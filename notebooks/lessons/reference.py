@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .calls import watching
+from .calls import codes_of, watching
 
 SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
 PREFIX = "reference_"  # the module name a loaded reference carries, so a check can tell it from the learner's code
@@ -57,23 +57,9 @@ def watch(may_use: tuple[str, ...] = ()) -> AbstractContextManager[list[str]]:
     """Note every call into a loaded reference while the block runs: a learner's answer that only wraps the
     notebook's own version (``lambda *a: reference("01.4")(*a)``) is caught by what it runs, not by its name.
     ``may_use`` names earlier exercises whose own version the answer may run (a later exercise built on them)."""
-    allowed = {code for id in may_use for code in _codes(reference(id))}
+    allowed = {code for id in may_use for code in codes_of(reference(id), bases=False)}
     return watching(lambda frame: frame.f_globals.get("__name__", "").startswith(PREFIX)
                     and frame.f_code not in allowed)
-
-
-def _codes(function: Any) -> set[Any]:
-    """A function's code and the code of every function defined inside it (a node it returns, say); for a class,
-    the code of its methods."""
-    found, todo = set(), [getattr(function, "__code__", None)]
-    if isinstance(function, type):  # a class: the code of its own methods
-        todo += [getattr(f, "__code__", None) for f in vars(function).values()]
-    while todo:
-        code = todo.pop()
-        if code is not None and hasattr(code, "co_consts") and code not in found:
-            found.add(code)
-            todo += [const for const in code.co_consts if hasattr(const, "co_consts")]
-    return found
 
 
 def reference(exercise: str) -> Any:
