@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from .calls import codes_of
@@ -50,5 +51,5 @@ def copies_reference(exercise: str, answer: Any) -> bool:
         return False
     parts = answer if isinstance(answer, tuple | list) else (answer,)
     held = {_fingerprint(code) for part in parts for code in codes_of(part)
-            if not code.co_filename.startswith(str(SOLUTIONS))}
+            if not Path(code.co_filename).resolve().is_relative_to(SOLUTIONS)}  # run from any folder
     return bool(wanted) and wanted <= held

@@ -37,3 +37,13 @@ def test_code_of_ones_own_is_not_a_copy_and_the_solutions_file_itself_is_not_eit
     # the course's own tests run the reference answers from the solutions file: that is the file, not a copy
     solved = {ex: reference(ex) for ex in EXERCISES if not ex.split(".")[1].startswith("Q")}
     assert not any(copies_reference(ex, answer) for ex, answer in solved.items() if callable(answer))
+
+
+def test_the_solutions_file_run_from_a_relative_path_is_still_the_file(monkeypatch):
+    import runpy
+
+    from lessons.reference import SOLUTIONS
+
+    monkeypatch.chdir(SOLUTIONS.parent)
+    solved = runpy.run_path("solutions/12_capstone_pieces.py")  # co_filename is relative here
+    assert not copies_reference("12.3", solved["SOLUTIONS"]["12.3"])
