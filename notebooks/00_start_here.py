@@ -14,7 +14,7 @@
 # - find the notebook for each idea on the course map.
 #
 # **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
-# **Time:** about 42 minutes (estimated from length and exercises; the whole course takes about 18.7 hours by
+# **Time:** about 42 minutes (estimated from length and exercises; the whole course takes about 18.8 hours by
 # the same estimate, in fourteen notebooks: this one and 01 to 13).
 
 # %% [markdown]

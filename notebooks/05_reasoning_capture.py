@@ -1,14 +1,16 @@
 # %% [markdown]
 # # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
-# **Read this first: no real thinking appears in this notebook's recorded runs.**
+# **Read this first: the thinking in this notebook is one real line and a few scripted runs.**
 #
 # - *Reasoning capture* means: keep the thinking a model reports, beside its reply. Our adapters copy it into two
 #   fields of `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
-# - The course's real runs come from two small offline models, SmolLM2-135M and Gemma 3 270M. Neither has a
-#   thinking channel, so the thinking you will read is **scripted**: a labelled re-enactment of a qwen3.5:2b run
-#   that the article (see Sources) reports and quotes. With Ollama and `ollama pull qwen3:0.6b`, the live cell at
-#   the end ("Try it with a live model") shows a real model's thinking.
+# - The course's recorded runs come from two small offline models, SmolLM2-135M and Gemma 3 270M. Neither has a
+#   thinking channel, and no thinking model runs on this offline setup, so none of our recordings holds thinking.
+# - The real thinking you will read is **one trace line of a qwen3.5:0.8b run that the article printed** (see
+#   Sources), quoted as printed. The rest is **scripted**: labelled re-enactments written in advance. With Ollama
+#   and `ollama pull qwen3:0.6b`, the live cell at the end ("Try it with a live model") shows a real model's
+#   thinking on your machine.
 #
 # **Words** from notebooks 01 to 04: *slip*, a tool call (`tool_call`); *answer slip*, its reply (`tool_return`);
 # *folder*, the messages sent with every request; *menu*, the tool descriptions.
@@ -22,7 +24,7 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 79 minutes (estimated from length and exercises).
+# **Time:** about 83 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
@@ -44,6 +46,7 @@ from mingraph_lite.course.weather import weather_registry
 from lessons.exercises import check
 from lessons.exercises.nb05 import doubling_registry, london_manager, recorded, show_05_2_run
 from lessons.predict import reveal
+from lessons.reference import reference
 from lessons.trace_lines import brief, print_envelopes, print_folder, print_trace
 
 # %% [markdown]
@@ -65,7 +68,8 @@ for f in fields(LLMResponse):
 # | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
 # | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
-# Sources: Ollama's docs *Thinking*; for the template, a public copy of `qwen3`'s (it writes an assistant turn's
+# Sources: Ollama's docs *Thinking*; for Ollama's count, the article's probe of qwen3.5:2b (no separate count,
+# the thinking counted in the output total: reported, not run here); for the template, a public copy of `qwen3`'s (it writes an assistant turn's
 # `.Thinking` only after the last user message; not tested here); OpenAI's Chat Completions API reference;
 # Anthropic's guide *Building with extended thinking*, *Preserving thinking blocks* (during tool use, pass them back
 # unmodified). `None` means **not reported**, never an estimate. What do the shipped local models fill? Every reply they recorded:
@@ -75,6 +79,31 @@ replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jso
            for e in read_trace(trace) if e["event"] == "model_reply"]
 print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a reasoning text: {sum(e['reasoning'] is not None for e in replies)}, "
       f"with a thinking-token count: {sum(e['reasoning_tokens'] is not None for e in replies)}")
+
+# %% [markdown]
+# ## A real reply with thinking, as the article printed it
+#
+# The article's author ran our question on **qwen3.5:0.8b** through Ollama, thinking on, recorded the run and
+# printed one line of its trace. Here it is as printed, the values theirs (the `...` are the article's own cuts);
+# only `message`, which wraps the reply's text as our traces do, is ours.
+
+# %%
+from lessons.exercises.nb05_thinking import ARTICLE_LINE as article_line  # the check reads this same line
+
+for field, value in article_line.items():
+    print(f"{field:17} {value!r}")
+
+# %% [markdown]
+# Three things to read in it:
+#
+# - **The text is real and says why.** The model took the bare `18` and `24` for Fahrenheit "based on the tool's
+#   response format": both cities wrong. Neither the reply nor a count would have told you why.
+# - **The count is missing, not zero.** Ollama returns thinking text and no thinking count: `reasoning_tokens` is
+#   `None`. The 80 output tokens include the thinking. How much of them? The article's probe of the off switch
+#   (qwen3.5:2b) reports **434 output tokens** with thinking on and **4** with it off (reported, not run here):
+#   thinking can be nearly all of the output. An estimate from the text's length would look like a
+#   measurement, so the envelope says `None`.
+# - **OpenAI is the mirror image:** a count (`reasoning_tokens`) and no text. Each provider fills what it has.
 
 # %% [markdown]
 # ## Record before you know there is a bug
@@ -116,9 +145,11 @@ print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, 
 # - `flagged`: the lines of the replies whose thinking mentions a number that the reply does not use, in its
 #   text or in its tool calls' arguments. Compare numbers, not text (`64.0` is 64); the pattern
 #   `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them.
+# - Take the events as a trace gives them: `content` may be `None` (no text), and a call's `arguments` may be a
+#   dict or, when its JSON did not parse, the text itself; its numbers count as used either way.
 #
-# The check runs it on **scripted** traces with thinking, and refuses an answer that runs `classify` (that judges
-# a run; it never reads the envelope).
+# The check runs it on **scripted** traces with thinking and on the article's real line above (a trace of one
+# line), and refuses an answer that runs `classify` (that judges a run; it never reads the envelope).
 
 # %%
 def thinking_report(events):
@@ -134,9 +165,17 @@ check("05.1", thinking_report)
 # 18, which the reply rightly gives only as 64°F. The real error, Tokyo's 24 given as °F, uses a number the
 # thinking names, so the rule cannot see it. Without the 18 in its thinking, line 13 would not be flagged at all
 # (`test_the_05_1_flag_on_the_reenactment_flags_the_right_line_for_the_wrong_reason` in
-# tests/notebooks/test_nb05_claims.py checks both). Finding the wrong line takes the reading below.
+# tests/notebooks/test_nb05_claims.py checks both). On the article's real line the rule is silent: its thinking
+# names 18 and 24, and its wrong reply uses both. The notebook's own version, loaded from the solutions, says so:
+
+# %%
+our_report = reference("05.1")  # a name of its own: yours stays yours
+print("the article's line:", our_report([article_line]))
+assert our_report([article_line]) == ({1: None}, [])  # no count, so no share; no number left unused, so no flag
 
 # %% [markdown]
+# A silent flag does not mean a right reply. Finding the wrong line takes the reading below.
+#
 # ## The first wrong line
 #
 # **The convention.** Number the lines as above, read top to bottom, and stop at the **first** line that is
@@ -352,7 +391,10 @@ else:  # think=True: Ollama returns the thinking apart from the answer; at most 
 # %% [markdown]
 # ## What is still open
 #
-# The classifier knows this one question: a general "first wrong line" needs the truth for every tool.
+# - `classify` knows this one question: it holds the truth (Paris 18°C, Tokyo 24°C, the conversion). A general
+#   "first wrong line" needs such a truth for every tool, and a rule for every line kind; notebook 13 reads a new
+#   task's trace by a rule of its own.
+# - Thinking explains one run; it does not say how often the mistake happens. Notebook 06 counts runs.
 
 # %% [markdown]
 # ## Questions

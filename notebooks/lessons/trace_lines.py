@@ -15,13 +15,13 @@ def brief(event: dict[str, Any]) -> str:
     if kind == "model_reply":
         message = event["message"]
         slips = [(call["name"], call["arguments"]) for call in message["tool_calls"]]
-        said = f"asks for {slips}" if slips else repr(message["content"])
+        said = f"(request) asks for {slips}" if slips else repr(message["content"])
         thinking = f"   thinking: {event['reasoning'][:55]!r}..." if event.get("reasoning") else ""
         return f"model_reply   {said}{thinking}"
-    if kind == "tool_call":
-        return f"tool_call     {event['name']}({event['arguments']})"
+    if kind == "tool_call":  # the course's word beside the event's name: the reader need not translate
+        return f"tool_call     (slip) {event['name']}({event['arguments']})"
     if kind == "tool_return":
-        return f"tool_return   {event['name']} answered {event['content']!r}"
+        return f"tool_return   (answer slip) {event['name']} answered {event['content']!r}"
     if kind == "finish":
         return f"finish        {event['reason']}"
     return kind

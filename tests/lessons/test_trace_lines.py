@@ -28,10 +28,10 @@ def test_lines_are_numbered_as_classify_numbers_them(capsys):
 def test_each_kind_of_event_is_shortened_to_what_a_reader_checks():
     events = _events()
     by_kind = {e["event"]: brief(e) for e in events}
-    assert by_kind["tool_call"] == "tool_call     to_fahrenheit({'celsius': 18})"
-    assert by_kind["tool_return"] == "tool_return   to_fahrenheit answered '64'"
+    assert by_kind["tool_call"] == "tool_call     (slip) to_fahrenheit({'celsius': 18})"
+    assert by_kind["tool_return"] == "tool_return   (answer slip) to_fahrenheit answered '64'"
     assert by_kind["finish"] == "finish        answered" and by_kind["step_start"] == "step_start"
-    assert brief(events[2]).startswith("model_reply   asks for [('get_weather', {'city': 'Paris'})")
+    assert brief(events[2]).startswith("model_reply   (request) asks for [('get_weather', {'city': 'Paris'})")
 
 
 def test_a_width_cuts_every_line(capsys):

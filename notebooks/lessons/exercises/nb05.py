@@ -111,7 +111,7 @@ def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
 
 def show_05_2_run() -> None:
     """Print 05.2's stored scripted run as numbered trace lines, and hand back nothing: no events to classify."""
-    print(f"scripted (recorded once from a scripted manager): {SCRIPTED_05_2.name}")
+    print("a scripted run (recorded once from a scripted manager), one numbered line per event:")
     print_trace(_reconvert_run())
 
 

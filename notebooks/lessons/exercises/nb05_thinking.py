@@ -1,5 +1,5 @@
 """Notebook 05's envelope exercise: what share of each reply went to thinking, and which replies thought about a
-number they did not use. Every trace here is scripted."""
+number they did not use. Every trace here is scripted, but one: a line of a real run that the article printed."""
 
 from __future__ import annotations
 
@@ -53,6 +53,14 @@ def _report(events: list[dict[str, Any]]) -> Report:
     return shares, flagged
 
 
+#: One line of a real run (qwen3.5:0.8b through Ollama, thinking on), as the article "The State and Observer
+#: Patterns in a Python Agent Loop" printed it, its "..." cuts included; the field names are ours, the values theirs.
+ARTICLE_LINE = {"run": 1, "step": 2, "event": "model_reply",
+                "message": {"role": "assistant", "content": "...- **Paris:** 18°F\n- **Tokyo:** 24°F", "tool_calls": []},
+                "reasoning": "...Paris returned 18, and Tokyo returned 24, which are already Fahrenheit temperatures "
+                             "based on the tool's response format...",
+                "input_tokens": 453, "output_tokens": 80, "reasoning_tokens": None}
+
 LOOK = (("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"}))
 
 
@@ -90,6 +98,9 @@ def _traps() -> list[tuple[str, list[dict[str, Any]], str, str]]:
                         _reply("Paris: 64°F, Tokyo: 24°F", thinking="Paris 18 is 64. Tokyo 24 is already Fahrenheit.",
                                thought=70, out=90)),
          divide, "the final reply's thinking names 18, which its answer never uses: flag that reply's line"),
+        ("the article's real line (a trace of one line, as printed)", [dict(ARTICLE_LINE)],
+         "Ollama reports no thinking count (reasoning_tokens None): the share is None, even with thinking text",
+         "its thinking names 18 and 24 and its reply uses both: nothing to flag, wrong as the reply is"),
     ]
 
 
@@ -128,4 +139,4 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
             raise Hint(f"on {label} your shares are {shares}, expected {want[0]}: {share_hint}")
         if sorted(flagged) != want[1]:
             raise Hint(f"on {label} you flagged lines {sorted(flagged)}, expected {want[1]}: {flag_hint}")
-    return f"right on {len(traps)} scripted traces, each with its own trap"
+    return f"right on {len(traps) - 1} scripted traces, each with its own trap, and on the article's real line"
