@@ -13,7 +13,8 @@
 # - say which model is answering right now;
 # - find the notebook for each idea on the course map.
 #
-# **Prerequisites:** Python you can read (functions, classes, dicts); no machine-learning background.
+# **Prerequisites:** Python you can write (functions, classes, dicts, `try`/`finally`); no machine-learning
+# background.
 # **Time:** about 42 minutes (estimated from length and exercises; the whole course takes about 18.8 hours by
 # the same estimate, in fourteen notebooks: this one and 01 to 13).
 
@@ -190,7 +191,8 @@ assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sort
 # The table at the top switches the model from the shell, before Jupyter starts. To try another model for a
 # few cells only, write `using_model(spec)`, for `with using_model(spec) as llm: ...`: on entering, it sets
 # the environment variable that picks the model (the table names it) to `spec` and gives the model that is
-# then active (built with `make_llm()`); on leaving, even by an error, it puts back what the variable held before (unset stays unset).
+# then active (built with `make_llm()`); on leaving, even by an error, it puts back what the variable held before
+# (unset stays unset). `contextlib.contextmanager` around a `try`/`finally` is one way to write it.
 # The check runs it with two specs, in sessions launched with and without the variable set (building touches
 # no network), then puts your environment back.
 
@@ -206,10 +208,11 @@ check("00.2", using_model)
 # ## Where the ideas come from
 #
 # The course is inspired by these articles, retold in its own words and code (their figures are quoted as
-# theirs). We have their texts but, except for the last, no author or link: look them up by title.
+# theirs). The copies we worked from name no author or address, except the last: search for them by title.
 #
 # - "The State and Observer Patterns in a Python Agent Loop" (about the `mingraph` project): the manager on
-#   the phone, the folder, the cards, the railway announcer, the `18` vs `18°C` experiment.
+#   the phone, the folder (notebooks 01 and 02), the cards (03), the railway announcer (04), the `18` vs `18°C`
+#   experiment (05 and 06).
 # - "The Observe-Reason-Act-Evaluate Cycle": one loop iteration dissected.
 # - "Why an agent needs more than a message list": what a run has to remember.
 # - "Stage 03: The Brief Is Written. Why Can't We Deliver It Yet? — Making State and Control Flow Explicit"
