@@ -209,7 +209,7 @@ check("02.1", FixedAgent)
 # - `messages` is the folder: the system message, the question, then every reply and answer slip in order;
 #   the model reads `ctx.messages` each round;
 # - `step` is the number of model calls made so far;
-# - `scratch["errands"]` counts the errands run so far;
+# - `scratch["errands"]` counts the errands run so far (the loop needs it; no field holds it);
 # - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
 #   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got.
 #
@@ -239,8 +239,8 @@ check("02.2", remembering_loop)
 # | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
 #
-# Run #0 is SmolLM2's first; for Gemma we picked #3 (the cells below say why). `ReplayLLM` hands back the
-# recorded replies in order: no model needed, the same result every time.
+# Run #0 is SmolLM2's first; for Gemma we picked #3. `ReplayLLM` hands back the recorded replies in order:
+# no model needed.
 #
 # **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
 # answering?

@@ -19,7 +19,7 @@
 #
 # All runs are scripted, and say so. The cards, the folder-versus-card table and the split of errors by who
 # can fix them follow the article *The State and
-# Observer Patterns in a Python Agent Loop* (author not named in the copy this course was built from).
+# Observer Patterns in a Python Agent Loop* (no author is named).
 #
 # **Words and their code names:**
 #
@@ -122,7 +122,7 @@ class Finished:
 
 # %% [markdown]
 # Each `run`'s return annotation names the cards it can hand over, so `card_transitions` draws the diagram
-# from the code, starting at `CallingModel`. The labels are ours.
+# from the code. The labels are ours.
 
 # %%
 SPOTS = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
@@ -311,7 +311,8 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # ### What did each version cost?
 #
 # Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands its slips to the
-# card its class attribute `errands` names, so a new errands card means changing that one line.
+# card its class attribute `errands` names, so a new errands card means changing that one line (the cell
+# swaps it back after; real code would keep it on the desk).
 
 # %%
 try:
@@ -424,7 +425,7 @@ assert not unanswered(desk.folder)
 # The package's `_RunningTools` card does the same. That split is a design choice. The OpenAI Agents SDK sends
 # any tool failure back to the model by default (a `function_tool`'s `failure_error_function`; `None` raises
 # instead). LangGraph's `ToolNode` with `handle_tool_errors=True` sends every failure back. Its default, in
-# LangGraph 1.2 (with `langgraph-prebuilt` 1.1, what the course's `langgraph` extra installs; defaults change
+# LangGraph 1.2 (`langgraph-prebuilt` 1.1, as the course's `langgraph` extra installs; defaults change
 # between releases), sends back only arguments that fail the tool's schema and raises the rest, where
 # ours also sends back what the tool itself refuses (`ToolArgsError`), such as an unknown city
 # (`tests/notebooks/test_nb03_claims.py` checks ours and LangGraph's, on those versions).
