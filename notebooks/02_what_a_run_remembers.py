@@ -209,7 +209,7 @@ check("02.1", FixedAgent)
 # - `messages` is the folder: the system message, the question, then every reply and answer slip in order;
 #   the model reads `ctx.messages` each round;
 # - `step` is the number of model calls made so far;
-# - `scratch["errands"]` counts the errands run so far;
+# - `scratch["errands"]` counts the errands run so far (the loop needs it; no field holds it);
 # - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
 #   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got.
 #
@@ -230,15 +230,17 @@ check("02.2", remembering_loop)
 #
 # Now **real** managers: the course's two small models, run on this question and menu by the course's
 # experiment command, each run recorded to a trace file (definition `finish-right`, variant "zero-shot": our
-# system prompt and question, nothing else). The trace is all we have to tell what went wrong.
+# system prompt and question, nothing else). A trace is the run's remembered record, kept in a file: the
+# messages, steps and answer of the table above, one event each. When a real run goes wrong it is all we can
+# read; 02.3 reads it.
 #
 # | model | weights | run | settings |
 # |---|---|---|---|
 # | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
 #
-# Run #0 is SmolLM2's first; for Gemma we picked #3 (the cells below say why). `ReplayLLM` hands back the
-# recorded replies in order: no model needed, the same result every time.
+# Run #0 is SmolLM2's first; for Gemma we picked #3. `ReplayLLM` hands back the recorded replies in order:
+# no model needed.
 #
 # **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
 # answering?
@@ -276,8 +278,8 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
 # Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
-# stopped it. The cell below checks these claims against the trace, and prints a `tool_call` and a
-# `tool_return` event (exercise 02.3 reads them).
+# stopped it. The cell below checks this against the trace and prints a `tool_call` and a `tool_return`
+# event (02.3 reads them).
 #
 # Gemma's #3 is one of its 9 zero-shot runs (of 16) that answered without a tool (counted below). No zero-shot
 # run of either model answers right; "A real run that works" replays one that does.
@@ -303,10 +305,11 @@ print("one tool_return event:", real["SmolLM2-135M"].of("tool_return")[0])
 show_sampled_runs(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
-# The made-up number changes from run to run; the mistake does not. A JSON schema shapes a slip's arguments;
-# it cannot make them sensible, nor make every slip *parse*: a slip whose arguments are not valid JSON is kept
-# as text (02.3 has to handle it). None of SmolLM2's, 17 of Gemma's 72, in 3 runs, each a number with endless
-# zeros, cut off before its closing brace:
+# The made-up number changes from run to run; the mistake does not. A JSON schema shapes a slip's arguments,
+# not their sense. Our local adapter enforces it as the model writes (llama.cpp's `json_schema` constraint),
+# yet `110.000…` fits it forever, and the cap of 96 tokens a piece (`LocalLLM(max_tokens=96)`) can cut it
+# before the closing brace. Such arguments are kept as text (02.3 has to handle them): none of SmolLM2's,
+# 17 of Gemma's 72, in 3 runs, each valid JSON once a `}` is added:
 
 # %%
 show_cut_arguments(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
@@ -328,8 +331,8 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 
 # %% [markdown]
 # The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in, as in all 9 of its answers without a tool (the sampled-runs cell counted them). No slips, so
-# the loop took its way out (an answer) after one call. The ceiling cannot catch this: the loop checks
+# filling it in, as in all 9 of its answers without a tool (counted above). No slips, so the loop ended after
+# one call. The ceiling cannot catch this: the loop checks
 # *whether* the model answered, not *what*. For SmolLM2 the **ceiling** turned "never stops" into six calls
 # and a `StepLimitReached`, with **no fake answer**; for Gemma only reading the trace shows the problem.
 
@@ -347,6 +350,14 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # - arguments kept as text (not a dict) count as made up: no number was read from them.
 #
 # SmolLM2's run above gives `1`. The check runs it on scripted runs and the 30 recorded runs not replayed here.
+# The events the rules read, from notebook 01's **scripted** three-round manager (it made up nothing):
+
+# %%
+scripted = EventRecorder()
+Agent(three_round_manager(), registry, SYSTEM_PROMPT, observers=[scripted]).run({"question": QUESTION})
+print(next(e for e in scripted.of("tool_return") if e["name"] == "get_weather"))
+print(next(e for e in scripted.of("tool_call") if e["name"] == "to_fahrenheit"))
+print(next(e for e in scripted.of("tool_return") if e["name"] == "to_fahrenheit"))
 
 # %%
 def first_made_up(events):
@@ -398,24 +409,11 @@ assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt 
 # One run is not a rate: `data/experiments/README.md` (section `finish-right-3`) gives each variant's rate
 # over 16 seeds, with 95% intervals.
 #
-# Gemma 3 270M (Q4_K_M weights, same runtime) needed another answer form, "named, copy": `CITY: N°C = N°F`,
-# at temperature 0.3. One of its right runs, #6 (seed 306, `max_steps=6`), replayed: the numbers are right,
-# and then the reply does not stop.
-
-# %%
-from mingraph_lite.course.classify import stated_fahrenheit
-
-gemma_right = replay_named("gemma3-270m", "named, copy", "named-copy-06.jsonl").of("finish")[0]["answer"]
-print(gemma_right)
-first_line = "Paris: 18°C = 64°F, Tokyo: 24°C = 75°F"
-assert gemma_right.startswith(first_line) and len(gemma_right) > 2 * len(first_line)
-print("what the lab's classifier reads in it:", stated_fahrenheit(gemma_right))
-assert stated_fahrenheit(gemma_right) == {"Paris": 64.0, "Tokyo": 75.0}
-
-# %% [markdown]
-# The lab's classifier reads the first °F after each city, so it counts this run right; nobody would paste
-# that reply anywhere, and all 13 of Gemma's right runs go on like this (`tests/notebooks/test_real_runs.py`
-# reads them). Right numbers and a clean answer are two checks, not one.
+# **A note on Gemma.** Gemma 3 270M (Q4_K_M, same runtime) finished right only with another answer form,
+# "named, copy" (`CITY: N°C = N°F`, temperature 0.3), and never cleanly: run #6 (seed 306, `max_steps=6`,
+# `named-copy-06.jsonl`) writes `Paris: 18°C = 64°F, Tokyo: 24°C = 75°F`, then keeps going. The lab's
+# classifier reads the first °F per city, so counts all 13 such runs right (`tests/notebooks/test_real_runs.py`
+# replays them). Right numbers and a clean answer are two checks.
 
 # %% [markdown]
 # ## Your model, same loop

@@ -19,14 +19,20 @@
 #
 # All runs are scripted, and say so. The cards, the folder-versus-card table and the split of errors by who
 # can fix them follow the article *The State and
-# Observer Patterns in a Python Agent Loop* (author not named in the copy this course was built from).
+# Observer Patterns in a Python Agent Loop* (no author is named).
 #
-# **Words and their code names** (one name each, used throughout):
-# the **manager** is the model (`llm`); a **slip** is a tool call (`ToolCall`), an **answer slip** its result
-# (`ToolMessage`); the **folder** is the message list (`desk.folder`, `agent.memory`); the **ceiling** is
-# `max_steps`; the **sticky note** is 02's `situation` variable ("errands": slips to run, "hung up": over); a
-# **card** is a class, `CallingModel`, `RunningTools` or `Finished` (the package's names add a leading `_`; `agent.cards` prints them without it); the
-# **desk** (`Desk`) holds what every card may read and write.
+# **Words and their code names:**
+#
+# | word | in the code |
+# |---|---|
+# | **manager** (the model) | `llm` |
+# | **slip** (a tool call) | `ToolCall` |
+# | **answer slip** (its result) | `ToolMessage` |
+# | **folder** (the message list) | `desk.folder`, `agent.memory` |
+# | **ceiling** | `max_steps` |
+# | **sticky note** | 02's `situation` variable ("errands": slips to run, "hung up": over) |
+# | **card** (one situation) | a class: `CallingModel`, `RunningTools`, `Finished` (the package's add a leading `_`, which `agent.cards` leaves out) |
+# | **desk** (what every card may read and write) | `Desk` |
 
 # %%
 import inspect
@@ -49,8 +55,8 @@ registry = weather_registry()
 # %% [markdown]
 # ## Where we left off: the sticky note
 #
-# Notebook 02's `sticky_note_loop`, printed from `lessons/sticky_note.py` (`tests/lessons/test_sticky_note.py`
-# checks that it is the same code). Exercise 03.2 starts from it.
+# Notebook 02's `sticky_note_loop`, printed from `lessons/sticky_note.py`: the same code minus its `print` line
+# (`tests/lessons/test_sticky_note.py` checks exactly that). Exercise 03.2 starts from it.
 
 # %%
 from lessons.sticky_note import sticky_note_loop
@@ -116,7 +122,7 @@ class Finished:
 
 # %% [markdown]
 # Each `run`'s return annotation names the cards it can hand over, so `card_transitions` draws the diagram
-# from the code, starting at `CallingModel`. The labels are ours.
+# from the code. The labels are ours.
 
 # %%
 SPOTS = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
@@ -163,7 +169,7 @@ if my_guess_waiting == picked.count("CallingModel"):  # right: now watch the sam
 # |---|---|---|
 # | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `_CallingModel`, `_RunningTools`, `_Finished` |
 # | answers | what has happened so far? | where am I, so what do I do now? |
-# | changes | on every message, and only grows | when something happens; flips back and forth |
+# | changes | on every message; with `KeepAll`, only grows | when something happens; flips back and forth |
 # | in a graph (notebooks 07 and 08) | the state's `messages` | which node runs next |
 #
 #
@@ -191,7 +197,9 @@ print("\n".join(f"{card:<14} | folder: {size:>2} messages" for card, size in age
 # how many slips that reply holds (`0` means the reply is the answer), and the manager has more replies than
 # you will need. Return the list of card names the package's `Agent` picks up, from `"CallingModel"`,
 # `"RunningTools"` and `"Finished"`. For the three-round manager that is `expected_cards([2, 2, 0], 10)`.
-# The check runs the real `Agent` on shapes and ceilings you have not seen, the step limit included, and refuses
+# First read `if self.step > desk.max_steps` in `CallingModel.run`: which card meets the ceiling, and does
+# it call the model? The check runs the real `Agent` on shapes and ceilings you have not
+# seen, the step limit included, and refuses
 # a function that runs a manager (even a fake one), the `Agent` or the cards to read the cards off.
 
 # %%
@@ -252,6 +260,9 @@ def knows(city):  # is this city in the teaching data? (get_weather would refuse
 # and that branch puts `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` in the folder.
 # The other slips of the same reply, before *and after* the unknown one, still run. Notice everything you
 # have to touch. The check uses cities, answers and a ceiling you have not seen.
+#
+# *Hint:* once a human's answer slip is in the folder, `folder[-1]` is no longer the reply: keep a list of the
+# slips still waiting.
 
 # %%
 def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10):
@@ -262,8 +273,7 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
 check("03.2", sticky_note_loop_with_human)
 
 # %% [markdown]
-# What did you have to add beside the note? A loose list of the slips still waiting after the unknown one: a
-# card carries that as a field.
+# That list of slips still waiting is one more loose variable beside the note: a card carries it as a field.
 
 # %% [markdown]
 # ### Exercise 03.3: ask a human, as a card
@@ -301,7 +311,8 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # ### What did each version cost?
 #
 # Your cards in a whole run of `card_loop`, once 03.3 is done. Our `CallingModel` hands its slips to the
-# card its class attribute `errands` names, so a new errands card means changing that one line.
+# card its class attribute `errands` names, so a new errands card means changing that one line (the cell
+# swaps it back after; real code would keep it on the desk).
 
 # %%
 try:
@@ -413,10 +424,11 @@ assert not unanswered(desk.folder)
 # %% [markdown]
 # The package's `_RunningTools` card does the same. That split is a design choice. The OpenAI Agents SDK sends
 # any tool failure back to the model by default (a `function_tool`'s `failure_error_function`; `None` raises
-# instead). LangGraph's `ToolNode` with `handle_tool_errors=True` sends every failure back; its default sends back
-# only arguments that fail the tool's schema and raises the rest, where ours also sends back what the tool itself
-# refuses (`ToolArgsError`), such as an unknown city (`tests/notebooks/test_nb03_claims.py` checks
-# ours and LangGraph's).
+# instead). LangGraph's `ToolNode` with `handle_tool_errors=True` sends every failure back. Its default, in
+# LangGraph 1.2 (`langgraph-prebuilt` 1.1, as the course's `langgraph` extra installs; defaults change
+# between releases), sends back only arguments that fail the tool's schema and raises the rest, where
+# ours also sends back what the tool itself refuses (`ToolArgsError`), such as an unknown city
+# (`tests/notebooks/test_nb03_claims.py` checks ours and LangGraph's, on those versions).
 #
 # Now two runs on one package `Agent`: run 1 with the service down, run 2 after it comes back. After run 1
 # every slip has its answer slip, so the folder is still valid for run 2.

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+import json
 import re
 from pathlib import Path
 
 from lessons.replies import cut_arguments, first_slips_and_ends, show_cut_arguments, show_sampled_runs
+from mingraph_lite.llms.local import LocalLLM
 
 RUNS = Path(__file__).resolve().parents[2] / "data" / "experiments" / "finish-right"
 
@@ -35,5 +38,9 @@ def test_the_slips_kept_as_text_are_what_notebook_02_says(capsys):
     assert (total, len(cut), len({run for run, _ in cut})) == (72, 17, 3)
     assert all(not arguments.rstrip().endswith("}") for _, arguments in cut)  # cut off before the closing brace
     assert all(re.search(r"\.\d*0{20,}$", arguments.rstrip()) for _, arguments in cut)  # a number, endless zeros
+    assert all(set(json.loads(arguments + "}")) == {"celsius"} for _, arguments in cut)  # well-formed, only cut
+    # notebook 02: the local adapter constrains arguments with the schema, and caps each piece at 96 tokens
+    assert "json_schema=schema" in inspect.getsource(LocalLLM._calls)
+    assert inspect.signature(LocalLLM).parameters["max_tokens"].default == 96
     show_cut_arguments(RUNS)
     assert "gemma3-270m   72 tool calls; kept as text: 17" in capsys.readouterr().out

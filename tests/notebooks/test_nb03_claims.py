@@ -28,6 +28,9 @@ def test_langgraph_tool_node_default_sends_bad_arguments_back_and_raises_a_faili
     import pytest
 
     prebuilt = pytest.importorskip("langgraph.prebuilt")
+    from importlib.metadata import version
+    # 03 names the versions these checks ran on: LangGraph 1.2, langgraph-prebuilt 1.1
+    assert version("langgraph").startswith("1.2.") and version("langgraph-prebuilt").startswith("1.1.")
     from langchain_core.messages import AIMessage
     from langgraph.graph import START, MessagesState, StateGraph
 

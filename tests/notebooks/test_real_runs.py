@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mingraph_lite import Agent, EventRecorder, KeepAll, ReplayLLM, read_trace
-from mingraph_lite.course.classify import classify
+from mingraph_lite.course.classify import classify, stated_fahrenheit
 from mingraph_lite.course.compare import wilson
 from mingraph_lite.course.definition import load
 
@@ -104,6 +104,11 @@ def test_what_notebook_02_says_about_the_finish_right_3_runs_holds():
         answer = [e for e in read_trace(WORKS / "gemma3-270m" / r["trace"]) if e["event"] == "finish"][-1]["answer"]
         assert answer.startswith(first_line) and answer.strip() != first_line
     assert len(gemma_right) == 13
+    six = replay("named, copy", WORKS / "gemma3-270m" / row("gemma3-270m", "named, copy", 6, WORKS)["trace"],
+                 definition)  # notebook 02's note on Gemma: run #6, read by the lab's classifier as right
+    answer = [e["answer"] for e in six if e["event"] == "finish"][-1]
+    assert answer.startswith(first_line) and len(answer) > 2 * len(first_line)
+    assert stated_fahrenheit(answer) == {"Paris": 64.0, "Tokyo": 75.0}
     best = replay("named, T=0.1", WORKS / "smollm2-135m" / row("smollm2-135m", "named, T=0.1", 0, WORKS)["trace"],
                   definition)
     assert [e["answer"] for e in best if e["event"] == "finish"] == ["Paris: 64°F, Tokyo: 75°F"]
