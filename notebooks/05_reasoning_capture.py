@@ -222,9 +222,8 @@ print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {ver
 assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
-# Case 3, the reasoning: the model held a bare `"24"` for Tokyo (line 7); we come back to that.
-# One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature);
-# `recorded(llm, tools=..., max_steps=...)` runs one model on our question and returns its events:
+# Case 3, the reasoning. One scripted run for each case (case 2's tool has a planted bug: it doubles every
+# temperature); `recorded(llm, tools=..., max_steps=...)` returns one run's events:
 
 # %%
 buggy = doubling_registry()  # get_weather returns str(lookup(city)["celsius"] * 2): the planted bug
