@@ -1,19 +1,12 @@
 # %% [markdown]
 # # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
-# **Read this first: the thinking in this notebook is one real line and a few scripted runs.**
-#
-# - *Reasoning capture* means: keep the thinking a model reports, beside its reply. Our adapters copy it into two
-#   fields of `LLMResponse`: `reasoning` (the text) and `reasoning_tokens` (the count). They never send them back.
-# - The course's recorded runs come from two small offline models, SmolLM2-135M and Gemma 3 270M. Neither has a
-#   thinking channel, and no thinking model runs on this offline setup, so none of our recordings holds thinking.
-# - The real thinking you will read is **one trace line of a qwen3.5:0.8b run that the article printed** (see
-#   Sources), quoted as printed. The rest is **scripted**: labelled re-enactments written in advance. With Ollama
-#   and `ollama pull qwen3:0.6b`, the live cell at the end ("Try it with a live model") shows a real model's
-#   thinking on your machine.
-#
-# **Words** from notebooks 01 to 04: *slip*, a tool call (`tool_call`); *answer slip*, its reply (`tool_return`);
-# *folder*, the messages sent with every request; *menu*, the tool descriptions.
+# **Read this first: the thinking in this notebook is one real line and a few scripted runs.** *Reasoning capture*
+# keeps the thinking a model reports beside its reply: our adapters copy it into `LLMResponse.reasoning` (the text)
+# and `reasoning_tokens` (the count), never sent back. Our recorded models (SmolLM2-135M, Gemma 3 270M) have no
+# thinking channel and no thinking model runs offline here, so the real thinking is **one trace line of a
+# qwen3.5:0.8b run that the article printed** (see Sources), quoted as printed; the rest is **scripted**
+# (labelled re-enactments). With Ollama and `ollama pull qwen3:0.6b`, the last cell shows a real model's thinking.
 #
 # **By the end of this notebook you will be able to**
 #
@@ -24,7 +17,7 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 83 minutes (estimated from length and exercises).
+# **Time:** about 80 minutes (estimated from length and exercises).
 #
 # **Sources.** The story, the four cases and the reported figures come from the article *The State and
 # Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
@@ -38,8 +31,8 @@ from collections import Counter
 from dataclasses import fields
 from pathlib import Path
 
-from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, KeepAll, LLMResponse, OllamaLLM, OpenAILLM, ReplayLLM,
-                           ToolCall, TraceRecorder, read_trace)
+from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, KeepAll, LLMResponse, ReplayLLM, ToolCall,
+                           TraceRecorder, read_trace)
 from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import weather_registry
@@ -47,7 +40,7 @@ from lessons.exercises import check
 from lessons.exercises.nb05 import doubling_registry, london_manager, recorded, show_05_2_run
 from lessons.predict import reveal
 from lessons.reference import reference
-from lessons.trace_lines import brief, print_envelopes, print_folder, print_trace
+from lessons.trace_lines import brief, print_folder, print_live_run, print_trace
 
 # %% [markdown]
 # ## The envelope: where thinking goes
@@ -68,11 +61,10 @@ for f in fields(LLMResponse):
 # | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
 # | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
-# Sources: Ollama's docs *Thinking*; for Ollama's count, the article's probe of qwen3.5:2b (no separate count,
-# the thinking counted in the output total: reported, not run here); for the template, a public copy of `qwen3`'s (it writes an assistant turn's
-# `.Thinking` only after the last user message; not tested here); OpenAI's Chat Completions API reference;
-# Anthropic's guide *Building with extended thinking*, *Preserving thinking blocks* (during tool use, pass them back
-# unmodified). `None` means **not reported**, never an estimate. What do the shipped local models fill? Every reply they recorded:
+# Sources: Ollama's docs *Thinking*; for Ollama's count, the article's probe of qwen3.5:2b (reported, not run
+# here); for the template, a public copy of `qwen3`'s (not tested here); OpenAI's Chat Completions API reference;
+# Anthropic's *Building with extended thinking*, *Preserving thinking blocks*. `None` means **not reported**,
+# never an estimate. What do the shipped local models fill? Every reply they recorded:
 
 # %%
 replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jsonl"))
@@ -83,9 +75,8 @@ print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a
 # %% [markdown]
 # ## A real reply with thinking, as the article printed it
 #
-# The article's author ran our question on **qwen3.5:0.8b** through Ollama, thinking on, recorded the run and
-# printed one line of its trace. Here it is as printed, the values theirs (the `...` are the article's own cuts);
-# only `message`, which wraps the reply's text as our traces do, is ours.
+# The article's author ran our question on **qwen3.5:0.8b** through Ollama, thinking on, and printed one line of
+# the trace. Here it is as printed (the `...` are their cuts); only the `message` wrapper is ours.
 
 # %%
 from lessons.exercises.nb05_thinking import ARTICLE_LINE as article_line  # the check reads this same line
@@ -99,10 +90,9 @@ for field, value in article_line.items():
 # - **The text is real and says why.** The model took the bare `18` and `24` for Fahrenheit "based on the tool's
 #   response format": both cities wrong. Neither the reply nor a count would have told you why.
 # - **The count is missing, not zero.** Ollama returns thinking text and no thinking count: `reasoning_tokens` is
-#   `None`. The 80 output tokens include the thinking. How much of them? The article's probe of the off switch
-#   (qwen3.5:2b) reports **434 output tokens** with thinking on and **4** with it off (reported, not run here):
-#   thinking can be nearly all of the output. An estimate from the text's length would look like a
-#   measurement, so the envelope says `None`.
+#   `None`. The 80 output tokens likely include the thinking (the article's probe of the 2b model found the
+#   thinking counted in the output total: **434** output tokens with thinking on, **4** off; reported, not run
+#   here). An estimate from the text's length would look like a measurement, so the envelope says `None`.
 # - **OpenAI is the mirror image:** a count (`reasoning_tokens`) and no text. Each provider fills what it has.
 
 # %% [markdown]
@@ -121,16 +111,13 @@ Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
 events = read_trace(TRACE)
 
 # %% [markdown]
-# Three model calls and **three** tool calls: Tokyo was never converted. Now the trace, one line per event,
-# numbered from 1 (line 1 is `run_start`) as `enumerate(events, 1)` gives it. Each slip shows up **twice**: inside
-# the `model_reply` that asks for it, then on its own `tool_call` line just below.
+# Three model calls and **three** tool calls: Tokyo was never converted. The trace, numbered from 1 (line 1 is
+# `run_start`) as `enumerate(events, 1)` gives it, under a key to the course's words. Each slip shows up **twice**:
+# inside the `model_reply` that asks for it, then on its own `tool_call` line.
 
 # %%
-print_trace(events)
+print_trace(events, key=True)
 assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "tool_call", "tool_return")] == [3, 3, 3]
-line, reply = next((n, e) for n, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"])
-print(f"\nline {line}'s envelope: reasoning_tokens={reply['reasoning_tokens']}, output_tokens={reply['output_tokens']}"
-      "  (a script reports no counts: None, not 0)")
 
 # %% [markdown]
 # ### Exercise 05.1 (code): what the thinking cost, and what it left out
@@ -160,13 +147,10 @@ def thinking_report(events):
 check("05.1", thinking_report)
 
 # %% [markdown]
-# **A flag is a hint, not a verdict**, and it can be a false alarm. On the re-enactment above the rule flags
-# line 13, the final reply, which is the first wrong line, but for the wrong reason: its thinking names Paris's
-# 18, which the reply rightly gives only as 64°F. The real error, Tokyo's 24 given as °F, uses a number the
-# thinking names, so the rule cannot see it. Without the 18 in its thinking, line 13 would not be flagged at all
-# (`test_the_05_1_flag_on_the_reenactment_flags_the_right_line_for_the_wrong_reason` in
-# tests/notebooks/test_nb05_claims.py checks both). On the article's real line the rule is silent: its thinking
-# names 18 and 24, and its wrong reply uses both. The notebook's own version, loaded from the solutions, says so:
+# **A flag is a hint, not a verdict.** On the re-enactment the rule flags line 13, the first wrong line, for the
+# wrong reason: its thinking names Paris's 18, which the reply rightly gives as 64°F. Tokyo's 24 given as °F uses
+# a number the thinking names, so the rule cannot see it; without the 18, line 13 goes unflagged (both tested in
+# tests/notebooks/test_nb05_claims.py). On the article's line the rule is silent: its reply uses 18 and 24 both:
 
 # %%
 our_report = reference("05.1")  # a name of its own: yours stays yours
@@ -174,7 +158,18 @@ print("the article's line:", our_report([article_line]))
 assert our_report([article_line]) == ({1: None}, [])  # no count, so no share; no number left unused, so no flag
 
 # %% [markdown]
-# A silent flag does not mean a right reply. Finding the wrong line takes the reading below.
+# **What would catch it: the unit, not the number.** The tool gave Tokyo's 24 as a bare `"24"` (Celsius, says the
+# menu; `"24°C"` with the unit on), and the reply writes `24°F`. A flag must compare the unit the tool gave each
+# number with the unit the reply writes: `celsius_written_as_fahrenheit` does. It needs the answer slips, which the
+# article's single line does not hold; on the re-enactment it flags line 13 for Tokyo's 24, the real error:
+
+# %%
+from lessons.trace_lines import celsius_written_as_fahrenheit
+
+print(celsius_written_as_fahrenheit(events))  # {line: the Celsius numbers its final reply writes with °F}
+assert celsius_written_as_fahrenheit(events) == {13: [24.0]} and celsius_written_as_fahrenheit([article_line]) == {}
+
+# %% [markdown]
 #
 # ## The first wrong line
 #
@@ -227,9 +222,8 @@ print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {ver
 assert verdict.case == 3 and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
-# Case 3, the reasoning: the model held a bare `"24"` for Tokyo (line 7); we come back to that.
-# One scripted run for each case (the tool in case 2 has a planted bug: it doubles every temperature);
-# `recorded(llm, tools=..., max_steps=...)` runs one model on our question and returns its events:
+# Case 3, the reasoning. One scripted run for each case (case 2's tool has a planted bug: it doubles every
+# temperature); `recorded(llm, tools=..., max_steps=...)` returns one run's events:
 
 # %%
 buggy = doubling_registry()  # get_weather returns str(lookup(city)["celsius"] * 2): the planted bug
@@ -279,11 +273,12 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # - compare numbers, not text: `"Paris: 18°C"` holds 18, and `re.findall(r"-?\d+(?:\.\d+)?", text)` finds it;
 # - a number that came back from `to_fahrenheit` is Fahrenheit already;
 # - arguments that stayed text (their JSON did not parse) count as made up, and so does a `celsius` with no
-#   number in it: `{"celsius": "18"}` gives 18, `{"celsius": "eighteen"}` gives none.
+#   number in it: `{"celsius": "18"}` gives 18, `{"celsius": "eighteen"}` gives none. This count asks only where
+#   the number came from, so it keeps a number sent as text; `classify` and the tool judge the slip as sent (the
+#   tool wants a number), so both refuse `{"celsius": "18"}`: the right number in the wrong type.
 #
-# The check runs your function on scripted traps, then on the 224 recorded runs of two experiments this notebook
-# never shows (`finish-right-2` and `finish-right-3`). It refuses an answer that runs `classify` or its rule
-# helpers: they stop at a run's first wrong line, and this count needs every made-up slip.
+# The check runs it on scripted traps, then on the 224 recorded runs of `finish-right-2` and `finish-right-3`
+# (held out). It refuses `classify` and its rule helpers: they stop at a run's first wrong line.
 
 # %%
 def made_up_counts(runs):
@@ -296,10 +291,8 @@ check("05.3", made_up_counts)
 # %% [markdown]
 # ## The trace pointed at the tool
 #
-# The article's 0.8b run reported **both** cities as Fahrenheit; its thinking called the numbers "already
-# Fahrenheit temperatures based on the tool's response format" (quoted). It was holding a bare `"18"`. The
-# unit is on the menu ("in degrees Celsius"), but it appears once, at the top, far from the numbers.
-# `weather_registry(unit_in_result=True)` makes the unit travel with the result:
+# The article's 0.8b run took both bare numbers for Fahrenheit "based on the tool's response format". The unit is
+# on the menu, once, far from the numbers; `weather_registry(unit_in_result=True)` makes it travel with the result:
 
 # %%
 print("on the menu:", weather_registry().tools[0]["function"]["description"])
@@ -308,12 +301,11 @@ for unit in (False, True):
     print(f"unit_in_result={unit!s:5}  get_weather('Paris') answers {slip.content!r}")
 
 # %% [markdown]
-# Notebook 06 reads the article's test of that change, re-runs it, and asks how sure its counts are.
+# Notebook 06 re-runs the article's test of that change.
 #
 # ## A run with a worked example, read line by line
 #
-# The definition `finish-right` asks our question four ways (zero-shot, a worked example, units on every result,
-# both), 16 sampled runs per variant per model. Nine of its 128 runs looked up both cities
+# The definition `finish-right` asks our question four ways, 16 sampled runs per variant per model. Nine of its 128 runs looked up both cities
 # (`test_nine_of_the_128_finish_right_runs_looked_up_both_cities_and_gemma_run_10_is_one_of_them` in
 # tests/notebooks/test_nb05_claims.py counts them). One of the nine, replayed, nothing edited:
 #
@@ -321,8 +313,7 @@ for unit in (False, True):
 # - definition `finish-right`, variant **"worked example"**, run #10;
 # - settings: temperature 0.7, seed from the results file (below), at most 6 model calls (`max_steps=6`).
 #
-# The **worked example** is a short exchange on two other cities placed before the question; the trace marks it
-# `"example"`. Its settings, then what the model read:
+# The **worked example** (two other cities, before the question) is marked `"example"`. What the model read:
 
 # %%
 from mingraph_lite.course.results_folder import read_results
@@ -354,16 +345,16 @@ recorder = EventRecorder()
 Agent(ReplayLLM.from_trace(TRACE_10), worked.registry(), worked.system_prompt, memory=example_folder,
       observers=[recorder], max_steps=6).run({"question": QUESTION})
 real_verdict = classify(recorder.events)
-print_trace(recorder.events[:real_verdict.line], width=96)  # read top to bottom, stop at the first wrong line
-print(f"\n--> {real_verdict.outcome} (case {real_verdict.case}), first wrong line {real_verdict.line}: {real_verdict.why}")
-print(f"results.csv, as the harness classified it when the run ended: case {row.case}, line {row.line}")
-reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
+print_trace(recorder.events, width=96)  # read top to bottom, stop at the first wrong line
+reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)", gated=True,
+       hint="check each line against the rules above: slips, answer slips, then the final reply's numbers")
+if my_case_and_line == (real_verdict.case, real_verdict.line):  # the verdict shows once your guess is right
+    print(f"--> {real_verdict.outcome}: {real_verdict.why}; results.csv said case {row.case}, line {row.line}")
 
 # %% [markdown]
 # Lines 1 to 8 are right: both lookups ask about the question's cities and both answer slips hold the teaching
-# data in Celsius. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts with
-# `Tokyo: 24°F, Paris: 18°F`: the Celsius numbers written as °F, case 3 (`celsius_as_fahrenheit` is set). The
-# rest is noise. One run of a tiny sampled model shows what it wrote, not why.
+# data. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts `Tokyo: 24°F, Paris: 18°F`: Celsius
+# written as °F, case 3. One run of a tiny sampled model shows what it wrote, not why.
 #
 # No `finish-right` run is right. The only `finish-right` runs whose first wrong line is the final reply are four
 # of Gemma's, all with the worked example in the folder (both claims are tested in
@@ -372,29 +363,14 @@ reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)")
 # %% [markdown]
 # ## Try it with a live model
 #
-# This cell runs our question once on a real model you name, and prints each reply's envelope. For thinking text:
-# install Ollama, `ollama pull qwen3:0.6b`, set `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment the cell's first
-# line). For a count only: `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`. The clients:
-# `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`; for a class, see `teachers_guide.md`.
+# For thinking text: install Ollama, `ollama pull qwen3:0.6b`, set `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment
+# the cell's first line). For a count only: `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`. Clients:
+# `pip install 'mingraph-lite[ollama]'` or `'mingraph-lite[openai]'`.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # os.environ["MINGRAPH_LLM"] = "ollama:qwen3:0.6b"
-kind, _, model = os.environ.get("MINGRAPH_LLM", "").strip().partition(":")  # e.g. ollama:qwen3:0.6b
-if kind not in ("ollama", "openai") or not model:
-    print(f"MINGRAPH_LLM={kind + _ + model!r}: no live model named, so nothing runs (see the steps above)")
-else:  # think=True: Ollama returns the thinking apart from the answer; at most 6 model calls
-    live_events = recorded(OllamaLLM(model, think=True) if kind == "ollama" else OpenAILLM(model), max_steps=6)
-    print_envelopes(live_events)  # each model_reply's line, reasoning_tokens and the start of its reasoning
-    print(classify(live_events))
-
-# %% [markdown]
-# ## What is still open
-#
-# - `classify` knows this one question: it holds the truth (Paris 18°C, Tokyo 24°C, the conversion). A general
-#   "first wrong line" needs such a truth for every tool, and a rule for every line kind; notebook 13 reads a new
-#   task's trace by a rule of its own.
-# - Thinking explains one run; it does not say how often the mistake happens. Notebook 06 counts runs.
+print_live_run(os.environ.get("MINGRAPH_LLM", ""))  # each reply's reasoning_tokens and thinking, then the verdict
 
 # %% [markdown]
 # ## Questions

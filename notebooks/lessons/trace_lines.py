@@ -6,7 +6,13 @@ Lines are numbered from 1 (line 1 is ``run_start``), as ``enumerate(events, 1)``
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+#: The course's words for what a trace holds, printed beside the first trace notebook 05 shows.
+KEY = ("key: slip = tool_call | answer slip = tool_return | request = model_reply with slips | "
+       "folder = the messages sent | menu = the tool descriptions | envelope = LLMResponse's other fields")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def brief(event: dict[str, Any]) -> str:
@@ -27,8 +33,10 @@ def brief(event: dict[str, Any]) -> str:
     return kind
 
 
-def print_trace(events: list[dict[str, Any]], width: int | None = None) -> None:
-    """Every event as a numbered line, each cut to ``width`` characters when given."""
+def print_trace(events: list[dict[str, Any]], width: int | None = None, *, key: bool = False) -> None:
+    """Every event as a numbered line, each cut to ``width`` characters when given; ``key``: the words first."""
+    if key:
+        print(KEY)
     for n, event in enumerate(events, 1):
         print(f"{n:>2}  {brief(event)[:width]}")
 
@@ -49,4 +57,43 @@ def print_envelopes(events: list[dict[str, Any]]) -> None:
                   f"reasoning={(event['reasoning'] or '')[:300]!r}")
 
 
-__all__ = ["brief", "print_envelopes", "print_folder", "print_trace"]
+def celsius_written_as_fahrenheit(events: list[dict[str, Any]]) -> dict[int, list[float]]:
+    """The lines of final replies that write a number get_weather answered (Celsius, bare as "24" or as "24°C")
+    with °F, and those numbers: the unit the tool gave, compared with the unit the reply writes."""
+    celsius: set[float] = set()
+    found = {}
+    for n, event in enumerate(events, 1):
+        if event["event"] == "tool_return" and event["name"] == "get_weather":
+            celsius.update(float(x) for x in _NUMBER.findall(event["content"]))
+        elif event["event"] == "model_reply" and not event["message"]["tool_calls"]:
+            written = [float(x) for x in re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", event["message"]["content"] or "")]
+            if [x for x in written if x in celsius]:
+                found[n] = [x for x in written if x in celsius]
+    return found
+
+
+def print_live_run(spec: str) -> None:
+    """Run our question once on the model ``spec`` names ("ollama:qwen3:0.6b", "openai:gpt-5-mini"; at most 6
+    model calls, Ollama with thinking on) and print each reply's envelope and the verdict; nothing when none."""
+    kind, _, model = spec.strip().partition(":")
+    if kind not in ("ollama", "openai") or not model:
+        print(f"MINGRAPH_LLM={spec!r}: no live model named, so nothing runs (see the steps above)")
+        return
+    from mingraph_lite import Agent, EventRecorder, OllamaLLM, OpenAILLM
+    from mingraph_lite.course.classify import classify
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.errors import StepLimitReached
+
+    recorder = EventRecorder()
+    llm = OllamaLLM(model, think=True) if kind == "ollama" else OpenAILLM(model)
+    try:
+        Agent(llm, weather_registry(), SYSTEM_PROMPT, observers=[recorder], max_steps=6).run({"question": QUESTION})
+    except StepLimitReached:  # the trace keeps the finish line that says so
+        pass
+    print_envelopes(recorder.events)
+    print(classify(recorder.events))
+
+
+__all__ = ["KEY", "brief", "celsius_written_as_fahrenheit", "print_envelopes", "print_folder", "print_live_run",
+           "print_trace"]

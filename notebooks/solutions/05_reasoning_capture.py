@@ -163,10 +163,46 @@ def thinking_report(events):
             continue
         thought, out = e["reasoning_tokens"], e["output_tokens"]
         shares[line] = thought / out if thought is not None and out else None
-        reply = e["message"]["content"] + " " + str([call["arguments"] for call in e["message"]["tool_calls"]])
+        reply = (e["message"]["content"] or "") + " " + str([call["arguments"] for call in e["message"]["tool_calls"]])
         used = {float(n) for n in NUMBER.findall(reply)}
         if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
             flagged.append(line)
+    return shares, flagged
+
+
+def adds_none_content(events):
+    """Wrong: adds the reply's text to a string, so a reply with no text (content None) crashes it."""
+    shares, flagged = thinking_report(events)
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply":
+            e["message"]["content"] + " "  # TypeError when content is None
+    return shares, flagged
+
+
+def dict_arguments_only(events):
+    """Wrong: reads only arguments that are dicts, so a number in arguments that stayed text looks unused."""
+    shares, flagged = {}, []
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply":
+            shares[line] = thinking_report([e])[0][1]
+            args = [c["arguments"] for c in e["message"]["tool_calls"] if isinstance(c["arguments"], dict)]
+            used = {float(n) for n in NUMBER.findall((e["message"]["content"] or "") + str(args))}
+            if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
+                flagged.append(line)
+    return shares, flagged
+
+
+def reads_argument_values(events):
+    """Wrong: reads each call's arguments with .values(), which text arguments do not have."""
+    shares, flagged = {}, []
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply":
+            shares[line] = thinking_report([e])[0][1]
+            said = (e["message"]["content"] or "") + " ".join(
+                str(v) for c in e["message"]["tool_calls"] for v in c["arguments"].values())
+            used = {float(n) for n in NUMBER.findall(said)}
+            if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
+                flagged.append(line)
     return shares, flagged
 
 
@@ -260,9 +296,11 @@ WRONG = {
              (divides_by_zero, "no share of nothing"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
-             (flags_every_thought, "nothing to flag"), (via_classify_thinking, "your answer runs classify")],
-    "05.Q2": [("different", "written in advance"), ("maybe", "answer with one of")],
-    "05.Q3": [("wrong slip", "do not count wasted calls")],
+             (flags_every_thought, "nothing to flag"), (adds_none_content, "content is None"),
+             (dict_arguments_only, "not a dict"), (reads_argument_values, "not a dict"), (via_classify_thinking, "your answer runs classify")],
+    "05.Q2": [("different", "only their number"), ("maybe", "answer with one of")],
+    "05.Q3": [("wrong slip", "do not count wasted calls"), ("wrong tool result", "every answer slip is right"),
+              ("wrong final reasoning", "64 and 75"), ("never finished", "it finished")],
     "05.Q4": [("same verdict", "the first request already differs")],
 }
 
@@ -272,9 +310,10 @@ QUESTIONS = {
              "template would use it for turns after the last user message). A provider that requires thinking "
              "returned with the tool call it led to (Anthropic's extended thinking with tools) forces an adapter "
              "to keep it in the folder.",
-    "05.Q2": "The same verdict (case 3 at the same line): a scripted manager's replies are written in advance, so "
-             "the unit on the answer slip cannot change what it says. Only a model that reads the slips can "
-             "react to the unit; that is why the experiment needs real models.",
+    "05.Q2": "The same verdict (case 3 at the same line): the script does read its answer slips, but only the "
+             "number on each (number(\"18°C\") is 18), and its logic ignores the unit; with a tool that answers "
+             "other numbers (doubling_registry) it answers differently. A real model might read the unit; that is "
+             "why the experiment needs real models.",
     "05.Q3": "right: both slips ask about 18, a number get_weather returned, so neither is a wrong line; the final "
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
     "05.Q4": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "

@@ -127,3 +127,53 @@ def test_the_05_1_flag_on_the_reenactment_flags_the_right_line_for_the_wrong_rea
     quiet = deepcopy(events)
     quiet[12]["reasoning"] = quiet[12]["reasoning"].replace("Paris returned 18 and ", "")
     assert "24" in quiet[12]["reasoning"] and reference("05.1")(quiet)[1] == []
+
+
+def test_the_scripted_reenactment_reads_the_number_on_its_answer_slips_and_ignores_the_unit():
+    """05.Q2's feedback: "the script reads only the number on each answer slip and ignores the unit": a tool that
+    answers other numbers changes its reply, "18°C" for "18" does not."""
+    from lessons.exercises.nb05 import doubling_registry, recorded
+    from mingraph_lite.course.scripts import wrong_tokyo_manager
+
+    def final(events):
+        return [e["message"]["content"] for e in events if e["event"] == "model_reply"][-1]
+
+    bare, unit = recorded(wrong_tokyo_manager()), recorded(wrong_tokyo_manager(), True)
+    assert final(bare) == final(unit) == "Paris: 64°F, Tokyo: 24°F"
+    assert "24°C" in [e["content"] for e in unit if e["event"] == "tool_return"]
+    assert (classify(bare).outcome, classify(bare).line) == (classify(unit).outcome, classify(unit).line)
+    assert final(recorded(wrong_tokyo_manager(), tools=doubling_registry())) == "Paris: 97°F, Tokyo: 48°F"
+
+
+def test_05_3_keeps_a_number_sent_as_text_where_classify_and_the_tool_refuse_it():
+    """05.3: "This count asks only where the number came from, so it keeps a number sent as text; `classify` and
+    the tool judge the slip as sent (the tool wants a number), so both refuse `{"celsius": "18"}`"."""
+    import pytest
+
+    from lessons.exercises.nb05 import _LOOKUPS, recorded
+    from lessons.reference import reference
+    from mingraph_lite import ToolCall
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.errors import ToolArgsError
+    from mingraph_lite.llms.scripted import ScriptedLLM
+
+    events = recorded(ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": "18"})], "Paris: 64°F, Tokyo: 75°F"]))
+    assert reference("05.3")([("A", events)]) == {"A": 0}
+    assert classify(events).outcome == "wrong slip" and "'18'" in classify(events).why
+    with pytest.raises(ToolArgsError):
+        weather_registry().run(ToolCall("t1", "to_fahrenheit", {"celsius": "18"}))
+
+
+def test_the_unit_flag_catches_tokyos_24_on_the_reenactment_and_needs_the_answer_slips():
+    """05: "`celsius_written_as_fahrenheit` ... needs the answer slips, which the article's single line does not
+    hold; on the re-enactment it flags line 13 for Tokyo's 24, the real error"; it flags Gemma's run #10 too."""
+    from lessons.exercises.nb05 import recorded
+    from lessons.exercises.nb05_thinking import ARTICLE_LINE
+    from lessons.trace_lines import celsius_written_as_fahrenheit
+    from mingraph_lite.course.scripts import wrong_tokyo_manager
+
+    events = recorded(wrong_tokyo_manager())
+    assert celsius_written_as_fahrenheit(events) == {13: [24.0]} and classify(events).line == 13
+    assert celsius_written_as_fahrenheit([ARTICLE_LINE]) == {}
+    _, _, gemma = _replay_gemma_run_10()
+    assert celsius_written_as_fahrenheit(gemma) == {classify(gemma).line: [24.0, 18.0]}

@@ -40,6 +40,12 @@ def test_the_one_prediction_comes_before_its_answer_and_nothing_above_it_gives_i
     for giveaway in ("row['case']", "row.case", '"case", "line"', "Line 9", "closest", "unit mistake",
                      "not too small to make"):
         assert giveaway not in before
+    # the saved notebook shows neither the answer nor the verdict until the guess is right (gated)
+    import json
+
+    saved = json.loads((Path(__file__).resolve().parents[2] / "notebooks" / "05_reasoning_capture.ipynb").read_text())
+    outputs = "".join("".join(o.get("text", "")) for c in saved["cells"] for o in c.get("outputs", []))
+    assert "shown once your guess is right" in outputs and "(3, 9)" not in outputs and "-->" not in outputs
 
 
 def test_exercise_05_2_comes_before_the_notebook_shows_classify():

@@ -210,6 +210,9 @@ def check_made_up_counts(count: Callable[[Runs], dict[str, int]]) -> str:
         except Exception as error:  # a learner's crash on one group: say which, and what is special in it
             raise Hint(f"on {label} your function raised {type(error).__name__}: {hint}") from None
         want = _made_up_counts(runs)
+        if isinstance(got, dict) and sorted(got) == sorted(want) and hint.endswith("0 included"):
+            hint = ("nothing is made up there: each to_fahrenheit slip converts a number get_weather returned; "
+                    "compare numbers, not text (float('18') == 18.0, though str(18.0) is '18.0')")
         if not isinstance(got, dict) or got != want:
             raise Hint(f"on {label} you returned {got!r}, expected {want}: {hint}")
     held_out = sum(len(runs) for label, runs, _ in groups if "(held out)" in label)
@@ -296,17 +299,28 @@ def check_unit_on_script(answer: Any) -> str:
     bare, unit = classify(recorded(wrong_tokyo_manager())), classify(recorded(wrong_tokyo_manager(), True))
     truth = "same" if (bare.outcome, bare.line) == (unit.outcome, unit.line) else "different"
     if _choice(answer, ("same", "different")) != truth:
-        raise Hint("run wrong_tokyo_manager with weather_registry(True) and classify it: a scripted manager's "
-                   "replies are written in advance, so what the tools answer cannot change what it says next")
-    return f"right: {truth} verdict ({unit.outcome} at line {unit.line}); a script does not read its answer slips"
+        raise Hint("run wrong_tokyo_manager with weather_registry(True) and classify it: the script reads the "
+                   "answer slips, but only their number (number('18°C') is 18), and its logic ignores the unit")
+    return (f"right: {truth} verdict ({unit.outcome} at line {unit.line}); the script reads only the number on each "
+            "answer slip and ignores the unit; a real model might not")
+
+
+_SAME_TWICE_HINTS = {
+    "wrong slip": "both slips ask about 18, a number get_weather returned, so neither is a wrong slip; the rules "
+                  "judge each line, they do not count wasted calls",
+    "wrong tool result": "every answer slip is right: get_weather gives the teaching data and to_fahrenheit "
+                         "converts 18 to 64 both times",
+    "wrong final reasoning": "the final reply is not wrong: 64 and 75 are Paris's and Tokyo's right Fahrenheit",
+    "never finished": "it finished: the run ends with the final reply 'Paris: 64°F, Tokyo: 75°F' (finish, "
+                      "'answered')",
+}
 
 
 @exercise("05.Q3", kind="reasoning", title="converting 18 twice: what does the classifier say?")
 def check_same_twice(answer: Any) -> str:
     truth = classify(recorded(same_twice_manager()))
     if _choice(answer, OUTCOMES) != truth.outcome:
-        raise Hint("both slips ask about 18, a number get_weather returned, so neither is a wrong slip; the "
-                   "rules judge each line, they do not count wasted calls")
+        raise Hint(_SAME_TWICE_HINTS.get(_choice(answer, OUTCOMES), "look again"))
     return f"right: {truth.outcome} ({truth.why}); a wasted call is not a wrong line"
 
 

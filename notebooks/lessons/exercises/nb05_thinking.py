@@ -24,7 +24,7 @@ NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 Report = tuple[dict[int, "float | None"], list[int]]
 
 
-def _reply(text: str = "", calls: tuple[tuple[str, dict[str, Any]], ...] = (), *, thinking: str | None = None,
+def _reply(text: str | None = "", calls: tuple[tuple[str, dict[str, Any]], ...] = (), *, thinking: str | None = None,
            thought: int | None = None, out: int | None = None) -> LLMResponse:
     slips = [ToolCall(f"c{i}", name, args) for i, (name, args) in enumerate(calls)]
     return LLMResponse(AssistantMessage(text, slips), output_tokens=out, reasoning=thinking,
@@ -64,6 +64,25 @@ ARTICLE_LINE = {"run": 1, "step": 2, "event": "model_reply",
 LOOK = (("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"}))
 
 
+def _shape_traps(divide: str) -> list[tuple[str, list[dict[str, Any]], str, str]]:
+    """The two shapes a trace may hold that the spec names: content None, and arguments that stayed text."""
+    return [
+        ("a run whose request has no text (content None) and thinks of its lookups",
+         scripted_trace(_reply(None, LOOK, thinking="Look up Paris and Tokyo first, then convert 2 numbers.",
+                               thought=12, out=30),
+                        _reply("Paris: 64°F, Tokyo: 75°F", thought=3, out=12)),
+         divide, "content is None when a reply has no text: read it as no text (\"\"), not as a string to add to; "
+                 "the 2 its thinking names is used nowhere, so flag that line"),
+        ("a run whose to_fahrenheit arguments stayed text (their JSON did not parse)",
+         scripted_trace(_reply("", LOOK, thought=5, out=20),
+                        _reply("", (("to_fahrenheit", '{"celsius": 18'),), thinking="Paris is 18, convert it.",
+                               thought=8, out=25),
+                        _reply("Paris: 64°F, Tokyo: 75°F", thought=3, out=12)),
+         divide, "a call's arguments may be the text itself, not a dict: its numbers ('{\"celsius\": 18' holds 18) "
+                 "count as used, so nothing here is flagged"),
+    ]
+
+
 def _traps() -> list[tuple[str, list[dict[str, Any]], str, str]]:
     """(what the trace is, its events, the hint for wrong shares, the hint for wrong flags)."""
     divide = "share = reasoning_tokens / output_tokens: the output count already includes the thinking"
@@ -98,6 +117,7 @@ def _traps() -> list[tuple[str, list[dict[str, Any]], str, str]]:
                         _reply("Paris: 64°F, Tokyo: 24°F", thinking="Paris 18 is 64. Tokyo 24 is already Fahrenheit.",
                                thought=70, out=90)),
          divide, "the final reply's thinking names 18, which its answer never uses: flag that reply's line"),
+        *_shape_traps(divide),
         ("the article's real line (a trace of one line, as printed)", [dict(ARTICLE_LINE)],
          "Ollama reports no thinking count (reasoning_tokens None): the share is None, even with thinking text",
          "its thinking names 18 and 24 and its reply uses both: nothing to flag, wrong as the reply is"),
