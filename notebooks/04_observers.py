@@ -12,15 +12,15 @@
 # **Prerequisites:** notebooks 01 to 03.
 # **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Every run here uses a **scripted manager** (no model, no network), so the outputs are the same everywhere. The
+# Every run here uses a **scripted manager**, so outputs are the same everywhere. The
 # railway picture, the rule for broken listeners and the trace file come from the article "The State and Observer
 # Patterns in a Python Agent Loop" (its author is not named in the copy used here).
 
 # %% [markdown]
 # ## The picture: a railway station
 #
-# The announcer says "train 12627 arriving on platform 3", not knowing who is listening. With an empty platform
-# the train still arrives on time, and hearing the announcement does not change its timetable (tested below). Our
+# The announcer says "train 12627 arriving on platform 3", not knowing who listens. With an empty platform the
+# train still arrives on time, and hearing the announcement does not change its timetable (tested below). Our
 # agent loop is the announcer; "the model replied" is an announcement; a logger, a recorder and a trace file are
 # people on the platform.
 
@@ -100,8 +100,7 @@ reveal(guess_errands, accounts.errands, "errands accounts counted")
 
 
 # %% [markdown]
-# The announcer never asked who was listening, and the empty platform changed nothing. That is the Observer
-# pattern. But each listener sorts with `if event == ...`: the sticky-note rulebook of notebook 02, copied into
+# The announcer never asked who listens; the empty platform changed nothing. That is the Observer pattern. But each listener sorts with `if event == ...`: the sticky-note rulebook of notebook 02, copied into
 # every listener. The cost: a colleague's listener counts errands too, but spells the event as they remember it.
 
 # %%
@@ -111,9 +110,12 @@ class Auditor(Accounts):
             self.errands += 1
 
 
-auditor = Auditor()
-tiny_run(four_round_manager(), registry, QUESTION, [auditor])
-print("auditor counted errands:", auditor.errands, "| errors raised: none")
+auditor, caught = Auditor(), []
+try:  # would the misspelt event make anything complain?
+    tiny_run(four_round_manager(), registry, QUESTION, [auditor])
+except Exception as error:
+    caught.append(repr(error))
+print("auditor counted errands:", auditor.errands, "| errors caught:", caught or "none")
 
 
 # %% [markdown]
@@ -121,8 +123,8 @@ print("auditor counted errands:", auditor.errands, "| errors raised: none")
 #
 # ## The idea, inline: one method per announcement
 #
-# Give the platform a base class with one method per announcement, each doing nothing. A listener overrides what it
-# cares about; the announcer calls the method by name. The list of announcements lives in one place, so a typo
+# Give the platform a base class with one do-nothing method per announcement. A listener overrides what it cares
+# about; the announcer calls the method by name. The list of announcements lives in one place, so a typo
 # *can* be found: `unknown_hooks` below compares a listener's `on_` methods with the base class's.
 
 # %%
@@ -157,11 +159,11 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 # %% [markdown]
 # ## The package's version: `Observer`
 #
-# `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run (and more
-# for graph runs, in notebooks 07 and 08); `HOOKS` is the one list of them. The `Agent` announces in this order:
+# `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run (graph runs
+# add more); `HOOKS` is the one list of them. The `Agent` announces in this order:
 # `on_run_start`, then per model call `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and
 # `on_tool_return`, and finally `on_finish(answer, reason)`. A failing tool adds some (below);
-# `on_memory_call` comes only from notebook 10's summarising memory.
+# `on_memory_call` comes from notebook 10's memory.
 
 # %%
 show_hooks()  # each of HOOKS with its arguments and its docstring's first line (lessons/platform.py)
@@ -186,7 +188,7 @@ assert typo.returns == 0 and not warned and unknown_hooks(typo, base=Observer) =
 
 # %% [markdown]
 # Zero, and no warning: **the package does not check**. `unknown_hooks` against the package's base class names
-# the typo (a cell after exercise 04.1 runs it on yours).
+# the typo (a cell after 04.1 runs it on yours).
 #
 # ## Listener 1: `ConsoleLogger`, for a person reading along
 #
@@ -241,8 +243,7 @@ assert [e["event"] for e in after_reply] == ["tool_call", "tool_error", "tool_re
 
 # %% [markdown]
 # The failing slip is announced three times: `tool_call`, `tool_error` (with the exception), then `tool_return`
-# with the error answer slip that keeps the folder valid. The `get_weather` slip never started: no `tool_call`,
-# only its "not run" answer slip.
+# with the error answer slip. The `get_weather` slip never started: only its "not run" answer slip.
 
 # %% [markdown]
 # ## Listener 3, by your hand: a file that outlives the run
@@ -260,8 +261,9 @@ assert [e["event"] for e in after_reply] == ["tool_call", "tool_error", "tool_re
 #
 # Write `JsonLinesListener(path)`: an `Observer` that follows the three rules. Besides `"event"`, a `step_start`
 # line carries `"step"`; a `tool_call` line `"name"` and `"arguments"`; a `tool_return` line `"name"` and
-# `"content"`; a `finish` line `"answer"` and `"reason"`. (`import json`, then `json.dumps(a_dict)` turns a dict into
-# one line of text; each hook's arguments are in the `HOOKS` printout above.) The check runs your listener on runs
+# `"content"`; a `finish` line `"answer"` and `"reason"`; a `tool_error` line needs only its `"event"`.
+# (`import json`; `json.dumps(a_dict)` turns a dict into one line of text; each hook's arguments are in the `HOOKS` printout
+# above.) The check runs your listener on runs
 # this notebook never shows, peeking at the file mid-run. It refuses a listener that lets the package's
 # `EventRecorder` or `TraceRecorder` hear the run, or has its `event_dict` spell each line: choosing what each line
 # says is the exercise.
@@ -387,8 +389,7 @@ assert isinstance(strict.observers, tuple)  # made when the agent is built: nobo
 # %% [markdown]
 # ## Everybody on one platform
 #
-# The console logger, the recorder, a trace file, the meddler and the broken one, each with an arrow for every
-# announcement it overrides:
+# Every listener above, with an arrow for every announcement it overrides:
 
 # %%
 broken = Broken()
@@ -423,8 +424,8 @@ check("04.3", ToolLedger)
 # ## Watching a run live: `FolderView` and `CardTimeline`
 #
 # Two listeners draw notebook 03's two meanings of "state" as the run happens: `FolderView` the folder (it only
-# grows), `CardTimeline` the card in hand. `SlowManager` (in `lessons/platform.py`) waits a quarter of a second
-# before each reply, so you can watch the cards flip.
+# grows), `CardTimeline` the card in hand. `SlowManager` (`lessons/platform.py`) waits a quarter second before each
+# reply, so you can watch the cards flip.
 #
 # **Predict first:** the three-round manager again. How many cards will the timeline hold when the run is over,
 # counted in time order, the last one included?
@@ -457,10 +458,9 @@ assert all(span.seconds >= 0.25 for span in spans if span.kind == "calling-model
 # ## A real run, read back from its trace
 #
 # `CardTimeline.from_trace(path)` draws a recorded run, timed by the trace's timestamps. The traces under
-# `data/experiments/` are of **real** runs of the course's local models; nothing in them is scripted.
-# This one is **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp). Its definition is `finish-right`,
-# variant "worked example": a short exchange on two other cities sits in the folder before the question. It is
-# run #10: temperature 0.7, seed 110, at most 6 model calls. Notebook 05 reads this run line by line.
+# `data/experiments/` are of **real** runs of the course's local models. This one is **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp). Its definition is `finish-right`,
+# variant "worked example": an exchange on two other cities precedes the question. Run #10:
+# temperature 0.7, seed 110, at most 6 model calls.
 
 # %%
 REAL = Path("../data/experiments/finish-right/gemma3-270m/traces/worked-example-10.jsonl")
@@ -471,12 +471,12 @@ real_events = read_trace(REAL, run=1)
 model_waits, tool_waits = call_waits(real_events)  # how long each model call and each tool took (lessons/platform.py)
 model = next(e["model"] for e in real_events if e["event"] == "model_reply")
 print(f"model: {model} | model calls: {len(model_waits)}, each took {min(model_waits):.1f} s to "
-      f"{max(model_waits):.1f} s; tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1000:.0f} ms")
-assert min(model_waits) > max(tool_waits)
+      f"{max(model_waits):.1f} s; tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1e6:.0f} µs")
+assert max(tool_waits) < 0.001 and min(model_waits) > 1  # seconds a model call, under a millisecond a tool
 assert len(real_events[0]["messages"]) == 10 and real_events[-1]["reason"] == "answered"
 
 # %% [markdown]
-# The time went into the model: seconds a call, against milliseconds for a tool. The folder was already 10
+# The time went into the model: seconds a call, against under a millisecond for a tool. The folder was already 10
 # messages long at the start: the system prompt, the worked example's 8, and the question.
 
 

@@ -398,7 +398,7 @@ check("07.3", route_unless_stuck)
 # ## When a run goes wrong inside a node
 #
 # Edit a draft after it passed and `publish` refuses. A node's own exception leaves the engine as itself (a
-# `ValueError` stays a `ValueError`, as on LangGraph), carrying where it happened:
+# `ValueError` stays a `ValueError`, as on LangGraph); our engine also attaches where it happened:
 
 # %%
 class Tamperer(BriefNodes):
@@ -449,7 +449,7 @@ assert len(held_path) == step_bound(2)  # the stubborn run with two revisions, 8
 # The longest legal run of the brief is the stubborn writer's: `2 * max_revisions + 4` supersteps (`step_bound`).
 #
 # LangGraph's bound is `recursion_limit`, passed per run in `config`; it counts one superstep more, since START runs
-# as a step there. Ask it (skipped without LangGraph):
+# as a step there. Ask it:
 
 # %%
 if LangGraphStateGraph is None:

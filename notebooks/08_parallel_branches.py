@@ -41,7 +41,7 @@ print("the brief's reducers:", reducers_of(BriefState))
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# `collect` looks up the cities one after another, though the lookups don't depend on each other. A *fan-out*
+# `collect` looks up the cities one after another, though no lookup needs another. A *fan-out*
 # (several edges out of one node) runs them at once, and a *join* (one edge from several nodes) waits for all.
 #
 # The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
@@ -79,8 +79,8 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# A simplification: `done` keeps every node that ran in the whole run, right for a join reached once, as in the
-# brief, but wrong for a join inside a loop (08.2 fixes it).
+# A simplification: `done` keeps every node that ran in the whole run: right for a join reached once, as in the
+# brief, wrong for a join inside a loop (08.2).
 
 
 # %% [markdown]
@@ -112,8 +112,8 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
 _ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
 
 # %% [markdown]
-# With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop refuses, naming
-# both nodes; both engines refuse too, ours naming the nodes, LangGraph only the key. The fix is a reducer, as
+# With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop and both
+# engines refuse; ours name the nodes, LangGraph only the key. The fix is a reducer, as
 # `BriefState`'s `readings` has:
 
 # %%
@@ -167,7 +167,7 @@ print("readings:", [r["city"] for r in final["readings"]], "| status:", final["s
 
 # %% [markdown]
 # Three collecting nodes share superstep 1: eight node executions in six supersteps. The readings arrive in merge
-# order (by node name), not the cities' order.
+# order (by node name).
 #
 # ## The parallel brief on the real LangGraph, and on ours
 #
@@ -196,9 +196,10 @@ _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph
 #
 # `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
 # `run_looping_supersteps(graph, state)`: the same loop, return and `max_steps` bound, except that a join target
-# starts only once each of its sources has run **since that join last started**. The check loops through an uneven
-# join, two joins and the brief; `run_supersteps` fails it, as does an engine hand-off. Hint: per join, keep
-# the sources run since it last started; empty that set when the join runs.
+# starts only once each of its sources has run **since that join last started**; a source that runs in the same
+# superstep as its join counts for the join's next pass. The check tries an uneven join, two joins, a source
+# beside its join and the brief; `run_supersteps` fails it. Hint: per join, keep the sources run since it last
+# started; empty that set as the join starts, before its superstep runs.
 
 # %%
 def run_looping_supersteps(graph, state):
@@ -262,7 +263,7 @@ else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgr
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently | run one after another, by node name; merged in that order (the same order our comparison saw LangGraph use) |
+# | Nodes of one superstep | may run concurrently | run one after another, by node name; merged in that order (as our comparison saw LangGraph do in these runs) |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).
@@ -296,7 +297,7 @@ print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipp
 #    readings of one city, the later one wins, in the first one's place;
 # 3. return a new list: never change `old` or `new` (the engine may still hold them).
 #
-# The check calls it on lists of its own, then runs the brief with it on worksheets holding stale readings.
+# The check calls it on lists of its own, then runs the brief with it on stale worksheets.
 
 # %%
 def latest_per_city(old, new):
@@ -307,7 +308,7 @@ def latest_per_city(old, new):
 check("08.3", latest_per_city)
 
 # %% [markdown]
-# The notebook's own reducer (loaded unprinted) on the same stale start, over a worksheet type whose `readings` use it:
+# The notebook's own reducer (loaded unprinted) on the same stale start, as the `readings` reducer:
 
 # %%
 FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),
@@ -372,7 +373,7 @@ answer_q3 = ...  # a number
 check("08.Q3", answer_q3)
 
 # %%
-answer_q5 = {"supersteps": None, "collect_city": None}  # fill in two numbers
+answer_q5 = ...  # a dict of two numbers: {"supersteps": ..., "collect_city": ...}
 
 # %%
 check("08.Q5", answer_q5)

@@ -11,7 +11,7 @@
 # (graphs) and 10 (what a memory reads each round).
 # **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Every run here is **scripted** (no model, no network), and each scripted model says so in its name. Plan-and-execute
+# Every run here is **scripted**, and each scripted model says so in its name. Plan-and-execute
 # and its three roles come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
 
 # %%
@@ -37,7 +37,7 @@ print("the running question:", QUESTION)
 # ## Part 1 · A helper agent behind one tool
 #
 # A helper is a second agent with its own tools, folder and step limit; the manager asks it as it calls any tool. The
-# first version most people write is a tool function that runs the helper. This helper's scripted model
+# usual first version is a tool function that runs the helper. This helper's scripted model
 # (`looping_manager`) never stops asking for errands, so it hits its `max_steps=3`. **Predict first:** will the
 # *manager's* run survive its helper running out of steps?
 
@@ -67,7 +67,8 @@ try:
 except StepLimitReached as error:
     survived = False
     print(f"the manager's run crashed: {type(error).__name__}: {error}")
-print("the manager's last answer slip:", manager.memory.messages()[-1].content)
+last = manager.memory.messages()[-1]  # the answer slip: the ToolMessage that answered the manager's call
+print(f"the manager's last answer slip (the {type(last).__name__}):", last.content)
 reveal(guess_manager_survives, survived, "the manager's run survived")
 
 
@@ -119,8 +120,7 @@ def ask_twice(template, task):
 check("11.1", ask_twice)
 
 # %% [markdown]
-# A second chance is a bet. The notebook's own `ask_twice` (loaded from the solutions, not shown) on a helper that
-# never finishes:
+# A second chance is a bet. The notebook's own `ask_twice` (loaded unshown) on a helper that never finishes:
 
 # %%
 notebook_ask_twice = reference("11.1")
@@ -134,7 +134,7 @@ assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 #
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (with its listeners and `max_steps`), every call runs a fresh copy on an empty folder, the tool takes one argument,
-# `task`, and `.subagent.runs` records each delegation. Of the failures inside the helper,
+# `task`, and `.subagent.runs` records each delegation. Of the helper's failures,
 # it turns only the step limit into a note, as yours does (what it does with a bad `task` is question 2).
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
@@ -163,8 +163,7 @@ print("\nthe manager answered:", result["answer"])
 reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model calls, manager and helper")
 
 # %% [markdown]
-# The manager reads one slip per task, but the helper's calls are real calls: a delegation is cheap to read, not to
-# run.
+# The manager reads one slip per task, but the helper's calls are real: a delegation is cheap to read, not to run.
 #
 # ## Part 2 · Plan first, then execute
 #
@@ -325,8 +324,7 @@ assert len(executor.calls) == 2 * 3 + 1  # three steps with tools (two calls eac
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
 # %% [markdown]
-# Twice the loop's calls. Does each call at least read less? Words read per call, by notebook 10's
-# `word_count` rule:
+# Twice the loop's calls. Does each call at least read less? Words read per call (notebook 10's `word_count`):
 
 # %%
 react_llm = four_round_manager()
@@ -335,7 +333,7 @@ react_reads, plan_reads = compare_reads(react_llm, planner, executor)  # each ca
 assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_reads)
 
 # %% [markdown]
-# On a task this small the plan loses on every count: each step's agent re-reads the task, its instructions and the
+# On a task this small the plan loses: each step's agent re-reads the task, its instructions and the
 # results so far, so even its largest read is bigger than the loop's. What it buys is not tokens (question 5).
 #
 # Here the planner puts a city with no teaching data second; that step's agent tries until its `max_steps`, and

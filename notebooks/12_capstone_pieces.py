@@ -1,8 +1,8 @@
 # %% [markdown]
 # # 12 · Capstone, part 1: the pieces
 #
-# The capstone is an agent, for a task the course has not shown you, made of pieces you write yourself. This
-# notebook sets the task and builds the pieces; notebook 13 puts them together:
+# The capstone is an agent for a task the course has not shown you, made of pieces you write yourself. This
+# notebook builds the pieces; notebook 13 puts them together:
 #
 # - a **memory window** that keeps the question in view and never splits a `ToolCall` from its `ToolMessage`
 #   (notebook 10);
@@ -12,7 +12,7 @@
 #
 # **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Every run here is **scripted** (no model, no network).
+# Every run here is **scripted**.
 
 # %%
 import json
@@ -32,14 +32,14 @@ from lessons.predict import reveal
 #
 # > *"What does a coffee cost in Rome and in Osaka, in US dollars?"*
 #
-# Two tools, on fixed teaching prices and rates (made up, so every run prints the same; not live data):
+# Two tools, on fixed, made-up teaching prices and rates:
 #
 # - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
 # - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
 #
 # The system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
 # calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
-# in one reply. Here is what the model is handed: the system prompt, and each tool's schema.
+# in one reply. What the model is handed, the system prompt and each tool's schema:
 
 # %%
 tools = price_tools()
@@ -66,7 +66,7 @@ reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.me
 # %% [markdown]
 # ### Pieces you will need
 #
-# Signatures only, from earlier notebooks:
+# Signatures, from earlier notebooks:
 #
 # - `ToolCall(id, name, arguments)`, one request for a tool; a reply's are `reply.tool_calls` (empty when it answers).
 # - `ToolMessage(content, tool_call_id, name=None, is_error=False)`, the answer to one `ToolCall`.
@@ -78,13 +78,12 @@ reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.me
 # - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
 #   [targets])` and `.compile(max_steps=N)` (N counts supersteps); `graph.invoke(state)` returns the last state.
 #
-# That run used the package's `Agent`. From here on you build your own, piece by piece.
+# That run used the package's `Agent`; from here on you build your own.
 #
 # ## Piece 1 · A window that keeps the question
 #
-# Each model call reads every message of the run again (notebook 10). A window reads only the newest messages.
-# Here is the plainest one, on the run above (without its system prompt; `show_messages` prints one line a
-# message):
+# Each model call reads the whole run again (notebook 10). A window reads only the newest messages.
+# The plainest one, on the run above (without its system prompt; `show_messages` prints a line a message):
 
 # %%
 run_folder = agent.memory.messages()[1:]   # the question, then everything after it
@@ -101,8 +100,7 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 # %% [markdown]
 # Two things went wrong: the window starts with a `ToolMessage` whose `ToolCall` is gone (OpenAI's API refuses
 # such a request: a message of role `tool` must answer an earlier one with `tool_calls`), and the **question is
-# gone**. The package's `LastN` fixes the first (it moves its start back to whole
-# exchanges), not the second.
+# gone**. The package's `LastN` fixes the first (it starts on a whole exchange), not the second.
 #
 # ### Exercise 12.1: a window that pins the question
 #
@@ -138,7 +136,7 @@ except ToolArgsError as e:
     print("ToolArgsError:", e)
 
 # %% [markdown]
-# The model can fix that, if told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the service
+# The model can fix that if told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the service
 # is not (`broken_tools()` is this task's tools with the rate service down).
 
 # %%
@@ -148,7 +146,9 @@ except ConnectionError as e:
     print("ConnectionError:", e)
 
 # %% [markdown]
-# On a branch, an exception is worse than in notebook 03 (piece 4 shows why), so the errand never raises. Third, new: a **flaky** service, which drops a request now and then; the same request a moment later works.
+# On a branch, an exception is worse than in notebook 03 (piece 4 shows why), so the errand never raises.
+#
+# Third, new: a **flaky** service, which drops a request now and then; the same request a moment later works.
 
 # %%
 requests = []  # one entry per request the service gets
@@ -182,15 +182,15 @@ for attempt in (1, 2):
 #
 # - if `registry.run(call)` works, its answer;
 # - if it raises `ToolArgsError` (the model's mistake), answer at once, with no second try (the same call would
-#   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True` (the
-#   template of LangGraph's `ToolNode`, with the plain text where it puts `repr(error)`);
+#   fail the same way): the text `f"Error: {error}\n Please fix your mistakes."`, with `is_error=True` (LangGraph's
+#   `ToolNode` template, with the plain text for its `repr(error)`);
 # - if it raises any other exception (the tool broke), run the call **once more**: if the second try works, its
 #   answer; if it fails again, the text `f"Error: tool failed twice: {error}"` (the second error), with
 #   `is_error=True`.
 #
 # The check refuses an errand that calls the package's `registry.answer` or its helpers `fix_answer` and
-# `error_answer`. It counts how often your errand runs each tool, on `ToolCall`s you have not seen, a flaky service
-# and a service that stays down.
+# `error_answer`. It counts how often your errand runs each tool, on unseen `ToolCall`s, a flaky service
+# and one that stays down.
 
 # %%
 def errand(registry, call):
@@ -203,16 +203,17 @@ check("12.2", errand)
 # %% [markdown]
 # ## Piece 3 · The price log
 #
-# An observer hears a run through its hooks (notebook 04): subclass `Observer`, override the hooks you care about.
+# Subclass `Observer` and override the hooks you care about (notebook 04).
 # A `ToolMessage` holds the tool's text and its `ToolCall`'s id, not the arguments: those came earlier, in
 # `on_tool_call`, under the same id.
 #
 # ### Exercise 12.3: `PriceLog(path)`, this task's log
 #
-# Write an observer that **appends** JSON Lines to the file at `path`, one line at a time (so a run that crashes
-# keeps the lines it wrote, and a file that held lines keeps them):
+# Write an observer that **appends** JSON Lines to the file at `path`, one line at a time (a crash keeps the lines
+# written; a file that held lines keeps them):
 #
-# - for every `ToolMessage`: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`: the tool's name, the
+# - for every `ToolMessage`: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`: the tool's name
+#   (every `ToolMessage` here has its `name`, errors too), the
 #   arguments of the `ToolCall` with the same id (or `None` if no hook heard that call), the answer's text, and its
 #   `is_error`;
 # - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
@@ -220,8 +221,8 @@ check("12.2", errand)
 #
 # One observer may hear several runs: each finish line counts its own, and `ToolCall` ids start again each run
 # (`call_1_1` can come back with other arguments). The check starts from a file that already holds a line and runs
-# four unseen questions through the package's `Agent` with one `PriceLog` listening: one whose tool breaks, one whose
-# model does not answer. A `PriceLog` that keeps the package's `EventRecorder` or
+# four unseen questions through the package's `Agent` with one `PriceLog` listening, one with a broken tool, one
+# whose model never answers. A `PriceLog` that keeps the package's `EventRecorder` or
 # `TraceRecorder` inside is refused.
 
 # %%
@@ -239,8 +240,8 @@ check("12.3", PriceLog)
 # %% [markdown]
 # ## Piece 4 · The router: one branch per `ToolCall`
 #
-# The agent is a graph over this state (notebook 07). Two fields **add** (a reducer), so that the branches of one
-# superstep can all write to them.
+# The agent is a graph over this state (notebook 07); two fields **add** (a reducer), so that one superstep's
+# branches can all write to them.
 
 # %%
 class PriceState(TypedDict):
@@ -308,8 +309,8 @@ except TimeoutError as e:
 reveal(guess_squares, reached[-1]["squares"], "the squares of the last state reached", gated=True)
 
 # %% [markdown]
-# When one node of a superstep raises, the graph merges nothing of that superstep: the branches for 3 and 4 ran,
-# but their squares are lost with the failed one.
+# When one node of a superstep raises, the graph merges nothing of that superstep: the squares of 3 and 4 are lost
+# with the failed branch.
 
 # %% [markdown]
 # ### Exercise 12.4: `route(state)`, after the model node
@@ -317,12 +318,12 @@ reveal(guess_squares, reached[-1]["squares"], "the squares of the last state rea
 # The model node (yours, in notebook 13) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
 # `calls_left`. Write the router that runs after it:
 #
-# - if `state["stopped"]` is set, the run is over: return `END`;
+# - if `state["stopped"]` is set: return `END`;
 # - if `calls_left` is below zero, the batch does not fit the budget: return `"give_up"` (a budget spent exactly
 #   is not overspent);
 # - otherwise, one `Send("errand", {"call": call})` per `ToolCall` of the last message, in their order.
 #
-# The check hands your router states you have not seen, some with earlier exchanges in `messages`.
+# The check hands your router unseen states, some with earlier exchanges.
 
 # %%
 def route(state):
@@ -333,14 +334,20 @@ def route(state):
 check("12.4", route)
 
 # %% [markdown]
+# ## What is still open
+#
+# - **A window by size.** Yours counts messages: one huge tool answer is read whole while it is recent.
+# - **Retries that wait.** Your errand asks again at once; a service down for a while needs a pause between tries.
+
+# %% [markdown]
 # ## Questions
 #
 # Three of them have a check cell; the answers are in the solutions.
 #
 # 1. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
-# whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads. What is its
-# final answer? **A:** `"Oslo: 3.29 USD, Rome: 2.70 USD, Osaka: 2.51 USD"`; **B:** `"I lost track of the
-# prices."`; **C:** it asks for the prices again.
+# whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads, and says
+# "I lost track of the prices." when it cannot tell which city a price came from. Its final answer? **A:**
+# `"Oslo: 3.29 USD, Rome: 2.70 USD, Osaka: 2.51 USD"`; **B:** that line; **C:** it asks for the prices again.
 
 # %%
 q1 = ...  # "A", "B" or "C"
@@ -374,5 +381,4 @@ check("12.Q3", q3)
 #
 # 5. What would happen if your window kept a `ToolMessage` but not the reply that holds its `ToolCall`?
 #
-# **Next, notebook 13:** the agent, a graph of these four pieces, checked on held-out questions and two recorded
-# runs of real models.
+# **Next, notebook 13:** the agent, a graph of these four pieces, checked on held-out questions and real runs.

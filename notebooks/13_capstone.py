@@ -93,8 +93,9 @@ class PriceState(TypedDict):
 #   3. per `ToolCall` that runs: `on_tool_call(call)` before the errand, `on_tool_return(message)` after it;
 #   4. per refused `ToolCall`: only `on_tool_return(message)`, as it never runs (as in the package's `Agent`);
 #   5. `on_finish(answer, reason)` once, at the end.
-# - **Supersteps.** A run of `max_steps` model calls needs `2*max_steps+1` supersteps (count them above): give
-#   `compile(max_steps=...)` that room, as it counts supersteps, not model calls.
+# - **Supersteps.** The answered run above makes 3 model calls in `2*3-1` supersteps; a run stopped at the ceiling
+#   also runs its last batch and then one model node that stops it: `2*max_steps+1` (the cell after the check counts
+#   them). Give `compile(max_steps=...)` that room, as it counts supersteps, not model calls.
 
 # %% [markdown]
 # **Yours to choose** (the check judges only what a run does): what each node returns (the graph needs a model
@@ -151,6 +152,10 @@ final = graph.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_
                       "stopped": None})
 assert [", ".join(ran) for ran in graph.steps] == ["model", "errand, errand", "model", "errand, errand", "model"]
 assert (final["stopped"], final["messages"][-1].content) == ("answered", "Rome: 1.40 USD, Osaka: 2.97 USD")
+never_stops = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 9, name="scripted: never stops")
+stuck = ours.PriceAgent(never_stops, price_tools(), SYSTEM_PROMPT, max_steps=3).graph()  # stopped at the ceiling: 2*3+1
+stuck.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8, "stopped": None})
+assert [", ".join(ran) for ran in stuck.steps][-3:] == ["model", "errand", "model"] and len(stuck.steps) == 2 * 3 + 1
 print(graph.draw_ascii())
 
 # %% [markdown]
@@ -228,8 +233,8 @@ check("13.3", right_instead)
 # %% [markdown]
 # Gemma's third reply, with no `ToolCall`s, is the placeholder `<your answer>`, copied from the reply format the
 # local adapter shows after the tools (`message: <your answer>`). The agent counts any reply without `ToolCall`s
-# as an answer, so that run ends `"answered"`: it could not tell Gemma's placeholder from an answer. To refuse
-# one, the model node could test the reply's text for that blank before ending `"answered"`:
+# as an answer, so that run ends `"answered"`: it could not tell Gemma's placeholder from an answer. A test that
+# tells that blank from an answer:
 
 # %%
 def is_placeholder(text):  # the reply format's blank, copied instead of filled
@@ -333,5 +338,5 @@ class RefusePlaceholders(PriceAgent):
 check("13.Q4", RefusePlaceholders)
 
 # %% [markdown]
-# 5. The final check replays two real runs on top of its scripted ones. What can a replay catch that the scripted
-# manager never would?
+# 5. The final check replays two real runs on top of its scripted ones. What could an agent get wrong in the
+# messages it sends that passes every scripted run but fails the replay?

@@ -15,11 +15,17 @@ from mingraph_lite.course.brief import BriefNodes, BriefState
 from mingraph_lite.graph import END, START, StateGraph
 
 
+def _lines(function: Any, text: str) -> list[str]:
+    """The lines of ``function``'s own code that hold ``text``: the LangGraph calls a printout stands for."""
+    return [line.strip() for line in inspect.getsource(function).splitlines() if text in line and "print" not in line]
+
+
 def show_recursion_limits(builder: Any, state: dict, limits: tuple[int, ...] = (6, 7)) -> list[int]:
     """Run a LangGraph builder under each recursion_limit, then once with a checkpointer; print and return its steps."""
     from langgraph.checkpoint.memory import InMemorySaver  # keeps one snapshot per superstep, with its number
     from langgraph.errors import GraphRecursionError
 
+    print("the LangGraph calls:", *_lines(show_recursion_limits, ".invoke("), sep="\n  ")
     for limit in limits:
         try:
             builder.compile().invoke(state, config={"recursion_limit": limit})
@@ -80,6 +86,7 @@ def overwrite_clears(state: dict) -> list | None:
     clearing = LangGraphStateGraph(BriefState).add_node("clear", lambda state: {"events": Overwrite([])})
     clearing.add_edge(START, "clear")
     cleared = clearing.compile().invoke({**state, "events": ["collected", "wrote draft"]})
+    print("LangGraph's node:", *_lines(overwrite_clears, "Overwrite([])}"))
     print("LangGraph, Overwrite([]) on the events field:", cleared["events"])
     return cleared["events"]
 

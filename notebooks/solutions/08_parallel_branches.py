@@ -140,6 +140,20 @@ def run_looping_supersteps(graph, state):
     return _loop(graph, state, ready)
 
 
+def run_forgets_beside_the_join(graph, state):  # empties a join's set after the superstep it ran in
+    arrived = {}
+
+    def ready(graph, triggered):
+        for node, target in triggered:
+            arrived.setdefault(target, set()).add(node)
+        active = {target for _, target in triggered if arrived[target] >= graph["joins"].get(target, set())}
+        for node, _ in triggered:
+            arrived.pop(node, None)  # a source that ran beside this join is forgotten with it
+        return active
+
+    return _loop(graph, state, ready)
+
+
 def run_remembers_the_whole_run(graph, state):  # the notebook's run_supersteps: done never forgets
     done = set()
 
@@ -355,6 +369,7 @@ WRONG = {
              (collect_city_wraps_collect_one, "your node calls collect_one")],
     "08.2": [(run_remembers_the_whole_run, "next to one of its sources"),
              (run_remembers_one_superstep, "never started"),
+             (run_forgets_beside_the_join, "counts for the join's next pass"),
              (run_forgets_every_join, "Forget only the sources of the join that started"),
              (run_without_a_bound, "run exactly max_steps supersteps"),
              (run_on_the_package, "hands the work to an engine"),

@@ -359,3 +359,25 @@ def test_show_messages_prints_one_line_a_message_naming_each_toolcall_and_its_an
     lines = capsys.readouterr().out.splitlines()
     assert lines == ["  user      q?", "  assistant asks for get_price{'item': 'tea', 'city': 'Oslo'} [c1]",
                      "  tool      ToolMessage for [c1]: Oslo tea: 35 NOK"]
+
+
+def test_every_tool_message_in_12_3s_runs_carries_its_tools_name():
+    """Notebook 12.3's spec says so: a listener may read the name off every ToolMessage, error answers included."""
+    import contextlib
+
+    from lessons.exercises.nb12 import _log_runs
+    from mingraph_lite import Observer
+
+    class Names(Observer):
+        def __init__(self):
+            self.heard = []
+
+        def on_tool_return(self, result):
+            self.heard.append((result.name, result.is_error))
+
+    names = Names()
+    for llm, registry, question, ceiling in _log_runs():
+        with contextlib.suppress(StepLimitReached, ConnectionError):
+            Agent(llm, registry, SYSTEM_PROMPT, observers=[names], max_steps=ceiling, strict=True).run(
+                {"question": question})
+    assert any(error for _, error in names.heard) and all(name for name, _ in names.heard)

@@ -50,6 +50,7 @@ def test_recursion_limit_is_max_steps_plus_one_and_the_snapshots_number_the_step
     steps = show_recursion_limits(builder, initial_state(["Tokyo", "Paris"]), limits=(6, 7))
     shown = capsys.readouterr().out
     assert "recursion_limit=6: GraphRecursionError" in shown and "recursion_limit=7: finished" in shown
+    assert 'invoke(state, config={"recursion_limit": limit})' in shown  # the LangGraph call, printed
     assert steps == list(range(-1, 7))
 
 
@@ -95,7 +96,9 @@ def test_uneven_joins_prints_who_ran_and_without_the_join_write_runs_twice_on_ou
 def test_overwrite_clears_a_reducer_field_on_langgraph(capsys):
     pytest.importorskip("langgraph")
     assert overwrite_clears(initial_state(["Tokyo"])) == []
-    assert "Overwrite([]) on the events field: []" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Overwrite([]) on the events field: []" in out
+    assert 'add_node("clear", lambda state: {"events": Overwrite([])})' in out  # the code that did it, printed
 
 
 def test_the_misspelt_field_stops_our_engine_and_langgraph_drops_it(capsys):

@@ -191,6 +191,22 @@ def _two_joins() -> dict[str, Any]:
             "max_steps": 6}
 
 
+def _beside() -> dict[str, Any]:
+    """START -> p, s, t; p -> s again; j waits for s and t: s runs beside j, then t, then j starts a second time."""
+    nodes = {name: _node(name) for name in ("p", "s", "t")}
+    nodes["j"] = lambda state: {"log": ["j"], "laps": state["laps"] + 1}
+    return {"nodes": nodes, "edges": {START: ["p", "s", "t"], "p": ["s"], "s": ["j"], "t": ["j"]},
+            "routers": {"j": (lambda state: "again" if state["laps"] < 2 else "stop", {"again": "t", "stop": END})},
+            "joins": {"j": {"s", "t"}}, "reducers": {"log": operator.add}, "max_steps": 6}
+
+
+def _check_beside(run: Any) -> None:
+    _, log = _run_loop(run, _beside(), {"log": [], "laps": 0})
+    if [(step, sorted(names)) for step, names in log] != [(1, ["p", "s", "t"]), (2, ["j", "s"]), (3, ["t"]), (4, ["j"])]:
+        raise Hint(f"j waits for s and t; s ran again beside j in superstep 2, then t in 3, and your log was {log}: "
+                   "a source that runs beside its join (after the join started) counts for the join's next pass")
+
+
 def _refuse_engines(run: Any) -> None:
     """An answer whose nodes an engine runs is refused by what happens, however the engine was reached."""
     used = borrowed(run, {"StateGraph", "compile", "invoke", "build_brief_graph"})
@@ -253,6 +269,7 @@ def check_looping(run_looping_supersteps: Any) -> str:
         raise Hint(f"on the parallel brief (no loop through its join) your log was {log}: the brief's join is "
                    "reached once, and should run as with run_supersteps")
     _check_two_joins(run_looping_supersteps)
+    _check_beside(run_looping_supersteps)
     _check_bound(run_looping_supersteps)
     return "each pass waits for the join's sources again; the brief runs as before"
 
