@@ -263,7 +263,7 @@ WRONG = {
              (points_even_with_nothing_older, "nothing older is left to condense"),
              (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
-    "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "leaves more messages to be read word for word"),
+    "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "a tie would need those two differences to cancel"),
               ("cheaper", "answer with one of")],
     "10.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

@@ -279,6 +279,10 @@ def keep_fewer(answer: Any) -> str:
     two, four = two_run.total_tokens, four_run.total_tokens
     truth = choices[0] if two < four else choices[1] if four < two else choices[2]
     lost = _lost(two_run)
+    if answer == "same" and truth != answer:
+        raise Hint("not the same: the two keep a different number of messages word for word, so every agent call "
+                   "after the first condensation reads a different folder, and the summariser runs a different "
+                   "number of times; a tie would need those two differences to cancel exactly")
     if answer != truth:
         raise Hint("the run says otherwise: keep_last=4 leaves more messages to be read word for word on every agent "
                    "call, and over the eleven questions that costs more than the extra summariser runs keep_last=2 "
