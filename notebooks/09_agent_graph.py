@@ -4,12 +4,13 @@
 # **By the end of this notebook you will be able to**
 #
 # - read the agent loop of notebook 01 as a two-node graph, `model` and `tools`, with a router after each;
-# - write a router that stops a model repeating itself, and the node that records why the run stopped;
+# - write a router that stops a model repeating itself, the node that records why the run stopped, and the
+#   graph that wires them in;
 # - predict how many supersteps a replayed real run takes, and check it against the run;
 # - say why a run that reached END is not a run that is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
-# **Time:** about 70 minutes (estimated from length and exercises).
+# **Time:** about 83 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
 #
@@ -168,13 +169,34 @@ told = run_agent_graph(extended, QUESTION)
 print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {told['answer']}")
 
 # %% [markdown]
-# The graph the checks and these cells ran is wired by `agent_with_router` (no exercise's answer: the router and the
-# stopping node come in as arguments). `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n`
-# model calls (a model and a tools superstep per call, then one model visit that finds the budget spent); the
-# `"hold"` node is one more superstep, hence the `+ 1`. The drawing marks with `*` the nodes this run visited:
+# ### Exercise 09.4: wire the three-route graph
+#
+# The checks and the cell above ran your router and node in a graph the course wired. Wire it yourself: write
+# `wire_agent(nodes, router, hold)` that returns a `StateGraph(AgentState)` (not compiled: the check compiles it with
+# the step bound) with three nodes, `"model"` (`nodes.model`), `"tools"` (`nodes.tools`) and `"hold"` (`hold`):
+# START goes to `model`; after `model`, `router` picks `"tools"`, `"repeat"` (to `hold`) or `"end"`; after `tools`,
+# the package's `nodes.route_after_tools` picks `"model"` or `"end"`; `hold` goes to END. Use `add_edge` and
+# `add_conditional_edges(source, router, {label: node})` (notebook 07). The check hands you the package's nodes and
+# its own router and node, and runs your graph beside the course's on the scripted manager (once with a tool budget
+# that stops it) and on the SmolLM2 replay; it refuses a wiring that calls `agent_with_router` or `build_agent_graph`.
 
 # %%
-print(inspect.getsource(agent_with_router))
+from mingraph_lite.graph import END, START, AgentState, StateGraph  # noqa: F401 (for your code below)
+
+
+def wire_agent(nodes, router, hold):
+    raise NotImplementedError  # your code here: builder = StateGraph(AgentState); ...; return builder
+
+
+# %%
+check("09.4", wire_agent)
+
+# %% [markdown]
+# `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n` model calls (a model and a tools
+# superstep per call, then one model visit that finds the budget spent); the `"hold"` node is one more superstep,
+# hence `+ 1` in the bound the check compiles with. The drawing marks with `*` the nodes the SmolLM2 run above visited:
+
+# %%
 print(extended.draw_ascii(highlight=True))
 
 # %% [markdown]
