@@ -4,12 +4,13 @@
 # **By the end of this notebook you will be able to**
 #
 # - read the agent loop of notebook 01 as a two-node graph, `model` and `tools`, with a router after each;
-# - write a router that stops a model repeating itself, and the node that records why the run stopped;
+# - write a router that stops a model repeating itself, the node that records why the run stopped, and the
+#   graph that wires them in;
 # - predict how many supersteps a replayed real run takes, and check it against the run;
 # - say why a run that reached END is not a run that is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
-# **Time:** about 68 minutes (estimated from length and exercises).
+# **Time:** about 83 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
 #
@@ -168,37 +169,66 @@ told = run_agent_graph(extended, QUESTION)
 print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {told['answer']}")
 
 # %% [markdown]
-# The graph the checks and these cells ran is wired by `agent_with_router` (no exercise's answer: the router and the
-# stopping node come in as arguments). `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n`
-# model calls (a model and a tools superstep per call, then one model visit that finds the budget spent); the
-# `"hold"` node is one more superstep, hence the `+ 1`. The drawing marks with `*` the nodes this run visited:
+# ### Exercise 09.4: wire the three-route graph
+#
+# The checks and the cell above ran your router and node in a graph the course wired. Wire it yourself: write
+# `wire_agent(nodes, router, hold)` that returns a `StateGraph(AgentState)` (not compiled: the check compiles it with
+# the step bound) with three nodes, `"model"` (`nodes.model`), `"tools"` (`nodes.tools`) and `"hold"` (`hold`):
+# START goes to `model`; after `model`, `router` picks `"tools"`, `"repeat"` (to `hold`) or `"end"`; after `tools`,
+# the package's `nodes.route_after_tools` picks `"model"` or `"end"`; `hold` goes to END. Use `add_edge` and
+# `add_conditional_edges(source, router, {label: node})` (notebook 07). The check hands you the package's nodes and
+# its own router and node, and runs your graph beside the course's on the scripted manager (once with a tool budget
+# that stops it) and on the SmolLM2 replay; it refuses a wiring that calls `agent_with_router` or `build_agent_graph`.
 
 # %%
-print(inspect.getsource(agent_with_router))
+from mingraph_lite.graph import END, START, AgentState, StateGraph  # noqa: F401 (for your code below)
+
+
+def wire_agent(nodes, router, hold):
+    raise NotImplementedError  # your code here: builder = StateGraph(AgentState); ...; return builder
+
+
+# %%
+check("09.4", wire_agent)
+
+# %% [markdown]
+# `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n` model calls (a model and a tools
+# superstep per call, then one model visit that finds the budget spent); the `"hold"` node is one more superstep,
+# hence `+ 1` in the bound the check compiles with. The drawing marks with `*` the nodes the SmolLM2 run above visited:
+
+# %%
 print(extended.draw_ascii(highlight=True))
 
 # %% [markdown]
-# The other way round: a run that **reached END** is not a run that is right. No `finish-right` run answers our
-# question right (notebook 02 replays later runs that do). This one is **Gemma 3 270M** (Q4_K_M weights, in-process
-# llama.cpp), variant "worked example" (an exchange on two other cities before the question), run #12: temperature
-# 0.7, seed 112, at most 6 model calls, replayed with the worked example on the worksheet:
+# One more replay, on the package's graph. This one is **Gemma 3 270M** (Q4_K_M weights, in-process llama.cpp),
+# variant "worked example" (an exchange on two other cities before the question), run #12: temperature 0.7, seed
+# 112, at most 6 model calls, replayed with the worked example on the worksheet.
+#
+# **Predict first:** its `stop_reason` (one of the package graph's four: `"answered"`, `"step limit"`,
+# `"tool budget"`, `"tool failed"`), and whether its answer is right (Paris 64 °F and Tokyo 75 °F in it).
+
+# %%
+guess_gemma_stop = ...   # "answered", "step limit", "tool budget" or "tool failed"
+guess_gemma_right = ...  # True or False
 
 # %%
 from lessons.exercises.nb09 import replay_worked_example
+from lessons.predict import reveal
 
-outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")
-            for r in csv.DictReader((FINISH / m / "results.csv").read_text(encoding="utf-8").splitlines())}
-assert "right" not in outcomes  # every finish-right run: wrong slip, wrong final reasoning or never finished
 start, ended, closest = replay_worked_example()  # the worked example's messages, then the question, replayed
-print("model:", closest.responses[0].model, "| stop_reason:", ended["stop_reason"], "| model calls:",
-      ended["model_steps"])
-print("answer, its first line:", ended["answer"].splitlines()[0])
+print("model:", closest.responses[0].model, "| model calls:", ended["model_steps"])
+reveal(guess_gemma_stop, ended["stop_reason"], "stop_reason", gated=True,
+       hint="a budget or a failed tool is not the only way to END: what does the model node set when a reply asks "
+            "for no tools?")
+reveal(guess_gemma_right, "64" in str(ended["answer"]) and "75" in str(ended["answer"]), "the answer is right",
+       gated=True, hint="a run that ends is not a run that is right: the answer is text the model wrote")
 
 # %% [markdown]
-# The model mixed in a Spanish word: *convirtió* means "converted". What did its lookups return? The next cell
-# pairs each answer slip of this run with the city its call asked for (a call and its answer share an id).
+# What did it answer, and what did its lookups return? The next cell prints the answer's first line and pairs each
+# answer slip of this run with the city its call asked for (a call and its answer share an id).
 
 # %%
+print("answer, its first line:", ended["answer"].splitlines()[0])
 new = ended["messages"][len(start["messages"]):]  # this run's messages, after the worked example
 city_of = {c.id: c.arguments["city"] for m in new if m.role == "assistant" for c in m.tool_calls}
 print("lookups:", [f"{city_of[m.tool_call_id]}={m.content}" for m in new if m.role == "tool"])
@@ -207,8 +237,15 @@ assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in en
 
 # %% [markdown]
 # Both lookups came back right (Paris 18, Tokyo 24, in Celsius); the reply swapped the cities and called the numbers
-# °F, with no conversion. The graph reached END with `stop_reason` "answered" and a wrong answer: routing decides when
-# a run stops; whether its answer is right needs a check of its own.
+# °F, with no conversion (*convirtió* is Spanish for "converted"). The graph reached END with `stop_reason` "answered"
+# and a wrong answer: routing decides when a run stops; whether its answer is right needs a check of its own. No
+# `finish-right` run of either model answers our question right (notebook 02 replays later runs that do):
+
+# %%
+outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")
+            for r in csv.DictReader((FINISH / m / "results.csv").read_text(encoding="utf-8").splitlines())}
+print("outcomes of every finish-right run:", sorted(outcomes))
+assert "right" not in outcomes  # every finish-right run: wrong slip, wrong final reasoning or never finished
 
 # %% [markdown]
 # **Still open:** a check of the answer itself, as the brief of notebook 07 checks its draft, is not a route of this

@@ -115,7 +115,76 @@ def give_up_as_a_step_limit(state):
     return {**give_up(state), "stop_reason": "step limit"}
 
 
-SOLUTIONS = {"09.1": route_after_model, "09.2": PREDICTION, "09.3": give_up,
+# -- 09.4 -------------------------------------------------------------------------------------------
+def wire_agent(nodes, router, hold):
+    from mingraph_lite.graph import END, START, AgentState, StateGraph
+
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", hold)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    builder.add_edge("hold", END)
+    return builder
+
+
+def wire_tools_straight_back(nodes, router, hold):
+    from mingraph_lite.graph import END, START, AgentState, StateGraph
+
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", hold)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
+    builder.add_edge("tools", "model")
+    builder.add_edge("hold", END)
+    return builder
+
+
+def wire_repeat_to_end(nodes, router, hold):
+    from mingraph_lite.graph import END, START, AgentState, StateGraph
+
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": END, "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    return builder
+
+
+def wire_with_the_package_router(nodes, router, hold):
+    return wire_agent(nodes, nodes.route_after_model, hold)
+
+
+def wire_without_repeat_in_the_map(nodes, router, hold):
+    from mingraph_lite.graph import END, START, AgentState, StateGraph
+
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", hold)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    builder.add_edge("hold", END)
+    return builder
+
+
+def wire_and_compile(nodes, router, hold):
+    return wire_agent(nodes, router, hold).compile()
+
+
+def wire_by_the_course(nodes, router, hold):
+    from lessons.exercises.nb09 import agent_with_router
+
+    return agent_with_router(router, nodes.llm, hold=hold)
+
+
+SOLUTIONS = {"09.1": route_after_model, "09.2": PREDICTION, "09.3": give_up, "09.4": wire_agent,
              "09.Q1": 0, "09.Q4": 3, "09.Q5": "tools"}
 
 WRONG = {
@@ -137,6 +206,12 @@ WRONG = {
              (give_up_says_nothing, "say which call repeated"),
              (give_up_in_place, "changed the worksheet it was handed"),
              (give_up_as_a_step_limit, "not 'repeated call'")],
+    "09.4": [(wire_tools_straight_back, "route_after_tools must decide"),
+             (wire_repeat_to_end, "to the hold node, and hold to END"),
+             (wire_with_the_package_router, "use the router handed in"),
+             (wire_without_repeat_in_the_map, "does not compile"),
+             (wire_and_compile, "return the StateGraph you built, not compiled"),
+             (wire_by_the_course, "this exercise already written")],
     "09.Q1": [(1, "checked for a whole batch before it starts"), (2, "allows one handler, and the first batch asks"),
               (2.0, "a whole number")],
     "09.Q4": [(2, "not before a tools visit"), (6, "allows three model calls, not six"), ("three", "a whole number")],

@@ -172,6 +172,18 @@ def smallest_n_by_trying(history):
             return n
 
 
+def smallest_n_by_trying_a_hidden_window(history):
+    import importlib
+
+    window_class = getattr(importlib.import_module("mingraph_lite"), "Last" + "N")  # out of the static check's sight
+    for n in range(1, len(history) + 1):
+        window = window_class("", n)
+        for message in history[:-1]:
+            window.add(message)
+        if history[2] in window.messages():
+            return n
+
+
 SOLUTIONS = {"10.1": SafeWindow, "10.2": smallest_n, "10.3": summary_points,
              "10.Q2": 8, "10.Q4": "keep_last=2", "10.Q5": "ReplayMismatch"}
 
@@ -256,14 +268,15 @@ WRONG = {
              (smallest_n_counting_the_answer, "counts the final answer too"),
              (smallest_n_without_moving_back, "moves back to that reply"),
              (smallest_n_one_short, "no longer reads the first answer slip"),
-             (smallest_n_by_trying, "tries windows instead of reasoning"), (39, "the function itself")],
+             (smallest_n_by_trying, "tries the package's windows"),
+             (smallest_n_by_trying_a_hidden_window, "a package memory is choosing for you"), (39, "the function itself")],
     "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
              (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
              (points_by_the_core_only, "never condenses right after a reply that asks for tools"),
              (points_even_with_nothing_older, "nothing older is left to condense"),
              (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
-    "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "leaves more messages to be read word for word"),
+    "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "a tie would need those two differences to cancel"),
               ("cheaper", "answer with one of")],
     "10.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

@@ -16,10 +16,8 @@ from lessons.conversation import (
     REAL_QUESTIONS,
     REAL_STRATEGIES,
     RUNS,
-    real_claims,
     real_trace,
     replay_conversation,
-    show_real_claims,
 )
 from mingraph_lite import read_trace
 
@@ -94,31 +92,6 @@ def test_keep_all_reads_more_every_call_while_the_window_stays_flat_and_loses_th
 def test_the_models_first_summary_states_a_temperature_no_tool_returned():
     summaries = [e["message"]["content"] for e in _events("summarise-2-4") if e["event"] == "memory_call"]
     assert summaries and "35 degrees Fahrenheit" in summaries[0] and "35" not in _tool_numbers()
-
-
-def _replays() -> tuple[dict, dict]:
-    folders = {name: [] for name in REAL_STRATEGIES}
-    real = {name: replay_conversation(real_trace(name), name, read=folders[name]) for name in REAL_STRATEGIES}
-    return real, folders
-
-
-def test_every_claim_the_notebook_prints_about_the_real_conversation_holds(capsys):
-    real, folders = _replays()
-    claims = real_claims(real, folders)
-    assert len(claims) >= 12 and all(holds for _, holds in claims), [c for c, holds in claims if not holds]
-    show_real_claims(real, folders)
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == len(claims) and all(line.startswith("\u2713 ") for line in lines)
-
-
-def test_a_claim_fails_when_the_replay_says_otherwise(capsys):
-    real, folders = _replays()
-    run, ends = real["keep-all"]
-    real["keep-all"] = (run, ["finished", *ends[1:]])  # one question that did not run into the limit
-    claims = dict(real_claims(real, folders))
-    assert not claims["every question ran into the limit of 3 model calls"]
-    show_real_claims(real, folders)
-    assert "\u2717 every question ran into the limit" in capsys.readouterr().out
 
 
 def test_the_first_summary_states_numbers_no_tool_returned():

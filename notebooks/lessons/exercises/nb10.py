@@ -219,13 +219,18 @@ def smallest_window(smallest_n: Any) -> str:
         raise Hint("pass the function itself, smallest_n, not a number")
     used = borrowed(smallest_n, {"LastN", "KeepAll", "Summarise", "run_conversation", "safe_start"})
     if used:
-        raise Hint(f"your function calls the package's {used}: that tries windows instead of reasoning where the "
-                   "first answer slip sits. Work it out from the history itself")
+        raise Hint(f"your function calls the package's {used}: that tries the package's windows. Work it out from "
+                   "the history itself, or try windows with a rule you write")
     cases = [("the notebook's conversation", _conversation(QUESTIONS)), *(
         (f"a conversation you have not seen (#{k})", h) for k, h in enumerate(
             [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[2]], 1))]
     for name, history in cases:
-        got = smallest_n(list(history))
+        ran: list[str] = []
+        with _package_reads_watched(ran):
+            got = smallest_n(list(history))
+        if ran:
+            raise Hint(f"while your function ran, the package's {ran[0]}.messages() read a window: a package memory "
+                       "is choosing for you. Work it out from the history, or try windows with a rule you write")
         if not isinstance(got, int) or isinstance(got, bool):
             raise Hint(f"return a whole number of messages, not {got!r}")
         truth = next(n for n in range(1, len(history) + 1) if _reads_first_answer(history, n))
@@ -279,6 +284,10 @@ def keep_fewer(answer: Any) -> str:
     two, four = two_run.total_tokens, four_run.total_tokens
     truth = choices[0] if two < four else choices[1] if four < two else choices[2]
     lost = _lost(two_run)
+    if answer == "same" and truth != answer:
+        raise Hint("not the same: the two keep a different number of messages word for word, so every agent call "
+                   "after the first condensation reads a different folder, and the summariser runs a different "
+                   "number of times; a tie would need those two differences to cancel exactly")
     if answer != truth:
         raise Hint("the run says otherwise: keep_last=4 leaves more messages to be read word for word on every agent "
                    "call, and over the eleven questions that costs more than the extra summariser runs keep_last=2 "
