@@ -80,7 +80,7 @@ check("01.1", schema_of)
 llm = four_round_manager()
 worksheet = Sequence([CallModel(llm, registry, SYSTEM_PROMPT), RunTools(registry), CallModel(llm, registry)]).run({"question": QUESTION})
 print(f"{llm.name}: {len(llm.calls)} model calls; the last still passed:", worksheet["messages"][-1].tool_calls)
-assert "answer" not in worksheet  # the list ran out before the manager answered
+assert "answer" not in worksheet  # the list ran out before the model answered (no tool_calls)
 
 
 # %% [markdown]
@@ -127,7 +127,7 @@ llm = three_round_manager()
 answer, folder = plain_loop(llm, registry, QUESTION)
 actual = {"model calls": len(llm.calls), "errands": sum(len(m.tool_calls) for m in folder if m.role == "assistant")}
 reveal(my_guess, actual, "the three-round manager", gated=True, hint=rounds_hint(my_guess))
-assert answer == plain_loop(four_round_manager(), registry, QUESTION)[0]  # 00's manager: same answer
+assert answer == plain_loop(four_round_manager(), registry, QUESTION)[0]  # 00's four_round_manager: same answer
 
 # %% [markdown]
 # Same answer as 00's manager (the cell checks): **the model decides how many rounds there are**.
