@@ -25,7 +25,7 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
             names.update((c.id, c.name) for c in m.tool_calls)
             calls = [{"function": {"name": c.name, "arguments": arguments_object(c.arguments)}} for c in m.tool_calls]
             entry = {"role": "assistant", "content": m.content, "tool_calls": calls}
-            out.append({key: value for key, value in entry.items() if value})  # our choice: the client keeps ""
+            out.append({key: value for key, value in entry.items() if value})  # the official client drops "" too
         elif isinstance(m, ToolMessage):
             out.append({"role": "tool", "content": m.content, "tool_name": m.name or names.get(m.tool_call_id, "")})
         else:

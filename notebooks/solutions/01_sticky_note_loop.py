@@ -205,6 +205,19 @@ def one_conversion_per_reply():
                         "Paris: 64°F, Tokyo: 75°F"], name="scripted: one conversion per reply")
 
 
+def conversions_swapped():
+    """Asks for Tokyo's conversion first, then reads the answer slips by position: Paris gets Tokyo's Fahrenheit."""
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 24}), ("to_fahrenheit", {"celsius": 18})],
+                        "Paris: 75°F, Tokyo: 64°F"], name="scripted: swapped conversions")
+
+
+def answer_without_cities():
+    return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
+                        [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
+                        "64°F and 75°F"], name="scripted: no cities named")
+
+
 def converts_made_up_numbers():
     return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
                         [("to_fahrenheit", {"celsius": 20}), ("to_fahrenheit", {"celsius": 25})],
@@ -253,7 +266,7 @@ def to_ollama(folder):
     for m in folder:
         if m.role == "assistant":
             entry = {"role": "assistant"}
-            if m.content:  # the adapter leaves an empty text out (its choice: the client keeps "")
+            if m.content:  # an empty text is left out, as the official client leaves it out
                 entry["content"] = m.content
             if m.tool_calls:
                 entry["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.arguments)}}
@@ -388,6 +401,8 @@ WRONG = {
              (converts_the_text, "turn the temperature into a number"),
              (answers_with_its_own_arithmetic, "exactly as to_fahrenheit returned them"),
              (answers_in_celsius, "your answer gives the Celsius temperatures"),
+             (answer_without_cities, "name each city in the answer"),
+             (conversions_swapped, "pair each city with the conversion of its own Celsius"),
              (the_same_manager_every_time, "a new ScriptedLLM on every call"),
              (no_answer_at_the_end, "its last reply is the answer"),
              (arguments_without_names, '("tool name", {arguments}) pairs')],

@@ -61,7 +61,7 @@ def test_the_saved_notebook_01_shows_neither_prediction_before_it_is_made():
 
 def test_notebook_01_keeps_the_fake_servers_plumbing_in_lessons():
     source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
-    assert "from lessons.fake_servers import" in source
+    assert "show_wire(registry)" in source and "fake server" in source  # lessons.by_hand drives lessons.fake_servers
     assert "MockTransport" not in source and "import httpx" not in source
 
 
@@ -85,21 +85,10 @@ def test_notebook_01_asks_no_prediction_that_00_1_already_asked():
 
 
 def test_notebook_01_says_truly_whose_choice_an_empty_content_left_out_is():
-    """01 says the Ollama adapter drops an empty content itself; the official client would keep "" (None only goes)."""
-    import pytest
-
-    ollama_types = pytest.importorskip("ollama._types")
-    from mingraph_lite.llms.ollama import to_ollama_messages
-    from mingraph_lite.messages import AssistantMessage
-
-    def sent(message):  # what the official client's request model keeps of one message
-        return ollama_types.ChatRequest(model="m", messages=[message]).model_dump(exclude_none=True)["messages"]
-
-    assert sent({"role": "assistant", "content": ""}) == [{"role": "assistant", "content": ""}]
-    assert sent({"role": "assistant"}) == [{"role": "assistant"}]
-    assert to_ollama_messages([AssistantMessage("")]) == [{"role": "assistant"}]
+    """01 says the official client would drop an empty content too (test_nb01_claims.py sends one through it)."""
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
-    assert 'its own choice (Ollama\'s official client drops only fields that are `None`' in prose
+    assert "as Ollama's official client would too (it drops every empty field" in prose
+    assert "its own choice" not in prose
 
 
 def test_the_pinned_ollama_client_gives_a_tool_call_no_id_as_notebook_01_says():
@@ -108,7 +97,7 @@ def test_the_pinned_ollama_client_gives_a_tool_call_no_id_as_notebook_01_says():
     ollama_types = pytest.importorskip("ollama._types")
     assert set(ollama_types.Message.ToolCall.model_fields) == {"function"}
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "01_sticky_note_loop.py").cells)
-    assert "In the `ollama` client this course pins (below 0.7), a tool call has only a `function` field" in prose
+    assert "In the `ollama` client this course pins (below 0.7) a tool call has **no ticket**" in prose
 
 
 MODEL_SETTING = ("make_llm(", "check_environment(", "os.environ", "on_active_model(")
