@@ -40,7 +40,7 @@ def test_the_package_interval_appears_only_after_the_last_exercise():
 
 def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
     sources, text = _sources(), "\n".join(_sources())
-    for stub in ("def inside(k, n, p0):\n    raise NotImplementedError",
+    for stub in ("def inside(k, n, p0, z=1.96):\n    raise NotImplementedError",
                  "def interval(k, n, inside):\n    raise NotImplementedError",
                  "def runs_needed(width, share):\n    raise NotImplementedError",
                  "def apart(a, b):\n    raise NotImplementedError"):
@@ -116,3 +116,41 @@ def test_the_undescribed_18_runs_keep_asking_and_never_finish():
     assert eighteen(5) == {("wrong final reasoning", "celsius as fahrenheit")}
     assert ("never finished", "kept asking") in eighteen(10)
     assert '"18"' not in REPORTED_NOTES
+
+
+def test_the_real_runs_never_reach_the_unit():
+    """Question 5's answer: 28 of the 32 real runs slip before any tool result comes back, the other 4 never
+    finish, so no real run reaches a final reply where the unit could matter."""
+    import json
+
+    from mingraph_lite.course.classify import classify
+
+    data = NOTEBOOK.parents[1] / "data" / "experiments"
+    outcomes = []
+    for trace in sorted(data.glob("*/traces/*.jsonl")):
+        if trace.parts[-3] not in ("smollm2-135m", "gemma3-270m"):
+            continue
+        events = [json.loads(line) for line in trace.read_text().splitlines() if line.strip()]
+        verdict = classify(events)
+        outcomes.append(verdict.outcome)
+        if verdict.outcome == "wrong slip":
+            assert not [e for e in events[:verdict.line - 1] if e.get("event") == "tool_return"], trace
+    assert len(outcomes) == 32 and outcomes.count("wrong slip") == 28 and outcomes.count("never finished") == 4
+
+
+def test_seed_9_falls_outside_seed_5s_interval():
+    """Question 3's answer: seed 5 gives 7 of 8 for 18°C (53-98%), seed 9 gives 4 of 8, just outside."""
+    five, nine = rerun_counts(5)["18°C"], rerun_counts(9)["18°C"]
+    low, high = wilson(five, 8)
+    assert five == 7 and nine / 8 < low and low - nine / 8 < 0.05
+
+
+def test_question_6s_true_coverage_is_far_enough_from_95_to_reject_it():
+    """Question 6 passes within 1.5 points of the simulation; the naive 95 must fall outside that."""
+    assert abs(100 * coverage(0.5, 8) - 95) > 1.5 and abs(100 * coverage(0.5, 8) - 93) < 0.5
+
+
+def test_the_two_reported_counts_are_apart():
+    """06: "The two intervals, 41-93% and 0-32%, do not overlap"."""
+    (low, high), top = wilson(6, 8), wilson(0, 8)[1]
+    assert round(100 * low) == 41 and round(100 * high) == 93 and round(100 * top) == 32 and top < low
