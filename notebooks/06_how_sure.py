@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 71 minutes (estimated from length and exercises).
+# **Time:** about 84 minutes (estimated from length and exercises).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
@@ -188,7 +188,7 @@ check("06.3", apart)
 # The package's interval (`wilson`, the one your 06.1 matched) on the two counts the article reported:
 
 # %%
-import random
+import random  # noqa: F401 (06.4 draws with it)
 
 from mingraph_lite.course.compare import wilson
 
@@ -197,7 +197,7 @@ for k, n in ((6, 8), (0, 8)):
 
 # %% [markdown]
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
-# 0 of 8 still allows a model right about one run in three.
+# 0 of 8 still allows a model right in nearly one run of three (32%).
 #
 # That closes the opening question. The two intervals, 41–93% and 0–32%, do not overlap, so by 06.3's rule the
 # article's 0 → 6 of 8 is a clear difference, if its figures are as reported. How big the gain is stays
@@ -208,16 +208,28 @@ assert wilson(0, 8)[1] < wilson(6, 8)[0]  # 0 of 8 ends below where 6 of 8 begin
 print(f"0 of 8 ends at {wilson(0, 8)[1]:.0%}, 6 of 8 begins at {wilson(6, 8)[0]:.0%}: apart")
 
 # %% [markdown]
-# "95%" is a promise about many experiments, not about one interval. `coverage(p, n)` simulates 2,000
-# experiments of `n` runs of a model whose true share is `p`, builds each one's interval, and counts how many
-# contain `p`. Question 6 asks you to predict that count before you run it.
+# "95%" is a promise about many experiments, not about one interval: run many experiments of `n` runs of a model
+# whose true share is `p`, build each one's interval, and about 95 of every 100 of those intervals should contain
+# `p`. A simulation can count them.
+
+# %% [markdown]
+# ### Exercise 06.4 (code): what "95%" promises
+#
+# Write `coverage(p, n, trials=2000, seed=1)`: make `rng = random.Random(seed)`; run `trials` experiments, each
+# of `n` runs, a run right when `rng.random() < p`; build each experiment's 95% interval from its count of right
+# runs with your 06.1 `interval(k, n, inside)`; return the share (between 0 and 1) of experiments whose interval
+# contains `p`. The check compares with the exact chance on three `(p, n)` pairs the notebook never shows and
+# refuses an answer that calls the package's function. If your interval scans candidates and the check is slow,
+# build each count's interval once (there are only `n + 1` counts) and keep them in a dict. Question 6 asks you to predict `coverage(0.5, 8)` before
+# you run it.
 
 # %%
 def coverage(p, n, trials=2000, seed=1):
-    """The share of `trials` simulated experiments of n runs whose 95% interval contains the true share p."""
-    rng = random.Random(seed)
-    draws = (sum(rng.random() < p for _ in range(n)) for _ in range(trials))
-    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
+    raise NotImplementedError  # return a share between 0 and 1
+
+
+# %%
+check("06.4", coverage)
 
 
 # %% [markdown]
@@ -236,7 +248,7 @@ def coverage(p, n, trials=2000, seed=1):
 #    What would the interval of 0 of 8 be the other way?
 # 5. Both real models got 0 right in every variant. Does that show the unit in the result does not help them?
 # 6. Predict: in what percentage of `coverage(0.5, 8)`'s 2,000 experiments does the interval contain 0.5? Write
-#    a number (within 1.5 points passes; the check runs the simulation), then run `coverage(0.5, 8)` yourself.
+#    a number (within 1.5 points passes; the check runs the simulation), then run your `coverage(0.5, 8)`.
 
 # %%
 answer_q1 = ...  # "inside" or "outside"

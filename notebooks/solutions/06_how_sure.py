@@ -4,6 +4,7 @@ answers to its questions."""
 from __future__ import annotations
 
 import math
+import random
 
 from mingraph_lite.course.compare import wilson
 
@@ -201,7 +202,50 @@ def apart_inverted(a, b):
     return not apart(a, b)
 
 
-SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart,
+def coverage(p, n, trials=2000, seed=1):
+    """The share of `trials` simulated experiments of n runs whose 95% interval (06.1's) contains p."""
+    rng = random.Random(seed)
+    contained = 0
+    for _ in range(trials):
+        k = sum(rng.random() < p for _ in range(n))
+        low, high = score_interval(k, n)
+        contained += low <= p <= high
+    return contained / trials
+
+
+def coverage_of_observed(p, n, trials=2000, seed=1):
+    """Wrong: counts intervals that contain the observed share k/n, which all do."""
+    rng = random.Random(seed)
+    draws = [sum(rng.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(score_interval(k, n)[0] <= k / n <= score_interval(k, n)[1] for k in draws) / trials
+
+
+def coverage_wald(p, n, trials=2000, seed=1):
+    """Wrong: builds each interval at the observed share."""
+    rng = random.Random(seed)
+    draws = [sum(rng.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(wald_interval(k, n)[0] <= p <= wald_interval(k, n)[1] for k in draws) / trials
+
+
+def coverage_unseeded(p, n, trials=2000, seed=1):
+    """Wrong: draws from the shared random module, so two calls differ."""
+    draws = [sum(random.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(score_interval(k, n)[0] <= p <= score_interval(k, n)[1] for k in draws) / trials
+
+
+def coverage_percent(p, n, trials=2000, seed=1):
+    """Wrong: a percentage."""
+    return 100 * coverage(p, n, trials, seed)
+
+
+def coverage_via_wilson(p, n, trials=2000, seed=1):
+    """Wrong: the package's interval."""
+    rng = random.Random(seed)
+    draws = [sum(rng.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
+
+
+SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart, "06.4": coverage,
              "06.Q1": "inside", "06.Q2": 128, "06.Q3": "outside",
              "06.Q6": 93}
 WRONG = {
@@ -220,6 +264,9 @@ WRONG = {
              (runs_needed_rounding_down, "int rounds down"), (runs_needed_from_zero, "start at n = 1")],
     "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"), (apart_wald, "0 of 8 gets no width"),
              (apart_via_wilson, "your answer calls wilson"), (apart_inverted, "returned")],
+    "06.4": [(coverage_of_observed, "contain the true share p"), (coverage_wald, "at each candidate"),
+             (coverage_unseeded, "random.Random(seed)"), (coverage_percent, "not a percentage"),
+             (coverage_via_wilson, "your answer calls wilson")],
     "06.Q1": [("outside", "test p0 = 0.5"), ("maybe", "answer with one of")],
     "06.Q2": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
     "06.Q3": [("inside", "does not say where the next 8 runs will land"), ("same", "answer with one of")],

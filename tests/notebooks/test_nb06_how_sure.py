@@ -43,9 +43,10 @@ def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
     for stub in ("def inside(k, n, p0, z=1.96):\n    raise NotImplementedError",
                  "def interval(k, n, inside):\n    raise NotImplementedError",
                  "def runs_needed(width, share):\n    raise NotImplementedError",
-                 "def apart(a, b):\n    raise NotImplementedError"):
+                 "def apart(a, b):\n    raise NotImplementedError",
+                 "def coverage(p, n, trials=2000, seed=1):\n    raise NotImplementedError"):
         assert text.count(stub.split("(")[0] + "(") == 1 and stub in text
-    checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3)]
+    checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3, 4)]
     assert checks == sorted(checks)
 
 
@@ -58,9 +59,10 @@ def test_the_held_out_cases_are_not_in_the_notebook():
 
 def test_the_intervals_the_notebook_quotes_for_6_of_8_and_0_of_8():
     """06: "A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8,
-    and 0 of 8 still allows a model right about one run in three."
+    and 0 of 8 still allows a model right in nearly one run of three (32%)."
     """
-    assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1] < 0.35
+    top = wilson(0, 8)[1]
+    assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < top < 1 / 3 and round(100 * top) == 32
 
 
 def test_the_scripted_rerun_samples_so_another_seed_can_give_another_count():
@@ -154,3 +156,14 @@ def test_the_two_reported_counts_are_apart():
     """06: "The two intervals, 41-93% and 0-32%, do not overlap"."""
     (low, high), top = wilson(6, 8), wilson(0, 8)[1]
     assert round(100 * low) == 41 and round(100 * high) == 93 and round(100 * top) == 32 and top < low
+
+
+def test_06_4s_held_out_pairs_tell_the_score_interval_from_the_wald_one():
+    """06.4 accepts within COVERAGE_TOLERANCE of the exact chance; k/n ± 1.96 SE at k/n must fall outside it."""
+    from lessons.exercises.nb06 import COVERAGE_CASES, COVERAGE_TOLERANCE, _wald, exact_coverage
+
+    text = "\n".join(_sources())
+    for p, n in COVERAGE_CASES:
+        assert f"coverage({p}, {n})" not in text
+        assert abs(exact_coverage(p, n) - exact_coverage(p, n, _wald)) > 2 * COVERAGE_TOLERANCE
+        assert abs(coverage(p, n) - exact_coverage(p, n)) < COVERAGE_TOLERANCE / 2

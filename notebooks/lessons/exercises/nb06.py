@@ -255,6 +255,61 @@ def check_apart(apart: Callable[[tuple[int, int], tuple[int, int]], bool]) -> st
     return f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook"
 
 
+# --- 06.4: what "95%" promises -------------------------------------------------------------------------
+
+#: (p, n) the notebook never shows; the score interval covers 95-97% of them, k/n ± 1.96 SE at k/n under 89%.
+COVERAGE_CASES = [(0.2, 10), (0.3, 12), (0.1, 20)]
+COVERAGE_TRIALS = 1000  # fewer than the default 2,000, to keep a slow interval's check short
+COVERAGE_TOLERANCE = 0.025  # about 4 standard errors of a share of 1,000 trials near 0.95
+
+
+def exact_coverage(p: float, n: int, interval: Callable[[int, int], tuple[float, float]] = wilson) -> float:
+    """The chance that n runs at true share p give an interval containing p: binomial weights, no simulation."""
+    return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
+               if interval(k, n)[0] <= p <= interval(k, n)[1])
+
+
+def _coverage_hint(p: float, n: int, got: float) -> Hint:
+    want = exact_coverage(p, n)
+    said = f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got:.3f}, and about {want:.3f} of such experiments contain {p}"
+    if got == 1:
+        return Hint(f"{said}: every interval contains its own k/n, so count the ones that contain the true share p")
+    if abs(got - exact_coverage(p, n, _wald)) < COVERAGE_TOLERANCE:
+        return Hint(f"{said}: yours looks like k/n ± 1.96 standard errors at k/n; build each one with your 06.1 "
+                    "interval, the standard error at each candidate")
+    return Hint(f"{said}: each experiment is n runs, each right when rng.random() < p; build its interval from "
+                "its count k and count it when low <= p <= high")
+
+
+def _reseeded(coverage: Callable[..., float], p: float, n: int) -> float:
+    """coverage(p, n) again after moving the shared random module on: a seeded answer gives the same share."""
+    state = random.getstate()
+    try:
+        random.seed(2)
+        return coverage(p, n, 200)
+    finally:
+        random.setstate(state)
+
+
+@exercise("06.4", kind="code", title="in how many simulated experiments does the interval contain the true share?",
+          may_use=("06.1",))
+def check_coverage_simulation(coverage: Callable[..., float]) -> str:
+    _refuse(coverage, 0.2, 10, 50)
+    for p, n in COVERAGE_CASES:
+        got = coverage(p, n, COVERAGE_TRIALS)
+        if not isinstance(got, (int, float)) or isinstance(got, bool):
+            raise Hint(f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got!r}: return a share, a number between 0 and 1")
+        if got > 1:
+            raise Hint(f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got:g}: return a share between 0 and 1, not a percentage")
+        if _reseeded(coverage, p, n) != coverage(p, n, 200):
+            raise Hint(f"coverage({p}, {n}, 200) gave two results on two calls: draw from random.Random(seed), so "
+                       "the same seed repeats the same experiments")
+        if abs(got - exact_coverage(p, n)) > COVERAGE_TOLERANCE:
+            raise _coverage_hint(p, n, got)
+    return (f"right on {len(COVERAGE_CASES)} (p, n) pairs, each within {COVERAGE_TOLERANCE} of the exact chance: "
+            "the intervals contain the true share about 95% of the time, a little over or under at small n")
+
+
 # --- questions -----------------------------------------------------------------------------------------------
 
 @exercise("06.Q1", kind="reasoning", title="2 of 8: is a model right half the time inside?")
