@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 68 minutes (estimated from length and exercises).
+# **Time:** about 84 minutes (estimated from length and exercises).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
@@ -65,30 +65,48 @@ print(reported_table())
 #
 # |k/n − p0| ≤ 1.96 · √(p0 (1 − p0) / n)
 #
-# Notice whose standard error it is: the candidate's, not the observed share's. Testing four candidates for 6
-# of 8 by hand:
+# Notice whose standard error it is: the candidate's, not the observed share's. One candidate for 6 of 8 by
+# hand, `p0 = 0.40`:
 
 # %%
-k, n = 6, 8
-for p0 in (0.30, 0.40, 0.75, 0.95):
-    gap, reach = abs(k / n - p0), 1.96 * math.sqrt(p0 * (1 - p0) / n)
-    print(f"p0 = {p0:.2f}: gap {gap:.3f}, 1.96 standard errors {reach:.3f} -> {'inside' if gap <= reach else 'outside'}")
+gap = abs(6 / 8 - 0.40)                      # how far the share we saw is from the candidate
+reach = 1.96 * math.sqrt(0.40 * 0.60 / 8)    # 1.96 standard errors of a model whose true share is 0.40
+print(f"gap {gap:.3f}, 1.96 standard errors {reach:.3f}: is 0.40 inside? {gap <= reach}")
+
+# %% [markdown]
+# The same two numbers for every candidate from 0 to 1, drawn: the straight lines are the gap, the curve is 1.96
+# standard errors at the candidate. The interval is the stretch where the curve is on or above the lines.
+
+# %%
+import matplotlib.pyplot as plt
+
+grid = [i / 1000 for i in range(1001)]
+gaps = [abs(6 / 8 - p0) for p0 in grid]
+reaches = [1.96 * math.sqrt(p0 * (1 - p0) / 8) for p0 in grid]
+fig, ax = plt.subplots(figsize=(7, 3.2))
+ax.plot(grid, gaps, label="gap |6/8 − p0|")
+ax.plot(grid, reaches, label="1.96 · √(p0(1−p0)/8)")
+ax.fill_between(grid, 0, reaches, where=[g <= r for g, r in zip(gaps, reaches)], alpha=0.2, label="inside")
+ax.set(xlabel="candidate true share p0", ylabel="distance", title="6 of 8: which true shares are inside?")
+ax.legend(loc="upper right")
+plt.show()
 
 # %% [markdown]
 # ### Exercise 06.1 (code): the interval, from its definition
 #
-# Write two functions. `inside(k, n, p0)` returns `True` when the candidate `p0` is inside by the definition
-# above, `False` when not. `interval(k, n, inside)` returns `(low, high)`: the smallest and the largest `p0`
+# Write two functions. `inside(k, n, p0, z=1.96)` returns `True` when the candidate `p0` is inside by the
+# definition above with `z` standard errors in place of 1.96 (1.96 when no `z` is given), `False` when not; it
+# must work for any `k` of `n`, the edges `p0 = 0` and `p0 = 1` included. `interval(k, n, inside)` returns `(low, high)`: the smallest and the largest `p0`
 # between 0 and 1 for which the `inside` it is given says `True`: exactly 0 or 1 at the edges, within 0.002
 # elsewhere. Find them by trying candidates in small steps, or by halving the gap between one inside and one
 # outside (bisection). Mind the edges: at 0 of 8, is `p0 = 0` inside?
 #
-# The check tests `inside` on 12 candidates, compares your interval's ends with the package's on 13 cases, from
+# The check tests `inside` on 12 candidates at 1.96 and 3 at other `z`, compares your interval's ends with the package's on 13 cases, from
 # 0 of 8 to 239 of 240, and then hands your `interval` an `inside` for 90% to see that its ends follow. It
 # refuses an answer that calls the package's function.
 
 # %%
-def inside(k, n, p0):
+def inside(k, n, p0, z=1.96):
     raise NotImplementedError  # return True or False
 
 
@@ -132,6 +150,8 @@ real = [g for g in unit.groups if g.model.startswith("local:")]
 assert not any(g.counts["right"] for g in real) and sum(map(sum, (g.counts.values() for g in real))) == 32
 said_f = [r for r in rerun.runs if r.variant == "18"]
 assert all(r.celsius_as_fahrenheit and r.outcome == "wrong final reasoning" for r in said_f) and len(said_f) == 8
+real_outcomes = {o: sum(g.counts[o] for g in real) for o in ("wrong slip", "never finished")}
+assert real_outcomes == {"wrong slip": 28, "never finished": 4}
 
 # %% [markdown]
 # The two rows named `scripted (modelled)` are the script's sampler, not a model: their intervals say how far
@@ -168,7 +188,7 @@ check("06.3", apart)
 # The package's interval (`wilson`, the one your 06.1 matched) on the two counts the article reported:
 
 # %%
-import random
+import random  # noqa: F401 (06.4 draws with it)
 
 from mingraph_lite.course.compare import wilson
 
@@ -177,18 +197,39 @@ for k, n in ((6, 8), (0, 8)):
 
 # %% [markdown]
 # A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8, and
-# 0 of 8 still allows a model right about one run in three.
+# 0 of 8 still allows a model right in nearly one run of three (32%).
 #
-# "95%" is a promise about many experiments, not about one interval. `coverage(p, n)` simulates 2,000
-# experiments of `n` runs of a model whose true share is `p`, builds each one's interval, and counts how many
-# contain `p`. Question 6 asks you to predict that count before you run it.
+# That closes the opening question. The two intervals, 41–93% and 0–32%, do not overlap, so by 06.3's rule the
+# article's 0 → 6 of 8 is a clear difference, if its figures are as reported. How big the gain is stays
+# uncertain: 6 of 8 alone allows anything from 41% to 93%.
+
+# %%
+assert wilson(0, 8)[1] < wilson(6, 8)[0]  # 0 of 8 ends below where 6 of 8 begins
+print(f"0 of 8 ends at {wilson(0, 8)[1]:.0%}, 6 of 8 begins at {wilson(6, 8)[0]:.0%}: apart")
+
+# %% [markdown]
+# "95%" is a promise about many experiments, not about one interval: run many experiments of `n` runs of a model
+# whose true share is `p`, build each one's interval, and about 95 of every 100 of those intervals should contain
+# `p`. A simulation can count them.
+
+# %% [markdown]
+# ### Exercise 06.4 (code): what "95%" promises
+#
+# Write `coverage(p, n, trials=2000, seed=1)`: make `rng = random.Random(seed)`; run `trials` experiments, each
+# of `n` runs, a run right when `rng.random() < p`; build each experiment's 95% interval from its count of right
+# runs with your 06.1 `interval(k, n, inside)`; return the share (between 0 and 1) of experiments whose interval
+# contains `p`. The check compares with the exact chance on three `(p, n)` pairs the notebook never shows and
+# refuses an answer that calls the package's function. If your interval scans candidates and the check is slow,
+# build each count's interval once (there are only `n + 1` counts) and keep them in a dict. Question 6 asks you to predict `coverage(0.5, 8)` before
+# you run it.
 
 # %%
 def coverage(p, n, trials=2000, seed=1):
-    """The share of `trials` simulated experiments of n runs whose 95% interval contains the true share p."""
-    rng = random.Random(seed)
-    draws = (sum(rng.random() < p for _ in range(n)) for _ in range(trials))
-    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
+    raise NotImplementedError  # return a share between 0 and 1
+
+
+# %%
+check("06.4", coverage)
 
 
 # %% [markdown]
@@ -200,13 +241,14 @@ def coverage(p, n, trials=2000, seed=1):
 # 1. A variant showed 2 right of 8. Is a model right half the time inside its 95% interval, or outside?
 # 2. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
 #    which the 95% interval is narrower than 0.2 (20 points)?
-# 3. The re-run above used seed 5. Will seed 9 give the `18°C` variant the same count of right runs, or a
-#    different one? (`rerun_counts(seed)` in `lessons.exercises.nb06` runs it; predict first.)
+# 3. The re-run above used seed 5; its `18°C` row shows 7 right of 8 with a 95% interval of 53–98%. Run the same
+#    script with seed 9: will its `18°C` share of right runs fall inside that interval, or outside? Predict, then
+#    look (`rerun_counts(seed)` in `lessons.exercises.nb06` runs it).
 # 4. Why does the definition take the standard error at the candidate `p0` and not at the observed share `k/n`?
 #    What would the interval of 0 of 8 be the other way?
 # 5. Both real models got 0 right in every variant. Does that show the unit in the result does not help them?
 # 6. Predict: in what percentage of `coverage(0.5, 8)`'s 2,000 experiments does the interval contain 0.5? Write
-#    a number (within 3 points passes; the check runs the simulation), then run `coverage(0.5, 8)` yourself.
+#    a number (within 1.5 points passes; the check runs the simulation), then run your `coverage(0.5, 8)`.
 
 # %%
 answer_q1 = ...  # "inside" or "outside"
@@ -217,7 +259,7 @@ answer_q2 = ...  # 16, 32, 64, 128 or 256
 check("06.Q2", answer_q2)
 
 # %%
-answer_q3 = ...  # "same" or "different"
+answer_q3 = ...  # "inside" or "outside"
 check("06.Q3", answer_q3)
 
 # %%

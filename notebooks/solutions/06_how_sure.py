@@ -4,6 +4,7 @@ answers to its questions."""
 from __future__ import annotations
 
 import math
+import random
 
 from mingraph_lite.course.compare import wilson
 
@@ -55,29 +56,39 @@ def closed_form(k, n, inside):
     return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
 
 
-def wald_inside(k, n, p0):
+def wald_inside(k, n, p0, z=Z):
     """Wrong: the standard error at the observed share, 0 at 0 of 8."""
-    return abs(k / n - p0) <= Z * math.sqrt(k / n * (1 - k / n) / n)
+    return abs(k / n - p0) <= z * math.sqrt(k / n * (1 - k / n) / n)
 
 
-def ninety_percent(k, n, p0):
-    """Wrong: the definition with z for a 90% interval."""
-    return inside(k, n, p0, z=1.645)
+def ninety_percent(k, n, p0, z=1.645):
+    """Wrong: the default z for a 90% interval."""
+    return inside(k, n, p0, z)
 
 
-def z_two(k, n, p0):
+def z_two(k, n, p0, z=2):
     """Wrong: the rounded 2 standard errors instead of 1.96."""
-    return inside(k, n, p0, z=2)
+    return inside(k, n, p0, z)
 
 
-def strict_inside(k, n, p0):
+def strict_inside(k, n, p0, z=Z):
     """Wrong: 'within' read as a strict <, which leaves p0 = 0 out at 0 of n (gap 0, reach 0)."""
-    return abs(k / n - p0) < Z * math.sqrt(p0 * (1 - p0) / n)
+    return abs(k / n - p0) < z * math.sqrt(p0 * (1 - p0) / n)
 
 
-def divides(k, n, p0):
+def divides(k, n, p0, z=Z):
     """Wrong: divides by the standard error at p0, which is 0 at p0 = 0."""
-    return abs(k / n - p0) / math.sqrt(p0 * (1 - p0) / n) <= Z
+    return abs(k / n - p0) / math.sqrt(p0 * (1 - p0) / n) <= z
+
+
+def no_z(k, n, p0):
+    """Wrong: the definition at 1.96 only, with no z to be given."""
+    return inside(k, n, p0)
+
+
+def z_ignored(k, n, p0, z=Z):
+    """Wrong: takes z but keeps 1.96 written in."""
+    return inside(k, n, p0)
 
 
 def high_first(k, n, inside):
@@ -191,9 +202,52 @@ def apart_inverted(a, b):
     return not apart(a, b)
 
 
-SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart,
-             "06.Q1": "inside", "06.Q2": 128, "06.Q3": "different",
-             "06.Q6": 95}
+def coverage(p, n, trials=2000, seed=1):
+    """The share of `trials` simulated experiments of n runs whose 95% interval (06.1's) contains p."""
+    rng = random.Random(seed)
+    contained = 0
+    for _ in range(trials):
+        k = sum(rng.random() < p for _ in range(n))
+        low, high = score_interval(k, n)
+        contained += low <= p <= high
+    return contained / trials
+
+
+def coverage_of_observed(p, n, trials=2000, seed=1):
+    """Wrong: counts intervals that contain the observed share k/n, which all do."""
+    rng = random.Random(seed)
+    draws = [sum(rng.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(score_interval(k, n)[0] <= k / n <= score_interval(k, n)[1] for k in draws) / trials
+
+
+def coverage_wald(p, n, trials=2000, seed=1):
+    """Wrong: builds each interval at the observed share."""
+    rng = random.Random(seed)
+    draws = [sum(rng.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(wald_interval(k, n)[0] <= p <= wald_interval(k, n)[1] for k in draws) / trials
+
+
+def coverage_unseeded(p, n, trials=2000, seed=1):
+    """Wrong: draws from the shared random module, so two calls differ."""
+    draws = [sum(random.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(score_interval(k, n)[0] <= p <= score_interval(k, n)[1] for k in draws) / trials
+
+
+def coverage_percent(p, n, trials=2000, seed=1):
+    """Wrong: a percentage."""
+    return 100 * coverage(p, n, trials, seed)
+
+
+def coverage_via_wilson(p, n, trials=2000, seed=1):
+    """Wrong: the package's interval."""
+    rng = random.Random(seed)
+    draws = [sum(rng.random() < p for _ in range(n)) for _ in range(trials)]
+    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
+
+
+SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart, "06.4": coverage,
+             "06.Q1": "inside", "06.Q2": 128, "06.Q3": "outside",
+             "06.Q6": 93}
 WRONG = {
     "06.1": [((inside, via_wilson), "build it from the definition"),
              ((inside, wilson_by_another_name), "calls the package's wilson"),
@@ -202,17 +256,21 @@ WRONG = {
              ((z_two, interval), "at most"), ((strict_inside, interval), "a strict < leaves it out"),
              ((divides, interval), "instead of dividing by it"), ((inside, high_first), "return the low end first"),
              ((inside, coarse_grid), "steps of 0.001 or less"), ((inside, open_ends), "test the ends p0 = 0"),
+             ((no_z, interval), "a fourth parameter"), ((z_ignored, interval), "use the z it is given"),
              (interval, "pass both functions")],
     "06.2": [(runs_needed_via_wilson, "your answer calls wilson"), (runs_needed_wald, "not of k/n ± 1.96"),
              (runs_needed_by_another_name, "calls the package's wilson"),
              (runs_needed_at_most, "already give an interval"),
              (runs_needed_rounding_down, "int rounds down"), (runs_needed_from_zero, "start at n = 1")],
-    "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"), (apart_wald, "gives 0 of 8 no width"),
+    "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"), (apart_wald, "0 of 8 gets no width"),
              (apart_via_wilson, "your answer calls wilson"), (apart_inverted, "returned")],
+    "06.4": [(coverage_of_observed, "contain the true share p"), (coverage_wald, "at each candidate"),
+             (coverage_unseeded, "random.Random(seed)"), (coverage_percent, "not a percentage"),
+             (coverage_via_wilson, "your answer calls wilson")],
     "06.Q1": [("outside", "test p0 = 0.5"), ("maybe", "answer with one of")],
     "06.Q2": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
-    "06.Q3": [("same", "the seed picks the samples")],
-    "06.Q6": [(50, "95 of 100 experiments"), (75, "95 of 100 experiments"), ("most", "answer with a number")],
+    "06.Q3": [("inside", "does not say where the next 8 runs will land"), ("same", "answer with one of")],
+    "06.Q6": [(95, "not exactly on it"), (97, "not exactly on it"), (50, "95 of 100 experiments"), (75, "95 of 100 experiments"), ("most", "answer with a number")],
 }
 
 QUESTIONS = {
@@ -221,12 +279,17 @@ QUESTIONS = {
              "runs from about 7% to 59%.",
     "06.Q2": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
              "of the number of runs, so halving it takes four times the runs.",
-    "06.Q3": "Different: seed 5 gives 7 of 8 for 18°C and seed 9 gives 4 of 8. The scripted managers sample, and "
-             "each count is one draw; the interval says how far such draws can wander.",
+    "06.Q3": "Outside: seed 9 gives 4 of 8 for 18°C, 50%, just below the 53% where seed 5's 7 of 8 begins. The "
+             "scripted managers sample, and each count is one draw; an interval is the set of true shares that make "
+             "the count seen unsurprising, not a forecast of where the next 8 runs will land.",
     "06.Q4": "Because the question is which true shares would make what we saw unsurprising, so the wobble is the "
              "one that share would produce. At the observed share 0 of 8 has a standard error of 0, and the "
              "interval would shrink to the single point 0: certainty from eight runs.",
-    "06.Q5": "No. 0 of 8 still allows a true share up to about 32%, and two groups with no right run have the "
+    "06.Q5": "No, for two reasons. The stronger: the unit never came into play. 28 of the 32 real runs went wrong "
+             "with a slip before any tool result came back (SmolLM2 called to_fahrenheit on a number no tool had "
+             "returned; Gemma answered without calling get_weather), and the other 4 (Gemma) read the result but "
+             "kept asking for Paris's weather until the step limit. No run reached a final reply, the only place "
+             "where 18 could be misread as °F. The second: 0 of 8 still allows a true share up to about 32%, and two groups with no right run have the "
              "same interval, so by 06.3's rule these runs cannot tell the variants apart. The experiment shows the "
              "unit helped the article's 0.8b model; for these two models it shows nothing either way.",
     "06.Q6": "About 95% (the simulation gives 93.05%): 95% is how often the interval, built afresh in each "

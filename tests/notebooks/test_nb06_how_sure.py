@@ -40,12 +40,13 @@ def test_the_package_interval_appears_only_after_the_last_exercise():
 
 def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
     sources, text = _sources(), "\n".join(_sources())
-    for stub in ("def inside(k, n, p0):\n    raise NotImplementedError",
+    for stub in ("def inside(k, n, p0, z=1.96):\n    raise NotImplementedError",
                  "def interval(k, n, inside):\n    raise NotImplementedError",
                  "def runs_needed(width, share):\n    raise NotImplementedError",
-                 "def apart(a, b):\n    raise NotImplementedError"):
+                 "def apart(a, b):\n    raise NotImplementedError",
+                 "def coverage(p, n, trials=2000, seed=1):\n    raise NotImplementedError"):
         assert text.count(stub.split("(")[0] + "(") == 1 and stub in text
-    checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3)]
+    checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3, 4)]
     assert checks == sorted(checks)
 
 
@@ -58,9 +59,10 @@ def test_the_held_out_cases_are_not_in_the_notebook():
 
 def test_the_intervals_the_notebook_quotes_for_6_of_8_and_0_of_8():
     """06: "A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8,
-    and 0 of 8 still allows a model right about one run in three."
+    and 0 of 8 still allows a model right in nearly one run of three (32%)."
     """
-    assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < wilson(0, 8)[1] < 0.35
+    top = wilson(0, 8)[1]
+    assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < top < 1 / 3 and round(100 * top) == 32
 
 
 def test_the_scripted_rerun_samples_so_another_seed_can_give_another_count():
@@ -116,3 +118,52 @@ def test_the_undescribed_18_runs_keep_asking_and_never_finish():
     assert eighteen(5) == {("wrong final reasoning", "celsius as fahrenheit")}
     assert ("never finished", "kept asking") in eighteen(10)
     assert '"18"' not in REPORTED_NOTES
+
+
+def test_the_real_runs_never_reach_the_unit():
+    """Question 5's answer: 28 of the 32 real runs slip before any tool result comes back, the other 4 never
+    finish, so no real run reaches a final reply where the unit could matter."""
+    import json
+
+    from mingraph_lite.course.classify import classify
+
+    data = NOTEBOOK.parents[1] / "data" / "experiments"
+    outcomes = []
+    for trace in sorted(data.glob("*/traces/*.jsonl")):
+        if trace.parts[-3] not in ("smollm2-135m", "gemma3-270m"):
+            continue
+        events = [json.loads(line) for line in trace.read_text().splitlines() if line.strip()]
+        verdict = classify(events)
+        outcomes.append(verdict.outcome)
+        if verdict.outcome == "wrong slip":
+            assert not [e for e in events[:verdict.line - 1] if e.get("event") == "tool_return"], trace
+    assert len(outcomes) == 32 and outcomes.count("wrong slip") == 28 and outcomes.count("never finished") == 4
+
+
+def test_seed_9_falls_outside_seed_5s_interval():
+    """Question 3's answer: seed 5 gives 7 of 8 for 18°C (53-98%), seed 9 gives 4 of 8, just outside."""
+    five, nine = rerun_counts(5)["18°C"], rerun_counts(9)["18°C"]
+    low, high = wilson(five, 8)
+    assert five == 7 and nine / 8 < low and low - nine / 8 < 0.05
+
+
+def test_question_6s_true_coverage_is_far_enough_from_95_to_reject_it():
+    """Question 6 passes within 1.5 points of the simulation; the naive 95 must fall outside that."""
+    assert abs(100 * coverage(0.5, 8) - 95) > 1.5 and abs(100 * coverage(0.5, 8) - 93) < 0.5
+
+
+def test_the_two_reported_counts_are_apart():
+    """06: "The two intervals, 41-93% and 0-32%, do not overlap"."""
+    (low, high), top = wilson(6, 8), wilson(0, 8)[1]
+    assert round(100 * low) == 41 and round(100 * high) == 93 and round(100 * top) == 32 and top < low
+
+
+def test_06_4s_held_out_pairs_tell_the_score_interval_from_the_wald_one():
+    """06.4 accepts within COVERAGE_TOLERANCE of the exact chance; k/n ± 1.96 SE at k/n must fall outside it."""
+    from lessons.exercises.nb06 import COVERAGE_CASES, COVERAGE_TOLERANCE, _wald, exact_coverage
+
+    text = "\n".join(_sources())
+    for p, n in COVERAGE_CASES:
+        assert f"coverage({p}, {n})" not in text
+        assert abs(exact_coverage(p, n) - exact_coverage(p, n, _wald)) > 2 * COVERAGE_TOLERANCE
+        assert abs(coverage(p, n) - exact_coverage(p, n)) < COVERAGE_TOLERANCE / 2

@@ -62,6 +62,8 @@ INTERVAL_CASES = [(0, 8), (1, 8), (4, 8), (6, 8), (8, 8), (0, 16), (3, 16), (16,
 #: (k, n, p0), each candidate at least 0.002 from the boundary, edges included: inside or not by the definition.
 INSIDE_CASES = [(6, 8, 0.30), (6, 8, 0.45), (6, 8, 0.95), (0, 8, 0.0), (0, 8, 0.1), (0, 8, 0.4), (8, 8, 1.0),
                 (1, 1, 0.5), (120, 240, 0.44), (120, 240, 0.56), (3, 16, 0.5), (0, 8, 0.329)]
+#: (k, n, p0, z): each comes out the other way at 1.96, so an inside that ignores z fails one.
+Z_CASES = [(6, 8, 0.45, 1.645), (6, 8, 0.35, 2.576), (0, 8, 0.3, 1.0)]
 
 
 def _inside(k: int, n: int, p0: float, z: float = 1.96) -> bool:
@@ -82,7 +84,20 @@ def _inside_hint(k: int, n: int, p0: float, got: Any) -> Hint:
                 "1.645 give other intervals)")
 
 
-def _check_inside(inside: Callable[[int, int, float], bool]) -> None:
+def _check_z(inside: Callable[..., bool]) -> None:
+    for k, n, p0, z in Z_CASES:
+        try:
+            got = inside(k, n, p0, z)
+        except TypeError:
+            raise Hint("give inside a fourth parameter with 1.96 as its default, def inside(k, n, p0, z=1.96), "
+                       "and use it in place of 1.96") from None
+        if got != _inside(k, n, p0, z):
+            gap, reach = abs(k / n - p0), z * math.sqrt(p0 * (1 - p0) / n)
+            raise Hint(f"inside({k}, {n}, {p0}, z={z}) returned {got!r}, but the gap is {gap:.3f} and {z} standard "
+                       f"errors at p0 are {reach:.3f}: use the z it is given, not 1.96 written in")
+
+
+def _check_inside(inside: Callable[..., bool]) -> None:
     for k, n, p0 in INSIDE_CASES:
         try:
             got = inside(k, n, p0)
@@ -93,6 +108,7 @@ def _check_inside(inside: Callable[[int, int, float], bool]) -> None:
             raise Hint(f"inside({k}, {n}, {p0}) returned {got!r}: return True or False")
         if got != _inside(k, n, p0):
             raise _inside_hint(k, n, p0, got)
+    _check_z(inside)
 
 
 def _ninety(k: int, n: int, p0: float) -> bool:
@@ -147,7 +163,7 @@ def check_interval(answer: Any) -> str:
         if not (math.isclose(low, want[0], abs_tol=TOLERANCE) and math.isclose(high, want[1], abs_tol=TOLERANCE)):
             raise _interval_hint(lambda k, n: interval(k, n, inside), k, n, (low, high), want)
     _check_follows(interval)
-    return (f"your inside is right on {len(INSIDE_CASES)} candidates, and your interval, built from it, matches "
+    return (f"your inside is right on {len(INSIDE_CASES) + len(Z_CASES)} candidates, and your interval, built from it, matches "
             f"the 95% score interval on {len(INTERVAL_CASES)} cases, 0 of n and n of n included")
 
 
@@ -232,10 +248,66 @@ def check_apart(apart: Callable[[tuple[int, int], tuple[int, int]], bool]) -> st
             shares = f"{a[0]} of {a[1]} spans {ia[0]:.2f} to {ia[1]:.2f}, {b[0]} of {b[1]} spans {ib[0]:.2f} to {ib[1]:.2f}"
             why = ("the shares differ, but what matters is whether the intervals do" if a[0] * b[1] != b[0] * a[1]
                    else "same share, same interval: they overlap")
-            wald = " (build them as in 06.1: k/n ± 1.96 standard errors of k/n gives 0 of 8 no width at all)" \
+            wald = (" (build each interval as 06.1 does, with the standard error at each candidate p0; taken at "
+                    "k/n instead, 0 of 8 gets no width at all)") \
                 if got == _apart_wald(a, b) else ""
             raise Hint(f"apart({a}, {b}) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
     return f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook"
+
+
+# --- 06.4: what "95%" promises -------------------------------------------------------------------------
+
+#: (p, n) the notebook never shows; the score interval covers 95-97% of them, k/n ± 1.96 SE at k/n under 89%.
+COVERAGE_CASES = [(0.2, 10), (0.3, 12), (0.1, 20)]
+COVERAGE_TRIALS = 1000  # fewer than the default 2,000, to keep a slow interval's check short
+COVERAGE_TOLERANCE = 0.025  # about 4 standard errors of a share of 1,000 trials near 0.95
+
+
+def exact_coverage(p: float, n: int, interval: Callable[[int, int], tuple[float, float]] = wilson) -> float:
+    """The chance that n runs at true share p give an interval containing p: binomial weights, no simulation."""
+    return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
+               if interval(k, n)[0] <= p <= interval(k, n)[1])
+
+
+def _coverage_hint(p: float, n: int, got: float) -> Hint:
+    want = exact_coverage(p, n)
+    said = f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got:.3f}, and about {want:.3f} of such experiments contain {p}"
+    if got == 1:
+        return Hint(f"{said}: every interval contains its own k/n, so count the ones that contain the true share p")
+    if abs(got - exact_coverage(p, n, _wald)) < COVERAGE_TOLERANCE:
+        return Hint(f"{said}: yours looks like k/n ± 1.96 standard errors at k/n; build each one with your 06.1 "
+                    "interval, the standard error at each candidate")
+    return Hint(f"{said}: each experiment is n runs, each right when rng.random() < p; build its interval from "
+                "its count k and count it when low <= p <= high")
+
+
+def _reseeded(coverage: Callable[..., float], p: float, n: int) -> float:
+    """coverage(p, n) again after moving the shared random module on: a seeded answer gives the same share."""
+    state = random.getstate()
+    try:
+        random.seed(2)
+        return coverage(p, n, 200)
+    finally:
+        random.setstate(state)
+
+
+@exercise("06.4", kind="code", title="in how many simulated experiments does the interval contain the true share?",
+          may_use=("06.1",))
+def check_coverage_simulation(coverage: Callable[..., float]) -> str:
+    _refuse(coverage, 0.2, 10, 50)
+    for p, n in COVERAGE_CASES:
+        got = coverage(p, n, COVERAGE_TRIALS)
+        if not isinstance(got, (int, float)) or isinstance(got, bool):
+            raise Hint(f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got!r}: return a share, a number between 0 and 1")
+        if got > 1:
+            raise Hint(f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got:g}: return a share between 0 and 1, not a percentage")
+        if _reseeded(coverage, p, n) != coverage(p, n, 200):
+            raise Hint(f"coverage({p}, {n}, 200) gave two results on two calls: draw from random.Random(seed), so "
+                       "the same seed repeats the same experiments")
+        if abs(got - exact_coverage(p, n)) > COVERAGE_TOLERANCE:
+            raise _coverage_hint(p, n, got)
+    return (f"right on {len(COVERAGE_CASES)} (p, n) pairs, each within {COVERAGE_TOLERANCE} of the exact chance: "
+            "the intervals contain the true share about 95% of the time, a little over or under at small n")
 
 
 # --- questions -----------------------------------------------------------------------------------------------
@@ -269,14 +341,17 @@ def rerun_counts(seed: int) -> dict[str, int]:
     return {variant: counts["right"] for variant, counts in results.counts().items()}
 
 
-@exercise("06.Q3", kind="reasoning", title="another seed: the same counts?")
+@exercise("06.Q3", kind="reasoning", title="another seed: inside the first seed's interval?")
 def check_other_seed(answer: Any) -> str:
-    five, nine = rerun_counts(5), rerun_counts(9)
-    truth = "same" if five == nine else "different"
-    if _choice(answer, ("same", "different")) != truth:
-        raise Hint("the scripted managers sample which reported run to re-enact, and the seed picks the samples: "
-                   "run rerun_counts(5) and rerun_counts(9) and compare")
-    return f"right: {truth} (seed 5: {five}; seed 9: {nine}): one count is one draw, so read its interval"
+    five, nine = rerun_counts(5)["18°C"], rerun_counts(9)["18°C"]
+    low, high = wilson(five, 8)
+    truth = "inside" if low <= nine / 8 <= high else "outside"
+    if _choice(answer, ("inside", "outside")) != truth:
+        raise Hint(f"seed 5's 7 of 8 gives {low:.0%} to {high:.0%}, the true shares that make 7 of 8 unsurprising; "
+                   "it does not say where the next 8 runs will land, and the seed picks which runs the script "
+                   "draws: run rerun_counts(9) and compare its 18°C share with the interval")
+    return (f"right: {truth}: seed 9 gives {nine} of 8 = {nine / 8:.0%}, against {low:.0%} to {high:.0%}; an "
+            "interval is about the true share, not a forecast of the next count")
 
 
 def coverage(p: float, n: int, trials: int = 2000, seed: int = 1) -> float:
@@ -293,7 +368,11 @@ def check_coverage(answer: Any) -> str:
     except (TypeError, ValueError):
         raise Hint("answer with a number: the percentage you predict, e.g. 50") from None
     ran = 100 * coverage(0.5, 8)
-    if abs(said - ran) > 3:
+    if abs(said - ran) > 1.5 and said >= 95:
+        raise Hint(f"you said {said:g}%: 95% is the target, but at 8 runs the count can only be 0, 1, ..., 8, so "
+                   "the score interval's ends jump from one count to the next and its coverage comes out near 95%, "
+                   "not exactly on it: run coverage(0.5, 8) and look")
+    if abs(said - ran) > 1.5:
         raise Hint(f"you said {said:g}%: a 95% interval is built to contain the true share in about 95 of 100 "
                    "experiments, whatever share one experiment happens to show; run coverage(0.5, 8) and look")
     return (f"right: {ran:.1f}% of 2,000 experiments (at 8 runs the count moves in steps, so 'about 95%' is as "
