@@ -9,6 +9,12 @@ next. The exercise cell ships a stub: a function that raises ``NotImplementedErr
 ``notebooks/solutions/NN_name.py`` holds the reference answers (``SOLUTIONS``) and plausible wrong ones
 (``WRONG``); ``tests/notebooks/test_exercises.py`` checks that every solution passes and every wrong
 answer fails with its hint.
+
+``verdict`` refuses, in every exercise, an answer that is not the learner's own: the notebook's version, or code
+that runs it (``reference.watch``); its code pasted back (``copies.py``, asked only of an answer the checker passed,
+so a wrong answer gets its hint); a checker's private helper (``from lessons.exercises.nb09 import _repeat_router``)
+that the answer is, holds, or names and runs. The public helpers the notebooks import from here (``recorded``,
+``agent_with_router``) stay usable.
 """
 
 from __future__ import annotations
