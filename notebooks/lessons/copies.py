@@ -2,14 +2,19 @@
 
 ``inspect.getsource(reference(...))`` (or ``??`` in Jupyter) prints a reference answer, and pasting it back in, or
 ``exec``-ing it, makes new functions under new names: ``is_reference`` and the profile watch no longer know them. But
-compiled from the same source they read the same names, keep the same variables in the same order and hold the
-same constants; a learner who wrote their own rarely matches all of that in a function of any size. So a check can refuse an answer
-whose functions are a reference's, compiled elsewhere. Code compiled from the solutions file itself (the course's
-own tests run the reference answers and the wrong ones from there) is that file, not a copy.
+compiled from the same source they run the same instructions on the same names and constants (their strings and
+docstring included), laid out on the same lines; a learner who wrote their own, even with the notebook's variable
+names, rarely matches all of that. Comments and blank lines do not count, and neither do the names of local
+variables (a copy with them renamed is still the copy); a copy reworded or re-wrapped onto other lines is not
+caught (a known limit). An answer so short that everybody writes it alike (02.1's four-line ``__init__``, 01.3's
+script) is never called a copy. Code compiled from the solutions file itself (the course's own tests run the
+reference answers and the wrong ones from there) is that file, not a copy. A check asks only about an answer that
+passed: a wrong answer gets its hint, copied or not.
 """
 
 from __future__ import annotations
 
+import dis
 import inspect
 from functools import cache
 from pathlib import Path
@@ -19,14 +24,31 @@ from .calls import codes_of
 
 #: below this many bytes of bytecode a function is too small to call a copy (``return a + b`` is everybody's)
 SMALLEST = 60
+#: and an answer whose sizeable functions hold less than this together, on fewer lines than ``FEWEST_LINES``
+#: (def lines aside), is nearly forced by the exercise: 02.1's ``__init__`` (114 bytes on 3 lines: ``if memory is
+#: None:``, ``memory = KeepAll(system_prompt)``, the ``super()`` call) is written the same way by everybody, and so
+#: is 01.3's script (84 bytes, 3 lines)
+LEAST_IN_ALL, FEWEST_LINES = 120, 5
+_JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
+_LOCALS = set(dis.haslocal) | set(dis.hasfree)
 
 
 def _fingerprint(code: Any) -> tuple:
-    # Not the bytecode itself: the compiler words the same source differently in another module (a method call on
-    # an imported module, say). The names it reads, its own variables in order and its constants say the same.
-    # Strings are left out: a copy with its docstring or a message reworded is still the same code.
-    consts = tuple(_fingerprint(c) if inspect.iscode(c) else c for c in code.co_consts if not isinstance(c, str))
-    return code.co_names, code.co_varnames, code.co_argcount, consts
+    # Not the raw bytecode: the compiler words a method call on a module the same file imports otherwise than on
+    # one it does not (LOAD_ATTR, LOAD_METHOD), and the jumps' offsets move with it; so each instruction is read
+    # by its name, its argument (a local variable by its place, not its name) and its line among the function's.
+    instructions = list(dis.get_instructions(code))
+    lines = sorted({i.positions.lineno for i in instructions if i.positions.lineno is not None})
+    steps = tuple(("LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname,
+                   None if i.opcode in _JUMPS else i.arg if i.opcode in _LOCALS
+                   else _fingerprint(i.argval) if inspect.iscode(i.argval) else i.argval,
+                   None if i.positions.lineno is None else lines.index(i.positions.lineno)) for i in instructions)
+    consts = tuple(c for c in code.co_consts if not inspect.iscode(c))  # the docstring too
+    return steps, consts, code.co_argcount, code.co_kwonlyargcount
+
+
+def _lines(code: Any) -> int:
+    return len({line for _, _, line in code.co_lines() if line is not None}) - 1
 
 
 @cache
@@ -36,8 +58,11 @@ def _reference(exercise: str) -> frozenset:
 
     answer = reference(exercise)
     # comprehensions and lambdas are left out: `[x.strip() for x in lines]` is everybody's too
-    return frozenset(_fingerprint(c) for part in (answer if isinstance(answer, tuple | list) else (answer,))
-                     for c in codes_of(part, bases=False) if len(c.co_code) >= SMALLEST and not c.co_name.startswith("<"))
+    codes = [c for part in (answer if isinstance(answer, tuple | list) else (answer,))
+             for c in codes_of(part, bases=False) if len(c.co_code) >= SMALLEST and not c.co_name.startswith("<")]
+    if sum(len(c.co_code) for c in codes) < LEAST_IN_ALL and sum(_lines(c) for c in codes) < FEWEST_LINES:
+        return frozenset()
+    return frozenset(_fingerprint(c) for c in codes)
 
 
 def copies_reference(exercise: str, answer: Any) -> bool:
@@ -49,7 +74,9 @@ def copies_reference(exercise: str, answer: Any) -> bool:
         wanted = _reference(exercise)
     except (KeyError, LookupError):  # an exercise without a reference answer has nothing to copy
         return False
+    if not wanted:
+        return False
     parts = answer if isinstance(answer, tuple | list) else (answer,)
     held = {_fingerprint(code) for part in parts for code in codes_of(part)
             if not Path(code.co_filename).resolve().is_relative_to(SOLUTIONS)}  # run from any folder
-    return bool(wanted) and wanted <= held
+    return wanted <= held

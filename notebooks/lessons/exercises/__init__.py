@@ -9,12 +9,21 @@ next. The exercise cell ships a stub: a function that raises ``NotImplementedErr
 ``notebooks/solutions/NN_name.py`` holds the reference answers (``SOLUTIONS``) and plausible wrong ones
 (``WRONG``); ``tests/notebooks/test_exercises.py`` checks that every solution passes and every wrong
 answer fails with its hint.
+
+``verdict`` refuses, in every exercise, an answer that is not the learner's own: the notebook's version, or code
+that runs it (``reference.watch``); its code pasted back (``copies.py``, asked only of an answer the checker passed,
+so a wrong answer gets its hint); a checker's private helper (``from lessons.exercises.nb09 import _repeat_router``)
+that the answer is, holds, or names and runs. The public helpers the notebooks import from here (``recorded``,
+``agent_with_router``) stay usable.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 Kind = Literal["code", "reasoning"]
@@ -79,16 +88,25 @@ def verdict(id: str, answer: Any) -> Verdict:
 
     if is_reference(answer):
         return Verdict(id, "not yet", OWN_VERSION)
+    from ..calls import watching
     from ..copies import copies_reference
 
-    if _holds_code(answer) and copies_reference(id, answer):
-        return Verdict(id, "not yet", COPIED)
     try:
         if not _holds_code(answer):
             return Verdict(id, "passed", EXERCISES[id].checker(answer))
-        with watch(EXERCISES[id].may_use) as borrowed:
+        if (helper := _checkers_own_in(answer)) is not None:
+            return Verdict(id, "not yet", CHECKERS_OWN.format(helper))
+        with (watch(EXERCISES[id].may_use) as borrowed, watching(_solutions_run_by_learner) as solved,
+              watching(_checkers_own_run_by_learner) as helpers):
             message = EXERCISES[id].checker(answer)
-        return Verdict(id, "not yet", OWN_VERSION) if borrowed else Verdict(id, "passed", message)
+        # only an answer that passed is asked whether it is a copy: a wrong one gets its hint, copied or not
+        if copies_reference(id, answer):
+            return Verdict(id, "not yet", COPIED)
+        if borrowed or solved:
+            return Verdict(id, "not yet", OWN_VERSION)
+        if named := [name for name in helpers if name in _names_in(answer)]:
+            return Verdict(id, "not yet", CHECKERS_OWN.format(named[0]))
+        return Verdict(id, "passed", message)
     except NotImplementedError as error:
         if (inherited := _raised_in_the_package(error)) is not None:
             return Verdict(id, "not yet", f"{inherited}, which your code inherits from the package, raised "
@@ -119,6 +137,69 @@ OWN_VERSION = ("that runs the notebook's own version, loaded from notebooks/solu
                "exercise; the check wants yours")
 COPIED = ("that is the notebook's own version, copied (the same code as in notebooks/solutions, compiled again): "
           "the check wants yours")
+
+
+CHECKERS_OWN = ("that runs {}, the checker's own helper (a private function in lessons/exercises, there to test "
+                "answers with): the check wants your code")
+_LESSONS = Path(__file__).resolve().parents[1]
+_CHECKERS = _LESSONS / "exercises"
+_COURSE = ("lessons", "mingraph_lite", "reference_", "langgraph", "langchain")
+
+
+@cache
+def _place(filename: str) -> str:
+    """Where code compiled from ``filename`` lives: "checkers", "solutions", "course" (the rest of lessons, the
+    package, the standard library and installed packages) or "learner" (a notebook, a test, anything else)."""
+    from ..reference import SOLUTIONS
+
+    path = Path(filename).resolve()
+    if path.is_relative_to(_CHECKERS):
+        return "checkers"
+    if path.is_relative_to(SOLUTIONS):
+        return "solutions"
+    prefixes = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return "course" if path.is_relative_to(_LESSONS) or any(path.is_relative_to(p) for p in prefixes) else "learner"
+
+
+def _private(code: Any) -> bool:
+    """A checker's own helper: a private function at the top of a checker module (``_repeat_router``)."""
+    return code.co_qualname == code.co_name and code.co_name.startswith("_") and not code.co_name.startswith("__") \
+        and _place(code.co_filename) == "checkers"
+
+
+def _run_by_learner(frame: Any) -> bool:
+    """Whether the frame's caller is the learner's code, not a checker, the package or a solutions file."""
+    caller = frame.f_back
+    return (caller is not None and not caller.f_globals.get("__name__", "").startswith(_COURSE)
+            and _place(caller.f_code.co_filename) == "learner")
+
+
+def _checkers_own_run_by_learner(frame: Any) -> bool:
+    return _private(frame.f_code) and _run_by_learner(frame)
+
+
+def _solutions_run_by_learner(frame: Any) -> bool:
+    """Code of a solutions file loaded other than by ``reference`` (which ``watch`` sees, ``may_use`` included)."""
+    return (_place(frame.f_code.co_filename) == "solutions" and _run_by_learner(frame)
+            and not frame.f_globals.get("__name__", "").startswith("reference_"))
+
+
+def _codes(answer: Any) -> list[Any]:
+    from ..calls import codes_of
+
+    parts = answer if isinstance(answer, tuple | list) else (answer,)
+    return [code for part in parts for code in codes_of(part if callable(part) else type(part))]
+
+
+def _checkers_own_in(answer: Any) -> str | None:
+    """The name of a checker's private function that the answer is, or holds (``class W: messages = _shortest``)."""
+    return next((code.co_name for code in _codes(answer) if _private(code)), None)
+
+
+def _names_in(answer: Any) -> set[str]:
+    """The names the answer's code reads: a helper it runs counts only if it named it (imported it), not if the
+    check handed it in (a graph's nodes, a fake model)."""
+    return {name for code in _codes(answer) for name in code.co_names}
 
 
 def _holds_code(answer: Any) -> bool:
