@@ -55,7 +55,11 @@ def test_10_2_the_checkers_reading_of_lastn_in_a_loop():
                 n += 1
             return n
         """, "smallest_n")
-    refused_as_the_checkers_own("10.2", loop, "_reads_first_answer")
+    # 10.2's own run-time guard sees the LastN the helper builds and may refuse first: either refusal names why
+    result = verdict("10.2", loop)
+    assert result.status == "not yet", str(result)
+    assert (result.message == CHECKERS_OWN.format("_reads_first_answer")
+            or "the package's LastN.messages() read a window" in result.message), str(result)
 
 
 def test_09_3_a_wrapper_of_the_checkers_filed_and_stop():
