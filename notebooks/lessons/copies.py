@@ -6,7 +6,9 @@ compiled from the same source they run the same instructions on the same names a
 docstring included), laid out on the same lines; a learner who wrote their own, even with the notebook's variable
 names, rarely matches all of that. Comments and blank lines do not count, and neither do the names of local
 variables (a copy with them renamed is still the copy); a copy reworded or re-wrapped onto other lines is not
-caught (a known limit). An answer so short that everybody writes it alike (02.1's four-line ``__init__``, 01.3's
+caught (a known limit). Only a reference with a docstring is looked for: round 13's reader wrote 04.3's
+``ToolLedger`` word for word like the reference, which has none, and was called a copy; nobody writes another's
+docstring word for word. An answer so short that everybody writes it alike (02.1's four-line ``__init__``, 01.3's
 script) is never called a copy. Code compiled from the solutions file itself (the course's own tests run the
 reference answers and the wrong ones from there) is that file, not a copy. A check asks only about an answer that
 passed: a wrong answer gets its hint, copied or not.
@@ -47,6 +49,11 @@ def _fingerprint(code: Any) -> tuple:
     return steps, consts, code.co_argcount, code.co_kwonlyargcount
 
 
+def _docstring(code: Any) -> bool:
+    """Whether the function has a docstring (in a function's code, the first constant is its docstring or None)."""
+    return bool(code.co_consts) and isinstance(code.co_consts[0], str)
+
+
 def _lines(code: Any) -> int:
     return len({line for _, _, line in code.co_lines() if line is not None}) - 1
 
@@ -60,6 +67,8 @@ def _reference(exercise: str) -> frozenset:
     # comprehensions and lambdas are left out: `[x.strip() for x in lines]` is everybody's too
     codes = [c for part in (answer if isinstance(answer, tuple | list) else (answer,))
              for c in codes_of(part, bases=False) if len(c.co_code) >= SMALLEST and not c.co_name.startswith("<")]
+    if not any(_docstring(c) for c in codes):  # nothing but code, which an honest learner can write word for word
+        return frozenset()
     if sum(len(c.co_code) for c in codes) < LEAST_IN_ALL and sum(_lines(c) for c in codes) < FEWEST_LINES:
         return frozenset()
     return frozenset(_fingerprint(c) for c in codes)

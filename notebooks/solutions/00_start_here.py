@@ -8,6 +8,7 @@ from mingraph_lite.course.scripts import make_llm
 
 @contextmanager
 def using_model(spec):
+    """The notebook's own answer to 00.2 (a reference answer, loaded unprinted)."""
     before = os.environ.get("MINGRAPH_LLM")
     os.environ["MINGRAPH_LLM"] = spec
     try:

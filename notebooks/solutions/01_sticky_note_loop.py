@@ -18,6 +18,7 @@ def _docs(fn):
 
 
 def schema_of(fn):
+    """The notebook's own answer to 01.1 (a reference answer, loaded unprinted)."""
     description, arg_docs = _docs(fn)
     hints = inspect.get_annotations(fn, eval_str=True)
     properties, required = {}, []
@@ -82,6 +83,7 @@ def schema_whole_docstring(fn):
 
 
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    """The notebook's own answer to 01.4 (a reference answer, loaded unprinted)."""
     folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
     while True:  # every reply that is not an answer brings a slip, so the budget ends the loop
         response = llm.generate(folder, registry.tools)
@@ -188,6 +190,7 @@ def budget_by_the_agent(llm, registry, system_prompt, question, *, max_tool_call
 
 
 def one_city_at_a_time():
+    """The notebook's own answer to 01.3 (a reference answer, loaded unprinted)."""
     return ScriptedLLM([[("get_weather", {"city": "Paris"})], [("get_weather", {"city": "Tokyo"})],
                         [("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24})],
                         "Paris: 64°F, Tokyo: 75°F"], name="scripted: one city at a time")
@@ -262,6 +265,7 @@ def no_answer_at_the_end():
 
 
 def to_ollama(folder):
+    """The notebook's own answer to 01.2 (a reference answer, loaded unprinted)."""
     names, out = {}, []
     for m in folder:
         if m.role == "assistant":

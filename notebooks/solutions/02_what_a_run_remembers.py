@@ -30,6 +30,7 @@ class NaiveAgent:
 
 class FixedAgent(NaiveAgent):
     def __init__(self, llm, registry, system_prompt, memory=None):
+        """The notebook's own answer to 02.1 (a reference answer, loaded unprinted)."""
         if memory is None:
             memory = KeepAll(system_prompt)
         super().__init__(llm, registry, system_prompt, memory)
@@ -86,6 +87,7 @@ class RunContext:
 
 
 def remembering_loop(llm, registry, system_prompt, question, *, max_steps=10):
+    """The notebook's own answer to 02.2 (a reference answer, loaded unprinted)."""
     ctx = RunContext(messages=[SystemMessage(system_prompt), UserMessage(question)], scratch={"errands": 0})
     while ctx.step < max_steps:
         response = llm.generate(ctx.messages, registry.tools)
@@ -191,6 +193,7 @@ def celsius_of(event):
 
 
 def first_made_up(events):
+    """The notebook's own answer to 02.3 (a reference answer, loaded unprinted)."""
     returned = {}  # number -> the step whose errands returned it first
     for event in events:
         if event["event"] == "tool_return" and event["name"] == "get_weather":

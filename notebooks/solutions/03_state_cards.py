@@ -58,6 +58,7 @@ PlainRunningTools = RunningTools  # the card before the edit: the wrong answers 
 # --- 03.1 ---------------------------------------------------------------------------------------
 
 def expected_cards(replies, max_steps):
+    """The notebook's own answer to 03.1 (a reference answer, loaded unprinted)."""
     cards = []
     for step, slips in enumerate(replies, start=1):
         if step > max_steps:
@@ -156,6 +157,7 @@ def cards_by_card_loop(replies, max_steps):
 # --- 03.2 ---------------------------------------------------------------------------------------
 
 def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10):
+    """The notebook's own answer to 03.2 (a reference answer, loaded unprinted)."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     situation, step, answer, pending = "waiting", 0, None, []
     while situation != "hung up":
@@ -322,6 +324,7 @@ def sticky_reads_the_slips_off_the_folder(llm, registry, question, human, *, max
 @dataclass(frozen=True)
 class RunningToolsAskingHuman(PlainRunningTools):
     def run(self, desk) -> "AskingHuman | CallingModel":
+        """The notebook's own answer to 03.3 (a reference answer, loaded unprinted)."""
         for i, slip in enumerate(self.slips):
             if slip.name == "get_weather" and not knows(slip.arguments["city"]):
                 return AskingHuman(slip, self.slips[i + 1:], self.step)

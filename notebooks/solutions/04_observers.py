@@ -16,6 +16,7 @@ class JsonLinesListener(Observer):
         self.path = Path(path)
 
     def _write(self, **line):
+        """The notebook's own answer to 04.1 (a reference answer, loaded unprinted)."""
         with self.path.open("a", encoding="utf-8") as file:
             file.write(json.dumps(line, ensure_ascii=False) + "\n")
 
@@ -227,6 +228,7 @@ class ToolLedger(Observer):
         self.results = {}  # tool name -> slips answered with a result, not an error
 
     def on_model_reply(self, response):
+        """The notebook's own answer to 04.3 (a reference answer, loaded unprinted)."""
         for call in response.message.tool_calls:  # what the model asked for, whatever happens to it next
             self.asked[call.name] = self.asked.get(call.name, 0) + 1
 

@@ -14,6 +14,7 @@ def _unchecked(state):
 
 
 def route_after_check(state, max_revisions):
+    """The notebook's own answer to 07.1 (a reference answer, loaded unprinted)."""
     review = state["review"]
     if review is None or review["checked_draft"] != state["draft"]:
         raise ValueError("the current draft has not been checked")
@@ -87,6 +88,7 @@ def router_wraps_the_package(state, max_revisions):
 
 # -- 07.2 -------------------------------------------------------------------------------------------
 def run(graph, state):
+    """The notebook's own answer to 07.2 (a reference answer, loaded unprinted)."""
     state, steps = deepcopy(state), 0
     node = graph["edges"][START]
     while node != END:
@@ -288,6 +290,7 @@ def _checks(state):
 
 
 def route_unless_stuck(state, max_revisions):
+    """The notebook's own answer to 07.3 (a reference answer, loaded unprinted)."""
     if state["review"]["passed"]:
         return "accept"
     checks = _checks(state)

@@ -8,6 +8,7 @@ def _already_ran(state):
 
 
 def route_after_model(state):
+    """The notebook's own answer to 09.1 (a reference answer, loaded unprinted)."""
     if state["stop_reason"] is not None or not state["pending_calls"]:
         return "end"
     ran = _already_ran(state)
@@ -75,6 +76,7 @@ PREDICTION = {"package_supersteps": 13, "router_supersteps": 8, "router_tool_han
 
 # -- 09.3 -------------------------------------------------------------------------------------------
 def give_up(state):
+    """The notebook's own answer to 09.3 (a reference answer, loaded unprinted)."""
     ran = _already_ran(state)
     repeated = [f"{call.name}({call.arguments})" for call in state["pending_calls"]
                 if (call.name, call.arguments) in ran]
@@ -117,6 +119,7 @@ def give_up_as_a_step_limit(state):
 
 # -- 09.4 -------------------------------------------------------------------------------------------
 def wire_agent(nodes, router, hold):
+    """The notebook's own answer to 09.4 (a reference answer, loaded unprinted)."""
     from mingraph_lite.graph import END, START, AgentState, StateGraph
 
     builder = StateGraph(AgentState)

@@ -8,6 +8,7 @@ from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage, UserMess
 # 10.1 ---------------------------------------------------------------- a window that keeps exchanges whole
 class SafeWindow:
     def __init__(self, system_prompt, n):
+        """The notebook's own answer to 10.1 (a reference answer, loaded unprinted)."""
         self.system = SystemMessage(system_prompt)
         self.n = n
         self.history = []
@@ -54,6 +55,7 @@ class ForgetsTheSystemPrompt(SafeWindow):
 
 # 10.3 ---------------------------------------------------------------- when Summarise condenses
 def summary_points(history, keep_last, trigger):
+    """The notebook's own answer to 10.3 (a reference answer, loaded unprinted)."""
     points, asked, start = [], 0, 0  # history[start:] is what is still unsummarised
     for i, message in enumerate(history):
         asked += isinstance(message, UserMessage)
@@ -136,6 +138,7 @@ def points_by_running_summarise(history, keep_last, trigger):
 
 # 10.2 ---------------------------------------------------------------- how wide must the window be?
 def smallest_n(history):
+    """The notebook's own answer to 10.2 (a reference answer, loaded unprinted)."""
     first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
     last = first  # the last answer slip of the same reply: a window starting there moves back to the reply
     while isinstance(history[last + 1], ToolMessage):

@@ -14,6 +14,7 @@ def _fresh(template, max_steps):
 
 
 def ask_twice(template, task):
+    """The notebook's own answer to 11.1 (a reference answer, loaded unprinted)."""
     for max_steps in (template.max_steps, 2 * template.max_steps):
         try:
             return _fresh(template, max_steps).run({"question": task})["answer"]
@@ -113,6 +114,7 @@ _MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
 
 
 def read_plan(reply):
+    """The notebook's own answer to 11.2 (a reference answer, loaded unprinted)."""
     steps = [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
     return [step for step in steps if step]  # a marker with nothing after it is not a step
 
@@ -180,6 +182,7 @@ def _report(state):
 
 
 def replan(state, replanner):
+    """The notebook's own answer to 11.3 (a reference answer, loaded unprinted)."""
     reply = replanner.generate([SystemMessage(REPLAN_PROMPT), UserMessage(_report(state))], [])
     done = state["done"]
     return {"plan": state["plan"][:done] + parse_plan(reply.message.content), "failed": None,

@@ -11,6 +11,7 @@ from mingraph_lite.observers.base import RecordingObserver
 
 
 def pinned_window(system_prompt, messages, n):
+    """The notebook's own answer to 12.1 (a reference answer, loaded unprinted)."""
     question, rest = messages[0], list(messages[1:])
     start = max(0, len(rest) - n)
     while start > 0 and isinstance(rest[start], ToolMessage):
@@ -79,6 +80,7 @@ def window_by_safe_start(system_prompt, messages, n):
 
 
 def errand(registry, call):
+    """The notebook's own answer to 12.2 (a reference answer, loaded unprinted)."""
     try:
         return registry.run(call)
     except ToolArgsError as e:  # the model filled the call in wrong: trying again would fail the same way
@@ -185,6 +187,7 @@ class PriceLog(Observer):
         self.path, self.asked, self.model_calls = path, {}, 0
 
     def write(self, line):
+        """The notebook's own answer to 12.3 (a reference answer, loaded unprinted)."""
         with open(self.path, "a", encoding="utf-8") as file:  # one line at a time: a crash keeps the rest
             file.write(json.dumps(line) + "\n")
 
@@ -293,6 +296,7 @@ class LogOnRecorder(PriceLog, RecordingObserver):  # the hooks it does not write
 
 
 def route(state):
+    """The notebook's own answer to 12.4 (a reference answer, loaded unprinted)."""
     if state["stopped"]:
         return END
     last = state["messages"][-1]

@@ -26,6 +26,7 @@ BUDGET_SPENT = "Error: not run, because the call budget is spent"
 
 class PriceAgent:
     def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
+        """The notebook's own answer to 13.1 (a reference answer, loaded unprinted)."""
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
         self.observers, self.max_steps, self.max_calls, self.window = list(observers), max_steps, max_calls, window
 
@@ -235,6 +236,7 @@ def _asks(reply):  # what a reply asks for, ids aside: a model makes up new ids 
 
 class StopRepeats(PriceAgent):
     def model(self, state):
+        """The notebook's own answer to 13.2 (a reference answer, loaded unprinted)."""
         update = super().model(state)
         new = update.get("messages", [])
         before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]

@@ -51,7 +51,7 @@ def renamed(names):
 
 
 # 02.1 is not here: its answer is four lines everybody writes alike (round 12's reader wrote the reference's own)
-@pytest.mark.parametrize("exercise", ["01.4", "03.1", "03.2", "06.1", "08.2", "10.1", "13.1"])
+@pytest.mark.parametrize("exercise", ["01.4", "03.1", "03.2", "04.3", "06.1", "08.2", "10.1", "13.1"])
 def test_a_pasted_copy_of_the_notebooks_own_version_is_refused(exercise):
     result = verdict(exercise, pasted(exercise))
     assert result.status == "not yet" and result.message == COPIED, str(result)
@@ -103,6 +103,20 @@ class FixedAgent(NaiveAgent):
             memory = KeepAll(system_prompt)
         super().__init__(llm, registry, system_prompt, memory)
 """
+OWN_04_3 = """
+class ToolLedger(Observer):
+    def __init__(self):
+        self.asked = {}
+        self.results = {}
+
+    def on_model_reply(self, response):
+        for call in response.message.tool_calls:
+            self.asked[call.name] = self.asked.get(call.name, 0) + 1
+
+    def on_tool_return(self, result):
+        if not result.is_error:
+            self.results[result.name] = self.results.get(result.name, 0) + 1
+"""
 OFF_BY_ONE_01_4 = """
 def wrong_offby1(llm, registry, system_prompt, question, *, max_tool_calls=6):
     folder = [SystemMessage(system_prompt), UserMessage(question)]
@@ -122,7 +136,10 @@ def wrong_offby1(llm, registry, system_prompt, question, *, max_tool_calls=6):
 
 @pytest.mark.parametrize(("exercise", "source", "name"), [("01.3", OWN_01_3, "one_city_at_a_time"),
                                                           ("01.4", OWN_01_4, "errand_budget_loop"),
-                                                          ("02.1", OWN_02_1, "FixedAgent")])
+                                                          ("02.1", OWN_02_1, "FixedAgent"),
+                                                          # round 13: the reference's code word for word, bar its
+                                                          # comments and docstring: not a copy
+                                                          ("04.3", OWN_04_3, "ToolLedger")])
 def test_the_readers_own_answers_in_the_notebooks_words_pass(exercise, source, name):
     result = verdict(exercise, written(exercise, source, name, pasted_first=["NaiveAgent"] * (exercise == "02.1")))
     assert result.passed, str(result)

@@ -135,8 +135,8 @@ def _raised_in_the_package(error: BaseException) -> str | None:
 
 OWN_VERSION = ("that runs the notebook's own version, loaded from notebooks/solutions for the cells after the "
                "exercise; the check wants yours")
-COPIED = ("that is the notebook's own version, copied (the same code as in notebooks/solutions, compiled again): "
-          "the check wants yours")
+COPIED = ("that is the notebook's own version, its docstring and all (the same code as in notebooks/solutions, "
+          "compiled again): the check wants yours")
 
 
 CHECKERS_OWN = ("that runs {}, the checker's own helper (a private function in lessons/exercises, there to test "
