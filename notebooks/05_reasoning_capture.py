@@ -159,7 +159,7 @@ reveal(my_flags, simple, "(article, re-enactment)", gated=True, hint="list each 
 if my_flags == simple:  # why, once your guess is right
     print("Silent on the article (its reply uses 18 and 24 both); line 13 for Paris's 18, rightly given as 64°F, "
           "not for Tokyo's 24: a hint, not a verdict. Your 05.1 flag reads the unit the tool gave instead:")
-    print("your 05.1 rule's verdicts (share, flagged):", reference("05.1")([article_line]), reference("05.1")(events)[1])
+    print("05.1's rule (the reference) on each:", reference("05.1")([article_line])[1], reference("05.1")(events)[1])
 assert reference("05.1")([article_line]) == ({1: None}, []) and reference("05.1")(events)[1] == [13]
 
 # %% [markdown]
