@@ -78,7 +78,8 @@ for field, value in article_line.items():
 #   response format": both cities wrong. Neither the reply nor a count would have told you why.
 # - **The count is missing, not zero.** Ollama returns thinking text and no thinking count: `reasoning_tokens` is
 #   `None`. That the 80 output tokens include the thinking is **a guess**, from the article's probe of another
-#   model (qwen3.5:2b: **434** output tokens with thinking on, **4** off; reported, not run here). An estimate from the text's length would look like a measurement, so the envelope says `None`.
+#   model (qwen3.5:2b: **434** output tokens with thinking on, **4** off; reported, not run here). An estimate
+#   from the text's length would look like a measurement, so the envelope says `None`.
 # - **OpenAI is the mirror image:** a count (`reasoning_tokens`) and no text.
 
 # %% [markdown]
@@ -120,10 +121,10 @@ print_trace(events)
 assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "tool_call", "tool_return")] == [3, 3, 3]
 
 # %% [markdown]
-# ### Exercise 05.1 (code): what the thinking cost, and what it left out
+# ### Exercise 05.1 (code): what the thinking cost, and Celsius written as °F
 #
 # A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
-# `output_tokens` (counts or `None`: not reported; the output count includes the thinking). Its text is
+# `output_tokens` (counts or `None`: not reported; here the output count includes the thinking). Its text is
 # `e["message"]["content"]` (`None` when it has none), its slips `e["message"]["tool_calls"]`; a `tool_return`
 # has `name` and `content`. Write `thinking_report(events)` returning `(shares, flagged)`:
 #
@@ -148,7 +149,7 @@ check("05.1", thinking_report)
 
 # %% [markdown]
 # **Predict.** A simpler flag, `thought_but_unused`, marks a reply whose *thinking* names a number the reply does
-# not use. Which lines would it flag: on the article's line, and on the re-enactment? Write the two lists.
+# not use. Would it catch the article's mistake, or the re-enactment's? Write the lines it flags on each.
 
 # %%
 from lessons.exercises.nb05_thinking import thought_but_unused
