@@ -4,9 +4,9 @@
 # **Read this first: the thinking in this notebook is one real line and a few scripted runs.** *Reasoning capture*
 # keeps the thinking a model reports beside its reply: our adapters copy it into `LLMResponse.reasoning` (the text)
 # and `reasoning_tokens` (the count), never sent back. Our recorded models (SmolLM2-135M, Gemma 3 270M) have no
-# thinking channel and no thinking model runs offline here, so the real thinking is **one trace line of a
-# qwen3.5:0.8b run that the article printed** (see Sources), quoted as printed; the rest is **scripted**
-# (labelled re-enactments). With Ollama and `ollama pull qwen3:0.6b`, the last cell shows a real model's thinking.
+# thinking channel (asked to think, they write noise) and no thinking model can be installed on this offline
+# machine, so the real thinking is **one trace line of a qwen3.5:0.8b run that the article printed** (see
+# Sources), quoted as printed; the rest is **scripted** (labelled re-enactments). With Ollama and `ollama pull qwen3:0.6b`, the last cell shows a real model's thinking.
 #
 # **By the end of this notebook you will be able to**
 #
@@ -45,26 +45,13 @@ from lessons.trace_lines import brief, print_folder, print_live_run, print_trace
 # %% [markdown]
 # ## The envelope: where thinking goes
 #
-# A listener's `on_model_reply` receives an `LLMResponse`: the message (which goes into the folder) inside an
-# envelope of facts about the reply.
+# A listener's `on_model_reply` receives an `LLMResponse`: the message (which goes into the **folder**, the
+# messages sent to the model each round) inside an **envelope** of facts about the reply. Thinking rides on the
+# envelope (question 1 asks why). Every reply the shipped local models recorded:
 
 # %%
 for f in fields(LLMResponse):
     print(f"{f.name:17} {str(f.type):18}", "the folder: read back every round" if f.name == "message" else "the envelope")
-
-# %% [markdown]
-# Thinking rides on the envelope (question 1 asks why). What providers report, and whether they want it back:
-#
-# | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
-# |---|---|---|---|
-# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count) | accepted; with thinking on, its qwen3 template uses it for turns after the last user message |
-# | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
-# | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
-#
-# Sources: Ollama's docs *Thinking*; for Ollama's count, the article's probe of qwen3.5:2b (reported, not run
-# here); for the template, a public copy of `qwen3`'s (not tested here); OpenAI's Chat Completions API reference;
-# Anthropic's *Building with extended thinking*, *Preserving thinking blocks*. `None` means **not reported**,
-# never an estimate. What do the shipped local models fill? Every reply they recorded:
 
 # %%
 replies = [e for trace in sorted(Path("../data/experiments").rglob("traces/*.jsonl"))
@@ -90,10 +77,24 @@ for field, value in article_line.items():
 # - **The text is real and says why.** The model took the bare `18` and `24` for Fahrenheit "based on the tool's
 #   response format": both cities wrong. Neither the reply nor a count would have told you why.
 # - **The count is missing, not zero.** Ollama returns thinking text and no thinking count: `reasoning_tokens` is
-#   `None`. The 80 output tokens likely include the thinking (the article's probe of the 2b model found the
-#   thinking counted in the output total: **434** output tokens with thinking on, **4** off; reported, not run
-#   here). An estimate from the text's length would look like a measurement, so the envelope says `None`.
-# - **OpenAI is the mirror image:** a count (`reasoning_tokens`) and no text. Each provider fills what it has.
+#   `None`. That the 80 output tokens include the thinking is **a guess**, from the article's probe of another
+#   model (qwen3.5:2b: **434** output tokens with thinking on, **4** off; reported, not run here). An estimate
+#   from the text's length would look like a measurement, so the envelope says `None`.
+# - **OpenAI is the mirror image:** a count (`reasoning_tokens`) and no text.
+
+# %% [markdown]
+# What providers report, and whether they want it back:
+#
+# | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
+# |---|---|---|---|
+# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count) | accepted; with thinking on, its qwen3 template uses it for turns after the last user message |
+# | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
+# | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
+#
+# Sources: Ollama's docs *Thinking*; for Ollama's count, the article's probe of qwen3.5:2b (reported, not run
+# here); for the template, a public copy of `qwen3`'s (not tested here); OpenAI's Chat Completions API reference;
+# Anthropic's *Building with extended thinking*, *Preserving thinking blocks*. `None` means **not reported**,
+# never an estimate.
 
 # %% [markdown]
 # ## Record before you know there is a bug
@@ -112,31 +113,31 @@ events = read_trace(TRACE)
 
 # %% [markdown]
 # Three model calls and **three** tool calls: Tokyo was never converted. The trace, numbered from 1 (line 1 is
-# `run_start`) as `enumerate(events, 1)` gives it, under a key to the course's words. Each slip shows up **twice**:
-# inside the `model_reply` that asks for it, then on its own `tool_call` line.
+# `run_start`) as `enumerate(events, 1)` gives it. A **slip** is a `tool_call`, an **answer slip** a `tool_return`,
+# a **request** a `model_reply` that asks for slips; each slip shows up twice, in its request and on its own line.
 
 # %%
-print_trace(events, key=True)
+print_trace(events)
 assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "tool_call", "tool_return")] == [3, 3, 3]
 
 # %% [markdown]
-# ### Exercise 05.1 (code): what the thinking cost, and what it left out
+# ### Exercise 05.1 (code): what the thinking cost, and Celsius written as °F
 #
 # A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
-# `output_tokens` (counts or `None`: not reported). The output count includes the thinking, as OpenAI's does. The
-# reply's text is `e["message"]["content"]`, its slips `e["message"]["tool_calls"]`, each with its `"arguments"`.
-# Write `thinking_report(events)` returning `(shares, flagged)`:
+# `output_tokens` (counts or `None`: not reported; here the output count includes the thinking). Its text is
+# `e["message"]["content"]` (`None` when it has none), its slips `e["message"]["tool_calls"]`; a `tool_return`
+# has `name` and `content`. Write `thinking_report(events)` returning `(shares, flagged)`:
 #
 # - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
 #   either count is missing (an unreported count is not 0) or the output count is 0 (no share of nothing);
-# - `flagged`: the lines of the replies whose thinking mentions a number that the reply does not use, in its
-#   text or in its tool calls' arguments. Compare numbers, not text (`64.0` is 64); the pattern
-#   `re.findall(r"-?\d+(?:\.\d+)?", text)` finds them.
-# - Take the events as a trace gives them: `content` may be `None` (no text), and a call's `arguments` may be a
-#   dict or, when its JSON did not parse, the text itself; its numbers count as used either way.
+# - `flagged`: the lines of the **final replies** (no slips) that write as °F a number an earlier `get_weather`
+#   answer slip gave: Celsius, bare (`"24"`) or with the unit (`"24°C"`). The unit the tool gave, not the number,
+#   decides: a number `to_fahrenheit` answered is Fahrenheit already. Compare numbers, not text (`24.0` is 24);
+#   `re.findall(r"-?\d+(?:\.\d+)?", text)` finds numbers, `re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", text)` those
+#   written as °F.
 #
-# The check runs it on **scripted** traces with thinking and on the article's real line above (a trace of one
-# line), and refuses an answer that runs `classify` (that judges a run; it never reads the envelope).
+# The check runs it on **scripted** traces and on the article's real line (a trace of one line), and refuses
+# `classify` (it judges a run; it never reads the envelope).
 
 # %%
 def thinking_report(events):
@@ -147,27 +148,20 @@ def thinking_report(events):
 check("05.1", thinking_report)
 
 # %% [markdown]
-# **A flag is a hint, not a verdict.** On the re-enactment the rule flags line 13, the first wrong line, for the
-# wrong reason: its thinking names Paris's 18, which the reply rightly gives as 64°F. Tokyo's 24 given as °F uses
-# a number the thinking names, so the rule cannot see it; without the 18, line 13 goes unflagged (both tested in
-# tests/notebooks/test_nb05_claims.py). On the article's line the rule is silent: its reply uses 18 and 24 both:
+# **Predict.** A simpler flag, `thought_but_unused`, marks a reply whose *thinking* names a number the reply does
+# not use. Would it catch the article's mistake, or the re-enactment's? Write the lines it flags on each.
 
 # %%
-our_report = reference("05.1")  # a name of its own: yours stays yours
-print("the article's line:", our_report([article_line]))
-assert our_report([article_line]) == ({1: None}, [])  # no count, so no share; no number left unused, so no flag
+from lessons.exercises.nb05_thinking import thought_but_unused
 
-# %% [markdown]
-# **What would catch it: the unit, not the number.** The tool gave Tokyo's 24 as a bare `"24"` (Celsius, says the
-# menu; `"24°C"` with the unit on), and the reply writes `24°F`. A flag must compare the unit the tool gave each
-# number with the unit the reply writes: `celsius_written_as_fahrenheit` does. It needs the answer slips, which the
-# article's single line does not hold; on the re-enactment it flags line 13 for Tokyo's 24, the real error:
-
-# %%
-from lessons.trace_lines import celsius_written_as_fahrenheit
-
-print(celsius_written_as_fahrenheit(events))  # {line: the Celsius numbers its final reply writes with °F}
-assert celsius_written_as_fahrenheit(events) == {13: [24.0]} and celsius_written_as_fahrenheit([article_line]) == {}
+my_flags = ...  # (lines on [article_line], lines on the re-enactment's events)
+simple = (thought_but_unused([article_line]), thought_but_unused(events))
+reveal(my_flags, simple, "(article, re-enactment)", gated=True, hint="list each reply's thinking numbers and its reply's")
+if my_flags == simple:  # why, once your guess is right
+    print("Silent on the article (its reply uses 18 and 24 both); line 13 for Paris's 18, rightly given as 64°F, "
+          "not for Tokyo's 24: a hint, not a verdict. Your 05.1 flag reads the unit the tool gave instead:")
+    print("05.1's rule (the reference) on each:", reference("05.1")([article_line])[1], reference("05.1")(events)[1])
+assert reference("05.1")([article_line]) == ({1: None}, []) and reference("05.1")(events)[1] == [13]
 
 # %% [markdown]
 #
@@ -176,7 +170,7 @@ assert celsius_written_as_fahrenheit(events) == {13: [24.0]} and celsius_written
 # **The convention.** Number the lines as above, read top to bottom, and stop at the **first** line that is
 # wrong; later lines are often wrong *because* of it, so they don't count. What "wrong" means, line by line:
 #
-# - a **slip** (`tool_call`) is wrong if it names a tool not on the menu, or asks `get_weather` about a city
+# - a **slip** (`tool_call`) is wrong if it names a tool not on the **menu** (the tool descriptions sent), or asks `get_weather` about a city
 #   the question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
 #   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already;
 # - a **request** (`model_reply` that asks for slips) is never the wrong line itself: each slip it carries is
@@ -350,12 +344,10 @@ reveal(my_case_and_line, (real_verdict.case, real_verdict.line), "(case, line)",
        hint="check each line against the rules above: slips, answer slips, then the final reply's numbers")
 if my_case_and_line == (real_verdict.case, real_verdict.line):  # the verdict shows once your guess is right
     print(f"--> {real_verdict.outcome}: {real_verdict.why}; results.csv said case {row.case}, line {row.line}")
+    print("Lines 1 to 8 are right (both lookups, both answer slips); no to_fahrenheit slip; the final reply writes "
+          "Celsius as °F. One run of a tiny sampled model shows what it wrote, not why.")
 
 # %% [markdown]
-# Lines 1 to 8 are right: both lookups ask about the question's cities and both answer slips hold the teaching
-# data. No slip asks for `to_fahrenheit`. Line 9, the final reply, starts `Tokyo: 24°F, Paris: 18°F`: Celsius
-# written as °F, case 3. One run of a tiny sampled model shows what it wrote, not why.
-#
 # No `finish-right` run is right. The only `finish-right` runs whose first wrong line is the final reply are four
 # of Gemma's, all with the worked example in the folder (both claims are tested in
 # `tests/notebooks/test_nb05_claims.py`).

@@ -57,21 +57,6 @@ def print_envelopes(events: list[dict[str, Any]]) -> None:
                   f"reasoning={(event['reasoning'] or '')[:300]!r}")
 
 
-def celsius_written_as_fahrenheit(events: list[dict[str, Any]]) -> dict[int, list[float]]:
-    """The lines of final replies that write a number get_weather answered (Celsius, bare as "24" or as "24°C")
-    with °F, and those numbers: the unit the tool gave, compared with the unit the reply writes."""
-    celsius: set[float] = set()
-    found = {}
-    for n, event in enumerate(events, 1):
-        if event["event"] == "tool_return" and event["name"] == "get_weather":
-            celsius.update(float(x) for x in _NUMBER.findall(event["content"]))
-        elif event["event"] == "model_reply" and not event["message"]["tool_calls"]:
-            written = [float(x) for x in re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", event["message"]["content"] or "")]
-            if [x for x in written if x in celsius]:
-                found[n] = [x for x in written if x in celsius]
-    return found
-
-
 def print_live_run(spec: str) -> None:
     """Run our question once on the model ``spec`` names ("ollama:qwen3:0.6b", "openai:gpt-5-mini"; at most 6
     model calls, Ollama with thinking on) and print each reply's envelope and the verdict; nothing when none."""
@@ -95,5 +80,5 @@ def print_live_run(spec: str) -> None:
     print(classify(recorder.events))
 
 
-__all__ = ["KEY", "brief", "celsius_written_as_fahrenheit", "print_envelopes", "print_folder", "print_live_run",
+__all__ = ["KEY", "brief", "print_envelopes", "print_folder", "print_live_run",
            "print_trace"]

@@ -156,18 +156,35 @@ def via_classify(runs):
 
 def thinking_report(events):
     """Per model reply (keyed by its line), the share of output tokens spent thinking (None when not reported),
-    and the lines whose thinking mentions a number the reply (its text or its tool calls) does not use."""
-    shares, flagged = {}, []
+    and the lines of the final replies that write as °F a number an earlier get_weather answer slip gave."""
+    shares, flagged, celsius = {}, [], set()
     for line, e in enumerate(events, 1):
+        if e["event"] == "tool_return" and e["name"] == "get_weather":  # Celsius: "24" or "24°C"
+            celsius.update(float(n) for n in NUMBER.findall(e["content"]))
         if e["event"] != "model_reply":
             continue
         thought, out = e["reasoning_tokens"], e["output_tokens"]
         shares[line] = thought / out if thought is not None and out else None
-        reply = (e["message"]["content"] or "") + " " + str([call["arguments"] for call in e["message"]["tool_calls"]])
-        used = {float(n) for n in NUMBER.findall(reply)}
-        if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
+        written = {float(n) for n in re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", e["message"]["content"] or "")}
+        if not e["message"]["tool_calls"] and written & celsius:
             flagged.append(line)
     return shares, flagged
+
+
+def _flag_with(events, celsius_of_return, written_of_reply):
+    """thinking_report's shares, with the flag's two readings swapped for a wrong answer's."""
+    shares, flagged, celsius = thinking_report(events)[0], [], set()
+    for line, e in enumerate(events, 1):
+        if e["event"] == "tool_return":
+            celsius.update(celsius_of_return(e))
+        elif e["event"] == "model_reply" and not e["message"]["tool_calls"]:
+            if set(written_of_reply(e["message"]["content"] or "")) & celsius:
+                flagged.append(line)
+    return shares, flagged
+
+
+def _fahrenheit(text):
+    return {float(n) for n in re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", text)}
 
 
 def adds_none_content(events):
@@ -179,31 +196,39 @@ def adds_none_content(events):
     return shares, flagged
 
 
-def dict_arguments_only(events):
-    """Wrong: reads only arguments that are dicts, so a number in arguments that stayed text looks unused."""
-    shares, flagged = {}, []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "model_reply":
-            shares[line] = thinking_report([e])[0][1]
-            args = [c["arguments"] for c in e["message"]["tool_calls"] if isinstance(c["arguments"], dict)]
-            used = {float(n) for n in NUMBER.findall((e["message"]["content"] or "") + str(args))}
-            if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
-                flagged.append(line)
-    return shares, flagged
+def every_tool_as_celsius(events):
+    """Wrong: takes every tool's numbers as Celsius, to_fahrenheit's results included."""
+    return _flag_with(events, lambda e: {float(n) for n in NUMBER.findall(e["content"])}, _fahrenheit)
 
 
-def reads_argument_values(events):
-    """Wrong: reads each call's arguments with .values(), which text arguments do not have."""
-    shares, flagged = {}, []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "model_reply":
-            shares[line] = thinking_report([e])[0][1]
-            said = (e["message"]["content"] or "") + " ".join(
-                str(v) for c in e["message"]["tool_calls"] for v in c["arguments"].values())
-            used = {float(n) for n in NUMBER.findall(said)}
-            if any(float(n) not in used for n in NUMBER.findall(e["reasoning"] or "")):
-                flagged.append(line)
-    return shares, flagged
+def bare_numbers_only(events):
+    """Wrong: reads get_weather's answer as a bare number, so "18°C" crashes it."""
+    return _flag_with(events, lambda e: {float(e["content"])} if e["name"] == "get_weather" else set(), _fahrenheit)
+
+
+def unit_answers_only(events):
+    """Wrong: takes only numbers written with °C in get_weather's answers, so a bare "24" is missed."""
+    return _flag_with(events, lambda e: {float(n) for n in re.findall(r"(-?\d+(?:\.\d+)?)°C", e["content"])}
+                      if e["name"] == "get_weather" else set(), _fahrenheit)
+
+
+def text_numbers(events):
+    """Wrong: compares the numbers' text, so the reply's 24.0°F misses get_weather's 24."""
+    return _flag_with(events, lambda e: set(NUMBER.findall(e["content"])) if e["name"] == "get_weather" else set(),
+                      lambda text: re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", text))
+
+
+def any_number_in_reply(events):
+    """Wrong: flags a reply for any Celsius number in it, the ones it rightly writes as °C included."""
+    return _flag_with(events, lambda e: {float(n) for n in NUMBER.findall(e["content"])}
+                      if e["name"] == "get_weather" else set(), lambda text: {float(n) for n in NUMBER.findall(text)})
+
+
+def thought_but_unused(events):
+    """Wrong: the simpler flag (a number the thinking names and the reply does not use)."""
+    from lessons.exercises.nb05_thinking import thought_but_unused as flag
+
+    return thinking_report(events)[0], flag(events)
 
 
 def unreported_as_zero(events):
@@ -240,36 +265,6 @@ def numbered_replies(events):
     return {place[line]: share for line, share in shares.items()}, [place[line] for line in flagged]
 
 
-def text_only(events):
-    """Wrong: reads the reply's text only, so a number it hands a tool looks unused."""
-    shares, flagged = thinking_report(events)
-    for line, e in enumerate(events, 1):
-        if e["event"] == "model_reply" and line not in flagged:
-            used = set(NUMBER.findall(e["message"]["content"]))
-            if any(n not in used and float(n) not in {float(u) for u in used}
-                   for n in NUMBER.findall(e["reasoning"] or "")):
-                flagged.append(line)
-    return shares, sorted(flagged)
-
-
-def text_numbers(events):
-    """Wrong: compares the numbers' text, so the thinking's 64.0 misses the answer's 64."""
-    shares, flagged = {}, []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "model_reply":
-            shares[line] = thinking_report([e])[0][1]
-            reply = e["message"]["content"] + " " + str([call["arguments"] for call in e["message"]["tool_calls"]])
-            if set(NUMBER.findall(e["reasoning"] or "")) - set(NUMBER.findall(reply)):
-                flagged.append(line)
-    return shares, flagged
-
-
-def flags_every_thought(events):
-    """Wrong: flags every reply that has thinking text, number or not."""
-    shares, _ = thinking_report(events)
-    return shares, [line for line, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"]]
-
-
 def via_classify_thinking(events):
     """Wrong: asks the package's classifier, which never reads the envelope."""
     verdict = classify(events)
@@ -295,9 +290,10 @@ WRONG = {
     "05.1": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
              (divides_by_zero, "no share of nothing"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
-             (text_only, "tool calls' arguments too"), (text_numbers, "compare numbers, not text"),
-             (flags_every_thought, "nothing to flag"), (adds_none_content, "content is None"),
-             (dict_arguments_only, "not a dict"), (reads_argument_values, "not a dict"), (via_classify_thinking, "your answer runs classify")],
+             (every_tool_as_celsius, "Fahrenheit already"), (any_number_in_reply, "only a number written as °F"),
+             (text_numbers, "compare numbers, not text"), (unit_answers_only, 'a bare "24"'),
+             (thought_but_unused, 'a bare "24"'), (bare_numbers_only, 'float("18°C") fails'),
+             (adds_none_content, "content is None"), (via_classify_thinking, "your answer runs classify")],
     "05.Q2": [("different", "only their number"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls"), ("wrong tool result", "every answer slip is right"),
               ("wrong final reasoning", "64 and 75"), ("never finished", "it finished")],

@@ -61,16 +61,6 @@ def test_the_key_comes_first_and_names_every_word(capsys):
         assert word in first
 
 
-def test_the_unit_flag_reads_a_bare_and_a_unit_answer_alike_and_skips_requests():
-    from lessons.trace_lines import celsius_written_as_fahrenheit
-    from mingraph_lite.course.scripts import four_round_manager
-
-    assert celsius_written_as_fahrenheit(_events()) == {13: [24.0]}
-    recorder = EventRecorder()
-    Agent(four_round_manager(), weather_registry(True), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
-    assert celsius_written_as_fahrenheit(recorder.events) == {}  # 64°F and 75°F: converted, nothing to flag
-
-
 def test_a_live_run_with_no_model_named_runs_nothing(capsys):
     from lessons.trace_lines import print_live_run
 

@@ -112,21 +112,22 @@ def test_the_05_3_check_holds_out_the_224_runs_of_finish_right_2_and_3():
     assert len(recorded_runs("finish-right-2")) + len(recorded_runs("finish-right-3")) == 224
 
 
-def test_the_05_1_flag_on_the_reenactment_flags_the_right_line_for_the_wrong_reason():
-    """05: "the rule flags line 13, the final reply, which is the first wrong line, but for the wrong reason ...
-    Without the 18 in its thinking, line 13 would not be flagged at all"."""
+def test_the_simpler_flag_flags_the_reenactments_line_13_for_the_wrong_reason_and_misses_the_article():
+    """05's prediction: the flag on numbers the thinking names and the reply does not use flags line 13 only for
+    Paris's 18 (rightly given as 64°F); without the 18 it is silent; on the article's line it is silent."""
     from copy import deepcopy
 
     from lessons.exercises.nb05 import recorded
-    from lessons.reference import reference
+    from lessons.exercises.nb05_thinking import ARTICLE_LINE, thought_but_unused
     from mingraph_lite.course.scripts import wrong_tokyo_manager
 
     events = recorded(wrong_tokyo_manager())
-    assert reference("05.1")(events)[1] == [13] and classify(events).line == 13
+    assert thought_but_unused(events) == [13] and classify(events).line == 13
     assert "18" in events[12]["reasoning"] and "64°F, Tokyo: 24°F" in events[12]["message"]["content"]
     quiet = deepcopy(events)
     quiet[12]["reasoning"] = quiet[12]["reasoning"].replace("Paris returned 18 and ", "")
-    assert "24" in quiet[12]["reasoning"] and reference("05.1")(quiet)[1] == []
+    assert "24" in quiet[12]["reasoning"] and thought_but_unused(quiet) == []
+    assert thought_but_unused([ARTICLE_LINE]) == []
 
 
 def test_the_scripted_reenactment_reads_the_number_on_its_answer_slips_and_ignores_the_unit():
@@ -164,16 +165,17 @@ def test_05_3_keeps_a_number_sent_as_text_where_classify_and_the_tool_refuse_it(
         weather_registry().run(ToolCall("t1", "to_fahrenheit", {"celsius": "18"}))
 
 
-def test_the_unit_flag_catches_tokyos_24_on_the_reenactment_and_needs_the_answer_slips():
-    """05: "`celsius_written_as_fahrenheit` ... needs the answer slips, which the article's single line does not
-    hold; on the re-enactment it flags line 13 for Tokyo's 24, the real error"; it flags Gemma's run #10 too."""
+def test_the_05_1_flag_catches_tokyos_24_on_the_reenactment_and_needs_the_answer_slips():
+    """05: the 05.1 flag (Celsius written as °F) flags line 13 for Tokyo's 24 on the re-enactment, nothing on the
+    article's single line (no answer slip), and Gemma's run #10's first wrong line."""
     from lessons.exercises.nb05 import recorded
     from lessons.exercises.nb05_thinking import ARTICLE_LINE
-    from lessons.trace_lines import celsius_written_as_fahrenheit
+    from lessons.reference import reference
     from mingraph_lite.course.scripts import wrong_tokyo_manager
 
     events = recorded(wrong_tokyo_manager())
-    assert celsius_written_as_fahrenheit(events) == {13: [24.0]} and classify(events).line == 13
-    assert celsius_written_as_fahrenheit([ARTICLE_LINE]) == {}
+    quiet = [dict(e, reasoning=None) if e["event"] == "model_reply" else e for e in events]
+    assert reference("05.1")(events)[1] == reference("05.1")(quiet)[1] == [13] and classify(events).line == 13
+    assert reference("05.1")([ARTICLE_LINE]) == ({1: None}, [])
     _, _, gemma = _replay_gemma_run_10()
-    assert celsius_written_as_fahrenheit(gemma) == {classify(gemma).line: [24.0, 18.0]}
+    assert reference("05.1")(gemma)[1] == [classify(gemma).line]

@@ -95,3 +95,24 @@ def test_05_2_stored_run_is_the_scripted_managers_run():
 
     assert nb05._reconvert_run() == recorded(_reconvert_manager())
     assert nb05.SCRIPTED_05_2.name.startswith("scripted-")
+
+
+def test_the_simpler_flag_prediction_comes_before_its_answer():
+    sources = _sources()
+    guess = _first(sources, "my_flags = ...")
+    before = "\n".join(sources[:guess])
+    assert "line 13" not in before.lower() and "thought_but_unused(events)" not in before
+    assert "if my_flags == simple" in sources[guess]  # the why prints only once the guess is right
+
+
+def test_a_05_1_crash_hint_names_only_the_case_that_crashed():
+    from lessons.exercises import verdict
+
+    def crashes_on_unit(events):
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                float(e["content"])
+        raise KeyError("stop")
+
+    message = verdict("05.1", crashes_on_unit).message
+    assert "raised KeyError" in message and "share =" not in message and message.count(":") <= 2

@@ -1,5 +1,5 @@
-"""Notebook 05's envelope exercise: what share of each reply went to thinking, and which replies thought about a
-number they did not use. Every trace here is scripted, but one: a line of a real run that the article printed."""
+"""Notebook 05's envelope exercise: what share of each reply went to thinking, and which final replies write as °F
+a number get_weather gave in Celsius. Every trace here is scripted, but one: a line of a real run that the article printed."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from . import Hint, exercise
 from .package_guard import calls_package
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+FAHRENHEIT = re.compile(r"(-?\d+(?:\.\d+)?)\s*°F")
 Report = tuple[dict[int, "float | None"], list[int]]
 
 
@@ -31,26 +32,41 @@ def _reply(text: str | None = "", calls: tuple[tuple[str, dict[str, Any]], ...] 
                        reasoning_tokens=thought, model="scripted")
 
 
-def scripted_trace(*replies: LLMResponse) -> list[dict[str, Any]]:
-    """A scripted run of these replies, recorded as a trace (line 1 is run_start); labelled scripted, not a model."""
+def scripted_trace(*replies: LLMResponse, unit: bool = False) -> list[dict[str, Any]]:
+    """A scripted run of these replies, recorded as a trace (line 1 is run_start); labelled scripted, not a model.
+    ``unit``: get_weather answers with the unit on ("18°C"), not bare ("18")."""
     recorder = EventRecorder()
-    Agent(ScriptedLLM(list(replies), name="scripted: thinking"), weather_registry(), SYSTEM_PROMPT,
+    Agent(ScriptedLLM(list(replies), name="scripted: thinking"), weather_registry(unit), SYSTEM_PROMPT,
           observers=[recorder]).run({"question": QUESTION})
     return recorder.events
 
 
 def _report(events: list[dict[str, Any]]) -> Report:
-    shares, flagged = {}, []
+    shares, flagged, celsius = {}, [], set()
     for line, e in enumerate(events, 1):
+        if e["event"] == "tool_return" and e["name"] == "get_weather":  # Celsius, bare ("24") or not ("24°C")
+            celsius.update(float(n) for n in NUMBER.findall(e["content"]))
         if e["event"] != "model_reply":
             continue
         thought, out = e.get("reasoning_tokens"), e.get("output_tokens")
         shares[line] = thought / out if thought is not None and out else None
-        said = (e["message"].get("content") or "") + json.dumps([c["arguments"] for c in e["message"]["tool_calls"]])
-        used = {float(n) for n in NUMBER.findall(said)}
-        if any(float(n) not in used for n in NUMBER.findall(e.get("reasoning") or "")):
+        written = {float(n) for n in FAHRENHEIT.findall(e["message"].get("content") or "")}
+        if not e["message"]["tool_calls"] and written & celsius:
             flagged.append(line)
     return shares, flagged
+
+
+def thought_but_unused(events: list[dict[str, Any]]) -> list[int]:
+    """A simpler flag, for notebook 05's prediction: the replies whose thinking names a number the reply (its text
+    or its tool calls' arguments) does not use."""
+    flagged = []
+    for line, e in enumerate(events, 1):
+        if e["event"] == "model_reply":
+            said = (e["message"].get("content") or "") + json.dumps([c["arguments"] for c in e["message"]["tool_calls"]])
+            used = {float(n) for n in NUMBER.findall(said)}
+            if any(float(n) not in used for n in NUMBER.findall(e.get("reasoning") or "")):
+                flagged.append(line)
+    return flagged
 
 
 #: One line of a real run (qwen3.5:0.8b through Ollama, thinking on), as the article "The State and Observer
@@ -64,63 +80,72 @@ ARTICLE_LINE = {"run": 1, "step": 2, "event": "model_reply",
 LOOK = (("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"}))
 
 
-def _shape_traps(divide: str) -> list[tuple[str, list[dict[str, Any]], str, str]]:
-    """The two shapes a trace may hold that the spec names: content None, and arguments that stayed text."""
+CONVERT = (("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24}))
+
+
+def _traps() -> list[tuple[str, list[dict[str, Any]], str, str, str]]:
+    """(what the trace is, its events, the hint for wrong shares, the hint for wrong flags, what is special in it:
+    the hint for a crash on it)."""
+    divide = "share = reasoning_tokens / output_tokens: the output count already includes the thinking"
+    none_flag = ("64 and 75 came from to_fahrenheit, Fahrenheit already, not from get_weather: read get_weather's "
+                 "answer slips only; nothing Celsius is written as °F, so flag nothing")
     return [
-        ("a run whose request has no text (content None) and thinks of its lookups",
-         scripted_trace(_reply(None, LOOK, thinking="Look up Paris and Tokyo first, then convert 2 numbers.",
-                               thought=12, out=30),
-                        _reply("Paris: 64°F, Tokyo: 75°F", thought=3, out=12)),
-         divide, "content is None when a reply has no text: read it as no text (\"\"), not as a string to add to; "
-                 "the 2 its thinking names is used nowhere, so flag that line"),
-        ("a run whose to_fahrenheit arguments stayed text (their JSON did not parse)",
-         scripted_trace(_reply("", LOOK, thought=5, out=20),
-                        _reply("", (("to_fahrenheit", '{"celsius": 18'),), thinking="Paris is 18, convert it.",
-                               thought=8, out=25),
-                        _reply("Paris: 64°F, Tokyo: 75°F", thought=3, out=12)),
-         divide, "a call's arguments may be the text itself, not a dict: its numbers ('{\"celsius\": 18' holds 18) "
-                 "count as used, so nothing here is flagged"),
+        ("a count-only run (as OpenAI reports: no text, a count)",
+         scripted_trace(_reply("", LOOK, thought=20, out=80), _reply("", CONVERT, thought=10, out=40),
+                        _reply("Paris: 64°F, Tokyo: 75°F", thought=45, out=60)),
+         divide, none_flag, "reasoning is None here (no thinking text), and content is \"\" in the requests"),
+        ("a text-only run (as Ollama reports: text, no count)",
+         scripted_trace(_reply("", LOOK, thinking="I need both cities first.", out=40), _reply("", CONVERT, out=30),
+                        _reply("Paris: 64°F, Tokyo: 75°F", out=30)),
+         "reasoning_tokens None means not reported: the share is None, never 0 and never a guess from the text",
+         none_flag, "reasoning_tokens is None here: no count reported"),
+        ("a run whose reply writes the Celsius as °C and to_fahrenheit's result as °F (both right)",
+         scripted_trace(_reply("", LOOK, thought=5, out=20), _reply("", CONVERT, thought=10, out=30),
+                        _reply("Paris: 18°C is 64°F, Tokyo: 24°C is 75°F", thinking="Paris 18 is 64.", thought=4,
+                               out=10)),
+         divide, "only a number written as °F counts (18°C is written as Celsius, rightly), and a number "
+                 "to_fahrenheit answered is Fahrenheit already: read get_weather's answer slips only; flag nothing",
+         "its final reply holds numbers written as °C and as °F"),
+        ("a run whose reply writes Tokyo's bare 24 as 24.0°F",
+         scripted_trace(_reply("", LOOK), _reply("Paris: 64°F, Tokyo: 24.0°F", thinking="Tokyo as 24.")),
+         "no count is reported here, so every share is None",
+         "get_weather answered a bare \"24\" (Celsius, says the menu) and the reply writes 24.0°F: the same number "
+         "(compare numbers, not text), so flag the final reply's line",
+         "get_weather answers bare numbers here (\"24\"), and no count is reported"),
+        ("a run whose first reply reports 0 output tokens",
+         scripted_trace(_reply("", LOOK, thought=0, out=0), _reply("", CONVERT, thought=2, out=9),
+                        _reply("Paris: 64°F, Tokyo: 75°F", thought=5, out=20)),
+         "an output count of 0 gives no share: None (no share of nothing), never a division by 0", none_flag,
+         "output_tokens is 0 on its first reply: no share of nothing, so None, never a division"),
+        *_flag_traps(divide),
     ]
 
 
-def _traps() -> list[tuple[str, list[dict[str, Any]], str, str]]:
-    """(what the trace is, its events, the hint for wrong shares, the hint for wrong flags)."""
-    divide = "share = reasoning_tokens / output_tokens: the output count already includes the thinking"
+def _flag_traps(divide: str) -> list[tuple[str, list[dict[str, Any]], str, str, str]]:
+    """The traces whose final reply writes a Celsius number as °F, or has no number, and the article's line."""
     return [
-        ("a count-only run (as OpenAI reports: no text, a count)",
-         scripted_trace(_reply("", LOOK, thought=20, out=80), _reply("Paris: 64°F, Tokyo: 75°F", thought=45, out=60)),
-         divide, "a reply with no thinking text (reasoning None) mentions no number: flag nothing"),
-        ("a text-only run (as Ollama reports: text, no count)",
-         scripted_trace(_reply("", LOOK, thinking="I need both cities first.", out=40),
-                        _reply("Paris: 64°F, Tokyo: 75°F", out=30)),
-         "reasoning_tokens None means not reported: the share is None, never 0 and never a guess from the text",
-         "this thinking holds no number, so there is nothing to flag: flag a reply only for a number its thinking "
-         "names and the reply does not use, not for having thinking"),
-        ("a run whose thinking names the number it converts",
-         scripted_trace(_reply("", LOOK, thought=5, out=20),
-                        _reply("", (("to_fahrenheit", {"celsius": 18}),), thinking="Paris is 18, convert it.",
-                               thought=10, out=30),
-                        _reply("Paris: 64°F", thinking="So Paris is 64.", thought=4, out=10)),
-         divide, "a number the reply asks a tool about is used: look in its tool calls' arguments too, not only "
-                 "its text"),
-        ("a run whose thinking writes 64.0",
-         scripted_trace(_reply("", LOOK), _reply("Paris: 64°F, Tokyo: 24°F",
-                                                 thinking="Paris came back as 64.0, Tokyo as 24.")),
-         "no count is reported here, so every share is None",
-         "compare numbers, not text: 64.0 in the thinking is the 64 of the answer"),
-        ("a run whose first reply reports 0 output tokens",
-         scripted_trace(_reply("", LOOK, thought=0, out=0), _reply("Paris: 64°F, Tokyo: 75°F", thought=5, out=20)),
-         "an output count of 0 gives no share: None (no share of nothing), never a division by 0",
-         "a reply with no thinking text (reasoning None) mentions no number: flag nothing"),
         ("the article's mistake, re-enacted with thinking",
-         scripted_trace(_reply("", LOOK, thought=9, out=30),
+         scripted_trace(_reply("", LOOK, thought=9, out=30), _reply("", CONVERT[:1], thought=5, out=20),
                         _reply("Paris: 64°F, Tokyo: 24°F", thinking="Paris 18 is 64. Tokyo 24 is already Fahrenheit.",
                                thought=70, out=90)),
-         divide, "the final reply's thinking names 18, which its answer never uses: flag that reply's line"),
-        *_shape_traps(divide),
+         divide, "Tokyo's 24 came bare from get_weather and the final reply writes 24°F: flag that reply's line",
+         "its final reply writes Tokyo's bare 24 as 24°F"),
+        ("a run whose get_weather answers with the unit on (\"18°C\") and whose reply writes 18°F",
+         scripted_trace(_reply("", LOOK, thought=5, out=20), _reply("Paris: 18°F, Tokyo: 75°F", thought=3, out=12),
+                        unit=True),
+         divide, "get_weather's \"18°C\" holds 18 (find the number in the text): the reply writes it as 18°F, so "
+                 "flag that line",
+         "get_weather answers \"18°C\" here, with the unit on: float(\"18°C\") fails, find the number in the text"),
+        ("a run whose requests have no text (content None) and whose final reply holds no number",
+         scripted_trace(_reply(None, LOOK, thinking="Look up Paris and Tokyo first.", thought=12, out=30),
+                        _reply("Sorry, I could not convert them.", thought=3, out=12)),
+         divide, "a reply with no number writes nothing as °F: flag nothing",
+         "content is None when a reply has no text: read it as no text (\"\"), and a final reply may hold no "
+         "number at all"),
         ("the article's real line (a trace of one line, as printed)", [dict(ARTICLE_LINE)],
          "Ollama reports no thinking count (reasoning_tokens None): the share is None, even with thinking text",
-         "its thinking names 18 and 24 and its reply uses both: nothing to flag, wrong as the reply is"),
+         "its trace holds no answer slip, so no number came from get_weather: nothing to flag, wrong as the reply is",
+         "the article's line is a trace of one model_reply, with no answer slip before it"),
     ]
 
 
@@ -137,22 +162,21 @@ def _same(got: dict[int, Any], want: dict[int, Any]) -> bool:
     return all((got[k] is None) == (w is None) and (w is None or math.isclose(got[k], w)) for k, w in want.items())
 
 
-@exercise("05.1", kind="code", title="the envelope: thinking's share of each reply, and numbers thought of but unused")
+@exercise("05.1", kind="code", title="the envelope: thinking's share of each reply, and Celsius written as °F")
 def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> str:
     traps = _traps()
     if calls_package(report, (classify,), traps[-1][1]):
         raise Hint("your answer runs classify: it judges a run's first wrong line and never reads the envelope's "
                    "reasoning or reasoning_tokens; read the model_reply events yourself")
-    for label, events, share_hint, flag_hint in traps:
+    for label, events, share_hint, flag_hint, special in traps:
         want = _report(events)
         try:
             got = report(events)
             shares, flagged = got
         except (NotImplementedError, Hint):
             raise
-        except Exception as error:  # the learner's crash: name the trace and what is special in it
-            raise Hint(f"on {label} your function raised {type(error).__name__}: {share_hint}; "
-                       f"and {flag_hint}") from None
+        except Exception as error:  # the learner's crash: name the trace and what is special in it, only
+            raise Hint(f"on {label} your function raised {type(error).__name__}: {special}") from None
         if not isinstance(shares, dict) or sorted(shares) != sorted(want[0]):
             raise Hint(f"on {label}: {_line_hint(shares, want[0])}")
         if not _same(shares, want[0]):
