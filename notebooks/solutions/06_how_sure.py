@@ -81,6 +81,11 @@ def divides(k, n, p0, z=Z):
     return abs(k / n - p0) / math.sqrt(p0 * (1 - p0) / n) <= z
 
 
+def n_outside_root(k, n, p0, z=Z):
+    """Wrong: divides by n outside the square root, √(p0(1−p0))/n."""
+    return abs(k / n - p0) <= z * math.sqrt(p0 * (1 - p0)) / n
+
+
 def no_z(k, n, p0):
     """Wrong: the definition at 1.96 only, with no z to be given."""
     return inside(k, n, p0)
@@ -292,7 +297,8 @@ WRONG = {
              ((inside, closed_form), "build the ends from the inside it is given"),
              ((wald_inside, interval), "not at k/n"), ((ninety_percent, interval), "at most"),
              ((z_two, interval), "at most"), ((strict_inside, interval), "a strict < leaves it out"),
-             ((divides, interval), "instead of dividing by it"), ((inside, high_first), "return the low end first"),
+             ((divides, interval), "instead of dividing by it"),
+             ((n_outside_root, interval), "n under the root"), ((inside, high_first), "return the low end first"),
              ((inside, coarse_grid), "steps of 0.001 or less"), ((inside, open_ends), "test the ends p0 = 0"),
              ((no_z, interval), "a fourth parameter"), ((z_ignored, interval), "use the z it is given"),
              (interval, "pass both functions")],

@@ -104,6 +104,10 @@ def _check_inside(inside: Callable[..., bool]) -> None:
         if not isinstance(got, bool):
             raise Hint(f"inside({k}, {n}, {p0}) returned {got!r}: return True or False")
         if got != _inside(k, n, p0):
+            if all(inside(*case) == (abs(case[0] / case[1] - case[2]) <= 1.96 * math.sqrt(case[2] * (1 - case[2]))
+                                     / case[1]) for case in INSIDE_CASES):
+                raise Hint(f"inside({k}, {n}, {p0}) returned {got!r}: yours divides by n outside the square root; "
+                           "a standard error is √(p0(1−p0)/n), n under the root")
             raise _inside_hint(k, n, p0, got)
     _check_z(inside)
 
