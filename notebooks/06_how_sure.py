@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 84 minutes (estimated from length and exercises).
+# **Time:** about 85 minutes (estimated from length and exercises).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
@@ -137,14 +137,22 @@ check("06.2", runs_needed)
 # ## The re-run: scripted offline, real with a live model
 #
 # Run offline by **scripted** managers modelled on the reported figures (they sample: not always 6 of 8),
-# pooled with the 32 **recorded** real runs of SmolLM2-135M and Gemma 3 270M; a live model's spec in place of
-# `None` (e.g. `"ollama:qwen3:0.6b"`) runs it for real. The results table, one row per model and variant, with
-# each share's 95% interval; its five outcome columns are notebook 05's first-wrong-line cases: right, wrong slip,
-# wrong tool result, wrong final reasoning, never finished.
+# beside the 32 **recorded** real runs of SmolLM2-135M and Gemma 3 270M; a live model's spec in place of `None`
+# (e.g. `"ollama:qwen3:0.6b"`) runs it for real. First the right runs alone, each with its 95% interval:
 
 # %%
 rerun = run_experiment(None, out=Path(tempfile.mkdtemp()) / "unit", experiment="unit", runs=8, seed=5, progress=False)
 unit = compare([rerun.folder, "../data/experiments/smollm2-135m", "../data/experiments/gemma3-270m"])
+for g in sorted(unit.groups, key=lambda g: not g.model.startswith("scripted")):
+    k, _, low, high = g.share("right")
+    print(f"{g.label:36} {k} of {g.runs} right  [{low:.0%}-{high:.0%}]")
+
+# %% [markdown]
+# The two `scripted (modelled)` rows are the script's dice, not a model: their intervals say how far its draws
+# wander, nothing about qwen3.5:0.8b. The real models got none right. Where did the rest go? The full table
+# splits every row into notebook 05's five first-wrong-line cases:
+
+# %%
 print(unit.table())
 real = [g for g in unit.groups if g.model.startswith("local:")]
 assert not any(g.counts["right"] for g in real) and sum(map(sum, (g.counts.values() for g in real))) == 32
@@ -154,12 +162,10 @@ real_outcomes = {o: sum(g.counts[o] for g in real) for o in ("wrong slip", "neve
 assert real_outcomes == {"wrong slip": 28, "never finished": 4}
 
 # %% [markdown]
-# The two rows named `scripted (modelled)` are the script's sampler, not a model: their intervals say how far
-# the script's draws wander, nothing about qwen3.5:0.8b. At seed 5 all 8 scripted `"18"` runs said °C as °F
-# (the script lets the 2 runs the article leaves out keep asking, which draws "never finished"; seed 5 drew
-# none). Such a run looked both cities up and asked for nothing wrong, so its first wrong line is the reply:
-# the classifier files it under wrong final reasoning, not as a slip, and flags it "said °C as °F".
-# The plot: each bar a share of right runs, each whisker its interval.
+# The article describes 6 of its 8 `"18"` runs: they read 18 as °F. The script plays the other 2 as a run that
+# keeps asking until the step limit ("never finished"); seed 5 happened to draw none of those. A run that read 18
+# as °F looked both cities up correctly and went wrong only in its reply, so the classifier files it under wrong
+# final reasoning and flags it "said °C as °F". The plot: each bar a share of right runs, its whisker the interval.
 
 # %%
 unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
@@ -170,12 +176,15 @@ unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
 # A difference between two groups is clear, by the rough rule this course uses, when their 95% intervals do
 # **not** overlap; when they overlap, these runs cannot tell. The rule is conservative: intervals that overlap a
 # little can still hide a clear difference (14 of 20 against 6 of 20 overlap, yet a two-proportion z-test
-# separates them), so a proper comparison uses such a test. Write `apart(a, b)` for two groups given as
-# `(right, runs)`, e.g. `apart((6, 8), (0, 8))`: `True` when the intervals do not overlap, `False` when they do.
-# The check tries ten pairs the notebook never shows and refuses an answer that calls the package's function.
+# separates them), so a proper comparison uses such a test. Write `apart(a, b, interval)` for two groups given as
+# `(right, runs)`: `interval(k, n)` builds a group's `(low, high)`, so any level of interval works;
+# `apart((6, 8), (0, 8), lambda k, n: interval(k, n, inside))` uses your 06.1. Return `True` when the two
+# intervals do not overlap, `False` when they do. The check tries ten pairs the notebook never shows, then hands
+# `apart` intervals for other levels than 95%, and refuses an answer that builds its own (the package's, a
+# copy of it, or your 95% one).
 
 # %%
-def apart(a, b):
+def apart(a, b, interval):
     raise NotImplementedError  # return True or False
 
 
@@ -236,14 +245,16 @@ check("06.4", coverage)
 # ## Questions
 #
 # Answer in your own words first (the answers are in the solutions file). Questions 1, 2, 3 and 6 have a cell
-# below that checks yours against `wilson` or a run of the code.
+# below that checks yours against `wilson`, the binomial chances or a run of the code.
 #
 # 1. A variant showed 2 right of 8. Is a model right half the time inside its 95% interval, or outside?
 # 2. A class pools its runs. With half of them right, what is the fewest runs, of 16, 32, 64, 128 or 256, for
 #    which the 95% interval is narrower than 0.2 (20 points)?
-# 3. The re-run above used seed 5; its `18°C` row shows 7 right of 8 with a 95% interval of 53–98%. Run the same
-#    script with seed 9: will its `18°C` share of right runs fall inside that interval, or outside? Predict, then
-#    look (`rerun_counts(seed)` in `lessons.exercises.nb06` runs it).
+# 3. The re-run above used seed 5; its `18°C` row shows 7 right of 8, interval 53–98%. The script makes each
+#    `18°C` run right with chance 0.75 (the article's 6 of 8). What is the chance, in percent, that another seed's
+#    8 runs give a share inside 53–98%? (within 3 points passes; the check adds the binomial chances). Then look at
+#    one draw: `rerun_counts(13)` from `lessons.exercises.nb06_questions` runs seed 13, whose runs share none of
+#    seed 5's (run i of seed s draws with seed s + i).
 # 4. Why does the definition take the standard error at the candidate `p0` and not at the observed share `k/n`?
 #    What would the interval of 0 of 8 be the other way?
 # 5. Both real models got 0 right in every variant. Does that show the unit in the result does not help them?
@@ -259,7 +270,7 @@ answer_q2 = ...  # 16, 32, 64, 128 or 256
 check("06.Q2", answer_q2)
 
 # %%
-answer_q3 = ...  # "inside" or "outside"
+answer_q3 = ...  # a percentage, e.g. 50
 check("06.Q3", answer_q3)
 
 # %%

@@ -81,6 +81,11 @@ def divides(k, n, p0, z=Z):
     return abs(k / n - p0) / math.sqrt(p0 * (1 - p0) / n) <= z
 
 
+def n_outside_root(k, n, p0, z=Z):
+    """Wrong: divides by n outside the square root, √(p0(1−p0))/n."""
+    return abs(k / n - p0) <= z * math.sqrt(p0 * (1 - p0)) / n
+
+
 def no_z(k, n, p0):
     """Wrong: the definition at 1.96 only, with no z to be given."""
     return inside(k, n, p0)
@@ -174,32 +179,60 @@ def runs_needed_from_zero(width, share):
         n += 1
 
 
-def apart(a, b):
-    """True when the two groups' 95% score intervals (the notebook's 06.1) do not overlap."""
-    (a_low, a_high), (b_low, b_high) = score_interval(*a), score_interval(*b)
+def apart(a, b, interval):
+    """True when the two groups' intervals, built by the interval it is given, do not overlap."""
+    (a_low, a_high), (b_low, b_high) = interval(*a), interval(*b)
     return a_high < b_low or b_high < a_low
 
 
-def apart_by_share(a, b):
+def apart_by_share(a, b, interval):
     """Wrong: any difference in shares counts as a difference."""
     return a[0] / a[1] != b[0] / b[1]
 
 
-def apart_wald(a, b):
+def apart_wald(a, b, interval):
     """Wrong: the intervals built at the observed share, a single point at 0 of 8."""
-    (a_low, a_high), (b_low, b_high) = wald_interval(*a), wald_interval(*b)
-    return a_high < b_low or b_high < a_low
+    return apart(a, b, wald_interval)
 
 
-def apart_via_wilson(a, b):
+def apart_via_wilson(a, b, interval):
     """Wrong: the package's interval."""
     (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
     return a_high < b_low or b_high < a_low
 
 
-def apart_inverted(a, b):
+def _pasted():
+    """wilson's source, pasted under another name and run afresh, as a learner could (inspect.getsource)."""
+    import inspect
+
+    from mingraph_lite.course import compare
+
+    pasted = dict(vars(compare))
+    exec(inspect.getsource(getattr(compare, "wil" + "son")).replace("def wil" + "son", "def score"), pasted)
+    return pasted["score"]
+
+
+def apart_pasted_wilson(a, b, interval):
+    """Wrong: a pasted copy of the package's interval, the interval apart is given ignored."""
+    return apart(a, b, PASTED)
+
+
+PASTED = _pasted()
+
+
+def apart_own_interval(a, b, interval):
+    """Wrong: the notebook's 06.1 interval at 95%, whatever interval apart is given."""
+    return apart(a, b, score_interval)
+
+
+def apart_two_arguments(a, b):
+    """Wrong: no third parameter for the interval."""
+    return apart(a, b, score_interval)
+
+
+def apart_inverted(a, b, interval):
     """Wrong: True when they overlap."""
-    return not apart(a, b)
+    return not apart(a, b, interval)
 
 
 def coverage(p, n, trials=2000, seed=1):
@@ -233,6 +266,16 @@ def coverage_unseeded(p, n, trials=2000, seed=1):
     return sum(score_interval(k, n)[0] <= p <= score_interval(k, n)[1] for k in draws) / trials
 
 
+def coverage_reseeded(p, n, trials=2000, seed=1):
+    """Wrong: a new Random(seed) in every experiment, so every experiment draws the same runs."""
+    contained = 0
+    for _ in range(trials):
+        rng = random.Random(seed)
+        low, high = score_interval(sum(rng.random() < p for _ in range(n)), n)
+        contained += low <= p <= high
+    return contained / trials
+
+
 def coverage_percent(p, n, trials=2000, seed=1):
     """Wrong: a percentage."""
     return 100 * coverage(p, n, trials, seed)
@@ -246,7 +289,7 @@ def coverage_via_wilson(p, n, trials=2000, seed=1):
 
 
 SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart, "06.4": coverage,
-             "06.Q1": "inside", "06.Q2": 128, "06.Q3": "outside",
+             "06.Q1": "inside", "06.Q2": 128, "06.Q3": 79,
              "06.Q6": 93}
 WRONG = {
     "06.1": [((inside, via_wilson), "build it from the definition"),
@@ -254,7 +297,8 @@ WRONG = {
              ((inside, closed_form), "build the ends from the inside it is given"),
              ((wald_inside, interval), "not at k/n"), ((ninety_percent, interval), "at most"),
              ((z_two, interval), "at most"), ((strict_inside, interval), "a strict < leaves it out"),
-             ((divides, interval), "instead of dividing by it"), ((inside, high_first), "return the low end first"),
+             ((divides, interval), "instead of dividing by it"),
+             ((n_outside_root, interval), "n under the root"), ((inside, high_first), "return the low end first"),
              ((inside, coarse_grid), "steps of 0.001 or less"), ((inside, open_ends), "test the ends p0 = 0"),
              ((no_z, interval), "a fourth parameter"), ((z_ignored, interval), "use the z it is given"),
              (interval, "pass both functions")],
@@ -262,14 +306,18 @@ WRONG = {
              (runs_needed_by_another_name, "calls the package's wilson"),
              (runs_needed_at_most, "already give an interval"),
              (runs_needed_rounding_down, "int rounds down"), (runs_needed_from_zero, "start at n = 1")],
-    "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"), (apart_wald, "0 of 8 gets no width"),
-             (apart_via_wilson, "your answer calls wilson"), (apart_inverted, "returned")],
+    "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"),
+             (apart_wald, "gives 0 of 8 no width"), (apart_via_wilson, "your answer calls wilson"),
+             (apart_pasted_wilson, "a copy of wilson included"), (apart_own_interval, "decide from the interval"),
+             (apart_two_arguments, "a third parameter"), (apart_inverted, "returned")],
     "06.4": [(coverage_of_observed, "contain the true share p"), (coverage_wald, "at each candidate"),
-             (coverage_unseeded, "random.Random(seed)"), (coverage_percent, "not a percentage"),
+             (coverage_unseeded, "random.Random(seed)"),
+             (coverage_reseeded, "every experiment draws the same runs"), (coverage_percent, "not a percentage"),
              (coverage_via_wilson, "your answer calls wilson")],
     "06.Q1": [("outside", "test p0 = 0.5"), ("maybe", "answer with one of")],
     "06.Q2": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
-    "06.Q3": [("inside", "does not say where the next 8 runs will land"), ("same", "answer with one of")],
+    "06.Q3": [(95, "how often intervals contain the true share"), (75, "the chance of one run"),
+              (21, "lands outside"), (89, "8 of 8 is 100%"), (0.6, "work it out"), ("inside", "answer with a number")],
     "06.Q6": [(95, "not exactly on it"), (97, "not exactly on it"), (50, "95 of 100 experiments"), (75, "95 of 100 experiments"), ("most", "answer with a number")],
 }
 
@@ -279,9 +327,10 @@ QUESTIONS = {
              "runs from about 7% to 59%.",
     "06.Q2": "128 (at half right: 64 runs give about 0.24, 128 about 0.17). The width shrinks with the square root "
              "of the number of runs, so halving it takes four times the runs.",
-    "06.Q3": "Outside: seed 9 gives 4 of 8 for 18°C, 50%, just below the 53% where seed 5's 7 of 8 begins. The "
-             "scripted managers sample, and each count is one draw; an interval is the set of true shares that make "
-             "the count seen unsurprising, not a forecast of where the next 8 runs will land.",
+    "06.Q3": "About 79%. Seed 5's interval, 53-98%, holds 5, 6 or 7 of 8 (4 of 8 is 50%, 8 of 8 is 100%); at "
+             "0.75 a run, C(8, k)·0.75^k·0.25^(8−k) gives those counts 21%, 31% and 27%. Seed 13 is one draw: 3 of 8, "
+             "outside, one of the other 21%. An interval is the set of true shares that make the count seen "
+             "unsurprising, not a forecast of where the next 8 runs land.",
     "06.Q4": "Because the question is which true shares would make what we saw unsurprising, so the wobble is the "
              "one that share would produce. At the observed share 0 of 8 has a standard error of 0, and the "
              "interval would shrink to the single point 0: certainty from eight runs.",

@@ -16,9 +16,8 @@ from lessons.exercises.nb06 import (
     _apart,
     _runs_needed,
     _width,
-    coverage,
-    rerun_counts,
 )
+from lessons.exercises.nb06_questions import SCRIPT_RIGHT, _chance, coverage, rerun_counts
 from mingraph_lite.course.compare import wilson
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06_how_sure.py"
@@ -43,7 +42,7 @@ def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
     for stub in ("def inside(k, n, p0, z=1.96):\n    raise NotImplementedError",
                  "def interval(k, n, inside):\n    raise NotImplementedError",
                  "def runs_needed(width, share):\n    raise NotImplementedError",
-                 "def apart(a, b):\n    raise NotImplementedError",
+                 "def apart(a, b, interval):\n    raise NotImplementedError",
                  "def coverage(p, n, trials=2000, seed=1):\n    raise NotImplementedError"):
         assert text.count(stub.split("(")[0] + "(") == 1 and stub in text
     checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3, 4)]
@@ -103,8 +102,8 @@ def test_the_06_1_text_counts_the_cases_the_check_tries():
 
 
 def test_the_undescribed_18_runs_keep_asking_and_never_finish():
-    """06: "the script lets the 2 runs the article leaves out keep asking, which draws 'never finished'; seed 5 drew
-    none"; and the article's notes say nothing of those 2 runs."""
+    """06: "The script plays the other 2 as a run that keeps asking until the step limit ("never finished"); seed 5
+    happened to draw none of those"; and the article's notes say nothing of those 2 runs."""
     import tempfile
 
     from mingraph_lite.course.experiments import run_experiment
@@ -140,11 +139,28 @@ def test_the_real_runs_never_reach_the_unit():
     assert len(outcomes) == 32 and outcomes.count("wrong slip") == 28 and outcomes.count("never finished") == 4
 
 
-def test_seed_9_falls_outside_seed_5s_interval():
-    """Question 3's answer: seed 5 gives 7 of 8 for 18°C (53-98%), seed 9 gives 4 of 8, just outside."""
-    five, nine = rerun_counts(5)["18°C"], rerun_counts(9)["18°C"]
+def test_seed_13_falls_outside_seed_5s_interval():
+    """Question 3's answer: seed 5 gives 7 of 8 for 18°C (53-98%), which holds 5, 6 or 7 of 8; at the script's 0.75
+    a run those counts have a chance of about 79% (21%, 31%, 27%); seed 13 gives 3 of 8, outside, and shares no
+    run with seed 5 ("run i of seed s draws with seed s + i")."""
+    from mingraph_lite.course.experiments import plan
+
+    seeds = {s: {run_seed for _, _, run_seed in plan(["18°C"], 8, s)} for s in (5, 13)}
+    assert seeds[5] == set(range(5, 13)) and not seeds[5] & seeds[13]
+    five, nine = rerun_counts(5)["18°C"], rerun_counts(13)["18°C"]
     low, high = wilson(five, 8)
-    assert five == 7 and nine / 8 < low and low - nine / 8 < 0.05
+    assert SCRIPT_RIGHT == 0.75 and (round(100 * low), round(100 * high)) == (53, 98)
+    assert [k for k in range(9) if low <= k / 8 <= high] == [5, 6, 7]
+    assert round(_chance([5, 6, 7])) == 79 and [round(_chance([k])) for k in (5, 6, 7)] == [21, 31, 27]
+    assert five == 7 and nine == 3 and nine / 8 < low
+
+
+def test_the_scripts_share_is_what_it_draws():
+    """Question 3: "The script makes each `18°C` run right with chance 0.75": over 30 seeds that share no run,
+    about 6 in 8 right, and about 79% of the counts inside 53-98% (5, 6 or 7 of 8)."""
+    rights = [rerun_counts(seed)["18°C"] for seed in range(13, 13 + 8 * 30, 8)]
+    assert abs(sum(rights) / (8 * len(rights)) - SCRIPT_RIGHT) < 0.06
+    assert abs(sum(k in (5, 6, 7) for k in rights) / len(rights) - 0.79) < 0.12
 
 
 def test_question_6s_true_coverage_is_far_enough_from_95_to_reject_it():

@@ -1,20 +1,17 @@
-"""Notebook 06's exercises and checked questions: an interval built from its definition, the runs a share needs
-before its interval is narrow enough, whether two groups' intervals overlap, and questions checked against wilson
-and the scripted re-run."""
+"""Notebook 06's exercises: an interval built from its definition, the runs a share needs
+before its interval is narrow enough, whether two groups' intervals overlap, and what "95%" promises
+(the questions are in nb06_questions.py)."""
 
 from __future__ import annotations
 
 import math
 import random
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from mingraph_lite.course.compare import wilson
-from mingraph_lite.course.experiments import run_experiment
 from . import Hint, exercise
-from .nb05 import _choice, _refuse_borrowed
+from .nb05 import _refuse_borrowed
 from .package_guard import calls_package
 
 _FINISHED = "this exercise asks you to build it from the definition, and that function is the finished one; " \
@@ -107,6 +104,10 @@ def _check_inside(inside: Callable[..., bool]) -> None:
         if not isinstance(got, bool):
             raise Hint(f"inside({k}, {n}, {p0}) returned {got!r}: return True or False")
         if got != _inside(k, n, p0):
+            if all(inside(*case) == (abs(case[0] / case[1] - case[2]) <= 1.96 * math.sqrt(case[2] * (1 - case[2]))
+                                     / case[1]) for case in INSIDE_CASES):
+                raise Hint(f"inside({k}, {n}, {p0}) returned {got!r}: yours divides by n outside the square root; "
+                           "a standard error is √(p0(1−p0)/n), n under the root")
             raise _inside_hint(k, n, p0, got)
     _check_z(inside)
 
@@ -228,8 +229,8 @@ OVERLAP_CASES = [((0, 8), (3, 8)), ((5, 8), (0, 8)), ((0, 16), (5, 16)), ((8, 8)
                  ((100, 240), (150, 240)), ((0, 8), (1, 8)), ((30, 64), (50, 64)), ((16, 16), (9, 16)), ((0, 16), (9, 16))]
 
 
-def _apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
+def _apart(a: tuple[int, int], b: tuple[int, int], z: float = 1.96) -> bool:
+    (a_low, a_high), (b_low, b_high) = wilson(*a, z), wilson(*b, z)
     return a_high < b_low or b_high < a_low
 
 
@@ -238,21 +239,47 @@ def _apart_wald(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a_high < b_low or b_high < a_low
 
 
-@exercise("06.3", kind="code", title="two groups: do their 95% intervals overlap?")
-def check_apart(apart: Callable[[tuple[int, int], tuple[int, int]], bool]) -> str:
-    _refuse(apart, (6, 8), (0, 8))
+def _given(z: float) -> Callable[[int, int], tuple[float, float]]:
+    """The score interval at z, as the check hands it to apart: its own closed form, so not the package's wilson."""
+    def interval(k: int, n: int) -> tuple[float, float]:
+        p, q = k / n, z * z / n
+        centre, half = p + q / 2, z * math.sqrt(p * (1 - p) / n + q / (4 * n))
+        return max(0.0, (centre - half) / (1 + q)), min(1.0, (centre + half) / (1 + q))
+    return interval
+
+
+#: (z, a, b): apart comes out the other way than at 1.96, so an apart that ignores the interval it is given fails.
+FOLLOW_CASES = [(1.0, (2, 8), (6, 8)), (2.576, (1, 16), (9, 16))]
+
+
+def _check_follows_interval(apart: Callable[..., bool]) -> None:
+    for z, a, b in FOLLOW_CASES:
+        if (got := apart(a, b, _given(z))) != _apart(a, b, z):
+            raise Hint(f"handed the score interval at z = {z} instead of 1.96, apart({a}, {b}, interval) returned "
+                       f"{got!r}, and those intervals say {not got!r}: decide from the interval apart is given, not "
+                       "from one of its own (a copy of wilson included)")
+
+
+@exercise("06.3", kind="code", title="two groups: do their intervals overlap?", may_use=("06.1",))
+def check_apart(apart: Callable[..., bool]) -> str:
+    _refuse(apart, (6, 8), (0, 8), _given(1.96))
     for a, b in OVERLAP_CASES:
-        got, want = apart(a, b), _apart(a, b)
-        if got != want:
+        try:
+            got = apart(a, b, _given(1.96))
+        except TypeError:
+            raise Hint("give apart a third parameter, def apart(a, b, interval), and build each group's "
+                       "(low, high) with interval(right, runs)") from None
+        if got != _apart(a, b):
             ia, ib = wilson(*a), wilson(*b)
             shares = f"{a[0]} of {a[1]} spans {ia[0]:.2f} to {ia[1]:.2f}, {b[0]} of {b[1]} spans {ib[0]:.2f} to {ib[1]:.2f}"
             why = ("the shares differ, but what matters is whether the intervals do" if a[0] * b[1] != b[0] * a[1]
                    else "same share, same interval: they overlap")
-            wald = (" (build each interval as 06.1 does, with the standard error at each candidate p0; taken at "
-                    "k/n instead, 0 of 8 gets no width at all)") \
-                if got == _apart_wald(a, b) else ""
-            raise Hint(f"apart({a}, {b}) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
-    return f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook"
+            wald = (" (build each interval with the interval apart is given; k/n ± 1.96 standard errors at k/n "
+                    "gives 0 of 8 no width at all)") if got == _apart_wald(a, b) else ""
+            raise Hint(f"apart({a}, {b}, interval) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
+    _check_follows_interval(apart)
+    return (f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook, and with intervals for "
+            "other levels than 95%")
 
 
 # --- 06.4: what "95%" promises -------------------------------------------------------------------------
@@ -269,9 +296,21 @@ def exact_coverage(p: float, n: int, interval: Callable[[int, int], tuple[float,
                if interval(k, n)[0] <= p <= interval(k, n)[1])
 
 
-def _coverage_hint(p: float, n: int, got: float) -> Hint:
+def _same_runs(coverage: Callable[..., float], p: float, n: int) -> bool:
+    """At a seed whose first experiment's interval misses p, an answer that repeats that experiment returns 0."""
+    def first(seed: int) -> int:
+        rng = random.Random(seed)
+        return sum(rng.random() < p for _ in range(n))
+    seed = next((s for s in range(1, 500) if not wilson(first(s), n)[0] <= p <= wilson(first(s), n)[1]), None)
+    return seed is not None and coverage(p, n, 50, seed) == 0
+
+
+def _coverage_hint(coverage: Callable[..., float], p: float, n: int, got: float) -> Hint:
     want = exact_coverage(p, n)
     said = f"coverage({p}, {n}, {COVERAGE_TRIALS}) returned {got:.3f}, and about {want:.3f} of such experiments contain {p}"
+    if got in (0, 1) and _same_runs(coverage, p, n):
+        return Hint(f"{said}: you build a new Random(seed) inside the loop: every experiment draws the same runs; "
+                    "make one rng before the loop and draw every experiment from it")
     if got == 1:
         return Hint(f"{said}: every interval contains its own k/n, so count the ones that contain the true share p")
     if abs(got - exact_coverage(p, n, _wald)) < COVERAGE_TOLERANCE:
@@ -305,75 +344,6 @@ def check_coverage_simulation(coverage: Callable[..., float]) -> str:
             raise Hint(f"coverage({p}, {n}, 200) gave two results on two calls: draw from random.Random(seed), so "
                        "the same seed repeats the same experiments")
         if abs(got - exact_coverage(p, n)) > COVERAGE_TOLERANCE:
-            raise _coverage_hint(p, n, got)
+            raise _coverage_hint(coverage, p, n, got)
     return (f"right on {len(COVERAGE_CASES)} (p, n) pairs, each within {COVERAGE_TOLERANCE} of the exact chance: "
             "the intervals contain the true share about 95% of the time, a little over or under at small n")
-
-
-# --- questions -----------------------------------------------------------------------------------------------
-
-@exercise("06.Q1", kind="reasoning", title="2 of 8: is a model right half the time inside?")
-def check_half_of_two(answer: Any) -> str:
-    truth = "inside" if wilson(2, 8)[0] <= 0.5 <= wilson(2, 8)[1] else "outside"
-    if _choice(answer, ("inside", "outside")) != truth:
-        raise Hint("test p0 = 0.5 against the definition: the gap is |2/8 - 0.5| = 0.25, and 1.96 standard errors "
-                   f"at p0 are 1.96·√(0.5·0.5/8) = {1.96 * math.sqrt(0.25 / 8):.3f}")
-    low, high = wilson(2, 8)
-    return f"right: {truth}; 2 of 8 allows anything from {low:.0%} to {high:.0%}"
-
-
-@exercise("06.Q2", kind="reasoning", title="how many runs for an interval narrower than 0.2?")
-def check_fewest_of_five(answer: Any) -> str:
-    options = (16, 32, 64, 128, 256)
-    width = {n: wilson(n // 2, n)[1] - wilson(n // 2, n)[0] for n in options}
-    truth = next(n for n in options if width[n] < 0.2)
-    if (runs := _choice(answer, options)) != truth:
-        raise Hint(f"at {runs} runs, half right, the interval is {width[runs]:.2f} wide; the question asks for "
-                   "the fewest runs under 0.2: the width shrinks with the square root of the runs (4 times the "
-                   "runs, half the width)")
-    return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
-
-
-def rerun_counts(seed: int) -> dict[str, int]:
-    """Right runs per variant of the scripted `unit` re-run (8 runs each) for one seed."""
-    folder = Path(tempfile.mkdtemp()) / "unit"
-    results = run_experiment(None, out=folder, experiment="unit", runs=8, seed=seed, progress=False)
-    return {variant: counts["right"] for variant, counts in results.counts().items()}
-
-
-@exercise("06.Q3", kind="reasoning", title="another seed: inside the first seed's interval?")
-def check_other_seed(answer: Any) -> str:
-    five, nine = rerun_counts(5)["18°C"], rerun_counts(9)["18°C"]
-    low, high = wilson(five, 8)
-    truth = "inside" if low <= nine / 8 <= high else "outside"
-    if _choice(answer, ("inside", "outside")) != truth:
-        raise Hint(f"seed 5's 7 of 8 gives {low:.0%} to {high:.0%}, the true shares that make 7 of 8 unsurprising; "
-                   "it does not say where the next 8 runs will land, and the seed picks which runs the script "
-                   "draws: run rerun_counts(9) and compare its 18°C share with the interval")
-    return (f"right: {truth}: seed 9 gives {nine} of 8 = {nine / 8:.0%}, against {low:.0%} to {high:.0%}; an "
-            "interval is about the true share, not a forecast of the next count")
-
-
-def coverage(p: float, n: int, trials: int = 2000, seed: int = 1) -> float:
-    """The notebook's simulation: the share of simulated experiments whose 95% interval contains p."""
-    rng = random.Random(seed)
-    draws = (sum(rng.random() < p for _ in range(n)) for _ in range(trials))
-    return sum(wilson(k, n)[0] <= p <= wilson(k, n)[1] for k in draws) / trials
-
-
-@exercise("06.Q6", kind="reasoning", title="in how many of 2,000 experiments does the interval contain 0.5?")
-def check_coverage(answer: Any) -> str:
-    try:
-        said = float(answer)
-    except (TypeError, ValueError):
-        raise Hint("answer with a number: the percentage you predict, e.g. 50") from None
-    ran = 100 * coverage(0.5, 8)
-    if abs(said - ran) > 1.5 and said >= 95:
-        raise Hint(f"you said {said:g}%: 95% is the target, but at 8 runs the count can only be 0, 1, ..., 8, so "
-                   "the score interval's ends jump from one count to the next and its coverage comes out near 95%, "
-                   "not exactly on it: run coverage(0.5, 8) and look")
-    if abs(said - ran) > 1.5:
-        raise Hint(f"you said {said:g}%: a 95% interval is built to contain the true share in about 95 of 100 "
-                   "experiments, whatever share one experiment happens to show; run coverage(0.5, 8) and look")
-    return (f"right: {ran:.1f}% of 2,000 experiments (at 8 runs the count moves in steps, so 'about 95%' is as "
-            "close as it gets)")
