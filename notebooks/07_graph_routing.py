@@ -26,6 +26,7 @@ from typing import get_type_hints
 from lessons.exercises import check
 from lessons.langgraph_runs import misspelt_runs, overwrite_clears, show_recursion_limits
 from lessons.pictures import draw_brief_paths
+from lessons.predict import reveal
 from lessons.reference import reference
 from mingraph_lite import GraphStepLimit, GraphValidationError
 from mingraph_lite.course.brief import NOTICE, BriefNodes, BriefState, initial_state, render, review_issues, step_bound
@@ -330,12 +331,11 @@ draw_brief_paths({caption: path_of(declare(BriefNodes(style, 1)).compile(max_ste
 # run, and with which `status`? (No check: the next cell compares.)
 
 # %%
-my_guess = {"nodes": None, "status": None}  # e.g. {"nodes": 7, "status": "published"}
+my_guess = ...  # e.g. {"nodes": 7, "status": "published"}
 
 # %%
 held, held_path = path_of(declare(BriefNodes("stubborn", max_revisions=2)).compile(max_steps=10), state)
-happened = {"nodes": len(held_path), "status": held["status"]}
-print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
+reveal(my_guess, {"nodes": len(held_path), "status": held["status"]})
 print("path:", " -> ".join(held_path))
 
 # %% [markdown]
@@ -431,7 +431,7 @@ _ = misspelt_runs(declare, state)  # both engines: lessons/langgraph_runs.py
 # **Predict first.** The missing-notice run with one revision ran six nodes. Which bounds let it finish, 6, 5, both?
 
 # %%
-my_bounds = None  # e.g. [6, 5]: the bounds that finish
+my_bounds = ...  # e.g. [6, 5]: the bounds that finish
 
 # %%
 finished = []
@@ -442,7 +442,7 @@ for bound in (6, 5):
         finished.append(bound)
     except GraphStepLimit as error:
         print(f"max_steps={bound}: {type(error).__name__}: {error}\n   completed: {error.completed}")
-print("finished with:", finished, "| your guess:", my_bounds, "| right:", my_bounds == finished)
+reveal(my_bounds, finished, "finished with")
 assert len(held_path) == step_bound(2)  # the stubborn run with two revisions, 8 nodes: the longest (below)
 
 # %% [markdown]

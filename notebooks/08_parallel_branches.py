@@ -23,8 +23,9 @@ from typing import Annotated, TypedDict, get_type_hints
 from lessons.exercises import check
 from lessons.langgraph_runs import compare_engines, plain_field_refusals, uneven_joins
 from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
+from lessons.predict import reveal
 from lessons.reference import reference
-from mingraph_lite import GraphStepLimit, Observer
+from mingraph_lite import Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
 from mingraph_lite.course.weather import WEATHER  # noqa: F401  (your 08.1 reads it)
 from mingraph_lite.graph import END, START, StateGraph
@@ -41,14 +42,14 @@ print("the brief's reducers:", reducers_of(BriefState))
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# `collect` looks up the cities one after another, though no lookup needs another. A *fan-out*
-# (several edges out of one node) runs them at once, and a *join* (one edge from several nodes) waits for all.
+# A *fan-out* (several edges out of one node) runs `collect`'s lookups at once; a *join* (one edge from several
+# nodes) waits for all.
 #
-# The rule that makes this safe is the **superstep**: every node triggered in a step reads the *same* worksheet, and
-# their slips are merged only when all have finished, in a fixed order. So what if two branches write the same field?
+# The rule that makes this safe is the **superstep**: every node started in a step reads the *same* worksheet, and
+# their slips are merged only when all have finished, in a fixed order.
 #
-# Here is a superstep loop of our own: notebook 07's run loop with a *set* of active nodes. Edges are now lists,
-# and `"joins"` names a node that waits for others.
+# Our superstep loop: notebook 07's run loop with a *set* of active nodes. Edges are lists; `"joins"` names a node
+# that waits for others.
 
 # %%
 def next_nodes(graph, node, state):
@@ -79,13 +80,27 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# A simplification: `done` keeps every node that ran in the whole run: right for a join reached once, as in the
-# brief, wrong for a join inside a loop (08.2).
+# `done` keeps every node that ran in the whole run: right for a join reached once, as in the brief. A join inside a
+# loop, two laps of `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
+
+# %%
+loop = {"nodes": {"lap": lambda state: {"log": ["lap"], "laps": state["laps"] + 1},  # each node logs its name
+                  **{name: (lambda state, name=name: {"log": [name]}) for name in ("c", "c2", "d", "meet")}},
+        "edges": {START: ["lap"], "lap": ["c", "d"], "c": ["c2"], "c2": ["meet"], "d": ["meet"]},
+        "routers": {"meet": (lambda state: "again" if state["laps"] < 2 else "stop", {"again": "lap", "stop": END})},
+        "joins": {"meet": {"c2", "d"}}, "reducers": {"log": operator.add}, "max_steps": 12}
+_, loop_log = run_supersteps(loop, {"log": [], "laps": 0})
+print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in loop_log))
+assert (7, ["c2", "meet"]) in loop_log and [ran.count("meet") for _, ran in loop_log[4:]] == [0, 0, 1, 1]
+
+# %% [markdown]
+# On lap 2, `meet` starts in superstep 7 **beside** `c2`, since `done` still holds lap 1's `c2`; then `c2` starts it
+# again.
 
 
 # %% [markdown]
-# The brief for this loop is a dict like 07.2's, one `collect_<city>` branch per city (in
-# `lessons/parallel_brief.py`); here is the slip of `collect_one`, a first-try branch that reads nothing:
+# The brief as such a dict, one `collect_<city>` branch per city (`lessons/parallel_brief.py`), and the slip of
+# `collect_one`, a first-try branch:
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
@@ -112,9 +127,8 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
 _ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
 
 # %% [markdown]
-# With a plain `readings`, whichever slip merged last would win, silently dropping a city. Our loop and both
-# engines refuse; ours name the nodes, LangGraph only the key. The fix is a reducer, as
-# `BriefState`'s `readings` has:
+# With a plain `readings`, the last slip merged would win, silently dropping a city. All three refuse; ours name the
+# nodes, LangGraph only the key. The fix is a reducer, as `BriefState`'s `readings` has:
 
 # %%
 merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
@@ -154,7 +168,7 @@ our_collect_city = reference("08.1")  # a name of its own: yours stays yours
 # many **supersteps** does the run take, and how many **node executions**?
 
 # %%
-my_guess = {"supersteps": None, "nodes": None}  # e.g. {"supersteps": 9, "nodes": 9}
+my_guess = ...  # e.g. {"supersteps": 9, "nodes": 9}
 
 # %%
 three = initial_state(["Tokyo", "Paris", "Oslo"])
@@ -162,18 +176,14 @@ final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our
                             three)
 print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in log))
 happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
-print("what happened:", happened, "| your guess:", my_guess, "| right:", my_guess == happened)
-print("readings:", [r["city"] for r in final["readings"]], "| status:", final["status"])
+reveal(my_guess, happened)
 
 # %% [markdown]
-# Three collecting nodes share superstep 1: eight node executions in six supersteps. The readings arrive in merge
-# order (by node name).
-#
 # ## The parallel brief on the real LangGraph, and on ours
 #
 # LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
-# nodes. The package's `StateGraph` takes the same calls, so one declaration, handed the builder, serves both engines.
-# Here it is (`lessons/parallel_brief.py`), with 08.1's node per branch:
+# nodes. The package's `StateGraph` takes the same calls, so one declaration serves both engines
+# (`lessons/parallel_brief.py`):
 
 # %%
 print(inspect.getsource(declare_parallel))
@@ -182,24 +192,22 @@ our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 # %% [markdown]
 # ### Why the join edge matters
 #
-# One edge per branch into `write_draft` works in the brief, whose branches are one node long. Branches `a -> a2`
-# and `b` into `write`, with and without a join, on both engines:
+# Branches `a -> a2` and `b` into `write`, with and without a join, on both engines:
 
 # %%
 _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph_runs.py)
 
 # %% [markdown]
-# Without the join, `b` triggers `write`, which runs in superstep 2 **next to** `a2`, before `a2`'s work is on the
-# worksheet; then `a2` triggers it again in superstep 3.
+# Without the join, `b` starts `write` in superstep 2 **beside** `a2`; then `a2` starts it again in superstep 3.
 #
 # ### Exercise 08.2: a join inside a loop
 #
-# `run_supersteps`' `done` lets a join reached a second time start without waiting. Write
-# `run_looping_supersteps(graph, state)`: the same loop, return and `max_steps` bound, except that a join target
-# starts only once each of its sources has run **since that join last started**; a source that runs in the same
-# superstep as its join counts for the join's next pass. The check tries an uneven join, two joins, a source
-# beside its join and the brief; `run_supersteps` fails it. Hint: per join, keep the sources run since it last
-# started; empty that set as the join starts, before its superstep runs.
+# Write `run_looping_supersteps(graph, state)`: `run_supersteps`' loop, return and `max_steps` bound, except that a
+# join target starts only once each of its sources has run **since that join last started**; a source that runs in
+# the same superstep as its join counts for the join's next pass. The check runs `loop` above (its log should
+# show `meet` once per lap, alone, in supersteps 4 and 8), two joins, a source beside its join and the brief. Hint: per
+# join, keep the sources run since it last started (for `meet`: which of `c2`, `d`); empty that set as the join
+# starts, before its superstep runs.
 
 # %%
 def run_looping_supersteps(graph, state):
@@ -228,19 +236,11 @@ ours = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"
 ours_final = ours.invoke(three, observers=[who])
 print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
       "| same worksheet:", ours_final == final)
-for bound in (6, 5):  # max_steps counts supersteps: 8 node executions fit in 6
-    counted = WhoRanWhen()  # a fresh listener per run, so each line counts its own run
-    try:
-        ended = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=bound)
-        status = ended.invoke(three, observers=[counted])["status"]
-    except GraphStepLimit:
-        status = "GraphStepLimit"
-    print(f"max_steps={bound}: {status} after {len(counted.ran)} node executions")
+
 
 # %% [markdown]
-# The package's own brief (`build_brief_graph`) takes LangGraph's other road: one `collect_city` node, and a router
-# at START that returns one `Send("collect_city", {"city": ...})` per city. The node runs once per packet, all in one
-# superstep (`graph.steps` groups a run's nodes by superstep):
+# The package's own brief (`build_brief_graph`) takes LangGraph's other road: one `collect_city` node, and a START
+# router returning one `Send("collect_city", {"city": ...})` per city; all packets run in one superstep:
 
 # %%
 packaged = build_brief_graph("missing-notice", max_revisions=1)
@@ -250,12 +250,16 @@ print("\n".join(f"  superstep {number}: {', '.join(ran)}" for number, ran in enu
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# The same declaration on LangGraph's builder, for each writer:
+# The same declaration on LangGraph's own builder, for the missing-notice writer, then for each writer:
 
 # %%
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgraph_runs.py
+else:  # declare_parallel's add_node / add_edge calls (printed above), made on LangGraph's builder
+    builder = our_declare_parallel(LangGraphStateGraph(BriefState), BriefNodes(), three["cities"])
+    on_langgraph = builder.compile().invoke(three, {"recursion_limit": 10})
+    print("LangGraph:", on_langgraph["status"], "| the worksheet of our loop:", on_langgraph == final, end="\n\n")
+    # every writer on both engines, and LangGraph's debug stream read: lessons/langgraph_runs.py
     assert all(same_steps and same_end for _, same_steps, same_end in compare_engines(our_declare_parallel, three))
 
 # %% [markdown]
@@ -263,7 +267,7 @@ else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgr
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently | run one after another, by node name; merged in that order (as our comparison saw LangGraph do in these runs) |
+# | Nodes of one superstep | may run concurrently; its docs promise no merge order (our comparison saw node-name order in these runs) | run one after another, by node name; merged in that order |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).
@@ -271,8 +275,8 @@ else:  # both runs per writer, and LangGraph's debug stream read: lessons/langgr
 # %% [markdown]
 # ## A reducer of your own: the latest reading per city
 #
-# `operator.add` is right while every city is collected once. Now suppose the worksheet starts with a reading from an
-# earlier run: Tokyo at 19°C in the rain. The package's brief collects every city again:
+# `operator.add` is right while every city is collected once. Now the worksheet starts with an earlier run's
+# reading, Tokyo at 19°C, and the package's brief collects every city again:
 
 # %%
 stale = initial_state(["Tokyo", "Paris"])
@@ -284,7 +288,9 @@ print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipp
 
 # %% [markdown]
 # The package's brief published Tokyo twice, one row stale, and its check passed it; 08.1's branch shows the stale
-# 19°C. The fresh reading should win: a reducer (a function `(old, new) -> merged`, once per slip) that *replaces* it.
+# 19°C. Skipping a city already collected (08.1, 08.4) is a *cache*: no second lookup, right while readings cannot go
+# stale. Keeping the latest reading per city is a *refresh*: right when the worksheet may hold an earlier run's
+# readings, as here. It needs a reducer (a function `(old, new) -> merged`, once per slip) that *replaces* the old one.
 
 # %% [markdown]
 # ### Exercise 08.3: `latest_per_city`
@@ -297,7 +303,7 @@ print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipp
 #    readings of one city, the later one wins, in the first one's place;
 # 3. return a new list: never change `old` or `new` (the engine may still hold them).
 #
-# The check calls it on lists of its own, then runs the brief with it on stale worksheets.
+# The check calls it on lists of its own, then runs the brief with it.
 
 # %%
 def latest_per_city(old, new):
@@ -320,7 +326,7 @@ print(f"status: {fresh['status']}\n{fresh['answer']}")
 # ## One branch per item with `Send`, and none for a city already collected
 #
 # The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
-# one router serves both engines. A router can also skip a city already collected.
+# one router serves both engines.
 #
 # ### Exercise 08.4: `send_missing(state, send)`
 #
@@ -331,7 +337,7 @@ print(f"status: {fresh['status']}\n{fresh['answer']}")
 # 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
 #    end at once, still `"working"`, with no draft.
 #
-# The check runs the brief with your router at START on worksheets of its own, on both engines.
+# The check runs the brief with your router at START, on both engines.
 
 # %%
 def send_missing(state, send):
@@ -347,16 +353,16 @@ check("08.4", send_missing)
 # %% [markdown]
 # ## Questions
 #
-# Answers: `QUESTIONS` in `notebooks/solutions/08_parallel_branches.py`; the cells after the list check three.
+# Answers: `QUESTIONS` in `notebooks/solutions/08_parallel_branches.py`; the cells below check three.
 #
-# 1. Why does `readings` need a reducer once the cities are collected in parallel, but not in notebook 07? What does
-#    our loop do without one, and why is that better than "last one wins"?
+# 1. Why does `readings` need a reducer in parallel, but not in notebook 07? What does our loop do without one, and
+#    why is that better than "last one wins"?
 # 2. Three cities in parallel, the stubborn writer, `max_revisions=2`, on our engine: how many supersteps does the run
 #    take?
-# 3. In the uneven graph, make `b` two nodes long too (`b -> b2`) and declare **no** join (one edge each from `a2`
-#    and `b2` into `write`). How many times does `write` run?
+# 3. In the uneven graph, make `b` two nodes long too (`b -> b2`) with **no** join (edges from `a2` and `b2` into
+#    `write`). How many times does `write` run?
 # 4. Which line of `run_supersteps` makes a superstep's nodes read the same worksheet and fixes their merge order?
-#    Which part of it does each job?
+#    Which part does each job?
 # 5. 08.4's `send_missing` at START, the complete writer, three cities of which one already has a reading: how many
 #    supersteps does the run take, and how many times does `collect_city` run?
 

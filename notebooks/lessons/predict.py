@@ -13,10 +13,13 @@ def _show(value: Any) -> str:
 
 
 def reveal(guess: Any, actual: Any, what: str = "what happened", *, gated: bool = False, hint: str = "") -> None:
-    """Print the learner's written guess beside what the run did (``...`` means not written yet).
+    """Print the learner's written guess beside what the run did (``...``, or None where the run's is not None, means
+    not written yet: never "not this time" for a guess nobody entered).
 
     ``gated``: what the run did shows only once the guess is right, so a saved notebook gives nothing away.
     ``hint``: one line printed after a written guess that is wrong."""
+    if guess is None and actual is not None:
+        guess = ...
     if gated and guess != actual:
         mine = "(not written yet)" if guess is ... else f"{_show(guess)} | not this time"
         print(f"your guess: {mine} | {what}: shown once your guess is right")

@@ -59,14 +59,6 @@ def test_the_drawing_and_the_dict_wiring_live_in_lessons():
     assert all(len(source.splitlines()) <= 35 for source in _code(NB07) + _code(NB08))
 
 
-def test_07_counts_each_bound_with_its_own_run():
-    cell = next(source for source in _code(NB07) if "for bound in (6, 5)" in source)
-    loop = cell[cell.index("for bound in (6, 5)"):]
-    assert "WhoRanWhen()" in loop and "observers=[" in loop  # a listener made and attached inside the loop
-    counts = [int(n) for out in _outputs(NB07) for n in re.findall(r"max_steps=\d: \S+ after (\d+) node", out)]
-    assert len(counts) == 2 and counts[0] > counts[1]  # the bound that stops early ran fewer nodes
-
-
 def test_06_prints_the_step_numbers_its_text_explains():
     shown = "\n".join(_outputs(NB06))
     if "skipped: LangGraph is not installed" not in shown:

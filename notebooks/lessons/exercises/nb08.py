@@ -166,7 +166,8 @@ def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
                 "which have run, across supersteps, until all have")
     early = next((step for step, names in log if join in names and sources & set(names)), None)
     if early is not None:
-        return (f"superstep {early} ran {join!r} next to one of its sources: the join started before that source "
+        return (f"superstep {early} ran {join!r} next to one of its sources (as `loop` did with `meet` in superstep 7 "
+                "of run_supersteps): the join started before that source "
                 f"had run again, because what it waits for still held the first pass. Forget a join's sources "
                 "each time it starts")
     return f"your log was {log}, the run should go {want}"
@@ -240,7 +241,8 @@ def _check_bound(run: Any) -> None:
     except Exception:  # the bound stopped it: the supersteps 1 to 6 run 8 nodes
         if len(calls) == 8:
             return
-    raise Hint(f"a loop that needs 12 supersteps with max_steps=6 ran {len(calls)} nodes: run exactly max_steps "
+    raise Hint(f"the notebook's `loop` with three laps needs 12 supersteps; with max_steps=6 yours ran {len(calls)} "
+               "nodes: run exactly max_steps "
                "supersteps, then raise RuntimeError as run_supersteps does")
 
 
