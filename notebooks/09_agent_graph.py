@@ -7,7 +7,7 @@
 # - write a router that stops a model repeating itself, the node that records why the run stopped, and the
 #   graph that wires them in;
 # - predict how many supersteps a replayed real run takes, and check it against the run;
-# - say why a run that reached END is not a run that is right.
+# - tell how a run ended (its `stop_reason`) apart from whether its answer is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
 # **Time:** about 83 minutes (estimated from length and exercises).
@@ -17,6 +17,7 @@
 # - *worksheet* -> the graph's state, here `AgentState`: the messages, the batch of calls still to run
 #   (`pending_calls`), the counts spent against each budget, `answer` and `stop_reason`;
 # - *slip* -> a tool call the model asks for (`ToolCall`: `.name`, `.arguments`);
+# - *answer slip* -> a tool's answer to one slip (`ToolMessage`, sharing the call's id);
 # - *change slip* -> what a node returns (notebook 07): a dict of the fields it sets, which the engine merges;
 # - *route* -> the name a router returns; the graph maps it to the next node.
 #
@@ -192,9 +193,9 @@ def wire_agent(nodes, router, hold):
 check("09.4", wire_agent)
 
 # %% [markdown]
-# `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n` model calls (a model and a tools
-# superstep per call, then one model visit that finds the budget spent); the `"hold"` node is one more superstep,
-# hence `+ 1` in the bound the check compiles with. The drawing marks with `*` the nodes the SmolLM2 run above visited:
+# `node_executions(n)`, the package graph's step bound for `n` model calls, is the bound whose value for six calls you
+# counted by hand in 09.2;
+# the `"hold"` node is one more superstep, hence `+ 1` in the bound the check compiles with. The drawing marks with `*` the nodes the SmolLM2 run above visited:
 
 # %%
 print(extended.draw_ascii(highlight=True))
