@@ -59,7 +59,7 @@ end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry()
 print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
 print("stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"], "| tool calls:", end["tool_calls_made"])
 print("calls in each batch:", [len(m.tool_calls) for m in end["messages"] if m.role == "assistant" and m.tool_calls])
-agent_recorder = EventRecorder()  # the Agent of notebook 03, same manager: the same events, without node_*
+agent_recorder = EventRecorder()  # the Agent of notebooks 01 to 05, same manager: the same events, without node_*
 Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
 print("same events as Agent:", [e for e in recorder.events if not e["event"].startswith("node_")] == agent_recorder.events)
 
@@ -194,8 +194,8 @@ check("09.4", wire_agent)
 
 # %% [markdown]
 # `node_executions(n)`, the package graph's step bound for `n` model calls, is the bound whose value for six calls you
-# counted by hand in 09.2;
-# the `"hold"` node is one more superstep, hence `+ 1` in the bound the check compiles with. The drawing marks with `*` the nodes the SmolLM2 run above visited:
+# counted by hand in 09.2; the `"hold"` node is one more superstep, hence `+ 1` in the bound the check compiles with.
+# The drawing marks with `*` the nodes the SmolLM2 run above visited:
 
 # %%
 print(extended.draw_ascii(highlight=True))
@@ -240,7 +240,8 @@ assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in en
 # Both lookups came back right (Paris 18, Tokyo 24, in Celsius); the reply swapped the cities and called the numbers
 # °F, with no conversion (*convirtió* is Spanish for "converted"). The graph reached END with `stop_reason` "answered"
 # and a wrong answer: routing decides when a run stops; whether its answer is right needs a check of its own. No
-# `finish-right` run of either model answers our question right (notebook 02 replays later runs that do):
+# `finish-right` run of either model answers our question right (notebook 02's "A real run that works" replays one
+# that does):
 
 # %%
 outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")

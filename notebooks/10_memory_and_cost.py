@@ -15,7 +15,7 @@
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
 # model. The sliding window and the running summary are two of the three strategies in Shahibur Rahman's article
-# "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" (DEV Community); quotes below are from it.
+# "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" (DEV Community).
 
 # %%
 from mingraph_lite import AssistantMessage, KeepAll, LastN, Summarise, SystemMessage, ToolMessage, UserMessage
