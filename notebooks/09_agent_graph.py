@@ -7,7 +7,7 @@
 # - write a router that stops a model repeating itself, the node that records why the run stopped, and the
 #   graph that wires them in;
 # - predict how many supersteps a replayed real run takes, and check it against the run;
-# - say why a run that reached END is not a run that is right.
+# - tell how a run ended (its `stop_reason`) apart from whether its answer is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
 # **Time:** about 83 minutes (estimated from length and exercises).
@@ -17,6 +17,7 @@
 # - *worksheet* -> the graph's state, here `AgentState`: the messages, the batch of calls still to run
 #   (`pending_calls`), the counts spent against each budget, `answer` and `stop_reason`;
 # - *slip* -> a tool call the model asks for (`ToolCall`: `.name`, `.arguments`);
+# - *answer slip* -> a tool's answer to one slip (`ToolMessage`, sharing the call's id);
 # - *change slip* -> what a node returns (notebook 07): a dict of the fields it sets, which the engine merges;
 # - *route* -> the name a router returns; the graph maps it to the next node.
 #
@@ -58,7 +59,7 @@ end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry()
 print("nodes:", " -> ".join(e["node"] for e in recorder.events if e["event"] == "node_end"))
 print("stop_reason:", end["stop_reason"], "| model calls:", end["model_steps"], "| tool calls:", end["tool_calls_made"])
 print("calls in each batch:", [len(m.tool_calls) for m in end["messages"] if m.role == "assistant" and m.tool_calls])
-agent_recorder = EventRecorder()  # the Agent of notebook 03, same manager: the same events, without node_*
+agent_recorder = EventRecorder()  # the Agent of notebooks 01 to 05, same manager: the same events, without node_*
 Agent(four_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[agent_recorder]).run({"question": QUESTION})
 print("same events as Agent:", [e for e in recorder.events if not e["event"].startswith("node_")] == agent_recorder.events)
 
@@ -192,9 +193,9 @@ def wire_agent(nodes, router, hold):
 check("09.4", wire_agent)
 
 # %% [markdown]
-# `node_executions(n)`, the package graph's step bound, is `2n + 1` for `n` model calls (a model and a tools
-# superstep per call, then one model visit that finds the budget spent); the `"hold"` node is one more superstep,
-# hence `+ 1` in the bound the check compiles with. The drawing marks with `*` the nodes the SmolLM2 run above visited:
+# `node_executions(n)`, the package graph's step bound for `n` model calls, is the bound whose value for six calls you
+# counted by hand in 09.2; the `"hold"` node is one more superstep, hence `+ 1` in the bound the check compiles with.
+# The drawing marks with `*` the nodes the SmolLM2 run above visited:
 
 # %%
 print(extended.draw_ascii(highlight=True))
@@ -239,7 +240,8 @@ assert ended["stop_reason"] == "answered" and "Tokyo: 18°F, Paris: 24°F" in en
 # Both lookups came back right (Paris 18, Tokyo 24, in Celsius); the reply swapped the cities and called the numbers
 # °F, with no conversion (*convirtió* is Spanish for "converted"). The graph reached END with `stop_reason` "answered"
 # and a wrong answer: routing decides when a run stops; whether its answer is right needs a check of its own. No
-# `finish-right` run of either model answers our question right (notebook 02 replays later runs that do):
+# `finish-right` run of either model answers our question right (notebook 02's "A real run that works" replays one
+# that does):
 
 # %%
 outcomes = {r["outcome"] for m in ("gemma3-270m", "smollm2-135m")

@@ -70,6 +70,24 @@ def summary_points(history, keep_last, trigger):
     return points
 
 
+def cut_without_moving_back(history, end, start, keep_last):
+    return end - keep_last
+
+
+def points_by_the_given_walk_without_moving_back(history, keep_last, trigger):
+    """The notebook's given walk with a cut that stays where keep_last puts it (wrong: it can orphan an answer)."""
+    points, asked, start = [], 0, 0
+    for i, message in enumerate(history):
+        asked += isinstance(message, UserMessage)
+        asks_for_tools = isinstance(message, AssistantMessage) and bool(message.tool_calls)
+        if i + 1 - start > trigger and not asks_for_tools:
+            cut = cut_without_moving_back(history, i + 1, start, keep_last)
+            if cut > start:
+                points.append(asked)
+                start = cut
+    return points
+
+
 def points_at_trigger_or_more(history, keep_last, trigger):
     return summary_points(history, keep_last, trigger - 1)
 
@@ -273,11 +291,12 @@ WRONG = {
              (smallest_n_one_short, "no longer reads the first answer slip"),
              (smallest_n_by_trying, "tries the package's windows"),
              (smallest_n_by_trying_a_hidden_window, "a package memory is choosing for you"), (39, "the function itself")],
-    "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_without_moving_back, "the cut moves back"),
+    "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_by_the_given_walk_without_moving_back, "the cut moves back"),
+             (points_without_moving_back, "the cut moves back"),
              (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
              (points_by_the_core_only, "never condenses right after a reply that asks for tools"),
              (points_even_with_nothing_older, "nothing older is left to condense"),
-             (points_by_running_summarise, "Summarise doing the counting"), ([4, 6, 8, 11], "the function itself")],
+             (points_by_running_summarise, "doing the counting"), ([4, 6, 8, 11], "the function itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
     "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "a tie would need those two differences to cancel"),
               ("cheaper", "answer with one of")],

@@ -56,5 +56,6 @@ def test_the_package_graphs_step_bound_is_2n_plus_1_as_09_says():
     from mingraph_lite.graph.agent_graph import node_executions
 
     text = (Path(__file__).resolve().parents[2] / "notebooks" / "09_agent_graph.py").read_text(encoding="utf-8")
-    assert "`node_executions(n)`, the package graph's step bound, is `2n + 1`" in text
+    # 09 points back to 09.2's hand count (the formula under 09.4 would answer 09.2)
+    assert "counted by hand in 09.2" in text and "2n + 1" not in text
     assert all(node_executions(n) == 2 * n + 1 for n in range(1, 12))

@@ -52,7 +52,8 @@ def test_09_states_the_cut_moving_back_not_a_quiet_moment():
     # 10.3's spec states the two exceptions briefly; the hints name each one missed
     assert "never while slips wait" not in text
     assert any("moves back past answer slips" in why for _, why in SLIPS)
-    assert "moves back past answer slips" in text and "never condenses right after a reply that asks" in text
+    # 10.3 gives the walk (trigger, the wait after a reply asking for tools) and asks only for the cut
+    assert "not a reply asking for tools" in text and "never an answer slip without the reply that asked" in text
 
 
 def test_summarise_on_the_notebooks_conversation_condenses_mid_turn_and_keeps_every_exchange_whole():

@@ -117,8 +117,8 @@ def summary_points(walk: Callable[..., Any]) -> str:
         raise Hint("pass the function itself, summary_points, not what it returns")
     used = borrowed(walk, {"Summarise", "safe_start", "run_conversation", "_condense"})
     if used:
-        raise Hint(f"your walk calls the package's {used}: that is Summarise doing the counting for you. Walk the "
-                   "history yourself, message by message")
+        raise Hint(f"your walk calls the package's {used}: that is the package finding the cut (or doing the "
+                   "counting) for you. Move the cut back past answer slips yourself")
     ran: list[str] = []
     for case in _cases():
         _, history, keep, trigger = case
