@@ -209,6 +209,12 @@ class PriceLog(Observer):
         self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
 
 
+class LogEmptiesOnStart(PriceLog):  # a fresh file in __init__, "w": the lines it held are lost
+    def __init__(self, path):
+        super().__init__(path)
+        open(path, "w").close()
+
+
 class LogCountsSlips(PriceLog):
     def on_tool_call(self, call):
         super().on_tool_call(call)
@@ -399,6 +405,7 @@ WRONG = {
     "12.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogRewritesAll, "empties it first"),
+             (LogEmptiesOnStart, "in __init__ too"),
              (LogCountsSteps, "steps begun"),
              (LogNeverResets, "each run"),
              (LogKeepsOldCalls, "ids start again each run"),
