@@ -223,6 +223,9 @@ def check_errand(errand: Any) -> str:
 def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
     if not isinstance(got, ToolMessage) or got.tool_call_id != want.tool_call_id or got.name != want.name:
         raise Hint(f"for {what}, return a ToolMessage with the ToolCall's id and tool name")
+    if isinstance(got.content, ToolMessage) or str(got.content).startswith("ToolMessage("):
+        raise Hint(f"for {what}, your ToolMessage holds another ToolMessage: registry.run already returns a "
+                   "ToolMessage, so return it as it is")
     if got.content != want.content:
         if not want.is_error:
             raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
