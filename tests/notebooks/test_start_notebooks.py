@@ -116,7 +116,7 @@ def test_only_cells_marked_nbval_ignore_output_read_the_model_setting():
     assert marked["02"]
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells)
     assert ('only cells marked `NBVAL_IGNORE_OUTPUT` (a comment that tells the notebook tests not to compare that '
-            "cell's output) change their output: here the environment check and the '
+            "cell's output) change their output: here the environment check and the "
             '"active model" cell; a few later notebooks (02, for one) have such a cell too') in prose
 
 
