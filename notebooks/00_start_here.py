@@ -31,7 +31,8 @@
 #
 # Without `MINGRAPH_LLM`, every notebook runs with a **scripted** model: replies written in advance, no
 # network, no key, the same output on every machine, and always labelled as scripted. With a real model,
-# only cells marked `NBVAL_IGNORE_OUTPUT` change their output: here the environment check and the "active
+# only cells marked `NBVAL_IGNORE_OUTPUT` (a comment that tells the notebook tests not to compare that cell's
+# output) change their output: here the environment check and the "active
 # model" cell; a few later notebooks (02, for one) have such a cell too.
 
 # %% [markdown]
@@ -88,6 +89,7 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # %%
 from mingraph_lite import ScriptedLLM
 
+# one item per reply: a list of (tool, arguments) is a reply asking for errands; a string is the answer
 paris_only = ScriptedLLM([[("get_weather", {"city": "Paris"})], "Paris: 18°C."], name="scripted: Paris only")
 small = Agent(paris_only, weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger()])
 small.run({"question": "How warm is it in Paris?"})

@@ -33,8 +33,8 @@
 #
 # ## What the manager reads: the menu as JSON
 #
-# A model never sees your Python function, only a **JSON schema** of it. The menu (fixed teaching data), then
-# the plain function behind `to_fahrenheit`:
+# A model never sees your Python function, only a **JSON schema** of it. The menu, then the plain function
+# behind `to_fahrenheit`:
 
 # %%
 from mingraph_lite import CallModel, RunTools, ScriptedLLM, Sequence, StepLimitReached, SystemMessage, UserMessage
@@ -51,7 +51,7 @@ show_menu(registry)
 
 # %% [markdown]
 # Name: the function's. Description: the docstring before `Args:`, on one line. Each argument: a property with
-# its JSON type and `Args:` line; those without a default are `required`. That is all the model knows.
+# its JSON type and `Args:` line; those without a default are `required`.
 #
 # ### Exercise 01.1: a tool's JSON schema from a plain function
 #
@@ -59,7 +59,8 @@ show_menu(registry)
 # `bool` arguments; the check uses functions you have not seen, whose docstrings may go on after `Args:` (the
 # block ends at a blank line or the next section, such as `Returns:`). Use `inspect.signature`,
 # `inspect.get_annotations(fn, eval_str=True)` and `inspect.getdoc`. JSON types: `str` `"string"`, `int`
-# `"integer"`, `float` `"number"`, `bool` `"boolean"`. Handing the function to the package is refused.
+# `"integer"`, `float` `"number"`, `bool` `"boolean"`. An argument with no `Args:` line gets no `"description"`;
+# `"additionalProperties"` is optional. Handing the function to the package is refused.
 
 # %%
 def schema_of(fn):
@@ -92,7 +93,7 @@ def plain_loop(llm, registry, question):
     """Call the manager until they answer instead of passing slips. No ceiling."""
     folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     while True:  # the "go on?" of EVALUATE (below): `while True` always says yes, so there is no ceiling
-        # OBSERVE: the messages so far: instructions, question, every reply and ToolMessage
+        # OBSERVE: the messages so far (`folder`): instructions, question, every reply and ToolMessage
         # REASON: the model reads them all, then answers or returns tool_calls
         response = llm.generate(folder, registry.tools)
         folder.append(response.message)
@@ -112,7 +113,7 @@ draw_loop()
 # | **observe** (the folder) | a vague or unit-less result misleads the next round |
 # | **reason** (`llm.generate`) | the model makes up a result instead of asking for it |
 # | **act** (`registry.run`: our code) | side effects you can't undo |
-# | **evaluate** (the `while` line) | stopping too early, or never stopping |
+# | **evaluate** (`folder.extend`, the `while` line) | stopping too early, or never stopping |
 #
 # ### Predict first
 #

@@ -74,7 +74,8 @@ reveal(guess_manager_survives, survived, "the manager's run survived")
 
 # %% [markdown]
 # The helper's step limit travelled up as an exception and ended the **manager's** run, although the manager could
-# have answered "I couldn't find out". (The "Error: tool failed" slip answers the open call on the way out.)
+# have answered "I couldn't find out". (The "Error: tool failed" slip answers the open call on the way out.) A tool
+# that raises ends the run; only a bad argument (`ToolArgsError`) is answered for the model to fix.
 #
 # And the helper kept its folder. Give it a second task, and its first call reads the first task's leftovers; a
 # fresh copy of it (the same model, tools and prompt, an empty folder) reads only its prompt and the task:
@@ -135,7 +136,7 @@ assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
 # (with its listeners and `max_steps`), every call runs a fresh copy on an empty folder, the tool takes one argument,
 # `task`, and `.subagent.runs` records each delegation. Of the helper's failures,
-# it turns only the step limit into a note, as yours does (what it does with a bad `task` is question 2).
+# it turns only the step limit into a note, as yours does; a bad `task` is refused like any bad argument (question 2).
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -170,9 +171,7 @@ reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model
 # The loop from notebook 01 is what the source article calls **ReAct**: the model decides the next step each round
 # from everything so far. **Plan-and-execute** splits that: a *planner* writes all the steps up front, an *executor*
 # carries them out one by one, and a *re-planner* updates the remaining steps when a result is unexpected (here: a
-# step fails). The article's motivation, in its words and not shown here: "When tasks involve high step counts, a basic
-# ReAct loop can get stuck in repetitive action loops if an execution step fails." Ours, beyond the article: a written
-# plan can be read and bounded before anything runs.
+# step fails). What it gives here: a written plan can be read and bounded before anything runs.
 #
 # A graph on notebook 07's engine; the plan is data in its worksheet:
 

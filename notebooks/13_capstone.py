@@ -9,7 +9,7 @@
 # - an agent that **stops a repeated batch**, checked on one of those real runs;
 # - a **reading** of the other real run's trace: where did it first go wrong?
 #
-# **Prerequisites:** notebooks 01 to 12. **Time:** about 76 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 12. **Time:** about 77 minutes (estimated from length and exercises).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models, **replayed**
 # from their trace files.
@@ -35,6 +35,12 @@ from lessons.reference import reference
 # and `to_usd`, the same system prompt and the same scripted manager. The cell below loads notebook 12's own
 # versions of the window (12.1), the errand (12.2), the price log (12.3) and the router (12.4), unprinted, so this
 # notebook works whether or not you finished those. To run yours, paste your four pieces into a cell after it.
+#
+# The calls the agent needs, all met before:
+# - `response = llm.generate(messages, registry.tools)`; the reply is `response.message`;
+# - `errand(registry, call)` answers a `ToolCall` with a `ToolMessage`, as `registry.run(call)` does;
+# - `route` returns `END`, `"give_up"` or one `Send("errand", {"call": call})` per `ToolCall` (the nodes it names);
+# - `builder.compile(max_steps=...)` caps the supersteps; `.invoke(state)` returns the last state.
 
 # %%
 pinned_window, errand, PriceLog, route = reference("12.1"), reference("12.2"), reference("12.3"), reference("12.4")
@@ -104,6 +110,10 @@ class PriceState(TypedDict):
 # text, which starts `"Error: tool failed twice"`); and what a refused `ToolMessage` says beyond the
 # budget. The methods below are one way to split the work; merge or rename any but
 # `__init__` and `run`.
+#
+# **A suggested order:** `graph` and `run` with a model node that only calls the model and stops on an answer;
+# then `run_errand`, until `price_manager()` answers the coffee question; then the ceiling, the budget
+# (`give_up`) and the broken tool; the hooks last.
 #
 # The check runs your agent on unseen questions at two window sizes, recording every hook call and what each call
 # read; on a model that never stops, a broken tool and a reply over budget; then it **replays two recorded runs of

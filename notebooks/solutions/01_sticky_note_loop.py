@@ -56,6 +56,13 @@ def schema_first_line_only(fn):
     return spec
 
 
+def schema_empty_description(fn):  # an argument with no Args: line gets "" instead of no key
+    spec = schema_of(fn)
+    for prop in spec["function"]["parameters"]["properties"].values():
+        prop.setdefault("description", "")
+    return spec
+
+
 def schema_all_required(fn):
     spec = schema_of(fn)
     spec["function"]["parameters"]["required"] = list(inspect.signature(fn).parameters)
@@ -284,6 +291,17 @@ def to_ollama(folder):
     return out
 
 
+def to_ollama_naming_the_last_call(folder):  # a nameless answer slip gets the name of the last slip asked for
+    out, last = [], None
+    for m, entry in zip(folder, to_ollama(folder), strict=True):
+        if m.role == "assistant" and m.tool_calls:
+            last = m.tool_calls[-1].name
+        if m.role == "tool" and not m.name:
+            entry = {**entry, "tool_name": last}
+        out.append(entry)
+    return out
+
+
 def to_ollama_like_openai(folder):
     out = to_ollama(folder)
     for entry in out:
@@ -386,6 +404,7 @@ WRONG = {
     "01.1": [(schema_every_number_is_number, "int and float are not the same one"),
              (schema_bool_as_integer, 'a bool is "boolean"'),
              (schema_all_required, "no default value"),
+             (schema_empty_description, "leave the description key out"),
              (schema_whole_docstring, "before its 'Args:' block"),
              (schema_args_to_the_end, "the next section, such as Returns:"),
              (schema_first_line_only, "on one line (inspect.getdoc helps)"),
@@ -396,6 +415,7 @@ WRONG = {
     "01.2": [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
              (to_ollama_keeping_ids, "carry no ticket number"),
              (to_ollama_trusting_names, "without its tool's name"),
+             (to_ollama_naming_the_last_call, "not by position"),
              (to_ollama_always_content, "leaves \"content\" out when the text is empty"),
              (to_ollama_by_the_adapter, "calls the adapter's own to_ollama_messages"),
              (to_ollama_by_a_copy, "(or a copy of it)")],

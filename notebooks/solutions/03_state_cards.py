@@ -239,6 +239,16 @@ def sticky_with_a_made_up_ticket(folder, slips, registry, human):
 
 
 @_plain_loop
+def sticky_with_a_case_sensitive_test(folder, slips, registry, human):
+    """Tests the city with `in WEATHER`, so " paris" (which get_weather knows) goes to the human."""
+    for slip in slips:
+        if slip.name == "get_weather" and slip.arguments["city"] not in WEATHER:
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+        else:
+            folder.append(registry.run(slip))
+
+
+@_plain_loop
 def sticky_checks_every_slip_for_a_city(folder, slips, registry, human):
     """Reads a city off every slip, to_fahrenheit's included."""
     for slip in slips:
@@ -451,6 +461,18 @@ class RunningToolsReadsEveryCity(PlainRunningTools):
         return CallingModel(self.step + 1)
 
 
+@dataclass(frozen=True)
+class RunningToolsCaseSensitive(PlainRunningTools):
+    """Tests the city with `in WEATHER`, so " paris" (which get_weather knows) goes to the human."""
+
+    def run(self, desk):
+        for i, slip in enumerate(self.slips):
+            if slip.name == "get_weather" and slip.arguments["city"] not in WEATHER:
+                return AskingHuman(slip, self.slips[i + 1:], self.step)
+            desk.folder.append(desk.registry.run(slip))
+        return CallingModel(self.step + 1)
+
+
 # --- Questions ----------------------------------------------------------------------------------
 
 Q3_ANSWER = {"answer slips": 3, "marked is_error": 2}
@@ -490,14 +512,16 @@ WRONG = {
              (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city"),
              (sticky_returns_a_note, "instead of raising StepLimitReached"),
              (sticky_asks_inside_errands, 'never said "asking human"'),
-             (sticky_with_a_dead_branch, 'never said "asking human"')],
+             (sticky_with_a_dead_branch, 'never said "asking human"'),
+             (sticky_with_a_case_sensitive_test, "use knows(city)")],
     "03.3": [((RunningToolsAskingInline, AskingHuman), "on its own card"),
              ((RunningToolsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
              ((RunningToolsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back RunningToolsAskingHuman"),
              ((RunningToolsRunsFirst, AskingHuman), "check the city before running"),
              ((RunningToolsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
              ((RunningToolsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
-             ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city")],
+             ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city"),
+             ((RunningToolsCaseSensitive, AskingHuman), "use knows(city)")],
     "03.Q1": [(3, "the last errands card"), (4, "the last errands card")],
     "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
     "03.Q3": [({"answer slips": 2, "marked is_error": 1}, "every slip of the reply"),

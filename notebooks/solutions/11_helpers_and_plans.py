@@ -129,6 +129,10 @@ def read_plan_any_leading_number(reply):
     return [step for step in steps if step]
 
 
+def read_plan_filtering_parse_plan(reply):  # drops the preamble, but the reading is still parse_plan's
+    return [step for step in parse_plan(reply) if not step.endswith(":")]
+
+
 def read_plan_keeps_numbering(reply):
     return [line.strip() for line in reply.splitlines() if _MARKER.match(line) and _MARKER.sub("", line).strip()]
 
@@ -275,7 +279,7 @@ WRONG = {
              (ask_through_the_package, "package's subagent_tool"),
              (ask_through_the_class_twice, "package's subagent_tool"),
              (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
-    "11.2": [(parse_plan, "keeps every line that is not blank"), (read_plan_keeps_numbering, "remove only the marker"),
+    "11.2": [(parse_plan, "uses parse_plan"), (read_plan_filtering_parse_plan, "uses parse_plan"), (read_plan_keeps_numbering, "remove only the marker"),
              (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
              (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
              (read_plan_any_leading_number, "a number is a marker only when"),

@@ -144,6 +144,18 @@ def errand_one_wording(registry, call):
             return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
 
 
+def errand_nested(registry, call):  # wraps registry.run's ToolMessage in another
+    try:
+        return ToolMessage(registry.run(call), call.id, name=call.name)
+    except ToolArgsError as e:
+        return ToolMessage(f"Error: {e}\n Please fix your mistakes.", call.id, name=call.name, is_error=True)
+    except Exception:
+        try:
+            return ToolMessage(registry.run(call), call.id, name=call.name)
+        except Exception as e:
+            return ToolMessage(f"Error: tool failed twice: {e}", call.id, name=call.name, is_error=True)
+
+
 def errand_not_flagged(registry, call):
     try:
         return registry.run(call)
@@ -207,6 +219,12 @@ class PriceLog(Observer):
 
     def on_finish(self, answer, reason):
         self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
+
+
+class LogEmptiesOnStart(PriceLog):  # a fresh file in __init__, "w": the lines it held are lost
+    def __init__(self, path):
+        super().__init__(path)
+        open(path, "w").close()
 
 
 class LogCountsSlips(PriceLog):
@@ -394,11 +412,13 @@ WRONG = {
              (errand_until_it_works, "only one"),
              (errand_one_wording, "tool failed twice"),
              (errand_not_flagged, "is_error"),
+             (errand_nested, "already returns a ToolMessage"),
              (errand_by_the_package, "registry.answer"),
              (errand_by_package_helpers, "fix_answer")],
     "12.3": [(LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogRewritesAll, "empties it first"),
+             (LogEmptiesOnStart, "in __init__ too"),
              (LogCountsSteps, "steps begun"),
              (LogNeverResets, "each run"),
              (LogKeepsOldCalls, "ids start again each run"),

@@ -328,6 +328,12 @@ class RefusesEveryAnswer(PriceAgent):
         return {**update, "stopped": "placeholder"} if update.get("stopped") == "answered" else update
 
 
+class RefusesEveryBlankReply(PriceAgent):  # tests replies that ask for tools too
+    def model(self, state):
+        update = super().model(state)
+        return {**update, "stopped": "placeholder"} if is_placeholder(update["messages"][-1].content) else update
+
+
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
@@ -391,5 +397,6 @@ WRONG = {
     "13.Q2": [("A", "budget"), ("C", "ceiling")],
     "13.Q3": [("no", "newest messages"), ("maybe", "yes")],
     "13.Q4": [(PriceAgent, "is_placeholder"), (PlaceholderOtherWords, "the reason 'placeholder'"),
-              (RefusesEveryAnswer, "still ends it 'answered'")],
+              (RefusesEveryAnswer, "still ends it 'answered'"),
+              (RefusesEveryBlankReply, "asks for tools is no answer")],
 }

@@ -115,7 +115,8 @@ def test_only_cells_marked_nbval_ignore_output_read_the_model_setting():
     assert len(marked["00"]) == 2 and "check_environment(" in marked["00"][0] and "make_llm()" in marked["00"][1]
     assert marked["02"]
     prose = " ".join(" ".join(c.source.split()) for c in jupytext.read(NOTEBOOKS / "00_start_here.py").cells)
-    assert ('only cells marked `NBVAL_IGNORE_OUTPUT` change their output: here the environment check and the '
+    assert ('only cells marked `NBVAL_IGNORE_OUTPUT` (a comment that tells the notebook tests not to compare that '
+            "cell's output) change their output: here the environment check and the "
             '"active model" cell; a few later notebooks (02, for one) have such a cell too') in prose
 
 

@@ -104,6 +104,9 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
         if mine.get("type") != prop["type"]:
             raise Hint(f"{name}, argument {arg!r}: wrong JSON type; JSON Schema has its own type names, "
                        "and int and float are not the same one (look at the types in registry.tools)")
+        if "description" not in prop and "description" in mine:
+            raise Hint(f"{name}, argument {arg!r} has no line in the docstring's Args: block: leave the description "
+                       f"key out of its property (you wrote {_short(mine['description'])})")
         if mine.get("description") != prop.get("description"):
             raise Hint(f"{name}, argument {arg!r}: got {_short(mine.get('description'), 100)}, want "
                        f"{_short(prop.get('description'))}: its line in the docstring's Args: block, without the "
@@ -120,7 +123,8 @@ def check_schema_of(schema_of: Any) -> str:
                    "yours; build the dict from inspect")
     for fn in SCHEMA_CASES:
         _compare_schema(fn, _plain(schema_of(fn)), _plain(Tool.from_function(fn).spec))
-    return (f"your schema matches the registry's for {len(SCHEMA_CASES)} functions you had not seen "
+    return (f"your schema gives the registry's names, types, descriptions and required arguments for "
+            f"{len(SCHEMA_CASES)} functions you had not seen "
             "(str, int, float and bool arguments, with and without defaults and docs, a two-line summary and "
             "a Returns: section)")
 
@@ -223,8 +227,8 @@ def _lookup_folder() -> list[Any]:
     slips = (ToolCall("k1", "find_book", {"title": "Dune", "exact": True}), ToolCall("k2", "price_of", {"isbn": "42"}))
     return [SystemMessage("You help in a bookshop."), UserMessage("Do you have Dune, and what does it cost?"),
             AssistantMessage("Let me look.", tool_calls=slips),
-            ToolMessage("yes, shelf 4", tool_call_id="k1", name="find_book"),
-            ToolMessage("13.50", tool_call_id="k2"),  # an answer slip that does not say its tool's name
+            ToolMessage("yes, shelf 4", tool_call_id="k1"),  # answer slips that do not say their tool's name,
+            ToolMessage("13.50", tool_call_id="k2"),  # the first for a slip that is not the reply's last
             AssistantMessage("", tool_calls=(ToolCall("k3", "reserve", {"title": "Dune"}),)),  # no text
             ToolMessage("reserved until Friday", tool_call_id="k3", name="reserve"),
             AssistantMessage("We have it on shelf 4, for 13.50, reserved for you until Friday.")]
@@ -259,7 +263,8 @@ def check_to_ollama(to_ollama: Any) -> str:
                 raise Hint("Ollama pairs an answer slip with its call by tool name and order: send "
                            '"tool_name", not "tool_call_id"')
             raise Hint(f"message {i}: an answer slip may come without its tool's name; find the name by "
-                       "its ticket number among the earlier slips")
+                       "its ticket number (tool_call_id) among the earlier slips, not by position: the slip it "
+                       "answers need not be the last one")
         raise Hint(f"message {i} ({role}): send just its role and content, spelled as in the wire above")
     return "your folder matches, message for message, what the Ollama adapter sends for a bookshop you had not seen"
 

@@ -18,7 +18,7 @@ from mingraph_lite.agents import Agent
 from mingraph_lite.errors import StepLimitReached, ToolArgsError
 from mingraph_lite.llms.scripted import ScriptedLLM
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
-from mingraph_lite.course.weather import WEATHER, to_fahrenheit, weather_registry
+from mingraph_lite.course.weather import WEATHER, lookup, to_fahrenheit, weather_registry
 from ..calls import watching
 from ..errands import ScriptedHuman  # the notebook's own scripted person at the desk
 from . import Hint, exercise
@@ -190,11 +190,23 @@ def _crash_hint(error: Exception, where: str) -> Hint:
 
 HUMAN_CASES = ((["Paris", "Reykjavik"], {"Reykjavik": "9"}),
                (["Lima", "Tokyo", "Quito"], {"Lima": "19", "Quito": "14"}),
-               (["Oslo", "Cairo"], {}))
+               (["Oslo", "Cairo"], {}),
+               (["Reykjavik", " paris"], {"Reykjavik": "9"}))  # a known city, written as a model might
+
+
+def _knows(city: str) -> bool:  # the notebook's knows(): case and spaces do not count
+    return city.strip().lower() in {name.lower() for name in WEATHER}
+
+
+def _asked_a_known_city(asked: list[str]) -> None:
+    known = [c for c in asked if _knows(c) and c not in WEATHER]  # spelt otherwise than the data
+    if known:
+        raise Hint(f"you asked the human about {known}, which get_weather knows: use knows(city), which "
+                   "ignores case and spaces, not a test of your own such as `city in WEATHER`")
 
 
 def _expected(cities: list[str], notes: dict[str, str]) -> str:
-    celsius = {c: notes.get(c, str(WEATHER.get(c, {}).get("celsius"))) for c in cities}
+    celsius = {c: notes.get(c, str(lookup(c)["celsius"]) if _knows(c) else "None") for c in cities}
     return ", ".join(f"{c}: {to_fahrenheit(float(celsius[c]))}°F" for c in cities)
 
 
@@ -213,6 +225,7 @@ def check_sticky_human(loop: Any) -> str:
             raise _crash_hint(crash, "your loop") from None  # a crash in the loop's own lines: say where first
         if llm.calls:  # the manager could not read the folder: what is wrong with it says more than its crash
             _folder_hint(llm.calls[-1][0])
+        _asked_a_known_city(human.asked)
         if human.asked != [c for c in cities if c in notes]:
             raise Hint(f"cities {cities}: ask the human about exactly the unknown cities, once each "
                        f"(you asked about {human.asked})")
@@ -294,7 +307,8 @@ CARD_CASES = (([("get_weather", "Paris"), ("get_weather", "Reykjavik")], {"Reykj
               ([("get_weather", "Lima"), ("get_weather", "Tokyo"), ("get_weather", "Quito")],
                {"Lima": "19", "Quito": "14"}),
               ([("to_fahrenheit", 10), ("get_weather", "Nairobi"), ("get_weather", "Oslo")], {"Nairobi": "22"}),
-              ([("get_weather", "Oslo"), ("get_weather", "Cairo")], {}))
+              ([("get_weather", "Oslo"), ("get_weather", "Cairo")], {}),
+              ([("get_weather", " paris"), ("get_weather", "Reykjavik")], {"Reykjavik": "9"}))
 
 
 def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[str]]:
@@ -330,6 +344,7 @@ def check_card_human(cards: Any) -> str:
         if notes and cards[1].__name__ not in seen:
             raise Hint("ask the human on its own card: when a city is unknown, the errands card hands over "
                        "AskingHuman, which asks and hands back")
+        _asked_a_known_city(human.asked)
         if human.asked != list(notes):
             raise Hint(f"slips {slips}: ask the human about exactly the unknown cities, once each "
                        f"(you asked about {human.asked})")

@@ -189,8 +189,8 @@ def read_plan_check(fn: Any) -> str:
     if not callable(fn):
         raise Hint("pass your function itself: read_plan, without calling it")
     if fn is parse_plan or "parse_plan" in _names_used(getattr(fn, "__code__", compile("", "", "exec"))):
-        raise Hint("parse_plan keeps every line that is not blank, a preamble included: that is the behaviour to "
-                   "fix, so write the reader yourself")
+        raise Hint("your read_plan uses parse_plan, the package's reader: 11.2 asks for a reader of your own, "
+                   "so write it without parse_plan")
     for reply, want in PLAN_CASES:
         got = fn(reply)
         if not isinstance(got, list) or not all(isinstance(step, str) for step in got):

@@ -223,6 +223,9 @@ def check_errand(errand: Any) -> str:
 def _compare_answer(what: str, got: Any, want: ToolMessage) -> None:
     if not isinstance(got, ToolMessage) or got.tool_call_id != want.tool_call_id or got.name != want.name:
         raise Hint(f"for {what}, return a ToolMessage with the ToolCall's id and tool name")
+    if isinstance(got.content, ToolMessage) or str(got.content).startswith("ToolMessage("):
+        raise Hint(f"for {what}, your ToolMessage holds another ToolMessage: registry.run already returns a "
+                   "ToolMessage, so return it as it is")
     if got.content != want.content:
         if not want.is_error:
             raise Hint(f"for {what}, your errand answered {got.content!r}: a tool that fails with anything but "
@@ -315,17 +318,17 @@ def check_price_log(cls: Any) -> str:
         raise Hint("pass the class itself (PriceLog), not an instance of it")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "prices.jsonl"
+        path.write_text(json.dumps(_BEFORE) + "\n", encoding="utf-8")  # a log that held a line before __init__
         listener, recorder = cls(str(path)), EventRecorder()
         if any(isinstance(v, (EventRecorder, TraceRecorder)) for v in vars(listener).values()):
             raise Hint("that keeps the package's EventRecorder (or TraceRecorder) inside: write the lines yourself")
-        path.write_text(json.dumps(_BEFORE) + "\n", encoding="utf-8")  # a log that already holds a line
         watch = _FileWatch(path, held=1)
         _run_logged(listener, recorder, watch)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     if not lines or lines[0] != _BEFORE:
         raise Hint("the line the file held before the runs is gone: open the file to append (\"a\"), never to "
-                   'write ("w"), which empties it first')
+                   'write ("w"), which empties it first (in __init__ too: a file that held lines keeps them)')
     stale: list[Any] = []
     want = _expected_lines(recorder.events, stale)
     _compare_lines(lines[1:], want, stale)

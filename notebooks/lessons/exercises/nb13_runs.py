@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from mingraph_lite import EventRecorder, ReplayLLM, ScriptedLLM, read_trace
-from ..capstone import HELD_OUT, price_manager, price_tools, question_for
+from mingraph_lite import AssistantMessage, EventRecorder, ReplayLLM, ScriptedLLM, ToolCall, read_trace
+from ..capstone import HELD_OUT, _convert, _report, price_manager, price_tools, question_for
 from . import Hint, exercise
 from .nb12 import REAL_RUNS
 from .nb13 import _run_yours
@@ -128,7 +128,7 @@ def check_first_wrong(answer: Any) -> str:
     wrong, (name, arguments) = first_wrong_call(path), right_call(path)
     made = next(e for e in read_trace(path) if e.get("id") == wrong)
     got_name, got_args = _as_call(answer)
-    if got_name == name and set(got_args) == set(arguments) and str(got_args["currency"]) == arguments["currency"] \
+    if got_name == name and set(got_args) == set(arguments) and str(got_args["currency"]).upper() == arguments["currency"] \
             and isinstance(got_args["amount"], (int, float)) and float(got_args["amount"]) == arguments["amount"]:
         return (f"right: Gemma's {wrong} asked {made['name']}({made['arguments']}), an amount already converted, "
                 f"where {name}({arguments}) was due: Rome's price never got its conversion")
@@ -186,4 +186,13 @@ def check_placeholder(cls: Any) -> str:
     if got["reason"] != "answered":
         raise Hint(f"the scripted manager's real answer ended {got['reason']!r}: only a reply that is the "
                    "placeholder ends the run 'placeholder'; any other answer still ends it 'answered'")
+    item, cities = HELD_OUT[1]
+    blank = AssistantMessage("<your answer>", tool_calls=tuple(ToolCall(f"p{i}", "get_price", {"item": item, "city": c})
+                                                              for i, c in enumerate(cities)))
+    got, _ = _run_yours(cls, ScriptedLLM([blank, _convert, _report(item)], name="scripted: blank, then calls"),
+                        price_tools(), question_for(item, cities), max_steps=6, max_calls=8, window=6)
+    if got["reason"] != "answered":
+        raise Hint(f"a scripted reply that asks for tools with the text '<your answer>' ended the run "
+                   f"{got['reason']!r}: a reply that asks for tools is no answer, so test only a reply without "
+                   "ToolCalls, the one that would end the run 'answered'")
     return "Gemma's replay now ends 'placeholder' with answer None, and a real answer still ends 'answered'"
