@@ -14,8 +14,6 @@
 #
 # **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length and exercises).
 #
-# Everything runs offline: the managers are **scripted** (and say so), or real models' recorded runs.
-#
 # **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
 # Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an
 # agent needs more than a message list* (no author is named in either). The real runs are the course's own,
@@ -24,9 +22,9 @@
 # %% [markdown]
 # ## Setup
 #
-# Notebook 01's menu, question and managers; `show_folder` prints a folder. The words, from 01: the **manager** is the model; a **slip** is a tool call, an **answer slip** its result
-# (`ToolMessage`), an **errand** running one slip; the **folder** is the message list; the **answer** is the
-# model's final text.
+# Notebook 01's menu, question and managers. The words, from 01: the **manager** is the model; a **slip** is a
+# tool call, an **answer slip** its result (`ToolMessage`), an **errand** running one slip; the **folder** is the
+# message list; the **answer** is the model's final text.
 
 # %%
 from mingraph_lite import (Agent, EventRecorder, KeepAll, ScriptedLLM, StepLimitReached, SystemMessage,
@@ -124,7 +122,7 @@ print("same list?", first.messages is second.messages, "| second run's messages:
 # %% [markdown]
 # `default_factory` is called once per object, so each `RunContext()` gets its own list. Write
 # `messages: list = []` and `dataclasses` refuses: a default is built **once**, when Python reads the class,
-# and would be shared by every object. That is the next trap.
+# and would be shared by every object.
 
 # %%
 try:
@@ -138,9 +136,8 @@ except ValueError as e:
 # %% [markdown]
 # ## The shared mutable default trap
 #
-# An agent needs a folder (a memory). If the caller passes none, the obvious default is a fresh `KeepAll`,
-# and the obvious way to write that is below. **Predict first:** two agents built without a memory; how many
-# folders exist? Write your guess (a number) in the next cell.
+# If the caller passes no memory (folder), the obvious default is a fresh `KeepAll`, written as below. **Predict first:** two agents built without a memory; how many
+# folders exist? Write your guess in the next cell.
 
 # %%
 my_guess_folders = ...  # how many folders do the two agents have between them?
@@ -230,16 +227,15 @@ check("02.2", remembering_loop)
 #
 # Now **real** managers: the course's two small models, run on this question and menu by the course's
 # experiment command, each run recorded to a trace file (definition `finish-right`, variant "zero-shot": our
-# system prompt and question, nothing else). A trace is the run's remembered record, kept in a file: the
-# messages, steps and answer of the table above, one event each. When a real run goes wrong it is all we can
-# read; 02.3 reads it.
+# system prompt and question, nothing else). A trace is the run's remembered record: the
+# messages, steps and answer of the table above, one event each. 02.3 reads it.
 #
 # | model | weights | run | settings |
 # |---|---|---|---|
-# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp (the `xllamacpp` runtime), sampling at temperature 0.7, seed 100, `max_steps=6` |
+# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp, sampling at temperature 0.7, seed 100, `max_steps=6` |
 # | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
 #
-# Run #0 is SmolLM2's first; for Gemma we picked #3. `ReplayLLM` hands back the recorded replies in order:
+# `ReplayLLM` hands back the recorded replies in order:
 # no model needed.
 #
 # **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
@@ -252,7 +248,7 @@ my_guess_real = {"SmolLM2-135M": ..., "Gemma 3 270M": ...}  # "a", "b" or "c" ea
 from pathlib import Path
 
 from mingraph_lite import ReplayLLM
-from lessons.replies import recorded_model, show_cut_arguments, show_replies, show_sampled_runs
+from lessons.replies import recorded_model, show_event_kinds, show_replies, show_sampled_runs
 
 RUNS = Path("..") / "data" / "experiments" / "finish-right"
 RECORDED = {"SmolLM2-135M": RUNS / "smollm2-135m" / "traces" / "zero-shot-00.jsonl",
@@ -278,11 +274,9 @@ draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in re
 # **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
 # Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
-# stopped it. The cell below checks this against the trace and prints a `tool_call` and a `tool_return`
-# event (02.3 reads them).
+# stopped it. The cell below checks this against the trace.
 #
-# Gemma's #3 is one of its 9 zero-shot runs (of 16) that answered without a tool (counted below). No zero-shot
-# run of either model answers right; "A real run that works" replays one that does.
+# No zero-shot run of either model answers right; "A real run that works" replays one that does.
 
 # %%
 replies = real["SmolLM2-135M"].of("model_reply")
@@ -293,30 +287,22 @@ assert len(replies) == 6 and real["SmolLM2-135M"].of("finish")[0]["reason"] == "
 growth = {b["input_tokens"] - a["input_tokens"] for a, b in zip(replies, replies[1:])}
 assert {e["content"] for e in real["SmolLM2-135M"].of("tool_return")} == {"86"}  # every answer slip says 86
 print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew by", growth, "tokens a round")
-print("one tool_call event:  ", real["SmolLM2-135M"].of("tool_call")[0])
-print("one tool_return event:", real["SmolLM2-135M"].of("tool_return")[0])
 
 
 # %% [markdown]
-# Is this one unlucky run? The same variant was run 16 times per model (seeds 100 to 115, same runtime, same
-# `max_steps=6`), and sampling makes each run different. The next cell reads all 32 traces.
+# Is this one unlucky run? Each model ran this variant 16 times (seeds 100 to 115); the next cell reads all 32
+# traces.
 
 # %%
 show_sampled_runs(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
-# The made-up number changes from run to run; the mistake does not. A JSON schema shapes a slip's arguments,
-# not their sense. Our local adapter enforces it as the model writes (llama.cpp's `json_schema` constraint),
-# yet `110.000…` fits it forever, and the cap of 96 tokens a piece (`LocalLLM(max_tokens=96)`) can cut it
-# before the closing brace. Such arguments are kept as text (02.3 has to handle them): none of SmolLM2's,
-# 17 of Gemma's 72, in 3 runs, each valid JSON once a `}` is added:
-
-# %%
-show_cut_arguments(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
+# The made-up number changes from run to run; the mistake does not. Some of Gemma's slips arrive cut short,
+# their arguments kept as text (`tests/lessons/test_replies.py` counts them): 02.3 has to handle those.
 
 # %% [markdown]
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
-# `<your answer>`, over and over, until the token cap cut it off mid-word. Where does that text come from?
+# `<your answer>`, repeated until the token cap cut it off mid-word. Where does that text come from?
 # Our local adapter has no JSON tool API: it writes the menu *into the prompt* as text, with a reply
 # format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
 
@@ -331,10 +317,8 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 
 # %% [markdown]
 # The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in, as in all 9 of its answers without a tool (counted above). No slips, so the loop ended after
-# one call. The ceiling cannot catch this: the loop checks
-# *whether* the model answered, not *what*. For SmolLM2 the **ceiling** turned "never stops" into six calls
-# and a `StepLimitReached`, with **no fake answer**; for Gemma only reading the trace shows the problem.
+# filling it in. No slips, so the loop ended after one call. The ceiling cannot catch this: the loop checks
+# *whether* the model answered, not *what*.
 
 # %% [markdown]
 # ### Exercise 02.3: find the made-up number in any run
@@ -355,9 +339,7 @@ assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("fin
 # %%
 scripted = EventRecorder()
 Agent(three_round_manager(), registry, SYSTEM_PROMPT, observers=[scripted]).run({"question": QUESTION})
-print(next(e for e in scripted.of("tool_return") if e["name"] == "get_weather"))
-print(next(e for e in scripted.of("tool_call") if e["name"] == "to_fahrenheit"))
-print(next(e for e in scripted.of("tool_return") if e["name"] == "to_fahrenheit"))
+show_event_kinds(scripted)
 
 # %%
 def first_made_up(events):
@@ -409,11 +391,9 @@ assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt 
 # One run is not a rate: `data/experiments/README.md` (section `finish-right-3`) gives each variant's rate
 # over 16 seeds, with 95% intervals.
 #
-# **A note on Gemma.** Gemma 3 270M (Q4_K_M, same runtime) finished right only with another answer form,
-# "named, copy" (`CITY: N°C = N°F`, temperature 0.3), and never cleanly: run #6 (seed 306, `max_steps=6`,
-# `named-copy-06.jsonl`) writes `Paris: 18°C = 64°F, Tokyo: 24°C = 75°F`, then keeps going. The lab's
-# classifier reads the first °F per city, so counts all 13 such runs right (`tests/notebooks/test_real_runs.py`
-# replays them). Right numbers and a clean answer are two checks.
+# Gemma 3 270M got the numbers right only with the answer form "named, copy" (run #6, seed 306,
+# `named-copy-06.jsonl`), never cleanly: `Paris: 18°C = 64°F, Tokyo: 24°C = 75°F`, then stray text.
+# Right numbers and a clean answer are two checks.
 
 # %% [markdown]
 # ## Your model, same loop

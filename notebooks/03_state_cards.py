@@ -13,11 +13,10 @@
 # - tell apart the two "states": **the folder** (what has happened) and **the card** (where the run is);
 # - sort a failure by who can fix it (the model, or the caller), and keep the folder valid.
 #
-# **Prerequisites:** notebooks 01 (the loop, slips and answer slips, `max_steps`) and 02 (the sticky-note
-# version); Python dataclasses.
+# **Prerequisites:** notebooks 01 (the loop, `max_steps`) and 02 (the sticky note); Python dataclasses.
 # **Time:** about 88 minutes (estimated from length and exercises).
 #
-# All runs are scripted, and say so. The cards, the folder-versus-card table and the split of errors by who
+# The cards, the folder-versus-card table and the split of errors by who
 # can fix them follow the article *The State and
 # Observer Patterns in a Python Agent Loop* (no author is named).
 #
@@ -30,8 +29,8 @@
 # | **answer slip** (its result) | `ToolMessage` |
 # | **folder** (the message list) | `desk.folder`, `agent.memory` |
 # | **ceiling** | `max_steps` |
-# | **sticky note** | 02's `situation` variable ("errands": slips to run, "hung up": over) |
-# | **card** (one situation) | a class: `CallingModel`, `RunningTools`, `Finished` (the package's add a leading `_`, which `agent.cards` leaves out) |
+# | **sticky note** | 02's `situation` variable |
+# | **card** (one situation) | a class: `CallingModel`, `RunningTools`, `Finished` |
 # | **desk** (what every card may read and write) | `Desk` |
 
 # %%
@@ -40,11 +39,11 @@ from dataclasses import dataclass
 
 from mingraph_lite import (Agent, AssistantMessage, StepLimitReached, SystemMessage, ToolArgsError, ToolCall,
                            ToolMessage, UserMessage)
-from lessons.diffs import ask_a_human_costs  # (places, lines) our edits changed, by difflib
+from lessons.diffs import show_ask_a_human_costs  # the places and lines our edits changed, by difflib
 from lessons.errands import ScriptedHuman, flaky_weather, two_city_manager
 from lessons.exercises import check
 from lessons.folders import show_folder, unanswered  # one line per message; slips with no answer slip
-from lessons.pictures import card_transitions, draw_cards
+from lessons.pictures import card_transitions, draw_three_cards
 from lessons.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, three_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
@@ -55,8 +54,7 @@ registry = weather_registry()
 # %% [markdown]
 # ## Where we left off: the sticky note
 #
-# Notebook 02's `sticky_note_loop`, printed from `lessons/sticky_note.py`: the same code minus its `print` line
-# (`tests/lessons/test_sticky_note.py` checks exactly that). Exercise 03.2 starts from it.
+# Notebook 02's `sticky_note_loop` minus its `print` line (`tests/lessons/test_sticky_note.py` checks that).
 
 # %%
 from lessons.sticky_note import sticky_note_loop
@@ -121,17 +119,10 @@ class Finished:
 
 
 # %% [markdown]
-# Each `run`'s return annotation names the cards it can hand over, so `card_transitions` draws the diagram
-# from the code. The labels are ours.
+# The diagram is read from the code: each `run`'s return annotation names the cards it can hand over.
 
 # %%
-SPOTS = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
-LABELS = {("CallingModel", "RunningTools"): "slips", ("RunningTools", "CallingModel"): "answer slips in the folder",
-          ("CallingModel", "Finished"): "an answer, or the ceiling"}
-arrows = card_transitions(CallingModel)
-assert set(arrows) == set(LABELS)  # every arrow the code has is labelled, and no label is made up
-draw_cards(SPOTS, [(*arrow, LABELS[arrow]) for arrow in arrows],
-           title="three cards; each arrow is a card handing over the next one (read from the code)")
+draw_three_cards(CallingModel)
 
 # %% [markdown]
 # And the loop. It never asks where it is: the card in hand is the answer. Each time it picks up a card it
@@ -243,8 +234,8 @@ except ToolArgsError as e:
 # %% [markdown]
 # The registry files this as a slip filled in wrong (`ToolArgsError`), but no slip will put Reykjavik in our
 # data. A person might know. So we add a situation: **when a slip asks about an unknown city, ask a human
-# before running it, and hand their answer back as the answer slip**. The human is scripted (`ScriptedHuman`,
-# in `lessons/errands.py`): it answers from notes, and lists whom it was asked about.
+# before running it, and hand their answer back as the answer slip**. The human is scripted (`ScriptedHuman`):
+# it answers from notes, and lists whom it was asked about.
 
 # %%
 def knows(city):  # is this city in the teaching data? (get_weather would refuse it otherwise)
@@ -332,22 +323,15 @@ else:
 
 
 # %% [markdown]
-# `ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
+# `show_ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
 # that changed (runs of changed lines) and the lines in them; a new card counts whole.
 
 # %%
-sticky, errands, new_card = ask_a_human_costs()   # our versions of 03.2 and 03.3, diffed unprinted (lessons/diffs.py)
-print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
-print(f"cards:       {errands[1]} lines in {errands[0]} place of RunningTools.run + a {new_card}-line new card + 1 hand-over line")
-# fewer places: RunningTools' places and CallingModel's hand-over line, against the sticky note's
-assert errands[0] + 1 < sticky[0]
-# more lines: RunningTools' lines, the hand-over line and the whole new card, against the sticky note's
-assert errands[1] + 1 + new_card > sticky[1]
+show_ask_a_human_costs()  # our versions of 03.2 and 03.3, diffed unprinted; it asserts fewer places, more lines
 
 # %% [markdown]
 # These are our own two versions, diffed: another author would get other numbers, and lines are not effort.
-# The cards cost *more* lines, but the edit stays in the cards the new situation touches (and the one that
-# hands over to them), where the sticky note reopened the one function every situation runs. **The rules
+# The cards cost *more* lines, but the edit stays in the cards the new situation touches, where the sticky note reopened the one function every situation runs. **The rules
 # stay; the checking goes; a new situation is a new card**, plus one line in each card that hands it over.
 # For situations that overlap,
 # Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and pushdown machines.
@@ -387,12 +371,10 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 # %% [markdown]
 # Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400, as in
-# [this report](https://github.com/langchain-ai/open_deep_research/issues/164): "An assistant message with
-# 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"), and the folder outlives the run: the **next** question would fail too.
+# [this report](https://github.com/langchain-ai/open_deep_research/issues/164)), and the folder outlives the run: the **next** question would fail too.
 #
-# The card below handles both. A bad slip is answered with what to fix (`ToolNode`'s wording), and the run
-# goes on. A failing tool gets its slip answered, every later slip "not run", and then its own exception goes
-# up, unchanged.
+# The card below handles both: a bad slip is answered with what to fix (`ToolNode`'s wording), and the run
+# goes on; a failing tool's slip and every later one are answered, then its exception goes up unchanged.
 
 # %%
 @dataclass(frozen=True)
@@ -422,16 +404,12 @@ show_folder(desk.folder[3:])
 assert not unanswered(desk.folder)
 
 # %% [markdown]
-# The package's `_RunningTools` card does the same. That split is a design choice. The OpenAI Agents SDK sends
-# any tool failure back to the model by default (a `function_tool`'s `failure_error_function`; `None` raises
-# instead). LangGraph's `ToolNode` with `handle_tool_errors=True` sends every failure back. Its default, in
-# LangGraph 1.2 (`langgraph-prebuilt` 1.1, as the course's `langgraph` extra installs; defaults change
-# between releases), sends back only arguments that fail the tool's schema and raises the rest, where
-# ours also sends back what the tool itself refuses (`ToolArgsError`), such as an unknown city
-# (`tests/notebooks/test_nb03_claims.py` checks ours and LangGraph's, on those versions).
+# The package's `_RunningTools` card does the same; that split is a design choice. LangGraph's `ToolNode`
+# (LangGraph 1.2) sends every failure back with `handle_tool_errors=True`, and by default only arguments that
+# fail the tool's schema, raising the rest, even an unknown city that ours sends back
+# (`tests/notebooks/test_nb03_claims.py` checks both).
 #
-# Now two runs on one package `Agent`: run 1 with the service down, run 2 after it comes back. After run 1
-# every slip has its answer slip, so the folder is still valid for run 2.
+# Now two runs on one package `Agent`: run 1 with the service down, run 2 after it comes back.
 
 # %%
 agent = Agent(two_city_manager("Paris", "Tokyo", runs=2), flaky, SYSTEM_PROMPT)

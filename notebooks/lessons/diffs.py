@@ -27,10 +27,20 @@ def ask_a_human_costs() -> tuple[tuple[int, int], tuple[int, int], int]:
             len(_code(ours.AskingHuman).splitlines()))
 
 
+def show_ask_a_human_costs() -> None:
+    """Print notebook 03's count, and check what its prose says of it: fewer places, more lines for the cards."""
+    sticky, errands, new_card = ask_a_human_costs()
+    print(f"sticky note: {sticky[1]} lines changed in {sticky[0]} places of the one function every situation runs")
+    print(f"cards:       {errands[1]} lines in {errands[0]} place of RunningTools.run + a {new_card}-line new card"
+          " + 1 hand-over line")
+    assert errands[0] + 1 < sticky[0]  # fewer places: RunningTools' and the hand-over line, against the note's
+    assert errands[1] + 1 + new_card > sticky[1]  # more lines: those and the whole new card, against the note's
+
+
 def _code(thing: object) -> str:
     """Its source without the docstring every reference answer carries for the copy check: not part of the edit."""
     return "".join(line for line in inspect.getsource(thing).splitlines(keepends=True)
                    if not line.strip().startswith('"""The notebook\'s own answer to'))
 
 
-__all__ = ["ask_a_human_costs", "cost"]
+__all__ = ["ask_a_human_costs", "cost", "show_ask_a_human_costs"]

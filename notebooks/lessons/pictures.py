@@ -199,6 +199,21 @@ def draw_cards(spots: Mapping[str, tuple[float, float]], arrows: Iterable[tuple[
     return _done(plt, fig)
 
 
+# Notebook 03's three cards: where each sits, and what makes each arrow's hand-over.
+THREE_CARDS = {"CallingModel": (0, 0), "RunningTools": (5, 0), "Finished": (0, -2.6)}
+THREE_LABELS = {("CallingModel", "RunningTools"): "slips", ("RunningTools", "CallingModel"): "answer slips in the folder",
+                ("CallingModel", "Finished"): "an answer, or the ceiling"}
+
+
+def draw_three_cards(calling_model: type):
+    """Notebook 03's diagram: the arrows read from ``calling_model``'s code, each with its label."""
+    arrows = card_transitions(calling_model)
+    if set(arrows) != set(THREE_LABELS):  # every arrow the code has is labelled, and no label is made up
+        raise ValueError(f"the cards' arrows {sorted(arrows)} are not the three labelled ones")
+    return draw_cards(THREE_CARDS, [(*arrow, THREE_LABELS[arrow]) for arrow in arrows],
+                      title="three cards; each arrow is a card handing over the next one (read from the code)")
+
+
 # The weather brief of notebook 07: where each node sits, and its arrows with their route labels.
 BRIEF_LAYOUT = {START: (0, 6), "collect": (0, 5), "write_draft": (0, 4), "check_draft": (0, 3),
                 "revise_draft": (2.3, 4), "publish": (-1.3, 1.7), "hold": (1.3, 1.7), END: (0, 0.5)}

@@ -61,14 +61,12 @@ def cut_arguments(traces: Path, variant: str = "zero-shot") -> tuple[int, list[t
     return len(calls), [(run, arguments) for run, arguments in calls if not isinstance(arguments, dict)]
 
 
-def show_cut_arguments(runs: Path) -> None:
-    """Print, per model, the zero-shot slips whose arguments were not valid JSON (tests/lessons checks the figures)."""
-    for folder in ("smollm2-135m", "gemma3-270m"):
-        total, cut = cut_arguments(runs / folder / "traces")
-        print(f"{folder:<13} {total} tool calls; kept as text: {len(cut)}, in runs {sorted({r for r, _ in cut})}")
-        if cut:
-            print("  for example:", cut[0][1][:40] + "...")
+def show_event_kinds(recorder: EventRecorder) -> None:
+    """Print the three events 02.3 reads: get_weather's answer slip, a to_fahrenheit slip and its answer slip."""
+    print(next(e for e in recorder.of("tool_return") if e["name"] == "get_weather"))
+    for kind in ("tool_call", "tool_return"):
+        print(next(e for e in recorder.of(kind) if e["name"] == "to_fahrenheit"))
 
 
-__all__ = ["cut_arguments", "first_slips_and_ends", "recorded_model", "show_cut_arguments", "show_replies",
+__all__ = ["cut_arguments", "first_slips_and_ends", "recorded_model", "show_event_kinds", "show_replies",
            "show_sampled_runs"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lessons.diffs import ask_a_human_costs, cost
+from lessons.diffs import ask_a_human_costs, cost, show_ask_a_human_costs
 
 
 def test_cost_counts_places_and_lines_and_skips_the_def_line():
@@ -17,3 +17,11 @@ def test_the_ask_a_human_count_diffs_our_versions_against_the_code_before_the_ed
     (sticky_places, sticky_lines), (card_places, card_lines), new_card = ask_a_human_costs()
     assert card_places == 1 and card_places + 1 < sticky_places
     assert card_lines + 1 + new_card > sticky_lines and new_card > 5
+
+
+def test_notebook_03_prints_the_count_it_diffs(capsys):
+    show_ask_a_human_costs()
+    (sticky_places, sticky_lines), (card_places, card_lines), new_card = ask_a_human_costs()
+    out = capsys.readouterr().out
+    assert f"sticky note: {sticky_lines} lines changed in {sticky_places} places" in out
+    assert f"cards:       {card_lines} lines in {card_places} place of RunningTools.run + a {new_card}-line" in out

@@ -66,6 +66,14 @@ def test_draw_cards_takes_the_arrows_the_agent_reads_from_its_cards():
     assert {"CallingModel", "RunningTools", "Finished"} <= {t.get_text() for t in fig.axes[0].texts}
 
 
+def test_notebook_03s_diagram_labels_every_arrow_its_cards_have_and_no_other():
+    fig = pictures.draw_three_cards(_CallingModel)
+    texts = {t.get_text() for t in fig.axes[0].texts}
+    assert set(pictures.THREE_LABELS.values()) <= texts and set(pictures.THREE_CARDS) <= texts
+    with pytest.raises(ValueError, match="not the three labelled ones"):
+        pictures.draw_three_cards(Asking)
+
+
 # --- the card diagram, read from the cards' own annotations -------------------------------------------
 
 def test_card_transitions_are_read_from_the_run_annotations_and_cover_every_run():

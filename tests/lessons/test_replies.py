@@ -7,7 +7,10 @@ import json
 import re
 from pathlib import Path
 
-from lessons.replies import cut_arguments, first_slips_and_ends, show_cut_arguments, show_sampled_runs
+from lessons.replies import cut_arguments, first_slips_and_ends, show_event_kinds, show_sampled_runs
+from mingraph_lite import Agent, EventRecorder
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, three_round_manager
+from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.llms.local import LocalLLM
 
 RUNS = Path(__file__).resolve().parents[2] / "data" / "experiments" / "finish-right"
@@ -32,7 +35,7 @@ def test_show_sampled_runs_prints_the_counts(capsys):
     assert "placeholder '<your answer>': 9 of 9" in out  # notebook 02: "in 9 of its 9 answers without a tool"
 
 
-def test_the_slips_kept_as_text_are_what_notebook_02_says(capsys):
+def test_the_slips_kept_as_text_are_what_notebook_02_says():
     assert cut_arguments(RUNS / "smollm2-135m" / "traces") == (96, [])
     total, cut = cut_arguments(RUNS / "gemma3-270m" / "traces")
     assert (total, len(cut), len({run for run, _ in cut})) == (72, 17, 3)
@@ -42,5 +45,15 @@ def test_the_slips_kept_as_text_are_what_notebook_02_says(capsys):
     # notebook 02: the local adapter constrains arguments with the schema, and caps each piece at 96 tokens
     assert "json_schema=schema" in inspect.getsource(LocalLLM._calls)
     assert inspect.signature(LocalLLM).parameters["max_tokens"].default == 96
-    show_cut_arguments(RUNS)
-    assert "gemma3-270m   72 tool calls; kept as text: 17" in capsys.readouterr().out
+
+
+def test_show_event_kinds_prints_the_three_events_02_3_reads(capsys):
+    recorder = EventRecorder()
+    Agent(three_round_manager(), weather_registry(), SYSTEM_PROMPT, observers=[recorder]).run({"question": QUESTION})
+    show_event_kinds(recorder)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    kinds = ("tool_return", "tool_call", "tool_return")
+    assert all(f"'event': '{kind}'" in line for line, kind in zip(lines, kinds, strict=True))
+    assert "'get_weather'" in lines[0] and "'get_weather'" not in lines[1] + lines[2]
+    assert all("'to_fahrenheit'" in line for line in lines[1:])
