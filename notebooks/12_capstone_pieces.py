@@ -19,11 +19,11 @@ import json
 import operator
 from typing import Annotated, TypedDict
 
-from mingraph_lite import (Agent, ConsoleLogger, LastN, Observer, ToolArgsError, ToolCall, ToolMessage, ToolRegistry)
+from mingraph_lite import Agent, ConsoleLogger, LastN, Observer, ToolCall, ToolMessage, ToolRegistry
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 12.1 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
 from lessons.capstone import (QUESTION, SYSTEM_PROMPT, broken_tools, price_manager, price_tools,
-                              show_messages, to_usd)
+                              show_messages, show_tries, to_usd)
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -37,9 +37,8 @@ from lessons.predict import reveal
 # - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
 # - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
 #
-# The system prompt asks for a one-line answer and carries one worked example, on another item and other cities. The
-# calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
-# in one reply. What the model is handed, the system prompt and each tool's schema:
+# The calls **chain**: a price must come back before it can be converted. And they **fan out**: one price per city, all
+# in one reply. What the model is handed, the system prompt (with a worked example) and each tool's schema:
 
 # %%
 tools = price_tools()
@@ -68,22 +67,20 @@ reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.me
 #
 # Signatures, from earlier notebooks:
 #
-# - `ToolCall(id, name, arguments)`, one request for a tool; a reply's are `reply.tool_calls` (empty when it answers).
+# - `ToolCall(id, name, arguments)`, one request for a tool; a reply's are `reply.tool_calls`.
 # - `ToolMessage(content, tool_call_id, name=None, is_error=False)`, the answer to one `ToolCall`.
 # - `registry.run(call)` returns a `ToolMessage`, or raises: `ToolArgsError` for a `ToolCall` filled in wrong, the
-#   tool's own exception when it breaks. `registry.tools` holds the schemas the model is handed.
+#   tool's own exception when it breaks.
 # - `llm.generate(messages, tools)` returns a response; the reply itself is `response.message`.
 # - `Observer` hooks, each returning nothing: `on_run_start(messages)`, `on_step_start(step)`,
 #   `on_model_reply(response)`, `on_tool_call(call)`, `on_tool_return(result)`, `on_finish(answer, reason)`.
 # - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
 #   [targets])` and `.compile(max_steps=N)` (N counts supersteps); `graph.invoke(state)` returns the last state.
 #
-# That run used the package's `Agent`; from here on you build your own.
-#
 # ## Piece 1 · A window that keeps the question
 #
-# Each model call reads the whole run again (notebook 10). A window reads only the newest messages.
-# The plainest one, on the run above (without its system prompt; `show_messages` prints a line a message):
+# A window reads only the newest messages (notebook 10). The plainest one, on the run above without its system
+# prompt:
 
 # %%
 run_folder = agent.memory.messages()[1:]   # the question, then everything after it
@@ -130,20 +127,13 @@ check("12.1", pinned_window)
 # happens. Three things can go wrong. First (notebook 03), a `ToolCall` the model filled in wrong:
 
 # %%
-try:
-    tools.run(ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"}))
-except ToolArgsError as e:
-    print("ToolArgsError:", e)
+show_tries(tools, ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"}))  # prints what it raises
 
 # %% [markdown]
-# The model can fix that if told what was wrong. Second, a tool that breaks: the `ToolCall` is fine, the service
-# is not (`broken_tools()` is this task's tools with the rate service down).
+# Second, a tool that breaks: the `ToolCall` is fine, the rate service is not.
 
 # %%
-try:
-    broken_tools().run(ToolCall("k2", "to_usd", {"amount": 1.3, "currency": "EUR"}))
-except ConnectionError as e:
-    print("ConnectionError:", e)
+show_tries(broken_tools(), ToolCall("k2", "to_usd", {"amount": 1.3, "currency": "EUR"}))
 
 # %% [markdown]
 # On a branch, an exception is worse than in notebook 03 (piece 4 shows why), so the errand never raises.
@@ -169,11 +159,7 @@ def flaky_to_usd(amount: float, currency: str) -> str:
 
 flaky = ToolRegistry()
 flaky.add(flaky_to_usd, name="to_usd")
-for attempt in (1, 2):
-    try:
-        print(f"try {attempt}:", flaky.run(ToolCall("k3", "to_usd", {"amount": 42, "currency": "NOK"})).content)
-    except TimeoutError as e:
-        print(f"try {attempt}: TimeoutError: {e}")
+show_tries(flaky, ToolCall("k3", "to_usd", {"amount": 42, "currency": "NOK"}), tries=2)  # lessons/capstone.py
 
 # %% [markdown]
 # ### Exercise 12.2: `errand(registry, call)`, with this task's retry
@@ -203,7 +189,6 @@ check("12.2", errand)
 # %% [markdown]
 # ## Piece 3 · The price log
 #
-# Subclass `Observer` and override the hooks you care about (notebook 04).
 # A `ToolMessage` holds the tool's text and its `ToolCall`'s id, not the arguments: those came earlier, in
 # `on_tool_call`, under the same id.
 #
@@ -334,15 +319,7 @@ def route(state):
 check("12.4", route)
 
 # %% [markdown]
-# ## What is still open
-#
-# - **A window by size.** Yours counts messages: one huge tool answer is read whole while it is recent.
-# - **Retries that wait.** Your errand asks again at once; a service down for a while needs a pause between tries.
-
-# %% [markdown]
 # ## Questions
-#
-# Three of them have a check cell; the answers are in the solutions.
 #
 # 1. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
 # whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads, and says

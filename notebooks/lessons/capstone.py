@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from mingraph_lite import AssistantMessage, Message, ScriptedLLM, ToolArgsError, ToolMessage, ToolRegistry
+from mingraph_lite import AssistantMessage, Message, ScriptedLLM, ToolArgsError, ToolCall, ToolMessage, ToolRegistry
 
 #: item -> city -> (price, currency code); fixed teaching data, not live prices.
 PRICES: dict[str, dict[str, tuple[float, str]]] = {
@@ -176,6 +176,16 @@ def show_messages(messages: Sequence[Message]) -> None:
         else:
             text = f"ToolMessage for [{m.tool_call_id}]: {m.content}" if isinstance(m, ToolMessage) else m.content
         print(f"  {m.role:<9} {text}")
+
+
+def show_tries(registry: ToolRegistry, call: ToolCall, tries: int = 1) -> None:
+    """Run ``call`` ``tries`` times, printing each answer's text or the exception it raised (never re-raising)."""
+    for attempt in range(1, tries + 1):
+        try:
+            outcome = registry.run(call).content
+        except Exception as error:  # showing what goes wrong is the point
+            outcome = f"{type(error).__name__}: {error}"
+        print(f"try {attempt}: {outcome}" if tries > 1 else outcome)
 
 
 def SCRIPTED() -> ScriptedLLM:

@@ -154,3 +154,12 @@ def call_waits(events: Sequence[dict[str, Any]]) -> tuple[list[float], list[floa
     pairs = list(zip(events, events[1:]))
     return ([seconds(a, b) for a, b in pairs if b["event"] == "model_reply"],
             [seconds(a, b) for a, b in pairs if b["event"] == "tool_return"])
+
+
+def show_waits(events: Sequence[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """Print the model and how long its calls and the tools took (``call_waits``); return both lists."""
+    model_waits, tool_waits = call_waits(events)
+    model = next(e["model"] for e in events if e["event"] == "model_reply")
+    print(f"model: {model} | model calls: {len(model_waits)}, each took {min(model_waits):.1f} s to "
+          f"{max(model_waits):.1f} s; tool calls: {len(tool_waits)}, the slowest took {max(tool_waits) * 1e6:.0f} µs")
+    return model_waits, tool_waits

@@ -20,6 +20,7 @@ from lessons.capstone import (
     price_manager,
     price_tools,
     question_for,
+    show_tries,
     to_usd,
 )
 from lessons.exercises import verdict
@@ -381,3 +382,14 @@ def test_every_tool_message_in_12_3s_runs_carries_its_tools_name():
             Agent(llm, registry, SYSTEM_PROMPT, observers=[names], max_steps=ceiling, strict=True).run(
                 {"question": question})
     assert any(error for _, error in names.heard) and all(name for name, _ in names.heard)
+
+
+def test_show_tries_prints_each_answer_or_the_exception_and_raises_nothing(capsys):
+    show_tries(price_tools(), ToolCall("k1", "get_price", {"item": "coffee", "city": "Kyoto"}))
+    show_tries(broken_tools(), ToolCall("k2", "to_usd", {"amount": 1.3, "currency": "EUR"}), tries=2)
+    show_tries(price_tools(), ToolCall("k3", "to_usd", {"amount": 450, "currency": "JPY"}))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("ToolArgsError: ") and "Kyoto" in lines[0]
+    assert lines[1:3] == ["try 1: ConnectionError: the exchange-rate service is down",
+                          "try 2: ConnectionError: the exchange-rate service is down"]
+    assert lines[3] == "450 JPY = 2.97 USD"

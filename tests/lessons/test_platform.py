@@ -7,7 +7,15 @@ import time
 
 import pytest
 
-from lessons.platform import call_waits, draw_platform, heard_hooks, listener_warnings, show_events, show_hooks
+from lessons.platform import (
+    call_waits,
+    draw_platform,
+    heard_hooks,
+    listener_warnings,
+    show_events,
+    show_hooks,
+    show_waits,
+)
 from lessons.predict import ending, reveal
 from mingraph_lite import Agent, ConsoleLogger, EventRecorder, Observer
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
@@ -125,6 +133,15 @@ def test_call_waits_measures_each_model_reply_and_tool_return_from_the_line_befo
               line("step_start", 3), line("model_reply", 4), line("finish", 4)]
     model, tools = call_waits(events)
     assert model == [2.5, 1.0] and [round(t, 3) for t in tools] == [0.004]
+
+
+def test_show_waits_prints_the_model_and_the_range_of_its_waits(capsys):
+    events = [{"event": "step_start", "ts": "2026-01-01T00:00:00+00:00"},
+              {"event": "model_reply", "ts": "2026-01-01T00:00:02.5+00:00", "model": "m"},
+              {"event": "tool_return", "ts": "2026-01-01T00:00:02.504+00:00"},
+              {"event": "model_reply", "ts": "2026-01-01T00:00:04+00:00", "model": "m"}]
+    assert show_waits(events) == call_waits(events)
+    assert capsys.readouterr().out.startswith("model: m | model calls: 2, each took 1.5 s to 2.5 s; tool calls: 1,")
 
 
 def test_ending_names_an_answer_or_the_exception_raised():
