@@ -14,8 +14,8 @@
 # **Time:** about 88 minutes (estimated from length and exercises).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
-# We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial on agent engineering; our copy
-# names no author). The code here is ours.
+# We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial; no author named). The code
+# here is ours.
 #
 # Nothing here calls a model.
 
@@ -43,15 +43,12 @@ except ImportError:
 #
 # A travel page shows a short weather brief for the cities a reader picked, in Celsius and Fahrenheit. The page owner
 # adds a delivery rule: **check it before showing it.** No city may be missing, the numbers must match the data, and
-# the brief must say `"Fixed teaching data, not live weather."` so nobody mistakes it for a forecast. A rejected draft
-# may be fixed, but not forever: after the allowed number of revisions, stop and say it needs attention.
+# the brief must say `"Fixed teaching data, not live weather."`. A rejected draft may be fixed, but not forever:
+# after the allowed number of revisions, stop and say it needs attention.
 #
-# So there are two ways to finish: **deliver** a draft that passed, or **stop trying** and hand it to a person. A run
-# that stopped has not delivered, and nothing downstream should be able to mistake one for the other.
+# So there are two ways to finish: **deliver** a draft that passed, or **stop trying** and hand it to a person.
 #
 # ### The naive version first
-#
-# The usual first try, a loop with a few variables:
 
 # %%
 def naive_brief(cities, writer="missing-notice", max_revisions=1):
@@ -70,21 +67,21 @@ for writer in ("missing-notice", "stubborn"):
     print(f"--- writer: {writer}\n{naive_brief(['Tokyo', 'Paris'], writer)}")
 
 # %% [markdown]
-# The stubborn case goes out **without the notice**, returned exactly like a good brief: the loop ran out of
-# revisions and fell through to `return draft`, so the caller cannot tell "passed" from "gave up".
+# The stubborn case goes out **without the notice**, just like a good brief: the loop fell through to
+# `return draft`, so the caller cannot tell "passed" from "gave up".
 #
 # The fix is to write the process down: what the run knows (the **state**, our worksheet), the steps (**nodes**), and
 # which step comes next (**edges**, some of them **routes** chosen by a small function, the **router**).
 #
 # ## The worksheet: a typed dict, and how each field changes
 #
-# Here is the worksheet's type, exactly as the package declares it:
+# The worksheet's type, as the package declares it:
 
 # %%
 print(inspect.getsource(BriefState))
 
 # %% [markdown]
-# A `TypedDict` is a plain dict at run time; the type names the fields. `Annotated[list[str], operator.add]` attaches
+# `Annotated[list[str], operator.add]` attaches
 # a **reducer** to `events`: "old value + contribution", so the account only grows (`readings` has one too, for
 # notebook 08). Every other field is **replaced**: a new `draft` replaces the old. `initial_state()` checks the
 # options before any work starts:
@@ -108,7 +105,6 @@ def reducers_of(state_type):
 
 
 reducers = reducers_of(BriefState)
-print("reducers:", reducers)
 
 
 def merge(state, update):
@@ -125,9 +121,9 @@ print("readings:", after_draft["readings"])    # untouched: a field the slip doe
 print("draft:   ", after_draft["draft"])       # replaced
 
 # %% [markdown]
-# Three habits follow. A slip never repeats the past (sending the old events back would append them twice). Leaving a
+# Three habits follow. A slip never repeats the past (old events sent back would append twice). Leaving a
 # field out means "unchanged", so clearing a **plain** field takes an explicit `None`; a field with a reducer can't be
-# cleared by a plain update in this merge or the package's engine (`operator.add(list, None)` raises). LangGraph 1.x
+# cleared that way, here or in the package's engine (`operator.add(list, None)` raises). LangGraph 1.x
 # has a way out: a slip value wrapped in `langgraph.types.Overwrite` skips the reducer. And a field with no reducer is
 # replaced *whole*: there is no deep merge of nested dicts.
 
@@ -151,10 +147,10 @@ for node in ("collect", "write_draft", "check_draft", "revise_draft", "hold"):
 
 # %% [markdown]
 # `write_draft` and `revise_draft` set `review=None`: a new draft makes the old verdict meaningless. `check_draft`
-# stores a copy of the draft it checked next to its verdict. `hold` is the second way to finish:
-# `status="needs_attention"`, no answer. The sixth node, `publish` (not printed: its first test is rule 1 below),
-# renders the draft as the answer and sets `status="published"`, and raises unless the current draft is the one that
-# passed its check. `check_draft` lists a draft's issues with `review_issues`; here Tokyo's temperature is wrong:
+# stores a copy of the draft it checked next to its verdict. `hold` sets `status="needs_attention"`, no answer.
+# The sixth node, `publish`, sets `status="published"` and the answer, and raises unless the current draft is the
+# one that passed its check. `check_draft` lists a draft's issues with `review_issues`; here Tokyo's temperature is
+# wrong:
 
 # %%
 collected = {**state, **BriefNodes().collect(state)}
@@ -166,8 +162,7 @@ print(review_issues({**collected, "draft": hot}))
 # ## The router: your turn first
 #
 # After `check_draft`, a *router* chooses one of three **routes**: `"accept"`, `"revise"` or `"hold"`. It returns a
-# route *label*; a declared map turns the label into a node, so a router can only choose among routes declared up
-# front. The package's router accepts a passed draft, revises while it may, then holds; the owner wants one more rule.
+# route *label*; a declared map turns the label into a node. The package's router accepts a passed draft, revises while it may, then holds; the owner wants one more rule.
 #
 # ### Exercise 07.1: `route_after_check`
 #
@@ -194,7 +189,7 @@ check("07.1", route_after_check)
 # %% [markdown]
 # ## The run loop: your turn again
 #
-# What runs the nodes? A loop you can write. A graph, for this exercise, is a plain dict:
+# What runs the nodes? A loop. For this exercise a graph is a plain dict:
 #
 # ```python
 # graph = {
@@ -230,8 +225,7 @@ def run(graph, state):
 check("07.2", run)
 
 # %% [markdown]
-# From here on the notebook runs its own `run`, loaded from the solutions file unprinted. Here it runs the brief as
-# such a dict:
+# The notebook's own `run` (loaded unprinted) runs the brief as such a dict:
 
 # %%
 run_loop = reference("07.2")
@@ -251,15 +245,13 @@ print("status:", by_hand["status"])
 print("events:", *by_hand["events"], sep="\n  ")
 
 # %% [markdown]
-# The first check found the missing notice, the revision added it, the second check passed. That loop is an engine's
-# core.
+# The first check found the missing notice, the revision added it, the second check passed.
 #
 # ## The package's engine: declare, compile, run
 #
 # The package's `StateGraph` takes the same pieces through LangGraph's method names: `add_node`, `add_edge`,
-# `add_conditional_edges(source, router, path_map)`, and reads the reducers from the `TypedDict`. `stream()` runs the
-# graph once and reports as it goes: `"updates"` yields each node's slip, `"values"` the whole worksheet after each
-# step; ask for both and you get `(mode, payload)` pairs from the same run (`path_of` below).
+# `add_conditional_edges(source, router, path_map)`, and reads the reducers from the `TypedDict`. Streamed with both
+# modes, a run yields `("updates", slip)` and `("values", worksheet)` pairs (`path_of` below).
 
 # %%
 def declare(nodes, routes=None, *, on=StateGraph):
@@ -296,8 +288,7 @@ print("the same final worksheet as our fifteen lines:", final == by_hand)
 # %% [markdown]
 # ### A compile error, caught before running
 #
-# Because every route is declared, `compile()` can check the whole map before anything runs: a misspelt route target,
-# or a node no edge reaches:
+# `compile()` checks the declared map before anything runs: a misspelt route target, or a node no edge reaches:
 
 # %%
 misspelt = declare(nodes, {"accept": "publsh", "revise": "revise_draft", "hold": "hold"})
@@ -312,12 +303,11 @@ if LangGraphStateGraph is not None:
     print("LangGraph compiles the same forgotten node:", "translate" in accepted.nodes)
 
 # %% [markdown]
-# LangGraph's compile accepts the unreachable node; ours refuses, because a forgotten edge is almost
-# always a mistake.
+# LangGraph compiles the unreachable node; ours refuses it, as a forgotten edge is almost always a mistake.
 #
 # ## Each exit's path
 #
-# The graph drawn three times, each with the path one writer took highlighted (drawing code: `lessons/pictures.py`):
+# Each writer's path through the graph:
 
 # %%
 exits = {"writer 'complete': deliver at once": "complete",
@@ -328,7 +318,7 @@ draw_brief_paths({caption: path_of(declare(BriefNodes(style, 1)).compile(max_ste
 
 # %% [markdown]
 # **Predict first.** The stubborn writer never adds the notice. With **two** revisions allowed, how many nodes will
-# run, and with which `status`? (No check: the next cell compares.)
+# run, and with which `status`?
 
 # %%
 my_guess = ...  # e.g. {"nodes": 7, "status": "published"}
@@ -339,20 +329,18 @@ reveal(my_guess, {"nodes": len(held_path), "status": held["status"]})
 print("path:", " -> ".join(held_path))
 
 # %% [markdown]
-# Collect, write, check, one (revise, check) pair per revision allowed, then `hold`. What the held run kept:
+# What the held run kept:
 
 # %%
 print("the held run: answer =", held["answer"], "| issues =", held["review"]["issues"])
 print("its last draft, kept for a person to look at:\n" + render(held["draft"]))
 
 # %% [markdown]
-# The held run reaches END like the others, but with `status="needs_attention"` and `answer=None`; its last draft
-# stays for a person, never passed off as an answer.
+# Its last draft stays for a person, never passed off as an answer.
 #
 # ## Another router: stop when a revision fixed nothing
 #
-# In the stubborn runs every revision came back with the same issue; with `max_revisions=5` the writer would get five
-# tries that all fail alike. A router may read any field, and `events` says what every check found. This one holds
+# Every stubborn revision failed alike. A router may read any field, and `events` says what every check found. This one holds
 # once the draft has been checked a given number of times:
 
 # %%
@@ -384,7 +372,6 @@ print("path:", " -> ".join(walked), "| status:", final["status"])
 # 3. otherwise revise while fewer than `max_revisions` revisions were made, else hold.
 #
 # The check runs your router on worksheets of its own, then in the brief with writers and allowances not shown here.
-# (Comparing event texts is fragile; a real design would keep past issues in a field with a reducer.)
 
 # %%
 def route_unless_stuck(state, max_revisions):
@@ -397,8 +384,8 @@ check("07.3", route_unless_stuck)
 # %% [markdown]
 # ## When a run goes wrong inside a node
 #
-# Edit a draft after it passed and `publish` refuses. A node's own exception leaves the engine as itself (a
-# `ValueError` stays a `ValueError`, as on LangGraph); our engine also attaches where it happened:
+# Edit a draft after it passed and `publish` refuses. The node's own exception leaves our engine as itself, with
+# where it happened attached:
 
 # %%
 class Tamperer(BriefNodes):
@@ -410,11 +397,10 @@ class Tamperer(BriefNodes):
 try:
     declare(Tamperer("complete")).compile().invoke(state)
 except ValueError as error:  # the node's own error, with what the engine attached: where, what ran, the last good state
-    print(f"{type(error).__name__}: {error}")
-    print("  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
+    print(f"{type(error).__name__}: {error}\n  node:", error.node, "| completed:", error.completed, "| status kept:", error.state["status"])
 
 # %% [markdown]
-# A misspelt field is a common silent bug in a graph. Here `revise_draft` writes `"drafts"`: LangGraph drops the
+# Here `revise_draft` writes `"drafts"`: LangGraph drops the
 # unknown key without a word (the revision is lost and the run ends held), while ours stops at the node and names the
 # fields:
 
@@ -459,14 +445,11 @@ else:  # the LangGraph calls, and the checkpointer whose snapshots number the st
 
 # %% [markdown]
 # Step -1 is your input, step 0 is START, steps 1 to 6 are the six nodes: `recursion_limit = max_steps + 1`.
-# Our `hold` ends the run. With a checkpointer, LangGraph can instead *pause* it for a person: a node calls
-# `interrupt(value)`, and a later `Command(resume=answer)` on the same thread carries on; our engine has neither.
+# With a checkpointer, LangGraph can *pause* a run for a person (a node calls `interrupt(value)`, a later
+# `Command(resume=answer)` carries on); ours cannot.
 
 # %% [markdown]
 # ## Wrap-up
-#
-# The brief is a declared graph: fields that say how they change, nodes that return slips, routers that choose among
-# declared labels, and two exits that can't be mistaken. Only a bound stops a loop.
 #
 # **Next, notebooks 08 and 09:** parallel branches and the same graph on LangGraph; the agent loop as a graph.
 

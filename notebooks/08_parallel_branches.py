@@ -1,14 +1,13 @@
 # %% [markdown]
 # # 08 · Parallel branches, the join, and the real LangGraph
 #
-# **By the end of this notebook you will be able to**
+# **By the end you will be able to**
 #
 # - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
 # - write a branch's node, a loop whose join waits on every pass, and a reducer;
-# - fan out with `Send`, one branch per item, and skip the items already done.
+# - fan out with `Send`, one branch per item not yet done.
 #
-# **Prerequisites:** notebook 07; notebook 04's listeners. LangGraph where installed
-# (`pip install 'mingraph-lite[langgraph]'`); its cells skip without it.
+# **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip where it is not installed.
 # **Time:** about 88 minutes (estimated from length and exercises).
 #
 # Nothing here calls a model.
@@ -21,11 +20,10 @@ from functools import partial
 from typing import Annotated, TypedDict, get_type_hints
 
 from lessons.exercises import check
-from lessons.langgraph_runs import compare_engines, plain_field_refusals, uneven_joins
+from lessons.langgraph_runs import compare_engines, package_matches_loop, plain_field_refusals, uneven_joins
 from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from lessons.predict import reveal
 from lessons.reference import reference
-from mingraph_lite import Observer
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
 from mingraph_lite.course.weather import WEATHER  # noqa: F401  (your 08.1 reads it)
 from mingraph_lite.graph import END, START, StateGraph
@@ -37,7 +35,6 @@ except ImportError:
 
 
 state = initial_state(["Tokyo", "Paris"])
-print("the brief's reducers:", reducers_of(BriefState))
 
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
@@ -108,13 +105,11 @@ print("out of START:", parallel["edges"][START], "| write_draft waits for:", sor
 print("collect_Tokyo's slip:", parallel["nodes"]["collect_Tokyo"](state))
 
 # %% [markdown]
-# Now suppose only `events` had a reducer, and `readings` were plain. Our loop, then both engines on a two-branch
-# graph of the same kind:
+# Suppose `readings` had no reducer. Our loop, then both engines on a two-branch graph:
 
 # %%
-first_sketch = {"events": operator.add}
-try:
-    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, first_sketch), state)
+try:  # a first sketch: only `events` has a reducer
+    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, {"events": operator.add}), state)
 except ValueError as error:
     print("our loop:", error)
 
@@ -127,8 +122,8 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
 _ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
 
 # %% [markdown]
-# With a plain `readings`, the last slip merged would win, silently dropping a city. All three refuse; ours name the
-# nodes, LangGraph only the key. The fix is a reducer, as `BriefState`'s `readings` has:
+# Last-one-wins would silently drop a city; all three refuse, ours naming the nodes, LangGraph only the key. The fix
+# is a reducer, as `BriefState`'s `readings` has:
 
 # %%
 merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
@@ -157,7 +152,7 @@ def collect_city(city):
 check("08.1", collect_city)
 
 # %% [markdown]
-# From here on, the notebook's own version, loaded unprinted:
+# The notebook's own version, unprinted:
 
 # %%
 our_collect_city = reference("08.1")  # a name of its own: yours stays yours
@@ -175,15 +170,13 @@ three = initial_state(["Tokyo", "Paris", "Oslo"])
 final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
                             three)
 print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in log))
-happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
-reveal(my_guess, happened)
+reveal(my_guess, {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)})
 
 # %% [markdown]
 # ## The parallel brief on the real LangGraph, and on ours
 #
 # LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
-# nodes. The package's `StateGraph` takes the same calls, so one declaration serves both engines
-# (`lessons/parallel_brief.py`):
+# nodes. The package's `StateGraph` takes the same calls, so one declaration serves both engines:
 
 # %%
 print(inspect.getsource(declare_parallel))
@@ -204,8 +197,8 @@ _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph
 #
 # Write `run_looping_supersteps(graph, state)`: `run_supersteps`' loop, return and `max_steps` bound, except that a
 # join target starts only once each of its sources has run **since that join last started**; a source that runs in
-# the same superstep as its join counts for the join's next pass. The check runs `loop` above (its log should
-# show `meet` once per lap, alone, in supersteps 4 and 8), two joins, a source beside its join and the brief. Hint: per
+# the same superstep as its join counts for the join's next pass. The check runs `loop` above (`meet` should
+# run once per lap, alone, in supersteps 4 and 8), two joins, a source beside its join and the brief. Hint: per
 # join, keep the sources run since it last started (for `meet`: which of `c2`, `d`); empty that set as the join
 # starts, before its superstep runs.
 
@@ -220,22 +213,11 @@ check("08.2", run_looping_supersteps)
 # %% [markdown]
 # ### Who ran when
 #
-# Listeners hear each node end **with its superstep**:
+# Listeners hear each node end **with its superstep**; one on the package's engine, against our loop's log
+# (`lessons/langgraph_runs.py`):
 
 # %%
-class WhoRanWhen(Observer):
-    def __init__(self):
-        self.ran = []
-
-    def on_node_end(self, node, update, superstep=None):
-        self.ran.append((superstep, node))
-
-
-who = WhoRanWhen()
-ours = our_declare_parallel(StateGraph(BriefState), BriefNodes(), three["cities"]).compile(max_steps=10)
-ours_final = ours.invoke(three, observers=[who])
-print("same supersteps as our loop:", [(s, sorted(n for t, n in who.ran if t == s)) for s, _ in log] == log,
-      "| same worksheet:", ours_final == final)
+assert package_matches_loop(our_declare_parallel, three, log, final) == (True, True)
 
 
 # %% [markdown]
@@ -250,7 +232,7 @@ print("\n".join(f"  superstep {number}: {', '.join(ran)}" for number, ran in enu
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# The same declaration on LangGraph's own builder, for the missing-notice writer, then for each writer:
+# The same declaration on LangGraph's builder, then every writer on both:
 
 # %%
 if LangGraphStateGraph is None:
@@ -267,16 +249,16 @@ else:  # declare_parallel's add_node / add_edge calls (printed above), made on L
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently; its docs promise no merge order (our comparison saw node-name order in these runs) | run one after another, by node name; merged in that order |
+# | Nodes of one superstep | may run concurrently; no documented merge order (name order here) | run one after another, by node name; merged in that order |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
-# The rest are in "Every remaining difference from LangGraph" of [`docs/graph.md`](../docs/graph.md).
+# The rest: [`docs/graph.md`](../docs/graph.md).
 
 # %% [markdown]
 # ## A reducer of your own: the latest reading per city
 #
-# `operator.add` is right while every city is collected once. Now the worksheet starts with an earlier run's
-# reading, Tokyo at 19°C, and the package's brief collects every city again:
+# `operator.add` is right while each city is collected once. Start from an earlier run's Tokyo at 19°C, and the
+# package's brief collects every city again:
 
 # %%
 stale = initial_state(["Tokyo", "Paris"])
@@ -287,10 +269,10 @@ skipped = our_declare_parallel(StateGraph(BriefState), BriefNodes("complete"), s
 print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipped['status']}\n{skipped['answer']}")
 
 # %% [markdown]
-# The package's brief published Tokyo twice, one row stale, and its check passed it; 08.1's branch shows the stale
-# 19°C. Skipping a city already collected (08.1, 08.4) is a *cache*: no second lookup, right while readings cannot go
-# stale. Keeping the latest reading per city is a *refresh*: right when the worksheet may hold an earlier run's
-# readings, as here. It needs a reducer (a function `(old, new) -> merged`, once per slip) that *replaces* the old one.
+# Tokyo twice, one row stale, yet published; 08.1's branch keeps the stale 19°C. Skipping a city already collected
+# (08.1, 08.4) is a *cache*, right while readings cannot go stale. Keeping the latest reading per city is a *refresh*,
+# right when the worksheet may hold an earlier run's readings. It needs a reducer (`(old, new) -> merged`, once per
+# slip) that *replaces* the old reading.
 
 # %% [markdown]
 # ### Exercise 08.3: `latest_per_city`
@@ -314,7 +296,7 @@ def latest_per_city(old, new):
 check("08.3", latest_per_city)
 
 # %% [markdown]
-# The notebook's own reducer (loaded unprinted) on the same stale start, as the `readings` reducer:
+# The notebook's own reducer (unprinted) as `readings`' reducer, on the same stale start:
 
 # %%
 FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),
@@ -323,7 +305,7 @@ fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile(ma
 print(f"status: {fresh['status']}\n{fresh['answer']}")
 
 # %% [markdown]
-# ## One branch per item with `Send`, and none for a city already collected
+# ## `Send`: one branch per missing city
 #
 # The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
 # one router serves both engines.
@@ -348,7 +330,7 @@ def send_missing(state, send):
 check("08.4", send_missing)
 
 # %% [markdown]
-# **Next, notebook 09:** the agent loop of notebook 01 as a graph, and routes that stop a real model's run.
+# **Next, notebook 09:** the agent loop as a graph.
 
 # %% [markdown]
 # ## Questions

@@ -47,6 +47,16 @@ class _WhoRanWhen(Observer):
         self.ran.append((superstep, node))
 
 
+def package_matches_loop(declare: Any, state: dict, log: list, final: dict) -> tuple[bool, bool]:
+    """The package's engine, heard by a listener of each node's superstep, against our loop's log and worksheet."""
+    who = _WhoRanWhen()
+    ours_final = declare(StateGraph(BriefState), BriefNodes(), state["cities"]).compile(max_steps=10).invoke(
+        state, observers=[who])
+    same = ([(step, sorted(node for at, node in who.ran if at == step)) for step, _ in log] == log, ours_final == final)
+    print("same supersteps as our loop:", same[0], "| same worksheet:", same[1])
+    return same
+
+
 def _on_langgraph(declare: Any, nodes: BriefNodes, state: dict) -> tuple[dict, list[tuple[int, str]]]:
     """LangGraph's final worksheet and (superstep, node) pairs, read from its debug stream."""
     from langgraph.graph import StateGraph as LangGraphStateGraph

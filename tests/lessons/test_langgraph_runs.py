@@ -12,11 +12,12 @@ from lessons.langgraph_runs import (
     compare_engines,
     misspelt_runs,
     overwrite_clears,
+    package_matches_loop,
     plain_field_refusals,
     show_recursion_limits,
     uneven_joins,
 )
-from lessons.parallel_brief import collect_one
+from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from mingraph_lite.course.brief import BriefNodes, BriefState, initial_state
 
 
@@ -120,3 +121,25 @@ def test_the_misspelt_field_stops_our_engine_and_langgraph_drops_it(capsys):
     if "langgraph" in seen:
         assert seen["langgraph"].startswith("needs_attention") and seen["langgraph"].endswith("False")
     assert isinstance(Misspeller(), BriefNodes)
+
+
+def test_package_matches_loop_hears_each_superstep_and_tells_a_wrong_log_or_worksheet(capsys):
+    from copy import deepcopy
+    from functools import partial
+    from pathlib import Path
+
+    import jupytext
+
+    from mingraph_lite.graph import END, START
+
+    cells = jupytext.read(Path(__file__).parents[2] / "notebooks" / "08_parallel_branches.py").cells
+    space = {"deepcopy": deepcopy, "START": START, "END": END}
+    exec(next(cell.source for cell in cells if "def run_supersteps(" in cell.source), space)  # 08's loop, as printed
+    three = initial_state(["Tokyo", "Paris", "Oslo"])
+    parallel = brief_in_parallel(BriefNodes(), three["cities"], collect_one, reducers_of(BriefState))
+    final, log = space["run_supersteps"](parallel, three)
+    declare = partial(declare_parallel, collect_node=collect_one)
+    assert package_matches_loop(declare, three, log, final) == (True, True)
+    assert "same supersteps as our loop: True | same worksheet: True" in capsys.readouterr().out
+    assert package_matches_loop(declare, three, [log[0], (2, ["hold"]), *log[2:]], final) == (False, True)
+    assert package_matches_loop(declare, three, log, {**final, "status": "working"}) == (True, False)
