@@ -27,7 +27,7 @@ from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
 from lessons.exercises import check
 from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, compare_reads, dropping_replanner, executor_llm,
-                                  parse_plan, planner_llm, step_question)
+                                  parse_plan, planner_llm, show_run, step_question)
 from lessons.predict import reveal
 from lessons.reference import reference
 
@@ -36,8 +36,7 @@ print("the running question:", QUESTION)
 # %% [markdown]
 # ## Part 1 · A helper agent behind one tool
 #
-# A helper is a second agent with its own tools, folder and step limit; the manager asks it as it calls any tool. The
-# usual first version is a tool function that runs the helper. This helper's scripted model
+# A helper is a second agent with its own tools, folder and step limit, asked through a tool function. This helper's scripted model
 # (`looping_manager`) never stops asking for errands, so it hits its `max_steps=3`. **Predict first:** will the
 # *manager's* run survive its helper running out of steps?
 
@@ -73,9 +72,9 @@ reveal(guess_manager_survives, survived, "the manager's run survived")
 
 
 # %% [markdown]
-# The helper's step limit travelled up as an exception and ended the **manager's** run, although the manager could
-# have answered "I couldn't find out". (The "Error: tool failed" slip answers the open call on the way out.) A tool
-# that raises ends the run; only a bad argument (`ToolArgsError`) is answered for the model to fix.
+# The helper's step limit travelled up as an exception and ended the **manager's** run (the "Error: tool failed"
+# slip answers the open call on the way out). A tool that raises ends the run (notebook 03); only a bad argument
+# (`ToolArgsError`) is answered for the model to fix.
 #
 # And the helper kept its folder. Give it a second task, and its first call reads the first task's leftovers; a
 # fresh copy of it (the same model, tools and prompt, an empty folder) reads only its prompt and the task:
@@ -90,8 +89,7 @@ for agent in (stuck_helper, fresh):  # both run out of steps; what matters is wh
         agent.run({"question": "What's the temperature in Tokyo?"})
     first_reads.append(calls[n][0])
 used_read, fresh_read = first_reads
-print(f"on task 2 the used helper's first call read {len(used_read)} messages (task 1's question second: "
-      f"{used_read[1].content!r}), a fresh copy's {len(fresh_read)}")
+print(f"task 2's first read: used {len(used_read)} messages (2nd: {used_read[1].content!r}), fresh {len(fresh_read)}")
 assert used_read[1].content == "What's the temperature in Paris?" and len(fresh_read) == 2
 
 # %% [markdown]
@@ -107,10 +105,8 @@ assert used_read[1].content == "What's the temperature in Paris?" and len(fresh_
 # 3. if the second try runs out of steps too, return a note that starts with `"Error:"` and names the task. The step
 #    limit never escapes, and nothing else is caught: a broken tool or an unreachable model must end the run.
 #
-# The check gives your function helpers this notebook doesn't show (one has a broken tool) and counts each try's
-# model calls. It refuses an answer that hands
-# the work to the package's `subagent_tool` (below) or the `SubagentTool` class behind it: that one gives no second
-# chance.
+# The check uses helpers not shown here (one has a broken tool) and refuses the package's `subagent_tool` (below) or
+# its `SubagentTool` class: they give no second chance.
 
 # %%
 def ask_twice(template, task):
@@ -130,12 +126,11 @@ print(notebook_ask_twice(hopeless, "What's the temperature in Paris?"), "| model
 assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 
 # %% [markdown]
-# Twice the steps helps a helper that was nearly there, and **triples** the bill of one that was never going to
-# finish (3 + 6 calls against 3); which one you have shows only in the trace.
+# Twice the steps helps a helper that was nearly there, and **triples** the bill of one that never finishes (3 + 6
+# calls against 3).
 #
-# The package's version of the first idea is `subagent_tool(agent, name, description)`: the agent is a template
-# (with its listeners and `max_steps`), every call runs a fresh copy on an empty folder, the tool takes one argument,
-# `task`, and `.subagent.runs` records each delegation. Of the helper's failures,
+# The package's version of the first idea is `subagent_tool(agent, name, description)`: every call runs a fresh copy
+# of the template agent on an empty folder, and `.subagent.runs` records each delegation. Of the helper's failures,
 # it turns only the step limit into a note, as yours does; a bad `task` is refused like any bad argument (question 2).
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
@@ -164,14 +159,14 @@ print("\nthe manager answered:", result["answer"])
 reveal(guess_total_calls, len(manager_llm.calls) + len(helper_llm.calls), "model calls, manager and helper")
 
 # %% [markdown]
-# The manager reads one slip per task, but the helper's calls are real: a delegation is cheap to read, not to run.
+# A delegation is cheap to read (one slip per task), not to run.
 #
 # ## Part 2 · Plan first, then execute
 #
 # The loop from notebook 01 is what the source article calls **ReAct**: the model decides the next step each round
 # from everything so far. **Plan-and-execute** splits that: a *planner* writes all the steps up front, an *executor*
 # carries them out one by one, and a *re-planner* updates the remaining steps when a result is unexpected (here: a
-# step fails). What it gives here: a written plan can be read and bounded before anything runs.
+# step fails). A written plan can be read and bounded before anything runs.
 #
 # A graph on notebook 07's engine; the plan is data in its worksheet:
 
@@ -214,8 +209,8 @@ print(repr(re.sub(r"^\s*\d+[.)]\s*", "", "  2) Look up the temperature in Tokyo.
 # Write `read_plan(reply)`: return the steps, in order, from the lines that start (after any spaces) with a marker
 # and a space: a number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or a bullet (`-` or `*`).
 # So `**Plan:**`, `3.5 degrees` and "2024 was warm." are not steps. Remove the marker and the spaces around the
-# text; drop every other line, and a marker with no text after it. The check reads replies this notebook doesn't
-# show; it refuses `parse_plan`, whose behaviour is the thing to fix.
+# text; drop every other line, and a marker with no text after it. The check refuses `parse_plan`, whose behaviour
+# is the thing to fix.
 
 # %%
 def read_plan(reply):
@@ -227,10 +222,8 @@ check("11.2", read_plan)
 
 # %% [markdown]
 # The **planner** node asks a model once for a numbered list and reads it with the notebook's own `read_plan`
-# (`read_steps` below, loaded from the solutions unshown). The **executor** node gives one step to a fresh small
-# agent, which reads only the task, the results so far and its step (`step_question`). A step whose agent runs out
-# of steps is recorded with why, and the router decides what next. `finish` makes the last result the answer, naming
-# any step not done; `stop` ends with no answer, results kept.
+# (`read_steps`, loaded unshown). The **executor** node gives one step to a fresh small agent, which reads only the
+# task, the results so far and its step (`step_question`); a step that runs out of steps is recorded with why.
 
 # %%
 print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Paris.", "Look up the temperature in Tokyo."],
@@ -303,9 +296,8 @@ def build_plan_graph(planner, executor, replan_node=None, approve=None):
 
 
 # %% [markdown]
-# The scripted planner writes a four-step plan for the running question; the scripted executor does one step per
-# agent: a step that needs tools asks for all of them in one call (both conversions at once) and answers in the
-# next, and a step that needs none answers at once. **Predict first:** the four-round loop from notebook 01 answers
+# The scripted planner writes a four-step plan; the scripted executor asks for every tool a step needs in one call
+# and answers in the next (a step with no tools answers at once). **Predict first:** the four-round loop from notebook 01 answers
 # this question in 4 model calls. How many model calls will plan-and-execute make (planner plus every step's agent)?
 
 # %%
@@ -315,10 +307,7 @@ guess_plan_calls = ...  # your guess: a whole number
 planner, executor = planner_llm(), executor_llm()
 plan_graph = build_plan_graph(planner, executor)
 final = plan_graph.invoke(start(QUESTION))
-for number, (step, result) in enumerate(zip(final["plan"], final["results"]), 1):
-    print(f"step {number}: {step:<45} -> {result}")
-print("\npath:  ", " -> ".join(plan_graph.path))
-print("status:", final["status"], "| answer:", final["answer"])
+show_run(final, plan_graph.path)  # each step with its result, the path, the status
 assert len(executor.calls) == 2 * 3 + 1  # three steps with tools (two calls each), one without
 reveal(guess_plan_calls, len(planner.calls) + len(executor.calls), "model calls, planner and executor")
 
@@ -336,7 +325,7 @@ assert len(plan_reads) == 2 * len(react_reads) and max(plan_reads) > max(react_r
 # results so far, so even its largest read is bigger than the loop's. What it buys is not tokens (question 5).
 #
 # Here the planner puts a city with no teaching data second; that step's agent tries until its `max_steps`, and
-# there is no re-planner. **Predict first:** which nodes will the run visit, in order (the `path` printed above)?
+# there is no re-planner. **Predict first:** which nodes will the run visit, in order?
 
 # %%
 guess_atlantis_path = ...  # your guess: a list of node names, such as ["plan", "execute"]
@@ -349,8 +338,7 @@ ATLANTIS_PLAN = ("1. Look up the temperature in Paris.\n2. Look up the temperatu
 stuck_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm())
 stopped = stuck_graph.invoke(start(ATLANTIS_TASK))
 reveal(guess_atlantis_path, list(stuck_graph.path), "the path", gated=True)
-print(f"status:  {stopped['status']} | answer: {stopped['answer']}\nwhy:     {stopped['failed']}\n"
-      f"kept:    {stopped['results']}")
+print(f"status: {stopped['status']}\nwhy:    {stopped['failed']}\nkept:   {stopped['results']}")
 
 # %% [markdown]
 # A caller who had read that plan could have refused it: `approve` sees the plan and says whether it may run; a
@@ -367,7 +355,7 @@ assert refused["status"] == "refused" and refused["results"] == [] and refusing_
 # %% [markdown]
 # ### Exercise 11.3: a re-plan node
 #
-# Stopping is honest, but Tokyo could still have been done. Write the node that revises the plan instead:
+# Tokyo could still have been done. Write the node that revises the plan instead:
 # `replan(state, replanner)` (the graph will call it with the state; `replanner` is a model, used like the planner
 # above). It must
 #
@@ -393,9 +381,9 @@ check("11.3", replan)
 
 
 # %% [markdown]
-# Below, the notebook's own re-plan node (loaded unshown) with a scripted re-planner written for this one plan: it
-# answers with the steps after the Atlantis one, whatever it is sent, so your own `replan` can take the node's place.
-# The graph now has a way back: `execute -> replan -> execute`, bounded by `MAX_REPLANS`.
+# The notebook's own re-plan node (loaded unshown) with a scripted re-planner that answers the steps after the
+# Atlantis one, whatever it is sent. The graph now has a way back: `execute -> replan -> execute`, bounded by
+# `MAX_REPLANS`.
 
 # %%
 notebook_replan = reference("11.3")
@@ -403,23 +391,19 @@ replanner = dropping_replanner(ATLANTIS_PLAN, "Atlantis")
 replan_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm(),
                                 lambda state: notebook_replan(state, replanner))  # a node gets the state only
 revised = replan_graph.invoke(start(ATLANTIS_TASK))
-print("what the re-planner was read:\n" + replanner.calls[0][0][-1].content + "\n")
-print("path:   ", " -> ".join(replan_graph.path))
-print("plan:   ", revised["plan"])
-print("status: ", revised["status"], "| replans:", revised["replans"], "| answer:", revised["answer"])
+show_run(revised, replan_graph.path, replanner)  # first what the re-planner was read
 assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atlantis" in revised["answer"]
 
 # %% [markdown]
-# The answer says what could not be done. Without `skipped` and the `finish` node that reads it, it would be
-# "Paris: 64°F, Tokyo: 75°F": a re-plan can quietly narrow the task.
+# The answer names what could not be done; without `skipped` and `finish`, a re-plan would quietly narrow the task.
 
 # %% [markdown]
 # ## What is still open
 #
 # - **A helper's note is only as good as the manager that reads it:** whether a real manager reports the gap or makes
-#   up the number, a scripted one cannot show. Check the answer against the slips (notebook 05).
-# - **A re-planner is a model too.** Ours is scripted and only drops a step; a real one may rewrite steps that were
-#   fine, plan the same failing step again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
+#   up the number, a scripted one cannot show.
+# - **A re-planner is a model too.** Ours only drops a step; a real one may rewrite good steps, plan the failing step
+#   again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
 #
 # **Next, notebook 12:** the capstone, a new task built from your own pieces (notebook 13 puts them together).
 

@@ -152,6 +152,16 @@ def compare_reads(loop_llm: Any, planner: Any, executor: Any) -> tuple[list[int]
     return loop, plan
 
 
+def show_run(state: dict, path: Sequence[str], replanner: Any = None) -> None:
+    """Print a plan run: what a ``replanner`` was read (if given), each step with its result, path and status."""
+    if replanner is not None:
+        print("what the re-planner was read:\n" + replanner.calls[0][0][-1].content + "\n")
+    for n, (step, result) in enumerate(zip(state["plan"], state["results"]), 1):
+        print(f"step {n}: {step:<45} -> {result}")
+    print("\npath:  ", " -> ".join(path))
+    print("status:", state["status"], "| replans:", state["replans"], "| answer:", state["answer"])
+
+
 def planner_llm(plan: str = DEFAULT_PLAN) -> ScriptedLLM:
     """A scripted planner that writes ``plan`` (tokens counted as words)."""
     return ScriptedLLM([plan], name="scripted: planner", count_tokens=word_count)

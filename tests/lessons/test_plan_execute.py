@@ -12,6 +12,7 @@ from lessons.plan_execute import (
     parse_plan,
     planner_llm,
     run_plan_execute,
+    show_run,
     step_question,
 )
 from mingraph_lite.agents import Agent
@@ -124,3 +125,17 @@ def test_compare_reads_returns_and_prints_each_calls_input_words_loop_first(caps
     assert plan_reads == words and len(loop_reads) == len(loop.calls) == 4
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("loop (ReAct)") and f"all reads {sum(plan_reads):>4}" in out[1]
+
+
+def test_show_run_prints_what_the_replanner_read_each_step_the_path_and_the_status(capsys):
+    replanner = dropping_replanner(DEFAULT_PLAN, "Tokyo")
+    replanner.generate([UserMessage("the failed step was Tokyo")], [])
+    state = {"plan": ["Look up Paris.", "Answer."], "results": ["Paris is 18°C.", "Paris: 64°F"], "status": "finished",
+             "replans": 1, "answer": "Paris: 64°F"}
+    show_run(state, ["plan", "execute", "finish"], replanner)
+    out = capsys.readouterr().out
+    assert out.startswith("what the re-planner was read:\nthe failed step was Tokyo\n")
+    assert "step 2: Answer." in out and "-> Paris: 64°F" in out and "plan -> execute -> finish" in out
+    assert "status: finished | replans: 1 | answer: Paris: 64°F" in out
+    show_run(state, ["plan"])
+    assert "re-planner" not in capsys.readouterr().out
