@@ -106,3 +106,17 @@ def test_the_learners_own_private_helper_and_a_public_helper_of_the_checkers_sta
         """.replace("PUBLIC", str(public)), "smallest_n")
     result = verdict("10.2", answer)
     assert result.passed, str(result)
+
+
+def test_05_1_a_checker_helper_under_another_name_is_refused():
+    """Round 14's reader bound the checker's `_report` to `g` and called `g`: the name it ran under is not the
+    helper's, so the check looks at what the answer's globals are bound to."""
+    wrapped = cell("""
+        from lessons.exercises import nb05_thinking
+        g = nb05_thinking._report
+
+        def thinking_report(events):
+            shares, flagged = g(events)
+            return dict(shares), list(flagged)
+        """, "thinking_report")
+    refused_as_the_checkers_own("05.1", wrapped, "_report")

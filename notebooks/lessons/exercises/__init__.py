@@ -19,6 +19,8 @@ that the answer is, holds, or names and runs. The public helpers the notebooks i
 
 from __future__ import annotations
 
+import inspect
+
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -192,8 +194,20 @@ def _codes(answer: Any) -> list[Any]:
 
 
 def _checkers_own_in(answer: Any) -> str | None:
-    """The name of a checker's private function that the answer is, or holds (``class W: messages = _shortest``)."""
-    return next((code.co_name for code in _codes(answer) if _private(code)), None)
+    """The name of a checker's private function that the answer is, or holds (``class W: messages = _shortest``),
+    or reads under another name (``g = nb05_thinking._report`` then ``g(events)``: round 14's reader)."""
+    held = next((code.co_name for code in _codes(answer) if _private(code)), None)
+    return held or next(iter(sorted(_aliased(answer))), None)
+
+
+def _aliased(answer: Any) -> set[str]:
+    """Checker helpers bound to a global name the answer's functions read."""
+    parts = answer if isinstance(answer, tuple | list) else (answer,)
+    functions = [f for part in parts for f in ([part] if inspect.isfunction(part) else
+                                              [v for v in vars(part).values() if inspect.isfunction(v)]
+                                              if inspect.isclass(part) else [])]
+    return {bound.__name__ for f in functions for name in _names_in(f)
+            if inspect.isfunction(bound := f.__globals__.get(name)) and _private(bound.__code__)}
 
 
 def _names_in(answer: Any) -> set[str]:
