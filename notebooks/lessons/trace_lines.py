@@ -7,7 +7,11 @@ Lines are numbered from 1 (line 1 is ``run_start``), as ``enumerate(events, 1)``
 from __future__ import annotations
 
 import re
+from dataclasses import fields
+from pathlib import Path
 from typing import Any
+
+from mingraph_lite import LLMResponse, read_trace
 
 #: The course's words for what a trace holds, printed beside the first trace notebook 05 shows.
 KEY = ("key: slip = tool_call | answer slip = tool_return | request = model_reply with slips | "
@@ -82,3 +86,16 @@ def print_live_run(spec: str) -> None:
 
 __all__ = ["KEY", "brief", "print_envelopes", "print_folder", "print_live_run",
            "print_trace"]
+
+
+def print_envelope(experiments: Path) -> list[dict[str, Any]]:
+    """Print LLMResponse's fields (the message goes in the folder, the rest is the envelope) and how many recorded
+    replies under ``experiments`` carry a thinking text or count; return those replies."""
+    for f in fields(LLMResponse):
+        print(f"{f.name:17} {str(f.type):18}", "the folder: read back every round" if f.name == "message" else "the envelope")
+    replies = [e for trace in sorted(experiments.rglob("traces/*.jsonl"))
+               for e in read_trace(trace) if e["event"] == "model_reply"]
+    print(f"{len(replies)} recorded replies of SmolLM2-135M and Gemma 3 270M; with a reasoning text: "
+          f"{sum(e['reasoning'] is not None for e in replies)}, with a thinking-token count: "
+          f"{sum(e['reasoning_tokens'] is not None for e in replies)}")
+    return replies

@@ -25,7 +25,23 @@ def made_up_counts(runs):
     counts = {}
     for variant, events in runs:
         counts.setdefault(variant, 0)
-        returned = set()  # a new set for every run
+        returned, answered = set(), set()  # new sets for every run
+        for e in events:
+            if e["event"] == "model_reply":  # the answers of the reply before reach the model now
+                returned |= answered
+            elif e["event"] == "tool_return" and e["name"] == "get_weather":
+                answered.update(float(n) for n in NUMBER.findall(e["content"]))
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned:
+                counts[variant] += 1
+    return counts
+
+
+def by_line(runs):
+    """Wrong: counts a lookup answered on an earlier line of the same reply as known (02.3 calls it a guess)."""
+    counts = {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        returned = set()
         for e in events:
             if e["event"] == "tool_return" and e["name"] == "get_weather":
                 returned.update(float(n) for n in NUMBER.findall(e["content"]))
@@ -156,79 +172,42 @@ def via_classify(runs):
 
 def thinking_report(events):
     """Per model reply (keyed by its line), the share of output tokens spent thinking (None when not reported),
-    and the lines of the final replies that write as °F a number an earlier get_weather answer slip gave."""
-    shares, flagged, celsius = {}, [], set()
+    and the lines of the replies that carry thinking text but no thinking count."""
+    shares, uncounted = {}, []
     for line, e in enumerate(events, 1):
-        if e["event"] == "tool_return" and e["name"] == "get_weather":  # Celsius: "24" or "24°C"
-            celsius.update(float(n) for n in NUMBER.findall(e["content"]))
         if e["event"] != "model_reply":
             continue
         thought, out = e["reasoning_tokens"], e["output_tokens"]
         shares[line] = thought / out if thought is not None and out else None
-        written = {float(n) for n in re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", e["message"]["content"] or "")}
-        if not e["message"]["tool_calls"] and written & celsius:
-            flagged.append(line)
-    return shares, flagged
+        if e["reasoning"] is not None and thought is None:
+            uncounted.append(line)
+    return shares, uncounted
 
 
-def _flag_with(events, celsius_of_return, written_of_reply):
-    """thinking_report's shares, with the flag's two readings swapped for a wrong answer's."""
-    shares, flagged, celsius = thinking_report(events)[0], [], set()
-    for line, e in enumerate(events, 1):
-        if e["event"] == "tool_return":
-            celsius.update(celsius_of_return(e))
-        elif e["event"] == "model_reply" and not e["message"]["tool_calls"]:
-            if set(written_of_reply(e["message"]["content"] or "")) & celsius:
-                flagged.append(line)
-    return shares, flagged
+def every_missing_count(events):
+    """Wrong: lists every reply with no thinking count, those with no thinking text included."""
+    shares, _ = thinking_report(events)
+    return shares, [line for line, e in enumerate(events, 1)
+                    if e["event"] == "model_reply" and e["reasoning_tokens"] is None]
 
 
-def _fahrenheit(text):
-    return {float(n) for n in re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", text)}
+def every_thinking_text(events):
+    """Wrong: lists every reply with thinking text, those with a count included."""
+    shares, _ = thinking_report(events)
+    return shares, [line for line, e in enumerate(events, 1) if e["event"] == "model_reply" and e["reasoning"]]
 
 
-def adds_none_content(events):
-    """Wrong: adds the reply's text to a string, so a reply with no text (content None) crashes it."""
-    shares, flagged = thinking_report(events)
-    for line, e in enumerate(events, 1):
-        if e["event"] == "model_reply":
-            e["message"]["content"] + " "  # TypeError when content is None
-    return shares, flagged
+def falsy_count(events):
+    """Wrong: `not reasoning_tokens` takes a reported 0 for a missing count."""
+    shares, _ = thinking_report(events)
+    return shares, [line for line, e in enumerate(events, 1)
+                    if e["event"] == "model_reply" and e["reasoning"] is not None and not e["reasoning_tokens"]]
 
 
-def every_tool_as_celsius(events):
-    """Wrong: takes every tool's numbers as Celsius, to_fahrenheit's results included."""
-    return _flag_with(events, lambda e: {float(n) for n in NUMBER.findall(e["content"])}, _fahrenheit)
-
-
-def bare_numbers_only(events):
-    """Wrong: reads get_weather's answer as a bare number, so "18°C" crashes it."""
-    return _flag_with(events, lambda e: {float(e["content"])} if e["name"] == "get_weather" else set(), _fahrenheit)
-
-
-def unit_answers_only(events):
-    """Wrong: takes only numbers written with °C in get_weather's answers, so a bare "24" is missed."""
-    return _flag_with(events, lambda e: {float(n) for n in re.findall(r"(-?\d+(?:\.\d+)?)°C", e["content"])}
-                      if e["name"] == "get_weather" else set(), _fahrenheit)
-
-
-def text_numbers(events):
-    """Wrong: compares the numbers' text, so the reply's 24.0°F misses get_weather's 24."""
-    return _flag_with(events, lambda e: set(NUMBER.findall(e["content"])) if e["name"] == "get_weather" else set(),
-                      lambda text: re.findall(r"(-?\d+(?:\.\d+)?)\s*°F", text))
-
-
-def any_number_in_reply(events):
-    """Wrong: flags a reply for any Celsius number in it, the ones it rightly writes as °C included."""
-    return _flag_with(events, lambda e: {float(n) for n in NUMBER.findall(e["content"])}
-                      if e["name"] == "get_weather" else set(), lambda text: {float(n) for n in NUMBER.findall(text)})
-
-
-def thought_but_unused(events):
-    """Wrong: the simpler flag (a number the thinking names and the reply does not use)."""
-    from lessons.exercises.nb05_thinking import thought_but_unused as flag
-
-    return thinking_report(events)[0], flag(events)
+def falsy_share(events):
+    """Wrong: `if thought and out` gives None for a reported 0 thinking tokens."""
+    shares, uncounted = thinking_report(events)
+    return {line: share or None for line, share in shares.items()}, uncounted
 
 
 def unreported_as_zero(events):
@@ -268,7 +247,7 @@ def numbered_replies(events):
 def via_classify_thinking(events):
     """Wrong: asks the package's classifier, which never reads the envelope."""
     verdict = classify(events)
-    return thinking_report(events)[0], [verdict.line] if verdict.celsius_as_fahrenheit else []
+    return thinking_report(events)[0], [verdict.line] if verdict.line else []
 
 
 SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_counts,
@@ -279,7 +258,8 @@ WRONG = {
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
              (comparing_text, "compare numbers, not text"), (text_of_argument, "str(18.0) is '18.0'"),
-             (via_classify, "your answer runs classify"), (via_rule_helpers, "the rule helpers it reads a run with")],
+             (via_classify, "your answer runs classify"), (by_line, "an EARLIER reply"),
+             (via_rule_helpers, "the rule helpers it reads a run with")],
     "05.2": [((3, 21, 11), "it is not the first wrong line"), ((2, 15, 11), "every answer slip here is right"),
              ((1, 15, 11), "the answer slip"), ((1, 10, 11), "that is right"), ((1, 21, 11), "after the first wrong one"),
              ((1, 3, 11), "a request is never the wrong line itself"), ((1, 12, 11), "so is every line before it"),
@@ -288,12 +268,10 @@ WRONG = {
              ((1, 14, 13), "is a model_reply line"), ((1, 14, 15), "not 64"), ((1, 14, 40), "the trace has lines 1 to"),
              ((3, 21, 15), "line 15's answer slip returned"), ((3, 21, 15), "your case: the final reply is wrong, but")],
     "05.1": [(unreported_as_zero, "never 0"), (share_of_the_rest, "already includes the thinking"),
-             (divides_by_zero, "no share of nothing"),
+             (divides_by_zero, "no share of nothing"), (falsy_share, "a reported 0 is a count"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
-             (every_tool_as_celsius, "Fahrenheit already"), (any_number_in_reply, "only a number written as °F"),
-             (text_numbers, "compare numbers, not text"), (unit_answers_only, 'a bare "24"'),
-             (thought_but_unused, 'a bare "24"'), (bare_numbers_only, 'float("18°C") fails'),
-             (adds_none_content, "content is None"), (via_classify_thinking, "your answer runs classify")],
+             (every_missing_count, "no thinking either"), (every_thinking_text, "has a count too"),
+             (falsy_count, "0 is not None"), (via_classify_thinking, "your answer runs classify")],
     "05.Q2": [("different", "only their number"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls"), ("wrong tool result", "every answer slip is right"),
               ("wrong final reasoning", "64 and 75"), ("never finished", "it finished")],
@@ -302,8 +280,7 @@ WRONG = {
 
 QUESTIONS = {
     "05.Q1": "So that listeners see it while the folder does not pay for hundreds of tokens again every round; "
-             "this course's adapters do not send it back (Ollama would accept it as `thinking`, and the qwen3 "
-             "template would use it for turns after the last user message). A provider that requires thinking "
+             "this course's adapters do not send it back (Ollama would accept it as `thinking`). A provider that requires thinking "
              "returned with the tool call it led to (Anthropic's extended thinking with tools) forces an adapter "
              "to keep it in the folder.",
     "05.Q2": "The same verdict (case 3 at the same line): the script does read its answer slips, but only the "

@@ -147,8 +147,8 @@ def test_the_scripted_reenactment_reads_the_number_on_its_answer_slips_and_ignor
 
 
 def test_05_3_keeps_a_number_sent_as_text_where_classify_and_the_tool_refuse_it():
-    """05.3: "This count asks only where the number came from, so it keeps a number sent as text; `classify` and
-    the tool judge the slip as sent (the tool wants a number), so both refuse `{"celsius": "18"}`"."""
+    """05.3: `{"celsius": "18"}` gives 18 ("this count asks only where the number came from"), while `classify`
+    and the tool judge the slip as sent and refuse it."""
     import pytest
 
     from lessons.exercises.nb05 import _LOOKUPS, recorded
@@ -165,17 +165,52 @@ def test_05_3_keeps_a_number_sent_as_text_where_classify_and_the_tool_refuse_it(
         weather_registry().run(ToolCall("t1", "to_fahrenheit", {"celsius": "18"}))
 
 
-def test_the_05_1_flag_catches_tokyos_24_on_the_reenactment_and_needs_the_answer_slips():
-    """05: the 05.1 flag (Celsius written as °F) flags line 13 for Tokyo's 24 on the re-enactment, nothing on the
-    article's single line (no answer slip), and Gemma's run #10's first wrong line."""
+def test_classify_case_3_catches_celsius_written_as_fahrenheit_so_05_1_need_not():
+    """05: "Its case 3 also catches Celsius written as °F (`celsius_as_fahrenheit`)": on the re-enactment and on
+    Gemma's run #10; 05.1's second list is the thinking nobody counted (the article's line: line 1)."""
     from lessons.exercises.nb05 import recorded
     from lessons.exercises.nb05_thinking import ARTICLE_LINE
     from lessons.reference import reference
     from mingraph_lite.course.scripts import wrong_tokyo_manager
 
-    events = recorded(wrong_tokyo_manager())
-    quiet = [dict(e, reasoning=None) if e["event"] == "model_reply" else e for e in events]
-    assert reference("05.1")(events)[1] == reference("05.1")(quiet)[1] == [13] and classify(events).line == 13
-    assert reference("05.1")([ARTICLE_LINE]) == ({1: None}, [])
     _, _, gemma = _replay_gemma_run_10()
-    assert reference("05.1")(gemma)[1] == [classify(gemma).line]
+    for events in (recorded(wrong_tokyo_manager()), gemma):
+        verdict = classify(events)
+        assert verdict.case == 3 and verdict.celsius_as_fahrenheit
+    assert reference("05.1")([ARTICLE_LINE]) == ({1: None}, [1])
+
+
+def test_05_3_counts_a_conversion_in_its_lookups_reply_as_made_up_where_classify_lets_it_pass():
+    """05.3: "a slip in the same reply as its `get_weather` is a guess ... (`classify`, which reads lines, lets
+    such a slip pass)"."""
+    from lessons.exercises.nb05 import _LOOKUPS, recorded
+    from lessons.reference import reference
+    from mingraph_lite.llms.scripted import ScriptedLLM
+
+    events = recorded(ScriptedLLM([[*_LOOKUPS, ("to_fahrenheit", {"celsius": 18})],
+                                   [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"]))
+    assert reference("05.3")([("A", events)]) == {"A": 1}  # 18 is a guess, 24 came from an earlier reply
+    assert classify(events).outcome == "right"
+
+
+def test_the_lessons_printers_show_the_four_cases_and_gate_their_answers(capsys):
+    """The notebook's print-only cells now in lessons: one run per case, run #10's input, and two reveals whose
+    explanations print only after a right guess."""
+    from lessons.exercises.nb05 import recorded, reveal_run_10, show_one_run_per_case, show_run_10_input
+    from lessons.exercises.nb05_thinking import reveal_thought_but_unused
+    from mingraph_lite.course.scripts import wrong_tokyo_manager
+
+    assert [v.case for v in show_one_run_per_case()] == [1, 2, 3, 4]
+    row, trace = show_run_10_input()
+    assert (row.variant, row.index) == ("worked example", 10) and trace.is_file()
+    _, _, gemma = _replay_gemma_run_10()
+    events = recorded(wrong_tokyo_manager())
+    capsys.readouterr()
+    reveal_run_10((1, 9), gemma, row)
+    reveal_thought_but_unused(([], [12]), events)
+    wrong = capsys.readouterr().out
+    assert "Lines 1 to 8" not in wrong and "line 13" not in wrong and "(3, 9)" not in wrong
+    reveal_run_10((3, 9), gemma, row)
+    reveal_thought_but_unused(([], [13]), events)
+    right = capsys.readouterr().out
+    assert "Lines 1 to 8 are right" in right and "four of Gemma's" in right and "line 13 for Paris" in right

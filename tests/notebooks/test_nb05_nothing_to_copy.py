@@ -102,7 +102,9 @@ def test_the_simpler_flag_prediction_comes_before_its_answer():
     guess = _first(sources, "my_flags = ...")
     before = "\n".join(sources[:guess])
     assert "line 13" not in before.lower() and "thought_but_unused(events)" not in before
-    assert "if my_flags == simple" in sources[guess]  # the why prints only once the guess is right
+    assert "reveal_thought_but_unused(my_flags, events)" in sources[guess]  # the why prints once the guess is right
+    text = "\n".join(sources)
+    assert "line 13" not in text.lower() and "Lines 1 to 8" not in text and "four of Gemma's" not in text
 
 
 def test_a_05_1_crash_hint_names_only_the_case_that_crashed():

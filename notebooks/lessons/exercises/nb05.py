@@ -17,10 +17,12 @@ from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.observers.trace import read_trace
 from mingraph_lite.course import classify as rules
 from mingraph_lite.course.classify import OUTCOMES, classify
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
+from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager,
+                                          wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
 from mingraph_lite.tools import ToolRegistry
-from ..trace_lines import print_trace
+from ..predict import reveal
+from ..trace_lines import brief, print_trace
 from . import Hint, exercise
 from .package_guard import calls_package
 
@@ -115,6 +117,46 @@ def show_05_2_run() -> None:
     print_trace(_reconvert_run())
 
 
+def show_one_run_per_case() -> list[Any]:
+    """Print one scripted run for each of the four cases (case 2's tool doubles every temperature: a planted bug)
+    with its verdict and first wrong line; return the verdicts."""
+    runs = [("asks about London", recorded(london_manager())),
+            ("a buggy get_weather", recorded(four_round_manager(), tools=doubling_registry())),
+            ("Tokyo already °F", recorded(wrong_tokyo_manager())), ("keeps asking", recorded(looping_manager(), max_steps=3))]
+    verdicts = [classify(events) for _, events in runs]
+    for (label, events), v in zip(runs, verdicts):
+        print(f"{label:20} {v.outcome:22} case {v.case}, line {v.line:>2}:  {brief(events[v.line - 1])}")
+    return verdicts
+
+
+def show_run_10_input() -> tuple[Any, Path]:
+    """Print Gemma's finish-right run #10's settings and the folder it read; return its results row and trace."""
+    from mingraph_lite.course.results_folder import read_results
+    from ..trace_lines import print_folder
+
+    finish = EXPERIMENTS / "finish-right" / "gemma3-270m"
+    row = next(r for r in read_results(finish) if r.variant == "worked example" and r.index == 10)
+    print(f"variant {row.variant!r}, run #{row.index}, seed {row.seed}, temperature {row.temperature}")
+    print_folder(read_trace(finish / row.trace)[0]["messages"])
+    return row, finish / row.trace
+
+
+def reveal_run_10(guess: Any, events: list[dict[str, Any]], row: Any) -> None:
+    """The gated reveal of Gemma run #10's (case, line), then its verdict and what it means, printed only once the
+    guess is right (in the notebook's code it would give the answer away)."""
+    verdict = classify(events)
+    reveal(guess, (verdict.case, verdict.line), "(case, line)", gated=True,
+           hint="check each line against the rules above: slips, answer slips, then the final reply's numbers")
+    if guess != (verdict.case, verdict.line):
+        return
+    print(f"--> {verdict.outcome}: {verdict.why}; results.csv said case {row.case}, line {row.line}; "
+          f"Celsius written as °F: {verdict.celsius_as_fahrenheit}")
+    print("Lines 1 to 8 are right (both lookups, both answer slips); no to_fahrenheit slip; the final reply writes "
+          "Celsius as °F, which case 3 catches. One run of a tiny sampled model shows what it wrote, not why.")
+    print("No finish-right run is right; the only ones whose first wrong line is the final reply are four of Gemma's, "
+          "all with the worked example in the folder (tests/notebooks/test_nb05_claims.py).")
+
+
 # --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
 
 Runs = list[tuple[str, list[dict[str, Any]]]]
@@ -131,14 +173,18 @@ def _celsius(event: dict[str, Any]) -> float | None:
 
 
 def _made_up_counts(runs: Runs) -> dict[str, int]:
-    """The rule of 02.3, applied to every slip of every run: what the learner's answer must match."""
+    """The rule of 02.3, applied to every slip of every run: what the learner's answer must match. A slip in the
+    same reply as its lookup is a guess (02.3): only an earlier reply's answer slips count."""
     counts: dict[str, int] = {}
     for variant, events in runs:
         counts.setdefault(variant, 0)
         returned: set[float] = set()
+        answered: set[float] = set()  # this reply's answers: the model sees them only with its next reply
         for e in events:
-            if e["event"] == "tool_return" and e["name"] == "get_weather":
-                returned |= {float(n) for n in _NUMBER.findall(e["content"])}
+            if e["event"] == "model_reply":
+                returned |= answered
+            elif e["event"] == "tool_return" and e["name"] == "get_weather":
+                answered |= {float(n) for n in _NUMBER.findall(e["content"])}
             elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and _celsius(e) not in returned:
                 counts[variant] += 1
     return counts
@@ -188,6 +234,13 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
                                                           ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
              "each run starts with nothing looked up: the numbers of one run do not carry into the next"),
+            ("a run that converts 18 in the same reply as the lookup that returns it",
+             [("A", recorded(ScriptedLLM([[_LOOKUPS[0], _LOOKUPS[1], ("to_fahrenheit", {"celsius": 18})],
+                                          [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"],
+                                         name="scripted: converts in the lookup's reply")))],
+             "to_fahrenheit(18) sits in the same reply as the get_weather that returned 18: the model wrote 18 "
+             "before it saw that answer, a guess (02.3); count only answer slips of an EARLIER reply (an earlier "
+             "step), not of an earlier line"),
             ("two variants", [("A", right), ("B", recorded(london_manager()))],
              "count per variant: a dict with one key per variant seen"),
             ("every recorded run of finish-right-2 (held out)", recorded_runs("finish-right-2"),

@@ -1,5 +1,5 @@
-"""Notebook 05's envelope exercise: what share of each reply went to thinking, and which final replies write as °F
-a number get_weather gave in Celsius. Every trace here is scripted, but one: a line of a real run that the article printed."""
+"""Notebook 05's envelope exercise: what share of each reply went to thinking, and which replies carry thinking
+text with no thinking count. Every trace here is scripted, but one: a line of a real run that the article printed."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
+from ..predict import reveal
 from . import Hint, exercise
 from .package_guard import calls_package
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-FAHRENHEIT = re.compile(r"(-?\d+(?:\.\d+)?)\s*°F")
 Report = tuple[dict[int, "float | None"], list[int]]
 
 
@@ -42,18 +42,15 @@ def scripted_trace(*replies: LLMResponse, unit: bool = False) -> list[dict[str, 
 
 
 def _report(events: list[dict[str, Any]]) -> Report:
-    shares, flagged, celsius = {}, [], set()
+    shares, uncounted = {}, []
     for line, e in enumerate(events, 1):
-        if e["event"] == "tool_return" and e["name"] == "get_weather":  # Celsius, bare ("24") or not ("24°C")
-            celsius.update(float(n) for n in NUMBER.findall(e["content"]))
         if e["event"] != "model_reply":
             continue
         thought, out = e.get("reasoning_tokens"), e.get("output_tokens")
         shares[line] = thought / out if thought is not None and out else None
-        written = {float(n) for n in FAHRENHEIT.findall(e["message"].get("content") or "")}
-        if not e["message"]["tool_calls"] and written & celsius:
-            flagged.append(line)
-    return shares, flagged
+        if e.get("reasoning") is not None and thought is None:  # thinking text, no count: its cost is unknown
+            uncounted.append(line)
+    return shares, uncounted
 
 
 def thought_but_unused(events: list[dict[str, Any]]) -> list[int]:
@@ -84,68 +81,42 @@ CONVERT = (("to_fahrenheit", {"celsius": 18}), ("to_fahrenheit", {"celsius": 24}
 
 
 def _traps() -> list[tuple[str, list[dict[str, Any]], str, str, str]]:
-    """(what the trace is, its events, the hint for wrong shares, the hint for wrong flags, what is special in it:
-    the hint for a crash on it)."""
+    """(what the trace is, its events, the hint for wrong shares, the hint for wrong uncounted lines, what is
+    special in it: the hint for a crash on it)."""
     divide = "share = reasoning_tokens / output_tokens: the output count already includes the thinking"
-    none_flag = ("64 and 75 came from to_fahrenheit, Fahrenheit already, not from get_weather: read get_weather's "
-                 "answer slips only; nothing Celsius is written as °F, so flag nothing")
+    counted = "every reply with thinking text here has a count too: list none"
     return [
         ("a count-only run (as OpenAI reports: no text, a count)",
          scripted_trace(_reply("", LOOK, thought=20, out=80), _reply("", CONVERT, thought=10, out=40),
                         _reply("Paris: 64°F, Tokyo: 75°F", thought=45, out=60)),
-         divide, none_flag, "reasoning is None here (no thinking text), and content is \"\" in the requests"),
+         divide, "no reply here has thinking text (reasoning is None): list none, a missing text is not a missing "
+                 "count", "reasoning is None here (no thinking text)"),
         ("a text-only run (as Ollama reports: text, no count)",
          scripted_trace(_reply("", LOOK, thinking="I need both cities first.", out=40), _reply("", CONVERT, out=30),
                         _reply("Paris: 64°F, Tokyo: 75°F", out=30)),
          "reasoning_tokens None means not reported: the share is None, never 0 and never a guess from the text",
-         none_flag, "reasoning_tokens is None here: no count reported"),
-        ("a run whose reply writes the Celsius as °C and to_fahrenheit's result as °F (both right)",
+         "only the first reply has thinking text (reasoning not None); the others have no count but no thinking "
+         "either: list the first reply's line only", "reasoning_tokens is None here: no count reported"),
+        ("a run whose last reply has thinking text and a count",
          scripted_trace(_reply("", LOOK, thought=5, out=20), _reply("", CONVERT, thought=10, out=30),
                         _reply("Paris: 18°C is 64°F, Tokyo: 24°C is 75°F", thinking="Paris 18 is 64.", thought=4,
-                               out=10)),
-         divide, "only a number written as °F counts (18°C is written as Celsius, rightly), and a number "
-                 "to_fahrenheit answered is Fahrenheit already: read get_weather's answer slips only; flag nothing",
-         "its final reply holds numbers written as °C and as °F"),
-        ("a run whose reply writes Tokyo's bare 24 as 24.0°F",
-         scripted_trace(_reply("", LOOK), _reply("Paris: 64°F, Tokyo: 24.0°F", thinking="Tokyo as 24.")),
-         "no count is reported here, so every share is None",
-         "get_weather answered a bare \"24\" (Celsius, says the menu) and the reply writes 24.0°F: the same number "
-         "(compare numbers, not text), so flag the final reply's line",
-         "get_weather answers bare numbers here (\"24\"), and no count is reported"),
+                               out=10)), divide, counted, "its last reply has thinking text and a count"),
         ("a run whose first reply reports 0 output tokens",
          scripted_trace(_reply("", LOOK, thought=0, out=0), _reply("", CONVERT, thought=2, out=9),
                         _reply("Paris: 64°F, Tokyo: 75°F", thought=5, out=20)),
-         "an output count of 0 gives no share: None (no share of nothing), never a division by 0", none_flag,
+         "an output count of 0 gives no share: None (no share of nothing), never a division by 0",
+         "no reply here has thinking text: list none",
          "output_tokens is 0 on its first reply: no share of nothing, so None, never a division"),
-        *_flag_traps(divide),
-    ]
-
-
-def _flag_traps(divide: str) -> list[tuple[str, list[dict[str, Any]], str, str, str]]:
-    """The traces whose final reply writes a Celsius number as °F, or has no number, and the article's line."""
-    return [
-        ("the article's mistake, re-enacted with thinking",
-         scripted_trace(_reply("", LOOK, thought=9, out=30), _reply("", CONVERT[:1], thought=5, out=20),
-                        _reply("Paris: 64°F, Tokyo: 24°F", thinking="Paris 18 is 64. Tokyo 24 is already Fahrenheit.",
-                               thought=70, out=90)),
-         divide, "Tokyo's 24 came bare from get_weather and the final reply writes 24°F: flag that reply's line",
-         "its final reply writes Tokyo's bare 24 as 24°F"),
-        ("a run whose get_weather answers with the unit on (\"18°C\") and whose reply writes 18°F",
-         scripted_trace(_reply("", LOOK, thought=5, out=20), _reply("Paris: 18°F, Tokyo: 75°F", thought=3, out=12),
-                        unit=True),
-         divide, "get_weather's \"18°C\" holds 18 (find the number in the text): the reply writes it as 18°F, so "
-                 "flag that line",
-         "get_weather answers \"18°C\" here, with the unit on: float(\"18°C\") fails, find the number in the text"),
-        ("a run whose requests have no text (content None) and whose final reply holds no number",
-         scripted_trace(_reply(None, LOOK, thinking="Look up Paris and Tokyo first.", thought=12, out=30),
-                        _reply("Sorry, I could not convert them.", thought=3, out=12)),
-         divide, "a reply with no number writes nothing as °F: flag nothing",
-         "content is None when a reply has no text: read it as no text (\"\"), and a final reply may hold no "
-         "number at all"),
+        ("a run whose thinking reply reports 0 thinking tokens",
+         scripted_trace(_reply("", LOOK, thinking="Both cities.", thought=0, out=12),
+                        _reply("Paris: 64°F, Tokyo: 75°F", out=9)),
+         "a reported 0 is a count: its share is 0.0, not None; an unreported count (None) gives None",
+         "a reported count of 0 is a count (0 is not None): the thinking reply is counted, list none",
+         "reasoning_tokens is 0, a reported count, on its first reply"),
         ("the article's real line (a trace of one line, as printed)", [dict(ARTICLE_LINE)],
          "Ollama reports no thinking count (reasoning_tokens None): the share is None, even with thinking text",
-         "its trace holds no answer slip, so no number came from get_weather: nothing to flag, wrong as the reply is",
-         "the article's line is a trace of one model_reply, with no answer slip before it"),
+         "the article's line has thinking text and reasoning_tokens None: list its line, 1",
+         "the article's line is a trace of one model_reply"),
     ]
 
 
@@ -162,7 +133,7 @@ def _same(got: dict[int, Any], want: dict[int, Any]) -> bool:
     return all((got[k] is None) == (w is None) and (w is None or math.isclose(got[k], w)) for k, w in want.items())
 
 
-@exercise("05.1", kind="code", title="the envelope: thinking's share of each reply, and Celsius written as °F")
+@exercise("05.1", kind="code", title="the envelope: thinking's share of each reply, and the thinking nobody counted")
 def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> str:
     traps = _traps()
     if calls_package(report, (classify,), traps[-1][1]):
@@ -181,6 +152,19 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
             raise Hint(f"on {label}: {_line_hint(shares, want[0])}")
         if not _same(shares, want[0]):
             raise Hint(f"on {label} your shares are {shares}, expected {want[0]}: {share_hint}")
-        if sorted(flagged) != want[1]:
-            raise Hint(f"on {label} you flagged lines {sorted(flagged)}, expected {want[1]}: {flag_hint}")
+        if not isinstance(flagged, list) or sorted(flagged) != want[1]:
+            raise Hint(f"on {label} you listed lines {flagged}, expected {want[1]}: {flag_hint}")
     return f"right on {len(traps) - 1} scripted traces, each with its own trap, and on the article's real line"
+
+
+def reveal_thought_but_unused(guess: Any, events: list[dict[str, Any]]) -> None:
+    """The gated reveal of what thought_but_unused flags on the article's line and on ``events``, then why, printed
+    only once the guess is right: read in the notebook's code, it would give the answer away."""
+    simple = (thought_but_unused([ARTICLE_LINE]), thought_but_unused(events))
+    reveal(guess, simple, "(article, re-enactment)", gated=True,
+           hint="list each reply's thinking numbers and its reply's")
+    if guess != simple:
+        return
+    print("Silent on the article (its reply uses 18 and 24 both); line 13 for Paris's 18, rightly given as 64°F, "
+          "not for Tokyo's 24: a hint, not a verdict. classify (below) reads the unit the tool gave instead:",
+          f"case {classify(events).case}, line {classify(events).line} on the re-enactment.")
