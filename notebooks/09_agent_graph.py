@@ -9,7 +9,7 @@
 # - predict how many supersteps a replayed real run takes, and check it against the run;
 # - tell how a run ended (its `stop_reason`) apart from whether its answer is right.
 #
-# **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
+# **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 07 (routers, change slips, the step bound) and 08 (supersteps).
 # **Time:** about 86 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
@@ -265,8 +265,9 @@ assert "right" not in outcomes  # every finish-right run: wrong slip, wrong fina
 #    run to end held instead of answered, and why can a router that reads only the budgets and the pending calls
 #    not catch it?
 # 4. The SmolLM2 replay on the package's graph with `max_model_steps=3`: how many tool handlers run?
-# 5. A first batch asks for `get_weather({'city': 'Tokyo'})` twice, and nothing is filed yet. Which route does 09.1's
-#    router return: `"tools"`, `"repeat"` or `"end"`?
+# 5. The first round asked for `get_weather` for Tokyo and Paris, and both were answered. The model's next batch asks
+#    for `to_fahrenheit({'celsius': 24})` twice. Which route does 09.1's router return: `"tools"`, `"repeat"` or
+#    `"end"`?
 
 # %%
 answer_q1 = ...  # a number
