@@ -40,7 +40,8 @@ from mingraph_lite.graph import AgentNodes, build_agent_graph, run_agent_graph
 #
 # Notebook 01's loop is two nodes with a router after each. `model` asks the model once (if `max_model_steps` allows);
 # a reply that asks for tools waits in `pending_calls`. `tools` checks the whole batch against `max_tool_calls` before
-# any handler starts, runs it, and files the reply with its answers in `messages`. A stopped run keeps `answer=None`
+# any handler starts, runs it, and files the reply with its answers in `messages`. A rule changed: your 01.4 ran a
+# batch's errands up to the budget; `tools` refuses a batch that would pass it, all of it. A stopped run keeps `answer=None`
 # and says why in `stop_reason`. The graph and its two routers:
 
 # %%
