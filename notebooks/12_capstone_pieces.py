@@ -287,6 +287,7 @@ def square_or_fail(packet):
 
 reached = []
 try:
+    # "values" yields the state: the input first, then after each superstep that wrote something
     for values in build_toy(square_or_fail).stream({"numbers": [3, 1, 4]}, stream_mode="values"):
         reached.append(values)
 except TimeoutError as e:
