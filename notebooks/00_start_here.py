@@ -174,8 +174,8 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # a few questions. In its exercises you write the code (a loop, a card, a listener, a node, a memory), and
 # a check cell right below runs it on cases of its own and says whether it works, or what to look at next;
 # it refuses an answer that only calls the package's own version (or the notebook's, loaded for later
-# cells). Stuck? Reference answers live in `notebooks/solutions/`, in a file with the notebook's name (the
-# cell checks the fourteen names match): try first, then compare.
+# cells). Stuck? Reference answers live in `notebooks/solutions/`, in a file with the notebook's name (a test
+# checks there is one for each notebook): try first, then compare.
 
 # %%
 from lessons.exercises.nb00 import COURSE
@@ -185,7 +185,7 @@ for name, idea in COURSE.items():
 assert len(COURSE) == 1 + 13  # this notebook and the thirteen after it, 01 to 13, as the introduction says
 from pathlib import Path
 
-assert sorted(p.stem for p in Path("solutions").glob("[0-9][0-9]_*.py")) == sorted(COURSE)  # one file each
+assert sorted(p.stem for p in Path(".").glob("[0-9][0-9]_*.ipynb")) == sorted(COURSE)  # the notebooks beside this one
 
 # %% [markdown]
 # ### Exercise 00.2: switch the model for one block

@@ -206,7 +206,8 @@ check("02.1", FixedAgent)
 # - `messages` is the folder: the system message, the question, then every reply and answer slip in order;
 #   the model reads `ctx.messages` each round;
 # - `step` is the number of model calls made so far;
-# - `scratch["errands"]` counts the errands run so far (the loop needs it; no field holds it);
+# - `scratch["errands"]` counts the errands run so far, from 0, for the caller (the loop never reads it;
+#   `step` counts model calls, and one call can send several errands);
 # - `answer` is the model's final text. When the ceiling is reached first, the loop **returns the context
 #   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got.
 #
@@ -271,10 +272,10 @@ for label, trace in RECORDED.items():
 draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in real.items()})
 
 # %% [markdown]
-# **SmolLM2-135M: a made-up number, six times.** Its very first slip asks to convert 30 °C. No `get_weather`
+# **SmolLM2-135M: a made-up number, six times.** Its first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
-# Then it sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
-# stopped it. The cell below checks this against the trace.
+# It sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
+# stopped it. The next cell checks it.
 #
 # No zero-shot run of either model answers right; "A real run that works" replays one that does.
 
@@ -297,14 +298,14 @@ print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew 
 show_sampled_runs(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
-# The made-up number changes from run to run; the mistake does not. Some of Gemma's slips arrive cut short,
-# their arguments kept as text (`tests/lessons/test_replies.py` counts them): 02.3 has to handle those.
+# The made-up number changes from run to run; the mistake comes back in 15 of the 16 SmolLM2 runs. Some of
+# Gemma's slips arrive cut short, their arguments kept as text (`tests/lessons/test_replies.py` counts them): 02.3 has to handle those.
 
 # %% [markdown]
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
 # `<your answer>`, repeated until the token cap cut it off mid-word. Where does that text come from?
 # Our local adapter has no JSON tool API: it writes the menu *into the prompt* as text, with a reply
-# format. Here is the exact prompt Gemma read, rebuilt by the adapter's own code:
+# format. The prompt Gemma read, rebuilt by the adapter's code:
 
 # %%
 from lessons.local_prompt import local_prompt
@@ -316,8 +317,7 @@ assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not g
 assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
 
 # %% [markdown]
-# The placeholder `<your answer>` is in the reply format we showed it, and the model copied it instead of
-# filling it in. No slips, so the loop ended after one call. The ceiling cannot catch this: the loop checks
+# The model copied the reply format's placeholder `<your answer>` instead of filling it in. No slips, so the loop ended after one call. The ceiling cannot catch this: the loop checks
 # *whether* the model answered, not *what*.
 
 # %% [markdown]

@@ -273,8 +273,8 @@ check("03.2", sticky_note_loop_with_human)
 # the city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips
 # left after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
 # folder, and hands back `RunningToolsAskingHuman` with the slips that are left. Write both below (the errands card
-# as a subclass, so this notebook's `RunningTools` stays as it is). `Finished` does not change; `CallingModel`
-# only in the name it hands over (see the cost cell). The check runs your two cards on their own, with replies
+# as a subclass, so this notebook's `RunningTools` stays as it is). `Finished` does not change; nor does `CallingModel`:
+# the cost cell points its `errands` at your card. The check runs your two cards on their own, with replies
 # and a human you have not seen.
 
 # %%

@@ -7,10 +7,8 @@
 # - write a branch's node, a loop whose join waits on every pass, and a reducer;
 # - fan out with `Send`, one branch per item not yet done.
 #
-# **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip where it is not installed.
-# **Time:** about 88 minutes (estimated from length and exercises).
-#
-# Nothing here calls a model.
+# **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip without it.
+# **Time:** about 88 minutes (estimated from length and exercises). Nothing here calls a model.
 
 # %%
 import inspect
@@ -25,7 +23,7 @@ from lessons.parallel_brief import brief_in_parallel, collect_one, declare_paral
 from lessons.predict import reveal
 from lessons.reference import reference
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
-from mingraph_lite.course.weather import WEATHER  # noqa: F401  (your 08.1 reads it)
+from mingraph_lite.course.weather import WEATHER  # your 08.1 reads it
 from mingraph_lite.graph import END, START, StateGraph
 
 try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
@@ -42,8 +40,8 @@ state = initial_state(["Tokyo", "Paris"])
 # A *fan-out* (several edges out of one node) runs `collect`'s lookups at once; a *join* (one edge from several
 # nodes) waits for all.
 #
-# The rule that makes this safe is the **superstep**: every node started in a step reads the *same* worksheet, and
-# their slips are merged only when all have finished, in a fixed order.
+# The **superstep** makes this safe: every node started in a step reads the *same* worksheet, and their slips merge
+# only when all have finished, in a fixed order.
 #
 # Our superstep loop: notebook 07's run loop with a *set* of active nodes. Edges are lists; `"joins"` names a node
 # that waits for others.
@@ -141,7 +139,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 #    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
 # 3. the node never changes the worksheet it is handed.
 #
-# An answer that calls the package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
+# Calling the package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
 
 # %%
 def collect_city(city):
@@ -152,7 +150,7 @@ def collect_city(city):
 check("08.1", collect_city)
 
 # %% [markdown]
-# The notebook's own version, unprinted:
+# The notebook's version, unprinted:
 
 # %%
 our_collect_city = reference("08.1")  # a name of its own: yours stays yours
@@ -232,7 +230,7 @@ print("\n".join(f"  superstep {number}: {', '.join(ran)}" for number, ran in enu
 # %% [markdown]
 # ### Ours beside LangGraph's
 #
-# The same declaration on LangGraph's builder, then every writer on both:
+# The same declaration on LangGraph's builder:
 
 # %%
 if LangGraphStateGraph is None:
@@ -249,7 +247,7 @@ else:  # declare_parallel's add_node / add_edge calls (printed above), made on L
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently; no documented merge order (name order here) | run one after another, by node name; merged in that order |
+# | Nodes of one superstep | may run concurrently | run one after another, by node name; merged in that order |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest: [`docs/graph.md`](../docs/graph.md).
@@ -267,12 +265,13 @@ doubled = build_brief_graph("complete").invoke(stale)
 print(f"the package's brief: {doubled['status']}\n{doubled['answer']}")
 skipped = our_declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
 print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipped['status']}\n{skipped['answer']}")
+assert skipped["status"] == "published" and "Tokyo: 19°C" in skipped["answer"] and WEATHER["Tokyo"]["celsius"] != 19
 
 # %% [markdown]
-# Tokyo twice, one row stale, yet published; 08.1's branch keeps the stale 19°C. Skipping a city already collected
-# (08.1, 08.4) is a *cache*, right while readings cannot go stale. Keeping the latest reading per city is a *refresh*,
-# right when the worksheet may hold an earlier run's readings. It needs a reducer (`(old, new) -> merged`, once per
-# slip) that *replaces* the old reading.
+# Tokyo twice, one row stale, yet published; 08.1's branch keeps the stale 19°C. `check_draft` compares the rows
+# with `readings`, not with `WEATHER` (Tokyo: 24°C), so it passed them. Skipping a city already collected (08.1, 08.4) is a *cache*, right while readings cannot go stale; keeping the
+# latest reading per city is a *refresh*. It needs a reducer (`(old, new) -> merged`, once per slip) that
+# *replaces* the old reading.
 
 # %% [markdown]
 # ### Exercise 08.3: `latest_per_city`
@@ -296,7 +295,7 @@ def latest_per_city(old, new):
 check("08.3", latest_per_city)
 
 # %% [markdown]
-# The notebook's own reducer (unprinted) as `readings`' reducer, on the same stale start:
+# The notebook's reducer (unprinted) for `readings`, on the same stale start:
 
 # %%
 FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),

@@ -9,7 +9,7 @@
 # - predict how many supersteps a replayed real run takes, and check it against the run;
 # - tell how a run ended (its `stop_reason`) apart from whether its answer is right.
 #
-# **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 06 (routers) and 07 (supersteps).
+# **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 07 (routers, change slips, the step bound) and 08 (supersteps).
 # **Time:** about 86 minutes (estimated from length and exercises).
 #
 # **Words** (the course's picture -> the code):
@@ -40,7 +40,8 @@ from mingraph_lite.graph import AgentNodes, build_agent_graph, run_agent_graph
 #
 # Notebook 01's loop is two nodes with a router after each. `model` asks the model once (if `max_model_steps` allows);
 # a reply that asks for tools waits in `pending_calls`. `tools` checks the whole batch against `max_tool_calls` before
-# any handler starts, runs it, and files the reply with its answers in `messages`. A stopped run keeps `answer=None`
+# any handler starts, runs it, and files the reply with its answers in `messages`. A rule changed: your 01.4 ran a
+# batch's errands up to the budget; `tools` refuses a batch that would pass it, all of it. A stopped run keeps `answer=None`
 # and says why in `stop_reason`. The graph and its two routers:
 
 # %%
@@ -265,8 +266,9 @@ assert "right" not in outcomes  # every finish-right run: wrong slip, wrong fina
 #    run to end held instead of answered, and why can a router that reads only the budgets and the pending calls
 #    not catch it?
 # 4. The SmolLM2 replay on the package's graph with `max_model_steps=3`: how many tool handlers run?
-# 5. A first batch asks for `get_weather({'city': 'Tokyo'})` twice, and nothing is filed yet. Which route does 09.1's
-#    router return: `"tools"`, `"repeat"` or `"end"`?
+# 5. The first round asked for `get_weather` for Tokyo and Paris, and both were answered. The model's next batch asks
+#    for `to_fahrenheit({'celsius': 24})` twice. Which route does 09.1's router return: `"tools"`, `"repeat"` or
+#    `"end"`?
 
 # %%
 answer_q1 = ...  # a number

@@ -21,6 +21,7 @@ from typing import Annotated, TypedDict
 
 from mingraph_lite import Agent, ConsoleLogger, LastN, Observer, ToolCall, ToolMessage, ToolRegistry
 from mingraph_lite import SystemMessage  # noqa: F401 (your window in 12.1 needs it)
+from mingraph_lite import ToolArgsError  # noqa: F401 (your errand in 12.2 needs it)
 from mingraph_lite.graph import END, START, Send, StateGraph
 from lessons.capstone import (QUESTION, SYSTEM_PROMPT, broken_tools, price_manager, price_tools,
                               show_messages, show_tries, to_usd)
@@ -32,7 +33,7 @@ from lessons.predict import reveal
 #
 # > *"What does a coffee cost in Rome and in Osaka, in US dollars?"*
 #
-# Two tools, on fixed, made-up teaching prices and rates:
+# Two tools, on made-up teaching prices and rates:
 #
 # - `get_price(item, city)` gives the local price **with its currency**: `"Osaka coffee: 450 JPY"`;
 # - `to_usd(amount, currency)` converts an amount into US dollars, rounded to the cent: `"450 JPY = 2.97 USD"`.
@@ -47,7 +48,7 @@ for spec in tools.tools:
     print(json.dumps(spec["function"]))
 
 # %% [markdown]
-# The course's scripted manager reads only the messages it is sent: it asks for every price in one reply, converts
+# The scripted manager reads only the messages it is sent: it asks for every price in one reply, converts
 # every price in the next, then answers in the prompt's one-line form (or says "I lost track of the prices." when
 # it cannot tell which city a price came from).
 #
@@ -65,13 +66,13 @@ reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.me
 # %% [markdown]
 # ### Pieces you will need
 #
-# Signatures, from earlier notebooks:
+# Signatures met before:
 #
 # - `ToolCall(id, name, arguments)`, one request for a tool; a reply's are `reply.tool_calls`.
 # - `ToolMessage(content, tool_call_id, name=None, is_error=False)`, the answer to one `ToolCall`.
 # - `registry.run(call)` returns a `ToolMessage`, or raises: `ToolArgsError` for a `ToolCall` filled in wrong, the
 #   tool's own exception when it breaks.
-# - `llm.generate(messages, tools)` returns a response; the reply itself is `response.message`.
+# - `llm.generate(messages, tools)` returns a response; the reply is `response.message`.
 # - `Observer` hooks, each returning nothing: `on_run_start(messages)`, `on_step_start(step)`,
 #   `on_model_reply(response)`, `on_tool_call(call)`, `on_tool_return(result)`, `on_finish(answer, reason)`.
 # - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
@@ -79,8 +80,7 @@ reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.me
 #
 # ## Piece 1 · A window that keeps the question
 #
-# A window reads only the newest messages (notebook 10). The plainest one, on the run above without its system
-# prompt:
+# The plainest window keeps the newest messages (notebook 10); on the run above, without its system prompt:
 
 # %%
 run_folder = agent.memory.messages()[1:]   # the question, then everything after it
@@ -287,6 +287,7 @@ def square_or_fail(packet):
 
 reached = []
 try:
+    # "values" yields the state: the input first, then after each superstep that wrote something
     for values in build_toy(square_or_fail).stream({"numbers": [3, 1, 4]}, stream_mode="values"):
         reached.append(values)
 except TimeoutError as e:
@@ -322,9 +323,9 @@ check("12.4", route)
 # ## Questions
 #
 # 1. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
-# whose window is your pinned window at `n=2`. The scripted manager answers only from what it reads, and says
-# "I lost track of the prices." when it cannot tell which city a price came from. Its final answer? **A:**
-# `"Oslo: 3.29 USD, Rome: 2.70 USD, Osaka: 2.51 USD"`; **B:** that line; **C:** it asks for the prices again.
+# whose window is your pinned window at `n=2`, with the scripted manager above. Its final answer? **A:**
+# `"Oslo: 3.29 USD, Rome: 2.70 USD, Osaka: 2.51 USD"`; **B:** `"I lost track of the prices."`; **C:** it asks for
+# the prices again. Reason it out, without running it (the check runs it).
 
 # %%
 q1 = ...  # "A", "B" or "C"

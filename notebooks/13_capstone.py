@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Annotated, TypedDict
 
 from mingraph_lite import ReplayLLM, ScriptedLLM, UserMessage, read_trace  # noqa: F401 (13.3)
+from mingraph_lite import SystemMessage, ToolMessage  # noqa: F401 (your agent in 13.1 needs them)
 from mingraph_lite.graph import END, START, StateGraph  # noqa: F401 (your graph in 13.1 needs them)
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, price_manager, price_tools
 from lessons.exercises import check
@@ -39,6 +40,9 @@ from lessons.reference import reference
 # The calls the agent needs, all met before:
 # - `response = llm.generate(messages, registry.tools)`; the reply is `response.message`;
 # - `errand(registry, call)` answers a `ToolCall` with a `ToolMessage`, as `registry.run(call)` does;
+# - you build a `ToolMessage` yourself as `ToolMessage(text, tool_call_id=call.id, name=call.name, is_error=True)`
+#   (leave out `is_error` for a result that is not an error);
+# - `pinned_window(system_prompt, messages, n)` (your 12.1) gives the messages a model call reads;
 # - `route` returns `END`, `"give_up"` or one `Send("errand", {"call": call})` per `ToolCall` (the nodes it names);
 # - `builder.compile(max_steps=...)` caps the supersteps; `.invoke(state)` returns the last state.
 
@@ -336,7 +340,8 @@ check("13.Q3", q3)
 # 4. Which piece would you change so that Gemma's placeholder reply no longer ends the run `"answered"`? Change
 # it: write `RefusePlaceholders`, a subclass of your `PriceAgent` (or of `reference("13.1")`), whose run ends with
 # answer `None` and reason `"placeholder"` when the reply that would end it `"answered"` is the placeholder
-# (`is_placeholder`). The check replays Gemma's run through it, and a scripted run that answers for real.
+# (`is_placeholder`); `on_finish` hears the same (`None`, `"placeholder"`), as in 13.2. The check replays Gemma's
+# run through it, and a scripted run that answers for real.
 
 # %%
 class RefusePlaceholders(PriceAgent):

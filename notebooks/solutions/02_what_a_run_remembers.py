@@ -156,6 +156,14 @@ def loop_counting_errands_at_the_end(llm, registry, system_prompt, question, *, 
     return ctx
 
 
+def loop_creating_errands_late(llm, registry, system_prompt, question, *, max_steps=10):
+    """A reader's pass: scratch["errands"] made only at the first errand, so a run that answers at once has none."""
+    ctx = remembering_loop(llm, registry, system_prompt, question, max_steps=max_steps)
+    if ctx.scratch["errands"] == 0:
+        del ctx.scratch["errands"]
+    return ctx
+
+
 def loop_by_the_agent(llm, registry, system_prompt, question, *, max_steps=10):
     agent = Agent(llm, registry, system_prompt, max_steps=max_steps)
     answer = agent.run({"question": question})["answer"]
@@ -296,6 +304,7 @@ WRONG = {
              (loop_without_the_question, "ctx.messages is the folder"),
              (loop_without_the_system_message, "starts with the system message"),
              (loop_counting_errands_at_the_end, "keep it up to date as each errand runs"),
+             (loop_creating_errands_late, "answers at once"),
              (loop_by_the_agent, "the package's Agent"),
              (loop_by_the_steps, "CallModel and RunTools")],
     "02.3": [(first_conversion, "nothing is made up there"),

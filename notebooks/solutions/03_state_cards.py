@@ -523,7 +523,7 @@ WRONG = {
              ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city"),
              ((RunningToolsCaseSensitive, AskingHuman), "use knows(city)")],
     "03.Q1": [(3, "the last errands card"), (4, "the last errands card")],
-    "03.Q2": [("a", "nothing raises it"), ("c", "nothing raises it")],
+    "03.Q2": [("a", "which card raises it"), ("c", "which card raises it")],
     "03.Q3": [({"answer slips": 2, "marked is_error": 1}, "every slip of the reply"),
               ({"answer slips": 3, "marked is_error": 3}, "ran fine"),
               ({"answer slips": 3, "marked is_error": 1}, "not run")],

@@ -194,7 +194,7 @@ WRONG = {
     "09.1": [(repeat_by_name_only, "the same name AND the same arguments"),
              (repeat_of_the_last_round_only, "not only the last round"),
              (repeat_against_the_batch_itself, "a first batch repeats nothing"),
-             (repeat_within_the_batch, "the same call twice in one batch is not one"),
+             (repeat_within_the_batch, "among the calls already filed in messages"),
              (repeat_wraps_the_package, "write all three rules yourself"),
              (repeat_before_the_stop, "read stop_reason before looking for repeats"),
              (repeat_of_the_first_call_only, "any pending call, not only the first")],
@@ -218,7 +218,7 @@ WRONG = {
     "09.Q1": [(1, "checked for a whole batch before it starts"), (2, "allows one handler, and the first batch asks"),
               (2.0, "a whole number")],
     "09.Q4": [(2, "not before a tools visit"), (6, "allows three model calls, not six"), ("three", "a whole number")],
-    "09.Q5": [("repeat", "in a first batch nothing is filed yet"), ("Tools", "one of")],
+    "09.Q5": [("repeat", "which calls are filed after the first round"), ("Tools", "one of")],
 }
 
 QUESTIONS = {
@@ -233,7 +233,7 @@ QUESTIONS = {
              "it.",
     "09.Q4": "3: each of the three replies asks for one conversion, and the tools node runs it; the budget is checked "
              "before each model call, so the fourth visit to model stops the run with 'step limit'.",
-    "09.Q5": "'tools': rule 2 compares the pending calls with calls already filed in messages, and a first batch has "
-             "nothing filed. Two identical calls in one batch both run (the router does not compare a batch with "
-             "itself).",
+    "09.Q5": "'tools': rule 2 compares the pending calls with calls already filed in messages, and after the first "
+             "round only the two get_weather calls are filed. Two identical calls in one batch both run (the router "
+             "does not compare a batch with itself).",
 }

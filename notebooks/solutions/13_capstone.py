@@ -322,6 +322,15 @@ class PlaceholderOtherWords(RefusePlaceholders):
         return {**update, "stopped": "no answer"} if update.get("stopped") == "placeholder" else update
 
 
+class PlaceholderToldAsAnswer(RefusePlaceholders):
+    """A reader's pass: run() answers None, but on_finish still hears the placeholder text as the answer."""
+
+    def tell(self, hook, *args):
+        if hook == "on_finish" and args[1] == "placeholder":
+            args = ("<your answer>", args[1])
+        super().tell(hook, *args)
+
+
 class RefusesEveryAnswer(PriceAgent):
     def model(self, state):
         update = super().model(state)
@@ -397,6 +406,7 @@ WRONG = {
     "13.Q2": [("A", "budget"), ("C", "ceiling")],
     "13.Q3": [("no", "newest messages"), ("maybe", "yes")],
     "13.Q4": [(PriceAgent, "is_placeholder"), (PlaceholderOtherWords, "the reason 'placeholder'"),
+              (PlaceholderToldAsAnswer, "on_finish heard"),
               (RefusesEveryAnswer, "still ends it 'answered'"),
               (RefusesEveryBlankReply, "asks for tools is no answer")],
 }

@@ -59,3 +59,31 @@ def test_the_package_graphs_step_bound_is_2n_plus_1_as_09_says():
     # 09 points back to 09.2's hand count (the formula under 09.4 would answer 09.2)
     assert "counted by hand in 09.2" in text and "2n + 1" not in text
     assert all(node_executions(n) == 2 * n + 1 for n in range(1, 12))
+
+
+
+def test_a_batch_over_the_budget_runs_in_part_in_01_4_and_not_at_all_in_the_graph():
+    """09 says: 01.4 ran a batch's errands up to the budget; the graph's tools node refuses the whole batch."""
+    import pytest
+
+    from lessons.reference import reference
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
+    from mingraph_lite.course.weather import weather_registry
+    from mingraph_lite.errors import StepLimitReached
+    from mingraph_lite.graph import build_agent_graph, run_agent_graph
+
+    registry, ran = weather_registry(), []
+
+    class Counting:  # the same menu, counting the errands it runs
+        tools = registry.tools
+
+        def run(self, slip):
+            ran.append(slip.name)
+            return registry.run(slip)
+
+    with pytest.raises(StepLimitReached):
+        reference("01.4")(four_round_manager(), Counting(), SYSTEM_PROMPT, QUESTION, max_tool_calls=1)
+    assert ran == ["get_weather"]  # the first batch asks for two lookups; 01.4 ran one of them
+    end = run_agent_graph(build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT,
+                                            max_tool_calls=1), QUESTION)
+    assert end["tool_calls_made"] == 0

@@ -139,3 +139,23 @@ def test_notebook_01s_plain_loop_calls_the_looping_manager_until_its_script_runs
     with pytest.raises(ScriptExhausted):
         namespace["plain_loop"](llm, weather_registry(), QUESTION)
     assert len(llm.calls) == 30
+
+
+def test_every_notebook_of_the_course_map_has_its_reference_answers():
+    """00 says each notebook has a file of reference answers with its name (moved here from 00's map cell)."""
+    from lessons.exercises.nb00 import COURSE
+
+    solutions = sorted(p.stem for p in (NOTEBOOKS / "solutions").glob("[0-9][0-9]_*.py"))
+    assert solutions == sorted(COURSE) == sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_00_2_takes_the_standard_librarys_patch_dict_as_an_answer_too():
+    """A learner who knows unittest.mock.patch.dict has written a right using_model; the check must say so."""
+    import importlib.util
+
+    from lessons.exercises import verdict
+
+    spec = importlib.util.spec_from_file_location("sol00", NOTEBOOKS / "solutions" / "00_start_here.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert verdict("00.2", module.using_model_by_patch).status == "passed"

@@ -144,6 +144,11 @@ def check_remembering_loop(loop: Any) -> str:
     if stuck.scratch.get("errands") != 3:
         raise Hint(f'at the ceiling your scratch["errands"] says {stuck.scratch.get("errands")!r} after three '
                    "errands: keep it up to date as each errand runs, so an unfinished run reports it too")
+    at_once = _record(loop, ScriptedLLM(["Hello."], name="scripted: answers at once"), 5)
+    if at_once.scratch.get("errands") != 0:
+        raise Hint(f'a run whose model answers at once ran no errand, and your scratch["errands"] says '
+                   f'{at_once.scratch.get("errands", "nothing (no such key)")!r}: start the count at 0 when the '
+                   "run starts, so every run reports it")
     return "each run keeps its folder, count, scratch pad and answer in its own record, finished or not"
 
 

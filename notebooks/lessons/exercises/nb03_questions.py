@@ -49,9 +49,8 @@ def check_frozen_step(answer: Any) -> str:
     calls = _frozen_step_calls(bound=50)
     truth = "b" if calls == 50 else ("a" if calls < 3 else "c")
     if answer != truth:
-        raise Hint("follow the step number: CallingModel compares it with max_steps, and only RunningTools ever raises "
-                   "it; with CallingModel(self.step) nothing raises it, so the ceiling is never met "
-                   f"(a never-stopping manager was still being called after {calls} calls)")
+        raise Hint("follow the step number through one round: which card raises it, and which card compares it "
+                   "with max_steps? Then picture a manager that never stops answering with slips")
     return f"right: the check stopped a never-stopping manager after {calls} calls; the ceiling never came"
 
 

@@ -84,7 +84,7 @@ def _repeat_cases(router: Any) -> None:
     cases = [  # (filed rounds, pending batch, stop_reason, expected, why)
         ([], [TOKYO, PARIS], None, "tools", "a first batch repeats nothing"),
         ([], [TOKYO, TOKYO], None, "tools",
-         "a repeat is a call already filed, and nothing is filed yet: the same call twice in one batch is not one"),
+         "rule 2 looks for each pending call among the calls already filed in messages, and this worksheet has none"),
         ([[TOKYO, PARIS]], [F24], None, "tools", "a new call goes to the tools node"),
         ([[TOKYO, PARIS], [F24]], [F18], None, "tools",
          "to_fahrenheit(celsius=18) is not to_fahrenheit(celsius=24): a repeat is the same name AND the same arguments"),
@@ -130,8 +130,7 @@ def check_repeat_router(route_after_model: Any) -> str:
         raise Hint(f"the replayed SmolLM2 run (22, 20, 10, then 10 again) ended {real['stop_reason']!r} after "
                    f"{real['model_steps']} model calls with your router; it should stop at the fourth call, the "
                    "first repeat")
-    return ("your router stops the replayed SmolLM2 run at its first repeated call (model call 4 of 6) and lets "
-            "the scripted manager answer")
+    return "your router stops the replayed SmolLM2 run at its first repeated call and lets the scripted manager answer"
 
 
 def _filed(state: dict) -> list[tuple[str, dict]]:

@@ -9,7 +9,7 @@ from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
 from . import Hint, NotDone, exercise
 from . import number_answer as _number
-from .nb09 import _agent_state, TOKYO, agent_with_router, smollm2_replay
+from .nb09 import _agent_state, F24, PARIS, TOKYO, agent_with_router, smollm2_replay
 
 KEYS = ("package_supersteps", "router_supersteps", "router_tool_handlers")
 
@@ -69,15 +69,15 @@ def check_q4(answer: Any) -> str:
         "tool handlers")
 
 
-@exercise("09.Q5", kind="reasoning", title="the route for a first batch that asks for one call twice")
+@exercise("09.Q5", kind="reasoning", title="the route for a batch that asks for one new call twice")
 def check_q5(answer: Any) -> str:
     from lessons.reference import reference
 
     routes = ("tools", "repeat", "end")
     if answer not in routes:
         raise Hint(f"answer with one of {list(routes)}, not {answer!r}")
-    want = reference("09.1")(_agent_state([], [TOKYO, TOKYO]))
+    want = reference("09.1")(_agent_state([[TOKYO, PARIS]], [F24, F24]))
     if answer != want:
-        raise Hint("rule 2 compares pending calls with calls already filed in messages; in a first batch nothing "
-                   "is filed yet")
-    return f"right: {want!r}; a repeat is a call that already ran, and nothing has run yet"
+        raise Hint("rule 2 compares pending calls with calls already filed in messages; which calls are filed "
+                   "after the first round?")
+    return f"right: {want!r}; a repeat is a call that already ran, and to_fahrenheit(24) has not run yet"

@@ -180,6 +180,10 @@ def check_placeholder(cls: Any) -> str:
         raise Hint(f"Gemma's replayed run ended {got}: end it with answer None and the reason 'placeholder'")
     if recorder.events[-1].get("reason") != "placeholder" or len(gemma.calls) != 3:
         raise Hint("the run must end at Gemma's third reply, and on_finish must hear the reason 'placeholder'")
+    if recorder.events[-1].get("answer") is not None:
+        raise Hint(f"on_finish heard the answer {recorder.events[-1].get('answer')!r}: the listeners must hear what "
+                   "run() returns, answer None and the reason 'placeholder', or a log would still show the "
+                   "placeholder as the run's answer")
     item, cities = HELD_OUT[0]
     got, _ = _run_yours(cls, price_manager(item, cities), price_tools(), question_for(item, cities), max_steps=6,
                         max_calls=8, window=6)
