@@ -42,8 +42,8 @@ print(reported_table())
 # %% [markdown]
 # ## How sure is 6 of 8?
 #
-# Turn the question round: for which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A
-# model right 75% of the time, surely; one right 30% of the time, hardly.
+# For which **true shares** `p0` of right runs would seeing 6 of 8 be unsurprising? A model right 75% of the
+# time, surely; one right 30% of the time, hardly.
 #
 # **The definition** (the score interval). Eight runs of a model whose true share is `p0` give an observed share
 # that wobbles around `p0` by about one standard error, `√(p0(1−p0)/n)`. A candidate `p0` is **inside** the 95%
@@ -123,8 +123,8 @@ print(unit.table())
 # and read 18 as °F only in the reply (wrong final reasoning). The script
 # plays the other 2 as runs that keep asking until the step limit; seed 5 drew none. The `"18°C"` row's one
 # wrong slip plays the article's run that skipped `get_weather` and made up 10°C and 5°C: converting numbers no
-# tool returned is a slip. The real models got none right. The plot: each bar a share of right runs, its
-# whisker the interval.
+# tool returned is a slip. The real models got none right. The plot: bars are shares of right runs, whiskers
+# intervals.
 
 # %%
 unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
@@ -132,13 +132,13 @@ unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")
 # %% [markdown]
 # ### Exercise 06.3 (code): do two groups' intervals overlap?
 #
-# By the rough rule this course uses, a difference between two groups is clear when their 95% intervals do
+# By this course's rough rule, a difference between two groups is clear when their 95% intervals do
 # **not** overlap; when they overlap, these runs cannot tell. The rule is conservative (14 of 20 against 6 of
 # 20 overlap, yet a two-proportion z-test separates them). Write `apart(a, b, interval_of)` for two groups
 # given as `(right, runs)`: `interval_of(k, n)` builds a group's `(low, high)`, so any level of interval works;
 # `apart((6, 8), (0, 8), lambda k, n: interval(k, n, inside))` uses your 06.1. Return `True` when the two
-# intervals do not overlap, `False` when they do. The check tries ten pairs the notebook never shows, then
-# hands `apart` intervals for other levels than 95%, and refuses an answer that builds its own.
+# intervals do not overlap, `False` when they do. The check tries ten pairs the notebook never shows and
+# other levels than 95%, and refuses an answer that builds its own intervals.
 
 # %%
 def apart(a, b, interval_of):
@@ -166,8 +166,8 @@ for k, n in ((6, 8), (0, 8)):
 # right in nearly one run of three. The two intervals do not overlap, so by 06.3's rule the article's 0 → 6 of
 # 8 is a clear difference, if its figures are as reported; how big the gain is stays uncertain.
 #
-# "95%" is a promise about many experiments, not about one interval: of many experiments of `n` runs at a true
-# share `p`, about 95 in 100 should build an interval that contains `p`.
+# "95%" promises something of many experiments, not of one interval: about 95 in 100 should contain the true
+# share.
 
 # %% [markdown]
 # ### Exercise 06.4 (code): what "95%" promises
@@ -177,7 +177,7 @@ for k, n in ((6, 8), (0, 8)):
 # your 06.1 `interval(k, n, inside)`; return the share (0 to 1) of experiments whose interval contains `p`. The
 # check compares with the exact chance on three `(p, n)` pairs the notebook never shows, tries other seeds (a
 # simulation's share moves with its seed), and refuses an answer that calls the package's function. If it is
-# slow, build each count's interval once (there are only `n + 1`) and keep them in a dict.
+# slow, build each of the `n + 1` counts' intervals once, in a dict.
 
 # %%
 def coverage(p, n, trials=2000, seed=1):
@@ -191,19 +191,20 @@ check("06.4", coverage)
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (the answers are in the solutions file); questions 1, 2, 3 and 6 have a
-# checking cell below.
+# Answer in your own words first (the answers are in the solutions file); all but question 4 have a checking
+# cell below.
 #
 # 1. A variant showed 2 right of 8. Is a model right half the time inside its 95% interval, or outside?
 # 2. With half the runs right, what is the fewest runs, of 16, 32, 64, 128 or 256, whose 95% interval is
-#    narrower than 0.2 (20 points)?
+#    narrower than 0.2?
 # 3. Seed 5's `18°C` row shows 7 right of 8, interval 53–98%. The script makes each `18°C` run right with
-#    chance 0.75 (the article's 6 of 8). What is the chance, in percent, that another seed's 8 runs give a share
+#    chance 0.75. What is the chance, in percent, that another seed's 8 runs give a share
 #    inside 53–98% (within 3 points passes)? Then look at one draw: `rerun_counts(13)` from
 #    `lessons.exercises.nb06_questions` runs seed 13, which shares no run with seed 5.
 # 4. Why does the definition take the standard error at the candidate `p0` and not at the observed share `k/n`?
 #    What would the interval of 0 of 8 be the other way?
 # 5. Both real models got 0 right in every variant. Does that show the unit in the result does not help them?
+#    Answer "yes" or "no", then say why.
 # 6. Predict: in what percentage of `coverage(0.5, 8)`'s 2,000 experiments does the interval contain 0.5? Write
 #    a number (within 1.5 points passes), then run your `coverage(0.5, 8)`.
 
@@ -218,6 +219,10 @@ check("06.Q2", answer_q2)
 # %%
 answer_q3 = ...  # a percentage, e.g. 50
 check("06.Q3", answer_q3)
+
+# %%
+answer_q5 = ...  # "yes" or "no"
+check("06.Q5", answer_q5)
 
 # %%
 answer_q6 = ...  # a percentage, e.g. 50

@@ -308,7 +308,7 @@ def coverage_via_wilson(p, n, trials=2000, seed=1):
 
 
 SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart, "06.4": coverage,
-             "06.Q1": "inside", "06.Q2": 128, "06.Q3": 79,
+             "06.Q1": "inside", "06.Q2": 128, "06.Q3": 79, "06.Q5": "no",
              "06.Q6": 93}
 WRONG = {
     "06.1": [((inside, via_wilson), "build it from the definition"),
@@ -340,6 +340,7 @@ WRONG = {
     "06.Q2": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
     "06.Q3": [(95, "how often intervals contain the true share"), (75, "the chance of one run"),
               (21, "lands outside"), (89, "8 of 8 is 100%"), (0.6, "work it out"), ("inside", "answer with a number")],
+    "06.Q5": [("yes", "cannot tell the variants apart"), ("maybe", "answer with one of")],
     "06.Q6": [(95, "not exactly on it"), (97, "not exactly on it"), (50, "95 of 100 experiments"), (75, "95 of 100 experiments"), ("most", "answer with a number")],
 }
 
