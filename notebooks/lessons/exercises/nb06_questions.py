@@ -91,12 +91,12 @@ def check_no_help(answer: Any) -> str:
     models = sorted({model for model, _ in right})
     apart = [m for m in models if (a := right[m, "18"])[3] < (b := right[m, "18°C"])[2] or b[3] < a[2]]
     truth = "yes" if apart else "no"  # only intervals apart could show anything, one way or the other
+    spans = "; ".join(f"{m} {v}: {k} of 8, {low:.0%} to {high:.0%}" for (m, v), (k, _, low, high) in sorted(right.items()))
     if _choice(answer, ("yes", "no")) != truth:
-        k, _, low, high = right[models[0], "18"]
-        raise Hint(f"each real model's two variants have the same count, {k} of 8, so the same interval, "
-                   f"{low:.0%} to {high:.0%}: by 06.3's rule these runs cannot tell the variants apart (and the "
-                   "table shows no real run reaching a final reply, where the unit could matter)")
-    return f"right: {truth}; {len(models)} models, each variant 0 of 8 right: the intervals coincide, these runs cannot tell"
+        raise Hint(f"the recorded right runs, {spans}: each model's two intervals overlap, so by 06.3's rule these "
+                   "runs cannot tell the variants apart (and the table shows no real run reaching a final reply, "
+                   "where the unit could matter)")
+    return f"right: {truth}; {spans}: each model's two intervals overlap, these runs cannot tell"
 
 
 def coverage(p: float, n: int, trials: int = 2000, seed: int = 1) -> float:
