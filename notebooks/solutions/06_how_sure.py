@@ -56,6 +56,14 @@ def closed_form(k, n, inside):
     return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
 
 
+def inside_via_helper(k, n, p0, z=Z):
+    """Wrong: the notebook's picture helper does the measuring, its 1.96 scaled to z."""
+    from lessons.candidates import gap_and_reach
+
+    gap, reach = gap_and_reach(k, n, p0)
+    return gap <= reach * z / Z
+
+
 def wald_inside(k, n, p0, z=Z):
     """Wrong: the standard error at the observed share, 0 at 0 of 8."""
     return abs(k / n - p0) <= z * math.sqrt(k / n * (1 - k / n) / n)
@@ -179,23 +187,23 @@ def runs_needed_from_zero(width, share):
         n += 1
 
 
-def apart(a, b, interval):
-    """True when the two groups' intervals, built by the interval it is given, do not overlap."""
-    (a_low, a_high), (b_low, b_high) = interval(*a), interval(*b)
+def apart(a, b, interval_of):
+    """True when the two groups' intervals, built by the interval_of it is given, do not overlap."""
+    (a_low, a_high), (b_low, b_high) = interval_of(*a), interval_of(*b)
     return a_high < b_low or b_high < a_low
 
 
-def apart_by_share(a, b, interval):
+def apart_by_share(a, b, interval_of):
     """Wrong: any difference in shares counts as a difference."""
     return a[0] / a[1] != b[0] / b[1]
 
 
-def apart_wald(a, b, interval):
+def apart_wald(a, b, interval_of):
     """Wrong: the intervals built at the observed share, a single point at 0 of 8."""
     return apart(a, b, wald_interval)
 
 
-def apart_via_wilson(a, b, interval):
+def apart_via_wilson(a, b, interval_of):
     """Wrong: the package's interval."""
     (a_low, a_high), (b_low, b_high) = wilson(*a), wilson(*b)
     return a_high < b_low or b_high < a_low
@@ -212,16 +220,16 @@ def _pasted():
     return pasted["score"]
 
 
-def apart_pasted_wilson(a, b, interval):
-    """Wrong: a pasted copy of the package's interval, the interval apart is given ignored."""
+def apart_pasted_wilson(a, b, interval_of):
+    """Wrong: a pasted copy of the package's interval, the interval_of apart is given ignored."""
     return apart(a, b, PASTED)
 
 
 PASTED = _pasted()
 
 
-def apart_own_interval(a, b, interval):
-    """Wrong: the notebook's 06.1 interval at 95%, whatever interval apart is given."""
+def apart_own_interval(a, b, interval_of):
+    """Wrong: the notebook's 06.1 interval at 95%, whatever interval_of apart is given."""
     return apart(a, b, score_interval)
 
 
@@ -230,9 +238,9 @@ def apart_two_arguments(a, b):
     return apart(a, b, score_interval)
 
 
-def apart_inverted(a, b, interval):
+def apart_inverted(a, b, interval_of):
     """Wrong: True when they overlap."""
-    return not apart(a, b, interval)
+    return not apart(a, b, interval_of)
 
 
 def coverage(p, n, trials=2000, seed=1):
@@ -276,6 +284,17 @@ def coverage_reseeded(p, n, trials=2000, seed=1):
     return contained / trials
 
 
+def coverage_exact(p, n, trials=2000, seed=1):
+    """Wrong: the exact binomial sum over the counts, no experiment drawn, the same whatever the seed."""
+    return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
+               if score_interval(k, n)[0] <= p <= score_interval(k, n)[1])
+
+
+def coverage_fixed_seed(p, n, trials=2000, seed=1):
+    """Wrong: draws from Random(1) whatever seed it is given."""
+    return coverage(p, n, trials)
+
+
 def coverage_percent(p, n, trials=2000, seed=1):
     """Wrong: a percentage."""
     return 100 * coverage(p, n, trials, seed)
@@ -289,12 +308,13 @@ def coverage_via_wilson(p, n, trials=2000, seed=1):
 
 
 SOLUTIONS = {"06.1": (inside, interval), "06.2": runs_needed, "06.3": apart, "06.4": coverage,
-             "06.Q1": "inside", "06.Q2": 128, "06.Q3": 79,
+             "06.Q1": "inside", "06.Q2": 128, "06.Q3": 79, "06.Q5": "no",
              "06.Q6": 93}
 WRONG = {
     "06.1": [((inside, via_wilson), "build it from the definition"),
              ((inside, wilson_by_another_name), "calls the package's wilson"),
              ((inside, closed_form), "build the ends from the inside it is given"),
+             ((inside_via_helper, interval), "only shows the definition at work"),
              ((wald_inside, interval), "not at k/n"), ((ninety_percent, interval), "at most"),
              ((z_two, interval), "at most"), ((strict_inside, interval), "a strict < leaves it out"),
              ((divides, interval), "instead of dividing by it"),
@@ -308,16 +328,19 @@ WRONG = {
              (runs_needed_rounding_down, "int rounds down"), (runs_needed_from_zero, "start at n = 1")],
     "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"),
              (apart_wald, "gives 0 of 8 no width"), (apart_via_wilson, "your answer calls wilson"),
-             (apart_pasted_wilson, "a copy of wilson included"), (apart_own_interval, "decide from the interval"),
+             (apart_pasted_wilson, "a copy of wilson included"), (apart_own_interval, "decide from the interval_of"),
              (apart_two_arguments, "a third parameter"), (apart_inverted, "returned")],
     "06.4": [(coverage_of_observed, "contain the true share p"), (coverage_wald, "at each candidate"),
              (coverage_unseeded, "random.Random(seed)"),
-             (coverage_reseeded, "every experiment draws the same runs"), (coverage_percent, "not a percentage"),
+             (coverage_reseeded, "every experiment draws the same runs"),
+             (coverage_exact, "coverage is measured by drawing runs: use the seed"),
+             (coverage_fixed_seed, "use the seed, rng = random.Random(seed)"), (coverage_percent, "not a percentage"),
              (coverage_via_wilson, "your answer calls wilson")],
     "06.Q1": [("outside", "test p0 = 0.5"), ("maybe", "answer with one of")],
     "06.Q2": [(64, "the fewest runs under 0.2"), ("64", "the fewest runs under 0.2"), (256, "the fewest runs under 0.2")],
     "06.Q3": [(95, "how often intervals contain the true share"), (75, "the chance of one run"),
               (21, "lands outside"), (89, "8 of 8 is 100%"), (0.6, "work it out"), ("inside", "answer with a number")],
+    "06.Q5": [("yes", "cannot tell the variants apart"), ("maybe", "answer with one of")],
     "06.Q6": [(95, "not exactly on it"), (97, "not exactly on it"), (50, "95 of 100 experiments"), (75, "95 of 100 experiments"), ("most", "answer with a number")],
 }
 

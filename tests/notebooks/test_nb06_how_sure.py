@@ -42,7 +42,7 @@ def test_each_exercise_cell_is_a_stub_and_comes_in_page_order():
     for stub in ("def inside(k, n, p0, z=1.96):\n    raise NotImplementedError",
                  "def interval(k, n, inside):\n    raise NotImplementedError",
                  "def runs_needed(width, share):\n    raise NotImplementedError",
-                 "def apart(a, b, interval):\n    raise NotImplementedError",
+                 "def apart(a, b, interval_of):\n    raise NotImplementedError",
                  "def coverage(p, n, trials=2000, seed=1):\n    raise NotImplementedError"):
         assert text.count(stub.split("(")[0] + "(") == 1 and stub in text
     checks = [_first(sources, f'check("06.{k}"') for k in (1, 2, 3, 4)]
@@ -57,9 +57,8 @@ def test_the_held_out_cases_are_not_in_the_notebook():
 
 
 def test_the_intervals_the_notebook_quotes_for_6_of_8_and_0_of_8():
-    """06: "A model right 45% of the time and one right 90% of the time could both have shown the article's 6 of 8,
-    and 0 of 8 still allows a model right in nearly one run of three (32%)."
-    """
+    """06: "A model right 45% of the time and one right 90% could both have shown 6 of 8, and 0 of 8 still allows a
+    model right in nearly one run of three"."""
     top = wilson(0, 8)[1]
     assert wilson(6, 8)[0] < 0.45 and wilson(6, 8)[1] > 0.9 and 0.3 < top < 1 / 3 and round(100 * top) == 32
 
@@ -102,8 +101,8 @@ def test_the_06_1_text_counts_the_cases_the_check_tries():
 
 
 def test_the_undescribed_18_runs_keep_asking_and_never_finish():
-    """06: "The script plays the other 2 as a run that keeps asking until the step limit ("never finished"); seed 5
-    happened to draw none of those"; and the article's notes say nothing of those 2 runs."""
+    """06: "The script plays the other 2 as runs that keep asking until the step limit; seed 5 drew none"; and the
+    article's notes say nothing of those 2 runs."""
     import tempfile
 
     from mingraph_lite.course.experiments import run_experiment
@@ -183,3 +182,51 @@ def test_06_4s_held_out_pairs_tell_the_score_interval_from_the_wald_one():
         assert f"coverage({p}, {n})" not in text
         assert abs(exact_coverage(p, n) - exact_coverage(p, n, _wald)) > 2 * COVERAGE_TOLERANCE
         assert abs(coverage(p, n) - exact_coverage(p, n)) < COVERAGE_TOLERANCE / 2
+
+
+def test_no_code_cell_above_06_1_holds_its_answer():
+    """06.1 cannot be lifted from the cells above it: the worked candidate is in markdown, and the code cells above
+    only call the helpers (no comparison, no square root, no scan over candidates)."""
+    sources = _sources()
+    cells = jupytext.read(NOTEBOOK).cells[:_first(sources, 'check("06.1"')]
+    code = "\n".join(c.source for c in cells if c.cell_type == "code")
+    assert "show_candidate(6, 8, 0.40)" in code and "draw_gap_reach(6, 8)" in code
+    assert not [token for token in ("<=", "sqrt", "range(", " for ", "abs(") if token in code]
+
+
+def test_the_worked_candidate_in_the_markdown_is_what_the_helper_computes():
+    """06: "the gap is |0.75 − 0.40| = 0.350, and 1.96 standard errors at 0.40 are 1.96 · √(0.40 · 0.60 / 8) =
+    1.96 · 0.173 = 0.339. The gap is wider: 0.40 is just outside"."""
+    from lessons.candidates import gap_and_reach
+
+    text = " ".join("\n".join(_sources()).split())
+    gap, reach = gap_and_reach(6, 8, 0.40)
+    assert f"= {gap:.3f}," in text and f"1.96 · {math.sqrt(0.40 * 0.60 / 8):.3f} = {reach:.3f}" in text
+    assert reach < gap < reach + 0.02 and wilson(6, 8)[0] > 0.40  # just outside
+
+
+def test_get_weather_answers_a_bare_18_and_with_the_unit_18_celsius():
+    """06: "`get_weather` answers a bare "18" ...; the change makes it answer "18°C"."""
+    from mingraph_lite import ToolCall
+    from mingraph_lite.course.weather import weather_registry
+
+    call = ToolCall("t1", "get_weather", {"city": "Paris"})
+    assert [weather_registry(unit_in_result=unit).run(call).content for unit in (False, True)] == ["18", "18°C"]
+
+
+def test_the_18_celsius_rows_wrong_slip_is_the_made_up_run():
+    """06: "The "18°C" row's one wrong slip plays the article's run that skipped get_weather and made up 10°C and
+    5°C: converting numbers no tool returned is a slip"; and the "18" runs are all wrong final reasoning."""
+    import tempfile
+
+    from mingraph_lite.course.experiments import run_experiment
+    from mingraph_lite.course.modelled import REPORTED_NOTES
+
+    runs = run_experiment(None, out=Path(tempfile.mkdtemp()) / "unit", experiment="unit", runs=8, seed=5,
+                          progress=False).runs
+    slips = [r for r in runs if r.variant == "18°C" and r.outcome == "wrong slip"]
+    assert len(slips) == 1 and slips[0].script.startswith("made up numbers")
+    assert "skipped get_weather, made up 10°C and 5°C" in REPORTED_NOTES
+    eighteen = [r for r in runs if r.variant == "18"]
+    assert len(eighteen) == 8
+    assert all(r.outcome == "wrong final reasoning" and r.celsius_as_fahrenheit for r in eighteen)

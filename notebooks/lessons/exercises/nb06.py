@@ -10,19 +10,24 @@ from collections.abc import Callable
 from typing import Any
 
 from mingraph_lite.course.compare import wilson
+from ..candidates import gap_and_reach
 from . import Hint, exercise
 from .nb05 import _refuse_borrowed
 from .package_guard import calls_package
 
 _FINISHED = "this exercise asks you to build it from the definition, and that function is the finished one; " \
             "checking against it is the check's job"
-_BORROWED = {name: _FINISHED for name in ("wilson", "proportion_confint", "binomtest")}
+_SHOWN = "that helper only shows the definition at work above 06.1; this exercise asks you to write it"
+_BORROWED = {name: _FINISHED for name in ("wilson", "proportion_confint", "binomtest")} | {
+    name: _SHOWN for name in ("gap_and_reach", "show_candidate", "draw_gap_reach")}
 
 
 def _refuse(answer: Callable[..., Any], *args: Any) -> None:
     _refuse_borrowed(answer, _BORROWED)
     if calls_package(answer, (wilson,), *args):
         raise Hint(f"your answer calls the package's wilson (under some name): {_FINISHED}")
+    if calls_package(answer, (gap_and_reach,), *args):
+        raise Hint(f"your answer calls the notebook's gap_and_reach (under some name): {_SHOWN}")
 
 
 def _z_fitted(interval: Callable[[int, int], tuple[float, float]]) -> float | None:
@@ -248,15 +253,15 @@ def _given(z: float) -> Callable[[int, int], tuple[float, float]]:
     return interval
 
 
-#: (z, a, b): apart comes out the other way than at 1.96, so an apart that ignores the interval it is given fails.
+#: (z, a, b): apart comes out the other way than at 1.96, so an apart that ignores the interval_of it is given fails.
 FOLLOW_CASES = [(1.0, (2, 8), (6, 8)), (2.576, (1, 16), (9, 16))]
 
 
 def _check_follows_interval(apart: Callable[..., bool]) -> None:
     for z, a, b in FOLLOW_CASES:
         if (got := apart(a, b, _given(z))) != _apart(a, b, z):
-            raise Hint(f"handed the score interval at z = {z} instead of 1.96, apart({a}, {b}, interval) returned "
-                       f"{got!r}, and those intervals say {not got!r}: decide from the interval apart is given, not "
+            raise Hint(f"handed the score interval at z = {z} instead of 1.96, apart({a}, {b}, interval_of) returned "
+                       f"{got!r}, and those intervals say {not got!r}: decide from the interval_of apart is given, not "
                        "from one of its own (a copy of wilson included)")
 
 
@@ -267,16 +272,16 @@ def check_apart(apart: Callable[..., bool]) -> str:
         try:
             got = apart(a, b, _given(1.96))
         except TypeError:
-            raise Hint("give apart a third parameter, def apart(a, b, interval), and build each group's "
-                       "(low, high) with interval(right, runs)") from None
+            raise Hint("give apart a third parameter, def apart(a, b, interval_of), and build each group's "
+                       "(low, high) with interval_of(right, runs)") from None
         if got != _apart(a, b):
             ia, ib = wilson(*a), wilson(*b)
             shares = f"{a[0]} of {a[1]} spans {ia[0]:.2f} to {ia[1]:.2f}, {b[0]} of {b[1]} spans {ib[0]:.2f} to {ib[1]:.2f}"
             why = ("the shares differ, but what matters is whether the intervals do" if a[0] * b[1] != b[0] * a[1]
                    else "same share, same interval: they overlap")
-            wald = (" (build each interval with the interval apart is given; k/n ± 1.96 standard errors at k/n "
+            wald = (" (build each interval with the interval_of apart is given; k/n ± 1.96 standard errors at k/n "
                     "gives 0 of 8 no width at all)") if got == _apart_wald(a, b) else ""
-            raise Hint(f"apart({a}, {b}, interval) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
+            raise Hint(f"apart({a}, {b}, interval_of) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
     _check_follows_interval(apart)
     return (f"right on {len(OVERLAP_CASES)} pairs of groups, held out from the notebook, and with intervals for "
             "other levels than 95%")
@@ -330,10 +335,25 @@ def _reseeded(coverage: Callable[..., float], p: float, n: int) -> float:
         random.setstate(state)
 
 
+#: Seeds besides the default 1: a simulation of 1,000 experiments gives one share for all five about once in 10^5.
+OTHER_SEEDS = (2, 3, 4, 5)
+
+
+def _check_draws(coverage: Callable[..., float], at_seed_1: float) -> None:
+    """Coverage is measured by drawing runs: other seeds draw other experiments, so not all give one share."""
+    (p, n), shares = COVERAGE_CASES[0], {1: at_seed_1}
+    shares |= {seed: coverage(p, n, COVERAGE_TRIALS, seed) for seed in OTHER_SEEDS}
+    if len(set(shares.values())) == 1:
+        raise Hint(f"coverage({p}, {n}, {COVERAGE_TRIALS}, seed) returned {at_seed_1:g} for each of seeds 1 to 5: "
+                   "coverage is measured by drawing runs: use the seed, rng = random.Random(seed), and draw each "
+                   "run with rng.random() < p (an exact sum over the counts skips the simulation)")
+
+
 @exercise("06.4", kind="code", title="in how many simulated experiments does the interval contain the true share?",
           may_use=("06.1",))
 def check_coverage_simulation(coverage: Callable[..., float]) -> str:
     _refuse(coverage, 0.2, 10, 50)
+    shares = []
     for p, n in COVERAGE_CASES:
         got = coverage(p, n, COVERAGE_TRIALS)
         if not isinstance(got, (int, float)) or isinstance(got, bool):
@@ -345,5 +365,7 @@ def check_coverage_simulation(coverage: Callable[..., float]) -> str:
                        "the same seed repeats the same experiments")
         if abs(got - exact_coverage(p, n)) > COVERAGE_TOLERANCE:
             raise _coverage_hint(coverage, p, n, got)
+        shares.append(got)
+    _check_draws(coverage, shares[0])
     return (f"right on {len(COVERAGE_CASES)} (p, n) pairs, each within {COVERAGE_TOLERANCE} of the exact chance: "
             "the intervals contain the true share about 95% of the time, a little over or under at small n")

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mingraph_lite.course.compare import wilson
+from mingraph_lite.course.compare import compare, wilson
 from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.modelled import MODELLED
 from . import Hint, exercise
@@ -79,6 +79,24 @@ def check_other_seed(answer: Any) -> str:
     return (f"right: about {truth:.0f}%; seed 13 is one draw: {other} of 8 = {other / 8:.0%}, "
             f"{'inside' if other in kept else 'outside'}. An interval is about the true share, not a forecast of the "
             "next count")
+
+
+RECORDED = Path(__file__).resolve().parents[3] / "data" / "experiments"
+
+
+@exercise("06.Q5", kind="reasoning", title="0 right in both variants: does that show the unit does not help?")
+def check_no_help(answer: Any) -> str:
+    groups = compare([RECORDED / "smollm2-135m", RECORDED / "gemma3-270m"]).groups
+    right = {(g.model, g.variant): g.share("right") for g in groups}
+    models = sorted({model for model, _ in right})
+    apart = [m for m in models if (a := right[m, "18"])[3] < (b := right[m, "18°C"])[2] or b[3] < a[2]]
+    truth = "yes" if apart else "no"  # only intervals apart could show anything, one way or the other
+    spans = "; ".join(f"{m} {v}: {k} of 8, {low:.0%} to {high:.0%}" for (m, v), (k, _, low, high) in sorted(right.items()))
+    if _choice(answer, ("yes", "no")) != truth:
+        raise Hint(f"the recorded right runs, {spans}: each model's two intervals overlap, so by 06.3's rule these "
+                   "runs cannot tell the variants apart (and the table shows no real run reaching a final reply, "
+                   "where the unit could matter)")
+    return f"right: {truth}; {spans}: each model's two intervals overlap, these runs cannot tell"
 
 
 def coverage(p: float, n: int, trials: int = 2000, seed: int = 1) -> float:
