@@ -212,17 +212,6 @@ assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < run
 #   `KeepAll`'s (its "agent tokens" column), but its six summariser calls put the total a little *above* `KeepAll` on a
 #   conversation this short. Asked the eleven questions twice over (below, scripted), `Summarise` comes out ahead.
 # - **`KeepAll` is right every time**, and pays for it at every call.
-#
-# A summary can also lose the **question itself**: a condensation in the middle of a turn, while the question's tools
-# are still being called, keeps only the last `keep_last` messages and sends the question into the summary, so the
-# model finishes the tool calls without knowing what they were for. The next cell shows it with `keep_last=1,
-# trigger=7`:
-
-# %%
-tight = run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=1, trigger=7))
-lost = [q for q, answer in enumerate(tight.answers, 1) if "can't see your question" in answer]
-print("Summarise(keep_last=1, trigger=7): questions whose answer is \"I can't see your question any more\":", lost)
-assert lost and all(q in [p for p, _, _ in tight.summary_calls] for q in lost)  # condensed during that question
 
 # %%
 twice = QUESTIONS * 2  # scripted: the same eleven questions asked again, so the conversation is twice as long
@@ -234,6 +223,19 @@ for name, run in long_runs.items():
     print(f"22 questions, {name:<16} total tokens {run.total_tokens:>5}  last answer: {run.answers[-1]}")
 assert long_runs["Summarise(4, 8)"].total_tokens < long_runs["KeepAll"].total_tokens
 assert all(run.remembers_first_city for run in long_runs.values())
+
+# %% [markdown]
+# A summary can also lose the **question itself**: a condensation in the middle of a turn, while the question's tools
+# are still being called, keeps only the last `keep_last` messages and sends the question into the summary, so the
+# model finishes the tool calls without knowing what they were for. The next cell shows it with `keep_last=1,
+# trigger=7`:
+
+# %%
+tight = run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=1, trigger=7))
+lost = [q for q, answer in enumerate(tight.answers, 1) if "can't see your question" in answer]
+print("Summarise(keep_last=1, trigger=7): questions whose answer is \"I can't see your question any more\":", lost)
+assert lost and all(q in [p for p, _, _ in tight.summary_calls] for q in lost)  # condensed during that question
+
 
 # %% [markdown]
 # ### A real conversation under each memory

@@ -145,6 +145,19 @@ class CountsWords(TokenWindow):
         return [self.system, *self.history[start:]]
 
 
+class CountsThePrompt(TokenWindow):
+    """Charges the system prompt to the budget too."""
+
+    def messages(self):
+        start, total = len(self.history), self.count(self.system)
+        while start > 0 and total + self.count(self.history[start - 1]) <= self.budget:
+            start -= 1
+            total += self.count(self.history[start])
+        while start < len(self.history) and isinstance(self.history[start], ToolMessage):
+            start += 1
+        return [self.system, *self.history[start:]]
+
+
 class DropsThePromptWhenTight(TokenWindow):
     def messages(self):
         kept = super().messages()
@@ -320,6 +333,7 @@ WRONG = {
     "10.3": [(UnderStrictly, "EQUALS the budget fits"), (MovesBackLikeTenOne, "moved its start BACK"),
              (KeepsOrphanSlips, "starts on an answer slip"), (CountsWords, "with the count you are given"),
              (DropsThePromptWhenTight, "must start with the system prompt"),
+             (CountsThePrompt, "counts the system prompt"),
              (SkipsWhatDoesNotFit, "not the most recent messages in order"),
              (WrapsKeepAll, "one of the package's memories"), (TokenWindow(None, 3, len), "the class itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mingraph_lite.memory import KeepAll, LastN, Summarise
-from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolMessage
+from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from . import Hint, exercise
 from .nb10 import _calls_safe_start, _package_reads_watched, histories
 
@@ -52,8 +52,18 @@ def right_window(history: Sequence[Message], budget: int, count: Callable[[Messa
     return list(history[start:])
 
 
+def _charges_prompt(cls: type) -> bool:
+    """Whether the window counts the system prompt against the budget: 4 words fit a budget of 5, 3 + 4 do not."""
+    try:
+        memory = cls(PROMPT, 5, words)
+        memory.add(UserMessage("one two three four"))
+        return list(memory.messages())[1:] == []
+    except Exception:  # a probe only chooses the hint
+        return False
+
+
 def _why(kept: list[Message], history: list[Message], budget: int, count: Callable[[Message], int],
-         how: str) -> str:
+         how: str, charges_prompt: bool = False) -> str:
     right = right_window(history, budget, count)
     where = f"with budget={budget} (counting {how}), after {len(history)} messages of a conversation you have not seen"
     if kept != history[len(history) - len(kept):]:
@@ -73,6 +83,9 @@ def _why(kept: list[Message], history: list[Message], budget: int, count: Callab
         return (f"{where}, the window starts on an answer slip [{kept[0].tool_call_id}] whose request did not fit: "
                 "drop those slips too (move the start forward past them), never keep an answer without its call")
     if len(kept) < len(right):
+        if charges_prompt:
+            return (f"{where}, you keep {len(kept)} messages where {len(right)} fit: your window counts the system "
+                    "prompt against the budget. It is always kept, and the budget is for the messages after it")
         if sum(count(m) for m in right) == budget:
             return (f"{where}, {len(right)} messages fit exactly (they count {budget}) and you keep {len(kept)}: a "
                     "window whose total EQUALS the budget fits (<=, not <)")
@@ -112,7 +125,7 @@ def token_window(cls: Any) -> str:
                             raise Hint("messages() must start with the system prompt (a SystemMessage), always, "
                                        "whatever the budget: the budget is for the messages after it")
                         if read[1:] != right_window(history[:n], budget, count):
-                            raise Hint(_why(read[1:], history[:n], budget, count, how))
+                            raise Hint(_why(read[1:], history[:n], budget, count, how, _charges_prompt(cls)))
                         checked += 1
     return (f"your window was right in all {checked} reads: every budget, two token counts, conversations you had "
             "not seen")
