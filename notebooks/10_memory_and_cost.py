@@ -5,12 +5,13 @@
 #
 # - say what a memory strategy reads to the model each round, and measure its cost on one conversation, scripted and
 #   then real (recorded with a small local model);
-# - write a memory window that never cuts a tool call off from its answers, and say why an answer needs its call;
+# - write a memory window that never cuts a tool call off from its answers, by a count of messages or by a token
+#   budget, and say why an answer needs its call;
 # - name the two ways a strategy goes wrong: it *forgets* (a cheap window drops the start) or it *costs* (a summary
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 81 minutes (estimated from length and exercises).
+# **Time:** about 83 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -67,6 +68,22 @@ print("output tokens:", response.output_tokens, "  (the reply:", response.messag
 
 # %%
 guess_last_read = ...  # your guess: a whole number of words
+
+# %% [markdown]
+# Every run below goes through `run_conversation` (in `lessons/conversation.py`): one agent, the memory passed in,
+# every question asked in turn. The folder is read out inside the agent's loop, one line per model call:
+
+# %%
+import inspect
+import textwrap
+
+import mingraph_lite.agents
+
+core = textwrap.dedent(inspect.getsource(run_conversation).split('"""')[-1].strip("\n")).rstrip()  # body, no docstring
+reads_folder = [line.strip() for line in inspect.getsource(mingraph_lite.agents).splitlines()
+                if "generate(run.memory.messages()" in line]
+print(core, "\n\nand in the agent's loop (mingraph_lite/agents.py), at every model call:\n   ", *reads_folder)
+assert len(core.splitlines()) <= 6 and len(reads_folder) == 1
 
 # %%
 keep = run_conversation(KeepAll(SYSTEM_PROMPT))
@@ -182,7 +199,7 @@ assert runs["KeepAll"].agent_tokens == sum(reads) + written  # the column counts
 reveal(guess_cheapest, min(runs, key=lambda name: runs[name].total_tokens), "cheapest in total")
 reveal(guess_right, {name for name, run in runs.items() if run.remembers_first_city}, "right about the first city")
 assert not runs["LastN(8)"].remembers_first_city and len(runs["LastN(8)"].agent_calls) == 22
-assert [q for q, _, _ in runs["Summarise(4, 8)"].summary_calls] == [3, 4, 5, 6, 8, 10]  # 10.3 quotes it
+assert len(runs["Summarise(4, 8)"].summary_calls) == 6  # "its six summariser calls" below
 assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < runs["Summarise(4, 8)"].total_tokens
 
 # %% [markdown]
@@ -206,6 +223,19 @@ for name, run in long_runs.items():
     print(f"22 questions, {name:<16} total tokens {run.total_tokens:>5}  last answer: {run.answers[-1]}")
 assert long_runs["Summarise(4, 8)"].total_tokens < long_runs["KeepAll"].total_tokens
 assert all(run.remembers_first_city for run in long_runs.values())
+
+# %% [markdown]
+# A summary can also lose the **question itself**: a condensation in the middle of a turn, while the question's tools
+# are still being called, keeps only the last `keep_last` messages and sends the question into the summary, so the
+# model finishes the tool calls without knowing what they were for. The next cell shows it with `keep_last=1,
+# trigger=7`:
+
+# %%
+tight = run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=1, trigger=7))
+lost = [q for q, answer in enumerate(tight.answers, 1) if "can't see your question" in answer]
+print("Summarise(keep_last=1, trigger=7): questions whose answer is \"I can't see your question any more\":", lost)
+assert lost and all(q in [p for p, _, _ in tight.summary_calls] for q in lost)  # condensed during that question
+
 
 # %% [markdown]
 # ### A real conversation under each memory
@@ -266,45 +296,47 @@ def smallest_n(history):
 check("10.2", smallest_n)
 
 # %% [markdown]
-# ### Exercise 10.3: where does the summariser cut?
+# ### Exercise 10.3: a window that fits a token budget
 #
-# `Summarise`'s walk is given below: after each message, when more than `trigger` are unsummarised and the message is
-# not a reply asking for tools (its answers are not in yet), it condenses everything before a **cut**. The cut is
-# yours, 10.1's idea again: write `where_it_cuts(history, end, start, keep_last)`, the index in `history[:end]` that
-# keeps at least the last `keep_last` messages and never an answer slip without the reply that asked for it (never
-# before `start`, where the unsummarised messages begin). On `memories["KeepAll"].history` with `keep_last=4,
-# trigger=8` the walk must give `[3, 4, 5, 6, 8, 10]`, as above. The check compares it with `Summarise` on unseen
-# conversations and settings, and refuses a cut that hands the work to `Summarise` or `memory.safe_start`.
+# Real code often trims by **tokens**, not by a count of messages: the model's context, and the bill, are in tokens.
+# Write `TokenWindow(system_prompt, budget, count)`: `count(message)` is a token estimate you are given (here
+# `word_count`, the rule above), and `messages()` returns the system prompt (always, not counted against the budget),
+# then the most recent messages whose counts add up to **at most** `budget`, in order, as many as fit. 10.1's rule
+# still holds, no answer slip without the assistant message that asked for it, but here the start cannot move back
+# (that breaks the budget): answer slips whose request did not fit are dropped too. The check feeds conversations you
+# have not seen under every budget and two token estimates, and refuses the package's memories.
 
 # %%
-def where_it_cuts(history, end, start, keep_last):
-    raise NotImplementedError  # your code here: an index between start and end - keep_last
+def word_count(message):
+    return len(message.content.split())
 
 
-def summary_points(history, keep_last, trigger):  # the walk, given: the question number at each condensation
-    points, asked, start = [], 0, 0  # history[start:] is still unsummarised
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        asks_for_tools = isinstance(message, AssistantMessage) and bool(message.tool_calls)
-        if i + 1 - start > trigger and not asks_for_tools:
-            cut = where_it_cuts(history, i + 1, start, keep_last)
-            if cut > start:  # something older than the cut is left to condense
-                points.append(asked)
-                start = cut
-    return points
+class TokenWindow:
+    def __init__(self, system_prompt, budget, count):
+        self.system = SystemMessage(system_prompt)
+        self.budget = budget
+        self.count = count
+        self.history = []
+
+    def add(self, message):
+        self.history.append(message)
+
+    def messages(self):
+        raise NotImplementedError  # your code here: [self.system, *the window]
 
 
 # %%
-check("10.3", summary_points)
+check("10.3", TokenWindow)
 
 # %% [markdown]
 # ## What is still open
 #
-# - **Counting is not billing.** Real tokenizers differ per model, and real code often trims by a **token budget**
-#   (drop whole exchanges from the start until the folder fits) rather than by a count of messages. Providers also bill a repeated prefix for less: OpenAI caches
+# - **Counting is not billing.** Real tokenizers differ per model: a budget window (10.3) is only as good as its
+#   token estimate. Providers also bill a repeated prefix for less: OpenAI caches
 #   the unchanged start of a prompt automatically (once the prompt is 1,024 tokens or longer) and Anthropic caches the prefix up to a `cache_control` marker you add to the
-#   request (OpenAI's guide "Prompt caching" and Anthropic's guide "Prompt caching", in each one's API docs), which favours a folder that only grows at its end over one whose start a
-#   summary keeps rewriting.
+#   request (OpenAI's guide "Prompt caching" and Anthropic's guide "Prompt caching", in each one's API docs), which favours a folder that only grows at its end (`KeepAll`) over one whose start
+#   keeps changing: a summary rewrites its start, and so does a sliding window (`LastN` drops its oldest messages
+#   every round), so both lose the cached prefix.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
 #   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
 #   the folder (Rahman's third strategy, "state ingestion") is the next design, and it needs its own rules for what to keep.
@@ -324,8 +356,8 @@ check("10.3", summary_points)
 # 2. After the first four questions, how many messages does `LastN(SYSTEM_PROMPT, 7)` read after the system prompt?
 # 3. Which line of `naive_last_n` lets an answer slip lose its request, and what would a model read in that folder?
 # 4. With `trigger=8`, which costs fewer tokens in total on the eleven questions: `Summarise` with `keep_last=2` or
-#    with `keep_last=4`? Answer `"keep_last=2"`, `"keep_last=4"` or `"same"`; then read the check's reply: what do
-#    the cheaper one's answers lose?
+#    with `keep_last=4`? Answer `"keep_last=2"`, `"keep_last=4"` or `"same"`; then read the check's reply: does the
+#    cheaper one answer every question?
 # 5. The real conversation's Summarise trace replays through `Summarise(keep_last=2, trigger=4)`. Replayed through
 #    `Summarise(keep_last=2, trigger=6)` instead, would the replay finish or stop with `ReplayMismatch`? Answer
 #    `"finish"` or `"ReplayMismatch"`.

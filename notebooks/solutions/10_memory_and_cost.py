@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from mingraph_lite import SystemMessage, ToolMessage
 
 
 # 10.1 ---------------------------------------------------------------- a window that keeps exchanges whole
@@ -43,6 +43,26 @@ class DropsAnswerSlips(SafeWindow):
         return [self.system, *(m for m in self.history[-self.n:] if not isinstance(m, ToolMessage))]
 
 
+class NegativeStart(SafeWindow):
+    """No floor at 0: with fewer messages than n the start is negative, and Python counts it from the end."""
+
+    def messages(self):
+        start = len(self.history) - self.n
+        while start > 0 and isinstance(self.history[start], ToolMessage):
+            start -= 1
+        return [self.system, *self.history[start:]]
+
+
+class BacksOneStep(SafeWindow):
+    """Moves back once, not while: a reply asking for two tools leaves its first slip as the start."""
+
+    def messages(self):
+        start = max(0, len(self.history) - self.n)
+        if start > 0 and isinstance(self.history[start], ToolMessage):
+            start -= 1
+        return [self.system, *self.history[start:]]
+
+
 class KeepsEverything(SafeWindow):
     def messages(self):
         return [self.system, *self.history]
@@ -53,106 +73,117 @@ class ForgetsTheSystemPrompt(SafeWindow):
         return super().messages()[1:]
 
 
-# 10.3 ---------------------------------------------------------------- when Summarise condenses
-def summary_points(history, keep_last, trigger):
-    """The notebook's own answer to 10.3 (a reference answer, loaded unprinted)."""
-    points, asked, start = [], 0, 0  # history[start:] is what is still unsummarised
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
-        if i + 1 - start > trigger and not waiting:
-            cut = i + 1 - keep_last
-            while cut > start and isinstance(history[cut], ToolMessage):
-                cut -= 1  # keep the reply that asked with the answers it has
-            if cut > start:
-                points.append(asked)
-                start = cut
-    return points
+# 10.3 ---------------------------------------------------------------- a window that fits a token budget
+class TokenWindow:
+    def __init__(self, system_prompt, budget, count):
+        """The notebook's own answer to 10.3 (a reference answer, loaded unprinted)."""
+        self.system = SystemMessage(system_prompt)
+        self.budget = budget
+        self.count = count
+        self.history = []
+
+    def add(self, message):
+        self.history.append(message)
+
+    def messages(self):
+        start, total = len(self.history), 0
+        while start > 0 and total + self.count(self.history[start - 1]) <= self.budget:
+            start -= 1
+            total += self.count(self.history[start])
+        while start < len(self.history) and isinstance(self.history[start], ToolMessage):
+            start += 1  # forward: the slips' request did not fit, and moving back would break the budget
+        return [self.system, *self.history[start:]]
 
 
-def cut_without_moving_back(history, end, start, keep_last):
-    return end - keep_last
+class UnderStrictly(TokenWindow):
+    """< instead of <=: a window that fits exactly is refused."""
+
+    def messages(self):
+        start, total = len(self.history), 0
+        while start > 0 and total + self.count(self.history[start - 1]) < self.budget:
+            start -= 1
+            total += self.count(self.history[start])
+        while start < len(self.history) and isinstance(self.history[start], ToolMessage):
+            start += 1
+        return [self.system, *self.history[start:]]
 
 
-def points_by_the_given_walk_without_moving_back(history, keep_last, trigger):
-    """The notebook's given walk with a cut that stays where keep_last puts it (wrong: it can orphan an answer)."""
-    points, asked, start = [], 0, 0
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        asks_for_tools = isinstance(message, AssistantMessage) and bool(message.tool_calls)
-        if i + 1 - start > trigger and not asks_for_tools:
-            cut = cut_without_moving_back(history, i + 1, start, keep_last)
-            if cut > start:
-                points.append(asked)
-                start = cut
-    return points
+class MovesBackLikeTenOne(TokenWindow):
+    """10.1's move back reused as is: whole exchanges, but over the budget."""
+
+    def messages(self):
+        start, total = len(self.history), 0
+        while start > 0 and total + self.count(self.history[start - 1]) <= self.budget:
+            start -= 1
+            total += self.count(self.history[start])
+        while 0 < start < len(self.history) and isinstance(self.history[start], ToolMessage):
+            start -= 1
+        return [self.system, *self.history[start:]]
 
 
-def points_at_trigger_or_more(history, keep_last, trigger):
-    return summary_points(history, keep_last, trigger - 1)
+class KeepsOrphanSlips(TokenWindow):
+    """The fitting tail, no exchange rule."""
+
+    def messages(self):
+        start, total = len(self.history), 0
+        while start > 0 and total + self.count(self.history[start - 1]) <= self.budget:
+            start -= 1
+            total += self.count(self.history[start])
+        return [self.system, *self.history[start:]]
 
 
-def points_by_the_core_only(history, keep_last, trigger):
-    points, asked, start = [], 0, 0  # more than trigger: condense all but keep_last, no exception
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        if i + 1 - start > trigger:
-            points.append(asked)
-            start = i + 1 - keep_last
-    return points
+class CountsWords(TokenWindow):
+    """Its own word count instead of the count it is given."""
+
+    def messages(self):
+        start, total = len(self.history), 0
+        while start > 0 and total + len(self.history[start - 1].content.split()) <= self.budget:
+            start -= 1
+            total += len(self.history[start].content.split())
+        while start < len(self.history) and isinstance(self.history[start], ToolMessage):
+            start += 1
+        return [self.system, *self.history[start:]]
 
 
-def points_without_moving_back(history, keep_last, trigger):
-    points, asked, start = [], 0, 0
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
-        if i + 1 - start > trigger and not waiting:
-            points.append(asked)
-            start = i + 1 - keep_last
-    return points
+class CountsThePrompt(TokenWindow):
+    """Charges the system prompt to the budget too."""
+
+    def messages(self):
+        start, total = len(self.history), self.count(self.system)
+        while start > 0 and total + self.count(self.history[start - 1]) <= self.budget:
+            start -= 1
+            total += self.count(self.history[start])
+        while start < len(self.history) and isinstance(self.history[start], ToolMessage):
+            start += 1
+        return [self.system, *self.history[start:]]
 
 
-def points_also_mid_exchange(history, keep_last, trigger):
-    points, asked, start = [], 0, 0
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        if i + 1 - start > trigger:
-            cut = i + 1 - keep_last
-            while cut > start and isinstance(history[cut], ToolMessage):
-                cut -= 1
-            if cut > start:
-                points.append(asked)
-                start = cut
-    return points
+class DropsThePromptWhenTight(TokenWindow):
+    def messages(self):
+        kept = super().messages()
+        return kept if len(kept) > 1 else []
 
 
-def points_even_with_nothing_older(history, keep_last, trigger):
-    points, asked, start = [], 0, 0
-    for i, message in enumerate(history):
-        asked += isinstance(message, UserMessage)
-        waiting = isinstance(message, AssistantMessage) and bool(message.tool_calls)
-        if i + 1 - start > trigger and not waiting:
-            cut = i + 1 - keep_last
-            while cut > start and isinstance(history[cut], ToolMessage):
-                cut -= 1
-            points.append(asked)
-            start = cut
-    return points
+class SkipsWhatDoesNotFit(TokenWindow):
+    """Goes on past a message too big for the budget: not a slice of the most recent messages."""
+
+    def messages(self):
+        kept, total = [], 0
+        for message in reversed(self.history):
+            if total + self.count(message) <= self.budget:
+                kept.insert(0, message)
+                total += self.count(message)
+        while kept and isinstance(kept[0], ToolMessage):
+            kept.pop(0)
+        return [self.system, *kept]
 
 
-def points_by_running_summarise(history, keep_last, trigger):
-    from mingraph_lite import ScriptedLLM, Summarise
+class WrapsKeepAll(TokenWindow):
+    def __init__(self, system_prompt, budget, count):
+        from mingraph_lite import KeepAll
 
-    condense = ScriptedLLM([lambda messages, tools: "condensed"] * 99)
-    memory, points, asked = Summarise("", condense, keep_last=keep_last, trigger=trigger), [], 0
-    for message in history:
-        asked += isinstance(message, UserMessage)
-        before = len(memory.summary_responses)
-        memory.add(message)
-        points += [asked] * (len(memory.summary_responses) - before)
-    return points
-
+        super().__init__(system_prompt, budget, count)
+        self.inner = KeepAll(system_prompt)
 
 # 10.2 ---------------------------------------------------------------- how wide must the window be?
 def smallest_n(history):
@@ -171,6 +202,11 @@ def smallest_n_to_the_first_question(history):
 def smallest_n_counting_the_answer(history):
     first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
     return len(history) - first
+
+
+def smallest_n_counting_the_asking_reply(history):
+    first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
+    return len(history) - 1 - (first - 1)  # from the reply that asked, to the last message the last call reads
 
 
 def smallest_n_without_moving_back(history):
@@ -205,13 +241,14 @@ def smallest_n_by_trying_a_hidden_window(history):
             return n
 
 
-SOLUTIONS = {"10.1": SafeWindow, "10.2": smallest_n, "10.3": summary_points,
+SOLUTIONS = {"10.1": SafeWindow, "10.2": smallest_n, "10.3": TokenWindow,
              "10.Q2": 8, "10.Q4": "keep_last=2", "10.Q5": "ReplayMismatch"}
 
 QUESTIONS = {
     "10.Q1": "Nothing: the model keeps no state between calls, so without the folder question 2 arrives with no "
-             "question 1 behind it, and 'And in Tokyo?' has no meaning. The folder is read out in the agent's loop, "
-             "each model call gets memory.messages() (in run_conversation, through Agent.run).",
+             "question 1 behind it, and 'And in Tokyo?' has no meaning. The folder is read out in the agent's loop: "
+             "the line printed under run_conversation's body, run.llm.generate(run.memory.messages(), run.tools), "
+             "in mingraph_lite/agents.py, once per model call.",
     "10.Q2": "8. The 7th message from the end is an answer slip, so the start moves back one, to the assistant "
              "message that asked for it: the window is one larger than n.",
     "10.Q3": "The slice history[-n:]: it starts wherever n lands, also on an answer slip whose assistant message is "
@@ -284,21 +321,23 @@ WRONG = {
              (BuildsLastNEachRead, "LastN.messages() ran"), (BuildsLastNWithoutThePrompt, "LastN.messages() ran"),
              (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
+             (NegativeStart, "fewer messages than n"), (BacksOneStep, "not just one step"),
              (ForgetsTheSystemPrompt, "start with the system prompt")],
     "10.2": [(smallest_n_to_the_first_question, "reaches back to the first question"),
-             (smallest_n_counting_the_answer, "counts the final answer too"),
+             (smallest_n_counting_the_answer, "counts the final answer"),
+             (smallest_n_counting_the_asking_reply, "counts the reply that asked for the first slip"),
              (smallest_n_without_moving_back, "moves back to that reply"),
              (smallest_n_one_short, "no longer reads the first answer slip"),
              (smallest_n_by_trying, "tries the package's windows"),
              (smallest_n_by_trying_a_hidden_window, "a package memory is choosing for you"), (39, "the function itself")],
-    "10.3": [(points_at_trigger_or_more, "MORE than trigger"), (points_by_the_given_walk_without_moving_back, "the cut moves back"),
-             (points_without_moving_back, "the cut moves back"),
-             (points_also_mid_exchange, "never condenses right after a reply that asks for tools"),
-             (points_by_the_core_only, "never condenses right after a reply that asks for tools"),
-             (points_even_with_nothing_older, "nothing older is left to condense"),
-             (points_by_running_summarise, "doing the counting"), ([4, 6, 8, 11], "the function itself")],
+    "10.3": [(UnderStrictly, "EQUALS the budget fits"), (MovesBackLikeTenOne, "moved its start BACK"),
+             (KeepsOrphanSlips, "starts on an answer slip"), (CountsWords, "with the count you are given"),
+             (DropsThePromptWhenTight, "must start with the system prompt"),
+             (CountsThePrompt, "counts the system prompt"),
+             (SkipsWhatDoesNotFit, "not the most recent messages in order"),
+             (WrapsKeepAll, "one of the package's memories"), (TokenWindow(None, 3, len), "the class itself")],
     "10.Q2": [(7, "start the window on an answer slip"), (4, "walk the folder's last messages back")],
-    "10.Q4": [("keep_last=4", "leaves more messages to be read word for word"), ("same", "a tie would need those two differences to cancel"),
+    "10.Q4": [("keep_last=4", "keep_last=2 even needs fewer summariser runs (5 against 6"), ("same", "a tie would need those two differences to cancel"),
               ("cheaper", "answer with one of")],
     "10.Q5": [("finish", "some question's folder differs"), ("crash", 'answer "finish" or "ReplayMismatch"')],
 }

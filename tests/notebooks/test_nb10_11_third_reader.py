@@ -45,17 +45,6 @@ def test_summarise_condensing_mid_turn_keeps_the_waiting_call_with_its_answers()
     assert condensed_while_waiting  # it did condense with calls still waiting, so the case was exercised
 
 
-def test_09_states_the_cut_moving_back_not_a_quiet_moment():
-    text = (NOTEBOOKS / "10_memory_and_cost.py").read_text(encoding="utf-8")
-    from lessons.exercises.nb10_summary import SLIPS
-
-    # 10.3's spec states the two exceptions briefly; the hints name each one missed
-    assert "never while slips wait" not in text
-    assert any("moves back past answer slips" in why for _, why in SLIPS)
-    # 10.3 gives the walk (trigger, the wait after a reply asking for tools) and asks only for the cut
-    assert "not a reply asking for tools" in text and "never an answer slip without the reply that asked" in text
-
-
 def test_summarise_on_the_notebooks_conversation_condenses_mid_turn_and_keeps_every_exchange_whole():
     """What notebook 10's WatchedSummarise cell showed, now here: a condensation may leave a call waiting, never an
     answer slip without its call."""

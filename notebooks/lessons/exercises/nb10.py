@@ -1,5 +1,5 @@
 """Notebook 10's checks: a window that keeps tool exchanges whole (10.1), how wide a window must be (10.2), and the
-checked questions. 10.3 (when ``Summarise`` condenses) is in ``nb10_summary.py``.
+checked questions. 10.3 (a window trimmed by a token budget) is in ``nb10_budget.py``.
 
 Both exercises are run on histories the notebook never shows (other tools, one to three slips per reply, every
 window size, other question lists); the questions are checked against a fresh run of the conversation.
@@ -65,6 +65,15 @@ def _whole_exchanges(kept: list[Message], history: list[Message], n: int) -> Non
     asked_all, answered_all = _ids(history)
     asked, answered = _ids(kept)
     orphans = sorted(answered - asked)
+    if orphans and len(history) < n:
+        raise Hint(f"with n={n} and only {len(history)} messages so far, the window keeps the answer slip for "
+                   f"[{orphans[0]}] without the assistant message that asked for it: with fewer messages than n, "
+                   "keep them all (a start below 0 counts from the end in Python, so clamp it at 0)")
+    cut = len(history) - len(kept)
+    if orphans and kept and 0 < cut < len(history) - n and isinstance(kept[0], ToolMessage):  # moved back, too little
+        raise Hint(f"with n={n}, your start stops on another answer slip of the same reply ([{orphans[0]}] is "
+                   "kept without its request): one reply can ask for two or three tools, so keep moving the start "
+                   "back WHILE it sits on an answer slip, not just one step")
     if orphans:
         raise Hint(f"with n={n}, on a history you have not seen, the window keeps the answer slip for "
                    f"[{orphans[0]}] but not the assistant message that asked for it: move the start back to it")
@@ -203,9 +212,10 @@ def _smallest_hint(name: str, got: int, truth: int, history: list[Message]) -> H
     if got == len(history) - 1:
         return Hint(f"on {name} your n={got} reaches back to the first question; the first answer slip comes "
                     "after it, so a smaller window still reads it")
-    if got == len(history) - first:
-        return Hint(f"on {name} your n={got} counts the final answer too, which is added after the last model "
-                    "call: a smaller window works")
+    if got == len(history) - first:  # counting the final answer and counting the asking reply give this same n
+        return Hint(f"on {name} your n={got} is one too many. Either it counts the final answer, which is added "
+                    "after the last model call, or it counts the reply that asked for the first slip, which a "
+                    "window starting on that slip reaches by moving back by itself: count neither")
     if got > truth:
         return Hint(f"on {name} your n={got} works, but {truth} works too: a window whose start lands on a later "
                     "answer slip of the same reply moves back to that reply, so it still reads the first slip")
@@ -289,10 +299,13 @@ def keep_fewer(answer: Any) -> str:
                    "after the first condensation reads a different folder, and the summariser runs a different "
                    "number of times; a tie would need those two differences to cancel exactly")
     if answer != truth:
+        runs2, runs4 = len(two_run.summary_calls), len(four_run.summary_calls)
+        fewer = ("fewer" if runs2 < runs4 else "more" if runs2 > runs4 else "as many")
         raise Hint("the run says otherwise: keep_last=4 leaves more messages to be read word for word on every agent "
-                   "call, and over the eleven questions that costs more than the extra summariser runs keep_last=2 "
-                   "needs" if truth == choices[0] else "the run says otherwise: weigh what every agent call reads "
-                   "word for word against how often the summariser runs")
+                   f"call, and keep_last=2 even needs {fewer} summariser runs ({runs2} against {runs4}, "
+                   f"{two_run.summary_tokens} summary tokens against {four_run.summary_tokens}): each condensation "
+                   "takes more at once" if truth == choices[0] else "the run says otherwise: weigh what every agent "
+                   "call reads word for word against how often the summariser runs")
     return (f"right on the bill: {two} tokens against {four}. Now the answers: under keep_last=2, question(s) "
             f"{lost} got \"I can't see your question any more\": the summariser condensed the question away while "
             f"its tools were still being called (keep_last=4 lost {_lost(four_run) or 'none'}). Cheaper, and worse")
