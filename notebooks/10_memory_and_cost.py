@@ -11,7 +11,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 83 minutes (estimated from length and exercises).
+# **Time:** about 82 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -24,7 +24,7 @@ from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
 from lessons.conversation import (QUESTIONS, REAL_STRATEGIES, compare_on_active_model, conversation_llm,
                                   describe_recording, first_summary_numbers, real_trace, replay_conversation,
-                                  run_conversation, show_folder, summariser_llm)
+                                  run_conversation, show_folder, show_where_the_folder_is_read, summariser_llm)
 from lessons.exercises import check
 from lessons.predict import reveal
 
@@ -74,16 +74,7 @@ guess_last_read = ...  # your guess: a whole number of words
 # every question asked in turn. The folder is read out inside the agent's loop, one line per model call:
 
 # %%
-import inspect
-import textwrap
-
-import mingraph_lite.agents
-
-core = textwrap.dedent(inspect.getsource(run_conversation).split('"""')[-1].strip("\n")).rstrip()  # body, no docstring
-reads_folder = [line.strip() for line in inspect.getsource(mingraph_lite.agents).splitlines()
-                if "generate(run.memory.messages()" in line]
-print(core, "\n\nand in the agent's loop (mingraph_lite/agents.py), at every model call:\n   ", *reads_folder)
-assert len(core.splitlines()) <= 6 and len(reads_folder) == 1
+show_where_the_folder_is_read()  # run_conversation's body, and the agent's line that reads the folder
 
 # %%
 keep = run_conversation(KeepAll(SYSTEM_PROMPT))

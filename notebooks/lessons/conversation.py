@@ -9,14 +9,17 @@ counts follow a stated rule (``word_count``: one token per whitespace-separated 
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import textwrap
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import mingraph_lite.agents
 from mingraph_lite.agents import Agent
 from mingraph_lite.errors import StepLimitReached
 from mingraph_lite.llms.base import LLM, LLMResponse
@@ -328,3 +331,16 @@ def first_summary_numbers() -> tuple[set[str], set[str]]:
     """The numbers summarise-2-4's first summary states, and the numbers any recorded tool returned."""
     returned = {e["content"] for e in read_trace(real_trace("summarise-2-4")) if e["event"] == "tool_return"}
     return set(re.findall(r"\d+", real_trace_summaries("summarise-2-4")[0])), returned
+
+
+def where_the_folder_is_read() -> tuple[str, list[str]]:
+    """``run_conversation``'s body (no docstring) and the line of the agent's loop that reads the folder."""
+    core = textwrap.dedent(inspect.getsource(run_conversation).split('"""')[-1].strip("\n")).rstrip()
+    reads = [line.strip() for line in inspect.getsource(mingraph_lite.agents).splitlines()
+             if "generate(run.memory.messages()" in line]
+    return core, reads
+
+
+def show_where_the_folder_is_read() -> None:
+    core, reads = where_the_folder_is_read()
+    print(core, "\n\nand in the agent's loop (mingraph_lite/agents.py), at every model call:\n   ", *reads)

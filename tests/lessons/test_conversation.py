@@ -157,3 +157,11 @@ def test_the_live_comparison_runs_each_memory_on_a_fresh_model_of_the_spec(monke
     assert [line.split()[0] for line in lines] == ["KeepAll", "LastN(8)", "Summarise(4,"]
     assert "calls=19 " in lines[0] and "Paris" in lines[0] and "London" in lines[1]
     assert len(made) == 4  # one agent model per memory, and Summarise's own summariser
+
+
+def test_the_folder_is_read_in_one_line_of_the_agents_loop_and_run_conversation_is_short():
+    from lessons.conversation import where_the_folder_is_read
+
+    core, reads = where_the_folder_is_read()
+    assert len(core.splitlines()) <= 6 and "Agent(" in core
+    assert len(reads) == 1 and "run.llm.generate(run.memory.messages(), run.tools)" in reads[0]
