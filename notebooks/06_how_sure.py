@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 82 minutes (estimated from length and exercises).
+# **Time:** about 83 minutes (estimated from length and exercises).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is
@@ -107,7 +107,8 @@ check("06.2", runs_needed)
 # %% [markdown]
 # ## The re-run: scripted offline, real with a live model
 #
-# Run offline by **scripted** managers modelled on the reported figures (they sample: not always 6 of 8),
+# The cell below re-runs it offline with **scripted** stand-ins modelled on the reported figures (they sample:
+# not always 6 of 8),
 # beside the 32 **recorded** real runs of SmolLM2-135M and Gemma 3 270M; a live model's spec in place of `None`
 # (e.g. `"ollama:qwen3:0.6b"`) runs it for real. Each row splits its runs into notebook 05's five
 # first-wrong-line cases, each count with its 95% interval:
@@ -123,8 +124,8 @@ print(unit.table())
 # and read 18 as °F only in the reply (wrong final reasoning). The script
 # plays the other 2 as runs that keep asking until the step limit; seed 5 drew none. The `"18°C"` row's one
 # wrong slip plays the article's run that skipped `get_weather` and made up 10°C and 5°C: converting numbers no
-# tool returned is a slip. The real models got none right. The plot: bars are shares of right runs, whiskers
-# intervals.
+# tool returned is a slip. The real models got none right. The plot: one panel per outcome; dots are shares of
+# runs, bars their 95% intervals.
 
 # %%
 unit.figure("unit: bare 18 vs 18°C (scripted re-run beside two real models)")

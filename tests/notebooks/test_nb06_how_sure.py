@@ -230,3 +230,10 @@ def test_the_18_celsius_rows_wrong_slip_is_the_made_up_run():
     eighteen = [r for r in runs if r.variant == "18"]
     assert len(eighteen) == 8
     assert all(r.outcome == "wrong final reasoning" and r.celsius_as_fahrenheit for r in eighteen)
+
+
+def test_q6_reads_a_share_as_the_percentage_it_stands_for():
+    from lessons.exercises import verdict
+
+    assert verdict("06.Q6", 0.93).passed and verdict("06.Q6", 93).passed
+    assert not verdict("06.Q6", 0.95).passed  # 95%: the target, not this interval's coverage at 8 runs

@@ -214,8 +214,8 @@ def check_runs_needed(runs_needed: Callable[[float, float], int]) -> str:
         if got != want:
             at = _width(share, got) if got >= 1 else float("nan")
             if got == _runs_needed(width, share, int):
-                raise Hint(f"runs_needed({width}, {share}) returned {got}, which {want} would be with k = int(share "
-                           "* n): int rounds down, and the exercise takes k = round(share * n)")
+                raise Hint(f"runs_needed({width}, {share}) returned {got}: that is the answer with k = int(share * "
+                           f"n), and int rounds down; with k = round(share * n), as the exercise takes it, it is {want}")
             if got < want:
                 wald = ": measure the width of the score interval, not of k/n ± 1.96·√(k/n(1−k/n)/n)" \
                     if got >= 1 and _wald_width(share, got) < width else ": measure it with your 06.1 interval"

@@ -112,6 +112,7 @@ def check_coverage(answer: Any) -> str:
         said = float(answer)
     except (TypeError, ValueError):
         raise Hint("answer with a number: the percentage you predict, e.g. 50") from None
+    said = 100 * said if 0 < said <= 1 else said  # a share (0.93) is read as the percentage it stands for
     ran = 100 * coverage(0.5, 8)
     if abs(said - ran) > 1.5 and said >= 95:
         raise Hint(f"you said {said:g}%: 95% is the target, but at 8 runs the count can only be 0, 1, ..., 8, so "
@@ -120,5 +121,5 @@ def check_coverage(answer: Any) -> str:
     if abs(said - ran) > 1.5:
         raise Hint(f"you said {said:g}%: a 95% interval is built to contain the true share in about 95 of 100 "
                    "experiments, whatever share one experiment happens to show; run coverage(0.5, 8) and look")
-    return (f"right: {ran:.1f}% of 2,000 experiments (at 8 runs the count moves in steps, so 'about 95%' is as "
-            "close as it gets)")
+    return (f"right: {ran:.1f}% of 2,000 experiments: this interval's coverage at 8 runs (the count moves in steps, "
+            "so it lands near 95%, not on it)")
