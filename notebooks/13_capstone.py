@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Annotated, TypedDict
 
 from mingraph_lite import ReplayLLM, ScriptedLLM, UserMessage, read_trace  # noqa: F401 (13.3)
-from mingraph_lite import SystemMessage, ToolMessage  # noqa: F401 (your agent in 13.1 needs them)
+from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage  # noqa: F401 (for 13.1 and 13.2)
 from mingraph_lite.graph import END, START, StateGraph  # noqa: F401 (your graph in 13.1 needs them)
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, price_manager, price_tools
 from lessons.exercises import check
@@ -218,7 +218,8 @@ assert "message:\n<your answer>" in local_prompt([], price_tools().tools)  # the
 #
 # The check replays SmolLM2's run through your agent and counts its model calls and `ToolCall`s, then runs it on
 # scripted models the notebook never shows, and on Gemma's replay. If your 13.1 is not done yet, subclass the
-# notebook's own version: `class StopRepeats(reference("13.1")):`.
+# notebook's own version: `class StopRepeats(reference("13.1")):`. Its `model(state)` returns the node's update
+# (a dict you can read and change before returning it).
 
 # %%
 class StopRepeats(PriceAgent):
