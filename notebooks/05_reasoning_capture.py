@@ -275,7 +275,7 @@ row, TRACE_10 = show_run_10_input()  # the run's settings and the folder it read
 my_case_and_line = ...  # (case, line), as in 05.2
 
 # %% [markdown]
-# The replay's folder must start as the recording's: the prompt, the worked example, then the question.
+# Build the folder as the recording had it: the prompt, the worked example, then the question.
 
 # %%
 from mingraph_lite.course.definition import load
