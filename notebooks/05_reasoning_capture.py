@@ -1,11 +1,13 @@
 # %% [markdown]
 # # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
-# *Reasoning capture* keeps the thinking a model reports beside its reply: our adapters copy it into `LLMResponse.reasoning` (the text)
-# and `reasoning_tokens` (the count), never sent back. Neither recorded model (SmolLM2-135M, Gemma 3 270M) has a
-# thinking mode, and no thinking model can be installed on this offline machine, so **the real thinking here is
-# one trace line of a qwen3.5:0.8b run that the article printed** (see Sources); **the rest is scripted** (labelled).
-# The last cell runs a real thinking model where one is installed.
+# A thinking model returns two things: its **reply**, which goes into the conversation, and its **thinking**,
+# the working it wrote before replying. This notebook shows where each one goes, then reads traces for the first
+# wrong line.
+#
+# *Reasoning capture* keeps the thinking beside the reply: our adapters copy it into `LLMResponse.reasoning` (the
+# text) and `reasoning_tokens` (the count), never sent back. The last cell runs a real thinking model where one is
+# installed.
 #
 # **By the end of this notebook you will be able to**
 #
@@ -14,11 +16,13 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 74 minutes (estimated from length and exercises).
+# **Time:** about 75 minutes (estimated from length and exercises).
 #
-# **Sources.** The story, the four cases and the reported figures come from the article *The State and
-# Observer Patterns in a Python Agent Loop* (our copy does not name its author); its figures are quoted as
-# theirs.
+# **Sources.** Neither recorded model (SmolLM2-135M, Gemma 3 270M) has a thinking mode, and no thinking model can
+# be installed on this offline machine, so **the real thinking here is one trace line of a qwen3.5:0.8b run that the
+# article printed**; **the rest is scripted** (labelled). The story, the four cases and the reported figures come
+# from the article *The State and Observer Patterns in a Python Agent Loop* (our copy does not name its author);
+# its figures are quoted as theirs.
 
 # %%
 # %matplotlib inline
@@ -65,7 +69,9 @@ for field, value in article_line.items():
 # - **The count is missing, not zero.** Ollama returns thinking text and no thinking count: `reasoning_tokens` is
 #   `None`. That the 80 output tokens include the thinking is **a guess**, from the article's probe of qwen3.5:2b
 #   (**434** output tokens with thinking on, **4** off; reported, not run here).
-# - **OpenAI is the mirror image:** a count (`reasoning_tokens`) and no text.
+# - **OpenAI Chat Completions is the mirror image:** a count (`reasoning_tokens`) and no text (its Responses API
+#   can return a summary of the thinking: OpenAI's cookbook *Better performance from reasoning models using the
+#   Responses API*).
 
 # %% [markdown]
 # What providers report and want back:
@@ -177,7 +183,7 @@ check("05.2", case_and_line)
 
 # %% [markdown]
 # `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules. Its case 3 also catches
-# Celsius written as °F (`celsius_as_fahrenheit`), so 05.1 need not. On the re-enactment:
+# Celsius written as °F (`celsius_as_fahrenheit`). On the re-enactment:
 
 # %%
 from mingraph_lite.course.classify import classify
@@ -269,7 +275,7 @@ row, TRACE_10 = show_run_10_input()  # the run's settings and the folder it read
 my_case_and_line = ...  # (case, line), as in 05.2
 
 # %% [markdown]
-# The replay's folder must start as the recording's: the prompt, the worked example, then the question.
+# Build the folder as the recording had it: the prompt, the worked example, then the question.
 
 # %%
 from mingraph_lite.course.definition import load

@@ -63,6 +63,20 @@ def shared_memory(runs):
     return counts
 
 
+def shared_memory_by_step(runs):
+    """Wrong: compares by step, but keeps one list of (step, number) for all runs, so run B borrows run A's lookup."""
+    counts, returned = {}, []
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                returned += [(e["step"], float(n)) for n in NUMBER.findall(e["content"])]
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and not any(
+                    step < e["step"] and n == celsius_of(e) for step, n in returned):
+                counts[variant] += 1
+    return counts
+
+
 def skips_text_arguments(runs):
     """Wrong: leaves out slips whose arguments stayed text (02.3 counts them as made up)."""
     return made_up_counts([(v, [e for e in events if isinstance(e.get("arguments", {}), dict)]) for v, events in runs])
@@ -253,7 +267,8 @@ def via_classify_thinking(events):
 SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_counts,
              "05.Q2": "same", "05.Q3": "right", "05.Q4": "refused"}
 WRONG = {
-    "05.3": [(shared_memory, "each run starts with nothing looked up"), (skips_text_arguments, "as in 02.3"),
+    "05.3": [(shared_memory, "each run starts with nothing looked up"),
+             (shared_memory_by_step, "whatever the step"), (skips_text_arguments, "as in 02.3"),
              (text_value_made_up, 'float("18") is 18'),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),

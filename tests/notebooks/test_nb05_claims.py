@@ -214,3 +214,31 @@ def test_the_lessons_printers_show_the_four_cases_and_gate_their_answers(capsys)
     reveal_thought_but_unused(([], [13]), events)
     right = capsys.readouterr().out
     assert "Lines 1 to 8 are right" in right and "four of Gemma's" in right and "line 13 for Paris" in right
+
+
+def test_the_two_predictions_give_a_targeted_hint_and_take_tuples(capsys):
+    """Run #10: a 'never finished' guess is told the finish line; a right answer written as tuples counts."""
+    from lessons.exercises.nb05 import recorded, reveal_run_10, show_run_10_input
+    from lessons.exercises.nb05_thinking import reveal_thought_but_unused
+    from mingraph_lite.course.scripts import wrong_tokyo_manager
+
+    row, _ = show_run_10_input()
+    _, _, gemma = _replay_gemma_run_10()
+    end = len(gemma) - [e["event"] for e in gemma][::-1].index("finish")
+    capsys.readouterr()
+    reveal_run_10((4, 10), gemma, row)
+    assert f"it finished: line {end} is its finish line ('answered')" in capsys.readouterr().out
+    reveal_run_10((3, end), gemma, row)
+    assert "case 3's wrong line is the final reply itself" in capsys.readouterr().out
+    reveal_thought_but_unused(([1], [13]), recorded(wrong_tokyo_manager()))
+    assert "nothing unused there" in capsys.readouterr().out
+    reveal_thought_but_unused(((), (13,)), recorded(wrong_tokyo_manager()))
+    assert "line 13 for Paris" in capsys.readouterr().out
+
+
+def test_the_notebook_never_names_the_05_2_trace_path():
+    """05.2's stored run is reachable only through a private name the notebook does not import."""
+    from lessons.exercises import nb05
+
+    source = (Path(__file__).resolve().parents[2] / "notebooks" / "05_reasoning_capture.py").read_text()
+    assert not hasattr(nb05, "SCRIPTED_05_2") and "SCRIPTED_05_2" not in source

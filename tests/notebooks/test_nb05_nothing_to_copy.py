@@ -94,7 +94,7 @@ def test_05_2_stored_run_is_the_scripted_managers_run():
     from lessons.exercises import nb05
 
     assert nb05._reconvert_run() == recorded(_reconvert_manager())
-    assert nb05.SCRIPTED_05_2.name.startswith("scripted-")
+    assert nb05._SCRIPTED_05_2.name.startswith("scripted-")
 
 
 def test_the_simpler_flag_prediction_comes_before_its_answer():

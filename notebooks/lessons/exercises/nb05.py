@@ -21,7 +21,6 @@ from mingraph_lite.course.scripts import (QUESTION, SYSTEM_PROMPT, four_round_ma
                                           wrong_tokyo_manager)
 from mingraph_lite.course.weather import lookup, to_fahrenheit, weather_registry
 from mingraph_lite.tools import ToolRegistry
-from ..predict import reveal
 from ..trace_lines import brief, print_trace
 from . import Hint, exercise
 from .package_guard import calls_package
@@ -32,11 +31,11 @@ EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 
 # 05.2's run, recorded once from a scripted manager (converts Paris's 18, then its own 64 again, then Tokyo's
 # 24): stored, so the manager that made it is not in a module the notebook imports (the test rebuilds it).
-SCRIPTED_05_2 = Path(__file__).resolve().parents[1] / "data" / "scripted-05_2-converts-its-own-64.jsonl"
+_SCRIPTED_05_2 = Path(__file__).resolve().parents[1] / "data" / "scripted-05_2-converts-its-own-64.jsonl"
 
 
 def _reconvert_run() -> list[dict[str, Any]]:
-    return list(read_trace(SCRIPTED_05_2))
+    return list(read_trace(_SCRIPTED_05_2))
 
 
 def made_up_manager() -> ScriptedLLM:
@@ -129,32 +128,7 @@ def show_one_run_per_case() -> list[Any]:
     return verdicts
 
 
-def show_run_10_input() -> tuple[Any, Path]:
-    """Print Gemma's finish-right run #10's settings and the folder it read; return its results row and trace."""
-    from mingraph_lite.course.results_folder import read_results
-    from ..trace_lines import print_folder
-
-    finish = EXPERIMENTS / "finish-right" / "gemma3-270m"
-    row = next(r for r in read_results(finish) if r.variant == "worked example" and r.index == 10)
-    print(f"variant {row.variant!r}, run #{row.index}, seed {row.seed}, temperature {row.temperature}")
-    print_folder(read_trace(finish / row.trace)[0]["messages"])
-    return row, finish / row.trace
-
-
-def reveal_run_10(guess: Any, events: list[dict[str, Any]], row: Any) -> None:
-    """The gated reveal of Gemma run #10's (case, line), then its verdict and what it means, printed only once the
-    guess is right (in the notebook's code it would give the answer away)."""
-    verdict = classify(events)
-    reveal(guess, (verdict.case, verdict.line), "(case, line)", gated=True,
-           hint="check each line against the rules above: slips, answer slips, then the final reply's numbers")
-    if guess != (verdict.case, verdict.line):
-        return
-    print(f"--> {verdict.outcome}: {verdict.why}; results.csv said case {row.case}, line {row.line}; "
-          f"Celsius written as °F: {verdict.celsius_as_fahrenheit}")
-    print("Lines 1 to 8 are right (both lookups, both answer slips); no to_fahrenheit slip; the final reply writes "
-          "Celsius as °F, which case 3 catches. One run of a tiny sampled model shows what it wrote, not why.")
-    print("No finish-right run is right; the only ones whose first wrong line is the final reply are four of Gemma's, "
-          "all with the worked example in the folder (tests/notebooks/test_nb05_claims.py).")
+from .nb05_run10 import reveal_run_10, show_run_10_input  # noqa: F401  (the notebook imports them here)
 
 
 # --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
@@ -234,6 +208,11 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
                                                           ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
              "each run starts with nothing looked up: the numbers of one run do not carry into the next"),
+            ("run A looks up Paris (18) and converts it; run B looks up only Tokyo, then converts 18 in step 2",
+             [("A", recorded(ScriptedLLM([[_LOOKUPS[0]], [("to_fahrenheit", {"celsius": 18})], "Paris: 64°F"]))),
+              ("B", recorded(ScriptedLLM([[_LOOKUPS[1]], [("to_fahrenheit", {"celsius": 18})], "Tokyo: 64°F"])))],
+             "each run starts with nothing looked up, whatever the step: run A's 18 came back in run A, so run B, "
+             "which never looked up Paris, made its 18 up; reset the numbers for every run"),
             ("a run that converts 18 in the same reply as the lookup that returns it",
              [("A", recorded(ScriptedLLM([[_LOOKUPS[0], _LOOKUPS[1], ("to_fahrenheit", {"celsius": 18})],
                                           [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"],
@@ -352,8 +331,9 @@ def check_unit_on_script(answer: Any) -> str:
     bare, unit = classify(recorded(wrong_tokyo_manager())), classify(recorded(wrong_tokyo_manager(), True))
     truth = "same" if (bare.outcome, bare.line) == (unit.outcome, unit.line) else "different"
     if _choice(answer, ("same", "different")) != truth:
-        raise Hint("run wrong_tokyo_manager with weather_registry(True) and classify it: the script reads the "
-                   "answer slips, but only their number (number('18°C') is 18), and its logic ignores the unit")
+        raise Hint("weather_registry(True) is the same tools with get_weather answering '18°C' instead of '18': "
+                   "run wrong_tokyo_manager with it and classify the run; the script reads the answer slips, but "
+                   "only their number (number('18°C') is 18), and its logic ignores the unit")
     return (f"right: {truth} verdict ({unit.outcome} at line {unit.line}); the script reads only the number on each "
             "answer slip and ignores the unit; a real model might not")
 

@@ -157,12 +157,23 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
     return f"right on {len(traps) - 1} scripted traces, each with its own trap, and on the article's real line"
 
 
+def _unused_hint(guess: Any, simple: tuple[list[int], list[int]]) -> str:
+    """A hint for each half of the guess that is wrong, or the general one."""
+    if not (isinstance(guess, tuple) and len(guess) == 2):
+        return "answer (lines on the article, lines on the re-enactment), two lists, for example ([1], [])"
+    if guess[0] != simple[0]:
+        return ("the article's thinking names 18 and 24, and its reply uses both: nothing unused there"
+                if not simple[0] else "list the article's thinking numbers, then its reply's")
+    return "list each re-enactment reply's thinking numbers, then the numbers its text and tool calls use"
+
+
 def reveal_thought_but_unused(guess: Any, events: list[dict[str, Any]]) -> None:
     """The gated reveal of what thought_but_unused flags on the article's line and on ``events``, then why, printed
     only once the guess is right: read in the notebook's code, it would give the answer away."""
     simple = (thought_but_unused([ARTICLE_LINE]), thought_but_unused(events))
-    reveal(guess, simple, "(article, re-enactment)", gated=True,
-           hint="list each reply's thinking numbers and its reply's")
+    if isinstance(guess, (tuple, list)) and all(isinstance(g, (tuple, list)) for g in guess):
+        guess = tuple(list(g) for g in guess)  # ((), (13,)) says the same as ([], [13])
+    reveal(guess, simple, "(article, re-enactment)", gated=True, hint=_unused_hint(guess, simple))
     if guess != simple:
         return
     print("Silent on the article (its reply uses 18 and 24 both); line 13 for Paris's 18, rightly given as 64°F, "
