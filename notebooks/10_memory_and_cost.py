@@ -11,7 +11,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 82 minutes (estimated from length and exercises).
+# **Time:** about 81 minutes (estimated from length and exercises).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -23,7 +23,7 @@ from mingraph_lite import AssistantMessage, KeepAll, LastN, Summarise, SystemMes
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
 from lessons.conversation import (QUESTIONS, REAL_STRATEGIES, compare_on_active_model, conversation_llm,
-                                  describe_recording, first_summary_numbers, real_trace, replay_conversation,
+                                  describe_recording, first_summary, first_summary_numbers, real_trace, replay_conversation,
                                   run_conversation, show_folder, show_where_the_folder_is_read, summariser_llm)
 from lessons.exercises import check
 from lessons.predict import reveal
@@ -83,12 +83,10 @@ for q, answer in enumerate(keep.answers, 1):
 reads = [tokens_in for _, tokens_in, _ in keep.agent_calls]
 print("\nwords each call read:", reads, "\nall", len(reads), "calls read", sum(reads))
 reveal(guess_last_read, reads[-1], "words the last call read")
-assert all(b - a >= 4 for a, b in zip(reads, reads[1:])) and reads[-1] > 6 * reads[0]  # each call reads more
-assert all(sum(reads[:k]) >= 24 * k + 2 * k * (k - 1) for k in range(1, len(reads) + 1))  # the bound above
 
 # %% [markdown]
 # Every answer is right, and every call reads more than the one before: the last call reads more than six times what the
-# first read. Each call reads at least 4 words more than the one before (the asserts check it), so the total of the
+# first read. Each call reads at least 4 words more than the one before, so the total of the
 # first *k* calls is at least 24k + 2k(k-1): it grows with the square of the number of calls.
 #
 # ### The first fix everyone writes, and why it breaks
@@ -109,8 +107,12 @@ show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversa
 
 # %% [markdown]
 # The window starts with an answer slip whose request is no longer in the folder: an answer to a question nobody
-# asked, its call id pointing at nothing. A model would read "75" with no idea what it measures. The reverse is just
-# as bad: an assistant message that asked for tools, kept without the answers, is a question left hanging.
+# asked, its call id pointing at nothing. A model would read "75" with no idea what it measures, and the big providers
+# do not even let it try: OpenAI rejects the request with HTTP 400 ("Messages with role 'tool' must be a response to a
+# preceding message with 'tool_calls'") and Anthropic with "Each `tool_result` block must have a corresponding
+# `tool_use` block in the previous message" (both errors as quoted in public bug reports, e.g. the GitHub issues
+# FoundationAgents/OpenManus#744 and openai/openai-agents-python#1797). The reverse is just as bad: an assistant message
+# that asked for tools, kept without the answers, is a question left hanging.
 #
 # ### Exercise 10.1: a memory strategy that never separates a tool call from its answers
 #
@@ -120,8 +122,6 @@ show_folder(naive_last_n(after_four, 3))  # one message a line (lessons/conversa
 # slip (`ToolMessage`) is kept without the assistant message that asked for it** (the window ends at the latest
 # message, so only its start can cut an exchange). Keep as few messages as that allows. The check feeds your strategy
 # conversations this notebook never shows, one message at a time, for every `n`, and checks what it reads after each.
-#
-# The check refuses a window that hands the cut to the package (`LastN`, `memory.safe_start`): that source is the answer.
 
 # %%
 class SafeWindow:
@@ -185,17 +185,12 @@ for name, run in runs.items():
     print(f"{name:<16}{len(run.agent_calls):>6}{run.agent_tokens:>14}{len(run.summary_calls):>15}"
           f"{run.summary_tokens:>16}{run.total_tokens:>7}  {run.answers[-1]} ({mark})")
 print("\nthe summary after the last question:", memories["Summarise(4, 8)"].summary, "\n")
-written = sum(tokens_out for _, _, tokens_out in runs["KeepAll"].agent_calls)
-assert runs["KeepAll"].agent_tokens == sum(reads) + written  # the column counts tokens read plus tokens written
 reveal(guess_cheapest, min(runs, key=lambda name: runs[name].total_tokens), "cheapest in total")
 reveal(guess_right, {name for name, run in runs.items() if run.remembers_first_city}, "right about the first city")
-assert not runs["LastN(8)"].remembers_first_city and len(runs["LastN(8)"].agent_calls) == 22
-assert len(runs["Summarise(4, 8)"].summary_calls) == 6  # "its six summariser calls" below
-assert runs["Summarise(4, 8)"].agent_tokens < runs["KeepAll"].total_tokens < runs["Summarise(4, 8)"].total_tokens
 
 # %% [markdown]
 # Reading the table (its token columns count tokens read **plus** written, so `KeepAll`'s 1561 read above is less
-# than its "agent tokens"; the assert checks it):
+# than its "agent tokens"):
 #
 # - **`LastN(8)` is cheapest and confidently wrong.** Paris scrolled out long ago, so the first city the model *can
 #   see* is London. A fact that scrolled out is also fetched again (22 model calls instead of 19).
@@ -212,8 +207,6 @@ long_runs = {"KeepAll": run_conversation(KeepAll(SYSTEM_PROMPT), questions=twice
                                                  questions=twice, llm=conversation_llm(120))}
 for name, run in long_runs.items():
     print(f"22 questions, {name:<16} total tokens {run.total_tokens:>5}  last answer: {run.answers[-1]}")
-assert long_runs["Summarise(4, 8)"].total_tokens < long_runs["KeepAll"].total_tokens
-assert all(run.remembers_first_city for run in long_runs.values())
 
 # %% [markdown]
 # A summary can also lose the **question itself**: a condensation in the middle of a turn, while the question's tools
@@ -225,7 +218,6 @@ assert all(run.remembers_first_city for run in long_runs.values())
 tight = run_conversation(Summarise(SYSTEM_PROMPT, summariser_llm(), keep_last=1, trigger=7))
 lost = [q for q, answer in enumerate(tight.answers, 1) if "can't see your question" in answer]
 print("Summarise(keep_last=1, trigger=7): questions whose answer is \"I can't see your question any more\":", lost)
-assert lost and all(q in [p for p, _, _ in tight.summary_calls] for q in lost)  # condensed during that question
 
 
 # %% [markdown]
@@ -252,15 +244,15 @@ for name, (run, ends) in real.items():
     total = sum(tokens_in for _, tokens_in, _ in run.agent_calls + run.summary_calls)
     print(f"{name:<14} read {total:>5} tokens in all, summaries included | question 4's first call read "
           f"{first_read[name]:>4} | questions answered: {ends.count('answered')} of {len(ends)}")
-assert all(set(ends) == {"step limit"} for _, ends in real.values())  # the sentence below
 reveal(guess_fewest_at_4, min(first_read, key=first_read.get), "fewest tokens read by question 4's first call")
+print("summarise-2-4's first summary, as the model wrote it:\n ", first_summary().replace("\n", "\n  "))
 stated, returned = first_summary_numbers()
-print("numbers in summarise-2-4's first summary that no tool returned:", sorted(stated - returned))
-assert stated - returned  # the summary below states a number no tool returned
+print("numbers in it that no tool returned:", sorted(stated - returned))
 
 # %% [markdown]
 # Under every memory each question ran into the limit of 3 model calls: this tiny model teaches the cost of reading,
-# not good answers. Its first summary even states a number no tool returned: a summary is only as good as the model
+# not good answers. Its first summary (printed above) shows a real mistake: the summariser wrote a made-up dialogue
+# that states numbers no tool returned, and every later call reads it as fact. A summary is only as good as the model
 # that writes it.
 
 # %%
@@ -325,9 +317,10 @@ check("10.3", TokenWindow)
 # - **Counting is not billing.** Real tokenizers differ per model: a budget window (10.3) is only as good as its
 #   token estimate. Providers also bill a repeated prefix for less: OpenAI caches
 #   the unchanged start of a prompt automatically (once the prompt is 1,024 tokens or longer) and Anthropic caches the prefix up to a `cache_control` marker you add to the
-#   request (OpenAI's guide "Prompt caching" and Anthropic's guide "Prompt caching", in each one's API docs), which favours a folder that only grows at its end (`KeepAll`) over one whose start
-#   keeps changing: a summary rewrites its start, and so does a sliding window (`LastN` drops its oldest messages
-#   every round), so both lose the cached prefix.
+#   request (OpenAI's guide "Prompt caching" and Anthropic's guide "Prompt caching", in each one's API docs), which
+#   favours a folder that only grows at its end (`KeepAll`). Under a summary or a sliding window the system prompt
+#   and the tool definitions still come first, unchanged, and stay cached; what loses the cache is the conversation
+#   after them, because a summary rewrites it and a window (`LastN` drops its oldest messages every round) shifts it.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
 #   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
 #   the folder (Rahman's third strategy, "state ingestion") is the next design, and it needs its own rules for what to keep.

@@ -327,6 +327,11 @@ def real_trace_summaries(strategy: str) -> list[str]:
     return [e["message"]["content"] for e in read_trace(real_trace(strategy)) if e["event"] == "memory_call"]
 
 
+def first_summary() -> str:
+    """What the model wrote at summarise-2-4's first summariser call."""
+    return real_trace_summaries("summarise-2-4")[0]
+
+
 def first_summary_numbers() -> tuple[set[str], set[str]]:
     """The numbers summarise-2-4's first summary states, and the numbers any recorded tool returned."""
     returned = {e["content"] for e in read_trace(real_trace("summarise-2-4")) if e["event"] == "tool_return"}

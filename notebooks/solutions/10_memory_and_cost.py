@@ -315,9 +315,27 @@ class CutsWithTheModule(SafeWindow):
         return [self.system, *self.history[memory.safe_start(self.history, max(0, len(self.history) - self.n)):]]
 
 
+class CutsWithAHiddenSafeStart(SafeWindow):
+    """The reader's cheat: safe_start fetched by name at run time, out of the static check's sight."""
+
+    def messages(self):
+        import importlib
+
+        cut = getattr(importlib.import_module("mingraph_lite.memory"), "safe" + "_start")
+        return [self.system, *self.history[cut(self.history, max(0, len(self.history) - self.n)):]]
+
+
+def smallest_n_with_a_hidden_safe_start(history):
+    import importlib
+
+    cut = getattr(importlib.import_module("mingraph_lite.memory"), "safe" + "_start")
+    first = next(i for i, m in enumerate(history) if isinstance(m, ToolMessage))
+    return next(n for n in range(1, len(history)) if cut(history[:-1], len(history) - 1 - n) <= first)
+
+
 WRONG = {
     "10.1": [(WrapsLastN, "hands the work to the package's LastN"), (CutsWithSafeStart, "memory.safe_start"),
-             (CutsWithTheModule, "memory.safe_start"),
+             (CutsWithTheModule, "memory.safe_start"), (CutsWithAHiddenSafeStart, "memory.safe_start() ran"),
              (BuildsLastNEachRead, "LastN.messages() ran"), (BuildsLastNWithoutThePrompt, "LastN.messages() ran"),
              (NaiveSlice, "but not the assistant message that asked for it"), (StartsLater, "never forward"),
              (DropsAnswerSlips, "but not its answer slip"), (KeepsEverything, "move the start back only as far"),
@@ -329,7 +347,8 @@ WRONG = {
              (smallest_n_without_moving_back, "moves back to that reply"),
              (smallest_n_one_short, "no longer reads the first answer slip"),
              (smallest_n_by_trying, "tries the package's windows"),
-             (smallest_n_by_trying_a_hidden_window, "a package memory is choosing for you"), (39, "the function itself")],
+             (smallest_n_by_trying_a_hidden_window, "a package memory is choosing for you"),
+             (smallest_n_with_a_hidden_safe_start, "memory.safe_start() ran"), (39, "the function itself")],
     "10.3": [(UnderStrictly, "EQUALS the budget fits"), (MovesBackLikeTenOne, "moved its start BACK"),
              (KeepsOrphanSlips, "starts on an answer slip"), (CountsWords, "with the count you are given"),
              (DropsThePromptWhenTight, "must start with the system prompt"),

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
+from mingraph_lite import memory as memory_module
 from mingraph_lite.errors import ReplayMismatch
 from mingraph_lite.memory import KeepAll, LastN, Summarise, safe_start
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
@@ -130,22 +131,39 @@ def _names_used(code: CodeType) -> set[str]:
 
 @contextmanager
 def _package_reads_watched(ran: list[str]) -> Iterator[None]:
-    """While the check runs, note every time one of the package's memories reads out its folder."""
+    """While the check runs, note every time one of the package's memories reads out its folder, and every call of
+    ``memory.safe_start`` (however it was reached: a plain, aliased or hidden import all look it up here)."""
     originals = {klass: vars(klass)["messages"] for klass in (KeepAll, LastN, Summarise)}
 
     def watched(klass: type) -> Any:
         def messages(self: Any) -> list[Message]:
-            ran.append(klass.__name__)
+            ran.append(f"{klass.__name__}.messages()")
             return originals[klass](self)
         return messages
+
+    def watched_start(history: Sequence[Message], start: int) -> int:
+        ran.append("memory.safe_start()")
+        return safe_start(history, start)
 
     try:
         for klass in originals:
             klass.messages = watched(klass)  # type: ignore[method-assign]
+        memory_module.safe_start = watched_start  # type: ignore[assignment]
         yield
     finally:
+        memory_module.safe_start = safe_start  # type: ignore[assignment]
         for klass, original in originals.items():
             klass.messages = original  # type: ignore[method-assign]
+
+
+HANDS_OVER = ("that hands the work to the package's LastN (or one of the package's memories): keep your own history "
+              "and write messages() yourself")
+
+
+def hands_over(cls: type) -> bool:
+    """Whether the class is one of the package's cutting memories (10.1 and 10.3 alike: a ``KeepAll`` subclass that
+    writes its own messages() is accepted, and the run-time watch catches one that calls the package's)."""
+    return issubclass(cls, (LastN, Summarise))
 
 
 def _calls_safe_start(cls: type) -> bool:
@@ -165,9 +183,8 @@ def _calls_safe_start(cls: type) -> bool:
 def safe_window(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (SafeWindow), not an instance of it")
-    if issubclass(cls, LastN) or _leans_on(cls):
-        raise Hint("that hands the work to the package's LastN (or another of its memories): write your own "
-                   "messages()")
+    if hands_over(cls) or _leans_on(cls):
+        raise Hint(HANDS_OVER)
     if _calls_safe_start(cls):
         raise Hint("that hands the cut to the package's memory.safe_start, which is this exercise's answer "
                    "already written: moving the start back past answer slips is the part to write yourself")
@@ -180,9 +197,8 @@ def safe_window(cls: Any) -> str:
             raise
         seen = []
     if ran:
-        raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a package memory is "
-                   "choosing the window for you (built inside messages() or elsewhere). Write the cut on your own "
-                   "history")
+        raise Hint(f"while your window was read, the package's {ran[0]} ran: the package is choosing the "
+                   "window for you (however it was reached). Write the cut on your own history")
     # First the rule of the exercise on every window, then the window's shape: the hint names the worse fault.
     for history, n, kept in seen:
         _whole_exchanges(kept, history, n)
@@ -239,7 +255,7 @@ def smallest_window(smallest_n: Any) -> str:
         with _package_reads_watched(ran):
             got = smallest_n(list(history))
         if ran:
-            raise Hint(f"while your function ran, the package's {ran[0]}.messages() read a window: a package memory "
+            raise Hint(f"while your function ran, the package's {ran[0]} ran: a package memory "
                        "is choosing for you. Work it out from the history, or try windows with a rule you write")
         if not isinstance(got, int) or isinstance(got, bool):
             raise Hint(f"return a whole number of messages, not {got!r}")

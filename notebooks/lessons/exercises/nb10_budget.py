@@ -16,7 +16,7 @@ from typing import Any
 from mingraph_lite.memory import KeepAll, LastN, Summarise
 from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
 from . import Hint, exercise
-from .nb10 import _calls_safe_start, _package_reads_watched, histories
+from .nb10 import HANDS_OVER, _calls_safe_start, _package_reads_watched, hands_over, histories
 
 PROMPT = "You help travellers."
 
@@ -102,9 +102,8 @@ def _leans_on(window: Any) -> bool:
 def token_window(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (TokenWindow), not an instance of it")
-    if issubclass(cls, KeepAll) or _leans_on(cls(PROMPT, 10, words)):
-        raise Hint("that hands the work to one of the package's memories: keep your own history and write "
-                   "messages() yourself")
+    if hands_over(cls) or _leans_on(cls(PROMPT, 10, words)):
+        raise Hint(HANDS_OVER)
     if _calls_safe_start(cls):
         raise Hint("that uses the package's memory.safe_start, which moves a start BACK: under a budget the start "
                    "moves forward, and that is yours to write")
@@ -119,8 +118,8 @@ def token_window(cls: Any) -> str:
                         memory.add(message)
                         read = list(memory.messages())
                         if ran:
-                            raise Hint(f"while your window was read, the package's {ran[0]}.messages() ran: a "
-                                       "package memory is choosing the window for you. Write the cut yourself")
+                            raise Hint(f"while your window was read, the package's {ran[0]} ran: the "
+                                       "package is choosing the window for you. Write the cut yourself")
                         if not read or not isinstance(read[0], SystemMessage) or read[0].content != PROMPT:
                             raise Hint("messages() must start with the system prompt (a SystemMessage), always, "
                                        "whatever the budget: the budget is for the messages after it")
