@@ -8,7 +8,7 @@
 # - fan out with `Send`, one branch per item not yet done.
 #
 # **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip without it.
-# **Time:** about 88 minutes (estimated from length and exercises). Nothing here calls a model.
+# **Time:** about 87 minutes (estimated from length and exercises). Nothing here calls a model.
 
 # %%
 import inspect
@@ -25,12 +25,6 @@ from lessons.reference import reference
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, initial_state
 from mingraph_lite.course.weather import WEATHER  # your 08.1 reads it
 from mingraph_lite.graph import END, START, StateGraph
-
-try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
-    from langgraph.graph import StateGraph as LangGraphStateGraph
-except ImportError:
-    LangGraphStateGraph = None
-
 
 state = initial_state(["Tokyo", "Paris"])
 
@@ -104,8 +98,7 @@ print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in loop_lo
 assert (7, ["c2", "meet"]) in loop_log and [ran.count("meet") for _, ran in loop_log[4:]] == [0, 0, 1, 1]
 
 # %% [markdown]
-# On lap 2, `meet` starts in superstep 7 **beside** `c2`, since `done` still holds lap 1's `c2`; then `c2` starts it
-# again.
+# On lap 2, `meet` starts in superstep 7 **beside** `c2` (`done` still holds lap 1's `c2`), then again in 8.
 
 
 # %% [markdown]
@@ -200,6 +193,13 @@ print(inspect.getsource(declare_parallel))
 our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 
 # %% [markdown]
+# `declare_parallel` on each engine, for each writer of notebook 07:
+
+# %%
+rows = compare_engines(our_declare_parallel, three)  # LangGraph's debug stream read: lessons/langgraph_runs.py
+assert all(same_steps and same_end for _, same_steps, same_end in rows)
+
+# %% [markdown]
 # ### Why the join edge matters
 #
 # Branches `a -> a2` and `b` into `write`, with and without a join, on both engines:
@@ -232,17 +232,6 @@ check("08.2", run_looping_supersteps)
 for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
     assert sorted(ran) == sorted(["lap", "c", "d", "c2", "meet"] * 2) and ran[4::5] == ["meet", "meet"]
 
-
-# %% [markdown]
-# ### Ours beside LangGraph's
-#
-# `declare_parallel` (printed above) on each engine, for each writer of notebook 07:
-
-# %%
-if LangGraphStateGraph is None:
-    print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:  # LangGraph's debug stream read: lessons/langgraph_runs.py
-    assert all(same_steps and same_end for _, same_steps, same_end in compare_engines(our_declare_parallel, three))
 
 # %% [markdown]
 # ### Where the two engines still differ

@@ -73,7 +73,14 @@ def _on_langgraph(declare: Any, nodes: BriefNodes, state: dict) -> tuple[dict, l
 
 def compare_engines(declare: Any, state: dict, styles: tuple[str, ...] = ("complete", "missing-notice", "stubborn"),
                     ) -> list[tuple[str, bool, bool]]:
-    """One declaration on both engines, per writer: print (and return) same supersteps? same worksheet?"""
+    """One declaration on both engines, per writer: print (and return) same supersteps? same worksheet?
+
+    Without LangGraph it prints that it skipped and returns no rows."""
+    try:
+        import langgraph  # noqa: F401
+    except ImportError:  # LangGraph is optional
+        print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
+        return []
     rows = []
     print(f"{'writer':<16}{'same supersteps':>16}{'same worksheet':>16}   supersteps")
     for style in styles:
