@@ -52,7 +52,7 @@ def next_nodes(graph, node, state):
 
 def run_supersteps(graph, state):
     state, log, done = deepcopy(state), [], set()
-    active = set(next_nodes(graph, START, state))
+    active = set(next_nodes(graph, START, state))  # 1. the starting set
     while active - {END}:
         if len(log) == graph["max_steps"]:
             raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
@@ -72,7 +72,8 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# `done` keeps every node that ran in the whole run: right for a join reached once, wrong inside a loop. Two laps of `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
+# `done` keeps every node that ran in the whole run: right for a join reached once, wrong inside a loop. Two laps of
+# `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
 
 # %%
 def logs(name):  # a node whose slip only logs its name
