@@ -8,29 +8,23 @@
 # - fan out with `Send`, one branch per item not yet done.
 #
 # **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip without it.
-# **Time:** about 88 minutes (estimated from length and exercises). Nothing here calls a model.
+# **Time:** about 87 minutes (estimated from length and exercises). Nothing here calls a model.
 
 # %%
 import inspect
 import operator
 from copy import deepcopy
 from functools import partial
-from typing import Annotated, TypedDict, get_type_hints
+from typing import Annotated, TypedDict
 
 from lessons.exercises import check
-from lessons.langgraph_runs import compare_engines, package_matches_loop, plain_field_refusals, uneven_joins
+from lessons.langgraph_runs import compare_engines, loop_on_engines, plain_field_refusals, uneven_joins
 from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from lessons.predict import reveal
 from lessons.reference import reference
-from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
+from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, initial_state
 from mingraph_lite.course.weather import WEATHER  # your 08.1 reads it
 from mingraph_lite.graph import END, START, StateGraph
-
-try:  # LangGraph is optional: every cell that uses it says so and skips when it is missing
-    from langgraph.graph import StateGraph as LangGraphStateGraph
-except ImportError:
-    LangGraphStateGraph = None
-
 
 state = initial_state(["Tokyo", "Paris"])
 
@@ -38,13 +32,15 @@ state = initial_state(["Tokyo", "Paris"])
 # ## Parallel branches: several nodes in one superstep
 #
 # A *fan-out* (several edges out of one node) runs `collect`'s lookups at once; a *join* (one edge from several
-# nodes) waits for all.
-#
-# The **superstep** makes this safe: every node started in a step reads the *same* worksheet, and their slips merge
-# only when all have finished, in a fixed order.
+# nodes) waits for all. In a **superstep**, every node reads the *same* worksheet and the slips merge after all ran.
 #
 # Our superstep loop: notebook 07's run loop with a *set* of active nodes. Edges are lists; `"joins"` names a node
-# that waits for others.
+# that waits for others. Each pass of the `while`:
+#
+# 1. the starting set is `START`'s targets (later, the set picked in step 4);
+# 2. every active node runs on its own copy of the worksheet, so all read the same one;
+# 3. the slips merge in node-name (sorted) order, and two slips writing a field with no reducer are refused;
+# 4. the next set is every target of the nodes that ran, a join target only once all its sources are `done`.
 
 # %%
 def next_nodes(graph, node, state):
@@ -56,51 +52,63 @@ def next_nodes(graph, node, state):
 
 def run_supersteps(graph, state):
     state, log, done = deepcopy(state), [], set()
-    active = set(next_nodes(graph, START, state))
+    active = set(next_nodes(graph, START, state))  # 1. the starting set
     while active - {END}:
         if len(log) == graph["max_steps"]:
             raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
-        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
-        for node, slip in slips.items():  # merged only after all ran, in a fixed (sorted) order
+        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}  # 2. run
+        for node, slip in slips.items():  # 3. merge, only after all ran, in sorted order
             for field, value in slip.items():
-                reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
+                reducer = graph["reducers"].get(field)
+                writers = [name for name, other in slips.items() if field in other]
                 if reducer is None and len(writers) > 1:
                     raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep; give it a reducer")
                 state[field] = reducer(state[field], value) if reducer and field in state else value
         log.append((len(log) + 1, sorted(slips)))
-        done |= set(slips)  # a join target starts only once all of its sources have run
+        done |= set(slips)  # 4. the next set: a join target only once all of its sources have run
         active = {target for node in slips for target in next_nodes(graph, node, state)
                   if done >= graph["joins"].get(target, set())}
     return state, log
 
 
 # %% [markdown]
-# `done` keeps every node that ran in the whole run: right for a join reached once, as in the brief. A join inside a
-# loop, two laps of `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
+# `done` keeps every node that ran in the whole run: right for a join reached once, wrong inside a loop. Two laps of
+# `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
 
 # %%
-loop = {"nodes": {"lap": lambda state: {"log": ["lap"], "laps": state["laps"] + 1},  # each node logs its name
-                  **{name: (lambda state, name=name: {"log": [name]}) for name in ("c", "c2", "d", "meet")}},
+def logs(name):  # a node whose slip only logs its name
+    return lambda state: {"log": [name]}
+
+
+def lap(state):  # logs and counts the laps
+    return {"log": ["lap"], "laps": state["laps"] + 1}
+
+
+def again_or_stop(state):  # meet's router: a second lap, then the end
+    return "again" if state["laps"] < 2 else "stop"
+
+
+loop = {"nodes": {"lap": lap, "c": logs("c"), "c2": logs("c2"), "d": logs("d"), "meet": logs("meet")},
         "edges": {START: ["lap"], "lap": ["c", "d"], "c": ["c2"], "c2": ["meet"], "d": ["meet"]},
-        "routers": {"meet": (lambda state: "again" if state["laps"] < 2 else "stop", {"again": "lap", "stop": END})},
-        "joins": {"meet": {"c2", "d"}}, "reducers": {"log": operator.add}, "max_steps": 12}
+        "routers": {"meet": (again_or_stop, {"again": "lap", "stop": END})},
+        "joins": {"meet": {"c2", "d"}},
+        "reducers": {"log": operator.add},
+        "max_steps": 12}
 _, loop_log = run_supersteps(loop, {"log": [], "laps": 0})
 print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in loop_log))
 assert (7, ["c2", "meet"]) in loop_log and [ran.count("meet") for _, ran in loop_log[4:]] == [0, 0, 1, 1]
 
 # %% [markdown]
-# On lap 2, `meet` starts in superstep 7 **beside** `c2`, since `done` still holds lap 1's `c2`; then `c2` starts it
-# again.
+# On lap 2, `meet` starts in superstep 7 **beside** `c2` (`done` still holds lap 1's `c2`), then again in 8.
 
 
 # %% [markdown]
-# The brief as such a dict, one `collect_<city>` branch per city (`lessons/parallel_brief.py`), and the slip of
-# `collect_one`, a first-try branch:
+# The brief as such a dict, one `collect_<city>` branch per city (`lessons/parallel_brief.py`); `collect_one` is a
+# first-try branch:
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
 print("out of START:", parallel["edges"][START], "| write_draft waits for:", sorted(parallel["joins"]["write_draft"]))
-print("collect_Tokyo's slip:", parallel["nodes"]["collect_Tokyo"](state))
 
 # %% [markdown]
 # Suppose `readings` had no reducer. Our loop, then both engines on a two-branch graph:
@@ -126,6 +134,11 @@ _ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds
 # %%
 merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
 print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
+assert [reading["city"] for reading in merged["readings"]] == ["Paris", "Tokyo"]
+
+# %% [markdown]
+# Paris before Tokyo: our loop merges slips in node-name order (`collect_Paris` < `collect_Tokyo`), not in the order
+# of `cities`.
 
 
 # %% [markdown]
@@ -181,6 +194,13 @@ print(inspect.getsource(declare_parallel))
 our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 
 # %% [markdown]
+# `declare_parallel` on each engine, for each writer of notebook 07:
+
+# %%
+rows = compare_engines(our_declare_parallel, three)  # LangGraph's debug stream read: lessons/langgraph_runs.py
+assert all(same_steps and same_end for _, same_steps, same_end in rows)
+
+# %% [markdown]
 # ### Why the join edge matters
 #
 # Branches `a -> a2` and `b` into `write`, with and without a join, on both engines:
@@ -189,16 +209,13 @@ our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph_runs.py)
 
 # %% [markdown]
-# Without the join, `b` starts `write` in superstep 2 **beside** `a2`; then `a2` starts it again in superstep 3.
-#
 # ### Exercise 08.2: a join inside a loop
 #
-# Write `run_looping_supersteps(graph, state)`: `run_supersteps`' loop, return and `max_steps` bound, except that a
-# join target starts only once each of its sources has run **since that join last started**; a source that runs in
-# the same superstep as its join counts for the join's next pass. The check runs `loop` above (`meet` should
-# run once per lap, alone, in supersteps 4 and 8), two joins, a source beside its join and the brief. Hint: per
-# join, keep the sources run since it last started (for `meet`: which of `c2`, `d`); empty that set as the join
-# starts, before its superstep runs.
+# Write `run_looping_supersteps(graph, state)`: `run_supersteps`, except that a join target starts only once each of
+# its sources has run **since that join last started**; a source that runs in the same superstep as its join counts
+# for the join's next pass. The check runs `loop` above (`meet` should run once per lap, alone, in supersteps 4 and
+# 8), two joins, a source beside its join and the brief. Hint: per join, keep the sources run since it last started
+# (for `meet`: which of `c2`, `d`); empty that set as the join starts, before its superstep runs.
 
 # %%
 def run_looping_supersteps(graph, state):
@@ -209,45 +226,20 @@ def run_looping_supersteps(graph, state):
 check("08.2", run_looping_supersteps)
 
 # %% [markdown]
-# ### Who ran when
-#
-# Listeners hear each node end **with its superstep**; one on the package's engine, against our loop's log
-# (`lessons/langgraph_runs.py`):
+# 08.2's target on the two real engines: the same `loop`, its join declared as `add_edge(["c2", "d"], "meet")`
+# (`lessons/langgraph_runs.py`). `meet` runs once per lap on both:
 
 # %%
-assert package_matches_loop(our_declare_parallel, three, log, final) == (True, True)
+for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
+    assert sorted(ran) == sorted(["lap", "c", "d", "c2", "meet"] * 2) and ran[4::5] == ["meet", "meet"]
 
-
-# %% [markdown]
-# The package's own brief (`build_brief_graph`) takes LangGraph's other road: one `collect_city` node, and a START
-# router returning one `Send("collect_city", {"city": ...})` per city; all packets run in one superstep:
-
-# %%
-packaged = build_brief_graph("missing-notice", max_revisions=1)
-packaged.invoke(three)
-print("\n".join(f"  superstep {number}: {', '.join(ran)}" for number, ran in enumerate(packaged.steps, start=1)))
-
-# %% [markdown]
-# ### Ours beside LangGraph's
-#
-# The same declaration on LangGraph's builder:
-
-# %%
-if LangGraphStateGraph is None:
-    print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:  # declare_parallel's add_node / add_edge calls (printed above), made on LangGraph's builder
-    builder = our_declare_parallel(LangGraphStateGraph(BriefState), BriefNodes(), three["cities"])
-    on_langgraph = builder.compile().invoke(three, {"recursion_limit": 10})
-    print("LangGraph:", on_langgraph["status"], "| the worksheet of our loop:", on_langgraph == final, end="\n\n")
-    # every writer on both engines, and LangGraph's debug stream read: lessons/langgraph_runs.py
-    assert all(same_steps and same_end for _, same_steps, same_end in compare_engines(our_declare_parallel, three))
 
 # %% [markdown]
 # ### Where the two engines still differ
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently | run one after another, by node name; merged in that order |
+# | Nodes of one superstep | may run concurrently | run one after another; slips merge by node name, `Send` packets in `Send` order |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest: [`docs/graph.md`](../docs/graph.md).
@@ -268,10 +260,9 @@ print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipp
 assert skipped["status"] == "published" and "Tokyo: 19°C" in skipped["answer"] and WEATHER["Tokyo"]["celsius"] != 19
 
 # %% [markdown]
-# Tokyo twice, one row stale, yet published; 08.1's branch keeps the stale 19°C. `check_draft` compares the rows
-# with `readings`, not with `WEATHER` (Tokyo: 24°C), so it passed them. Skipping a city already collected (08.1, 08.4) is a *cache*, right while readings cannot go stale; keeping the
-# latest reading per city is a *refresh*. It needs a reducer (`(old, new) -> merged`, once per slip) that
-# *replaces* the old reading.
+# Tokyo twice, one row stale, yet published (`check_draft` compares the rows with `readings`, not `WEATHER`); 08.1's
+# branch keeps the stale 19°C. Keeping the latest reading per city needs a reducer (`(old, new) -> merged`, once per
+# slip) that *replaces* the old reading.
 
 # %% [markdown]
 # ### Exercise 08.3: `latest_per_city`
@@ -284,7 +275,6 @@ assert skipped["status"] == "published" and "Tokyo: 19°C" in skipped["answer"] 
 #    readings of one city, the later one wins, in the first one's place;
 # 3. return a new list: never change `old` or `new` (the engine may still hold them).
 #
-# The check calls it on lists of its own, then runs the brief with it.
 
 # %%
 def latest_per_city(old, new):
@@ -295,19 +285,10 @@ def latest_per_city(old, new):
 check("08.3", latest_per_city)
 
 # %% [markdown]
-# The notebook's reducer (unprinted) for `readings`, on the same stale start:
-
-# %%
-FreshBrief = TypedDict("FreshBrief", {**get_type_hints(BriefState, include_extras=True),
-                                      "readings": Annotated[list[dict], reference("08.3")]})
-fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile(max_steps=6).invoke(stale)
-print(f"status: {fresh['status']}\n{fresh['answer']}")
-
-# %% [markdown]
 # ## `Send`: one branch per missing city
 #
-# The package's brief asks `nodes.fan_out(state, send)` for the START packets, handing it the engine's own `Send`, so
-# one router serves both engines.
+# The package's brief asks `nodes.fan_out(state, send)` for the START packets, with the engine's own `Send`. Slips
+# of different nodes merge by node name, as in our loop; the packets of one `Send` node merge in `Send` order.
 #
 # ### Exercise 08.4: `send_missing(state, send)`
 #
@@ -317,8 +298,6 @@ print(f"status: {fresh['status']}\n{fresh['answer']}")
 #    in the order `cities` lists them, built with the `send` you are handed;
 # 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
 #    end at once, still `"working"`, with no draft.
-#
-# The check runs the brief with your router at START, on both engines.
 
 # %%
 def send_missing(state, send):

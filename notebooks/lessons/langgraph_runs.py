@@ -73,7 +73,14 @@ def _on_langgraph(declare: Any, nodes: BriefNodes, state: dict) -> tuple[dict, l
 
 def compare_engines(declare: Any, state: dict, styles: tuple[str, ...] = ("complete", "missing-notice", "stubborn"),
                     ) -> list[tuple[str, bool, bool]]:
-    """One declaration on both engines, per writer: print (and return) same supersteps? same worksheet?"""
+    """One declaration on both engines, per writer: print (and return) same supersteps? same worksheet?
+
+    Without LangGraph it prints that it skipped and returns no rows."""
+    try:
+        import langgraph  # noqa: F401
+    except ImportError:  # LangGraph is optional
+        print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
+        return []
     rows = []
     print(f"{'writer':<16}{'same supersteps':>16}{'same worksheet':>16}   supersteps")
     for style in styles:
@@ -187,3 +194,33 @@ def plain_field_refusals(state_type: type, branch: Any, cities: list[str]) -> di
             refusals[name] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
             print(f"{name}: {refusals[name]}")
     return refusals
+
+
+class _Lap(TypedDict):
+    log: Annotated[list, operator.add]
+    laps: int
+
+
+def loop_on_engines(nodes: dict, router: Any) -> dict[str, list[str]]:
+    """Notebook 08's two-lap ``loop`` (``lap -> (c -> c2, d) -> meet``, ``meet`` joining ``c2`` and ``d``) on the
+    package's engine and, where installed, LangGraph; print and return each run's log."""
+    engines: dict[str, Any] = {"ours": StateGraph}
+    try:
+        from langgraph.graph import StateGraph as LangGraphStateGraph
+        engines["LangGraph"] = LangGraphStateGraph
+    except ImportError:
+        print("LangGraph is not installed: ours only")
+    logs = {}
+    for engine, make in engines.items():
+        builder = make(_Lap)
+        for name, node in nodes.items():
+            builder.add_node(name, node)
+        builder.add_edge(START, "lap")
+        builder.add_edge("lap", "c")
+        builder.add_edge("lap", "d")
+        builder.add_edge("c", "c2")
+        builder.add_edge(["c2", "d"], "meet")  # the join
+        builder.add_conditional_edges("meet", router, {"again": "lap", "stop": END})
+        logs[engine] = builder.compile().invoke({"log": [], "laps": 0})["log"]
+        print(f"{engine}: {logs[engine]}")
+    return logs

@@ -303,6 +303,12 @@ def send_route_as_a_list(state, send):
     return [send("collect_city", {"city": city}) for city in missing] or ["write_draft"]
 
 
+def send_through_the_dict(state, send):  # the package's fan_out reached around its name, on the missing cities
+    have = {reading["city"] for reading in state["readings"]}
+    missing = {**state, "cities": [city for city in state["cities"] if city not in have]}
+    return BriefNodes.__dict__["fan_out"].__func__(missing, send) or "write_draft"
+
+
 def latest_adds(old, new):
     return old + new
 
@@ -391,7 +397,8 @@ WRONG = {
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
              (send_with_our_send, "build each packet with the `send` it is handed"),
-             (send_route_as_a_list, "return a route as a string, not a list"),
+             (send_route_as_a_list, "asks for the route as a string"),
+             (send_through_the_dict, "runs the package's fan_out"),
              (send_in_sorted_order, "in the order state['cities'] lists them"),
              (send_with_the_package, "build the packets yourself"),
              (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),

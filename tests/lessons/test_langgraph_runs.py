@@ -143,3 +143,16 @@ def test_package_matches_loop_hears_each_superstep_and_tells_a_wrong_log_or_work
     assert "same supersteps as our loop: True | same worksheet: True" in capsys.readouterr().out
     assert package_matches_loop(declare, three, [log[0], (2, ["hold"]), *log[2:]], final) == (False, True)
     assert package_matches_loop(declare, three, log, {**final, "status": "working"}) == (True, False)
+
+
+def test_loop_on_engines_runs_the_join_once_per_lap_on_each_engine(capsys):
+    from lessons.langgraph_runs import loop_on_engines
+
+    def logs(name):
+        return lambda state: {"log": [name]}
+
+    nodes = {"lap": lambda state: {"log": ["lap"], "laps": state["laps"] + 1},
+             **{name: logs(name) for name in ("c", "c2", "d", "meet")}}
+    runs = loop_on_engines(nodes, lambda state: "again" if state["laps"] < 2 else "stop")
+    assert runs and all(ran.count("meet") == 2 and ran[4::5] == ["meet", "meet"] for ran in runs.values())
+    assert "ours:" in capsys.readouterr().out

@@ -30,3 +30,17 @@ def test_reducers_of_finds_each_annotated_fields_reducer_and_nothing_else():
     from mingraph_lite.course.brief import BriefState
 
     assert reducers_of(BriefState) == {"readings": operator.add, "events": operator.add}
+
+
+def test_branch_nodes_merge_by_node_name_while_send_packets_merge_in_send_order():
+    """Notebook 08's table: the package merges slips of nodes by name, one Send node's packets in Send order."""
+    from lessons.parallel_brief import declare_parallel
+    from mingraph_lite.course.brief import BriefState, build_brief_graph, initial_state
+    from mingraph_lite.graph import StateGraph
+
+    three = initial_state(["Tokyo", "Paris", "Oslo"])
+    by_send = build_brief_graph("complete").invoke(three)
+    by_name = declare_parallel(StateGraph(BriefState), BriefNodes("complete"), three["cities"],
+                               collect_one).compile().invoke(three)
+    assert [reading["city"] for reading in by_send["readings"]] == ["Tokyo", "Paris", "Oslo"]
+    assert [reading["city"] for reading in by_name["readings"]] == ["Oslo", "Paris", "Tokyo"]

@@ -21,8 +21,8 @@ def check_q2(answer: Any) -> str:
     graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
     return _number(answer, len(graph.steps), {
         10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps",
-        "the three collecting branches share superstep 1; then one node per superstep: write_draft, check_draft, "
-        "a (revise_draft, check_draft) pair per revision allowed, and hold")
+        "the three collecting branches share superstep 1; after that one node runs per superstep: follow the "
+        "stubborn writer's path to hold, with every revision max_revisions=2 allows")
 
 
 def _engines() -> list[tuple[str, Any, Any]]:

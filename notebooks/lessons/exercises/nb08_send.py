@@ -7,6 +7,8 @@ brief with the router at START (``brief_with_entry``: ``connect_brief``'s wiring
 
 from __future__ import annotations
 
+import inspect
+import sys
 from copy import deepcopy
 from typing import Any
 
@@ -32,10 +34,33 @@ def _recording_send(node: str, arg: Any) -> tuple[str, str, Any]:
     return ("packet", node, arg)
 
 
+_FAN_OUT = inspect.unwrap(getattr(BriefNodes.__dict__["fan_out"], "__func__", BriefNodes.__dict__["fan_out"])).__code__
+
+
+def _runs_fan_out(router: Any, state: dict[str, Any]) -> tuple[bool, Any]:
+    """Whether the package's fan_out ran while the router did (by its code, however it was reached), and the result."""
+    ran = []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is _FAN_OUT:
+            ran.append(True)
+
+    previous = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        got = router(state, _recording_send)
+    finally:
+        sys.setprofile(previous)
+    return bool(ran), got
+
+
 def _packets(router: Any, cities: list[str], kept: list[str]) -> list[str] | str:
     state = _worksheet(cities, kept)
     before = deepcopy(state)
-    got = router(state, _recording_send)
+    fanned, got = _runs_fan_out(router, state)
+    if fanned:
+        raise Hint("your router runs the package's fan_out (BriefNodes.fan_out), which sends every city: build the "
+                   "packets yourself")
     if state != before:
         raise Hint("your router changed the worksheet it read; a router only chooses, it never edits")
     if isinstance(got, str):
@@ -45,8 +70,8 @@ def _packets(router: Any, cities: list[str], kept: list[str]) -> list[str] | str
     sent = []
     for packet in got:
         if isinstance(packet, str) and packet in ("write_draft", "collect_city"):
-            raise Hint(f"your router returned [{packet!r}], a list: return a route as a string, not a list, and "
-                       "packets as a list of send(...)")
+            raise Hint(f"your router returned [{packet!r}], a list: both engines would follow it, but the "
+                       "exercise asks for the route as a string, 'write_draft', and packets as a list of send(...)")
         if not (isinstance(packet, tuple) and packet[:1] == ("packet",)):
             raise Hint(f"your router returned {packet!r}: build each packet with the `send` it is handed, "
                        "send('collect_city', {'city': ...}), so the same router works with either engine's Send")
