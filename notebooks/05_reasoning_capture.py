@@ -6,8 +6,8 @@
 # wrong line.
 #
 # *Reasoning capture* keeps the thinking beside the reply: our adapters copy it into `LLMResponse.reasoning` (the
-# text) and `reasoning_tokens` (the count), never sent back. The last cell runs a real thinking model where one is
-# installed.
+# text) and `reasoning_tokens` (the count), never sent back. The cell before the questions runs a real thinking
+# model where one is installed.
 #
 # **By the end of this notebook you will be able to**
 #
@@ -19,8 +19,8 @@
 # **Time:** about 75 minutes (estimated from length and exercises).
 #
 # **Sources.** Neither recorded model (SmolLM2-135M, Gemma 3 270M) has a thinking mode, and no thinking model can
-# be installed on this offline machine, so **the real thinking here is one trace line of a qwen3.5:0.8b run that the
-# article printed**; **the rest is scripted** (labelled). The story, the four cases and the reported figures come
+# be installed on this offline machine, so **the real thinking here is what the article printed: one trace line of
+# a qwen3.5:0.8b run, and one sentence of a qwen3.5:2b run**; **the rest is scripted** (labelled). The story, the four cases and the reported figures come
 # from the article *The State and Observer Patterns in a Python Agent Loop* (our copy does not name its author);
 # its figures are quoted as theirs.
 

@@ -77,6 +77,21 @@ def shared_memory_by_step(runs):
     return counts
 
 
+def memory_per_variant(runs):
+    """Wrong: compares by step, but keeps the lookups of every run of a variant, never reset between its runs."""
+    counts, returned = {}, {}
+    for variant, events in runs:
+        counts.setdefault(variant, 0)
+        seen = returned.setdefault(variant, [])
+        for e in events:
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                seen += [(e["step"], float(n)) for n in NUMBER.findall(e["content"])]
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and not any(
+                    step < e["step"] and n == celsius_of(e) for step, n in seen):
+                counts[variant] += 1
+    return counts
+
+
 def skips_text_arguments(runs):
     """Wrong: leaves out slips whose arguments stayed text (02.3 counts them as made up)."""
     return made_up_counts([(v, [e for e in events if isinstance(e.get("arguments", {}), dict)]) for v, events in runs])
@@ -268,7 +283,8 @@ SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_count
              "05.Q2": "same", "05.Q3": "right", "05.Q4": "refused"}
 WRONG = {
     "05.3": [(shared_memory, "each run starts with nothing looked up"),
-             (shared_memory_by_step, "whatever the step"), (skips_text_arguments, "as in 02.3"),
+             (memory_per_variant, "not for every variant"), (shared_memory_by_step, "whatever the step"),
+             (skips_text_arguments, "as in 02.3"),
              (text_value_made_up, 'float("18") is 18'),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),

@@ -360,8 +360,8 @@ QUESTIONS = {
     "06.Q5": "No, for two reasons. The stronger: the unit never came into play. 28 of the 32 real runs went wrong "
              "with a slip before any tool result came back (SmolLM2 called to_fahrenheit on a number no tool had "
              "returned; Gemma answered without calling get_weather), and the other 4 (Gemma) read the result but "
-             "kept asking for Paris's weather until the step limit. No run reached a final reply, the only place "
-             "where 18 could be misread as °F. The second: 0 of 8 still allows a true share up to about 32%, and two groups with no right run have the "
+             "kept asking for Paris's weather until the step limit. No run that read the result reached a final reply "
+             "(Gemma's final replies came without any get_weather), the only place where 18 could be misread as °F. The second: 0 of 8 still allows a true share up to about 32%, and two groups with no right run have the "
              "same interval, so by 06.3's rule these runs cannot tell the variants apart. The experiment shows the "
              "unit helped the article's 0.8b model; for these two models it shows nothing either way.",
     "06.Q6": "About 95% (the simulation gives 93.05%): 95% is how often the interval, built afresh in each "

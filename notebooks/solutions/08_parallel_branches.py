@@ -142,6 +142,49 @@ def run_looping_supersteps(graph, state):
     return _loop(graph, state, ready)
 
 
+def _ready_as_08_2(graph, arrived, triggered):
+    active = set()
+    for node, target in triggered:
+        arrived.setdefault(target, set()).add(node)
+        if arrived[target] >= graph["joins"].get(target, set()):
+            active.add(target)
+    for target in active:
+        del arrived[target]
+    return active
+
+
+def run_without_the_plain_field_rule(graph, state):  # keeps the last write to a plain field, never refuses two
+    state, log, arrived = deepcopy(state), [], {}
+    active = set(next_nodes(graph, START, state))
+    while active - {END}:
+        if len(log) == graph["max_steps"]:
+            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
+        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
+        for slip in slips.values():
+            for field, value in slip.items():
+                reducer = graph["reducers"].get(field)
+                state[field] = reducer(state[field], value) if reducer and field in state else value
+        log.append((len(log) + 1, sorted(slips)))
+        active = _ready_as_08_2(graph, arrived, [(n, t) for n in slips for t in next_nodes(graph, n, state)])
+    return state, log
+
+
+def run_one_node_after_another(graph, state):  # merges each slip before the next node runs: no shared worksheet
+    state, log, arrived = deepcopy(state), [], {}
+    active = set(next_nodes(graph, START, state))
+    while active - {END}:
+        if len(log) == graph["max_steps"]:
+            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
+        ran = sorted(active - {END})
+        for node in ran:
+            for field, value in graph["nodes"][node](deepcopy(state)).items():
+                reducer = graph["reducers"].get(field)
+                state[field] = reducer(state[field], value) if reducer and field in state else value
+        log.append((len(log) + 1, ran))
+        active = _ready_as_08_2(graph, arrived, [(n, t) for n in ran for t in next_nodes(graph, n, state)])
+    return state, log
+
+
 def run_forgets_beside_the_join(graph, state):  # empties a join's set after the superstep it ran in
     arrived = {}
 
@@ -378,6 +421,8 @@ WRONG = {
              (collect_city_wraps_the_package, "reads a Send packet"),
              (collect_city_wraps_collect_one, "your node calls collect_one")],
     "08.2": [(run_remembers_the_whole_run, "next to one of its sources"),
+             (run_without_the_plain_field_rule, "refuse it with ValueError"),
+             (run_one_node_after_another, "its own copy of the same worksheet"),
              (run_remembers_one_superstep, "never started"),
              (run_forgets_beside_the_join, "counts for the join's next pass"),
              (run_forgets_every_join, "Forget only the sources of the join that started"),

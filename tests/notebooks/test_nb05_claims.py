@@ -242,3 +242,12 @@ def test_the_notebook_never_names_the_05_2_trace_path():
 
     source = (Path(__file__).resolve().parents[2] / "notebooks" / "05_reasoning_capture.py").read_text()
     assert not hasattr(nb05, "SCRIPTED_05_2") and "SCRIPTED_05_2" not in source
+
+
+def test_run_10s_settings_hold_no_verdict_before_the_guess(capsys):
+    """Round 16's reader printed the row the notebook held and read case 3, line 9 before predicting."""
+    from lessons.exercises.nb05 import show_run_10_input
+
+    settings, _ = show_run_10_input()
+    assert not hasattr(settings, "case") and not hasattr(settings, "line") and settings.index == 10
+    assert "case" not in repr(settings)

@@ -85,7 +85,7 @@ def verdict(id: str, answer: Any) -> Verdict:
     if id not in EXERCISES:
         raise KeyError(f"no exercise {id!r}; known: {', '.join(sorted(EXERCISES))}")
     if answer is ... or answer is None:
-        return Verdict(id, "not done", "replace the `...` in the exercise cell with your answer, then run both cells")
+        return Verdict(id, "not done", "replace the `...` in the exercise cell with your answer, then run the check again")
     from ..reference import is_reference, watch
 
     if is_reference(answer):

@@ -186,6 +186,26 @@ def recorded_runs(experiment: str, model: str = "*") -> Runs:
     return runs
 
 
+def _each_run_starts_afresh(right: list[dict[str, Any]]) -> list[tuple[str, Runs, str]]:
+    """Traps for numbers carried from one run into the next, in the same variant or another."""
+    return [
+        ("a right run, then a run in the same variant that converts 18 and 24 without looking them up",
+         [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
+                                                      ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
+         "each run starts with nothing looked up: the numbers of one run do not carry into the next"),
+        ("run A looks up Paris (18) and converts it; run B looks up only Tokyo, then converts 18 in step 2",
+         [("A", recorded(ScriptedLLM([[_LOOKUPS[0]], [("to_fahrenheit", {"celsius": 18})], "Paris: 64°F"]))),
+          ("B", recorded(ScriptedLLM([[_LOOKUPS[1]], [("to_fahrenheit", {"celsius": 18})], "Tokyo: 64°F"])))],
+         "each run starts with nothing looked up, whatever the step: run A's 18 came back in run A, so run B, "
+         "which never looked up Paris, made its 18 up; reset the numbers for every run"),
+        ("run A looks up Paris (18); run B, in the same variant, looks up only Tokyo, then converts 18 in step 2",
+         [("A", recorded(ScriptedLLM([[_LOOKUPS[0]], [("to_fahrenheit", {"celsius": 18})], "Paris: 64°F"]))),
+          ("A", recorded(ScriptedLLM([[_LOOKUPS[1]], [("to_fahrenheit", {"celsius": 18})], "Tokyo: 64°F"])))],
+         "each run starts with nothing looked up, even in the same variant: the second run never looked up "
+         "Paris, so its 18 is made up; reset the numbers for every run, not for every variant"),
+    ]
+
+
 def _made_up_groups() -> list[tuple[str, Runs, str]]:
     """(what the runs are, the runs, the hint when an answer gets them wrong): traps first, then held-out runs."""
     right, made_up = recorded(four_round_manager()), recorded(made_up_manager())
@@ -204,15 +224,7 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
              "arguments that are text, not a dict, gave no number: count the slip as made up, as in 02.3"),
             ('a run that converts "18" after looking it up, then "eighteen"', [("A", _text_values_run())],
              'float("18") is 18, a number get_weather returned; "eighteen" gives no number, so it is made up'),
-            ("a right run, then a run in the same variant that converts 18 and 24 without looking them up",
-             [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
-                                                          ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
-             "each run starts with nothing looked up: the numbers of one run do not carry into the next"),
-            ("run A looks up Paris (18) and converts it; run B looks up only Tokyo, then converts 18 in step 2",
-             [("A", recorded(ScriptedLLM([[_LOOKUPS[0]], [("to_fahrenheit", {"celsius": 18})], "Paris: 64°F"]))),
-              ("B", recorded(ScriptedLLM([[_LOOKUPS[1]], [("to_fahrenheit", {"celsius": 18})], "Tokyo: 64°F"])))],
-             "each run starts with nothing looked up, whatever the step: run A's 18 came back in run A, so run B, "
-             "which never looked up Paris, made its 18 up; reset the numbers for every run"),
+            *_each_run_starts_afresh(right),
             ("a run that converts 18 in the same reply as the lookup that returns it",
              [("A", recorded(ScriptedLLM([[_LOOKUPS[0], _LOOKUPS[1], ("to_fahrenheit", {"celsius": 18})],
                                           [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"],

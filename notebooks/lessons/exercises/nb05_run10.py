@@ -4,6 +4,7 @@ hint for each likely wrong guess."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +15,33 @@ from ..predict import reveal
 EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 
 
-def show_run_10_input() -> tuple[Any, Path]:
-    """Print Gemma's finish-right run #10's settings and the folder it read; return its results row and trace."""
+@dataclass(frozen=True)
+class RunSettings:
+    """What the run was asked with, not how it ended: its results row also holds the verdict, the prediction's answer."""
+
+    variant: str
+    index: int
+    seed: int
+    temperature: float
+
+
+def _row_10() -> Any:
     from mingraph_lite.course.results_folder import read_results
-    from ..trace_lines import print_folder
 
     finish = EXPERIMENTS / "finish-right" / "gemma3-270m"
-    row = next(r for r in read_results(finish) if r.variant == "worked example" and r.index == 10)
+    return next(r for r in read_results(finish) if r.variant == "worked example" and r.index == 10)
+
+
+def show_run_10_input() -> tuple[RunSettings, Path]:
+    """Print Gemma's finish-right run #10's settings and the folder it read; return those settings and its trace."""
+    from ..trace_lines import print_folder
+
+    row = _row_10()
+    settings = RunSettings(row.variant, row.index, row.seed, row.temperature)
     print(f"variant {row.variant!r}, run #{row.index}, seed {row.seed}, temperature {row.temperature}")
-    print_folder(read_trace(finish / row.trace)[0]["messages"])
-    return row, finish / row.trace
+    trace = EXPERIMENTS / "finish-right" / "gemma3-270m" / row.trace
+    print_folder(read_trace(trace)[0]["messages"])
+    return settings, trace
 
 
 def _run_10_hint(guess: Any, events: Sequence[dict[str, Any]], verdict: Any) -> str:
@@ -51,7 +69,8 @@ def reveal_run_10(guess: Any, events: list[dict[str, Any]], row: Any) -> None:
     reveal(guess, (verdict.case, verdict.line), "(case, line)", gated=True, hint=_run_10_hint(guess, events, verdict))
     if guess != (verdict.case, verdict.line):
         return
-    print(f"--> {verdict.outcome}: {verdict.why}; results.csv said case {row.case}, line {row.line}; "
+    recorded = _row_10()  # the results row, verdict included: read only now
+    print(f"--> {verdict.outcome}: {verdict.why}; results.csv said case {recorded.case}, line {recorded.line}; "
           f"Celsius written as °F: {verdict.celsius_as_fahrenheit}")
     print("Lines 1 to 8 are right (both lookups, both answer slips); no to_fahrenheit slip; the final reply writes "
           "Celsius as °F, which case 3 catches. One run of a tiny sampled model shows what it wrote, not why.")

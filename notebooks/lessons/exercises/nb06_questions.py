@@ -94,8 +94,8 @@ def check_no_help(answer: Any) -> str:
     spans = "; ".join(f"{m} {v}: {k} of 8, {low:.0%} to {high:.0%}" for (m, v), (k, _, low, high) in sorted(right.items()))
     if _choice(answer, ("yes", "no")) != truth:
         raise Hint(f"the recorded right runs, {spans}: each model's two intervals overlap, so by 06.3's rule these "
-                   "runs cannot tell the variants apart (and the table shows no real run reaching a final reply, "
-                   "where the unit could matter)")
+                   "runs cannot tell the variants apart (and no real run that read get_weather's result went on to a "
+                   "final reply, where the unit could matter)")
     return f"right: {truth}; {spans}: each model's two intervals overlap, these runs cannot tell"
 
 

@@ -75,9 +75,11 @@ def check_q5(answer: Any) -> str:
     graph.invoke(start)
     run = {"supersteps": len(graph.steps), "collect_city": sum(step.count("collect_city") for step in graph.steps)}
     if answer["collect_city"] != run["collect_city"]:
-        raise Hint(f"collect_city ran {run['collect_city']} times, not {answer['collect_city']!r}: a city that already "
-                   "has a reading gets no packet, and each packet runs collect_city once")
+        more = "too many" if answer["collect_city"] > run["collect_city"] else "too few"
+        raise Hint(f"{answer['collect_city']!r} runs of collect_city is {more}: a city that already has a reading "
+                   "gets no packet, and each packet runs collect_city once")
     if answer["supersteps"] != run["supersteps"]:
-        raise Hint(f"the run took {run['supersteps']} supersteps, not {answer['supersteps']!r}: the packets' "
-                   "collect_city runs share one superstep; each later node takes one of its own")
+        more = "too many" if answer["supersteps"] > run["supersteps"] else "too few"
+        raise Hint(f"{answer['supersteps']!r} supersteps is {more}: the packets' collect_city runs share one "
+                   "superstep; each later node takes one of its own")
     return f"right: {run['supersteps']} supersteps, collect_city ran {run['collect_city']} times (steps {graph.steps})"
