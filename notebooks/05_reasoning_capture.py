@@ -78,7 +78,7 @@ for field, value in article_line.items():
 #
 # | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
 # |---|---|---|---|
-# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count) | accepted |
+# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count, by the article's probe: reported) | accepted |
 # | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
 # | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
 #
@@ -154,7 +154,7 @@ reveal_thought_but_unused(my_flags, events)  # runs thought_but_unused on both; 
 # - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
 #   or from the right conversion;
 # - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°); a final reply before
-#   both lookups is wrong too: its numbers came from nowhere;
+#   both lookups is case 1, its numbers made up, and the wrong line is that reply;
 # - a run that ends without an answer never finished.
 #
 # Where it sits says whose problem it is:

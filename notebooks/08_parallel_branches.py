@@ -8,7 +8,7 @@
 # - fan out with `Send`, one branch per item not yet done.
 #
 # **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip without it.
-# **Time:** about 87 minutes (estimated from length and exercises). Nothing here calls a model.
+# **Time:** about 88 minutes (estimated from length and exercises). Nothing here calls a model.
 
 # %%
 import inspect
@@ -31,7 +31,7 @@ state = initial_state(["Tokyo", "Paris"])
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# A *fan-out* (several edges out of one node) runs `collect`'s lookups at once; a *join* (one edge from several
+# A *fan-out* (several edges out of one node) runs `collect`'s lookups in one superstep; a *join* (one edge from several
 # nodes) waits for all. In a **superstep**, every node reads the *same* worksheet and the slips merge after all ran.
 #
 # Our superstep loop: notebook 07's run loop with a *set* of active nodes. Edges are lists; `"joins"` names a node
@@ -180,8 +180,10 @@ my_guess = ...  # e.g. {"supersteps": 9, "nodes": 9}
 three = initial_state(["Tokyo", "Paris", "Oslo"])
 final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
                             three)
-print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in log))
-reveal(my_guess, {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)})
+happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
+reveal(my_guess, happened, gated=True, hint="the three collects start together; each node after the join runs alone")
+if my_guess == happened:  # the log, once your guess is right
+    print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in log))
 
 # %% [markdown]
 # ## The parallel brief on the real LangGraph, and on ours
@@ -239,7 +241,7 @@ for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
 #
 # | What | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently | run one after another; slips merge by node name, `Send` packets in `Send` order |
+# | Nodes of one superstep | may run concurrently; writes applied in a fixed order (`apply_writes` sorts the tasks) | run one after another; slips merge by node name, `Send` packets in `Send` order |
 # | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest: [`docs/graph.md`](../docs/graph.md).

@@ -251,3 +251,14 @@ def test_run_10s_settings_hold_no_verdict_before_the_guess(capsys):
     settings, _ = show_run_10_input()
     assert not hasattr(settings, "case") and not hasattr(settings, "line") and settings.index == 10
     assert "case" not in repr(settings)
+
+
+def test_a_final_reply_before_both_lookups_is_case_1_at_that_reply():
+    """05's rules: a final reply before both lookups is case 1, and its wrong line is that reply."""
+    from lessons.exercises.nb05 import recorded
+    from mingraph_lite import ScriptedLLM
+    from mingraph_lite.course.classify import classify
+
+    events = recorded(ScriptedLLM(["Paris: 64°F, Tokyo: 75°F"], name="scripted: answers at once"))
+    verdict = classify(events)
+    assert verdict.case == 1 and events[verdict.line - 1]["event"] == "model_reply"
