@@ -106,22 +106,32 @@ def next_nodes(graph, node, state):  # as in the notebook
     return graph["edges"].get(node, [])
 
 
-def _loop(graph, state, ready):
+def _merge(graph, state, slips, refuse_two_writes=True):
+    """Merge a superstep's slips by node name; two writes to a plain field are refused, as run_supersteps does."""
+    for slip in slips.values():
+        for field, value in slip.items():
+            reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
+            if refuse_two_writes and reducer is None and len(writers) > 1:
+                raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep")
+            state[field] = reducer(state[field], value) if reducer and field in state else value
+
+
+def _superstep(graph, state, ran):
+    """Every node on its own copy of the same worksheet, then one merge: the notebook's superstep."""
+    _merge(graph, state, {node: graph["nodes"][node](deepcopy(state)) for node in ran})
+
+
+def _loop(graph, state, ready, superstep=_superstep):
     """The notebook's run_supersteps, with who may start next decided by ``ready(ran, triggered)``."""
     state, log = deepcopy(state), []
     active = set(next_nodes(graph, START, state))
     while active - {END}:
         if len(log) == graph["max_steps"]:
             raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
-        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
-        for node, slip in slips.items():
-            for field, value in slip.items():
-                reducer, writers = graph["reducers"].get(field), [n for n, s in slips.items() if field in s]
-                if reducer is None and len(writers) > 1:
-                    raise ValueError(f"{writers} all wrote the plain field {field!r} in one superstep")
-                state[field] = reducer(state[field], value) if reducer and field in state else value
-        log.append((len(log) + 1, sorted(slips)))
-        active = ready(graph, [(node, target) for node in slips for target in next_nodes(graph, node, state)])
+        ran = sorted(active - {END})
+        superstep(graph, state, ran)
+        log.append((len(log) + 1, ran))
+        active = ready(graph, [(node, target) for node in ran for target in next_nodes(graph, node, state)])
     return state, log
 
 
@@ -142,47 +152,33 @@ def run_looping_supersteps(graph, state):
     return _loop(graph, state, ready)
 
 
-def _ready_as_08_2(graph, arrived, triggered):
-    active = set()
-    for node, target in triggered:
-        arrived.setdefault(target, set()).add(node)
-        if arrived[target] >= graph["joins"].get(target, set()):
-            active.add(target)
-    for target in active:
-        del arrived[target]
-    return active
+def _ready_as_08_2():
+    """08.2's own rule, for wrong answers that break something else."""
+    arrived = {}
+
+    def ready(graph, triggered):
+        active = set()
+        for node, target in triggered:
+            arrived.setdefault(target, set()).add(node)
+            if arrived[target] >= graph["joins"].get(target, set()):
+                active.add(target)
+        for target in active:
+            del arrived[target]
+        return active
+    return ready
 
 
 def run_without_the_plain_field_rule(graph, state):  # keeps the last write to a plain field, never refuses two
-    state, log, arrived = deepcopy(state), [], {}
-    active = set(next_nodes(graph, START, state))
-    while active - {END}:
-        if len(log) == graph["max_steps"]:
-            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
-        slips = {node: graph["nodes"][node](deepcopy(state)) for node in sorted(active - {END})}
-        for slip in slips.values():
-            for field, value in slip.items():
-                reducer = graph["reducers"].get(field)
-                state[field] = reducer(state[field], value) if reducer and field in state else value
-        log.append((len(log) + 1, sorted(slips)))
-        active = _ready_as_08_2(graph, arrived, [(n, t) for n in slips for t in next_nodes(graph, n, state)])
-    return state, log
+    return _loop(graph, state, _ready_as_08_2(),
+                 lambda graph, state, ran: _merge(graph, state, {n: graph["nodes"][n](deepcopy(state)) for n in ran},
+                                                  refuse_two_writes=False))
 
 
 def run_one_node_after_another(graph, state):  # merges each slip before the next node runs: no shared worksheet
-    state, log, arrived = deepcopy(state), [], {}
-    active = set(next_nodes(graph, START, state))
-    while active - {END}:
-        if len(log) == graph["max_steps"]:
-            raise RuntimeError(f"stopped after {len(log)} supersteps (max_steps)")
-        ran = sorted(active - {END})
+    def one_by_one(graph, state, ran):
         for node in ran:
-            for field, value in graph["nodes"][node](deepcopy(state)).items():
-                reducer = graph["reducers"].get(field)
-                state[field] = reducer(state[field], value) if reducer and field in state else value
-        log.append((len(log) + 1, ran))
-        active = _ready_as_08_2(graph, arrived, [(n, t) for n in ran for t in next_nodes(graph, n, state)])
-    return state, log
+            _merge(graph, state, {node: graph["nodes"][node](deepcopy(state))})
+    return _loop(graph, state, _ready_as_08_2(), one_by_one)
 
 
 def run_forgets_beside_the_join(graph, state):  # empties a join's set after the superstep it ran in
