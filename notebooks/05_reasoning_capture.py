@@ -1,28 +1,24 @@
 # %% [markdown]
 # # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
-# A thinking model returns two things: its **reply**, which goes into the conversation, and its **thinking**,
-# the working it wrote before replying. This notebook shows where each one goes, then reads traces for the first
-# wrong line.
-#
-# *Reasoning capture* keeps the thinking beside the reply: our adapters copy it into `LLMResponse.reasoning` (the
-# text) and `reasoning_tokens` (the count), never sent back. The cell before the questions runs a real thinking
-# model where one is installed.
+# A thinking model returns its **reply**, which goes into the conversation, and its **thinking**, the working it
+# wrote first. *Reasoning capture* keeps the thinking beside the reply: our adapters copy it into
+# `LLMResponse.reasoning` (the text) and `reasoning_tokens` (the count), never sent back.
 #
 # **By the end of this notebook you will be able to**
 #
 # - read a model's thinking and its token count from `LLMResponse`;
-# - find a run's **first wrong line**, say whose problem it is, and count one mistake over many runs.
+# - find a run's **first wrong line**, say whose problem it is, and read the thinking for why;
+# - count one mistake over many runs.
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 75 minutes (estimated from length and exercises).
+# **Time:** about 72 minutes (estimated from length and exercises).
 #
-# **Sources.** Neither recorded model (SmolLM2-135M, Gemma 3 270M) has a thinking mode, and no thinking model can
-# be installed on this offline machine, so **the real thinking here is what the article printed: one trace line of
-# a qwen3.5:0.8b run, and one sentence of a qwen3.5:2b run**; **the rest is scripted** (labelled). The story, the four cases and the reported figures come
-# from the article *The State and Observer Patterns in a Python Agent Loop* (our copy does not name its author);
-# its figures are quoted as theirs.
+# **Sources.** The recorded models (SmolLM2-135M, Gemma 3 270M) cannot think and no thinking model installs
+# offline, so **the only real thinking here is what the article printed: one trace line of a qwen3.5:0.8b run,
+# one sentence of a qwen3.5:2b run**; **the rest is scripted** (labelled). The story, the cases and the
+# reported figures come from the article *The State and Observer Patterns in a Python Agent Loop*.
 
 # %%
 # %matplotlib inline
@@ -31,21 +27,21 @@ import re  # noqa: F401  (for your answer to 05.3)
 from collections import Counter
 from pathlib import Path
 
-from mingraph_lite import (Agent, ConsoleLogger, EventRecorder, KeepAll, ReplayLLM,
-                           TraceRecorder, read_trace)
+from mingraph_lite import Agent, ConsoleLogger, EventRecorder, KeepAll, ReplayLLM, TraceRecorder, read_trace
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import weather_registry
 from lessons.exercises import check
 from lessons.exercises.nb05 import (london_manager, recorded, show_05_2_run, show_one_run_per_case, show_run_10_input,
                                     reveal_run_10)
-from lessons.trace_lines import print_envelope, print_live_run, print_trace
+from lessons.exercises.nb05_thinking import ARTICLE_LINE as article_line, reveal_thought_but_unused
+from lessons.trace_lines import print_envelope, print_live_run, print_thinking_beside, print_trace
 
 # %% [markdown]
 # ## The envelope: where thinking goes
 #
-# A listener's `on_model_reply` receives an `LLMResponse`: the message (which goes into the **folder**, the
-# messages sent to the model each round) inside an **envelope** of facts about the reply. Thinking rides on the
-# envelope (question 1 asks why). Every reply the shipped local models recorded:
+# A listener's `on_model_reply` receives an `LLMResponse`: the message (it goes into the **folder**, the messages
+# sent each round) inside an **envelope** of facts about the reply, thinking included (question 1 asks why). Every
+# reply the shipped local models recorded:
 
 # %%
 replies = print_envelope(Path("../data/experiments"))  # the fields, then every recorded reply's thinking
@@ -54,42 +50,35 @@ assert not any(e["reasoning"] or e["reasoning_tokens"] for e in replies)  # no r
 # %% [markdown]
 # ## A real reply with thinking, as the article printed it
 #
-# The article's author ran our question on **qwen3.5:0.8b** through Ollama, thinking on, and printed one trace
-# line, here as printed (the `...` are their cuts; the `message` wrapper is ours).
+# The article ran our question on **qwen3.5:0.8b** through Ollama, thinking on, and printed this trace line (the
+# `...` are their cuts; the `message` wrapper is ours).
 
 # %%
-from lessons.exercises.nb05_thinking import ARTICLE_LINE as article_line  # the check reads this same line
-
 for field, value in article_line.items():
     print(f"{field:17} {value!r}")
 
 # %% [markdown]
-# - **The text is real and says why.** The model took the bare `18` and `24` for Fahrenheit "based on the tool's
-#   response format": both cities wrong. Neither the reply nor a count says why.
-# - **The count is missing, not zero.** Ollama returns thinking text and no thinking count: `reasoning_tokens` is
-#   `None`. That the 80 output tokens include the thinking is **a guess**, from the article's probe of qwen3.5:2b
-#   (**434** output tokens with thinking on, **4** off; reported, not run here).
-# - **OpenAI Chat Completions is the mirror image:** a count (`reasoning_tokens`) and no text (its Responses API
-#   can return a summary of the thinking: OpenAI's cookbook *Better performance from reasoning models using the
-#   Responses API*).
+# - **The text is real and says why:** the model took the bare `18` and `24` for Fahrenheit "based on the tool's
+#   response format".
+# - **The count is missing, not zero:** `reasoning_tokens` is `None`. That the 80 output tokens include the
+#   thinking is **a guess**, from the article's probe of qwen3.5:2b (**434** output tokens thinking on, **4** off;
+#   reported).
 
 # %% [markdown]
-# What providers report and want back:
+# What providers report and want back (from each provider's docs):
 #
-# | provider | `reasoning` | `reasoning_tokens` | thinking sent back later? |
+# | provider | `reasoning` | `reasoning_tokens` | sent back later? |
 # |---|---|---|---|
-# | Ollama, thinking model (qwen3) | `message.thinking` | `None` (inside the output count, by the article's probe: reported) | accepted |
-# | OpenAI Chat Completions | `None` (no text returned) | `usage.completion_tokens_details.reasoning_tokens` | nothing to send |
-# | Anthropic, thinking with tools | thinking blocks | inside the output count | required, unchanged, with the tool call it led to |
-#
-# Sources: Ollama's docs *Thinking*; OpenAI's Chat Completions API reference; Anthropic's *Building with extended thinking*, *Preserving thinking blocks*.
+# | Ollama (qwen3) | `message.thinking` | `None` (in the output count: the article's probe) | accepted |
+# | OpenAI Chat Completions | `None` | `completion_tokens_details.reasoning_tokens` | nothing to send |
+# | Anthropic, with tools | thinking blocks | in the output count | required, unchanged |
 
 # %% [markdown]
 # ## Record before you know there is a bug
 #
-# In the article, qwen3.5:2b with thinking on answered our question with **Tokyo: 24°F**; its thinking said
-# *"Tokyo is already in Fahrenheit, so I don't need to convert it."* Re-run six times, it never got Tokyo wrong
-# again (reported). A **scripted re-enactment** (`wrong_tokyo_manager`, with the 2b run's thinking), traced:
+# In the article, qwen3.5:2b with thinking on answered **Tokyo: 24°F**; its thinking said *"Tokyo is already in
+# Fahrenheit, so I don't need to convert it."* Re-run six times, it never got Tokyo wrong again (reported). A
+# **scripted re-enactment** (`wrong_tokyo_manager`, with the 2b run's thinking), traced:
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
@@ -99,9 +88,8 @@ Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
 events = read_trace(TRACE)
 
 # %% [markdown]
-# Three model calls and **three** tool calls: Tokyo was never converted. The trace, numbered from 1 (line 1 is
-# `run_start`) as `enumerate(events, 1)` gives it. A **slip** is a tool call (`tool_call`), an **answer slip** its
-# result (`tool_return`), a **request** a `model_reply` that asks for slips.
+# Three tool calls: Tokyo was never converted. Numbered from 1, as `enumerate(events, 1)` does. A
+# **slip** is a `tool_call`, an **answer slip** its `tool_return`, a **request** a `model_reply` asking for slips.
 
 # %%
 print_trace(events)
@@ -111,15 +99,14 @@ assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "too
 # ### Exercise 05.1 (code): what the thinking cost, and what nobody counted
 #
 # A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
-# `output_tokens` (counts or `None`: not reported; here the output count includes the thinking). Write
+# `output_tokens` (counts or `None`, not reported; the output count includes the thinking). Write
 # `thinking_report(events)` returning `(shares, uncounted)`:
 #
 # - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
 #   either count is missing (an unreported count is not 0) or the output count is 0 (no share of nothing);
-# - `uncounted`: the lines of the replies that carry thinking text but no thinking count: what they cost is unknown.
+# - `uncounted`: a list of the lines of replies with thinking text but no thinking count (their cost is unknown).
 #
-# The check runs it on **scripted** traces and on the article's real line, and refuses `classify` (it never
-# reads the envelope).
+# The check runs it on **scripted** traces and on the article's real line.
 
 # %%
 def thinking_report(events):
@@ -134,8 +121,6 @@ check("05.1", thinking_report)
 # not use. Which lines does it flag on the article's line, and on the re-enactment?
 
 # %%
-from lessons.exercises.nb05_thinking import reveal_thought_but_unused
-
 my_flags = ...  # (lines on [article_line], lines on the re-enactment's events)
 reveal_thought_but_unused(my_flags, events)  # runs thought_but_unused on both; says why once your guess is right
 
@@ -143,18 +128,16 @@ reveal_thought_but_unused(my_flags, events)  # runs thought_but_unused on both; 
 #
 # ## The first wrong line
 #
-# **The convention.** Read the numbered lines top to bottom and stop at the **first** wrong one; later lines are
-# often wrong *because* of it. What "wrong" means:
+# Stop at the **first** wrong line; later lines are often wrong *because* of it. What "wrong" means:
 #
-# - a **slip** (`tool_call`) is wrong if it names a tool not on the **menu**, or asks `get_weather` about a city
-#   the question did not ask about, or asks `to_fahrenheit` about a number that **no `get_weather` answer slip
-#   returned**. Only `get_weather`'s numbers are Celsius: a number from `to_fahrenheit` is Fahrenheit already;
-# - a **request** (`model_reply` that asks for slips) is never the wrong line itself: each slip it carries is
-#   judged on its own `tool_call` line just below;
-# - an **answer slip** (`tool_return`) is wrong if it differs from the teaching data (Paris 18°C, Tokyo 24°C)
-#   or from the right conversion;
-# - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°); a final reply before
-#   both lookups is case 1, its numbers made up, and the wrong line is that reply;
+# - a **slip** (`tool_call`) is wrong if it names a tool not on the **menu**, asks `get_weather` about a city not
+#   in the question, or asks `to_fahrenheit` about a number **no `get_weather` answer slip returned** (a number
+#   from `to_fahrenheit` is Fahrenheit already);
+# - a **request** is never the wrong line itself: each of its slips is judged on its own `tool_call` line;
+# - an **answer slip** (`tool_return`) is wrong if it differs from the data (Paris 18°C, Tokyo 24°C) or the right
+#   conversion;
+# - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°); sent before both lookups,
+#   it is case 1 (made-up numbers) at that reply;
 # - a run that ends without an answer never finished.
 #
 # Where it sits says whose problem it is:
@@ -168,9 +151,9 @@ reveal_thought_but_unused(my_flags, events)  # runs thought_but_unused on both; 
 #
 # ### Exercise 05.2 (reading): which case, which line?
 #
-# A scripted manager converted Paris's 18, then the *result*, 64, again, then Tokyo's 24. Which case (1 to 4),
-# which line is the first wrong one, and which line's answer slip handed the model the wrong number? Answer as
-# `(case, line, source)`.
+# A scripted manager converted Paris's 18, then the *result*, 64, again, then Tokyo's 24. Answer
+# `(case, line, source)`: the case (1 to 4), the first wrong line, and the line whose answer slip handed the model
+# the wrong number.
 
 # %%
 show_05_2_run()  # prints the stored scripted run; the notebook never holds its events
@@ -182,20 +165,27 @@ case_and_line = ...  # (case, line, source)
 check("05.2", case_and_line)
 
 # %% [markdown]
-# `classify(events)` in `mingraph_lite.course.classify` applies exactly these rules. Its case 3 also catches
+# `classify(events)` applies exactly these rules. Its case 3 also catches
 # Celsius written as °F (`celsius_as_fahrenheit`). On the re-enactment:
 
 # %%
 from mingraph_lite.course.classify import classify
 
 verdict = classify(events)
-print(f"outcome: {verdict.outcome} (case {verdict.case}), first wrong line: {verdict.line}; why: {verdict.why}; "
-      f"Celsius written as °F: {verdict.celsius_as_fahrenheit}")
+print(f"case {verdict.case}:", verdict)
 assert verdict.case == 3 and verdict.celsius_as_fahrenheit and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
 
 # %% [markdown]
-# One scripted run for each case (case 2's `get_weather` has a planted bug: it doubles
-# every temperature):
+# The verdict says *what* is wrong; that reply's thinking says *why* (scripted, then the article's real line: one
+# line, nothing to classify):
+
+# %%
+scripted = print_thinking_beside(events[verdict.line - 1], f"scripted re-enactment, line {verdict.line}", verdict.why)
+real = print_thinking_beside(article_line, "the article's real line", "both cities given in °F unconverted (18, 24)")
+assert "already in Fahrenheit" in scripted and "already Fahrenheit temperatures" in real
+
+# %% [markdown]
+# One scripted run per case (case 2's `get_weather` doubles every temperature):
 
 # %%
 verdicts = show_one_run_per_case()  # each run's verdict and its first wrong line
@@ -204,9 +194,9 @@ assert [v.case for v in verdicts] == [1, 2, 3, 4]  # one run for each case, as t
 # %% [markdown]
 # ### Counting one mistake over many runs
 #
-# `classify` stops at the first wrong line; "how often does each variant ask about the wrong city?" needs every
-# such line. A `tool_call` event has `name` and `arguments` (a dict); a `tool_return` has `name` and `content`
-# (text such as `"18"` or `"18°C"`). One rule, counted per variant over `(variant, events)` runs:
+# "How often does each variant ask about the wrong city?" needs every such line. A `tool_call` has
+# `name` and `arguments` (a dict); a `tool_return` has `name` and `content` (text: `"18"`, `"18°C"`). One rule,
+# counted per variant over `(variant, events)` runs:
 
 # %%
 def wrong_city_lines(events):  # every get_weather slip about a city the question did not ask about
@@ -226,25 +216,24 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
                                 ("scripted B", recorded(four_round_manager()))]))
 
 # %% [markdown]
-# The `to_fahrenheit` rule needs memory: what `get_weather` answered *earlier in the same run*.
-#
 # ### Exercise 05.3 (code): made-up numbers, per variant
 #
-# Write `made_up_counts(runs)`: given a list of `(variant, events)` runs, return a dict with one key per
-# variant seen, counting **every** `to_fahrenheit` slip whose `celsius` is not a number that an earlier
-# `get_weather` answer slip *of the same run* returned. The rules of 02.3 hold:
+# Write `made_up_counts(runs)`: given `(variant, events)` runs, return a dict counting, per variant seen, **every**
+# `to_fahrenheit` slip whose `celsius` no `get_weather` answer slip of an **earlier reply** (earlier `step`) *of
+# the same run* returned. A same-reply slip is a guess, even a lucky one (`classify`, reading lines, lets it pass):
 #
-# - a slip in the **same reply** as its `get_weather` is a guess, even a lucky one: the model wrote it before it
-#   saw the answer. Only answer slips of an **earlier reply** (an earlier `step`) count, not of an earlier line
-#   (`classify`, which reads lines, lets such a slip pass);
-# - compare numbers, not text: `"Paris: 18°C"` holds 18, and `re.findall(r"-?\d+(?:\.\d+)?", text)` finds it;
-# - a number that came back from `to_fahrenheit` is Fahrenheit already;
-# - arguments that stayed text (their JSON did not parse) count as made up, and so does a `celsius` with no
-#   number in it: `{"celsius": "18"}` gives 18 (this count asks only where the number came from),
-#   `{"celsius": "eighteen"}` gives none.
+# ```
+# step 1  model_reply  asks get_weather(Paris) and to_fahrenheit(18)
+# step 1  tool_return  get_weather answered "18"
+# step 1  tool_call    to_fahrenheit(18): made up: written before the answer came
+# ```
+#
+# - compare numbers, not text: `re.findall(r"-?\d+(?:\.\d+)?", "Paris: 18°C")` finds 18;
+# - arguments that stayed text (their JSON did not parse: `json.loads` fails on them too) count as made up;
+#   a `celsius` written as text counts by its number: `"18"` is 18, `"eighteen"` has none, so it is made up.
 #
 # The check runs it on scripted traps, then on the 224 recorded runs of `finish-right-2` and `finish-right-3`
-# (held out). It refuses `classify` and its rule helpers: they stop at a run's first wrong line.
+# (held out).
 
 # %%
 def made_up_counts(runs):
@@ -257,25 +246,22 @@ check("05.3", made_up_counts)
 # %% [markdown]
 # ## A run with a worked example, read line by line
 #
-# The definition `finish-right` asks our question four ways, 16 sampled runs per variant per model. Nine of its
-# 128 runs looked up both cities (a test in tests/notebooks/test_nb05_claims.py counts them). One of the nine,
-# replayed, nothing edited: **Gemma 3 270M** (Q4_K_M, llama.cpp), variant **"worked example"**,
-# run #10, temperature 0.7, at most 6 model calls (`max_steps=6`).
-#
-# The **worked example** (two other cities, before the question) is marked `"example"`. What the model read:
+# The definition `finish-right` asks our question four ways, 16 runs per variant per model. Nine of its 128 runs
+# looked up both cities. One of the nine, replayed: **Gemma 3 270M** (Q4_K_M, llama.cpp),
+# variant **"worked example"**, run #10, temperature 0.7, `max_steps=6`. The **worked example** (two other cities,
+# before the question) is marked `"example"`. What the model read:
 
 # %%
 row, TRACE_10 = show_run_10_input()  # the run's settings and the folder it read, as recorded
 
 # %% [markdown]
-# **Predict first.** The model had the example's two conversions right in front of it. Which case will its run be
-# (4 if you think it never finished), and which line of its trace the first wrong one?
+# **Predict first.** Which case, and which first wrong line, with the example's two conversions in front of it?
 
 # %%
 my_case_and_line = ...  # (case, line), as in 05.2
 
 # %% [markdown]
-# Build the folder as the recording had it: the prompt, the worked example, then the question.
+# Build the folder as recorded: the prompt, the worked example, then the question.
 
 # %%
 from mingraph_lite.course.definition import load
@@ -293,8 +279,8 @@ reveal_run_10(my_case_and_line, recorder.events, row)  # classify's verdict; wha
 # %% [markdown]
 # ## Try it with a live model
 #
-# For thinking text: Ollama, `ollama pull qwen3:0.6b`, `MINGRAPH_LLM=ollama:qwen3:0.6b` (or uncomment the cell's
-# first line). For a count only: `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`.
+# For thinking text: Ollama, `ollama pull qwen3:0.6b`, `MINGRAPH_LLM=ollama:qwen3:0.6b`. For a count
+# only: `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -304,16 +290,16 @@ print_live_run(os.environ.get("MINGRAPH_LLM", ""))  # each reply's reasoning_tok
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (answers in the solutions file); 2 to 4 are checked below against a run of the code.
+# Answer in your own words first (answers in the solutions file); 2 to 4 are checked below.
 #
 # 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
 #    provider would force an adapter to keep it in the folder?
-# 2. What would happen to the verdict of the scripted re-enactment (`wrong_tokyo_manager`) if `get_weather`
-#    answered `"18°C"` instead of `"18"`: the same verdict, or a different one? Why?
+# 2. If `get_weather` answered `"18°C"` instead of `"18"`, would the scripted re-enactment's verdict be the same
+#    or different? Why?
 # 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
 #    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
-# 4. What would happen if you replayed Gemma's run #10 without putting the worked example in the folder first:
-#    the same verdict, another verdict, or a refusal?
+# 4. Replayed without the worked example in the folder, would Gemma's run #10 give the same verdict, another
+#    verdict, or a refusal?
 # 5. `wrong_city_lines` finds no line in a run that `classify` calls a wrong slip. How can both be right?
 
 # %%

@@ -61,6 +61,15 @@ def print_envelopes(events: list[dict[str, Any]]) -> None:
                   f"reasoning={(event['reasoning'] or '')[:300]!r}")
 
 
+def print_thinking_beside(reply: dict[str, Any], label: str, why: str) -> str:
+    """A case-3 verdict's ``why`` beside the thinking of the reply at its line, under ``label`` (scripted or the
+    article's real line); returns that thinking."""
+    thinking = reply.get("reasoning") or ""
+    print(f"{label}\n  the reply:     {reply['message']['content']!r}\n  the verdict:   {why}\n"
+          f"  its thinking:  {thinking!r}")
+    return thinking
+
+
 def print_live_run(spec: str) -> None:
     """Run our question once on the model ``spec`` names ("ollama:qwen3:0.6b", "openai:gpt-5-mini"; at most 6
     model calls, Ollama with thinking on) and print each reply's envelope and the verdict; nothing when none."""

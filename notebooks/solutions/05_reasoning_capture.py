@@ -273,6 +273,24 @@ def numbered_replies(events):
     return {place[line]: share for line, share in shares.items()}, [place[line] for line in flagged]
 
 
+def as_percent(events):
+    """Wrong: gives each share as a percent (25.0 for a quarter)."""
+    shares, uncounted = thinking_report(events)
+    return {line: None if share is None else share * 100 for line, share in shares.items()}, uncounted
+
+
+def uncounted_as_set(events):
+    """Wrong only in type: the uncounted lines as a set."""
+    shares, uncounted = thinking_report(events)
+    return shares, set(uncounted)
+
+
+def uncounted_as_tuple(events):
+    """Wrong only in type: the uncounted lines as a tuple."""
+    shares, uncounted = thinking_report(events)
+    return shares, tuple(uncounted)
+
+
 def via_classify_thinking(events):
     """Wrong: asks the package's classifier, which never reads the envelope."""
     verdict = classify(events)
@@ -302,7 +320,9 @@ WRONG = {
              (divides_by_zero, "no share of nothing"), (falsy_share, "a reported 0 is a count"),
              (zero_based_lines, "one too low"), (numbered_replies, "the model replies only"),
              (every_missing_count, "no thinking either"), (every_thinking_text, "has a count too"),
-             (falsy_count, "0 is not None"), (via_classify_thinking, "your answer runs classify")],
+             (falsy_count, "0 is not None"), (via_classify_thinking, "your answer runs classify"),
+             (as_percent, "a fraction, not a percent"), (uncounted_as_set, "return a list of lines"),
+             (uncounted_as_tuple, "return a list of lines")],
     "05.Q2": [("different", "only their number"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls"), ("wrong tool result", "every answer slip is right"),
               ("wrong final reasoning", "64 and 75"), ("never finished", "it finished")],

@@ -67,3 +67,19 @@ def test_a_live_run_with_no_model_named_runs_nothing(capsys):
     for spec in ("", "scripted", "ollama:"):
         print_live_run(spec)
         assert "no live model named, so nothing runs" in capsys.readouterr().out
+
+
+def test_the_thinking_is_printed_beside_the_verdict(capsys):
+    from lessons.exercises.nb05 import recorded
+    from lessons.exercises.nb05_thinking import ARTICLE_LINE
+    from lessons.trace_lines import print_thinking_beside
+    from mingraph_lite.course.classify import classify
+    from mingraph_lite.course.scripts import wrong_tokyo_manager
+
+    events = recorded(wrong_tokyo_manager())
+    verdict = classify(events)
+    thinking = print_thinking_beside(events[verdict.line - 1], "scripted", verdict.why)
+    assert verdict.case == 3 and "Tokyo is already in Fahrenheit" in thinking
+    assert "already Fahrenheit temperatures" in print_thinking_beside(dict(ARTICLE_LINE), "the article's", "°F")
+    out = capsys.readouterr().out
+    assert verdict.why in out and "scripted" in out and "the article's" in out

@@ -262,3 +262,27 @@ def test_a_final_reply_before_both_lookups_is_case_1_at_that_reply():
     events = recorded(ScriptedLLM(["Paris: 64°F, Tokyo: 75°F"], name="scripted: answers at once"))
     verdict = classify(events)
     assert verdict.case == 1 and events[verdict.line - 1]["event"] == "model_reply"
+
+
+def test_05_3_accepts_parsing_text_arguments_with_json_loads_because_such_text_never_parses():
+    """05.3: "arguments that stayed text (their JSON did not parse: `json.loads` fails on them too) count as made
+    up"."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "notebooks"))
+    from importlib import import_module
+
+    from lessons.exercises.nb05 import check_made_up_counts
+    solution = import_module("solutions.05_reasoning_capture")
+
+    def with_json_loads(runs):
+        def text_parsed(e):
+            if e["event"] != "tool_call" or isinstance(e["arguments"], dict):
+                return e
+            try:
+                return dict(e, arguments=json.loads(e["arguments"]))
+            except json.JSONDecodeError:
+                return e
+        return solution.made_up_counts([(v, [text_parsed(e) for e in events]) for v, events in runs])
+
+    assert check_made_up_counts(with_json_loads)

@@ -151,7 +151,13 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
         if not isinstance(shares, dict) or sorted(shares) != sorted(want[0]):
             raise Hint(f"on {label}: {_line_hint(shares, want[0])}")
         if not _same(shares, want[0]):
+            if _same({k: v / 100 if isinstance(v, (int, float)) else v for k, v in shares.items()}, want[0]):
+                raise Hint(f"on {label} your shares are {shares}: give a share as a fraction, not a percent "
+                           f"(expected {want[0]})")
             raise Hint(f"on {label} your shares are {shares}, expected {want[0]}: {share_hint}")
+        if isinstance(flagged, (set, frozenset, tuple)):
+            raise Hint(f"on {label} you returned uncounted as a {type(flagged).__name__}: return a list of lines, "
+                       "in order")
         if not isinstance(flagged, list) or sorted(flagged) != want[1]:
             raise Hint(f"on {label} you listed lines {flagged}, expected {want[1]}: {flag_hint}")
     return f"right on {len(traps) - 1} scripted traces, each with its own trap, and on the article's real line"
