@@ -225,7 +225,7 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # ```
 # step 1  model_reply  asks get_weather(Paris) and to_fahrenheit(18)
 # step 1  tool_return  get_weather answered "18"
-# step 1  tool_call    to_fahrenheit(18): made up: written before the answer came
+# step 1  tool_call    to_fahrenheit(18): made up, written before the answer came
 # ```
 #
 # - compare numbers, not text: `re.findall(r"-?\d+(?:\.\d+)?", "Paris: 18°C")` finds 18;
