@@ -188,7 +188,7 @@ if my_guess == happened:  # the log, once your guess is right
 # ## The parallel brief on the real LangGraph, and on ours
 #
 # LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, a join as one edge from a *list* of nodes;
-# the package's `StateGraph` takes the same calls: one declaration serves both:
+# the package's `StateGraph` takes the same calls; one declaration serves both:
 
 # %%
 print(*[line.strip() for line in inspect.getsource(declare_parallel).splitlines() if "add_edge(START" in line
