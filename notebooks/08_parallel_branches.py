@@ -22,9 +22,9 @@ from lessons.langgraph_runs import compare_engines, loop_on_engines, plain_field
 from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
 from lessons.predict import reveal
 from lessons.reference import reference
-from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, initial_state
+from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
 from mingraph_lite.course.weather import WEATHER  # your 08.1 reads it
-from mingraph_lite.graph import END, START, StateGraph
+from mingraph_lite.graph import END, START, Send, StateGraph
 
 state = initial_state(["Tokyo", "Paris"])
 
@@ -37,10 +37,10 @@ state = initial_state(["Tokyo", "Paris"])
 # Our superstep loop: notebook 07's run loop with a *set* of active nodes. Edges are lists; `"joins"` names a node
 # that waits for others. Each pass of the `while`:
 #
-# 1. the starting set is `START`'s targets (later, the set picked in step 4);
+# 1. the first set is `START`'s targets;
 # 2. every active node runs on its own copy of the worksheet, so all read the same one;
-# 3. the slips merge in node-name (sorted) order, and two slips writing a field with no reducer are refused;
-# 4. the next set is every target of the nodes that ran, a join target only once all its sources are `done`.
+# 3. slips merge in sorted node-name order; two writes to a field with no reducer are refused;
+# 4. next: every target of the nodes that ran; a join target once all its sources are `done`.
 
 # %%
 def next_nodes(graph, node, state):
@@ -96,7 +96,7 @@ loop = {"nodes": {"lap": lap, "c": logs("c"), "c2": logs("c2"), "d": logs("d"), 
         "max_steps": 12}
 _, loop_log = run_supersteps(loop, {"log": [], "laps": 0})
 print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in loop_log))
-assert (7, ["c2", "meet"]) in loop_log and [ran.count("meet") for _, ran in loop_log[4:]] == [0, 0, 1, 1]
+assert loop_log[6:] == [(7, ["c2", "meet"]), (8, ["meet"])]  # lap 2's meet: beside c2, then again
 
 # %% [markdown]
 # On lap 2, `meet` starts in superstep 7 **beside** `c2` (`done` still holds lap 1's `c2`), then again in 8.
@@ -111,7 +111,7 @@ parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, redu
 print("out of START:", parallel["edges"][START], "| write_draft waits for:", sorted(parallel["joins"]["write_draft"]))
 
 # %% [markdown]
-# Suppose `readings` had no reducer. Our loop, then both engines on a two-branch graph:
+# Without a reducer on `readings`: our loop, then both engines:
 
 # %%
 try:  # a first sketch: only `events` has a reducer
@@ -137,8 +137,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 assert [reading["city"] for reading in merged["readings"]] == ["Paris", "Tokyo"]
 
 # %% [markdown]
-# Paris before Tokyo: our loop merges slips in node-name order (`collect_Paris` < `collect_Tokyo`), not in the order
-# of `cities`.
+# Paris first: slips merge by node name, not in `cities` order.
 
 
 # %% [markdown]
@@ -152,7 +151,7 @@ assert [reading["city"] for reading in merged["readings"]] == ["Paris", "Tokyo"]
 #    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
 # 3. the node never changes the worksheet it is handed.
 #
-# Calling the package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
+# The package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
 
 # %%
 def collect_city(city):
@@ -178,8 +177,8 @@ my_guess = ...  # e.g. {"supersteps": 9, "nodes": 9}
 
 # %%
 three = initial_state(["Tokyo", "Paris", "Oslo"])
-final, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
-                            three)
+_, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
+                        three)
 happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
 reveal(my_guess, happened, gated=True, hint="the three collects start together; each node after the join runs alone")
 if my_guess == happened:  # the log, once your guess is right
@@ -188,15 +187,16 @@ if my_guess == happened:  # the log, once your guess is right
 # %% [markdown]
 # ## The parallel brief on the real LangGraph, and on ours
 #
-# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, and a join as one edge from a *list* of
-# nodes. The package's `StateGraph` takes the same calls, so one declaration serves both engines:
+# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, a join as one edge from a *list* of nodes;
+# the package's `StateGraph` takes the same calls; one declaration serves both:
 
 # %%
-print(inspect.getsource(declare_parallel))
+print(*[line.strip() for line in inspect.getsource(declare_parallel).splitlines() if "add_edge(START" in line
+        or "add_edge(branches" in line], sep="\n")  # its fan-out and join lines (lessons/parallel_brief.py)
 our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
 
 # %% [markdown]
-# `declare_parallel` on each engine, for each writer of notebook 07:
+# On each engine, for each writer of notebook 07:
 
 # %%
 rows = compare_engines(our_declare_parallel, three)  # LangGraph's debug stream read: lessons/langgraph_runs.py
@@ -215,8 +215,8 @@ _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph
 #
 # Write `run_looping_supersteps(graph, state)`: `run_supersteps`, except that a join target starts only once each of
 # its sources has run **since that join last started**; a source that runs in the same superstep as its join counts
-# for the join's next pass. The check runs `loop` above (`meet` should run once per lap, alone, in supersteps 4 and
-# 8), two joins, a source beside its join and the brief. Hint: per join, keep the sources run since it last started
+# for the join's next pass. The check runs `loop` above (`meet` once per lap, alone, in supersteps 4 and 8), graphs
+# of its own and the brief. Hint: per join, keep the sources run since it last started
 # (for `meet`: which of `c2`, `d`); empty that set as the join starts, before its superstep runs.
 
 # %%
@@ -228,8 +228,7 @@ def run_looping_supersteps(graph, state):
 check("08.2", run_looping_supersteps)
 
 # %% [markdown]
-# 08.2's target on the two real engines: the same `loop`, its join declared as `add_edge(["c2", "d"], "meet")`
-# (`lessons/langgraph_runs.py`). `meet` runs once per lap on both:
+# `loop` on both real engines, its join declared as `add_edge(["c2", "d"], "meet")`: `meet` runs once per lap.
 
 # %%
 for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
@@ -263,8 +262,8 @@ assert skipped["status"] == "published" and "Tokyo: 19°C" in skipped["answer"] 
 
 # %% [markdown]
 # Tokyo twice, one row stale, yet published (`check_draft` compares the rows with `readings`, not `WEATHER`); 08.1's
-# branch keeps the stale 19°C. Keeping the latest reading per city needs a reducer (`(old, new) -> merged`, once per
-# slip) that *replaces* the old reading.
+# branch keeps the stale 19°C. The latest reading per city needs a reducer (`(old, new) -> merged`, once per
+# slip) that *replaces* the old one.
 
 # %% [markdown]
 # ### Exercise 08.3: `latest_per_city`
@@ -287,10 +286,30 @@ def latest_per_city(old, new):
 check("08.3", latest_per_city)
 
 # %% [markdown]
+# 08.3's reducer on `stale`: one Tokyo row, fresh. Skipping (08.1, 08.4) saves calls;
+# a replacing reducer refreshes; pick one per field.
+
+# %%
+class FreshBrief(BriefState):  # BriefState with the notebook's latest_per_city on readings
+    readings: Annotated[list, reference("08.3")]
+
+
+fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile().invoke(stale)
+print(fresh["answer"])
+assert [(r["city"], r["celsius"]) for r in fresh["readings"] if r["city"] == "Tokyo"] == [("Tokyo", 24)]
+
+# %% [markdown]
 # ## `Send`: one branch per missing city
 #
-# The package's brief asks `nodes.fan_out(state, send)` for the START packets, with the engine's own `Send`. Slips
-# of different nodes merge by node name, as in our loop; the packets of one `Send` node merge in `Send` order.
+# The package's brief asks `nodes.fan_out(state, send)` for the START packets. A *packet* is `Send(node, arg)`: run
+# `node` on `arg` (here `{"city": ...}`), not the worksheet. One task per packet, so a node runs once per packet, all
+# in one superstep; their slips merge in `Send` order.
+
+# %%
+sent = build_brief_graph("complete")
+sent.invoke(three)
+print("supersteps:", sent.steps, "\none packet:", BriefNodes.fan_out(three, Send)[0])
+assert sent.steps[0] == ("collect_city",) * 3
 #
 # ### Exercise 08.4: `send_missing(state, send)`
 #
@@ -298,8 +317,8 @@ check("08.3", latest_per_city)
 #
 # 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
 #    in the order `cities` lists them, built with the `send` you are handed;
-# 2. if no city is missing, return the route `"write_draft"` instead: an empty list starts no node, so the run would
-#    end at once, still `"working"`, with no draft.
+# 2. if none is missing, return the route `"write_draft"`: an empty list starts no node, and the run would end
+#    still `"working"`, with no draft.
 
 # %%
 def send_missing(state, send):

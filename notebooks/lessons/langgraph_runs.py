@@ -151,14 +151,14 @@ def _uneven(builder: Any, join: bool) -> Any:
         builder.add_edge(["a2", "b"], "write")  # one edge from both branches: waits for both
     else:
         builder.add_edge("a2", "write")  # one edge per branch: each one triggers "write" on its own
-        builder.add_edge("b", "write")
+        builder.add_edge("b", "write")  # and one from b
     builder.add_edge("write", END)
     return builder.compile()
 
 
 def uneven_joins() -> list[tuple[int, list[str]]]:
-    """Print the uneven graph's declaration, then who ran with and without the join on each engine; return our steps."""
-    print(inspect.getsource(_uneven))
+    """Print the uneven graph's edges into ``write``, then who ran with and without the join on each engine; return our steps."""
+    print("the edges into write (_uneven in lessons/langgraph_runs.py):", *_lines(_uneven, '"write")  #'), sep="\n  ")
     try:
         from langgraph.graph import StateGraph as LangGraphStateGraph
     except ImportError:  # LangGraph is optional: our engine alone

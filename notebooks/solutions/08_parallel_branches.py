@@ -213,6 +213,18 @@ def run_remembers_one_superstep(graph, state):  # forgets arrivals between super
     return _loop(graph, state, ready)
 
 
+def run_counts_the_runs(graph, state):  # a join starts once each source has run more times than it has
+    runs = {}
+
+    def ready(graph, triggered):
+        for node in {node for node, _ in triggered}:
+            runs[node] = runs.get(node, 0) + 1
+        return {target for _, target in triggered
+                if all(runs.get(source, 0) > runs.get(target, 0) for source in graph["joins"].get(target, set()))}
+
+    return _loop(graph, state, ready)
+
+
 def run_forgets_every_join(graph, state):  # when any join starts, forgets what every join was waiting for
     done = set()
 
@@ -422,6 +434,7 @@ WRONG = {
              (run_remembers_one_superstep, "never started"),
              (run_forgets_beside_the_join, "counts for the join's next pass"),
              (run_forgets_every_join, "Forget only the sources of the join that started"),
+             (run_counts_the_runs, "not how many times"),
              (run_without_a_bound, "run exactly max_steps supersteps"),
              (run_on_the_package, "hands the work to an engine"),
              (run_on_the_package_unnamed, "hands the work to an engine (mingraph_lite.graph"),

@@ -208,6 +208,31 @@ def _check_beside(run: Any) -> None:
                    "a source that runs beside its join (after the join started) counts for the join's next pass")
 
 
+def _source_loops() -> dict[str, Any]:
+    """p -> a, t; a routes to s (lap 1) or to y -> s (lap 2); s loops on itself once on lap 1; j waits for s and t, then
+    p again. On lap 2, t arrives while s has not run again, though s has run more times than j (round 17's reader)."""
+    nodes = {**{name: _node(name) for name in ("p", "a", "t", "y")},
+             "s": lambda state: {"log": ["s"], "s_runs": state["s_runs"] + 1},
+             "j": lambda state: {"log": ["j"], "laps": state["laps"] + 1}}
+    return {"nodes": nodes, "edges": {START: ["p"], "p": ["a", "t"], "t": ["j"], "y": ["s"]},
+            "routers": {"a": (lambda state: "s" if state["laps"] == 0 else "y", {"s": "s", "y": "y"}),
+                        "s": (lambda state: "again" if state["laps"] == 0 and state["s_runs"] == 1 else "on",
+                              {"again": "s", "on": "j"}),
+                        "j": (lambda state: "again" if state["laps"] < 2 else "stop", {"again": "p", "stop": END})},
+            "joins": {"j": {"s", "t"}}, "reducers": {"log": operator.add}, "max_steps": 12}
+
+
+def _check_source_loops(run: Any) -> None:
+    _, log = _run_loop(run, _source_loops(), {"log": [], "laps": 0, "s_runs": 0})
+    want = list(enumerate([["p"], ["a", "t"], ["s"], ["s"], ["j"], ["p"], ["a", "t"], ["y"], ["s"], ["j"]], start=1))
+    if any("j" in names for step, names in log if 5 < step < 10):
+        raise Hint(f"j waits for s and t; s ran twice on lap 1 (it loops on itself), and on lap 2 your loop started j "
+                   f"before s ran again (log: {log}): counting runs says s ran more often than j, yet it has not run "
+                   "since j last started. Keep which sources ran since the join started, not how many times")
+    if [(step, sorted(names)) for step, names in log] != want:
+        raise Hint(f"j waits for s and t, and s loops on itself on lap 1; your log was {log}, the run should go {want}")
+
+
 def _check_kept_rules(run: Any) -> None:
     """The two rules of run_supersteps the exercise keeps: nodes of a superstep read the same worksheet, and two
     writes to one plain field in a superstep are refused (round 16's reader passed without either)."""
@@ -300,6 +325,7 @@ def check_looping(run_looping_supersteps: Any) -> str:
                    "reached once, and should run as with run_supersteps")
     _check_two_joins(run_looping_supersteps)
     _check_beside(run_looping_supersteps)
+    _check_source_loops(run_looping_supersteps)
     _check_kept_rules(run_looping_supersteps)
     _check_bound(run_looping_supersteps)
     return "each pass waits for the join's sources again; the brief runs as before"
