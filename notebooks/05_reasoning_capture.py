@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 72 minutes (estimated from length and exercises).
+# **Time:** about 73 minutes (estimated from length and exercises).
 #
 # **Sources.** The recorded models (SmolLM2-135M, Gemma 3 270M) cannot think and no thinking model installs
 # offline, so **the only real thinking here is what the article printed: one trace line of a qwen3.5:0.8b run,
@@ -99,7 +99,7 @@ assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "too
 # ### Exercise 05.1 (code): what the thinking cost, and what nobody counted
 #
 # A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
-# `output_tokens` (counts or `None`, not reported; the output count includes the thinking). Write
+# `output_tokens` (counts or `None`, not reported; take the output count to include the thinking, as OpenAI's does). Write
 # `thinking_report(events)` returning `(shares, uncounted)`:
 #
 # - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
@@ -299,7 +299,7 @@ print_live_run(os.environ.get("MINGRAPH_LLM", ""))  # each reply's reasoning_tok
 # 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
 #    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
 # 4. Replayed without the worked example in the folder, would Gemma's run #10 give the same verdict, another
-#    verdict, or a refusal?
+#    verdict, or a refusal? (`ReplayLLM` checks each request against the recording.)
 # 5. `wrong_city_lines` finds no line in a run that `classify` calls a wrong slip. How can both be right?
 
 # %%

@@ -3,11 +3,11 @@
 #
 # **By the end you will be able to**
 #
-# - run parallel branches in *supersteps*, join them, and say why a field two branches write needs a reducer;
+# - run parallel branches in *supersteps*, join them, and say why a shared field needs a reducer;
 # - write a branch's node, a loop whose join waits on every pass, and a reducer;
 # - fan out with `Send`, one branch per item not yet done.
 #
-# **Prerequisites:** notebooks 04 and 07. LangGraph's cells skip without it.
+# **Prerequisites:** notebook 07. LangGraph's cells skip without it.
 # **Time:** about 88 minutes (estimated from length and exercises). Nothing here calls a model.
 
 # %%
@@ -31,11 +31,11 @@ state = initial_state(["Tokyo", "Paris"])
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# A *fan-out* (several edges out of one node) runs `collect`'s lookups in one superstep; a *join* (one edge from several
-# nodes) waits for all. In a **superstep**, every node reads the *same* worksheet and the slips merge after all ran.
+# A *fan-out* (edges out of one node) runs `collect`'s lookups in one superstep; a *join* waits for all its
+# sources. In a **superstep**, every node reads the *same* worksheet; slips merge after all ran.
 #
-# Our superstep loop: notebook 07's run loop with a *set* of active nodes. Edges are lists; `"joins"` names a node
-# that waits for others. Each pass of the `while`:
+# Our superstep loop: 07's run loop with a *set* of active nodes; `"joins"` names a node that waits for others.
+# Each pass:
 #
 # 1. the first set is `START`'s targets;
 # 2. every active node runs on its own copy of the worksheet, so all read the same one;
@@ -72,7 +72,7 @@ def run_supersteps(graph, state):
 
 
 # %% [markdown]
-# `done` keeps every node that ran in the whole run: right for a join reached once, wrong inside a loop. Two laps of
+# `done` keeps every node that ran: right for a join reached once, wrong inside a loop. Two laps of
 # `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
 
 # %%
@@ -103,8 +103,7 @@ assert loop_log[6:] == [(7, ["c2", "meet"]), (8, ["meet"])]  # lap 2's meet: bes
 
 
 # %% [markdown]
-# The brief as such a dict, one `collect_<city>` branch per city (`lessons/parallel_brief.py`); `collect_one` is a
-# first-try branch:
+# The brief as such a dict, a `collect_<city>` branch per city; `collect_one` is a first try:
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
@@ -128,8 +127,8 @@ class FirstSketch(TypedDict):  # the same first sketch on both engines: `reading
 _ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
 
 # %% [markdown]
-# Last-one-wins would silently drop a city; all three refuse, ours naming the nodes, LangGraph only the key. The fix
-# is a reducer, as `BriefState`'s `readings` has:
+# Last-one-wins would silently drop a city; all three refuse (ours names the nodes). The fix is a reducer, as
+# `BriefState`'s `readings` has:
 
 # %%
 merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
@@ -137,7 +136,7 @@ print("with them, both branches' readings arrive:", [reading["city"] for reading
 assert [reading["city"] for reading in merged["readings"]] == ["Paris", "Tokyo"]
 
 # %% [markdown]
-# Paris first: slips merge by node name, not in `cities` order.
+# Paris first: slips merge by node name.
 
 
 # %% [markdown]
@@ -151,7 +150,7 @@ assert [reading["city"] for reading in merged["readings"]] == ["Paris", "Tokyo"]
 #    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
 # 3. the node never changes the worksheet it is handed.
 #
-# The package's `BriefNodes.collect_city` (it reads a `Send` packet) is refused.
+# The package's `BriefNodes.collect_city` is refused.
 
 # %%
 def collect_city(city):
@@ -301,24 +300,23 @@ assert [(r["city"], r["celsius"]) for r in fresh["readings"] if r["city"] == "To
 # %% [markdown]
 # ## `Send`: one branch per missing city
 #
-# The package's brief asks `nodes.fan_out(state, send)` for the START packets. A *packet* is `Send(node, arg)`: run
-# `node` on `arg` (here `{"city": ...}`), not the worksheet. One task per packet, so a node runs once per packet, all
-# in one superstep; their slips merge in `Send` order.
+# A *packet* is `Send(node, arg)`: run `node` on `arg` (here `{"city": ...}`), not the worksheet. A node runs once
+# per packet, all in one superstep; their slips merge in `Send` order.
 
 # %%
 sent = build_brief_graph("complete")
 sent.invoke(three)
 print("supersteps:", sent.steps, "\none packet:", BriefNodes.fan_out(three, Send)[0])
 assert sent.steps[0] == ("collect_city",) * 3
-#
+
+# %% [markdown]
 # ### Exercise 08.4: `send_missing(state, send)`
 #
 # Write the router at START. Rules:
 #
 # 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
 #    in the order `cities` lists them, built with the `send` you are handed;
-# 2. if none is missing, return the route `"write_draft"`: an empty list starts no node, and the run would end
-#    still `"working"`, with no draft.
+# 2. if none is missing, return the route `"write_draft"` (an empty list starts no node: the run ends with no draft).
 
 # %%
 def send_missing(state, send):
@@ -327,9 +325,6 @@ def send_missing(state, send):
 
 # %%
 check("08.4", send_missing)
-
-# %% [markdown]
-# **Next, notebook 09:** the agent loop as a graph.
 
 # %% [markdown]
 # ## Questions

@@ -17,7 +17,7 @@ CALLS: list[str] = []  # every city collect_one made a node for or collected: 08
 
 
 def reducers_of(state_type: type) -> dict[str, Callable]:
-    """{field: reducer} for every Annotated field of a TypedDict (the reducer is the annotation's last item), as in 06."""
+    """{field: reducer} for every Annotated field of a TypedDict (the reducer is the annotation's last item), as in 07."""
     hints = get_type_hints(state_type, include_extras=True)
     return {field: hint.__metadata__[-1] for field, hint in hints.items() if hasattr(hint, "__metadata__")}
 

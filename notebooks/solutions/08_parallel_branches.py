@@ -181,6 +181,21 @@ def run_one_node_after_another(graph, state):  # merges each slip before the nex
     return _loop(graph, state, _ready_as_08_2(), one_by_one)
 
 
+def run_shares_one_set(graph, state):  # one set for every join, emptied of a join's sources the moment it starts
+    done = set()
+
+    def ready(graph, triggered):
+        active = set()
+        for node, target in triggered:
+            done.add(node)
+            if done >= graph["joins"].get(target, set()):
+                active.add(target)
+                done.difference_update(graph["joins"].get(target, set()))
+        return active
+
+    return _loop(graph, state, ready)
+
+
 def run_forgets_beside_the_join(graph, state):  # empties a join's set after the superstep it ran in
     arrived = {}
 
@@ -430,6 +445,7 @@ WRONG = {
              (collect_city_wraps_collect_one, "your node calls collect_one")],
     "08.2": [(run_remembers_the_whole_run, "next to one of its sources"),
              (run_without_the_plain_field_rule, "refuse it with ValueError"),
+             (run_shares_one_set, "a source counts for every join it leads to"),
              (run_one_node_after_another, "its own copy of the same worksheet"),
              (run_remembers_one_superstep, "never started"),
              (run_forgets_beside_the_join, "counts for the join's next pass"),

@@ -184,12 +184,14 @@ def _node(name: str) -> Any:
     return node
 
 
-def _two_joins() -> dict[str, Any]:
-    """START -> a, b, c; j1 waits for a and b; j2 waits for c and j1: j2's first source ran before j1 started."""
-    nodes = {name: _node(name) for name in ("a", "b", "c", "j1", "j2")}
-    return {"nodes": nodes, "edges": {START: ["a", "b", "c"], "a": ["j1"], "b": ["j1"], "c": ["j2"], "j1": ["j2"]},
-            "routers": {}, "joins": {"j1": {"a", "b"}, "j2": {"c", "j1"}}, "reducers": {"log": operator.add},
-            "max_steps": 6}
+def _two_joins(shared: bool = False) -> dict[str, Any]:
+    """START -> a, b, c; j1 waits for a and b; j2 for c and j1 (j2's first source ran before j1 started), or, shared,
+    for a and c (one source both joins wait for: round 18's reader passed with a set shared by the joins)."""
+    edges = {START: ["a", "b", "c"], "a": ["j1", "j2"] if shared else ["j1"], "b": ["j1"], "c": ["j2"],
+             "j1": [] if shared else ["j2"]}
+    return {"nodes": {name: _node(name) for name in ("a", "b", "c", "j1", "j2")}, "edges": edges, "routers": {},
+            "joins": {"j1": {"a", "b"}, "j2": {"a", "c"} if shared else {"c", "j1"}},
+            "reducers": {"log": operator.add}, "max_steps": 6}
 
 
 def _beside() -> dict[str, Any]:
@@ -233,34 +235,6 @@ def _check_source_loops(run: Any) -> None:
         raise Hint(f"j waits for s and t, and s loops on itself on lap 1; your log was {log}, the run should go {want}")
 
 
-def _check_kept_rules(run: Any) -> None:
-    """The two rules of run_supersteps the exercise keeps: nodes of a superstep read the same worksheet, and two
-    writes to one plain field in a superstep are refused (round 16's reader passed without either)."""
-    def sees(name: str) -> Any:
-        return lambda state: {"log": [name], f"{name}_saw": list(state["log"])}
-
-    same = {"nodes": {"a": sees("a"), "b": sees("b")}, "edges": {START: ["a", "b"], "a": [END], "b": [END]},
-            "routers": {}, "joins": {}, "reducers": {"log": operator.add}, "max_steps": 3}
-    state, _ = _run_loop(run, same, {"log": []})
-    if state.get("a_saw") != [] or state.get("b_saw") != []:
-        raise Hint(f"a and b start together, yet one saw the other's write (a saw {state.get('a_saw')}, b saw "
-                   f"{state.get('b_saw')}): run every node of a superstep on its own copy of the same worksheet, "
-                   "and merge only after all of them ran, as run_supersteps does")
-    plain = {"nodes": {"a": lambda state: {"x": 1}, "b": lambda state: {"x": 2}},
-             "edges": {START: ["a", "b"], "a": [END], "b": [END]}, "routers": {}, "joins": {}, "reducers": {},
-             "max_steps": 3}
-    try:
-        run(plain, {"x": 0})
-    except NotImplementedError:
-        raise
-    except ValueError:
-        return
-    except Exception:  # another error: the hint below says which one run_supersteps raises
-        pass
-    raise Hint("a and b both wrote the plain field 'x' in one superstep and your loop kept one of them: refuse it "
-               "with ValueError, as run_supersteps does (a field with no reducer takes one write a superstep)")
-
-
 def _refuse_engines(run: Any) -> None:
     """An answer whose nodes an engine runs is refused by what happens, however the engine was reached."""
     used = borrowed(run, {"StateGraph", "compile", "invoke", "build_brief_graph"})
@@ -281,6 +255,10 @@ def _check_two_joins(run: Any) -> None:
     if [(step, sorted(names)) for step, names in log] != [(1, ["a", "b", "c"]), (2, ["j1"]), (3, ["j2"])]:
         raise Hint(f"with two joins (j1 waits for a and b, j2 for c and j1) your log was {log}: when j1 started, "
                    "your loop also forgot that c had run for j2. Forget only the sources of the join that started")
+    _, log = _run_loop(run, _two_joins(shared=True), {"log": []})
+    if [(step, sorted(names)) for step, names in log] != [(1, ["a", "b", "c"]), (2, ["j1", "j2"])]:
+        raise Hint(f"j1 waits for a and b, j2 for a and c, and a ran once for both; your log was {log}: a source "
+                   "counts for every join it leads to, so keep a set for each join, and empty only the one that started")
 
 
 def _check_bound(run: Any) -> None:
@@ -295,8 +273,7 @@ def _check_bound(run: Any) -> None:
         if len(calls) == 8:
             return
     raise Hint(f"the notebook's `loop` with three laps needs 12 supersteps; with max_steps=6 yours ran {len(calls)} "
-               "nodes: run exactly max_steps "
-               "supersteps, then raise RuntimeError as run_supersteps does")
+               "nodes: run exactly max_steps supersteps, then raise RuntimeError as run_supersteps does")
 
 
 @exercise("08.2", kind="code", title="run_looping_supersteps(graph, state): a join inside a loop")
@@ -326,7 +303,9 @@ def check_looping(run_looping_supersteps: Any) -> str:
     _check_two_joins(run_looping_supersteps)
     _check_beside(run_looping_supersteps)
     _check_source_loops(run_looping_supersteps)
-    _check_kept_rules(run_looping_supersteps)
+    from .nb08_rules import check_kept_rules  # here, not at the top: that module reads this one's helpers
+
+    check_kept_rules(run_looping_supersteps)
     _check_bound(run_looping_supersteps)
     return "each pass waits for the join's sources again; the brief runs as before"
 
