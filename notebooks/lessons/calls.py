@@ -48,11 +48,19 @@ def codes_of(value: Any, bases: bool = True) -> list[Any]:
                     found += codes_of(getattr(member, "__func__", member))
         return found
     code = getattr(inspect.unwrap(value) if callable(value) else value, "__code__", None)  # a @contextmanager's own
-    if code is None:
-        return []
+    return [] if code is None else nested_codes(code)
+
+
+def nested_codes(code: Any) -> list[Any]:
+    """``code`` and the code of every function, lambda and comprehension defined inside it."""
     found, todo = [], [code]
     while todo:
         code = todo.pop()
         found.append(code)
         todo += [c for c in code.co_consts if inspect.iscode(c)]
     return found
+
+
+def names_read(code: Any) -> set[str]:
+    """Every global or attribute name ``code`` reads, its comprehensions and inner functions included."""
+    return {name for inner in nested_codes(code) for name in inner.co_names}

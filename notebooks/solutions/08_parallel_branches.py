@@ -257,12 +257,8 @@ def run_without_a_bound(graph, state):  # never stops a loop that keeps going
     return run_looping_supersteps({**graph, "max_steps": None}, state)
 
 
-def run_on_the_package(graph, state):  # hands the run to the package's engine (a sketch: the check refuses it first)
-    from typing import Annotated, Any, TypedDict
-
-    from mingraph_lite.graph import StateGraph
-    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
-    builder = StateGraph(TypedDict("Loose", fields))
+def _wire(builder, graph):
+    """The dict graph's nodes, edges, joins and routers declared on an engine's builder (both hand-offs below)."""
     for name, node in graph["nodes"].items():
         builder.add_node(name, node)
     for source, targets in graph["edges"].items():
@@ -273,6 +269,15 @@ def run_on_the_package(graph, state):  # hands the run to the package's engine (
         builder.add_edge(sorted(sources), target)
     for source, (router, path_map) in graph["routers"].items():
         builder.add_conditional_edges(source, router, path_map)
+
+
+def run_on_the_package(graph, state):  # hands the run to the package's engine (a sketch: the check refuses it first)
+    from typing import Annotated, Any, TypedDict
+
+    from mingraph_lite.graph import StateGraph
+    fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
+    builder = StateGraph(TypedDict("Loose", fields))
+    _wire(builder, graph)
     compiled = builder.compile()
     return compiled.invoke(deepcopy(state)), compiled.steps
 
@@ -284,16 +289,7 @@ def run_on_the_package_unnamed(graph, state):  # the same hand-off, with every n
     engine = getattr(importlib.import_module("mingraph_lite." + "graph"), "State" + "Graph")
     fields = {f: Annotated[Any, graph["reducers"][f]] if f in graph["reducers"] else Any for f in state}
     builder = engine(TypedDict("Loose", fields))
-    for name, node in graph["nodes"].items():
-        builder.add_node(name, node)
-    for source, targets in graph["edges"].items():
-        for target in targets:
-            if target not in graph["joins"]:
-                builder.add_edge(source, target)
-    for target, sources in graph["joins"].items():
-        builder.add_edge(sorted(sources), target)
-    for source, (router, path_map) in graph["routers"].items():
-        builder.add_conditional_edges(source, router, path_map)
+    _wire(builder, graph)
     compiled = getattr(builder, "com" + "pile")(max_steps=graph["max_steps"])
     return getattr(compiled, "in" + "voke")(deepcopy(state)), list(enumerate(compiled.steps, start=1))
 

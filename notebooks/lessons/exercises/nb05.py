@@ -7,7 +7,6 @@ import csv
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
 from mingraph_lite.agents import Agent, StepLimitReached
@@ -93,21 +92,6 @@ def recorded(llm: Any, unit_in_result: bool = False, *, tools: Any = None, max_s
     except StepLimitReached:
         pass
     return recorder.events
-
-
-def _names(code: CodeType) -> set[str]:
-    """Every global, attribute and imported name a function's code (nested functions included) refers to."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            names |= _names(const)
-    return names
-
-
-def _refuse_borrowed(answer: Any, borrowed: dict[str, str]) -> None:
-    code = getattr(answer, "__code__", None)
-    for name in sorted(_names(code) & set(borrowed)) if code else ():
-        raise Hint(f"your answer calls {name}: {borrowed[name]}")
 
 
 def show_05_2_run() -> None:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mingraph_lite.course.compare import wilson
+from ..calls import names_read
 from ..candidates import gap_and_reach
 from . import Hint, exercise
-from .nb05 import _refuse_borrowed
 from .package_guard import calls_package
 
 _FINISHED = "this exercise asks you to build it from the definition, and that function is the finished one; " \
@@ -23,7 +23,9 @@ _BORROWED = {name: _FINISHED for name in ("wilson", "proportion_confint", "binom
 
 
 def _refuse(answer: Callable[..., Any], *args: Any) -> None:
-    _refuse_borrowed(answer, _BORROWED)
+    code = getattr(answer, "__code__", None)
+    for name in sorted(names_read(code) & set(_BORROWED)) if code else ():
+        raise Hint(f"your answer calls {name}: {_BORROWED[name]}")
     if calls_package(answer, (wilson,), *args):
         raise Hint(f"your answer calls the package's wilson (under some name): {_FINISHED}")
     if calls_package(answer, (gap_and_reach,), *args):

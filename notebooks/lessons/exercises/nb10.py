@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from types import CodeType
 from typing import Any
 
 from mingraph_lite import memory as memory_module
@@ -19,6 +18,7 @@ from mingraph_lite.messages import AssistantMessage, Message, SystemMessage, Too
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from ..conversation import QUESTIONS, real_trace, replay_conversation, run_conversation, summariser_llm
 from . import Hint, exercise
+from ..calls import names_read
 from .borrowing import borrowed
 
 
@@ -120,15 +120,6 @@ def _leans_on(cls: type) -> bool:
     return any(isinstance(value, (KeepAll, LastN, Summarise)) for value in getattr(window, "__dict__", {}).values())
 
 
-def _names_used(code: CodeType) -> set[str]:
-    """Every global or attribute name ``code`` reads, its comprehensions and inner functions included."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            names |= _names_used(const)
-    return names
-
-
 @contextmanager
 def _package_reads_watched(ran: list[str]) -> Iterator[None]:
     """While the check runs, note every time one of the package's memories reads out its folder, and every call of
@@ -174,7 +165,7 @@ def _calls_safe_start(cls: type) -> bool:
             if code is None:
                 continue
             bound = getattr(value, "__globals__", {})
-            if "safe_start" in _names_used(code) or any(bound.get(n) is safe_start for n in _names_used(code)):
+            if "safe_start" in names_read(code) or any(bound.get(n) is safe_start for n in names_read(code)):
                 return True
     return False
 

@@ -19,8 +19,8 @@ from mingraph_lite.messages import ToolMessage, UserMessage
 from mingraph_lite.subagents import SubagentTool, subagent_tool
 from mingraph_lite.tools import ToolRegistry
 from ..plan_execute import EXECUTOR_PROMPT, PLANNER_PROMPT, executor_llm, parse_plan, planner_llm, step_question
+from ..calls import names_read
 from . import Hint, exercise
-from .nb10 import _names_used
 
 
 # --- 11.1: a helper with a second chance -------------------------------------------------------------------------
@@ -68,7 +68,7 @@ def _check_broken_tool(fn: Any) -> None:
 
 def _borrows_subagent(fn: Any) -> bool:
     code = getattr(fn, "__code__", None)
-    return code is not None and bool({"subagent_tool", "SubagentTool", "SubAgent"} & _names_used(code))
+    return code is not None and bool({"subagent_tool", "SubagentTool", "SubAgent"} & names_read(code))
 
 
 @contextmanager
@@ -188,7 +188,7 @@ def _plan_hint(got: list, want: list[str]) -> str:
 def read_plan_check(fn: Any) -> str:
     if not callable(fn):
         raise Hint("pass your function itself: read_plan, without calling it")
-    if fn is parse_plan or "parse_plan" in _names_used(getattr(fn, "__code__", compile("", "", "exec"))):
+    if fn is parse_plan or "parse_plan" in names_read(getattr(fn, "__code__", compile("", "", "exec"))):
         raise Hint("your read_plan uses parse_plan, the package's reader: 11.2 asks for a reader of your own, "
                    "so write it without parse_plan")
     for reply, want in PLAN_CASES:
