@@ -69,6 +69,32 @@ def test_a_pasted_copy_with_comments_blank_lines_and_local_names_changed_is_stil
         assert result.status == "not yet" and result.message == COPIED, (exercise, str(result))
 
 
+def without_docstrings(tree):
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and ast.get_docstring(node) is not None:
+            node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+@pytest.mark.parametrize("exercise", ["03.2", "13.1"])
+def test_a_long_reference_pasted_with_its_docstrings_deleted_is_still_refused(exercise):
+    # round 15's reader passed 13.1 and 13.2 so: getsource, delete the docstring, paste
+    source = inspect.getsource(reference(exercise))
+    assert any(ast.get_docstring(node) for node in ast.walk(ast.parse(textwrap.dedent(source)))
+               if isinstance(node, ast.FunctionDef | ast.ClassDef))
+    copy = written(exercise, source, reference(exercise).__name__, without_docstrings)
+    result = verdict(exercise, copy)
+    assert result.status == "not yet" and result.message == COPIED, str(result)
+
+
+def test_a_short_reference_without_its_docstring_is_not_looked_for():
+    # a known limit, kept on purpose: 01.4's 12 lines were written word for word by round 12's reader
+    source = inspect.getsource(reference("01.4"))
+    copy = written("01.4", source, reference("01.4").__name__, without_docstrings)
+    assert verdict("01.4", copy).status == "passed"
+
+
 # round 12's readers' own answers, which the old fingerprint (names, variables, constants) called copies
 OWN_01_3 = """
 def one_city_at_a_time():
