@@ -8,10 +8,10 @@ names, rarely matches all of that. Comments and blank lines do not count, and ne
 variables (a copy with them renamed is still the copy); a copy reworded or re-wrapped onto other lines is not
 caught (a known limit). Only a reference with a docstring is looked for: round 13's reader wrote 04.3's
 ``ToolLedger`` word for word like the reference, which has none, and was called a copy; nobody writes another's
-docstring word for word; but a reference of ``LONG`` lines or more is looked for with its docstring deleted too
-(round 15's reader passed 13.1, 41 lines, that way), as nobody writes that much code the same by chance on the
-same lines with the same constants (01.4's honest 12 lines did match, in round 12; 20 lines leave out 01.2 and 07.2, at 15). An answer so short that everybody writes it alike (02.1's four-line ``__init__``, 01.3's
-script) is never called a copy. Code compiled from the solutions file itself (the course's own tests run the
+docstring word for word. A reference of ``LONG`` lines or more is looked for with its docstrings deleted too
+(round 15's reader passed 13.1, 41 lines, that way): nobody writes that much the same by chance, on the same lines
+with the same constants (01.4's honest 12 lines did, in round 12; 01.2 and 07.2, at 15, are left out). An answer
+so short that everybody writes it alike (02.1's four-line ``__init__``, 01.3's script) is never called a copy. Code compiled from the solutions file itself (the course's own tests run the
 reference answers and the wrong ones from there) is that file, not a copy. A check asks only about an answer that
 passed: a wrong answer gets its hint, copied or not.
 """
