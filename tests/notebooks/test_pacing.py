@@ -136,3 +136,13 @@ def test_the_rates_give_the_readers_times_right_on_average_and_within_30_minutes
     mean, worst = sum(misses) / len(misses), max(map(abs, misses))
     assert abs(mean) <= 3, f"the rates miss the readers by {mean:+.1f} minutes on average"
     assert worst <= 30, f"one notebook is off by {worst} minutes"
+
+
+def test_notebook_00_says_what_the_newest_full_round_of_readers_took():
+    """00 tells the learner the headers run under the readers: the range and the mean overrun it gives are round 14's."""
+    text = " ".join((ROOT / "notebooks" / "00_start_here.py").read_text(encoding="utf-8").replace("# ", "").split())
+    said = re.search(r"they took (\d+) to (\d+) minutes a notebook, (\d+) more than the headers on average", text)
+    assert said, "00 does not say what the readers took"
+    times = [sizes[4] for sizes in ROUND_14.values()]
+    over = sum(sizes[4] - pacing.Pace(notebook, *sizes[:4]).minutes for notebook, sizes in ROUND_14.items())
+    assert (int(said[1]), int(said[2]), int(said[3])) == (min(times), max(times), round(over / len(times)))
