@@ -139,7 +139,7 @@ def test_the_rates_give_the_readers_times_right_on_average_and_within_30_minutes
 
 
 def test_notebook_00_says_what_the_newest_full_round_of_readers_took():
-    """00 tells the learner the headers run under the readers: the range and the mean overrun it gives are round 14's."""
+    """00 tells the learner the headers run under the readers: its range and mean overrun are round 14's."""
     text = " ".join((ROOT / "notebooks" / "00_start_here.py").read_text(encoding="utf-8").replace("# ", "").split())
     said = re.search(r"they took (\d+) to (\d+) minutes a notebook, (\d+) more than the headers on average", text)
     assert said, "00 does not say what the readers took"
