@@ -4,7 +4,7 @@
 # **At the end you can** write a tool's JSON schema, spell a folder Ollama's way, script a manager, name the
 # four parts of a round, and write a loop with another ceiling.
 #
-# **Prerequisites:** notebook 00; Python functions, dicts, classes and `try`/`except`. **Time:** about 83 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 00; Python functions, dicts, classes and `try`/`except`. **Time:** about 83 minutes (estimated from length: see "How long" in 00).
 #
 # Everything runs offline, with **scripted managers** (replies written in advance, labelled so). Why "sticky
 # note" in the file name: this loop keeps its state in loose variables; notebook 02 puts it on a sticky note.

@@ -12,7 +12,7 @@
 # - read two real models' recorded runs, and find a made-up number in a run's events (you write `first_made_up`);
 # - say why a real run's right numbers are not yet a clean answer.
 #
-# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length and exercises).
+# **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
 # Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an

@@ -14,7 +14,7 @@
 # - sort a failure by who can fix it (the model, or the caller), and keep the folder valid.
 #
 # **Prerequisites:** notebooks 01 (the loop, `max_steps`) and 02 (the sticky note); Python dataclasses.
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # The cards, the folder-versus-card table and the split of errors by who
 # can fix them follow the article *The State and

@@ -10,7 +10,7 @@
 # - watch a run live in the `FolderView` and `CardTimeline` widgets.
 #
 # **Prerequisites:** notebooks 01 to 03.
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here uses a **scripted manager**, so outputs are the same everywhere. The
 # railway picture, the rule for broken listeners and the trace file come from the article "The State and Observer

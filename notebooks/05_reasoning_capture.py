@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
 #
-# **Time:** about 73 minutes (estimated from length and exercises).
+# **Time:** about 73 minutes (estimated from length: see "How long" in 00).
 #
 # **Sources.** The recorded models (SmolLM2-135M, Gemma 3 270M) cannot think and no thinking model installs
 # offline, so **the only real thinking here is what the article printed: one trace line of a qwen3.5:0.8b run,

@@ -13,7 +13,7 @@
 #
 # **Prerequisites:** notebook 05; Python functions and loops.
 #
-# **Time:** about 83 minutes (estimated from length and exercises).
+# **Time:** about 83 minutes (estimated from length: see "How long" in 00).
 #
 # **Sources.** The experiment and its reported figures come from the article *The State and Observer Patterns in
 # a Python Agent Loop* (our copy does not name its author); its figures are quoted as theirs. The interval is

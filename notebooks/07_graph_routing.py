@@ -11,7 +11,7 @@
 # - say what `max_steps` and LangGraph's `recursion_limit` count.
 #
 # **Before you start:** notebooks 01 to 03; Python dicts and functions.
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # **Source:** the weather brief and its two exits come from the article *"Stage 03: The Brief Is Written. Why Can't
 # We Deliver It Yet? Making State and Control Flow Explicit"* (a staged tutorial; no author named). The code

@@ -8,7 +8,7 @@
 # - fan out with `Send`, one branch per item not yet done.
 #
 # **Prerequisites:** notebook 07. LangGraph's cells skip without it.
-# **Time:** about 88 minutes (estimated from length and exercises). Nothing here calls a model.
+# **Time:** about 88 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
 
 # %%
 import inspect

@@ -10,7 +10,7 @@
 # - tell how a run ended (its `stop_reason`) apart from whether its answer is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 07 (routers, change slips, the step bound) and 08 (supersteps).
-# **Time:** about 86 minutes (estimated from length and exercises).
+# **Time:** about 86 minutes (estimated from length: see "How long" in 00).
 #
 # **Words** (the course's picture -> the code):
 #

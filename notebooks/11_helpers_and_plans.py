@@ -9,7 +9,7 @@
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 07 to 09
 # (graphs) and 10 (what a memory reads each round).
-# **Time:** about 88 minutes (estimated from length and exercises).
+# **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted**, and each scripted model says so in its name. Plan-and-execute
 # and its three roles come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.

@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 07 and 08).
 #
-# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted**.
 

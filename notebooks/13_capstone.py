@@ -9,7 +9,7 @@
 # - an agent that **stops a repeated batch**, checked on one of those real runs;
 # - a **reading** of the other real run's trace: where did it first go wrong?
 #
-# **Prerequisites:** notebooks 01 to 12. **Time:** about 80 minutes (estimated from length and exercises).
+# **Prerequisites:** notebooks 01 to 12. **Time:** about 80 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models, **replayed**
 # from their trace files.
