@@ -85,8 +85,8 @@ assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "too
 # %% [markdown]
 # ### Exercise 05.1 (code): what the thinking cost, and what nobody counted
 #
-# A `model_reply` has `reasoning` (text or `None`), `reasoning_tokens` and `output_tokens` (counts or `None`; the
-# output count includes the thinking). Write `thinking_report(events)` returning `(shares, uncounted)`:
+# A `model_reply` has `reasoning` (text or `None`), `reasoning_tokens` and `output_tokens` (counts or `None`; take
+# the output count to include the thinking). Write `thinking_report(events)` returning `(shares, uncounted)`:
 #
 # - `shares`: per `model_reply` line, `reasoning_tokens / output_tokens`; `None` if a count is missing or 0 output;
 # - `uncounted`: a list of lines of replies with thinking text, no count.
@@ -142,7 +142,7 @@ scripted = print_thinking_beside(events[verdict.line - 1], f"case {verdict.case}
 assert verdict.case == 3 and verdict.celsius_as_fahrenheit and "already in Fahrenheit" in scripted
 
 # %% [markdown]
-# A scripted run per case (case 2's tool doubles):
+# A scripted run per case:
 
 # %%
 verdicts = show_one_run_per_case()  # each run's verdict and its first wrong line

@@ -202,15 +202,15 @@ def _first_counted_line(count, events):
     return next((line for line in range(1, len(events) + 1) if count([("r", events[:line])])["r"]), None)
 
 
-def test_05_3_and_classify_agree_on_the_first_made_up_conversion_of_every_held_out_run():
-    """05.3 and classify share one meaning of "made up": on every held-out recorded run, when classify names a
-    made-up to_fahrenheit slip, that is the first line 05.3 counts; and 05.3 never counts a line before classify
-    stops (classify would have stopped there)."""
-    from lessons.exercises.nb05 import recorded_runs
+def test_05_3_and_classify_agree_on_the_first_made_up_conversion_of_every_run_the_check_reads():
+    """05.3 and classify share one meaning of "made up": on every run the 05.3 check reads (its scripted traps and
+    the 224 held-out recorded runs), when classify names a made-up to_fahrenheit slip, that is the first line 05.3
+    counts; and 05.3 never counts a line before classify stops (classify would have stopped there)."""
+    from lessons.exercises.nb05 import _made_up_groups
     from lessons.reference import reference
 
     count, tied = reference("05.3"), 0
-    for _, events in recorded_runs("finish-right-2") + recorded_runs("finish-right-3"):
+    for _, events in [run for _, runs, _ in _made_up_groups() for run in runs]:
         verdict, first = classify(events), _first_counted_line(count, events)
         made_up = (verdict.outcome == "wrong slip" and events[verdict.line - 1]["event"] == "tool_call"
                    and events[verdict.line - 1]["name"] == "to_fahrenheit")
