@@ -1,112 +1,95 @@
 # %% [markdown]
 # # 05 · Reasoning capture: thinking, and the first wrong line of a trace
 #
-# A thinking model returns its **reply**, which goes into the conversation, and its **thinking**, the working it
-# wrote first. *Reasoning capture* keeps the thinking beside the reply: our adapters copy it into
-# `LLMResponse.reasoning` (the text) and `reasoning_tokens` (the count), never sent back.
+# A thinking model writes its **thinking**, then its **reply**. Our adapters keep the thinking in
+# `LLMResponse.reasoning` (the text) and `reasoning_tokens` (the count).
 #
-# **By the end of this notebook you will be able to**
+# **You will learn to** read thinking and its cost, find a run's **first wrong line** and whose problem it is,
+# and count one mistake over many runs.
 #
-# - read a model's thinking and its token count from `LLMResponse`;
-# - find a run's **first wrong line**, say whose problem it is, and read the thinking for why;
-# - count one mistake over many runs.
+# **Prerequisites:** notebooks 01, 02 and 04.
 #
-# **Prerequisites:** notebooks 01, 02 and 04; Python functions, dicts and list comprehensions.
+# **Time:** about 66 minutes (estimated from length: see "How long" in 00).
 #
-# **Time:** about 73 minutes (estimated from length: see "How long" in 00).
-#
-# **Sources.** The recorded models (SmolLM2-135M, Gemma 3 270M) cannot think and no thinking model installs
-# offline, so **the only real thinking here is what the article printed: one trace line of a qwen3.5:0.8b run,
-# one sentence of a qwen3.5:2b run**; **the rest is scripted** (labelled). The story, the cases and the
-# reported figures come from the article *The State and Observer Patterns in a Python Agent Loop*.
+# **Sources.** No thinking model runs offline. **The only real thinking here is what the article *The State and
+# Observer Patterns in a Python Agent Loop* printed**: one line of a 0.8b run, one sentence of a 2b run. The rest
+# is **scripted** (labelled).
 
 # %%
 # %matplotlib inline
 import os
-import re  # noqa: F401  (for your answer to 05.3)
-from collections import Counter
 from pathlib import Path
 
-from mingraph_lite import Agent, ConsoleLogger, EventRecorder, KeepAll, ReplayLLM, TraceRecorder, read_trace
+from mingraph_lite import Agent, ConsoleLogger, EventRecorder, ReplayLLM, TraceRecorder, read_trace
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, wrong_tokyo_manager
 from mingraph_lite.course.weather import weather_registry
 from lessons.exercises import check
 from lessons.exercises.nb05 import (london_manager, recorded, show_05_2_run, show_one_run_per_case, show_run_10_input,
-                                    reveal_run_10)
-from lessons.exercises.nb05_thinking import ARTICLE_LINE as article_line, reveal_thought_but_unused
+                                    reveal_run_10, worked_example)
+from lessons.exercises.nb05_thinking import reveal_why, show_article_line
 from lessons.trace_lines import print_envelope, print_live_run, print_thinking_beside, print_trace
 
 # %% [markdown]
-# ## The envelope: where thinking goes
+# ## Words for a trace
 #
-# A listener's `on_model_reply` receives an `LLMResponse`: the message (it goes into the **folder**, the messages
-# sent each round) inside an **envelope** of facts about the reply, thinking included (question 1 asks why). Every
-# reply the shipped local models recorded:
+# | word | in a trace |
+# |---|---|
+# | slip | a `tool_call`: one tool asked for |
+# | answer slip | a `tool_return`: what the tool sent back |
+# | request | a `model_reply` that asks for slips |
+# | final reply | the last `model_reply` |
+# | folder | the messages sent to the model each round |
+# | envelope | the `LLMResponse` around a reply: counts, thinking |
+#
+# Lines count from 1. Thinking stays on the envelope, out of the folder. Recorded runs carry none:
 
 # %%
 replies = print_envelope(Path("../data/experiments"))  # the fields, then every recorded reply's thinking
 assert not any(e["reasoning"] or e["reasoning_tokens"] for e in replies)  # no recorded reply carries thinking
 
 # %% [markdown]
-# ## A real reply with thinking, as the article printed it
+# ## A real reply with thinking
 #
-# The article ran our question on **qwen3.5:0.8b** through Ollama, thinking on, and printed this trace line (the
-# `...` are their cuts; the `message` wrapper is ours).
+# The article's **qwen3.5:0.8b** run, thinking on, gave the Celsius numbers as °F. Its printed line (`...` are its
+# cuts) has `reasoning_tokens` `None`: not reported, which is not 0.
 
 # %%
-for field, value in article_line.items():
-    print(f"{field:17} {value!r}")
+show_article_line()
 
 # %% [markdown]
-# - **The text is real and says why:** the model took the bare `18` and `24` for Fahrenheit "based on the tool's
-#   response format".
-# - **The count is missing, not zero:** `reasoning_tokens` is `None`. That the 80 output tokens include the
-#   thinking is **a guess**, from the article's probe of qwen3.5:2b (**434** output tokens thinking on, **4** off;
-#   reported).
+# **Predict: read the thinking for why.** (a) Quote the phrase that explains the mistake. (b) What does it point
+# at? (c) Which one change would you test?
+
+# %%
+my_reading = ...  # ("a phrase of the thinking", letter for (b), letter for (c))
+reveal_why(my_reading)  # prints the choices for (b) and (c); once all three are right, what the article measured
 
 # %% [markdown]
-# What providers report and want back (from each provider's docs):
+# Ollama gives thinking text, no count; OpenAI a count, no text; Anthropic (with tools) both, and wants it back.
 #
-# | provider | `reasoning` | `reasoning_tokens` | sent back later? |
-# |---|---|---|---|
-# | Ollama (qwen3) | `message.thinking` | `None` (in the output count: the article's probe) | accepted |
-# | OpenAI Chat Completions | `None` | `completion_tokens_details.reasoning_tokens` | nothing to send |
-# | Anthropic, with tools | thinking blocks | in the output count | required, unchanged |
-
-# %% [markdown]
 # ## Record before you know there is a bug
 #
-# In the article, qwen3.5:2b with thinking on answered **Tokyo: 24°F**; its thinking said *"Tokyo is already in
-# Fahrenheit, so I don't need to convert it."* Re-run six times, it never got Tokyo wrong again (reported). A
-# **scripted re-enactment** (`wrong_tokyo_manager`, with the 2b run's thinking), traced:
+# qwen3.5:2b answered **Tokyo: 24°F**, thinking *"Tokyo is already in Fahrenheit, so I don't need to convert
+# it."* Six re-runs never repeated it (reported). Re-enacted (**scripted**):
 
 # %%
 TRACE = Path("traces/05_wrong_tokyo.jsonl")
 TRACE.unlink(missing_ok=True)
-Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT,
-      observers=[ConsoleLogger(), TraceRecorder(TRACE)]).run({"question": QUESTION})
+Agent(wrong_tokyo_manager(), weather_registry(), SYSTEM_PROMPT, observers=[ConsoleLogger(), TraceRecorder(TRACE)]).run({"question": QUESTION})
 events = read_trace(TRACE)
 
-# %% [markdown]
-# Three tool calls: Tokyo was never converted. Numbered from 1, as `enumerate(events, 1)` does. A
-# **slip** is a `tool_call`, an **answer slip** its `tool_return`, a **request** a `model_reply` asking for slips.
-
 # %%
-print_trace(events)
+print_trace(events)  # three slips: Tokyo never converted
 assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "tool_call", "tool_return")] == [3, 3, 3]
 
 # %% [markdown]
 # ### Exercise 05.1 (code): what the thinking cost, and what nobody counted
 #
-# A `model_reply` event carries the envelope: `reasoning` (text or `None`), `reasoning_tokens` and
-# `output_tokens` (counts or `None`, not reported; take the output count to include the thinking, as OpenAI's does). Write
-# `thinking_report(events)` returning `(shares, uncounted)`:
+# A `model_reply` has `reasoning` (text or `None`), `reasoning_tokens` and `output_tokens` (counts or `None`; take
+# the output count to include the thinking). Write `thinking_report(events)` returning `(shares, uncounted)`:
 #
-# - `shares`: for each `model_reply`, keyed by its line, `reasoning_tokens / output_tokens`, or `None` when
-#   either count is missing (an unreported count is not 0) or the output count is 0 (no share of nothing);
-# - `uncounted`: a list of the lines of replies with thinking text but no thinking count (their cost is unknown).
-#
-# The check runs it on **scripted** traces and on the article's real line.
+# - `shares`: per `model_reply` line, `reasoning_tokens / output_tokens`; `None` if a count is missing or 0 output;
+# - `uncounted`: a list of lines of replies with thinking text, no count.
 
 # %%
 def thinking_report(events):
@@ -117,43 +100,27 @@ def thinking_report(events):
 check("05.1", thinking_report)
 
 # %% [markdown]
-# **Predict.** A simple flag, `thought_but_unused`, marks a reply whose *thinking* names a number the reply does
-# not use. Which lines does it flag on the article's line, and on the re-enactment?
-
-# %%
-my_flags = ...  # (lines on [article_line], lines on the re-enactment's events)
-reveal_thought_but_unused(my_flags, events)  # runs thought_but_unused on both; says why once your guess is right
-
-# %% [markdown]
-#
 # ## The first wrong line
 #
-# Stop at the **first** wrong line; later lines are often wrong *because* of it. What "wrong" means:
+# Stop at the **first** wrong line: later ones often follow from it.
 #
-# - a **slip** (`tool_call`) is wrong if it names a tool not on the **menu**, asks `get_weather` about a city not
-#   in the question, or asks `to_fahrenheit` about a number **no `get_weather` answer slip returned** (a number
-#   from `to_fahrenheit` is Fahrenheit already);
-# - a **request** is never the wrong line itself: each of its slips is judged on its own `tool_call` line;
-# - an **answer slip** (`tool_return`) is wrong if it differs from the data (Paris 18°C, Tokyo 24°C) or the right
-#   conversion;
-# - the **final reply** is wrong if it does not give each city's Fahrenheit (within 1°); sent before both lookups,
-#   it is case 1 (made-up numbers) at that reply;
-# - a run that ends without an answer never finished.
+# - A **slip** is wrong if its tool is not on the menu, its city is not asked about, or its `to_fahrenheit`
+#   number came from no `get_weather` answer slip on an **earlier line**.
+# - A **request** is never the wrong line: each slip is judged on its own.
+# - An **answer slip** is wrong if it differs from the data (Paris 18°C, Tokyo 24°C) or the right conversion.
+# - The **final reply** is wrong if a city's °F is off by over 1°, or it comes before both lookups (case 1).
 #
-# Where it sits says whose problem it is:
-#
-# | case | the first wrong line | whose problem | where to look |
-# |---|---|---|---|
-# | 1 | a **wrong slip** | the request | the prompt, the tool menu |
-# | 2 | a right slip but a **wrong answer slip** | the tool | the tool's code |
-# | 3 | every answer slip right, the **final reply wrong** | the reasoning | its thinking, what it held |
-# | 4 | it **never finished** | the limit | what it kept asking for |
+# | case | first wrong line | whose problem |
+# |---|---|---|
+# | 1 | a slip | the request: prompt, menu |
+# | 2 | an answer slip | the tool's code |
+# | 3 | the final reply | the reasoning |
+# | 4 | none, never finished | the limit |
 #
 # ### Exercise 05.2 (reading): which case, which line?
 #
-# A scripted manager converted Paris's 18, then the *result*, 64, again, then Tokyo's 24. Answer
-# `(case, line, source)`: the case (1 to 4), the first wrong line, and the line whose answer slip handed the model
-# the wrong number.
+# A script converted Paris's 18, then the *result*, 64, then Tokyo's 24. Answer `(case, line, source)`: source is
+# the line whose answer slip gave the wrong number.
 
 # %%
 show_05_2_run()  # prints the stored scripted run; the notebook never holds its events
@@ -165,27 +132,17 @@ case_and_line = ...  # (case, line, source)
 check("05.2", case_and_line)
 
 # %% [markdown]
-# `classify(events)` applies exactly these rules. Its case 3 also catches
-# Celsius written as °F (`celsius_as_fahrenheit`). On the re-enactment:
+# `classify(events)` applies these rules. Its verdict says *what*; the thinking says *why*:
 
 # %%
 from mingraph_lite.course.classify import classify
 
 verdict = classify(events)
-print(f"case {verdict.case}:", verdict)
-assert verdict.case == 3 and verdict.celsius_as_fahrenheit and "24" in [e["content"] for e in events if e["event"] == "tool_return"]
+scripted = print_thinking_beside(events[verdict.line - 1], f"case {verdict.case}, line {verdict.line}", verdict.why)
+assert verdict.case == 3 and verdict.celsius_as_fahrenheit and "already in Fahrenheit" in scripted
 
 # %% [markdown]
-# The verdict says *what* is wrong; that reply's thinking says *why* (scripted, then the article's real line: one
-# line, nothing to classify):
-
-# %%
-scripted = print_thinking_beside(events[verdict.line - 1], f"scripted re-enactment, line {verdict.line}", verdict.why)
-real = print_thinking_beside(article_line, "the article's real line", "both cities given in °F unconverted (18, 24)")
-assert "already in Fahrenheit" in scripted and "already Fahrenheit temperatures" in real
-
-# %% [markdown]
-# One scripted run per case (case 2's `get_weather` doubles every temperature):
+# A scripted run per case:
 
 # %%
 verdicts = show_one_run_per_case()  # each run's verdict and its first wrong line
@@ -194,22 +151,15 @@ assert [v.case for v in verdicts] == [1, 2, 3, 4]  # one run for each case, as t
 # %% [markdown]
 # ### Counting one mistake over many runs
 #
-# "How often does each variant ask about the wrong city?" needs every such line. A `tool_call` has
-# `name` and `arguments` (a dict); a `tool_return` has `name` and `content` (text: `"18"`, `"18°C"`). One rule,
-# counted per variant over `(variant, events)` runs:
+# Slips have `name` and `arguments` (a dict); answer slips `content` (text). Counting wrong cities:
 
 # %%
-def wrong_city_lines(events):  # every get_weather slip about a city the question did not ask about
-    return [line for line, e in enumerate(events, 1)
-            if e["event"] == "tool_call" and e["name"] == "get_weather"
-            and e["arguments"].get("city", "").lower() not in {"paris", "tokyo"}]  # the question's cities
-
-
-def wrong_cities_per_variant(runs):
-    counts = Counter({variant: 0 for variant, _ in runs})  # every variant gets a count, 0 included
+def wrong_cities_per_variant(runs):  # get_weather slips about a city the question did not ask about
+    counts = {variant: 0 for variant, _ in runs}  # every variant gets a count, 0 included
     for variant, events in runs:
-        counts[variant] += len(wrong_city_lines(events))
-    return dict(counts)
+        counts[variant] += sum(e["event"] == "tool_call" and e["name"] == "get_weather"
+                               and e["arguments"].get("city", "").lower() not in {"paris", "tokyo"} for e in events)
+    return counts
 
 
 print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("scripted A", recorded(four_round_manager())),
@@ -218,22 +168,16 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # %% [markdown]
 # ### Exercise 05.3 (code): made-up numbers, per variant
 #
-# Write `made_up_counts(runs)`: given `(variant, events)` runs, return a dict counting, per variant seen, **every**
-# `to_fahrenheit` slip whose `celsius` no `get_weather` answer slip of an **earlier reply** (earlier `step`) *of
-# the same run* returned. A same-reply slip is a guess, even a lucky one (`classify`, reading lines, lets it pass):
+# Write `made_up_counts(runs)`: for `(variant, events)` runs, count per variant (0 included) **every**
+# `to_fahrenheit` slip `classify` calls made up: its `celsius` is not a number a `get_weather` answer slip on an
+# **earlier line** of the **same run** returned.
 #
-# ```
-# step 1  model_reply  asks get_weather(Paris) and to_fahrenheit(18)
-# step 1  tool_return  get_weather answered "18"
-# step 1  tool_call    to_fahrenheit(18): made up, written before the answer came
-# ```
+# - Compare numbers, not text: `re.findall(r"-?\d+(?:\.\d+)?", "Paris: 18°C")` finds 18.
+# - A `celsius` written as text (`"18"`) is not a number: made up.
+# - Arguments that stayed text (bad JSON) hold no number: made up.
+# - Only `get_weather` answers count (a `to_fahrenheit` result is Fahrenheit).
 #
-# - compare numbers, not text: `re.findall(r"-?\d+(?:\.\d+)?", "Paris: 18°C")` finds 18;
-# - arguments that stayed text (their JSON did not parse: `json.loads` fails on them too) count as made up;
-#   a `celsius` written as text counts by its number: `"18"` is 18, `"eighteen"` has none, so it is made up.
-#
-# The check runs it on scripted traps, then on the 224 recorded runs of `finish-right-2` and `finish-right-3`
-# (held out).
+# The check ends on 224 held-out recorded runs.
 
 # %%
 def made_up_counts(runs):
@@ -244,32 +188,23 @@ def made_up_counts(runs):
 check("05.3", made_up_counts)
 
 # %% [markdown]
-# ## A run with a worked example, read line by line
+# ## A run with a worked example
 #
-# The definition `finish-right` asks our question four ways, 16 runs per variant per model. Nine of its 128 runs
-# looked up both cities. One of the nine, replayed: **Gemma 3 270M** (Q4_K_M, llama.cpp),
-# variant **"worked example"**, run #10, temperature 0.7, `max_steps=6`. The **worked example** (two other cities,
-# before the question) is marked `"example"`. What the model read:
+# Definition `finish-right` asks our question four ways, 16 runs each per model; 9 of its 128 runs looked up both
+# cities. One is **Gemma 3 270M**'s run #10 of variant **"worked example"** (two cities converted first),
+# temperature 0.7:
 
 # %%
 row, TRACE_10 = show_run_10_input()  # the run's settings and the folder it read, as recorded
 
 # %% [markdown]
-# **Predict first.** Which case, and which first wrong line, with the example's two conversions in front of it?
+# **Predict first.** Which case, and which first wrong line?
 
 # %%
 my_case_and_line = ...  # (case, line), as in 05.2
 
-# %% [markdown]
-# Build the folder as recorded: the prompt, the worked example, then the question.
-
 # %%
-from mingraph_lite.course.definition import load
-
-worked = next(v for v in load("finish-right").variants if v.name == row.variant)
-example_folder = KeepAll(worked.system_prompt)
-for message in worked.messages:  # the worked example, before the question
-    example_folder.add(message)
+worked, example_folder = worked_example(row)  # the prompt, then the worked example, as recorded
 recorder = EventRecorder()
 Agent(ReplayLLM.from_trace(TRACE_10), worked.registry(), worked.system_prompt, memory=example_folder,
       observers=[recorder], max_steps=6).run({"question": QUESTION})
@@ -279,8 +214,7 @@ reveal_run_10(my_case_and_line, recorder.events, row)  # classify's verdict; wha
 # %% [markdown]
 # ## Try it with a live model
 #
-# For thinking text: Ollama, `ollama pull qwen3:0.6b`, `MINGRAPH_LLM=ollama:qwen3:0.6b`. For a count
-# only: `OPENAI_API_KEY` and `MINGRAPH_LLM=openai:gpt-5-mini`.
+# Pull `qwen3:0.6b` in Ollama; set `MINGRAPH_LLM=ollama:qwen3:0.6b`.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -290,17 +224,16 @@ print_live_run(os.environ.get("MINGRAPH_LLM", ""))  # each reply's reasoning_tok
 # %% [markdown]
 # ## Questions
 #
-# Answer in your own words first (answers in the solutions file); 2 to 4 are checked below.
+# 2 to 4 are checked below.
 #
-# 1. Why does `LLMResponse` keep a model's thinking on the envelope and not in the folder? Which kind of
-#    provider would force an adapter to keep it in the folder?
-# 2. If `get_weather` answered `"18°C"` instead of `"18"`, would the scripted re-enactment's verdict be the same
-#    or different? Why?
-# 3. Another scripted manager converts Paris's **18** twice (not its 64), then Tokyo's 24, then answers
-#    "Paris: 64°F, Tokyo: 75°F". Which outcome does `classify` give?
-# 4. Replayed without the worked example in the folder, would Gemma's run #10 give the same verdict, another
-#    verdict, or a refusal? (`ReplayLLM` checks each request against the recording.)
-# 5. `wrong_city_lines` finds no line in a run that `classify` calls a wrong slip. How can both be right?
+# 1. Why keep thinking out of the folder? Which provider forces it in?
+# 2. If `get_weather` answered `"18°C"`, would the re-enactment's verdict be the same or different?
+# 3. A script converts Paris's **18** twice, then Tokyo's 24, and answers "Paris: 64°F, Tokyo: 75°F". Which
+#    outcome does `classify` give?
+# 4. Replayed without the worked example, would run #10 give the same verdict, another, or a refusal?
+#    (`ReplayLLM` checks each request against the recording.)
+# 5. One request asks `get_weather("Paris")` and `to_fahrenheit(18)`. Why is that 18 not made up in 05.3, though
+#    written before the answer came?
 
 # %%
 answer_q2 = ...  # "same" or "different"

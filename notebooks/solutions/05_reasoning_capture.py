@@ -12,39 +12,38 @@ NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def celsius_of(event):
-    """The number a to_fahrenheit slip asks to convert, or None when its arguments gave none (as in 02.3)."""
-    arguments = event["arguments"] if isinstance(event["arguments"], dict) else {}  # text: did not parse
-    try:
-        return float(arguments.get("celsius"))
-    except (TypeError, ValueError):
-        return None
+    """The number a to_fahrenheit slip asks to convert, as classify reads it: an int or a float, never text; None
+    when the arguments gave none (arguments that stayed text, a missing or text celsius)."""
+    value = event["arguments"].get("celsius") if isinstance(event["arguments"], dict) else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def made_up_counts(runs):
-    """Per variant, the to_fahrenheit slips whose number no earlier get_weather answer of the same run held."""
+    """Per variant, the to_fahrenheit slips whose number no get_weather answer on an earlier line of the run held."""
     counts = {}
     for variant, events in runs:
         counts.setdefault(variant, 0)
-        returned, answered = set(), set()  # new sets for every run
+        returned = set()  # a new set for every run
         for e in events:
-            if e["event"] == "model_reply":  # the answers of the reply before reach the model now
-                returned |= answered
-            elif e["event"] == "tool_return" and e["name"] == "get_weather":
-                answered.update(float(n) for n in NUMBER.findall(e["content"]))
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                returned.update(float(n) for n in NUMBER.findall(e["content"])[:1])
             elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned:
                 counts[variant] += 1
     return counts
 
 
-def by_line(runs):
-    """Wrong: counts a lookup answered on an earlier line of the same reply as known (02.3 calls it a guess)."""
+def by_reply(runs):
+    """Wrong: counts only the answers of an earlier reply, so a conversion on a later line of the lookup's reply
+    counts as made up, where classify (by line) lets it pass."""
     counts = {}
     for variant, events in runs:
         counts.setdefault(variant, 0)
-        returned = set()
+        returned, answered = set(), set()
         for e in events:
-            if e["event"] == "tool_return" and e["name"] == "get_weather":
-                returned.update(float(n) for n in NUMBER.findall(e["content"]))
+            if e["event"] == "model_reply":
+                returned |= answered
+            elif e["event"] == "tool_return" and e["name"] == "get_weather":
+                answered.update(float(n) for n in NUMBER.findall(e["content"]))
             elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in returned:
                 counts[variant] += 1
     return counts
@@ -63,31 +62,16 @@ def shared_memory(runs):
     return counts
 
 
-def shared_memory_by_step(runs):
-    """Wrong: compares by step, but keeps one list of (step, number) for all runs, so run B borrows run A's lookup."""
-    counts, returned = {}, []
-    for variant, events in runs:
-        counts.setdefault(variant, 0)
-        for e in events:
-            if e["event"] == "tool_return" and e["name"] == "get_weather":
-                returned += [(e["step"], float(n)) for n in NUMBER.findall(e["content"])]
-            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and not any(
-                    step < e["step"] and n == celsius_of(e) for step, n in returned):
-                counts[variant] += 1
-    return counts
-
-
 def memory_per_variant(runs):
-    """Wrong: compares by step, but keeps the lookups of every run of a variant, never reset between its runs."""
+    """Wrong: keeps the lookups of every run of a variant, never reset between its runs."""
     counts, returned = {}, {}
     for variant, events in runs:
         counts.setdefault(variant, 0)
-        seen = returned.setdefault(variant, [])
+        seen = returned.setdefault(variant, set())
         for e in events:
             if e["event"] == "tool_return" and e["name"] == "get_weather":
-                seen += [(e["step"], float(n)) for n in NUMBER.findall(e["content"])]
-            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and not any(
-                    step < e["step"] and n == celsius_of(e) for step, n in seen):
+                seen.update(float(n) for n in NUMBER.findall(e["content"]))
+            elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and celsius_of(e) not in seen:
                 counts[variant] += 1
     return counts
 
@@ -97,11 +81,14 @@ def skips_text_arguments(runs):
     return made_up_counts([(v, [e for e in events if isinstance(e.get("arguments", {}), dict)]) for v, events in runs])
 
 
-def text_value_made_up(runs):
-    """Wrong: a celsius written as text ("18") counts as made up even when it parses to a looked-up number."""
+def text_value_parsed(runs):
+    """Wrong: reads a celsius written as text ("18") with float(), where classify calls such a slip made up."""
     def number(e):
         value = e["arguments"].get("celsius") if isinstance(e["arguments"], dict) else None
-        return float(value) if isinstance(value, (int, float)) else None
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            return None
     return made_up_counts([(v, [dict(e, arguments={"celsius": number(e)}) if e["event"] == "tool_call"
                                 and e["name"] == "to_fahrenheit" else e for e in events]) for v, events in runs])
 
@@ -291,6 +278,12 @@ def uncounted_as_tuple(events):
     return shares, tuple(uncounted)
 
 
+def swapped(events):
+    """Wrong: returns (uncounted, shares), the two halves the other way round."""
+    shares, uncounted = thinking_report(events)
+    return uncounted, shares
+
+
 def via_classify_thinking(events):
     """Wrong: asks the package's classifier, which never reads the envelope."""
     verdict = classify(events)
@@ -301,13 +294,13 @@ SOLUTIONS = {"05.1": thinking_report, "05.2": (1, 14, 11), "05.3": made_up_count
              "05.Q2": "same", "05.Q3": "right", "05.Q4": "refused"}
 WRONG = {
     "05.3": [(shared_memory, "each run starts with nothing looked up"),
-             (memory_per_variant, "not for every variant"), (shared_memory_by_step, "whatever the step"),
+             (memory_per_variant, "do not carry into the next"),
              (skips_text_arguments, "as in 02.3"),
-             (text_value_made_up, 'float("18") is 18'),
+             (text_value_parsed, "is not a number"),
              (any_tool_number, "Fahrenheit already"), (counts_runs, "not the runs that made one up"),
              (drops_zeros, "0 included"), (whole_run_lookups, "EARLIER than the slip"),
              (comparing_text, "compare numbers, not text"), (text_of_argument, "str(18.0) is '18.0'"),
-             (via_classify, "your answer runs classify"), (by_line, "an EARLIER reply"),
+             (via_classify, "your answer runs classify"), (by_reply, "judged by line"),
              (via_rule_helpers, "the rule helpers it reads a run with")],
     "05.2": [((3, 21, 11), "it is not the first wrong line"), ((2, 15, 11), "every answer slip here is right"),
              ((1, 15, 11), "the answer slip"), ((1, 10, 11), "that is right"), ((1, 21, 11), "after the first wrong one"),
@@ -322,7 +315,7 @@ WRONG = {
              (every_missing_count, "no thinking either"), (every_thinking_text, "has a count too"),
              (falsy_count, "0 is not None"), (via_classify_thinking, "your answer runs classify"),
              (as_percent, "a fraction, not a percent"), (uncounted_as_set, "return a list of lines"),
-             (uncounted_as_tuple, "return a list of lines")],
+             (uncounted_as_tuple, "return a list of lines"), (swapped, "your tuple is swapped")],
     "05.Q2": [("different", "only their number"), ("maybe", "answer with one of")],
     "05.Q3": [("wrong slip", "do not count wasted calls"), ("wrong tool result", "every answer slip is right"),
               ("wrong final reasoning", "64 and 75"), ("never finished", "it finished")],
@@ -342,7 +335,8 @@ QUESTIONS = {
              "reply gives the right Fahrenheit. The rules judge lines, they do not count wasted calls.",
     "05.Q4": "ReplayLLM refuses at the first request (ReplayMismatch): the run sends the system prompt and the "
              "question, the recording sent the worked example too. A replay is only valid for the same folder.",
-    "05.Q5": "classify's wrong slip need not be about a city: a to_fahrenheit slip with a number no get_weather "
-             "answer slip returned, or a tool not on the menu, is a wrong slip too, and wrong_city_lines counts "
-             "only get_weather slips about cities the question did not ask about.",
+    "05.Q5": "05.3 judges by line, as classify does: get_weather's answer 18 sits on an earlier line than the "
+             "to_fahrenheit(18) slip, so the number was returned. The model still wrote 18 before it saw it, a lucky "
+             "guess; one rule for both keeps one meaning of made up, and a guess that happens to match does no harm "
+             "to this run's numbers.",
 }

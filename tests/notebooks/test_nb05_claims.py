@@ -112,22 +112,26 @@ def test_the_05_3_check_holds_out_the_224_runs_of_finish_right_2_and_3():
     assert len(recorded_runs("finish-right-2")) + len(recorded_runs("finish-right-3")) == 224
 
 
-def test_the_simpler_flag_flags_the_reenactments_line_13_for_the_wrong_reason_and_misses_the_article():
-    """05's prediction: the flag on numbers the thinking names and the reply does not use flags line 13 only for
-    Paris's 18 (rightly given as 64°F); without the 18 it is silent; on the article's line it is silent."""
-    from copy import deepcopy
+def test_the_article_line_gave_celsius_as_fahrenheit_and_its_thinking_names_the_bare_answer_slip():
+    """05: the 0.8b run "gave the Celsius numbers as °F"; its `reasoning_tokens` is None; the prediction's right
+    reading: the phrase names the tool's response format, the line two up is a bare "18", the fix the unit."""
+    from lessons.exercises.nb05_thinking import ARTICLE_LINE, ARTICLE_RETURN, FIXES, POINTS_AT, _why_hint
+    from mingraph_lite.course.classify import stated_fahrenheit
+    from mingraph_lite.course.weather import WEATHER
 
-    from lessons.exercises.nb05 import recorded
-    from lessons.exercises.nb05_thinking import ARTICLE_LINE, thought_but_unused
-    from mingraph_lite.course.scripts import wrong_tokyo_manager
+    stated = stated_fahrenheit(ARTICLE_LINE["message"]["content"])
+    assert stated == {c: float(WEATHER[c]["celsius"]) for c in ("Paris", "Tokyo")}
+    assert ARTICLE_LINE["reasoning_tokens"] is None
+    assert "response format" in ARTICLE_LINE["reasoning"] and ARTICLE_RETURN["content"] == "18"
+    assert '"content": "18"' in POINTS_AT["C"] and "18°C" in FIXES["X"]
+    from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
+    from mingraph_lite.course.weather import weather_registry
 
-    events = recorded(wrong_tokyo_manager())
-    assert thought_but_unused(events) == [13] and classify(events).line == 13
-    assert "18" in events[12]["reasoning"] and "64°F, Tokyo: 24°F" in events[12]["message"]["content"]
-    quiet = deepcopy(events)
-    quiet[12]["reasoning"] = quiet[12]["reasoning"].replace("Paris returned 18 and ", "")
-    assert "24" in quiet[12]["reasoning"] and thought_but_unused(quiet) == []
-    assert thought_but_unused([ARTICLE_LINE]) == []
+    menu = {t["function"]["name"]: t["function"]["description"] for t in weather_registry().tools}
+    assert QUESTION.endswith(POINTS_AT["A"].split('"... ')[1].rstrip('"'))  # the labelled choices quote the run
+    assert "never do the arithmetic yourself" in SYSTEM_PROMPT and "in degrees Celsius" in menu["get_weather"]
+    assert _why_hint(("based on the tool's response format", "C", "X")) == ""
+    assert _why_hint(("already Fahrenheit temperatures", "c", "x")) == ""
 
 
 def test_the_scripted_reenactment_reads_the_number_on_its_answer_slips_and_ignores_the_unit():
@@ -146,9 +150,9 @@ def test_the_scripted_reenactment_reads_the_number_on_its_answer_slips_and_ignor
     assert final(recorded(wrong_tokyo_manager(), tools=doubling_registry())) == "Paris: 97°F, Tokyo: 48°F"
 
 
-def test_05_3_keeps_a_number_sent_as_text_where_classify_and_the_tool_refuse_it():
-    """05.3: `{"celsius": "18"}` gives 18 ("this count asks only where the number came from"), while `classify`
-    and the tool judge the slip as sent and refuse it."""
+def test_05_3_calls_a_number_sent_as_text_made_up_as_classify_and_the_tool_do():
+    """05.3: "A `celsius` written as text (`"18"`) is not a number: that slip is made up too", as `classify` judges
+    it and as the tool refuses it."""
     import pytest
 
     from lessons.exercises.nb05 import _LOOKUPS, recorded
@@ -159,7 +163,7 @@ def test_05_3_keeps_a_number_sent_as_text_where_classify_and_the_tool_refuse_it(
     from mingraph_lite.llms.scripted import ScriptedLLM
 
     events = recorded(ScriptedLLM([_LOOKUPS, [("to_fahrenheit", {"celsius": "18"})], "Paris: 64°F, Tokyo: 75°F"]))
-    assert reference("05.3")([("A", events)]) == {"A": 0}
+    assert reference("05.3")([("A", events)]) == {"A": 1}
     assert classify(events).outcome == "wrong slip" and "'18'" in classify(events).why
     with pytest.raises(ToolArgsError):
         weather_registry().run(ToolCall("t1", "to_fahrenheit", {"celsius": "18"}))
@@ -180,47 +184,71 @@ def test_classify_case_3_catches_celsius_written_as_fahrenheit_so_05_1_need_not(
     assert reference("05.1")([ARTICLE_LINE]) == ({1: None}, [1])
 
 
-def test_05_3_counts_a_conversion_in_its_lookups_reply_as_made_up_where_classify_lets_it_pass():
-    """05.3: "a slip in the same reply as its `get_weather` is a guess ... (`classify`, which reads lines, lets
-    such a slip pass)"."""
+def test_05_3_judges_a_conversion_in_its_lookups_reply_by_line_as_classify_does():
+    """05.3: judged by line, as `classify` judges: a `to_fahrenheit(18)` after the line where get_weather returned
+    18, in the same reply, is not made up."""
     from lessons.exercises.nb05 import _LOOKUPS, recorded
     from lessons.reference import reference
     from mingraph_lite.llms.scripted import ScriptedLLM
 
     events = recorded(ScriptedLLM([[*_LOOKUPS, ("to_fahrenheit", {"celsius": 18})],
                                    [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"]))
-    assert reference("05.3")([("A", events)]) == {"A": 1}  # 18 is a guess, 24 came from an earlier reply
+    assert reference("05.3")([("A", events)]) == {"A": 0}
     assert classify(events).outcome == "right"
+
+
+def _first_counted_line(count, events):
+    """The first line at which the 05.3 answer's count for a run goes above 0 (its prefix ending there), or None."""
+    return next((line for line in range(1, len(events) + 1) if count([("r", events[:line])])["r"]), None)
+
+
+def test_05_3_and_classify_agree_on_the_first_made_up_conversion_of_every_run_the_check_reads():
+    """05.3 and classify share one meaning of "made up": on every run the 05.3 check reads (its scripted traps and
+    the 224 held-out recorded runs), when classify names a made-up to_fahrenheit slip, that is the first line 05.3
+    counts; and 05.3 never counts a line before classify stops (classify would have stopped there)."""
+    from lessons.exercises.nb05 import _made_up_groups
+    from lessons.reference import reference
+
+    count, tied = reference("05.3"), 0
+    for _, events in [run for _, runs, _ in _made_up_groups() for run in runs]:
+        verdict, first = classify(events), _first_counted_line(count, events)
+        made_up = (verdict.outcome == "wrong slip" and events[verdict.line - 1]["event"] == "tool_call"
+                   and events[verdict.line - 1]["name"] == "to_fahrenheit")
+        if made_up:
+            assert first == verdict.line, (verdict, first)
+            tied += 1
+        if first is not None:
+            assert verdict.line is not None and verdict.line <= first, (verdict, first)
+    assert tied > 0  # the tie is tested on real made-up conversions, not only on runs with none
 
 
 def test_the_lessons_printers_show_the_four_cases_and_gate_their_answers(capsys):
     """The notebook's print-only cells now in lessons: one run per case, run #10's input, and two reveals whose
     explanations print only after a right guess."""
-    from lessons.exercises.nb05 import recorded, reveal_run_10, show_one_run_per_case, show_run_10_input
-    from lessons.exercises.nb05_thinking import reveal_thought_but_unused
-    from mingraph_lite.course.scripts import wrong_tokyo_manager
+    from lessons.exercises.nb05 import reveal_run_10, show_one_run_per_case, show_run_10_input
+    from lessons.exercises.nb05_thinking import reveal_why
 
     assert [v.case for v in show_one_run_per_case()] == [1, 2, 3, 4]
     row, trace = show_run_10_input()
     assert (row.variant, row.index) == ("worked example", 10) and trace.is_file()
     _, _, gemma = _replay_gemma_run_10()
-    events = recorded(wrong_tokyo_manager())
     capsys.readouterr()
     reveal_run_10((1, 9), gemma, row)
-    reveal_thought_but_unused(([], [12]), events)
+    reveal_why(("response format", "B", "X"))
     wrong = capsys.readouterr().out
-    assert "Lines 1 to 8" not in wrong and "line 13" not in wrong and "(3, 9)" not in wrong
+    assert "Lines 1 to 8" not in wrong and "(3, 9)" not in wrong and "6 / 8" not in wrong and "  C  " in wrong
     reveal_run_10((3, 9), gemma, row)
-    reveal_thought_but_unused(([], [13]), events)
+    reveal_why(("response format", "C", "X"))
     right = capsys.readouterr().out
-    assert "Lines 1 to 8 are right" in right and "four of Gemma's" in right and "line 13 for Paris" in right
+    assert "Lines 1 to 8 are right" in right and "four of Gemma's" in right
+    assert "The State and Observer Patterns" in right and "0 / 8          6 / 8" in right and "Notebook 06" in right
 
 
 def test_the_two_predictions_give_a_targeted_hint_and_take_tuples(capsys):
-    """Run #10: a 'never finished' guess is told the finish line; a right answer written as tuples counts."""
-    from lessons.exercises.nb05 import recorded, reveal_run_10, show_run_10_input
-    from lessons.exercises.nb05_thinking import reveal_thought_but_unused
-    from mingraph_lite.course.scripts import wrong_tokyo_manager
+    """Run #10: a 'never finished' guess is told the finish line; the reading of the article's thinking names the
+    part that is wrong: a phrase that gives no reason, a phrase not quoted, a fix that leaves the bare number."""
+    from lessons.exercises.nb05 import reveal_run_10, show_run_10_input
+    from lessons.exercises.nb05_thinking import reveal_why
 
     row, _ = show_run_10_input()
     _, _, gemma = _replay_gemma_run_10()
@@ -230,10 +258,12 @@ def test_the_two_predictions_give_a_targeted_hint_and_take_tuples(capsys):
     assert f"it finished: line {end} is its finish line ('answered')" in capsys.readouterr().out
     reveal_run_10((3, end), gemma, row)
     assert "case 3's wrong line is the final reply itself" in capsys.readouterr().out
-    reveal_thought_but_unused(([1], [13]), recorded(wrong_tokyo_manager()))
-    assert "nothing unused there" in capsys.readouterr().out
-    reveal_thought_but_unused(((), (13,)), recorded(wrong_tokyo_manager()))
-    assert "line 13 for Paris" in capsys.readouterr().out
+    reveal_why(("Paris returned 18", "C", "X"))
+    assert "not why the model took it for Fahrenheit" in capsys.readouterr().out
+    reveal_why(("a phrase not in it", "C", "X"))
+    assert "exactly as printed" in capsys.readouterr().out
+    reveal_why(("already Fahrenheit", "C", "W"))
+    assert "the other three leave the bare number" in capsys.readouterr().out
 
 
 def test_the_notebook_never_names_the_05_2_trace_path():

@@ -97,14 +97,17 @@ def test_05_2_stored_run_is_the_scripted_managers_run():
     assert nb05._SCRIPTED_05_2.name.startswith("scripted-")
 
 
-def test_the_simpler_flag_prediction_comes_before_its_answer():
+def test_the_reading_of_the_real_thinking_is_gated_and_nothing_above_it_gives_it_away():
     sources = _sources()
-    guess = _first(sources, "my_flags = ...")
-    before = "\n".join(sources[:guess])
-    assert "line 13" not in before.lower() and "thought_but_unused(events)" not in before
-    assert "reveal_thought_but_unused(my_flags, events)" in sources[guess]  # the why prints once the guess is right
-    text = "\n".join(sources)
-    assert "line 13" not in text.lower() and "Lines 1 to 8" not in text and "four of Gemma's" not in text
+    guess = _first(sources, "my_reading = ...")
+    before = "\n".join(s for s in sources[:guess] if not s.startswith("show_article_line"))
+    assert "response format" not in before and "already Fahrenheit" not in before and '"18"' not in before
+    assert "reveal_why(my_reading)" in sources[guess]  # the why and the reported figures print once it is right
+    import json
+
+    saved = json.loads((NOTEBOOK.with_suffix(".ipynb")).read_text())
+    outputs = "".join("".join(o.get("text", "")) for c in saved["cells"] for o in c.get("outputs", []))
+    assert "6 / 8" not in outputs and "Notebook 06 asks" not in outputs
 
 
 def test_a_05_1_crash_hint_names_only_the_case_that_crashed():

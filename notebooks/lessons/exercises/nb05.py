@@ -112,7 +112,7 @@ def show_one_run_per_case() -> list[Any]:
     return verdicts
 
 
-from .nb05_run10 import reveal_run_10, show_run_10_input  # noqa: F401  (the notebook imports them here)
+from .nb05_run10 import reveal_run_10, show_run_10_input, worked_example  # noqa: F401  (the notebook imports them here)
 
 
 # --- 05.3: made-up conversions per variant, over many runs ---------------------------------------------
@@ -123,26 +123,21 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def _celsius(event: dict[str, Any]) -> float | None:
-    arguments = event["arguments"] if isinstance(event["arguments"], dict) else {}  # text: did not parse
-    try:
-        return float(arguments.get("celsius"))
-    except (TypeError, ValueError):
-        return None
+    """As classify reads it: a number (int or float), never text; arguments that stayed text hold none."""
+    value = event["arguments"].get("celsius") if isinstance(event["arguments"], dict) else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _made_up_counts(runs: Runs) -> dict[str, int]:
-    """The rule of 02.3, applied to every slip of every run: what the learner's answer must match. A slip in the
-    same reply as its lookup is a guess (02.3): only an earlier reply's answer slips count."""
+    """classify's wrong-slip rule for to_fahrenheit, applied to every slip of every run: a slip is made up when no
+    get_weather answer slip on an earlier line of the same run returned its number."""
     counts: dict[str, int] = {}
     for variant, events in runs:
         counts.setdefault(variant, 0)
         returned: set[float] = set()
-        answered: set[float] = set()  # this reply's answers: the model sees them only with its next reply
         for e in events:
-            if e["event"] == "model_reply":
-                returned |= answered
-            elif e["event"] == "tool_return" and e["name"] == "get_weather":
-                answered |= {float(n) for n in _NUMBER.findall(e["content"])}
+            if e["event"] == "tool_return" and e["name"] == "get_weather":
+                returned |= {float(n) for n in _NUMBER.findall(e["content"])[:1]}
             elif e["event"] == "tool_call" and e["name"] == "to_fahrenheit" and _celsius(e) not in returned:
                 counts[variant] += 1
     return counts
@@ -177,12 +172,12 @@ def _each_run_starts_afresh(right: list[dict[str, Any]]) -> list[tuple[str, Runs
          [("A", right), ("A", recorded(ScriptedLLM([[("to_fahrenheit", {"celsius": 18}),
                                                       ("to_fahrenheit", {"celsius": 24})], "Paris: 64°F"])))],
          "each run starts with nothing looked up: the numbers of one run do not carry into the next"),
-        ("run A looks up Paris (18) and converts it; run B looks up only Tokyo, then converts 18 in step 2",
+        ("run A looks up Paris (18) and converts it; run B looks up only Tokyo, then converts 18",
          [("A", recorded(ScriptedLLM([[_LOOKUPS[0]], [("to_fahrenheit", {"celsius": 18})], "Paris: 64°F"]))),
           ("B", recorded(ScriptedLLM([[_LOOKUPS[1]], [("to_fahrenheit", {"celsius": 18})], "Tokyo: 64°F"])))],
-         "each run starts with nothing looked up, whatever the step: run A's 18 came back in run A, so run B, "
+         "each run starts with nothing looked up: run A's 18 came back in run A, so run B, "
          "which never looked up Paris, made its 18 up; reset the numbers for every run"),
-        ("run A looks up Paris (18); run B, in the same variant, looks up only Tokyo, then converts 18 in step 2",
+        ("run A looks up Paris (18); run B, in the same variant, looks up only Tokyo, then converts 18",
          [("A", recorded(ScriptedLLM([[_LOOKUPS[0]], [("to_fahrenheit", {"celsius": 18})], "Paris: 64°F"]))),
           ("A", recorded(ScriptedLLM([[_LOOKUPS[1]], [("to_fahrenheit", {"celsius": 18})], "Tokyo: 64°F"])))],
          "each run starts with nothing looked up, even in the same variant: the second run never looked up "
@@ -207,15 +202,15 @@ def _made_up_groups() -> list[tuple[str, Runs, str]]:
             ("a run whose to_fahrenheit arguments stayed text", [("A", _text_arguments_run())],
              "arguments that are text, not a dict, gave no number: count the slip as made up, as in 02.3"),
             ('a run that converts "18" after looking it up, then "eighteen"', [("A", _text_values_run())],
-             'float("18") is 18, a number get_weather returned; "eighteen" gives no number, so it is made up'),
+             'a celsius written as text ("18") is not a number: classify calls that slip made up, and so does '
+             'this count, even when float() would read 18'),
             *_each_run_starts_afresh(right),
             ("a run that converts 18 in the same reply as the lookup that returns it",
              [("A", recorded(ScriptedLLM([[_LOOKUPS[0], _LOOKUPS[1], ("to_fahrenheit", {"celsius": 18})],
                                           [("to_fahrenheit", {"celsius": 24})], "Paris: 64°F, Tokyo: 75°F"],
                                          name="scripted: converts in the lookup's reply")))],
-             "to_fahrenheit(18) sits in the same reply as the get_weather that returned 18: the model wrote 18 "
-             "before it saw that answer, a guess (02.3); count only answer slips of an EARLIER reply (an earlier "
-             "step), not of an earlier line"),
+             "get_weather's answer 18 sits on an earlier line than to_fahrenheit(18): judged by line, as classify "
+             "judges it, that 18 was returned; the reply or step does not matter"),
             ("two variants", [("A", right), ("B", recorded(london_manager()))],
              "count per variant: a dict with one key per variant seen"),
             ("every recorded run of finish-right-2 (held out)", recorded_runs("finish-right-2"),

@@ -76,3 +76,16 @@ def reveal_run_10(guess: Any, events: list[dict[str, Any]], row: Any) -> None:
           "Celsius as °F, which case 3 catches. One run of a tiny sampled model shows what it wrote, not why.")
     print("No finish-right run is right; the only ones whose first wrong line is the final reply are four of Gemma's, "
           "all with the worked example in the folder (tests/notebooks/test_nb05_claims.py).")
+
+
+def worked_example(settings: RunSettings) -> tuple[Any, Any]:
+    """The run's variant of definition finish-right and the folder it started from: its system prompt, then the
+    worked example's messages, before the question (as recorded)."""
+    from mingraph_lite.course.definition import load
+    from mingraph_lite.memory import KeepAll
+
+    variant = next(v for v in load("finish-right").variants if v.name == settings.variant)
+    folder = KeepAll(variant.system_prompt)
+    for message in variant.messages:
+        folder.add(message)
+    return variant, folder

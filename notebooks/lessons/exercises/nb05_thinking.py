@@ -17,6 +17,7 @@ from mingraph_lite.observers.recorder import EventRecorder
 from mingraph_lite.course.classify import classify
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT
 from mingraph_lite.course.weather import weather_registry
+from mingraph_lite.course.compare import reported_table
 from ..predict import reveal
 from . import Hint, exercise
 from .package_guard import calls_package
@@ -53,19 +54,6 @@ def _report(events: list[dict[str, Any]]) -> Report:
     return shares, uncounted
 
 
-def thought_but_unused(events: list[dict[str, Any]]) -> list[int]:
-    """A simpler flag, for notebook 05's prediction: the replies whose thinking names a number the reply (its text
-    or its tool calls' arguments) does not use."""
-    flagged = []
-    for line, e in enumerate(events, 1):
-        if e["event"] == "model_reply":
-            said = (e["message"].get("content") or "") + json.dumps([c["arguments"] for c in e["message"]["tool_calls"]])
-            used = {float(n) for n in NUMBER.findall(said)}
-            if any(float(n) not in used for n in NUMBER.findall(e.get("reasoning") or "")):
-                flagged.append(line)
-    return flagged
-
-
 #: One line of a real run (qwen3.5:0.8b through Ollama, thinking on), as the article "The State and Observer
 #: Patterns in a Python Agent Loop" printed it, its "..." cuts included; the field names are ours, the values theirs.
 ARTICLE_LINE = {"run": 1, "step": 2, "event": "model_reply",
@@ -73,6 +61,9 @@ ARTICLE_LINE = {"run": 1, "step": 2, "event": "model_reply",
                 "reasoning": "...Paris returned 18, and Tokyo returned 24, which are already Fahrenheit temperatures "
                              "based on the tool's response format...",
                 "input_tokens": 453, "output_tokens": 80, "reasoning_tokens": None}
+
+#: The line the article printed "two lines up" from ARTICLE_LINE, in the same trace: what the model was holding.
+ARTICLE_RETURN = {"event": "tool_return", "content": "18", "tool_call_id": "call_33577538..."}
 
 LOOK = (("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"}))
 
@@ -148,6 +139,8 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
             raise
         except Exception as error:  # the learner's crash: name the trace and what is special in it, only
             raise Hint(f"on {label} your function raised {type(error).__name__}: {special}") from None
+        if isinstance(flagged, dict) and not isinstance(shares, dict):
+            raise Hint(f"on {label} your tuple is swapped: return (shares, uncounted), the dict of shares first")
         if not isinstance(shares, dict) or sorted(shares) != sorted(want[0]):
             raise Hint(f"on {label}: {_line_hint(shares, want[0])}")
         if not _same(shares, want[0]):
@@ -163,25 +156,61 @@ def check_thinking_report(report: Callable[[list[dict[str, Any]]], Report]) -> s
     return f"right on {len(traps) - 1} scripted traces, each with its own trap, and on the article's real line"
 
 
-def _unused_hint(guess: Any, simple: tuple[list[int], list[int]]) -> str:
-    """A hint for each half of the guess that is wrong, or the general one."""
-    if not (isinstance(guess, tuple) and len(guess) == 2):
-        return "answer (lines on the article, lines on the re-enactment), two lists, for example ([1], [])"
-    if guess[0] != simple[0]:
-        return ("the article's thinking names 18 and 24, and its reply uses both: nothing unused there"
-                if not simple[0] else "list the article's thinking numbers, then its reply's")
-    return "list each re-enactment reply's thinking numbers, then the numbers its text and tool calls use"
+#: (b) what the phrase points at, and (c) the one change to test: labelled choices; "C" and "X" are the article's.
+POINTS_AT = {"A": 'the question: "... in Fahrenheit?"',
+             "B": "get_weather's description on the menu: \"in degrees Celsius\"",
+             "C": "get_weather's answer slip: " + json.dumps(ARTICLE_RETURN),
+             "D": 'the system prompt: "never do the arithmetic yourself"'}
+FIXES = {"W": "use a bigger model", "X": 'get_weather answers "18°C", the unit on the number',
+         "Y": 'say "in degrees Celsius" twice in get_weather\'s description',
+         "Z": 'repeat "never do the arithmetic yourself" at the end of the prompt'}
 
 
-def reveal_thought_but_unused(guess: Any, events: list[dict[str, Any]]) -> None:
-    """The gated reveal of what thought_but_unused flags on the article's line and on ``events``, then why, printed
-    only once the guess is right: read in the notebook's code, it would give the answer away."""
-    simple = (thought_but_unused([ARTICLE_LINE]), thought_but_unused(events))
-    if isinstance(guess, (tuple, list)) and all(isinstance(g, (tuple, list)) for g in guess):
-        guess = tuple(list(g) for g in guess)  # ((), (13,)) says the same as ([], [13])
-    reveal(guess, simple, "(article, re-enactment)", gated=True, hint=_unused_hint(guess, simple))
-    if guess != simple:
+def _why_hint(guess: Any) -> str:
+    """The first part of (phrase, points at, fix) that is wrong, and why; "" when all three are right."""
+    if not (isinstance(guess, tuple) and len(guess) == 3 and isinstance(guess[0], str)):
+        return 'answer (phrase, letter, letter), for example ("...", "A", "W")'
+    phrase = guess[0].strip(" .\"'").lower()
+    if not phrase or phrase not in ARTICLE_LINE["reasoning"].lower():
+        return "quote a phrase of the thinking exactly as printed (its reasoning field), a few words"
+    if "response format" not in phrase and "already fahrenheit" not in phrase:
+        return ("that phrase says what came back, not why the model took it for Fahrenheit: find the words that "
+                "give its reason")
+    if str(guess[1]).upper() != "C":
+        return ("the phrase names the tool's response: which of the four did the tool send back, in the run? "
+                "The menu and the prompt are read once, at the start")
+    if str(guess[2]).upper() != "X":
+        return ("test the change that puts the missing fact where the phrase looked: in the tool's response; the "
+                "other three leave the bare number as it is")
+    return ""
+
+
+def reveal_why(guess: Any) -> None:
+    """The gated reading of the article's real thinking: which phrase explains the mistake, which earlier line it
+    points at, and the change to test; then the article's reported experiment, only once all three are right."""
+    hint = _why_hint(guess)
+    if hint or guess is ...:
+        print_choices()
+    reveal(guess, guess if not hint else "(gated)", "(phrase, points at, fix)", gated=True, hint=hint)
+    if hint or guess is ...:
         return
-    print("Silent on the article (its reply uses 18 and 24 both); line 13 for Paris's 18, rightly given as 64°F, "
-          "not for Tokyo's 24: a hint, not a verdict. classify (below) reads the unit the tool gave instead:",
-          f"case {classify(events).case}, line {classify(events).line} on the re-enactment.")
+    bare = ARTICLE_RETURN["content"]
+    assert NUMBER.fullmatch(bare) and ARTICLE_RETURN["event"] == "tool_return"  # a number, no unit: the "format"
+    print(f"The answer slip said a bare {bare!r}; the unit was only on the menu, read once.\n{reported_table()}\n"
+          "Notebook 06 asks how sure 6 of 8 is, and sets the two recorded models beside it.")
+
+
+def print_choices() -> None:
+    """The labelled choices of the prediction on the article's thinking: (b) what it points at, (c) the fix."""
+    print("(b) what the phrase points at:")
+    for letter, text in POINTS_AT.items():
+        print(f"  {letter}  {text}")
+    print("(c) the one change to test:")
+    for letter, text in FIXES.items():
+        print(f"  {letter}  {text}")
+
+
+def show_article_line() -> None:
+    """Print the article's real trace line, one field a line."""
+    for name, value in ARTICLE_LINE.items():
+        print(f"{name:17} {value!r}")
