@@ -304,6 +304,10 @@ def run_returns_the_state_only(graph, state):
     return run_looping_supersteps(graph, state)[0]
 
 
+def run_any_source_suffices(graph, state):  # a join starts as soon as one of its sources has run
+    return _loop(graph, state, lambda graph, triggered: {target for _, target in triggered})
+
+
 # -- 08.3 -------------------------------------------------------------------------------------------
 def latest_per_city(old, new):
     """The notebook's own answer to 08.3 (a reference answer, loaded unprinted)."""
@@ -316,6 +320,10 @@ def latest_per_city(old, new):
             where[reading["city"]] = len(merged)
             merged.append(reading)
     return merged
+
+
+def latest_returns_old_when_empty(old, new):  # right merges, but an empty new hands back old itself
+    return old if not new else latest_per_city(old, new)
 
 
 def latest_only_new(old, new):
@@ -395,6 +403,11 @@ def send_route_always(state, send):
     return "write_draft" if have else [send("collect_city", {"city": city}) for city in state["cities"]]
 
 
+def send_one_packet(state, send):  # one Send, not a list of them
+    missing = [city for city in state["cities"] if city not in {r["city"] for r in state["readings"]}]
+    return send("collect_city", {"city": missing[0]}) if missing else "write_draft"
+
+
 def send_every_city(state, send):
     return [send("collect_city", {"city": city}) for city in state["cities"]]
 
@@ -451,15 +464,18 @@ WRONG = {
              (run_on_the_package, "hands the work to an engine"),
              (run_on_the_package_unnamed, "hands the work to an engine (mingraph_lite.graph"),
              (run_in_place, "changed the state it was handed"),
-             (run_returns_the_state_only, "return (state, log)")],
+             (run_returns_the_state_only, "return (state, log)"),
+             (run_any_source_suffices, "waits for every one of its sources")],
     "08.3": [(latest_adds, "appears twice"),
              (latest_only_new, "readings of cities only old holds were lost"),
              (latest_keeps_the_first, "you kept the old reading"),
              (latest_moves_to_the_end, "a replaced city keeps its place"),
              (latest_first_duplicate_wins, "the later reading in new wins"),
              (latest_in_place, "changed a list it was given"),
-             (latest_appends_each_new_one, "new holds two readings of Oslo")],
-    "08.4": [(send_every_city, "a city that already has a reading gets no packet"),
+             (latest_appends_each_new_one, "new holds two readings of Oslo"),
+             (latest_returns_old_when_empty, "returned old itself")],
+    "08.4": [(send_one_packet, "return a list of Send"),
+             (send_every_city, "a city that already has a reading gets no packet"),
              (send_names_only, "build each packet with the `send` it is handed"),
              (send_the_worksheet, "a packet holding only the city"),
              (send_with_our_send, "build each packet with the `send` it is handed"),

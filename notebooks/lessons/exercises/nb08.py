@@ -164,6 +164,10 @@ def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
     if not any(join in names for names in ran):
         return (f"{join!r} never started: its sources finish in different supersteps, so the join must remember "
                 "which have run, across supersteps, until all have")
+    first = next(step for step, names in log if join in names)
+    if not sources <= {name for step, names in log if step < first for name in names}:
+        return (f"superstep {first} started {join!r} before all of {sorted(sources)} had run: a join waits for every "
+                "one of its sources, not any one")
     early = next((step for step, names in log if join in names and sources & set(names)), None)
     if early is not None:
         return (f"superstep {early} ran {join!r} next to one of its sources (as `loop` did with `meet` in superstep 7 "
@@ -349,13 +353,18 @@ def _reducer_cases(latest_per_city: Any) -> None:
               [_r("Paris", 18), _r("Sydney", 25), _r("Tokyo", 24)],
               [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)]),
              ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30), _r("Oslo", 7)],  # two readings of one new city
-              [_r("Tokyo", 24), _r("Oslo", 7), _r("Cairo", 30)])]
+              [_r("Tokyo", 24), _r("Oslo", 7), _r("Cairo", 30)]),
+             ([_r("Tokyo", 24)], [], [_r("Tokyo", 24)])]  # nothing new: still a new list
     for old, new, want in cases:
         kept = deepcopy((old, new))
         got = latest_per_city(old, new)
         if (old, new) != kept:
             raise Hint("your reducer changed a list it was given; build and return a new list, since the engine "
                        "(or a checkpoint) may still hold the old one")
+        if got is old or got is new:
+            raise Hint(f"for old={[r['city'] for r in old]} and new={[r['city'] for r in new]} you returned "
+                       f"{'old' if got is old else 'new'} itself: return a new list every time, even when nothing "
+                       "changes, since the engine (or a checkpoint) may still hold the one it gave you")
         if got != want:
             raise Hint(_reducer_hint(got, old, new, want))
 

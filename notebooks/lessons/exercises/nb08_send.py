@@ -65,6 +65,8 @@ def _packets(router: Any, cities: list[str], kept: list[str]) -> list[str] | str
         raise Hint("your router changed the worksheet it read; a router only chooses, it never edits")
     if isinstance(got, str):
         return got  # a route label: only right when no city is missing (checked by the caller)
+    if isinstance(got, tuple) and got[:1] == ("packet",):
+        raise Hint("your router returned one packet, send(...) itself: return a list of Send, even for one city")
     if not isinstance(got, list | tuple):
         raise Hint(f"your router returned {type(got).__name__}: return a list of packets, one per city to collect")
     sent = []
