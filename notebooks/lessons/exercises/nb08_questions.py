@@ -69,7 +69,7 @@ def check_q5(answer: Any) -> str:
         raise NotDone
     if not isinstance(answer, dict) or set(answer) != {"supersteps", "collect_city"}:
         raise Hint(f"answer with a dict of two numbers, {{'supersteps': ..., 'collect_city': ...}}, not {answer!r}")
-    graph = brief_with_entry(StateGraph(BriefState), reference("08.4"), Send).compile(max_steps=10)
+    graph = brief_with_entry(StateGraph(BriefState), reference("08.3"), Send).compile(max_steps=10)
     start = initial_state(["Tokyo", "Paris", "Oslo"])
     start["readings"] = [{"city": "Paris", **WEATHER["Paris"]}]
     graph.invoke(start)

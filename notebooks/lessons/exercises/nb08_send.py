@@ -141,7 +141,7 @@ def _engines() -> list[str]:
     return ["mingraph", "langgraph"]
 
 
-@exercise("08.4", kind="code", title="send_missing(state, send): one Send per missing city, or straight to the draft")
+@exercise("08.3", kind="code", title="send_missing(state, send): one Send per missing city, or straight to the draft")
 def check_send_missing(send_missing: Any) -> str:
     used = borrowed(send_missing, {"fan_out", "build_brief_graph", "connect_brief"})
     if used:
