@@ -415,6 +415,7 @@ WRONG = {
              (send_nothing_when_all_kept, "a silent exit. Return the route 'write_draft'"),
              (send_route_always, "only for a worksheet that misses no city")],
     "08.Q2": [(10, "10 counts node executions"), (9, "the three collecting branches share superstep 1"),
+              (6, "allows two revisions before hold"), (7, "did you count hold"),
               ("eight", "a whole number")],
     "08.Q3": [(2, "for every superstep in which an edge into it fires")],
     "08.Q5": [({"supersteps": 6, "collect_city": 2}, "share one superstep"),

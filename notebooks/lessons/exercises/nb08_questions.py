@@ -20,7 +20,10 @@ def check_q2(answer: Any) -> str:
     graph = build_brief_graph("stubborn", 2)
     graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
     return _number(answer, len(graph.steps), {
-        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps",
+        10: "10 counts node executions; the three collecting branches share superstep 1",
+        6: "6 leaves out one (revise_draft, check_draft) pair: max_revisions=2 allows two revisions before hold",
+        7: "7 is one short: did you count hold? It runs in a superstep of its own after the last check_draft"},
+        "supersteps",
         "the three collecting branches share superstep 1; after that one node runs per superstep: follow the "
         "stubborn writer's path to hold, with every revision max_revisions=2 allows")
 
