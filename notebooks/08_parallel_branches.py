@@ -4,38 +4,43 @@
 # **By the end you will be able to**
 #
 # - run parallel branches in *supersteps*, join them, and say why a shared field needs a reducer;
-# - write a branch's node, a loop whose join waits on every pass, and a reducer;
-# - fan out with `Send`, one branch per item not yet done.
+# - declare a fan-out and a join on the real LangGraph;
+# - write a branch's node, a loop whose join waits on every pass, and a `Send` fan-out for the items not yet done.
 #
-# **Prerequisites:** notebook 07. LangGraph's cells skip without it.
-# **Time:** about 88 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
+# **Prerequisites:** notebook 07's brief, run loop and reducers. Without LangGraph
+# (`pip install 'mingraph-lite[langgraph]'`), its cells use the package's engine or skip.
+# **Time:** about 78 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
 
 # %%
 import inspect
 import operator
 from copy import deepcopy
-from functools import partial
 from typing import Annotated, TypedDict
 
 from lessons.exercises import check
-from lessons.langgraph_runs import compare_engines, loop_on_engines, plain_field_refusals, uneven_joins
+from lessons.exercises.nb08_send import brief_with_entry  # 08.3's brief, with a router at START
+from lessons.langgraph_runs import compare_engines, loop_on_engines, uneven_joins
 from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
-from lessons.predict import reveal
 from lessons.reference import reference
 from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
 from mingraph_lite.course.weather import WEATHER  # your 08.1 reads it
 from mingraph_lite.graph import END, START, Send, StateGraph
 
+try:
+    from langgraph.graph import StateGraph as LangGraphStateGraph  # the real LangGraph, for the cells you write on it
+except ImportError:  # without it, the package's StateGraph takes the same calls
+    LangGraphStateGraph = StateGraph
 state = initial_state(["Tokyo", "Paris"])
 
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# A *fan-out* (edges out of one node) runs `collect`'s lookups in one superstep; a *join* waits for all its
-# sources. In a **superstep**, every node reads the *same* worksheet; slips merge after all ran.
+# A **superstep** is one round in which several nodes run. Each reads the *same* worksheet, and their slips merge
+# only after all have run. A *fan-out* (several edges out of one node) starts several nodes in one superstep. A
+# *join* is a node that waits until all of its sources have run.
 #
-# Our superstep loop: 07's run loop with a *set* of active nodes; `"joins"` names a node that waits for others.
-# Each pass:
+# Our superstep loop is 07's run loop with a *set* of active nodes; the graph's `"joins"` names each join and what
+# it waits for. Each pass:
 #
 # 1. the first set is `START`'s targets;
 # 2. every active node runs on its own copy of the worksheet, so all read the same one;
@@ -73,7 +78,7 @@ def run_supersteps(graph, state):
 
 # %% [markdown]
 # `done` keeps every node that ran: right for a join reached once, wrong inside a loop. Two laps of
-# `lap -> (c -> c2, d) -> meet`, where `meet` waits for `c2` and `d`:
+# `lap -> (c -> c2, d) -> meet`, a join on `c2` and `d`:
 
 # %%
 def logs(name):  # a node whose slip only logs its name
@@ -103,14 +108,16 @@ assert loop_log[6:] == [(7, ["c2", "meet"]), (8, ["meet"])]  # lap 2's meet: bes
 
 
 # %% [markdown]
-# The brief as such a dict, a `collect_<city>` branch per city; `collect_one` is a first try:
+# The brief as such a dict: one `collect_<city>` branch per city, each an edge out of `START`, all joined at
+# `write_draft`. `collect_one` (in `lessons/parallel_brief.py`) is a first try at a branch: it writes its city's
+# reading.
 
 # %%
 parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
-print("out of START:", parallel["edges"][START], "| write_draft waits for:", sorted(parallel["joins"]["write_draft"]))
+print(parallel["edges"], "\nwrite_draft waits for:", sorted(parallel["joins"]["write_draft"]))
 
 # %% [markdown]
-# Without a reducer on `readings`: our loop, then both engines:
+# Without a reducer on `readings`, which both branches write, our loop refuses:
 
 # %%
 try:  # a first sketch: only `events` has a reducer
@@ -118,25 +125,31 @@ try:  # a first sketch: only `events` has a reducer
 except ValueError as error:
     print("our loop:", error)
 
+# %% [markdown]
+# **Try it on LangGraph.** A fan-out is one `add_edge(START, branch)` per branch; a join is one edge from a *list*
+# of sources, such as `add_edge(["collect_Tokyo", "collect_Paris"], "report")`. Add the four edges the comment asks
+# for and run the cell. Then give `readings` the reducer `operator.add` and run it again.
+
 # %%
-class FirstSketch(TypedDict):  # the same first sketch on both engines: `readings` without a reducer
+class FirstSketch(TypedDict):  # `readings` without a reducer, as above
     readings: list
     events: Annotated[list, operator.add]
 
 
-_ = plain_field_refusals(FirstSketch, collect_one, ["Tokyo", "Paris"])  # builds it: lessons/langgraph_runs.py
+sketch = LangGraphStateGraph(FirstSketch)
+sketch.add_node("collect_Tokyo", collect_one("Tokyo"))
+sketch.add_node("collect_Paris", collect_one("Paris"))
+sketch.add_node("report", lambda state: {"events": ["report"]})
+# your edges: START to each branch, one join edge into "report", and "report" to END
+
+try:
+    print("readings:", [r["city"] for r in sketch.compile().invoke({"readings": [], "events": []})["readings"]])
+except Exception as error:  # whatever the engine says, on one line
+    print(f"{type(error).__name__}: {str(error).splitlines()[0]}")
 
 # %% [markdown]
-# Last-one-wins would silently drop a city; all three refuse (ours names the nodes). The fix is a reducer, as
-# `BriefState`'s `readings` has:
-
-# %%
-merged, _ = run_supersteps(parallel, state)  # the brief with BriefState's reducers, built above
-print("with them, both branches' readings arrive:", [reading["city"] for reading in merged["readings"]])
-assert [reading["city"] for reading in merged["readings"]] == ["Paris", "Tokyo"]
-
-# %% [markdown]
-# Paris first: slips merge by node name.
+# With the edges in, LangGraph raises `InvalidUpdateError` naming the key; our loop named the nodes. Last one
+# wins would silently drop a city. The fix is a reducer, as in `BriefState`.
 
 
 # %% [markdown]
@@ -160,44 +173,28 @@ def collect_city(city):
 # %%
 check("08.1", collect_city)
 
-# %% [markdown]
-# The notebook's version, unprinted:
-
 # %%
-our_collect_city = reference("08.1")  # a name of its own: yours stays yours
+our_collect_city = reference("08.1")  # the notebook's version, unprinted, under a name of its own: yours stays yours
 
-
-# %% [markdown]
-# **Predict first.** Three cities, collected in parallel, with the missing-notice writer and one revision allowed. How
-# many **supersteps** does the run take, and how many **node executions**?
-
-# %%
-my_guess = ...  # e.g. {"supersteps": 9, "nodes": 9}
-
-# %%
-three = initial_state(["Tokyo", "Paris", "Oslo"])
-_, log = run_supersteps(brief_in_parallel(BriefNodes(), three["cities"], our_collect_city, reducers_of(BriefState)),
-                        three)
-happened = {"supersteps": len(log), "nodes": sum(len(ran) for _, ran in log)}
-reveal(my_guess, happened, gated=True, hint="the three collects start together; each node after the join runs alone")
-if my_guess == happened:  # the log, once your guess is right
-    print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in log))
 
 # %% [markdown]
 # ## The parallel brief on the real LangGraph, and on ours
 #
-# LangGraph spells a fan-out as one `add_edge(START, branch)` per branch, a join as one edge from a *list* of nodes;
-# the package's `StateGraph` takes the same calls; one declaration serves both:
+# The package's `StateGraph` takes LangGraph's calls, so one declaration of the whole brief serves both engines:
 
 # %%
-print(*[line.strip() for line in inspect.getsource(declare_parallel).splitlines() if "add_edge(START" in line
-        or "add_edge(branches" in line], sep="\n")  # its fan-out and join lines (lessons/parallel_brief.py)
-our_declare_parallel = partial(declare_parallel, collect_node=our_collect_city)
+print(inspect.getsource(declare_parallel))
+
+
+def our_declare_parallel(builder, nodes, cities):  # the brief with 08.1's branches
+    return declare_parallel(builder, nodes, cities, collect_node=our_collect_city)
+
 
 # %% [markdown]
-# On each engine, for each writer of notebook 07:
+# Three cities, each writer of notebook 07, on both engines: same supersteps, same final worksheet?
 
 # %%
+three = initial_state(["Tokyo", "Paris", "Oslo"])
 rows = compare_engines(our_declare_parallel, three)  # LangGraph's debug stream read: lessons/langgraph_runs.py
 assert all(same_steps and same_end for _, same_steps, same_end in rows)
 
@@ -214,8 +211,8 @@ _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph
 #
 # Write `run_looping_supersteps(graph, state)`: `run_supersteps`, except that a join target starts only once each of
 # its sources has run **since that join last started**; a source that runs in the same superstep as its join counts
-# for the join's next pass. The check runs `loop` above (`meet` once per lap, alone, in supersteps 4 and 8), graphs
-# of its own and the brief. Hint: per join, keep the sources run since it last started
+# for the join's next pass. The check runs `loop` above (`meet` once per lap, alone, in supersteps 4 and 8) and graphs
+# of its own. Hint: per join, keep the sources run since it last started
 # (for `meet`: which of `c2`, `d`); empty that set as the join starts, before its superstep runs.
 
 # %%
@@ -226,8 +223,14 @@ def run_looping_supersteps(graph, state):
 # %%
 check("08.2", run_looping_supersteps)
 
+# %%
+try:  # your loop on `loop`: meet once per lap, alone
+    print(*run_looping_supersteps(loop, {"log": [], "laps": 0})[1], sep="\n")
+except NotImplementedError:
+    print("not written yet")
+
 # %% [markdown]
-# `loop` on both real engines, its join declared as `add_edge(["c2", "d"], "meet")`: `meet` runs once per lap.
+# `loop` on both engines, its join declared as `add_edge(["c2", "d"], "meet")`: `meet` runs once per lap.
 
 # %%
 for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
@@ -237,18 +240,18 @@ for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
 # %% [markdown]
 # ### Where the two engines still differ
 #
-# | What | LangGraph | The package's engine |
+# | | LangGraph | The package's engine |
 # |---|---|---|
-# | Nodes of one superstep | may run concurrently; writes applied in a fixed order (`apply_writes` sorts the tasks) | run one after another; slips merge by node name, `Send` packets in `Send` order |
-# | Two writes to a plain field in one superstep | `InvalidUpdateError` | `GraphExecutionError` |
+# | A superstep's nodes | may run concurrently; writes applied in a fixed order (`apply_writes` sorts the tasks) | run one by one; slips merge by node name, packets in `Send` order |
+# | Two writes to a plain field | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest: [`docs/graph.md`](../docs/graph.md).
 
 # %% [markdown]
-# ## A reducer of your own: the latest reading per city
+# ## A replacing reducer: the latest reading per city
 #
-# `operator.add` is right while each city is collected once. Start from an earlier run's Tokyo at 19°C, and the
-# package's brief collects every city again:
+# `operator.add` is right while each city is collected once. Start from an earlier run's Tokyo at 19°C: the
+# package's brief collects every city again, while 08.1's branch skips Tokyo.
 
 # %%
 stale = initial_state(["Tokyo", "Paris"])
@@ -260,37 +263,24 @@ print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipp
 assert skipped["status"] == "published" and "Tokyo: 19°C" in skipped["answer"] and WEATHER["Tokyo"]["celsius"] != 19
 
 # %% [markdown]
-# Tokyo twice, one row stale, yet published (`check_draft` compares the rows with `readings`, not `WEATHER`); 08.1's
-# branch keeps the stale 19°C. The latest reading per city needs a reducer (`(old, new) -> merged`, once per
-# slip) that *replaces* the old one.
-
-# %% [markdown]
-# ### Exercise 08.3: `latest_per_city`
-#
-# Write the reducer `latest_per_city(old, new)` for `readings`. Both are lists of reading dicts. Rules:
-#
-# 1. a reading in `new` for a city `old` already has replaces that city's reading, **in its place** (so the page
-#    keeps its order);
-# 2. a reading for a city not in `old` is added at the end, in the order `new` lists them; if `new` holds two
-#    readings of one city, the later one wins, in the first one's place;
-# 3. return a new list: never change `old` or `new` (the engine may still hold them).
-#
+# The package's brief shows Tokyo twice, one row stale, yet publishes: `check_draft` compares the rows with
+# `readings`, not with `WEATHER`. 08.1's branch keeps the stale 19°C. A reducer `(old, new) -> merged` that
+# *replaces* a city's old reading keeps only the latest:
 
 # %%
-def latest_per_city(old, new):
-    raise NotImplementedError  # your code here
+def latest_per_city(old, new):  # a new reading takes its city's old place; a new city goes at the end
+    merged, where = list(old), {reading["city"]: i for i, reading in enumerate(old)}
+    for reading in new:
+        if reading["city"] in where:
+            merged[where[reading["city"]]] = reading
+        else:
+            where[reading["city"]] = len(merged)
+            merged.append(reading)
+    return merged  # a new list: the engine may still hold old
 
 
-# %%
-check("08.3", latest_per_city)
-
-# %% [markdown]
-# 08.3's reducer on `stale`: one Tokyo row, fresh. Skipping (08.1, 08.4) saves calls;
-# a replacing reducer refreshes; pick one per field.
-
-# %%
-class FreshBrief(BriefState):  # BriefState with the notebook's latest_per_city on readings
-    readings: Annotated[list, reference("08.3")]
+class FreshBrief(BriefState):  # BriefState with latest_per_city on readings
+    readings: Annotated[list, latest_per_city]
 
 
 fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile().invoke(stale)
@@ -298,9 +288,13 @@ print(fresh["answer"])
 assert [(r["city"], r["celsius"]) for r in fresh["readings"] if r["city"] == "Tokyo"] == [("Tokyo", 24)]
 
 # %% [markdown]
+# Which one? Skip a city already collected (08.1's node, 08.3's router) when a kept reading is good enough
+# and a lookup costs. Collect again and replace (this reducer) when the page must show today's values.
+
+# %% [markdown]
 # ## `Send`: one branch per missing city
 #
-# A *packet* is `Send(node, arg)`: run `node` on `arg` (here `{"city": ...}`), not the worksheet. A node runs once
+# A *packet* is `Send(node, arg)`: run `node` on `arg`, not on the worksheet. A node runs once
 # per packet, all in one superstep; their slips merge in `Send` order.
 
 # %%
@@ -310,7 +304,7 @@ print("supersteps:", sent.steps, "\none packet:", BriefNodes.fan_out(three, Send
 assert sent.steps[0] == ("collect_city",) * 3
 
 # %% [markdown]
-# ### Exercise 08.4: `send_missing(state, send)`
+# ### Exercise 08.3: `send_missing(state, send)`
 #
 # Write the router at START. Rules:
 #
@@ -324,7 +318,14 @@ def send_missing(state, send):
 
 
 # %%
-check("08.4", send_missing)
+check("08.3", send_missing)
+
+# %%
+try:  # the brief with your send_missing at START, on `stale`: only Paris is collected
+    yours = brief_with_entry(StateGraph(BriefState), send_missing, Send).compile(max_steps=10).invoke(stale)
+    print(yours["status"], yours["answer"], sep="\n")
+except NotImplementedError:
+    print("not written yet")
 
 # %% [markdown]
 # ## Questions
@@ -339,7 +340,7 @@ check("08.4", send_missing)
 #    `write`). How many times does `write` run?
 # 4. Which line of `run_supersteps` makes a superstep's nodes read the same worksheet and fixes their merge order?
 #    Which part does each job?
-# 5. 08.4's `send_missing` at START, the complete writer, three cities of which one already has a reading: how many
+# 5. 08.3's `send_missing` at START, the complete writer, three cities of which one already has a reading: how many
 #    supersteps does the run take, and how many times does `collect_city` run?
 
 # %%

@@ -65,7 +65,7 @@ def test_07_an_empty_fan_out_ends_the_run_silently_as_07_4_says(engine):
 
 @pytest.mark.parametrize("engine", _engines())
 def test_07_the_reference_router_goes_straight_to_the_draft_when_nothing_is_missing(engine):
-    graph = compile_on(engine, BriefState, lambda b, send: brief_with_entry(b, reference("08.4"), send),
+    graph = compile_on(engine, BriefState, lambda b, send: brief_with_entry(b, reference("08.3"), send),
                        max_steps=step_bound(1))
     final = graph.invoke(_all_kept(["Cairo", "Oslo"]))
     assert final["status"] == "published" and not any(e.startswith("collected") for e in final["events"])
@@ -76,7 +76,7 @@ def test_07_4_hint_reports_the_status_the_run_really_ended_with():
         have = {reading["city"] for reading in state["readings"]}
         return [send("collect_city", {"city": city}) for city in state["cities"] if city not in have]
 
-    result = verdict("08.4", send_nothing_when_all_kept)
+    result = verdict("08.3", send_nothing_when_all_kept)
     assert result.status == "not yet" and "status 'working'" in result.message and "draft None" in result.message
 
 

@@ -1,18 +1,18 @@
-"""Notebook 08's exercises 08.1 to 08.3: a branch's node, a join inside a loop, a reducer.
+"""Notebook 08's exercises 08.1 and 08.2: a branch's node, a join inside a loop (08.3, Send, is in nb08_send.py).
 
 Every checker runs the learner's code on inputs the notebook never shows (other cities, graphs and worksheets of
-its own); 08.3's runs the brief with the learner's reducer on the package's engine.
+its own).
 """
 
 from __future__ import annotations
 
 import operator
 from copy import deepcopy
-from typing import Annotated, Any, TypedDict, get_type_hints
+from typing import Any
 
-from mingraph_lite.course.brief import BriefNodes, BriefState, connect_brief, initial_state
+from mingraph_lite.course.brief import BriefNodes, initial_state
 from mingraph_lite.course.weather import WEATHER
-from mingraph_lite.graph import END, START, StateGraph
+from mingraph_lite.graph import END, START
 from . import Hint, exercise
 from .borrowing import borrowed
 from .nb07 import engine_below
@@ -164,6 +164,10 @@ def _loop_hint(log: list, want: list, sources: set[str], join: str) -> str:
     if not any(join in names for names in ran):
         return (f"{join!r} never started: its sources finish in different supersteps, so the join must remember "
                 "which have run, across supersteps, until all have")
+    first = next(step for step, names in log if join in names)
+    if not sources <= {name for step, names in log if step < first for name in names}:
+        return (f"superstep {first} started {join!r} before all of {sorted(sources)} had run: a join waits for every "
+                "one of its sources, not any one")
     early = next((step for step, names in log if join in names and sources & set(names)), None)
     if early is not None:
         return (f"superstep {early} ran {join!r} next to one of its sources (as `loop` did with `meet` in superstep 7 "
@@ -310,70 +314,4 @@ def check_looping(run_looping_supersteps: Any) -> str:
     return "each pass waits for the join's sources again; the brief runs as before"
 
 
-# -- 08.3: a reducer that keeps the latest reading per city ------------------------------------------
-
-def _r(city: str, celsius: int, source: str = "fresh") -> dict[str, Any]:
-    return {"city": city, "celsius": celsius, "conditions": "test", "source": source}
-
-
-def _reducer_hint(got: Any, old: list, new: list, want: list) -> str:
-    if not isinstance(got, list):
-        return f"a reducer returns the merged value, here a list of readings, not {type(got).__name__}"
-    cities = [r.get("city") for r in got if isinstance(r, dict)]
-    twice = sorted({c for c in cities if cities.count(c) > 1})
-    repeated = [c for c in twice if [r["city"] for r in new].count(c) > 1]
-    if repeated:
-        return (f"new holds two readings of {repeated[0]} and your list kept both: the later one wins, in the "
-                "first one's place (new holds at most one reading per city once merged)")
-    if twice:
-        return (f"{twice[0]} appears twice: a reading in new for a city old already has replaces that reading "
-                "(operator.add would keep both)")
-    if len(got) < len(want):
-        return "readings of cities only old holds were lost: keep every city of old, replacing only those new names"
-    stale = [r["city"] for r in got if isinstance(r, dict) and r not in new and r["city"] in [n["city"] for n in new]]
-    if stale:
-        return f"you kept the old reading for {stale[0]}: the reading in new replaces it"
-    if cities == [r["city"] for r in want]:
-        wrong = next(r for r, w in zip(got, want) if r != w)
-        return (f"you kept {wrong['city']} at {wrong.get('celsius')}°C where new's later reading says "
-                f"{next(w for w in want if w['city'] == wrong['city'])['celsius']}°C: the later reading in new wins")
-    return (f"merging {[r['city'] for r in old]} with {[r['city'] for r in new]} gave {cities}, not "
-            f"{[r['city'] for r in want]}: a replaced city keeps its place, and new cities go at the end in new's order")
-
-
-def _reducer_cases(latest_per_city: Any) -> None:
-    cases = [([_r("Tokyo", 19, "stale"), _r("Paris", 18)], [_r("Tokyo", 24)], [_r("Tokyo", 24), _r("Paris", 18)]),
-             ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30)], [_r("Tokyo", 24), _r("Oslo", 5), _r("Cairo", 30)]),
-             ([], [_r("London", 11), _r("Oslo", 5)], [_r("London", 11), _r("Oslo", 5)]),
-             ([_r("Tokyo", 19, "stale"), _r("Paris", 15, "stale"), _r("Oslo", 5)],
-              [_r("Paris", 18), _r("Sydney", 25), _r("Tokyo", 24)],
-              [_r("Tokyo", 24), _r("Paris", 18), _r("Oslo", 5), _r("Sydney", 25)]),
-             ([_r("Tokyo", 24)], [_r("Oslo", 5), _r("Cairo", 30), _r("Oslo", 7)],  # two readings of one new city
-              [_r("Tokyo", 24), _r("Oslo", 7), _r("Cairo", 30)])]
-    for old, new, want in cases:
-        kept = deepcopy((old, new))
-        got = latest_per_city(old, new)
-        if (old, new) != kept:
-            raise Hint("your reducer changed a list it was given; build and return a new list, since the engine "
-                       "(or a checkpoint) may still hold the old one")
-        if got != want:
-            raise Hint(_reducer_hint(got, old, new, want))
-
-
-@exercise("08.3", kind="code", title="latest_per_city(old, new): a reducer that replaces a city's reading")
-def check_latest(latest_per_city: Any) -> str:
-    _reducer_cases(latest_per_city)
-    fields = {**get_type_hints(BriefState, include_extras=True),
-              "readings": Annotated[list[dict[str, Any]], latest_per_city]}
-    fresh_state = TypedDict("FreshBrief", fields)
-    start = initial_state(["Cairo", "Oslo", "London"])
-    start["readings"] = [{"city": "Oslo", "celsius": -3, "conditions": "snow", "source": "an earlier run"}]
-    final = connect_brief(StateGraph(fresh_state), BriefNodes("complete")).compile().invoke(start)
-    shown = [line.split(":")[0] for line in final["answer"].splitlines()[:-1]]
-    if sorted(shown) != ["Cairo", "London", "Oslo"] or "-3" in final["answer"]:
-        raise Hint(f"the brief run with your reducer, starting from a stale Oslo reading, published rows for {shown}; "
-                   "each city once, with its fresh reading")
-    return "a city's new reading replaces its old one in place; new cities are added; the brief shows each city once"
-
-
-__all__ = ["check_collect_city", "check_looping", "check_latest"]
+__all__ = ["check_collect_city", "check_looping"]

@@ -20,7 +20,10 @@ def check_q2(answer: Any) -> str:
     graph = build_brief_graph("stubborn", 2)
     graph.invoke(initial_state(["Tokyo", "Paris", "Oslo"]))
     return _number(answer, len(graph.steps), {
-        10: "10 counts node executions; the three collecting branches share superstep 1"}, "supersteps",
+        10: "10 counts node executions; the three collecting branches share superstep 1",
+        6: "6 leaves out one (revise_draft, check_draft) pair: max_revisions=2 allows two revisions before hold",
+        7: "7 is one short: did you count hold? It runs in a superstep of its own after the last check_draft"},
+        "supersteps",
         "the three collecting branches share superstep 1; after that one node runs per superstep: follow the "
         "stubborn writer's path to hold, with every revision max_revisions=2 allows")
 
@@ -69,7 +72,7 @@ def check_q5(answer: Any) -> str:
         raise NotDone
     if not isinstance(answer, dict) or set(answer) != {"supersteps", "collect_city"}:
         raise Hint(f"answer with a dict of two numbers, {{'supersteps': ..., 'collect_city': ...}}, not {answer!r}")
-    graph = brief_with_entry(StateGraph(BriefState), reference("08.4"), Send).compile(max_steps=10)
+    graph = brief_with_entry(StateGraph(BriefState), reference("08.3"), Send).compile(max_steps=10)
     start = initial_state(["Tokyo", "Paris", "Oslo"])
     start["readings"] = [{"city": "Paris", **WEATHER["Paris"]}]
     graph.invoke(start)

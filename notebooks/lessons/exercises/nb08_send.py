@@ -65,6 +65,8 @@ def _packets(router: Any, cities: list[str], kept: list[str]) -> list[str] | str
         raise Hint("your router changed the worksheet it read; a router only chooses, it never edits")
     if isinstance(got, str):
         return got  # a route label: only right when no city is missing (checked by the caller)
+    if isinstance(got, tuple) and got[:1] == ("packet",):
+        raise Hint("your router returned one packet, send(...) itself: return a list of Send, even for one city")
     if not isinstance(got, list | tuple):
         raise Hint(f"your router returned {type(got).__name__}: return a list of packets, one per city to collect")
     sent = []
@@ -139,7 +141,7 @@ def _engines() -> list[str]:
     return ["mingraph", "langgraph"]
 
 
-@exercise("08.4", kind="code", title="send_missing(state, send): one Send per missing city, or straight to the draft")
+@exercise("08.3", kind="code", title="send_missing(state, send): one Send per missing city, or straight to the draft")
 def check_send_missing(send_missing: Any) -> str:
     used = borrowed(send_missing, {"fan_out", "build_brief_graph", "connect_brief"})
     if used:
