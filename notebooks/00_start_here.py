@@ -16,7 +16,7 @@
 # **Prerequisites:** Python you can write (functions, classes, dicts, `try`/`finally`); no machine-learning
 # background.
 # **Time:** about 42 minutes (estimated from length, as in every header: see "How long" below); the whole course
-# takes about 19.1 hours by the same estimate, in fourteen notebooks: this one and 01 to 13.
+# takes about 18.9 hours by the same estimate, in fourteen notebooks: this one and 01 to 13.
 
 # %% [markdown]
 # ## How to run the course
