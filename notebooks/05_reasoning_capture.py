@@ -32,14 +32,14 @@ from lessons.trace_lines import print_envelope, print_live_run, print_thinking_b
 # %% [markdown]
 # ## Words for a trace
 #
-# | word | in a trace |
-# |---|---|
-# | slip | a `tool_call`: one tool asked for |
-# | answer slip | a `tool_return`: what the tool sent back |
-# | request | a `model_reply` that asks for slips |
-# | final reply | the last `model_reply` |
-# | folder | the messages sent to the model each round |
-# | envelope | the `LLMResponse` around a reply: counts, thinking |
+# | word | in a trace | usual name |
+# |---|---|---|
+# | slip | a `tool_call`: one tool asked for | tool call |
+# | answer slip | a `tool_return`: what the tool sent back | tool result |
+# | request | a `model_reply` that asks for slips | assistant message with tool calls |
+# | final reply | the last `model_reply` | final answer |
+# | folder | the messages sent to the model each round | conversation, context |
+# | envelope | the `LLMResponse` around a reply: counts, thinking | response metadata |
 #
 # Lines count from 1. Thinking stays on the envelope, out of the folder. Recorded runs carry none:
 
@@ -65,7 +65,9 @@ my_reading = ...  # ("a phrase of the thinking", letter for (b), letter for (c))
 reveal_why(my_reading)  # prints the choices for (b) and (c); once all three are right, what the article measured
 
 # %% [markdown]
-# Ollama gives thinking text, no count; OpenAI a count, no text; Anthropic (with tools) both, and wants it back.
+# Ollama gives thinking text, no count; OpenAI's Chat Completions a count, no text; Anthropic the text (summarised
+# on Claude 4 models) counted inside the output tokens, and with tools it wants the thinking sent back unchanged
+# (Anthropic's *Building with extended thinking*).
 #
 # ## Record before you know there is a bug
 #
@@ -88,7 +90,8 @@ assert [sum(e["event"] == kind for e in events) for kind in ("model_reply", "too
 # A `model_reply` has `reasoning` (text or `None`), `reasoning_tokens` and `output_tokens` (counts or `None`; take
 # the output count to include the thinking). Write `thinking_report(events)` returning `(shares, uncounted)`:
 #
-# - `shares`: per `model_reply` line, `reasoning_tokens / output_tokens`; `None` if a count is missing or 0 output;
+# - `shares`: a dict `{line: share}` over the `model_reply` lines, each share `reasoning_tokens / output_tokens`,
+#   or `None` if a count is missing or the output count is 0;
 # - `uncounted`: a list of lines of replies with thinking text, no count.
 
 # %%
@@ -169,8 +172,8 @@ print(wrong_cities_per_variant([("scripted A", recorded(london_manager())), ("sc
 # ### Exercise 05.3 (code): made-up numbers, per variant
 #
 # Write `made_up_counts(runs)`: for `(variant, events)` runs, count per variant (0 included) **every**
-# `to_fahrenheit` slip `classify` calls made up: its `celsius` is not a number a `get_weather` answer slip on an
-# **earlier line** of the **same run** returned.
+# `to_fahrenheit` slip whose `celsius` is not a number a `get_weather` answer slip on an **earlier line** of the
+# **same run** returned (the rule of the first wrong line, above).
 #
 # - Compare numbers, not text: `re.findall(r"-?\d+(?:\.\d+)?", "Paris: 18°C")` finds 18.
 # - A `celsius` written as text (`"18"`) is not a number: made up.
@@ -208,8 +211,7 @@ worked, example_folder = worked_example(row)  # the prompt, then the worked exam
 recorder = EventRecorder()
 Agent(ReplayLLM.from_trace(TRACE_10), worked.registry(), worked.system_prompt, memory=example_folder,
       observers=[recorder], max_steps=6).run({"question": QUESTION})
-print_trace(recorder.events, width=96)  # read top to bottom, stop at the first wrong line
-reveal_run_10(my_case_and_line, recorder.events, row)  # classify's verdict; what it means once your guess is right
+reveal_run_10(my_case_and_line, recorder.events, row)  # the trace once you have guessed; the verdict once right
 
 # %% [markdown]
 # ## Try it with a live model

@@ -316,3 +316,17 @@ def test_05_3_accepts_parsing_text_arguments_with_json_loads_because_such_text_n
         return solution.made_up_counts([(v, [text_parsed(e) for e in events]) for v, events in runs])
 
     assert check_made_up_counts(with_json_loads)
+
+
+def test_run_10s_trace_prints_only_once_a_guess_is_written(capsys):
+    """Round 19: the trace under the guess cell showed the first wrong line before the learner had guessed."""
+    from lessons.exercises.nb05 import reveal_run_10, show_run_10_input
+
+    row, _ = show_run_10_input()
+    _, _, gemma = _replay_gemma_run_10()
+    capsys.readouterr()
+    reveal_run_10(..., gemma, row)
+    unguessed = capsys.readouterr().out
+    assert "write your guess" in unguessed and "to_fahrenheit" not in unguessed and "get_weather" not in unguessed
+    reveal_run_10((1, 9), gemma, row)
+    assert "get_weather" in capsys.readouterr().out  # any guess shows the trace, a wrong one to check it against

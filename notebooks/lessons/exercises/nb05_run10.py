@@ -11,6 +11,7 @@ from typing import Any
 from mingraph_lite.course.classify import classify
 from mingraph_lite.observers.trace import read_trace
 from ..predict import reveal
+from ..trace_lines import print_trace
 
 EXPERIMENTS = Path(__file__).resolve().parents[3] / "data" / "experiments"
 
@@ -65,6 +66,10 @@ def _run_10_hint(guess: Any, events: Sequence[dict[str, Any]], verdict: Any) -> 
 def reveal_run_10(guess: Any, events: list[dict[str, Any]], row: Any) -> None:
     """The gated reveal of Gemma run #10's (case, line), then its verdict and what it means, printed only once the
     guess is right (in the notebook's code it would give the answer away)."""
+    if guess is ...:  # the trace holds the answer: a guess first, then the trace to check it against
+        print("write your guess (case, line) in the cell above and run both cells: the trace prints then")
+        return
+    print_trace(events, width=96)  # read top to bottom, stop at the first wrong line
     verdict = classify(events)
     reveal(guess, (verdict.case, verdict.line), "(case, line)", gated=True, hint=_run_10_hint(guess, events, verdict))
     if guess != (verdict.case, verdict.line):
