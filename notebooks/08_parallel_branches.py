@@ -295,13 +295,18 @@ assert [(r["city"], r["celsius"]) for r in fresh["readings"] if r["city"] == "To
 # ## `Send`: one branch per missing city
 #
 # A *packet* is `Send(node, arg)`: run `node` on `arg`, not on the worksheet. A node runs once
-# per packet, all in one superstep; their slips merge in `Send` order.
+# per packet, all in one superstep; their slips merge in `Send` order. Use `Send` when the number of branches is
+# known only at run time (here: how many cities lack a reading); fixed edges name their branches when you write
+# the graph. `collect_city -> write_draft` needs no join: all packets run in one superstep, so `write_draft`
+# starts once, in the next.
 
 # %%
 sent = build_brief_graph("complete")
 sent.invoke(three)
 print("supersteps:", sent.steps, "\none packet:", BriefNodes.fan_out(three, Send)[0])
-assert sent.steps[0] == ("collect_city",) * 3
+assert sent.steps[0] == ("collect_city",) * 3 and sent.steps[1] == ("write_draft",)
+print(*[line.strip() for line in inspect.getsource(brief_with_entry).splitlines()  # the router's wiring below
+        if "START" in line or '"collect_city", "write_draft"' in line], sep="\n")
 
 # %% [markdown]
 # ### Exercise 08.3: `send_missing(state, send)`

@@ -417,8 +417,9 @@ WRONG = {
     "08.Q2": [(10, "10 counts node executions"), (9, "the three collecting branches share superstep 1"),
               (6, "allows two revisions before hold"), (7, "did you count hold"),
               ("eight", "a whole number")],
-    "08.Q3": [(2, "for every superstep in which an edge into it fires")],
+    "08.Q3": [(2, "for every superstep in which an edge into it fires"), (3, "a2 and b2 run in the same superstep")],
     "08.Q5": [({"supersteps": 6, "collect_city": 2}, "share one superstep"),
+              ({"supersteps": 3, "collect_city": 2}, "each node after the packets takes a superstep of its own"),
               ({"supersteps": 4, "collect_city": 3}, "a city that already has a reading gets no packet"),
               (4, "a dict")],
 }

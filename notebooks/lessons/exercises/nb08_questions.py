@@ -58,7 +58,9 @@ def check_q3(answer: Any) -> str:
         raise Hint(f"the two engines disagree here ({sorted(runs)}); please report it")
     return _number(answer, runs.pop(), {
         2: "without a join, write runs once for every superstep in which an edge into it fires: find the superstep "
-           "a2 runs in and the one b2 runs in, counting from START"}, "runs of write")
+           "a2 runs in and the one b2 runs in, counting from START",
+        3: "a2 and b2 run in the same superstep (each branch is two nodes long), so their edges into write fire "
+           "together and start it once: count the supersteps in which write is a target"}, "runs of write")
 
 
 @exercise("08.Q5", kind="reasoning", title="supersteps and collect_city runs with send_missing at START")
@@ -82,7 +84,9 @@ def check_q5(answer: Any) -> str:
         raise Hint(f"{answer['collect_city']!r} runs of collect_city is {more}: a city that already has a reading "
                    "gets no packet, and each packet runs collect_city once")
     if answer["supersteps"] != run["supersteps"]:
-        more = "too many" if answer["supersteps"] > run["supersteps"] else "too few"
-        raise Hint(f"{answer['supersteps']!r} supersteps is {more}: the packets' collect_city runs share one "
-                   "superstep; each later node takes one of its own")
+        if answer["supersteps"] > run["supersteps"]:
+            raise Hint(f"{answer['supersteps']!r} supersteps is too many: the packets' collect_city runs share one "
+                       "superstep; each later node takes one of its own")
+        raise Hint(f"{answer['supersteps']!r} supersteps is too few: each node after the packets takes a superstep "
+                   "of its own (write_draft, check_draft, then publish), after the one the packets share")
     return f"right: {run['supersteps']} supersteps, collect_city ran {run['collect_city']} times (steps {graph.steps})"
