@@ -83,6 +83,15 @@ def schema_args_to_the_end(fn):
     return spec
 
 
+def schema_from_raw_annotations(fn):
+    """Reads fn.__annotations__, which holds text such as 'float' when the module postpones annotations."""
+    spec = schema_of(fn)
+    for name, hint in fn.__annotations__.items():
+        if name != "return":
+            spec["function"]["parameters"]["properties"][name]["type"] = JSON_TYPES[hint]
+    return spec
+
+
 def schema_whole_docstring(fn):
     spec = schema_of(fn)
     spec["function"]["description"] = inspect.getdoc(fn)
@@ -121,6 +130,22 @@ def budget_counts_model_calls(llm, registry, system_prompt, question, *, max_too
         for slip in response.message.tool_calls:
             folder.append(registry.run(slip))
     raise StepLimitReached(f"no answer after {max_tool_calls} model calls", steps=max_tool_calls)
+
+
+def budget_with_a_call_cap(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    """Counts errands, but also gives up after 5 model calls, "to be safe"."""
+    messages, errands = [SystemMessage(system_prompt), UserMessage(question)], 0
+    for calls in range(1, 6):
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        for call in response.message.tool_calls:
+            if errands == max_tool_calls:
+                raise StepLimitReached(f"no answer within {max_tool_calls} tool calls", steps=calls)
+            messages.append(registry.run(call))
+            errands += 1
+    raise StepLimitReached("no answer within 5 model calls", steps=5)
 
 
 def budget_one_errand_late(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -336,6 +361,14 @@ def to_ollama_always_content(folder):
     return out
 
 
+def to_ollama_empty_tool_calls(folder):
+    out = to_ollama(folder)
+    for entry in out:
+        if entry["role"] == "assistant":
+            entry.setdefault("tool_calls", [])
+    return out
+
+
 def to_ollama_by_the_adapter(folder):
     from mingraph_lite.llms.ollama import to_ollama_messages
 
@@ -411,14 +444,16 @@ WRONG = {
              (schema_by_the_registry, "tests the package's code, not yours"),
              (schema_by_describe, "private _describe"),
              (schema_by_a_tool_object, "Tool(...)"),
-             (schema_by_a_copy, "or a copy of one")],
+             (schema_by_a_copy, "through a copy of the function object"),
+             (schema_from_raw_annotations, "inspect.get_annotations(fn, eval_str=True)")],
     "01.2": [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
              (to_ollama_keeping_ids, "carry no ticket number"),
              (to_ollama_trusting_names, "without its tool's name"),
              (to_ollama_naming_the_last_call, "not by position"),
              (to_ollama_always_content, "leaves \"content\" out when the text is empty"),
              (to_ollama_by_the_adapter, "calls the adapter's own to_ollama_messages"),
-             (to_ollama_by_a_copy, "(or a copy of it)")],
+             (to_ollama_by_a_copy, "through a copy of the function object"),
+             (to_ollama_empty_tool_calls, "leave the \"tool_calls\" key out")],
     "01.3": [(both_cities_at_once, "one city per reply"),
              (one_conversion_per_reply, "both conversions at once"),
              (converts_made_up_numbers, "temperatures get_weather returned"),
@@ -438,7 +473,8 @@ WRONG = {
              (budget_never_checked, "only stopped when ScriptExhausted came"),
              (budget_raises_its_own_error, "raised RuntimeError when the budget ran out"),
              (budget_by_the_agent, "the package's Agent"),
-             (budget_with_the_course_prompt, "the system_prompt you are given")],
+             (budget_with_the_course_prompt, "the system_prompt you are given"),
+             (budget_with_a_call_cap, "count no model calls at all")],
     "01.Q1": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
     "01.Q2": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],
     "01.Q5": [(5, "one more call"), (10, "count the call whose slip is not run")],

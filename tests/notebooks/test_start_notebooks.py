@@ -133,7 +133,7 @@ def test_notebook_01s_plain_loop_calls_the_looping_manager_until_its_script_runs
     source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
     assert "`plain_loop` would call it until its script ran out" in " ".join(source.replace("#", " ").split())
     namespace = {"SystemMessage": SystemMessage, "UserMessage": UserMessage, "SYSTEM_PROMPT": SYSTEM_PROMPT}
-    exec(re.search(r"^def plain_loop.*?^        folder\.extend\(answer_slips\)\n", source, re.M | re.S).group(0),
+    exec(re.search(r"^def plain_loop.*?^        messages\.extend\(tool_messages\)\n", source, re.M | re.S).group(0),
          namespace)
     llm = looping_manager(rounds=30)
     with pytest.raises(ScriptExhausted):
