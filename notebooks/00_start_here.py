@@ -210,7 +210,8 @@ assert sorted(p.stem for p in Path(".").glob("[0-9][0-9]_*.ipynb")) == sorted(CO
 # then active (built with `make_llm()`); on leaving, even by an error, it puts back what the variable held before
 # (unset stays unset). `contextlib.contextmanager` around a `try`/`finally` is one way to write it.
 # The check runs it with two specs, in sessions launched with and without the variable set (building touches
-# no network), then puts your environment back.
+# no network), then puts your environment back. Notebooks 02, 05 and 10 each have a cell that runs the
+# active model: with your `using_model` pasted there, it tries another model without restarting Jupyter.
 
 # %%
 def using_model(spec):

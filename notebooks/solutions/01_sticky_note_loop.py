@@ -100,17 +100,17 @@ def schema_whole_docstring(fn):
 
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
     """The notebook's own answer to 01.4 (a reference answer, loaded unprinted)."""
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
-    while True:  # every reply that is not an answer brings a slip, so the budget ends the loop
-        response = llm.generate(folder, registry.tools)
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while True:  # every reply that is not an answer brings a tool call, so the budget ends the loop
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
+        for call in response.message.tool_calls:
             if errands == max_tool_calls:
                 raise StepLimitReached(f"no answer within {max_tool_calls} tool calls", steps=calls)
-            folder.append(registry.run(slip))
+            messages.append(registry.run(call))
             errands += 1
 
 
@@ -121,14 +121,14 @@ def budget_with_the_course_prompt(llm, registry, system_prompt, question, *, max
 
 
 def budget_counts_model_calls(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder = [SystemMessage(system_prompt), UserMessage(question)]
+    messages = [SystemMessage(system_prompt), UserMessage(question)]
     for step in range(1, max_tool_calls + 1):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls:
+            messages.append(registry.run(call))
     raise StepLimitReached(f"no answer after {max_tool_calls} model calls", steps=max_tool_calls)
 
 
@@ -149,45 +149,45 @@ def budget_with_a_call_cap(llm, registry, system_prompt, question, *, max_tool_c
 
 
 def budget_one_errand_late(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
     while True:
-        response = llm.generate(folder, registry.tools)
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls:
+            messages.append(registry.run(call))
             errands += 1
             if errands > max_tool_calls:  # checked after the errand ran: one too many
                 raise StepLimitReached("over budget", steps=calls)
 
 
 def budget_whole_replies(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
     while True:
-        response = llm.generate(folder, registry.tools)
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
         if errands + len(response.message.tool_calls) > max_tool_calls:
             raise StepLimitReached("over budget", steps=calls)
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls:
+            messages.append(registry.run(call))
             errands += 1
 
 
 def budget_stops_when_spent(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
     while errands < max_tool_calls:  # gives up as soon as the budget is spent, before the model could answer
-        response = llm.generate(folder, registry.tools)
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls[: max_tool_calls - errands]:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls[: max_tool_calls - errands]:
+            messages.append(registry.run(call))
             errands += 1
     raise StepLimitReached("budget spent", steps=calls)
 
@@ -201,13 +201,13 @@ def budget_raises_its_own_error(llm, registry, system_prompt, question, *, max_t
 
 def budget_never_checked(llm, registry, system_prompt, question, *, max_tool_calls=6):
     """The plain loop with the budget argument ignored: only the script running out stops it."""
-    folder = [SystemMessage(system_prompt), UserMessage(question)]
+    messages = [SystemMessage(system_prompt), UserMessage(question)]
     while True:
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        folder.extend(registry.run(slip) for slip in response.message.tool_calls)
+        messages.extend(registry.run(call) for call in response.message.tool_calls)
 
 
 def budget_with_a_fake_answer(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -296,10 +296,10 @@ def no_answer_at_the_end():
                        name="scripted: no answer")
 
 
-def to_ollama(folder):
+def to_ollama(messages):
     """The notebook's own answer to 01.2 (a reference answer, loaded unprinted)."""
     names, out = {}, []
-    for m in folder:
+    for m in messages:
         if m.role == "assistant":
             entry = {"role": "assistant"}
             if m.content:  # an empty text is left out, as the official client leaves it out
