@@ -77,6 +77,15 @@ print("to_fahrenheit(18)    ->", repr(to_fahrenheit(18)))
 # - **folder**: every message of the run so far (`agent.memory`), read out to the manager on every call,
 #   since the manager remembers nothing between calls.
 #
+# One round, in those words (the code names in brackets):
+#
+# ```text
+#  folder ──read out──▶ manager ──reply: errands to run [ToolCall]──▶ you run each errand
+#    ▲                                                                        │
+#    └──────────── one result message per errand [ToolMessage] ◀──────────────┘
+#  ... again, until the manager's reply is an answer instead of errands
+# ```
+#
 # The folder holds the instructions (the system prompt), the question, each reply of the manager's (one
 # asks for errands, the last is the answer), and one result message per errand. `docs/glossary.md` lists
 # every such word with its name in the code.
@@ -201,7 +210,8 @@ assert sorted(p.stem for p in Path(".").glob("[0-9][0-9]_*.ipynb")) == sorted(CO
 # then active (built with `make_llm()`); on leaving, even by an error, it puts back what the variable held before
 # (unset stays unset). `contextlib.contextmanager` around a `try`/`finally` is one way to write it.
 # The check runs it with two specs, in sessions launched with and without the variable set (building touches
-# no network), then puts your environment back.
+# no network), then puts your environment back. Notebooks 02, 05 and 10 each have a cell that runs the
+# active model: with your `using_model` pasted there, it tries another model without restarting Jupyter.
 
 # %%
 def using_model(spec):
@@ -215,7 +225,8 @@ check("00.2", using_model)
 # ## Where the ideas come from
 #
 # The course is inspired by these articles, retold in its own words and code (their figures are quoted as
-# theirs). The copies we worked from name no author or address, except the last: search for them by title.
+# theirs). Only the last names its author and where it appeared; the copies we worked from of the others
+# give neither: search for them by title.
 #
 # - "The State and Observer Patterns in a Python Agent Loop" (about the `mingraph` project): the manager on
 #   the phone, the folder (notebooks 01 and 02), the cards (03), the railway announcer (04), the `18` vs `18°C`
@@ -223,7 +234,8 @@ check("00.2", using_model)
 # - "The Observe-Reason-Act-Evaluate Cycle": one loop iteration dissected.
 # - "Why an agent needs more than a message list": what a run has to remember.
 # - "Stage 03: The Brief Is Written. Why Can't We Deliver It Yet? — Making State and Control Flow Explicit"
-#   (Lin's travel-practice page): the weather brief as a graph.
+#   (a story about Lin's travel-practice page; Lin is a character in it, not its author): the weather brief
+#   as a graph.
 # - "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman (DEV Community):
 #   ReAct, plan-and-execute, memory strategies, validated tool arguments.
 #

@@ -23,13 +23,13 @@
 #
 # | picture | code |
 # |---|---|
-# | manager | the model, `llm.generate(folder, registry.tools)` |
+# | manager | the model, `llm.generate(messages, registry.tools)` |
 # | menu | `registry.tools` |
 # | slip | a `ToolCall` in `message.tool_calls` |
 # | ticket | `ToolCall.id` = `ToolMessage.tool_call_id` |
 # | errand | `registry.run(tool_call)` |
 # | answer slip | a `ToolMessage` (role `"tool"`) |
-# | folder | the messages list |
+# | folder | the list of messages, `messages` |
 #
 # ## What the manager reads: the menu as JSON
 #
@@ -91,18 +91,19 @@ assert "answer" not in worksheet  # the list ran out before the model answered (
 # %%
 def plain_loop(llm, registry, question):
     """Call the manager until they answer instead of passing slips. No ceiling."""
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+    messages = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     while True:  # the "go on?" of EVALUATE (below): `while True` always says yes, so there is no ceiling
-        # OBSERVE: the messages so far (`folder`): instructions, question, every reply and ToolMessage
-        # REASON: the model reads them all, then answers or returns tool_calls
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
+        # OBSERVE: the messages so far: instructions, question, every reply and ToolMessage
+        # REASON: the model reads them all, judges the results so far, then answers or returns tool_calls
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:  # no tool_calls means "that's my answer": the way out
-            return response.message.content, folder
+            return response.message.content, messages
         # ACT: our code (not the model) runs each ToolCall; each ToolMessage carries its ToolCall.id
-        answer_slips = [registry.run(slip) for slip in response.message.tool_calls]
-        # EVALUATE: the ToolMessages go into the messages for the next round to judge; back to the `while` line
-        folder.extend(answer_slips)
+        tool_messages = [registry.run(call) for call in response.message.tool_calls]
+        # EVALUATE, here, only decides whether to go on: keep the results and go back to the `while` line.
+        # Judging them is the model's job, in its next REASON step.
+        messages.extend(tool_messages)
 
 
 draw_loop()
@@ -110,10 +111,10 @@ draw_loop()
 # %% [markdown]
 # | part | failure to watch for |
 # |---|---|
-# | **observe** (the folder) | a vague or unit-less result misleads the next round |
+# | **observe** (`messages`) | a vague or unit-less result misleads the next round |
 # | **reason** (`llm.generate`) | the model makes up a result instead of asking for it |
 # | **act** (`registry.run`: our code) | side effects you can't undo |
-# | **evaluate** (`folder.extend`, the `while` line) | stopping too early, or never stopping |
+# | **evaluate** (`messages.extend`, the `while` line: "go on?") | stopping too early, or never stopping |
 #
 # ### Predict first
 #
@@ -125,8 +126,8 @@ my_guess = ...  # for the three-round manager: {"model calls": <a number>, "erra
 
 # %%
 llm = three_round_manager()
-answer, folder = plain_loop(llm, registry, QUESTION)
-actual = {"model calls": len(llm.calls), "errands": sum(len(m.tool_calls) for m in folder if m.role == "assistant")}
+answer, messages = plain_loop(llm, registry, QUESTION)
+actual = {"model calls": len(llm.calls), "errands": sum(len(m.tool_calls) for m in messages if m.role == "assistant")}
 reveal(my_guess, actual, "the three-round manager", gated=True, hint=rounds_hint(my_guess))
 assert answer == plain_loop(four_round_manager(), registry, QUESTION)[0]  # 00's four_round_manager: same answer
 
@@ -164,14 +165,14 @@ assert to_ollama_body["tools"] == registry.tools and all(to_openai_body[k] == to
 #
 # ### Exercise 01.2: the folder in Ollama's spelling
 #
-# Write `to_ollama(folder)`: the dicts the Ollama adapter puts in `"messages"`. System and user: role and
+# Write `to_ollama(messages)`: the dicts the Ollama adapter puts in `"messages"`. System and user: role and
 # content. Assistant: role, `"content"` only when not empty, `"tool_calls"` only when it has some (each
 # `{"function": {"name": ..., "arguments": {...}}}`). A `ToolMessage`: `{"role": "tool", "content": ...,
 # "tool_name": ...}`; when its `name` is `None`, find it by `tool_call_id` among the earlier `ToolCall`s. The
 # check uses another folder and refuses calls to the adapter's `to_ollama_messages`.
 
 # %%
-def to_ollama(folder):
+def to_ollama(messages):
     raise NotImplementedError  # your code here
 
 
@@ -215,13 +216,13 @@ check("01.3", one_city_at_a_time)
 
 # %%
 def capped_loop(llm, registry, question, *, max_steps=10):
-    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+    messages = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
     for step in range(1, max_steps + 1):  # EVALUATE's "go on?" now ends: at most max_steps model calls
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        folder.extend(registry.run(slip) for slip in response.message.tool_calls)  # one ToolMessage per ToolCall
+        messages.extend(registry.run(call) for call in response.message.tool_calls)  # one ToolMessage per ToolCall
     raise StepLimitReached(f"no answer after {max_steps} model calls", steps=max_steps)
 
 
@@ -272,7 +273,7 @@ reveal(my_budget_guess, outcomes, "what each budget did", gated=True, hint=budge
 #    an answer?
 # 3. What could go wrong if our loop sent Ollama two answer slips of one tool in the wrong order, and why
 #    not OpenAI?
-# 4. Take `folder.extend(answer_slips)` out of `plain_loop`: what could a real model do next, and which
+# 4. Take `messages.extend(tool_messages)` out of `plain_loop`: what could a real model do next, and which
 #    failures of the table would you see?
 # 5. With `errand_budget_loop(..., max_tool_calls=5)` and a manager that passes one slip a reply and never
 #    answers, how many model calls are made before the loop stops?

@@ -84,6 +84,10 @@ def budget_hint(guess: Any) -> str:
     """A hint for a wrong guess at what budgets 4 and 3 do to the three-round manager."""
     if not isinstance(guess, dict) or set(guess) != {4, 3}:
         return 'write a dict with the keys 4 and 3: {4: "answer" or "StepLimitReached", 3: ...}'
+    choices = ("answer", "StepLimitReached")
+    misspelt = [v for v in guess.values() if v not in choices]
+    if misspelt:
+        return f'write each value exactly as "answer" or "StepLimitReached" (you wrote {misspelt[0]!r})'
     causes = []
     if guess[4] != "answer":
         causes.append("with 4, the four errands all run and the next reply is the answer: a budget spent exactly is "
@@ -91,4 +95,4 @@ def budget_hint(guess: Any) -> str:
     if guess[3] != "StepLimitReached":
         causes.append("with 3, the fourth errand (the second conversion) would pass the budget: it is not run, "
                       "the loop raises")
-    return "; ".join(causes) or 'write "answer" or "StepLimitReached"'
+    return "; ".join(causes)

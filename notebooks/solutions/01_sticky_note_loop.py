@@ -83,6 +83,15 @@ def schema_args_to_the_end(fn):
     return spec
 
 
+def schema_from_raw_annotations(fn):
+    """Reads fn.__annotations__, which holds text such as 'float' when the module postpones annotations."""
+    spec = schema_of(fn)
+    for name, hint in fn.__annotations__.items():
+        if name != "return":
+            spec["function"]["parameters"]["properties"][name]["type"] = JSON_TYPES[hint]
+    return spec
+
+
 def schema_whole_docstring(fn):
     spec = schema_of(fn)
     spec["function"]["description"] = inspect.getdoc(fn)
@@ -91,17 +100,17 @@ def schema_whole_docstring(fn):
 
 def errand_budget_loop(llm, registry, system_prompt, question, *, max_tool_calls=6):
     """The notebook's own answer to 01.4 (a reference answer, loaded unprinted)."""
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
-    while True:  # every reply that is not an answer brings a slip, so the budget ends the loop
-        response = llm.generate(folder, registry.tools)
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while True:  # every reply that is not an answer brings a tool call, so the budget ends the loop
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
+        for call in response.message.tool_calls:
             if errands == max_tool_calls:
                 raise StepLimitReached(f"no answer within {max_tool_calls} tool calls", steps=calls)
-            folder.append(registry.run(slip))
+            messages.append(registry.run(call))
             errands += 1
 
 
@@ -112,57 +121,73 @@ def budget_with_the_course_prompt(llm, registry, system_prompt, question, *, max
 
 
 def budget_counts_model_calls(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder = [SystemMessage(system_prompt), UserMessage(question)]
+    messages = [SystemMessage(system_prompt), UserMessage(question)]
     for step in range(1, max_tool_calls + 1):
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls:
+            messages.append(registry.run(call))
     raise StepLimitReached(f"no answer after {max_tool_calls} model calls", steps=max_tool_calls)
 
 
-def budget_one_errand_late(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
-    while True:
-        response = llm.generate(folder, registry.tools)
-        calls += 1
-        folder.append(response.message)
+def budget_with_a_call_cap(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    """Counts errands, but also gives up after 5 model calls, "to be safe"."""
+    messages, errands = [SystemMessage(system_prompt), UserMessage(question)], 0
+    for calls in range(1, 6):
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls:
+            if errands == max_tool_calls:
+                raise StepLimitReached(f"no answer within {max_tool_calls} tool calls", steps=calls)
+            messages.append(registry.run(call))
+            errands += 1
+    raise StepLimitReached("no answer within 5 model calls", steps=5)
+
+
+def budget_one_errand_late(llm, registry, system_prompt, question, *, max_tool_calls=6):
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    while True:
+        response = llm.generate(messages, registry.tools)
+        calls += 1
+        messages.append(response.message)
+        if not response.message.tool_calls:
+            return response.message.content
+        for call in response.message.tool_calls:
+            messages.append(registry.run(call))
             errands += 1
             if errands > max_tool_calls:  # checked after the errand ran: one too many
                 raise StepLimitReached("over budget", steps=calls)
 
 
 def budget_whole_replies(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
     while True:
-        response = llm.generate(folder, registry.tools)
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
         if errands + len(response.message.tool_calls) > max_tool_calls:
             raise StepLimitReached("over budget", steps=calls)
-        for slip in response.message.tool_calls:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls:
+            messages.append(registry.run(call))
             errands += 1
 
 
 def budget_stops_when_spent(llm, registry, system_prompt, question, *, max_tool_calls=6):
-    folder, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
+    messages, errands, calls = [SystemMessage(system_prompt), UserMessage(question)], 0, 0
     while errands < max_tool_calls:  # gives up as soon as the budget is spent, before the model could answer
-        response = llm.generate(folder, registry.tools)
+        response = llm.generate(messages, registry.tools)
         calls += 1
-        folder.append(response.message)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        for slip in response.message.tool_calls[: max_tool_calls - errands]:
-            folder.append(registry.run(slip))
+        for call in response.message.tool_calls[: max_tool_calls - errands]:
+            messages.append(registry.run(call))
             errands += 1
     raise StepLimitReached("budget spent", steps=calls)
 
@@ -176,13 +201,13 @@ def budget_raises_its_own_error(llm, registry, system_prompt, question, *, max_t
 
 def budget_never_checked(llm, registry, system_prompt, question, *, max_tool_calls=6):
     """The plain loop with the budget argument ignored: only the script running out stops it."""
-    folder = [SystemMessage(system_prompt), UserMessage(question)]
+    messages = [SystemMessage(system_prompt), UserMessage(question)]
     while True:
-        response = llm.generate(folder, registry.tools)
-        folder.append(response.message)
+        response = llm.generate(messages, registry.tools)
+        messages.append(response.message)
         if not response.message.tool_calls:
             return response.message.content
-        folder.extend(registry.run(slip) for slip in response.message.tool_calls)
+        messages.extend(registry.run(call) for call in response.message.tool_calls)
 
 
 def budget_with_a_fake_answer(llm, registry, system_prompt, question, *, max_tool_calls=6):
@@ -271,10 +296,10 @@ def no_answer_at_the_end():
                        name="scripted: no answer")
 
 
-def to_ollama(folder):
+def to_ollama(messages):
     """The notebook's own answer to 01.2 (a reference answer, loaded unprinted)."""
     names, out = {}, []
-    for m in folder:
+    for m in messages:
         if m.role == "assistant":
             entry = {"role": "assistant"}
             if m.content:  # an empty text is left out, as the official client leaves it out
@@ -333,6 +358,14 @@ def to_ollama_always_content(folder):
     for entry, m in zip(out, folder, strict=True):
         if m.role == "assistant":
             entry["content"] = m.content
+    return out
+
+
+def to_ollama_empty_tool_calls(folder):
+    out = to_ollama(folder)
+    for entry in out:
+        if entry["role"] == "assistant":
+            entry.setdefault("tool_calls", [])
     return out
 
 
@@ -411,14 +444,16 @@ WRONG = {
              (schema_by_the_registry, "tests the package's code, not yours"),
              (schema_by_describe, "private _describe"),
              (schema_by_a_tool_object, "Tool(...)"),
-             (schema_by_a_copy, "or a copy of one")],
+             (schema_by_a_copy, "through a copy of the function object"),
+             (schema_from_raw_annotations, "inspect.get_annotations(fn, eval_str=True)")],
     "01.2": [(to_ollama_like_openai, '"tool_name", not "tool_call_id"'),
              (to_ollama_keeping_ids, "carry no ticket number"),
              (to_ollama_trusting_names, "without its tool's name"),
              (to_ollama_naming_the_last_call, "not by position"),
              (to_ollama_always_content, "leaves \"content\" out when the text is empty"),
              (to_ollama_by_the_adapter, "calls the adapter's own to_ollama_messages"),
-             (to_ollama_by_a_copy, "(or a copy of it)")],
+             (to_ollama_by_a_copy, "through a copy of the function object"),
+             (to_ollama_empty_tool_calls, "leave the \"tool_calls\" key out")],
     "01.3": [(both_cities_at_once, "one city per reply"),
              (one_conversion_per_reply, "both conversions at once"),
              (converts_made_up_numbers, "temperatures get_weather returned"),
@@ -438,7 +473,8 @@ WRONG = {
              (budget_never_checked, "only stopped when ScriptExhausted came"),
              (budget_raises_its_own_error, "raised RuntimeError when the budget ran out"),
              (budget_by_the_agent, "the package's Agent"),
-             (budget_with_the_course_prompt, "the system_prompt you are given")],
+             (budget_with_the_course_prompt, "the system_prompt you are given"),
+             (budget_with_a_call_cap, "count no model calls at all")],
     "01.Q1": [(4, "counts the model calls only"), (8, "nothing is left to run"), (5, "still passing slips")],
     "01.Q2": [((3, True), "never turned into an answer"), ((4, False), "counts model calls, exactly")],
     "01.Q5": [(5, "one more call"), (10, "count the call whose slip is not run")],

@@ -48,6 +48,7 @@ def test_the_prediction_hints_name_a_cause_only_for_values_the_runs_did_not_give
     assert "spent exactly" in budget_hint({4: "StepLimitReached", 3: "StepLimitReached"})
     hint = budget_hint({4: "answer", 3: "answer"})
     assert "with 3" in hint and "with 4" not in hint
+    assert "'stepLimitReached'" in budget_hint({4: "answer", 3: "stepLimitReached"})  # a typo is named
 
 
 def test_the_print_only_cells_show_what_the_notebook_says(capsys):

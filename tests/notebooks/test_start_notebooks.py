@@ -133,7 +133,7 @@ def test_notebook_01s_plain_loop_calls_the_looping_manager_until_its_script_runs
     source = (NOTEBOOKS / "01_sticky_note_loop.py").read_text(encoding="utf-8")
     assert "`plain_loop` would call it until its script ran out" in " ".join(source.replace("#", " ").split())
     namespace = {"SystemMessage": SystemMessage, "UserMessage": UserMessage, "SYSTEM_PROMPT": SYSTEM_PROMPT}
-    exec(re.search(r"^def plain_loop.*?^        folder\.extend\(answer_slips\)\n", source, re.M | re.S).group(0),
+    exec(re.search(r"^def plain_loop.*?^        messages\.extend\(tool_messages\)\n", source, re.M | re.S).group(0),
          namespace)
     llm = looping_manager(rounds=30)
     with pytest.raises(ScriptExhausted):
@@ -159,3 +159,21 @@ def test_00_2_takes_the_standard_librarys_patch_dict_as_an_answer_too():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert verdict("00.2", module.using_model_by_patch).status == "passed"
+
+
+def test_00_2_names_the_notebooks_whose_cells_run_the_active_model():
+    """00.2 says notebooks 02, 05 and 10 each have a cell that runs the active model (read when the cell runs)."""
+    import re
+
+    prose = " ".join((NOTEBOOKS / "00_start_here.py").read_text(encoding="utf-8").replace("#", " ").split())
+    assert "Notebooks 02, 05 and 10 each have a cell that runs the active model" in prose
+    for stem in ("02_what_a_run_remembers", "05_reasoning_capture", "10_memory_and_cost"):
+        cells = (NOTEBOOKS / f"{stem}.py").read_text(encoding="utf-8").split("# %%")
+        code = [c for c in cells if not c.startswith(" [markdown]")]
+        assert any(re.search(r"make_llm\(\)|os\.environ\.get\(\"MINGRAPH_LLM\"|compare_on_active_model\(\)", c)
+                   for c in code), stem
+    import inspect
+
+    from lessons.conversation import compare_on_active_model
+
+    assert 'os.environ.get("MINGRAPH_LLM"' in inspect.getsource(compare_on_active_model)  # read at call time

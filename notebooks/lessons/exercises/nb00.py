@@ -59,8 +59,8 @@ def check_prediction(answer: Any) -> str:
     if end == actual["model calls"] + 2:
         raise Hint("each errand's result goes back as a message of its own: one per errand, not one per reply")
     if end == actual["messages at the end"] - 1 and last == end - 1:  # both conversions counted in one reply
-        raise Hint("one conversion per reply: after the lookups come two replies, each with one errand; count the "
-                   "replies")
+        raise Hint("both counts are one short, as if both conversions came in one reply: "
+                   "one conversion per reply means two replies after the lookups, each with its own result")
     if end == actual["messages at the end"] - 1:
         raise Hint("the last reply, the answer, goes into the folder too")
     if end != actual["messages at the end"]:

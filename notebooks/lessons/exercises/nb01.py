@@ -115,14 +115,26 @@ def _compare_schema(fn: Any, got: dict[str, Any], want: dict[str, Any]) -> None:
         raise Hint(f"{name}: 'required' lists exactly the arguments that have no default value")
 
 
+def _schema_or_hint(schema_of: Any, fn: Any) -> Any:
+    try:
+        return schema_of(fn)
+    except KeyError as e:  # a type looked up by the text of its name: fn.__annotations__ under postponed annotations
+        if e.args and e.args[0] in ("str", "int", "float", "bool"):
+            raise Hint(f"your code looked up the text {e.args[0]!r}, not the type {e.args[0]}: these functions "
+                       "come from a module with `from __future__ import annotations`, where fn.__annotations__ "
+                       "holds each type as text; inspect.get_annotations(fn, eval_str=True) (or "
+                       "typing.get_type_hints(fn)) turns the text back into the type") from None
+        raise
+
+
 @exercise("01.1", kind="code", title="a tool's JSON schema from a plain function")
 def check_schema_of(schema_of: Any) -> str:
     if calls_package(schema_of, (Tool.from_function, Tool.__post_init__, _describe), convert_money):
         raise Hint("your schema_of asks the package to build the schema (ToolRegistry().add, Tool.from_function, "
-                   "Tool(...) or its private _describe, or a copy of one): that tests the package's code, not "
-                   "yours; build the dict from inspect")
+                   "Tool(...) or its private _describe, called directly or through a copy of the function "
+                   "object): that tests the package's code, not yours; build the dict from inspect")
     for fn in SCHEMA_CASES:
-        _compare_schema(fn, _plain(schema_of(fn)), _plain(Tool.from_function(fn).spec))
+        _compare_schema(fn, _plain(_schema_or_hint(schema_of, fn)), _plain(Tool.from_function(fn).spec))
     return (f"your schema gives the registry's names, types, descriptions and required arguments for "
             f"{len(SCHEMA_CASES)} functions you had not seen "
             "(str, int, float and bool arguments, with and without defaults and docs, a two-line summary and "
@@ -181,6 +193,17 @@ def _budget_run(loop: Any, llm: Any, budget: int) -> tuple[Any, int, int]:
     return got, len(ran), len(llm.calls)
 
 
+def _check_many_rounds(loop: Any, rounds: int = 12) -> None:
+    """A manager that passes one slip a reply for ``rounds`` replies needs ``rounds + 1`` model calls: a budget
+    of ``rounds`` errands must let it answer, whatever hidden cap on model calls a loop adds."""
+    slow = ScriptedLLM([[("add", {"a": 1, "b": 1})]] * rounds + ["Done."], name="scripted: one slip a reply")
+    got, errands, calls = _budget_run(loop, slow, rounds)
+    if got != "Done.":
+        raise Hint(f"a manager that passes one slip a reply for {rounds} replies, with max_tool_calls={rounds}, "
+                   f"needs {rounds + 1} model calls; your loop stopped after {calls} model calls and {errands} "
+                   "errands: only the errand budget may stop it, so count no model calls at all")
+
+
 @exercise("01.4", kind="code", title="a ceiling on errands")
 def check_errand_budget(loop: Any) -> str:
     if calls_package(loop, (Agent.run,), ScriptedLLM(["ok"]), _counting_menu()[0], "You add.", "Hi", max_tool_calls=1):
@@ -200,6 +223,7 @@ def check_errand_budget(loop: Any) -> str:
                    "the ceiling counts tool calls, not model calls")
     if got != "The total is 9.":
         raise Hint("return the model's final text (the reply with no slips) as the answer")
+    _check_many_rounds(loop)
     for budget in (3, 4):
         pairs = ScriptedLLM([[("add", {"a": 1, "b": 1}), ("add", {"a": 2, "b": 2})]] * 20, name="scripted: pairs")
         got, errands, calls = _budget_run(loop, pairs, budget)
@@ -240,7 +264,8 @@ def check_to_ollama(to_ollama: Any) -> str:
 
     folder = _lookup_folder()
     if calls_package(to_ollama, (to_ollama_messages,), folder):
-        raise Hint("your to_ollama calls the adapter's own to_ollama_messages (or a copy of it): that tests the "
+        raise Hint("your to_ollama calls the adapter's own to_ollama_messages (directly or through a copy of the "
+                   "function object): that tests the "
                    "package's spelling, not yours; build each dict yourself")
     want, got = to_ollama_messages(folder), to_ollama(folder)
     if not isinstance(got, list) or len(got) != len(want):
@@ -265,7 +290,10 @@ def check_to_ollama(to_ollama: Any) -> str:
             raise Hint(f"message {i}: an answer slip may come without its tool's name; find the name by "
                        "its ticket number (tool_call_id) among the earlier slips, not by position: the slip it "
                        "answers need not be the last one")
-        raise Hint(f"message {i} ({role}): send just its role and content, spelled as in the wire above")
+        if role == "assistant" and "tool_calls" in mine:
+            raise Hint(f'message {i}: this assistant message passes no slips, so leave the "tool_calls" key out: '
+                       f'send {{"role": "assistant", "content": <its text>}} and nothing else (no empty list)')
+        raise Hint(f'message {i} ({role}): send {{"role": "{role}", "content": <its text>}} and no other key')
     return "your folder matches, message for message, what the Ollama adapter sends for a bookshop you had not seen"
 
 
