@@ -323,8 +323,9 @@ def _coverage_hint(coverage: Callable[..., float], p: float, n: int, got: float)
     if got == 1:
         return Hint(f"{said}: every interval contains its own k/n, so count the ones that contain the true share p")
     if abs(got - exact_coverage(p, n, _wald)) < COVERAGE_TOLERANCE:
-        return Hint(f"{said}: yours looks like k/n ± 1.96 standard errors at k/n; build each one with your 06.1 "
-                    "interval, the standard error at each candidate")
+        return Hint(f"{said}: near what k/n ± 1.96 standard errors at k/n gives; whatever interval yours is, build "
+                    "each experiment's from its own count k with your 06.1 interval (the standard error at each "
+                    "candidate), then ask whether it contains p")
     return Hint(f"{said}: each experiment is n runs, each right when rng.random() < p; build its interval from "
                 "its count k and count it when low <= p <= high")
 
