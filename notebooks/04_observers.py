@@ -3,10 +3,10 @@
 #
 # **By the end of this notebook you will be able to**
 #
-# - explain the Observer pattern as a railway announcer who does not know who is listening;
-# - write listeners with one method per announcement, and say why that beats one `hear(event, detail)`;
+# - explain the Observer pattern with a railway announcer;
+# - write listeners with one method per announcement, and say why;
 # - keep a run in a JSON Lines file, and read a trace back;
-# - say what the agent guarantees against a listener, and what it does not;
+# - say what the agent guarantees against a broken listener;
 # - watch a run live in the `FolderView` and `CardTimeline` widgets.
 #
 # **Prerequisites:** notebooks 01 to 03.
@@ -14,7 +14,7 @@
 #
 # Every run here uses a **scripted manager**, so outputs are the same everywhere. The
 # railway picture, the rule for broken listeners and the trace file come from the article "The State and Observer
-# Patterns in a Python Agent Loop" (its author is not named in the copy used here).
+# Patterns in a Python Agent Loop" (author not named in our copy).
 
 # %% [markdown]
 # ## The picture: a railway station
@@ -33,9 +33,10 @@ import matplotlib.pyplot as plt
 from IPython.display import display
 
 from mingraph_lite import (Agent, CardTimeline, ConsoleLogger, EventRecorder, FolderView, Observer, ScriptedLLM,
-                           SystemMessage, TraceRecorder, UserMessage, read_trace)
+                           SystemMessage, TraceRecorder, UserMessage, read_trace, HOOKS)
 from lessons.exercises import check
-from lessons.platform import SlowManager, draw_platform, listener_warnings, show_events, show_hooks, show_waits
+from lessons.platform import (SlowManager, draw_platform, listener_warnings, recorded_outcome, show_events, show_hooks,
+                              show_waits)
 from lessons.predict import reveal
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import weather_registry
@@ -155,17 +156,18 @@ assert counter.errands == 2 and unknown_hooks(TypoCounter()) == ["on_errand_fini
 # %% [markdown]
 # ## The package's version: `Observer`
 #
-# `mingraph_lite.Observer` is that base class, with one no-op method per announcement of an agent run;
-# `HOOKS` is the one list of them. The `Agent` announces in this order:
-# `on_run_start`, then per model call `on_step_start` and `on_model_reply`, then per slip `on_tool_call` and
-# `on_tool_return`, and finally `on_finish(answer, reason)`. `on_tool_error` (below) and `on_memory_call`
-# (notebook 10) come up later.
+# `mingraph_lite.Observer` is that base class, with one no-op method per announcement; `HOOKS` lists them. An
+# agent run announces `on_run_start`, then per model call `on_step_start` and `on_model_reply`, then per slip
+# `on_tool_call` and `on_tool_return`, and finally `on_finish(answer, reason)`; `on_tool_error` (below) and
+# `on_memory_call` (notebook 10) come later. Only a graph (notebook 07) announces the other two, `on_node_start`
+# and `on_node_end`: an agent run has 8 announcements, the 8 the platform picture below draws.
 
 # %%
-show_hooks()  # each of HOOKS with its arguments and its docstring's first line (lessons/platform.py)
+show_hooks()  # each of HOOKS with its arguments and docstring's first line, then fields (lessons/platform.py)
+assert len(HOOKS) == 10 and len([hook for hook in HOOKS if not hook.startswith("on_node")]) == 8
 
 # %% [markdown]
-# Does the package run that comparison for you? A listener with the `Auditor`'s typo, on the package's `Observer`:
+# Does the package catch such a typo? The `Auditor`'s typo, on the package's `Observer`:
 
 # %%
 class ReturnCounter(Observer):
@@ -224,8 +226,7 @@ def get_humidity(city: str) -> str:
 
 
 failed_run = EventRecorder()
-humid = ScriptedLLM([[("get_humidity", {"city": "Paris"}), ("get_weather", {"city": "Paris"})]],
-                    name="scripted: asks for a tool that fails")
+humid = ScriptedLLM([[("get_humidity", {"city": "Paris"}), ("get_weather", {"city": "Paris"})]], name="scripted")
 try:
     Agent(humid, failing_menu, SYSTEM_PROMPT, observers=[failed_run]).run({"question": "How humid is Paris?"})
 except ConnectionError as error:
@@ -251,11 +252,8 @@ assert [e["event"] for e in after_reply] == ["tool_call", "tool_error", "tool_re
 # Write `JsonLinesListener(path)`: an `Observer` that follows the three rules. Besides `"event"`, a `step_start`
 # line carries `"step"`; a `tool_call` line `"name"` and `"arguments"`; a `tool_return` line `"name"` and
 # `"content"`; a `finish` line `"answer"` and `"reason"`; a `tool_error` line needs only its `"event"`.
-# (`import json`; `json.dumps(a_dict)` turns a dict into one line of text; each hook's arguments are in the `HOOKS` printout
-# above.) The check runs your listener on runs
-# this notebook never shows, peeking at the file mid-run. It refuses a listener that lets the package's
-# `EventRecorder` or `TraceRecorder` hear the run, or has its `event_dict` spell each line: choosing what each line
-# says is the exercise.
+# (`json.dumps(a_dict)` makes a dict one line of text; the hooks' arguments and fields are printed above.) The check runs your listener on unseen runs, peeking at the file mid-run. It refuses lines
+# spelled by a package recorder or its `event_dict`.
 
 # %%
 class JsonLinesListener(Observer):
@@ -290,8 +288,8 @@ print("keys on every line:", sorted(set.intersection(*(set(e) for e in events)) 
 #
 # The trace above came from the **three-round** manager (both lookups in round 1, both conversions in round 2,
 # the answer in round 3). A **five-round** manager asks for one thing per round: Paris, Tokyo, one conversion, the
-# other, then the answer. How many lines will your `JsonLinesListener` write in one run of it? Count on paper; the
-# check runs your 04.1 class through those five rounds and compares.
+# other, then the answer. How many lines will your `JsonLinesListener` write for it? Count on paper; the
+# check runs your 04.1.
 
 # %%
 five_round_lines = ...  # your prediction: a whole number
@@ -385,13 +383,19 @@ plt.show()
 # %% [markdown]
 # ### Exercise 04.3: a ledger of what was asked for, and what came back
 #
-# Per tool, count the slips the model **asked for** (every slip it wrote, whether it ran, failed, was refused or
-# never ran) and those that came back with a **result** (not an error). Write `ToolLedger`, a listener that keeps
-# both, by tool name, in `self.asked` and `self.results`; for the failed run above they would be
-# `{"get_humidity": 1, "get_weather": 1}` and `{}`. Choose the announcements that carry each number. The check runs
-# fresh ledgers on three runs this notebook does not show (one with a bad slip and a failing tool, one with two
-# slips sharing a ticket number (its `id`), which the agent refuses with one answer slip). It refuses a ledger that
-# counts from a package recorder's record: knowing which announcement says what is the point.
+# Write `ToolLedger`, a listener that keeps two counts per tool name:
+#
+# - `self.asked`: the slips the model **asked for**: every slip it wrote, run or not;
+# - `self.results`: the slips that came back with a **result**, not an error;
+# - for the failed run above they would be `{"get_humidity": 1, "get_weather": 1}` and `{}`.
+#
+# Choose the announcements that carry each number. The check runs fresh ledgers on three unseen runs:
+#
+# - three lookups, a conversion, and a tool whose result text starts with "Error";
+# - a bad slip and a failing tool;
+# - two slips sharing a ticket number (their `id`), which the agent refuses with one answer slip.
+#
+# It refuses counts read from a package recorder.
 
 # %%
 class ToolLedger(Observer):
@@ -412,8 +416,7 @@ check("04.3", ToolLedger)
 # grows), `CardTimeline` the card in hand. `SlowManager` waits a quarter second before each
 # reply, so you can watch the cards flip.
 #
-# **Predict first:** how many cards will the timeline hold when the run is over,
-# counted in time order, the last one included?
+# **Predict first:** how many cards will the timeline hold when the run is over, the last one included?
 
 # %%
 guess_timeline_cards = ...  # your guess: a whole number
@@ -442,10 +445,8 @@ assert all(span.seconds >= 0.25 for span in spans if span.kind == "calling-model
 # %% [markdown]
 # ## A real run, read back from its trace
 #
-# `CardTimeline.from_trace(path)` draws a recorded run from its timestamps. This trace
-# is a **real** run of **Gemma 3 270M** (Q4_K_M weights, run in-process by llama.cpp) on the definition
-# `finish-right`, variant "worked example" (an exchange on two other cities precedes the question); run #10,
-# temperature 0.7, seed 110, at most 6 model calls.
+# `CardTimeline.from_trace(path)` draws a recorded run from its timestamps. This trace is a **real** run of
+# **Gemma 3 270M**: run #10 of the experiment `finish-right`, variant "worked example", temperature 0.7.
 
 # %%
 REAL = Path("../data/experiments/finish-right/gemma3-270m/traces/worked-example-10.jsonl")
@@ -458,7 +459,13 @@ assert max(tool_waits) < 0.001 and min(model_waits) > 1  # seconds a model call,
 assert len(real_events[0]["messages"]) == 10 and real_events[-1]["reason"] == "answered"
 
 # %% [markdown]
-# The folder held 10 messages from the start: the system prompt, the worked example's 8, and the question.
+# The folder held 10 messages from the start: the system prompt, a worked example's 8 (an exchange on two other
+# cities), and the question. "answered" is why the loop stopped, not a verdict: the
+# experiment's `results.csv` records this answer as wrong.
+
+# %%
+recorded = recorded_outcome(REAL)  # its answer, then its row in the experiment's results.csv (lessons/platform.py)
+assert recorded["outcome"].startswith("wrong") and recorded["answer"] == real_events[-1]["answer"]
 
 
 # %% [markdown]

@@ -14,10 +14,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import csv
+import dataclasses
 import inspect
 import time
 from datetime import datetime
+from pathlib import Path
 
+from mingraph_lite import AssistantMessage, LLMResponse, ToolCall, ToolMessage
 from mingraph_lite.observers.base import HOOKS, Observer
 
 _ANNOUNCER = "mingraph_lite.observers.announce"
@@ -112,11 +116,25 @@ class SlowManager:
 
 
 def show_hooks() -> None:
-    """Print every announcement of ``HOOKS`` with its arguments and the first line of its docstring."""
+    """Print every announcement of ``HOOKS`` with its arguments and the first line of its docstring, then the
+    fields of the objects the hooks hand a listener (an LLMResponse's message is an AssistantMessage)."""
     for hook in HOOKS:
         method = getattr(Observer, hook)
         arguments = str(inspect.signature(method)).replace("(self, ", "(").replace("(self)", "()").replace("'", "")
         print(f"{hook}{arguments}\n    {method.__doc__.splitlines()[0]}")
+    print("\nthe fields of what they hand you:")
+    for kind in (ToolCall, ToolMessage, LLMResponse, AssistantMessage):
+        print(f"{kind.__name__}({', '.join(field.name for field in dataclasses.fields(kind))})")
+
+
+def recorded_outcome(trace: Path) -> dict[str, str]:
+    """Print a traced run's answer (its start) and whether the experiment's results.csv, two folders above the
+    trace, records it right or wrong (not which wrong case: notebook 05 asks for that); return that row."""
+    with open(trace.parent.parent / "results.csv", encoding="utf-8") as results:
+        row = next(row for row in csv.DictReader(results) if row["trace"] == f"traces/{trace.name}")
+    verdict = "right" if row["outcome"] == "right" else "wrong (which case and line: notebook 05 asks you)"
+    print(f"answer: {row['answer'][:40]!r} ...\nrecorded in results.csv as: {verdict}")
+    return row
 
 
 def _detail(e: dict[str, Any]) -> str:
@@ -142,7 +160,8 @@ def show_events(events: Sequence[dict[str, Any]]) -> None:
         print(f"{e['step'] or '-':>4}  {e['event']:12}  {_detail(e)}")
 
 
-__all__ = ["SlowManager", "draw_platform", "heard_hooks", "listener_warnings", "show_events", "show_hooks"]
+__all__ = ["SlowManager", "draw_platform", "heard_hooks", "listener_warnings", "recorded_outcome", "show_events",
+           "show_hooks"]
 
 
 def call_waits(events: Sequence[dict[str, Any]]) -> tuple[list[float], list[float]]:

@@ -362,6 +362,6 @@ WRONG = {
              (LedgerReadsTheText, "read the answer slip's is_error, not its text")],
     "04.Q1": [(["tool_call", "tool_return", "tool_call", "tool_error", "tool_return", "finish"], "the third slip"),
               (["tool_call", "tool_return", "tool_call", "tool_error", "finish"], "on_tool_return too")],
-    "04.Q2": [(1, "every announcement"), (0, "every announcement")],
+    "04.Q2": [(1, "every announcement"), (0, "every announcement"), (18, "once per model call")],
     "04.Q3": [(2, "strict"), (0, "strict")],
 }

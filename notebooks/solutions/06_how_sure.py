@@ -238,6 +238,12 @@ def apart_two_arguments(a, b):
     return apart(a, b, score_interval)
 
 
+def apart_one_way(a, b, interval_of):
+    """Wrong: tests only whether a's interval lies below b's."""
+    a_high, b_low = interval_of(*a)[1], interval_of(*b)[0]
+    return a_high < b_low
+
+
 def apart_inverted(a, b, interval_of):
     """Wrong: True when they overlap."""
     return not apart(a, b, interval_of)
@@ -329,7 +335,8 @@ WRONG = {
     "06.3": [(apart_by_share, "the shares differ, but what matters"), (apart_by_share, "score intervals"),
              (apart_wald, "gives 0 of 8 no width"), (apart_via_wilson, "your answer calls wilson"),
              (apart_pasted_wilson, "a copy of wilson included"), (apart_own_interval, "decide from the interval_of"),
-             (apart_two_arguments, "a third parameter"), (apart_inverted, "returned")],
+             (apart_two_arguments, "a third parameter"), (apart_inverted, "returned"),
+             (apart_one_way, "check both orders")],
     "06.4": [(coverage_of_observed, "contain the true share p"), (coverage_wald, "at each candidate"),
              (coverage_unseeded, "random.Random(seed)"),
              (coverage_reseeded, "every experiment draws the same runs"),

@@ -112,6 +112,18 @@ def test_show_hooks_prints_every_hook_with_its_arguments(capsys):
     show_hooks()
     out = capsys.readouterr().out
     assert "on_tool_error(call: ToolCall, error: BaseException) -> None" in out and "self" not in out
+    assert "ToolMessage(content, tool_call_id, name, is_error)" in out
+    assert "AssistantMessage(content, tool_calls)" in out
+
+
+def test_recorded_outcome_finds_the_trace_row_in_results_csv():
+    from pathlib import Path
+
+    from lessons.platform import recorded_outcome
+
+    trace = Path(__file__).parents[2] / "data/experiments/finish-right/gemma3-270m/traces/worked-example-10.jsonl"
+    row = recorded_outcome(trace)
+    assert row["index"] == "10" and row["variant"] == "worked example" and row["outcome"] == "wrong final reasoning"
 
 
 def test_slow_manager_waits_before_each_reply_and_answers_as_its_script():

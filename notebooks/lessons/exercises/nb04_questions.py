@@ -52,9 +52,12 @@ def check_warnings(answer: Any) -> str:
             {"question": "What's the temperature in Paris and in Tokyo, in Fahrenheit?"})
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of warnings")
-    if answer != len(warned):
+    if answer < len(warned):
         raise Hint("the agent catches the listener's exception at every announcement it fails on, not only the "
                    "first: how many times is on_model_reply announced in a four-round run?")
+    if answer != len(warned):
+        raise Hint("only on_model_reply raises, and it is announced once per model call, not at every announcement "
+                   "of the run: how many model calls does a four-round run make?")
     return f"right: {len(warned)} warnings, one per model reply; the run answered as if nobody were listening"
 
 

@@ -281,6 +281,8 @@ def check_apart(apart: Callable[..., bool]) -> str:
             shares = f"{a[0]} of {a[1]} spans {ia[0]:.2f} to {ia[1]:.2f}, {b[0]} of {b[1]} spans {ib[0]:.2f} to {ib[1]:.2f}"
             why = ("the shares differ, but what matters is whether the intervals do" if a[0] * b[1] != b[0] * a[1]
                    else "same share, same interval: they overlap")
+            if not got and (ia[1] < ib[0] or ib[1] < ia[0]):  # apart, missed: only one order tested
+                why = "these intervals are apart, one above the other: check both orders (a below b, b below a)"
             wald = (" (build each interval with the interval_of apart is given; k/n ± 1.96 standard errors at k/n "
                     "gives 0 of 8 no width at all)") if got == _apart_wald(a, b) else ""
             raise Hint(f"apart({a}, {b}, interval_of) returned {got!r}; the 95% score intervals: {shares}; {why}{wald}")
@@ -321,8 +323,9 @@ def _coverage_hint(coverage: Callable[..., float], p: float, n: int, got: float)
     if got == 1:
         return Hint(f"{said}: every interval contains its own k/n, so count the ones that contain the true share p")
     if abs(got - exact_coverage(p, n, _wald)) < COVERAGE_TOLERANCE:
-        return Hint(f"{said}: yours looks like k/n ± 1.96 standard errors at k/n; build each one with your 06.1 "
-                    "interval, the standard error at each candidate")
+        return Hint(f"{said}: near what k/n ± 1.96 standard errors at k/n gives; whatever interval yours is, build "
+                    "each experiment's from its own count k with your 06.1 interval (the standard error at each "
+                    "candidate), then ask whether it contains p")
     return Hint(f"{said}: each experiment is n runs, each right when rng.random() < p; build its interval from "
                 "its count k and count it when low <= p <= high")
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import math
 import random
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from mingraph_lite.course.compare import compare, wilson
-from mingraph_lite.course.experiments import run_experiment
 from mingraph_lite.course.modelled import MODELLED
+from ..reruns import rerun_counts
 from . import Hint, exercise
 from .nb05 import _choice
 
@@ -38,13 +37,6 @@ def check_fewest_of_five(answer: Any) -> str:
                    "the fewest runs under 0.2: the width shrinks with the square root of the runs (4 times the "
                    "runs, half the width)")
     return f"right: {truth} runs give width {width[truth]:.2f} ({truth // 2} runs before: {width[truth // 2]:.2f})"
-
-
-def rerun_counts(seed: int) -> dict[str, int]:
-    """Right runs per variant of the scripted `unit` re-run (8 runs each) for one seed."""
-    folder = Path(tempfile.mkdtemp()) / "unit"
-    results = run_experiment(None, out=folder, experiment="unit", runs=8, seed=seed, progress=False)
-    return {variant: counts["right"] for variant, counts in results.counts().items()}
 
 
 #: The chance the script makes an "18°C" run right: the article's 6 of 8, its right behaviours' weight.
