@@ -47,15 +47,13 @@ print(inspect.getsource(AgentState))  # the worksheet's fields, each with what i
 # a reply that asks for tools waits in `pending_calls`. `tools` checks the whole batch against `max_tool_calls` before
 # any handler starts, runs it, and files the reply with its answers in `messages`. A rule changed: your 01.4 ran a
 # batch's errands up to the budget; `tools` refuses a batch that would pass it, all of it. A stopped run keeps `answer=None`
-# and says why in `stop_reason`. The graph, its two routers, and the start of `model`, where the budget is checked
-# before the call it bounds:
+# and says why in `stop_reason`. The graph and its two routers:
 
 # %%
 agent_graph = build_agent_graph(four_round_manager(), weather_registry(), SYSTEM_PROMPT)
 print(agent_graph.draw_ascii())
 print(inspect.getsource(AgentNodes.route_after_model))
 print(inspect.getsource(AgentNodes.route_after_tools))
-print(*inspect.getsource(AgentNodes.model).splitlines()[:8], sep="\n")
 
 # %% [markdown]
 # The four-round manager (**scripted**) runs through it; notebook 04's listeners hear what `Agent` would announce:
