@@ -5,7 +5,7 @@
 #
 # - write a workflow's *state* (the worksheet) as a typed dict, and say which fields an update replaces and which it
 #   adds to (a *reducer*);
-# - write *nodes* that hand back only what they changed, and *routers* that pick among routes declared up front;
+# - read *nodes* that hand back only what they changed, and write *routers* that pick among routes declared up front;
 # - write the run loop of a graph engine yourself, then use the package's;
 # - tell a run that **delivered** from one that **stopped trying**;
 # - say what `max_steps` and LangGraph's `recursion_limit` count.
@@ -146,10 +146,8 @@ for node in ("collect", "write_draft", "check_draft", "revise_draft", "hold"):
     print(inspect.getsource(getattr(BriefNodes, node)))
 
 # %% [markdown]
-# `write_draft` and `revise_draft` set `review=None`: a new draft makes the old verdict meaningless. `check_draft`
-# stores a copy of the draft it checked next to its verdict. `hold` sets `status="needs_attention"`, no answer.
-# The sixth node, `publish`, sets `status="published"` and the answer, and raises unless the current draft is the
-# one that passed its check. `check_draft` lists a draft's issues with `review_issues`; here Tokyo's temperature is
+# A new draft sets `review=None`: the old verdict no longer applies. The sixth node, `publish`, sets
+# `status="published"` and the answer, and raises unless the current draft is the one that passed its check. `check_draft` lists a draft's issues with `review_issues`; here Tokyo's temperature is
 # wrong:
 
 # %%
@@ -306,8 +304,6 @@ if LangGraphStateGraph is not None:
 # LangGraph compiles the unreachable node; ours refuses it, as a forgotten edge is almost always a mistake.
 #
 # ## Each exit's path
-#
-# Each writer's path through the graph:
 
 # %%
 exits = {"writer 'complete': deliver at once": "complete",
@@ -336,8 +332,6 @@ print("the held run: answer =", held["answer"], "| issues =", held["review"]["is
 print("its last draft, kept for a person to look at:\n" + render(held["draft"]))
 
 # %% [markdown]
-# Its last draft stays for a person, never passed off as an answer.
-#
 # ## Another router: stop when a revision fixed nothing
 #
 # Every stubborn revision failed alike. A router may read any field, and `events` says what every check found. This one holds
@@ -389,7 +383,7 @@ check("07.3", route_unless_stuck)
 
 # %%
 class Tamperer(BriefNodes):
-    def publish(self, state):  # someone edits the draft between the check and publishing
+    def publish(self, state):  # publish itself edits its copy of the checked draft, then publishes it
         state["draft"]["rows"][0]["celsius"] = 30
         return super().publish(state)
 
@@ -440,7 +434,10 @@ assert len(held_path) == step_bound(2)  # the stubborn run with two revisions, 8
 # %%
 if LangGraphStateGraph is None:
     print("skipped: LangGraph is not installed (pip install 'mingraph-lite[langgraph]')")
-else:  # the LangGraph calls, and the checkpointer whose snapshots number the steps: lessons/langgraph_runs.py
+else:  # LangGraph's own call: the bound goes in each run's config
+    on_langgraph = declare(nodes, on=LangGraphStateGraph).compile()
+    print("recursion_limit=7:", on_langgraph.invoke(state, config={"recursion_limit": 7})["status"])
+    # the same call under 6 and 7, then a checkpointer whose snapshots number the steps: lessons/langgraph_runs.py
     assert show_recursion_limits(declare(nodes, on=LangGraphStateGraph), state, limits=(6, 7)) == list(range(-1, 7))
 
 # %% [markdown]

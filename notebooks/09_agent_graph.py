@@ -10,15 +10,17 @@
 # - tell how a run ended (its `stop_reason`) apart from whether its answer is right.
 #
 # **Prerequisites:** notebook 01 (the loop and its budgets), 04 (listeners), 07 (routers, change slips, the step bound) and 08 (supersteps).
-# **Time:** about 86 minutes (estimated from length: see "How long" in 00).
+# **Time:** about 87 minutes (estimated from length: see "How long" in 00).
 #
 # **Words** (the course's picture -> the code):
 #
-# - *worksheet* -> the graph's state, here `AgentState`: the messages, the batch of calls still to run
-#   (`pending_calls`), the counts spent against each budget, `answer` and `stop_reason`;
-# - *slip* -> a tool call the model asks for (`ToolCall`: `.name`, `.arguments`);
-# - *answer slip* -> a tool's answer to one slip (`ToolMessage`, sharing the call's id);
-# - *change slip* -> what a node returns (notebook 07): a dict of the fields it sets, which the engine merges;
+# - *worksheet* -> the graph's state, here `AgentState` (the first cell prints its fields): the messages, the
+#   batch of calls still to run (`pending_calls`) and the reply that asked for them (`pending_reply`), the counts
+#   spent against each budget, `answer`, `stop_reason` and `error`;
+# - *call* -> a tool call the model asks for (`ToolCall`: `.name`, `.arguments`);
+# - *answer* to a call -> a tool's reply to one call (`ToolMessage`, sharing the call's id);
+# - *change slip* -> what a node returns (notebook 07): a dict of the fields it sets, which the engine merges.
+#   In this notebook "slip" means only that; a tool call is a "call";
 # - *route* -> the name a router returns; the graph maps it to the next node.
 #
 # Nothing here calls a model: the agent graph runs a **scripted** manager, or **replays** recorded runs of real models.
@@ -33,7 +35,10 @@ from lessons.reference import reference
 from mingraph_lite import Agent, EventRecorder, ReplayLLM
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
-from mingraph_lite.graph import AgentNodes, build_agent_graph, run_agent_graph
+from mingraph_lite.graph import AgentNodes, AgentState, build_agent_graph, run_agent_graph
+from mingraph_lite.graph.agent_graph import node_executions
+
+print(inspect.getsource(AgentState))  # the worksheet's fields, each with what it is for
 
 # %% [markdown]
 # ## The agent loop as a graph
@@ -79,11 +84,11 @@ replayed = ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"])
 real = run_agent_graph(build_agent_graph(replayed, weather_registry(), SYSTEM_PROMPT,
                                          max_model_steps=6), QUESTION)
 print(f"model: {replayed.responses[0].model}, seed {row['seed']}, temperature {row['temperature']}")
-slips = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_calls]
-print("slips it wrote:", [f"{c.name}({c.arguments})" for c in slips])
+calls = [c for m in real["messages"] if m.role == "assistant" for c in m.tool_calls]
+print("calls it asked for:", [f"{c.name}({c.arguments})" for c in calls])
 print("stop_reason:", real["stop_reason"], "| answer:", real["answer"], "| model calls:", real["model_steps"])
-assert {c.name for c in slips} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
-assert [c.arguments["celsius"] for c in slips] == [22, 20, 10, 10, 10, 10]  # no lookup ran: each is made up
+assert {c.name for c in calls} == {"to_fahrenheit"} and real["stop_reason"] == "step limit"
+assert [c.arguments["celsius"] for c in calls] == [22, 20, 10, 10, 10, 10]  # no lookup ran: each is made up
 
 # %% [markdown]
 # The model never looked up a city: it made up 22, converted it, then 20, then 10 four times. The budget stopped the
@@ -99,8 +104,8 @@ assert [c.arguments["celsius"] for c in slips] == [22, 20, 10, 10, 10, 10]  # no
 #    the run with `stop_reason` "repeated call", without running it;
 # 3. otherwise `"tools"`.
 #
-# The check runs your router on worksheets of its own, then in the agent graph (`agent_with_router`) on the SmolLM2
-# replay and the scripted manager. The package's router has no rule 2; an answer that calls it is refused.
+# The check runs your router on worksheets of its own, then in an agent graph with the third route (the graph you
+# wire in 09.4) on the SmolLM2 replay and the scripted manager. The package's router has no rule 2; an answer that calls it is refused.
 
 # %%
 def route_after_model(state):
@@ -113,8 +118,9 @@ check("09.1", route_after_model)
 # %% [markdown]
 # ### Exercise 09.2: predict the replay, superstep by superstep
 #
-# Every node visit of the agent graph is a superstep of its own (only one node is ever ready). Predict, then check
-# against the two runs the check makes of the SmolLM2 replay (the notebook has not printed either):
+# Every node visit of the agent graph is a superstep of its own (only one node is ever ready). Predict before you run
+# anything: the calls printed above are all you need to count. Then check against the two runs the check makes of
+# the SmolLM2 replay (the notebook has not printed either):
 #
 # - `package_supersteps`: on the package's graph, as the cell above ran it (`max_model_steps=6`): how many supersteps
 #   until the run stops? Mind how `model` stops the run (the budget is checked *before* each call);
@@ -128,13 +134,19 @@ my_prediction = {"package_supersteps": None, "router_supersteps": None, "router_
 check("09.2", my_prediction)
 
 # %% [markdown]
-# The notebook's own router, loaded unprinted, on the same replay:
+# The notebook's own router and its own three-route graph (09.1 and 09.4, both loaded unprinted) on the same replay.
+# The stopping node is the notebook's own 09.3, which you write next:
 
 # %%
-from lessons.exercises.nb09 import agent_with_router
+def replay_three_routes(router, hold):
+    """The SmolLM2 replay's graph with `router` after model and its "repeat" route to `hold`, wired by 09.4's own."""
+    nodes = AgentNodes(ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"]), weather_registry(),
+                       system_prompt=SYSTEM_PROMPT, max_model_steps=6)
+    return reference("09.4")(nodes, router, hold).compile(max_steps=node_executions(6) + 1)
 
-stopped = run_agent_graph(agent_with_router(reference("09.1"), ReplayLLM.from_trace(FINISH / "smollm2-135m" /
-                                                                                    row["trace"])), QUESTION)
+
+extended = replay_three_routes(reference("09.1"), reference("09.3"))
+stopped = run_agent_graph(extended, QUESTION)
 print(f"stop_reason: {stopped['stop_reason']}")
 
 # %% [markdown]
@@ -162,13 +174,10 @@ def give_up(state):
 check("09.3", give_up)
 
 # %% [markdown]
-# With the notebook's own node (loaded unprinted), the stopped run now says which call it refused to run again:
+# The run above stopped in the notebook's own node, which also says which call it refused to run again:
 
 # %%
-extended = agent_with_router(reference("09.1"), ReplayLLM.from_trace(FINISH / "smollm2-135m" / row["trace"]),
-                             hold=reference("09.3"))
-told = run_agent_graph(extended, QUESTION)
-print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {told['answer']}")
+print(f"stop_reason: {stopped['stop_reason']} | error: {stopped['error']} | answer: {stopped['answer']}")
 
 # %% [markdown]
 # ### Exercise 09.4: wire the three-route graph
@@ -180,7 +189,7 @@ print(f"stop_reason: {told['stop_reason']} | error: {told['error']} | answer: {t
 # the package's `nodes.route_after_tools` picks `"model"` or `"end"`; `hold` goes to END. Use `add_edge` and
 # `add_conditional_edges(source, router, {label: node})` (notebook 07). The check hands you the package's nodes and
 # its own router and node, and runs your graph beside the course's on the scripted manager (once with a tool budget
-# that stops it) and on the SmolLM2 replay; it refuses a wiring that calls `agent_with_router` or `build_agent_graph`.
+# that stops it) and on the SmolLM2 replay; it refuses a wiring that calls the package's `build_agent_graph` or the notebook's own.
 
 # %%
 from mingraph_lite.graph import END, START, AgentState, StateGraph  # noqa: F401 (for your code below)
@@ -227,7 +236,7 @@ reveal(guess_gemma_right, "64" in str(ended["answer"]) and "75" in str(ended["an
 
 # %% [markdown]
 # What did it answer, and what did its lookups return? The next cell prints the answer's first line and pairs each
-# answer slip of this run with the city its call asked for (a call and its answer share an id).
+# answer of this run with the city its call asked for (a call and its answer share an id).
 
 # %%
 print("answer, its first line:", ended["answer"].splitlines()[0])

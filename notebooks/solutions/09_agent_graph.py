@@ -182,9 +182,22 @@ def wire_and_compile(nodes, router, hold):
 
 
 def wire_by_the_course(nodes, router, hold):
-    from lessons.exercises.nb09 import agent_with_router
+    from lessons.exercises.nb09 import _agent_with_router
 
-    return agent_with_router(router, nodes.llm, hold=hold)
+    return _agent_with_router(router, nodes.llm, hold=hold)
+
+
+def wire_without_hold_to_end(nodes, router, hold):
+    from mingraph_lite.graph import END, START, AgentState, StateGraph
+
+    builder = StateGraph(AgentState)
+    builder.add_node("model", nodes.model)
+    builder.add_node("tools", nodes.tools)
+    builder.add_node("hold", hold)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges("model", router, {"tools": "tools", "repeat": "hold", "end": END})
+    builder.add_conditional_edges("tools", nodes.route_after_tools, {"model": "model", "end": END})
+    return builder
 
 
 SOLUTIONS = {"09.1": route_after_model, "09.2": PREDICTION, "09.3": give_up, "09.4": wire_agent,
@@ -214,7 +227,8 @@ WRONG = {
              (wire_with_the_package_router, "use the router handed in"),
              (wire_without_repeat_in_the_map, "does not compile"),
              (wire_and_compile, "return the StateGraph you built, not compiled"),
-             (wire_by_the_course, "this exercise already written")],
+             (wire_by_the_course, "this exercise already written"),
+             (wire_without_hold_to_end, "hold has no edge to END")],
     "09.Q1": [(1, "checked for a whole batch before it starts"), (2, "allows one handler, and the first batch asks"),
               (2.0, "a whole number")],
     "09.Q4": [(2, "not before a tools visit"), (6, "allows three model calls, not six"), ("three", "a whole number")],

@@ -70,12 +70,12 @@ def test_07_states_the_limit_of_its_superstep_loop():
 
 
 def test_08_the_repeat_router_stops_the_replayed_run_early_without_printing_09_2s_counts():
-    from lessons.exercises.nb09 import agent_with_router, smollm2_replay
+    from lessons.exercises.nb09 import _agent_with_router, smollm2_replay
     from lessons.reference import reference
     from mingraph_lite.course.scripts import QUESTION
     from mingraph_lite.graph import run_agent_graph
 
-    stopped = run_agent_graph(agent_with_router(reference("09.1"), smollm2_replay()), QUESTION)
+    stopped = run_agent_graph(_agent_with_router(reference("09.1"), smollm2_replay()), QUESTION)
     assert (stopped["stop_reason"], stopped["model_steps"], stopped["tool_calls_made"]) == ("repeated call", 4, 3)
     shown = _shown("09_agent_graph")
     assert "stop_reason: repeated call" in shown and "model calls: 4 of 6" not in shown  # 09.2's prediction stays open

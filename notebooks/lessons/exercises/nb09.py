@@ -1,7 +1,7 @@
 """Notebook 09's exercises: a router after ``model`` that stops a repeated call (09.1), the node it routes to (09.3).
 
 Each checker runs the learner's code on worksheets of its own, then wires it into the agent graph
-(``agent_with_router``) and replays a recorded SmolLM2 run (and, for 09.1, the scripted four-round manager) through it.
+(``_agent_with_router``) and replays a recorded SmolLM2 run (and, for 09.1, the scripted four-round manager) through it.
 The prediction (09.2) is in ``nb09_predict.py``.
 """
 
@@ -26,9 +26,11 @@ def _stop_repeat(state: dict) -> dict:
     return {"stop_reason": "repeated call", "pending_calls": [], "pending_reply": None}
 
 
-def agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
+def _agent_with_router(router: Any, llm: Any, *, max_model_steps: int = 6, max_tool_calls: int = 20,
                       observers: tuple = (), hold: Any = _stop_repeat) -> Any:
-    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to ``hold``, which stops the run."""
+    """The agent graph with ``router`` after ``model`` and a third route, "repeat", to ``hold``, which stops the run.
+
+    Private, and never imported by the notebook: its wiring is 09.4's answer (the notebook wires with reference("09.4"))."""
     nodes = AgentNodes(llm, weather_registry(), system_prompt=SYSTEM_PROMPT, max_model_steps=max_model_steps,
                        max_tool_calls=max_tool_calls, observers=observers)
     builder = StateGraph(AgentState)
@@ -116,16 +118,16 @@ def _repeat_cases(router: Any) -> None:
 
 @exercise("09.1", kind="code", title="route_after_model with a rule that stops a repeated call")
 def check_repeat_router(route_after_model: Any) -> str:
-    used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "agent_with_router"})
+    used = borrowed(route_after_model, {"AgentNodes", "connect_agent", "build_agent_graph", "_agent_with_router"})
     if used:
         raise Hint(f"your router calls the package's ({used}): write all three rules yourself from the worksheet's "
                    "stop_reason, pending_calls and messages")
     _repeat_cases(route_after_model)
-    scripted = run_agent_graph(agent_with_router(route_after_model, four_round_manager()), QUESTION)
+    scripted = run_agent_graph(_agent_with_router(route_after_model, four_round_manager()), QUESTION)
     if scripted["stop_reason"] != "answered":
         raise Hint(f"the scripted four-round manager, which never repeats a call, ended {scripted['stop_reason']!r} "
                    "with your router: it must reach its answer as before")
-    real = run_agent_graph(agent_with_router(route_after_model, smollm2_replay()), QUESTION)
+    real = run_agent_graph(_agent_with_router(route_after_model, smollm2_replay()), QUESTION)
     if (real["stop_reason"], real["model_steps"]) != ("repeated call", 4):
         raise Hint(f"the replayed SmolLM2 run (22, 20, 10, then 10 again) ended {real['stop_reason']!r} after "
                    f"{real['model_steps']} model calls with your router; it should stop at the fourth call, the "
@@ -182,16 +184,16 @@ def _repeat_router(state: dict) -> str:
 
 @exercise("09.3", kind="code", title="give_up(state): the node that stops a repeated call and says which")
 def check_give_up(give_up: Any) -> str:
-    if borrowed(give_up, {"agent_with_router", "_stop_repeat", "_repeat_router", "AgentNodes"}):
+    if borrowed(give_up, {"_agent_with_router", "_stop_repeat", "_repeat_router", "AgentNodes"}):
         raise Hint("your node calls the course's own; write the change slip yourself from the worksheet")
     _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F24])
     _give_up_case(give_up, [[TOKYO, PARIS], [F24]], [F18, F24])
     _give_up_case(give_up, [[TOKYO, PARIS], [F24], [F18]], [TOKYO, PARIS])
-    real = run_agent_graph(agent_with_router(_repeat_router, smollm2_replay(), hold=give_up), QUESTION)
+    real = run_agent_graph(_agent_with_router(_repeat_router, smollm2_replay(), hold=give_up), QUESTION)
     if (real["stop_reason"], real["answer"], real["tool_calls_made"]) != ("repeated call", None, 3):
         raise Hint(f"in the agent graph on the SmolLM2 replay your node ended {real['stop_reason']!r} after "
                    f"{real['tool_calls_made']} tool handlers; it should stop at the first repeat, before it runs")
     return f"the replayed SmolLM2 run stops at its first repeat and says why: {real['error']!r}"
 
 
-__all__ = ["agent_with_router", "check_give_up", "check_repeat_router", "smollm2_replay"]
+__all__ = ["check_give_up", "check_repeat_router", "smollm2_replay"]

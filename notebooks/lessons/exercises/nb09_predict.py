@@ -9,7 +9,7 @@ from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import build_agent_graph, initial_agent_state, run_agent_graph
 from . import Hint, NotDone, exercise
 from . import number_answer as _number
-from .nb09 import _agent_state, F24, PARIS, TOKYO, agent_with_router, smollm2_replay
+from .nb09 import _agent_state, F24, PARIS, TOKYO, _agent_with_router, smollm2_replay
 
 KEYS = ("package_supersteps", "router_supersteps", "router_tool_handlers")
 
@@ -20,7 +20,7 @@ def _replayed() -> dict[str, int]:
 
     package = build_agent_graph(smollm2_replay(), weather_registry(), SYSTEM_PROMPT, max_model_steps=6)
     package.invoke(initial_agent_state(QUESTION))
-    router = agent_with_router(reference("09.1"), smollm2_replay())
+    router = _agent_with_router(reference("09.1"), smollm2_replay())
     end = router.invoke(initial_agent_state(QUESTION))
     return {"package_supersteps": len(package.steps), "router_supersteps": len(router.steps),
             "router_tool_handlers": end["tool_calls_made"]}

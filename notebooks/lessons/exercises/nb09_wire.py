@@ -2,7 +2,7 @@
 
 The check hands the learner's ``wire_agent(nodes, router, hold)`` the package's nodes and the checker's own router
 and stopping node, compiles what it returns with the step bound, and runs it beside the course's wiring
-(``agent_with_router``) on the scripted manager (with and without a tool budget that stops it) and the SmolLM2 replay.
+(``_agent_with_router``) on the scripted manager (with and without a tool budget that stops it) and the SmolLM2 replay.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager
 from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.errors import GraphValidationError
-from mingraph_lite.graph import AgentNodes, StateGraph, run_agent_graph
+from mingraph_lite.graph import END, AgentNodes, StateGraph, run_agent_graph
 from mingraph_lite.graph.agent_graph import node_executions
 from . import Hint, exercise
 from .borrowing import borrowed
-from .nb09 import _repeat_router, _stop_repeat, agent_with_router, smollm2_replay
+from .nb09 import _repeat_router, _stop_repeat, _agent_with_router, smollm2_replay
 
 CASES = (  # (what the run is, the model, max_tool_calls, what a miss means)
     ("the scripted four-round manager", four_round_manager, 20,
@@ -38,6 +38,9 @@ def _run(wire_agent: Any, llm: Any, max_tool_calls: int, what: str, why: str) ->
     if not isinstance(builder, StateGraph):
         raise Hint(f"wire_agent returned a {type(builder).__name__}: return the StateGraph you built, not compiled "
                    "(the check compiles it with the step bound)")
+    if "hold" in builder.nodes and END not in builder._edges.get("hold", []) and "hold" not in builder._branches:
+        raise Hint("hold has no edge to END: add_edge(\"hold\", END). Without it the run still stops at hold, but "
+                   "only because this engine ends a run at a node with no way on; the wiring asked for says so itself")
     try:
         graph = builder.compile(max_steps=node_executions(6) + 1)
     except GraphValidationError as exc:
@@ -54,13 +57,13 @@ def _run(wire_agent: Any, llm: Any, max_tool_calls: int, what: str, why: str) ->
 
 @exercise("09.4", kind="code", title="wire_agent(nodes, router, hold): the three-route agent graph")
 def check_wire_agent(wire_agent: Any) -> str:
-    used = borrowed(wire_agent, {"agent_with_router", "build_agent_graph", "connect_agent"})
+    used = borrowed(wire_agent, {"_agent_with_router", "build_agent_graph", "connect_agent"})
     if used:
         raise Hint(f"your wiring calls the course's or the package's ({used}), which is this exercise already "
                    "written: add the nodes and edges yourself")
     for what, model, budget, why in CASES:
         mine = _run(wire_agent, model(), budget, what, why)
-        ours = run_agent_graph(agent_with_router(_repeat_router, model(), max_tool_calls=budget), QUESTION)
+        ours = run_agent_graph(_agent_with_router(_repeat_router, model(), max_tool_calls=budget), QUESTION)
         if any(mine[k] != ours[k] for k in SEEN):
             got = {k: mine[k] for k in SEEN[:3]}
             raise Hint(f"on {what} your graph ended {got}, not {({k: ours[k] for k in SEEN[:3]})}: {why}")
