@@ -189,10 +189,11 @@ def start(task):
 
 
 # %% [markdown]
-# The **planner** node asks a model once for a numbered list and reads it with the course's `parse_plan`, which
-# strips the numbering from every line and keeps every line that is not blank (so a chatty preamble such as "Sure!
-# Here is the plan:" would become a step; our scripted planner writes none). The **executor** node gives one step to a fresh small agent, which reads only the
-# task, the results so far and its step (`step_question`); a step that runs out of steps is recorded with why.
+# The **planner** node asks a model once for a numbered list and reads it with the course's `parse_plan`. It strips
+# the numbering from every line and keeps every line that is not blank, so a chatty preamble ("Sure! Here is the
+# plan:") would become a step; our scripted planner writes none. The **executor** node gives one step to a fresh small
+# agent, which reads only the task, the results so far and its step (`step_question`); a step that runs out of steps
+# is recorded with why.
 
 # %%
 print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Paris.", "Look up the temperature in Tokyo."],
