@@ -11,7 +11,7 @@
 #   needs model calls of its own).
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, traces). Notebook 11 goes on from here.
-# **Time:** about 81 minutes (estimated from length: see "How long" in 00).
+# **Time:** about 82 minutes (estimated from length: see "How long" in 00).
 #
 # Almost every run here is **scripted** (no model, no network; each scripted model says so in its name), with token
 # counts from a rule stated below. One section replays a **real** conversation, recorded once with a small local
@@ -159,7 +159,9 @@ assert all(m.tool_call_id in asked for m in kept if isinstance(m, ToolMessage)) 
 # - `KeepAll(system_prompt)`: everything, every round.
 # - `LastN(system_prompt, 8)`: the system prompt and the last 8 messages (a sliding window).
 # - `Summarise(system_prompt, summariser, keep_last=4, trigger=8)`: when more than 8 messages are unsummarised, a
-#   second model condenses all but the last 4 into a running summary that travels with the system prompt. Its calls
+#   second model condenses all but the last 4 into a running summary that travels with the system prompt. It never
+#   condenses while a tool call waits for its answers (right after the model asks for tools), and it never splits a
+#   call from its answer slips. Its calls
 #   cost tokens too (announced to listeners as `on_memory_call`). Our summariser is scripted (labelled so): it keeps
 #   the first city asked about and every reading.
 #
@@ -209,9 +211,9 @@ for name, run in long_runs.items():
     print(f"22 questions, {name:<16} total tokens {run.total_tokens:>5}  last answer: {run.answers[-1]}")
 
 # %% [markdown]
-# A summary can also lose the **question itself**: a condensation in the middle of a turn, while the question's tools
-# are still being called, keeps only the last `keep_last` messages and sends the question into the summary, so the
-# model finishes the tool calls without knowing what they were for. The next cell shows it with `keep_last=1,
+# A summary can also lose the **question itself**. A condensation in the middle of a turn (after a call's answers
+# are in, before the next call, which the rule above allows) keeps only the last `keep_last` messages and sends the
+# question into the summary, so the model finishes the tool calls without knowing what they were for. The next cell shows it with `keep_last=1,
 # trigger=7`:
 
 # %%
@@ -223,7 +225,9 @@ print("Summarise(keep_last=1, trigger=7): questions whose answer is \"I can't se
 # %% [markdown]
 # ### A real conversation under each memory
 #
-# One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`
+# This section is about the **token column** only. The model is so small that it answers none of the four questions
+# under any memory, so it cannot show remembering or forgetting; it does show what each memory costs a real model to
+# read. One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`
 # (keep-all), `LastN(SYSTEM_PROMPT, 4)` (last-4) and `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2,
 # trigger=4)` (summarise-2-4), is **replayed** here through the same memories (`ReplayLLM` refuses a question's
 # first folder, or newest messages, that differ from the recording). Token counts are the model's own (llama.cpp's).
@@ -244,6 +248,7 @@ for name, (run, ends) in real.items():
     total = sum(tokens_in for _, tokens_in, _ in run.agent_calls + run.summary_calls)
     print(f"{name:<14} read {total:>5} tokens in all, summaries included | question 4's first call read "
           f"{first_read[name]:>4} | questions answered: {ends.count('answered')} of {len(ends)}")
+assert all(ends.count("answered") == 0 for _, ends in real.values())  # no memory gets an answer out of this model
 reveal(guess_fewest_at_4, min(first_read, key=first_read.get), "fewest tokens read by question 4's first call")
 print("summarise-2-4's first summary, as the model wrote it:\n ", first_summary().replace("\n", "\n  "))
 stated, returned = first_summary_numbers()
@@ -315,15 +320,18 @@ check("10.3", TokenWindow)
 # ## What is still open
 #
 # - **Counting is not billing.** Real tokenizers differ per model: a budget window (10.3) is only as good as its
-#   token estimate. Providers also bill a repeated prefix for less: OpenAI caches
-#   the unchanged start of a prompt automatically (once the prompt is 1,024 tokens or longer) and Anthropic caches the prefix up to a `cache_control` marker you add to the
-#   request (OpenAI's guide "Prompt caching" and Anthropic's guide "Prompt caching", in each one's API docs), which
-#   favours a folder that only grows at its end (`KeepAll`). Under a summary or a sliding window the system prompt
-#   and the tool definitions still come first, unchanged, and stay cached; what loses the cache is the conversation
-#   after them, because a summary rewrites it and a window (`LastN` drops its oldest messages every round) shifts it.
+#   token estimate.
+# - **What is cached.** Providers bill a repeated start of a prompt for less. OpenAI caches the unchanged start of a
+#   prompt by itself, once the prompt is 1,024 tokens or longer. Anthropic caches the start up to a `cache_control`
+#   marker you add to the request. (Both are in each one's guide "Prompt caching", in its API docs.)
+# - **What each memory does to the cache.** `KeepAll` only grows at its end, so its whole past stays cached. Under a
+#   summary or a window, the system prompt and the tool definitions still come first and stay cached. The
+#   conversation after them loses the cache: a summary rewrites it, and `LastN` shifts it by dropping its oldest
+#   messages every round.
 # - **No memory is right for every conversation.** A window forgets confidently; a summary forgets whatever the
-#   summariser drops and costs calls of its own; keeping everything grows without bound. A store of key facts outside
-#   the folder (Rahman's third strategy, "state ingestion") is the next design, and it needs its own rules for what to keep.
+#   summariser drops and costs calls of its own; keeping everything grows without bound. The next design keeps key
+#   facts in a store outside the folder (a database, say) and puts them back into every call: Rahman's article calls
+#   it "state ingestion", its third strategy. It needs its own rules for what to keep.
 # - **Everything lives in one process.** Folders and summaries vanish when the kernel restarts; saving and resuming a
 #   conversation is not built here.
 #

@@ -4,19 +4,19 @@
 # **By the end of this notebook you will be able to**
 #
 # - wrap a whole agent as one tool whose step limit comes back as a note, not a crash, and give it a second chance;
-# - read a plan out of a model's reply, keeping the steps and nothing else;
-# - read plan-and-execute as a graph (its planner, executor and router are given) and write its re-plan node.
+# - write the router that decides, after each step of a plan, what runs next;
+# - read plan-and-execute as a graph (its planner and executor are given) and write its re-plan node.
 #
 # **Prerequisites:** notebooks 01 to 05 (the loop, the folder, cards, listeners, reading a trace), 07 to 09
 # (graphs) and 10 (what a memory reads each round).
-# **Time:** about 88 minutes (estimated from length: see "How long" in 00).
+# **Time:** about 87 minutes (estimated from length: see "How long" in 00).
 #
-# Every run here is **scripted**, and each scripted model says so in its name. Plan-and-execute
-# and its three roles come from "Decoding LLMs: Building AI Agents & Multi-Step Workflows (Part 4)" by Shahibur Rahman.
+# Every run here is **scripted**, and each scripted model says so in its name. The names ReAct and plan-and-execute,
+# and plan-and-execute's three roles (planner, executor, re-planner), are those of "Decoding LLMs: Building AI Agents &
+# Multi-Step Workflows (Part 4)" by Shahibur Rahman; the code here is the course's own.
 
 # %%
 import operator
-import re
 from contextlib import suppress
 from typing import Annotated, TypedDict
 
@@ -27,7 +27,7 @@ from mingraph_lite.course.weather import weather_registry
 from mingraph_lite.graph import END, START, StateGraph
 from lessons.exercises import check
 from lessons.plan_execute import (EXECUTOR_PROMPT, PLANNER_PROMPT, compare_reads, dropping_replanner, executor_llm,
-                                  parse_plan, planner_llm, show_run, step_question)
+                                  parse_plan, path_hint, planner_llm, show_run, step_question)
 from lessons.predict import reveal
 from lessons.reference import reference
 
@@ -80,7 +80,7 @@ reveal(guess_manager_survives, survived, "the manager's run survived")
 # fresh copy of it (the same model, tools and prompt, an empty folder) reads only its prompt and the task:
 
 # %%
-calls = stuck_helper.llm.calls  # every call the helper's model answered, with what it read
+calls = stuck_helper.llm.calls  # one entry per model call: (the messages it read, the tools it was offered)
 fresh = Agent(stuck_helper.llm, stuck_helper.registry, stuck_helper.system_prompt, max_steps=3)
 first_reads = []
 for agent in (stuck_helper, fresh):  # both run out of steps; what matters is what their first call read
@@ -131,7 +131,7 @@ assert len(hopeless.llm.calls) == 3 * hopeless.max_steps
 #
 # The package's version of the first idea is `subagent_tool(agent, name, description)`: every call runs a fresh copy
 # of the template agent on an empty folder, and `.subagent.runs` records each delegation. Of the helper's failures,
-# it turns only the step limit into a note, as yours does; a bad `task` is refused like any bad argument (question 2).
+# it turns only the step limit into a note, as yours does (and see question 2).
 #
 # Now a manager that delegates two tasks. The helper's script answers the first and gets stuck on the second.
 # **Predict first:** how many model calls in total (manager plus helper) will this run take?
@@ -189,41 +189,11 @@ def start(task):
 
 
 # %% [markdown]
-# ### Exercise 11.2: read a plan out of a reply
-#
-# A model may wrap its list in sentences ("Sure! Here is the plan:"). The course's `parse_plan` strips the numbering
-# from every line and keeps every line that is not blank, so a preamble becomes a step:
-
-# %%
-chatty = "Sure! Here is the plan:\n1. Look up the temperature in Paris.\n2. Look up the temperature in Tokyo."
-print(parse_plan(chatty))
-assert parse_plan(chatty)[0] == "Sure! Here is the plan:"  # the preamble became step 1
-
-# %% [markdown]
-# Stripping a number off one line looks like this:
-
-# %%
-print(repr(re.sub(r"^\s*\d+[.)]\s*", "", "  2) Look up the temperature in Tokyo.")))
-
-# %% [markdown]
-# Write `read_plan(reply)`: return the steps, in order, from the lines that start (after any spaces) with a marker
-# and a space: a number followed by `.` or `)` (any number of digits: `1.`, `2)`, `10.`) or a bullet (`-` or `*`).
-# So `**Plan:**`, `3.5 degrees` and "2024 was warm." are not steps. Remove the marker and the spaces around the
-# text; drop every other line, and a marker with no text after it. The check refuses `parse_plan`, whose behaviour
-# is the thing to fix.
-
-# %%
-def read_plan(reply):
-    raise NotImplementedError  # your code here
-
-
-# %%
-check("11.2", read_plan)
-
-# %% [markdown]
-# The **planner** node asks a model once for a numbered list and reads it with the notebook's own `read_plan`
-# (`read_steps`, loaded unshown). The **executor** node gives one step to a fresh small agent, which reads only the
-# task, the results so far and its step (`step_question`); a step that runs out of steps is recorded with why.
+# The **planner** node asks a model once for a numbered list and reads it with the course's `parse_plan`. It strips
+# the numbering from every line and keeps every line that is not blank, so a chatty preamble ("Sure! Here is the
+# plan:") would become a step; our scripted planner writes none. The **executor** node gives one step to a fresh small
+# agent, which reads only the task, the results so far and its step (`step_question`); a step that runs out of steps
+# is recorded with why.
 
 # %%
 print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Paris.", "Look up the temperature in Tokyo."],
@@ -231,13 +201,10 @@ print(step_question({"task": QUESTION, "plan": ["Look up the temperature in Pari
 
 
 # %%
-read_steps = reference("11.2")
-
-
 def planner_node(planner):
     def plan(state):
         reply = planner.generate([SystemMessage(PLANNER_PROMPT), UserMessage(state["task"])], [])
-        return {"plan": read_steps(reply.message.content)}
+        return {"plan": parse_plan(reply.message.content)}
     return plan
 
 
@@ -267,16 +234,35 @@ def refuse(state):  # the caller's approve(plan) said no: nothing has run
 
 
 # %% [markdown]
-# The wiring: a router read after every step, and the edges between the nodes.
+# ### Exercise 11.2: the router after the executor
+#
+# After every visit to the executor, a router reads the worksheet and returns a label; the graph's edges (below)
+# turn the label into the next node. Write `route_after_execute(state)`. It returns
+#
+# - `"next"` when no step failed and steps are left (`done` counts the steps carried out);
+# - `"done"` when no step failed and every step is done;
+# - `"replan"` when the current step failed (`state["failed"]` is set) and fewer than `MAX_REPLANS` re-plans were
+#   used (`state["replans"]`);
+# - `"give up"` when a step failed and the re-plan budget is spent.
+#
+# The check reads your router on states this notebook never builds.
 
 # %%
 MAX_REPLANS = 1
 
 
 def route_after_execute(state):
-    if state["failed"]:
-        return "replan" if state["replans"] < MAX_REPLANS else "give up"
-    return "next" if state["done"] < len(state["plan"]) else "done"
+    raise NotImplementedError  # your code here
+
+
+# %%
+check("11.2", route_after_execute)
+
+# %% [markdown]
+# The graph below uses the notebook's own router (loaded unshown), so the runs after it do not depend on yours.
+
+# %%
+notebook_route = reference("11.2")
 
 
 def build_plan_graph(planner, executor, replan_node=None, approve=None):
@@ -292,7 +278,7 @@ def build_plan_graph(planner, executor, replan_node=None, approve=None):
     if replan_node is not None:
         builder.add_node("replan", replan_node).add_edge("replan", "execute")
         routes["replan"] = "replan"
-    return builder.add_conditional_edges("execute", route_after_execute, routes).compile(max_steps=16)
+    return builder.add_conditional_edges("execute", notebook_route, routes).compile(max_steps=16)
 
 
 # %% [markdown]
@@ -337,7 +323,8 @@ ATLANTIS_PLAN = ("1. Look up the temperature in Paris.\n2. Look up the temperatu
                  "5. Write the answer from the results.")
 stuck_graph = build_plan_graph(planner_llm(ATLANTIS_PLAN), executor_llm())
 stopped = stuck_graph.invoke(start(ATLANTIS_TASK))
-reveal(guess_atlantis_path, list(stuck_graph.path), "the path", gated=True)
+reveal(guess_atlantis_path, list(stuck_graph.path), "the path", gated=True,
+       hint=path_hint(guess_atlantis_path, list(stuck_graph.path)))  # where your guess first differs
 print(f"status: {stopped['status']}\nwhy:    {stopped['failed']}\nkept:   {stopped['results']}")
 
 # %% [markdown]
@@ -362,7 +349,7 @@ assert refused["status"] == "refused" and refused["results"] == [] and refusing_
 # 1. tell the re-planner, in **one** call, what went wrong: at least the failed step (`state["plan"][state["done"]]`)
 #    and the reason (`state["failed"]`); the task, the results so far and the steps after the failed one help it too;
 # 2. return an update: `plan` = the steps already done, unchanged, followed by the re-planner's steps (its reply read
-#    into steps, with `parse_plan` or your `read_plan`); `failed` = `None`; `replans` = one more than
+#    into steps with `parse_plan`); `failed` = `None`; `replans` = one more than
 #    before. Leave `results` and `done` alone, and change nothing in `state` itself (build a new list).
 #
 # The check gives your node failures this notebook never shows.
@@ -400,8 +387,9 @@ assert revised["status"] == "finished" and "Tokyo" in revised["answer"] and "Atl
 # %% [markdown]
 # ## What is still open
 #
-# - **A helper's note is only as good as the manager that reads it:** whether a real manager reports the gap or makes
-#   up the number, a scripted one cannot show.
+# - **A helper's note is only as good as the manager that reads it.** The course has no recorded real run of a
+#   manager with a helper (`data/runs/` holds none), so whether a real manager reports the gap or makes up the
+#   number is not shown here.
 # - **A re-planner is a model too.** Ours only drops a step; a real one may rewrite good steps, plan the failing step
 #   again (hence `MAX_REPLANS`), or narrow the task; judging its plans is not built.
 #

@@ -61,10 +61,24 @@ def initial_plan_state(task: str) -> dict[str, Any]:
 def parse_plan(text: str) -> list[str]:
     """The steps of a numbered (or bulleted) list, numbering removed; blank lines dropped.
 
-    Naive on purpose (notebook 11's exercise 11.2 writes the careful reader): every leading digit, '.', ')', '-',
+    Naive on purpose (a careful reader is left open in notebook 11): every leading digit, '.', ')', '-',
     '*' and space goes, on every line, so a preamble stays a step and "3.5 degrees" loses its number."""
     steps = (line.strip().lstrip("0123456789.)-* \t").strip() for line in text.splitlines())
     return [step for step in steps if step]
+
+
+def path_hint(guess: Any, path: list[str]) -> str:
+    """Where a guessed path of node names first leaves the run's path, without giving the rest away."""
+    if not isinstance(guess, list | tuple):
+        return "write a list of node names, such as ['plan', 'execute']"
+    for i, (mine, went) in enumerate(zip(guess, path), 1):
+        if mine != went:
+            why = ("there is no re-plan node in this graph" if mine == "replan" else
+                   "the router reads state['failed'] after every execute")
+            return f"your node {i} ({mine!r}) is where the run went elsewhere: {why}"
+    if len(guess) < len(path):
+        return f"the run did not end after your {len(guess)} nodes: which node ends a run that gives up?"
+    return f"the run ended before your node {len(path) + 1}: every path ends in finish, stop or refuse"
 
 
 def step_question(state: dict) -> str:

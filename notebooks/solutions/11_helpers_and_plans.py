@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 from mingraph_lite import Agent, StepLimitReached, SystemMessage, UserMessage, subagent_tool
 from lessons.plan_execute import parse_plan
@@ -109,68 +108,47 @@ def ask_through_a_renamed_class(template, task):
     return answer if not answer.startswith("Error") else f"Error: gave up on {task}"
 
 
-# 11.2 ---------------------------------------------------------------- read a plan out of a reply
-_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
+# 11.2 ---------------------------------------------------------------- the router after the executor
+MAX_REPLANS = 1
 
 
-def read_plan(reply):
+def route_after_execute(state):
     """The notebook's own answer to 11.2 (a reference answer, loaded unprinted)."""
-    steps = [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
-    return [step for step in steps if step]  # a marker with nothing after it is not a step
+    if state["failed"]:
+        return "replan" if state["replans"] < MAX_REPLANS else "give up"
+    return "next" if state["done"] < len(state["plan"]) else "done"
 
 
-def read_plan_keeps_empty_bullets(reply):
-    return [_MARKER.sub("", line).strip() for line in reply.splitlines() if _MARKER.match(line)]
+def route_gives_up_at_once(state):
+    if state["failed"]:
+        return "give up"
+    return "next" if state["done"] < len(state["plan"]) else "done"
 
 
-def read_plan_any_leading_number(reply):
-    marker = re.compile(r"^\s*(?:\d+[.)]?|[-*])\s+")
-    steps = [marker.sub("", line).strip() for line in reply.splitlines() if marker.match(line)]
-    return [step for step in steps if step]
+def route_ignores_budget(state):
+    if state["failed"]:
+        return "replan"
+    return "next" if state["done"] < len(state["plan"]) else "done"
 
 
-def read_plan_filtering_parse_plan(reply):  # drops the preamble, but the reading is still parse_plan's
-    return [step for step in parse_plan(reply) if not step.endswith(":")]
+def route_budget_off_by_one(state):
+    if state["failed"]:
+        return "replan" if state["replans"] <= MAX_REPLANS else "give up"
+    return "next" if state["done"] < len(state["plan"]) else "done"
 
 
-def read_plan_keeps_numbering(reply):
-    return [line.strip() for line in reply.splitlines() if _MARKER.match(line) and _MARKER.sub("", line).strip()]
+def route_never_stops(state):
+    if state["failed"]:
+        return "replan" if state["replans"] < MAX_REPLANS else "give up"
+    return "next"
 
 
-def read_plan_one_space_removed(reply):
-    """Removes the marker and exactly one space: a second space stays in front of the step."""
-    marker = re.compile(r"^\s*(?:\d+[.)]|[-*]) ")
-    steps = [marker.sub("", line).rstrip() for line in reply.splitlines() if marker.match(line)]
-    return [step for step in steps if step.strip()]
-
-
-def read_plan_numbers_only(reply):
-    number = re.compile(r"^\s*\d+[.)]\s+")
-    return [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
-
-
-def read_plan_no_space_needed(reply):
-    marker = re.compile(r"^\s*(?:\d+[.)]|[-*])\s*")
-    steps = [marker.sub("", line).strip() for line in reply.splitlines() if marker.match(line)]
-    return [step for step in steps if step]
-
-
-def read_plan_one_digit(reply):
-    number = re.compile(r"^\s*(?:\d[.)]|[-*])\s+")
-    steps = [number.sub("", line).strip() for line in reply.splitlines() if number.match(line)]
-    return [step for step in steps if step]
-
-
-def read_plan_keeps_trailing_spaces(reply):
-    """Keeps what follows the marker as it is: spaces at the end of a line stay in the step."""
-    steps = [re.match(r"^\s*(?:\d+[.)]|[-*])\s+(.*)$", line) for line in reply.splitlines()]
-    return [found.group(1) for found in steps if found and found.group(1)]
-
-
-def read_plan_split_on_newline(reply):
-    """Splits on '\\n' only and strips only the front: a Windows line ending leaves '\\r' on every step."""
-    steps = [_MARKER.sub("", line) for line in reply.split("\n") if _MARKER.match(line)]
-    return [step for step in steps if step.strip()]
+def route_reads_done_first(state):
+    if state["done"] < len(state["plan"]):
+        return "next"
+    if state["failed"]:
+        return "replan" if state["replans"] < MAX_REPLANS else "give up"
+    return "done"
 
 
 # 11.3 ---------------------------------------------------------------- a re-plan node
@@ -247,7 +225,7 @@ def replan_unparsed(state, replanner):
             "replans": state["replans"] + 1}
 
 
-SOLUTIONS = {"11.1": ask_twice, "11.2": read_plan, "11.3": replan, "11.Q1": 7, "11.Q2": "B", "11.Q3": 6}
+SOLUTIONS = {"11.1": ask_twice, "11.2": route_after_execute, "11.3": replan, "11.Q1": 7, "11.Q2": "B", "11.Q3": 6}
 
 QUESTIONS = {
     "11.Q1": "7: the manager makes 3 calls (two delegations and the answer); the Paris task needs 2 (a call and "
@@ -279,13 +257,9 @@ WRONG = {
              (ask_through_the_package, "package's subagent_tool"),
              (ask_through_the_class_twice, "package's subagent_tool"),
              (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
-    "11.2": [(parse_plan, "uses parse_plan"), (read_plan_filtering_parse_plan, "uses parse_plan"), (read_plan_keeps_numbering, "remove only the marker"),
-             (read_plan_numbers_only, "bulleted lines"), (read_plan_one_digit, "any number of digits"),
-             (read_plan_keeps_empty_bullets, "a marker with nothing after it"),
-             (read_plan_any_leading_number, "a number is a marker only when"),
-             (read_plan_no_space_needed, "no space follows it"),
-             (read_plan_one_space_removed, "the spaces around the text"),
-             (read_plan_keeps_trailing_spaces, "at both ends"), (read_plan_split_on_newline, "Windows line ending")],
+    "11.2": [(route_gives_up_at_once, "giving up at once"), (route_ignores_budget, "the re-plan budget is spent"),
+             (route_budget_off_by_one, "the re-plan budget is spent"), (route_never_stops, "there is no next step"),
+             (route_reads_done_first, "read state['failed'] first")],
     "11.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"),

@@ -10,6 +10,7 @@ from lessons.plan_execute import (
     executor_llm,
     initial_plan_state,
     parse_plan,
+    path_hint,
     planner_llm,
     run_plan_execute,
     show_run,
@@ -27,7 +28,7 @@ from mingraph_lite.observers.recorder import EventRecorder
 def test_parse_plan_strips_numbering_and_blank_lines():
     assert parse_plan("1. a\n\n2) b\n- c\n* d\nplain") == ["a", "b", "c", "d", "plain"]
     assert len(parse_plan(DEFAULT_PLAN)) == 4
-    assert parse_plan("Plan:\n3.5 degrees") == ["Plan:", "degrees"]  # naive on purpose: exercise 11.2 fixes it
+    assert parse_plan("Plan:\n3.5 degrees") == ["Plan:", "degrees"]  # naive on purpose: a preamble stays a step
 
 
 def test_the_dropping_replanner_answers_the_steps_after_the_one_it_cannot_do_whatever_it_is_sent():
@@ -139,3 +140,12 @@ def test_show_run_prints_what_the_replanner_read_each_step_the_path_and_the_stat
     assert "status: finished | replans: 1 | answer: Paris: 64°F" in out
     show_run(state, ["plan"])
     assert "re-planner" not in capsys.readouterr().out
+
+
+def test_path_hint_names_where_a_guess_first_leaves_the_path_and_keeps_the_rest_hidden():
+    path = ["plan", "execute", "execute", "stop"]
+    assert "node 3 ('replan')" in path_hint(["plan", "execute", "replan", "execute"], path)
+    assert "no re-plan node" in path_hint(["plan", "execute", "replan"], path)
+    assert "did not end after your 2" in path_hint(["plan", "execute"], path)
+    assert "before your node 5" in path_hint([*path, "finish"], path)
+    assert all("stop" not in path_hint(guess, path).split(":")[0] for guess in (["plan"], ["plan", "finish"]))

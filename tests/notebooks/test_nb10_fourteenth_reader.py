@@ -41,7 +41,7 @@ def test_10_2_one_too_many_names_both_causes_and_10_1_names_a_missing_floor():
     hints = {getattr(answer, "__name__", None): hint for ex in ("10.1", "10.2") for answer, hint in wrong[ex]}
     assert hints["smallest_n_counting_the_asking_reply"] == "counts the reply that asked for the first slip"
     assert hints["smallest_n_counting_the_answer"] == "counts the final answer"
-    assert hints["NegativeStart"] == "fewer messages than n" and hints["BacksOneStep"] == "not just one step"
+    assert hints["NegativeStart"] == "messages so far" and hints["BacksOneStep"] == "asked for more than one tool"
 
 
 def test_the_budget_window_drops_orphan_slips_keeps_an_exact_fit_and_may_be_empty():

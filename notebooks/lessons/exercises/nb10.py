@@ -62,38 +62,59 @@ def _shortest(history: list[Message], n: int) -> int:
     return len(history) - start
 
 
+_TOLD: set[str] = set()  # the kinds of mistake already shown once: the how comes with the second
+
+
+def _said(kind: str, case: str, how: str) -> str:
+    """The failing case first; the way to fix it only when the same mistake comes back."""
+    told, _ = kind in _TOLD, _TOLD.add(kind)
+    return f"{case}. Same mistake again, so the how: {how}" if told else f"{case}. Look at where your start fell"
+
+
+def _labels(messages: Sequence[Message]) -> str:
+    def one(m: Message) -> str:
+        if isinstance(m, ToolMessage):
+            return f"slip[{m.tool_call_id}]"
+        if isinstance(m, AssistantMessage) and m.tool_calls:
+            return "asks[" + ",".join(c.id for c in m.tool_calls) + "]"
+        return type(m).__name__.removesuffix("Message").lower()
+    return ", ".join(one(m) for m in messages)
+
+
 def _whole_exchanges(kept: list[Message], history: list[Message], n: int) -> None:
     asked_all, answered_all = _ids(history)
     asked, answered = _ids(kept)
     orphans = sorted(answered - asked)
+    seen = f"with n={n}, after the history ({_labels(history[-n - 3:])}) you kept ({_labels(kept)})"
     if orphans and len(history) < n:
-        raise Hint(f"with n={n} and only {len(history)} messages so far, the window keeps the answer slip for "
-                   f"[{orphans[0]}] without the assistant message that asked for it: with fewer messages than n, "
-                   "keep them all (a start below 0 counts from the end in Python, so clamp it at 0)")
+        raise Hint(_said("short", f"{seen}, only {len(history)} messages so far: slip[{orphans[0]}] is kept without "
+                         "the assistant message that asked for it", "with fewer messages than n, keep them all (a "
+                         "start below 0 counts from the end in Python, so clamp it at 0)"))
     cut = len(history) - len(kept)
     if orphans and kept and 0 < cut < len(history) - n and isinstance(kept[0], ToolMessage):  # moved back, too little
-        raise Hint(f"with n={n}, your start stops on another answer slip of the same reply ([{orphans[0]}] is "
-                   "kept without its request): one reply can ask for two or three tools, so keep moving the start "
-                   "back WHILE it sits on an answer slip, not just one step")
+        raise Hint(_said("one step", f"{seen}: you moved the start back, and it still sits on slip[{orphans[0]}] of "
+                         "a reply that asked for more than one tool", "keep moving the start back WHILE it sits on "
+                         "an answer slip, not just one step"))
     if orphans:
-        raise Hint(f"with n={n}, on a history you have not seen, the window keeps the answer slip for "
-                   f"[{orphans[0]}] but not the assistant message that asked for it: move the start back to it")
+        raise Hint(_said("orphan", f"{seen}: slip[{orphans[0]}] is kept but not the assistant message that asked "
+                         "for it", "move the start back to the message that asked"))
     unanswered = sorted((asked & answered_all) - answered)
     if unanswered:
-        raise Hint(f"with n={n}, the window keeps an assistant message asking for [{unanswered[0]}] but not "
-                   "its answer slip: an exchange stays whole, slips and answers together")
+        raise Hint(f"{seen}: the assistant message asking for [{unanswered[0]}] is kept but not its answer slip: an "
+                   "exchange stays whole, slips and answers together")
 
 
 def _shape(kept: list[Message], history: list[Message], n: int) -> None:
     if kept != history[len(history) - len(kept):]:
         raise Hint(f"with n={n}, the window is not the most recent messages in order: keep a slice from some "
                    "start to the end, skipping nothing")
+    seen = f"with n={n}, after the history ({_labels(history[-n - 3:])}) you kept ({_labels(kept)})"
     if len(kept) < min(n, len(history)):
-        raise Hint(f"asked for n={n}, your window holds {len(kept)}: when the start falls inside an exchange, "
-                   "move it back (earlier), never forward")
+        raise Hint(_said("forward", f"{seen}: {len(kept)} messages, fewer than n", "when the start falls inside "
+                         "an exchange, move it back (earlier), never forward"))
     if len(kept) > _shortest(history, n):
-        raise Hint(f"with n={n}, your window holds {len(kept)} messages where {_shortest(history, n)} keep every "
-                   "exchange whole: move the start back only as far as needed")
+        raise Hint(_said("too far", f"{seen}: {len(kept)} messages where {_shortest(history, n)} keep every exchange "
+                         "whole", "move the start back only as far as needed"))
 
 
 PROMPT = "You help travellers."

@@ -142,62 +142,48 @@ def second_chance(fn: Any) -> str:
             "not seen, each try on a fresh folder, and let a broken tool through")
 
 
-# --- 11.2: read a plan ------------------------------------------------------------------------------------------
+# --- 11.2: the router after the executor ---------------------------------------------------------------------
 
-PLAN_CASES = (
-    ("Sure! Here is the plan:\n1. Look up the time in Lima.\n2. Look up the time in Oslo.\n\n"
-     "Let me know if you need more.", ["Look up the time in Lima.", "Look up the time in Oslo."]),
-    ("- Convert 40 euros to yen.\n* Say what 40 euros buy in Tokyo.",
-     ["Convert 40 euros to yen.", "Say what 40 euros buy in Tokyo."]),
-    ("Plan:\n  1)  Find flight QZ 7.\n  2) Report its status at 18:05.\n",
-     ["Find flight QZ 7.", "Report its status at 18:05."]),
-    ("9. Look up Cairo.\n10. Convert 31 to Fahrenheit.\n11. Write the answer.",
-     ["Look up Cairo.", "Convert 31 to Fahrenheit.", "Write the answer."]),
-    ("2024 was the warmest year on record, so:\n1. Look up Rome.\n- \n2. Compare it with 2024.",
-     ["Look up Rome.", "Compare it with 2024."]),
-    ("**Plan:**\n1. Look up Quito.\n3.5 degrees is the gap we expect.\n2. Say which is warmer.",
-     ["Look up Quito.", "Say which is warmer."]),
-    ("Steps:\r\n1. Look up Lima.   \r\n2) Look up Oslo.\t\r\n", ["Look up Lima.", "Look up Oslo."]),
+MAX_REPLANS = 1  # the notebook's budget: the cases below are read against it
+_PLAN = ["Look up Lima.", "Look up Oslo.", "Write the answer."]
+ROUTE_CASES = (  # (what the state holds, done, failed, replans, the label the router should return)
+    ("the first step done", 1, None, 0, "next"),
+    ("every step done", 3, None, 0, "done"),
+    ("every step done after a re-plan", 3, None, 1, "done"),
+    ("step 2 failed, no re-plan used yet", 1, "step 2 stopped without a result", 0, "replan"),
+    ("step 1 failed, no re-plan used yet", 0, "step 1 stopped without a result", 0, "replan"),
+    ("step 2 failed again, the one re-plan used", 1, "step 2 stopped without a result", 1, "give up"),
+    ("the last step failed, the re-plan used", 2, "step 3 stopped without a result", 1, "give up"),
 )
 
 
-def _plan_hint(got: list, want: list[str]) -> str:
-    if "" in got:
-        return "a blank line, or a marker with nothing after it ('- '), is not a step: drop it"
-    if any(step.startswith(("2024", "was the warmest")) for step in got):
-        return ("'2024 was the warmest year...' is a sentence that starts with a number, not a step: a number is a "
-                "marker only when '.' or ')' follows it")
-    if any(step.startswith(("*Plan", "5 degrees")) for step in got):
-        return ("'**Plan:**' and '3.5 degrees...' start like a marker but no space follows it: a marker is a number "
-                "with '.' or ')', or a '-' or '*', and then a space")
-    if len(got) > len(want):
-        return "a line with no number or bullet in front (a preamble, a closing remark) is not a step: drop it"
-    if len(got) < len(want):
-        return (f"steps went missing: {[s for s in want if s not in got]}; numbered lines ('1.' or '1)', any number "
-                "of digits, indented or not) and bulleted lines ('-' or '*') are all steps")
-    g, w = next((g, w) for g, w in zip(got, want, strict=True) if g != w)
-    if g.strip() == w:
-        return (f"expected the step {w!r}, got {g!r}: remove the spaces around the text at both ends; a reply may end "
-                "its lines with spaces, or with '\\r' (a Windows line ending, which split('\\n') leaves on)")
-    return (f"expected the step {w!r}, got {g!r}: remove only the marker at the start of the line (a number with "
-            "'.' or ')', or '-' or '*') and the spaces around the text; the rest of the line, digits and full stop "
-            "included, is the step")
+def _route_hint(what: str, state: dict, got: Any, want: str) -> str:
+    seen = f"for {what} (done={state['done']} of {len(state['plan'])}, replans={state['replans']}), you returned {got!r}"
+    if want == "replan" and got == "give up":
+        return f"{seen}: a first failure deserves a re-plan while replans < MAX_REPLANS; giving up at once wastes it"
+    if want == "give up" and got == "replan":
+        return (f"{seen}: the re-plan budget is spent (replans is MAX_REPLANS), so 'give up'; without that bound a "
+                "step that always fails goes execute -> replan -> execute for ever")
+    if state["failed"] and got in ("next", "done"):
+        return (f"{seen}: read state['failed'] first; a failed step leaves done unchanged, so 'next' would run the "
+                "same step again, and 'done' would finish with a gap nobody named")
+    if want == "done":
+        return (f"{seen}: when done reaches len(plan) there is no next step (plan[done] does not exist): return "
+                "'done', or the executor is sent to a step that is not there")
+    return f"{seen}: with no failure and steps left, return 'next' (one of 'next', 'done', 'replan', 'give up')"
 
 
-@exercise("11.2", kind="code", title="read a plan out of a model's reply")
-def read_plan_check(fn: Any) -> str:
-    if not callable(fn):
-        raise Hint("pass your function itself: read_plan, without calling it")
-    if fn is parse_plan or "parse_plan" in names_read(getattr(fn, "__code__", compile("", "", "exec"))):
-        raise Hint("your read_plan uses parse_plan, the package's reader: 11.2 asks for a reader of your own, "
-                   "so write it without parse_plan")
-    for reply, want in PLAN_CASES:
-        got = fn(reply)
-        if not isinstance(got, list) or not all(isinstance(step, str) for step in got):
-            raise Hint("return a list of strings, one per step")
+@exercise("11.2", kind="code", title="the router after the executor")
+def route_check(route: Any) -> str:
+    if not callable(route):
+        raise Hint("pass your function itself: route_after_execute, without calling it")
+    for what, done, failed, replans, want in ROUTE_CASES:
+        state = {"task": "Times in Lima and Oslo.", "plan": list(_PLAN), "done": done, "results": ["ok"] * done,
+                 "failed": failed, "skipped": [], "replans": replans, "answer": None, "status": "working"}
+        got = route(state)
         if got != want:
-            raise Hint(_plan_hint(got, want))
-    return f"your reader found the steps in {len(PLAN_CASES)} replies you had not seen, and nothing else"
+            raise Hint(_route_hint(what, state, got, want))
+    return f"your router sent {len(ROUTE_CASES)} states the right way, failures and budget included"
 
 
 REPLAN_CASES = (
