@@ -139,3 +139,12 @@ def test_agent_log_and_window_work_unchanged_on_another_task(tmp_path, monkeypat
     assert agent.run({"question": question}) == {"answer": "HELLO!", "reason": "answered"}
     lines = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 2 and lines[-1]["reason"] == "answered"
+
+
+def test_12_names_no_helper_of_last_n_and_shows_the_graph_before_12_4():
+    text = (NB / "12_capstone_pieces.py").read_text(encoding="utf-8")
+    assert "safe_start" not in text  # naming it sends a learner to the answer's three lines
+    before = text[:text.index("### Exercise 12.4")] + text[text.index("### Exercise 12.4"):text.index("def route")]
+    assert 'Send("errand", ...)' in before and "give_up -> END" in before
+    for rule in ("one line per `ToolMessage`", "one line per finish", "append per line", "reset per run"):
+        assert rule in text
