@@ -137,7 +137,7 @@ class PriceState(TypedDict):
 #
 # **A suggested order:** `graph` and `run` with a model node that only calls the model and stops on an answer;
 # then `run_errand`, until `price_manager()` answers the coffee question; then the ceiling, the budget
-# (`give_up`) and the broken tool; the hooks last.
+# (`give_up`) and the broken tool; the hooks last. The check tests in this order, so its hint names the next step.
 #
 # The check runs your agent on unseen questions at two window sizes, recording every hook call and what each call
 # read; on a model that never stops, a broken tool and a reply over budget; then it **replays two recorded runs of
@@ -376,7 +376,7 @@ check("13.Q3", q3)
 # it: write `RefusePlaceholders`, a subclass of your `PriceAgent` (or of `reference("13.1")`), whose run ends with
 # answer `None` and reason `"placeholder"` when the reply that would end it `"answered"` is the placeholder
 # (`is_placeholder`); `on_finish` hears the same (`None`, `"placeholder"`), as in 13.2. The check replays Gemma's
-# run through it, and a scripted run that answers for real.
+# run through it, and scripted runs that answer for real (one answer holds a `<`).
 
 # %%
 class RefusePlaceholders(PriceAgent):
