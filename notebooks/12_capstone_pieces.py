@@ -1,8 +1,8 @@
 # %% [markdown]
 # # 12 · Capstone, part 1: the pieces
 #
-# The capstone is an agent for a task the course has not shown you, made of pieces you write yourself. This
-# notebook builds the pieces; notebook 13 puts them together:
+# The capstone is an agent for a new task, made of pieces you write. This notebook builds the pieces; notebook 13
+# joins them:
 #
 # - a **memory window** that keeps the question in view and never splits a `ToolCall` from its `ToolMessage`
 #   (notebook 10);
@@ -72,7 +72,6 @@ reveal(my_guess_results, sum(isinstance(m, ToolMessage) for m in agent.memory.me
 # - `ToolMessage(content, tool_call_id, name=None, is_error=False)`, the answer to one `ToolCall`.
 # - `registry.run(call)` returns a `ToolMessage`, or raises: `ToolArgsError` for a `ToolCall` filled in wrong, the
 #   tool's own exception when it breaks.
-# - `llm.generate(messages, tools)` returns a response; the reply is `response.message`.
 # - `Observer` hooks, each returning nothing: `on_run_start(messages)`, `on_step_start(step)`,
 #   `on_model_reply(response)`, `on_tool_call(call)`, `on_tool_return(result)`, `on_finish(answer, reason)`.
 # - `StateGraph(State)` with `.add_node(name, fn)`, `.add_edge(a, b)`, `.add_conditional_edges(source, router,
@@ -109,7 +108,7 @@ assert not isinstance(package_window.messages()[1], ToolMessage) and run_folder[
 # 3. where the start would fall on a `ToolMessage`, move it back to the reply that holds its `ToolCall`, and no
 #    further.
 #
-# `LastN` is not the answer (it pins nothing): the check refuses a window that uses it or its helper `safe_start`.
+# `LastN` is not the answer (it pins nothing): `LastN` and its helpers are refused.
 # It feeds your window unseen runs, cut after every message, for every `n`.
 
 # %%
@@ -194,21 +193,19 @@ check("12.2", errand)
 #
 # ### Exercise 12.3: `PriceLog(path)`, this task's log
 #
-# Write an observer that **appends** JSON Lines to the file at `path`, one line at a time (a crash keeps the lines
-# written; a file that held lines keeps them):
+# Write an observer that writes JSON Lines to the file at `path`:
 #
-# - for every `ToolMessage`: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`: the tool's name
-#   (every `ToolMessage` here has its `name`, errors too), the
-#   arguments of the `ToolCall` with the same id (or `None` if no hook heard that call), the answer's text, and its
-#   `is_error`;
-# - when a run finishes: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the reason,
-#   and how many model replies **this** run had.
+# - **one line per `ToolMessage`**, errors too: `{"tool": ..., "arguments": ..., "result": ..., "error": ...}`:
+#   its `name`, the arguments (a dict) of the `ToolCall` with the same id (`None` if no hook heard that call), its
+#   text and its `is_error`;
+# - **one line per finish**: `{"answer": ..., "reason": ..., "model_calls": ...}`: the answer (or `None`), the
+#   reason, and how many model replies **this** run had;
+# - **append per line**: open, write one line, close, so a crash keeps the lines written and old lines stay;
+# - **reset per run**: one observer may hear several runs, and `ToolCall` ids start again each run (`call_1_1`
+#   can come back with other arguments).
 #
-# One observer may hear several runs: each finish line counts its own, and `ToolCall` ids start again each run
-# (`call_1_1` can come back with other arguments). The check starts from a file that already holds a line and runs
-# four unseen questions through the package's `Agent` with one `PriceLog` listening, one with a broken tool, one
-# whose model never answers. A `PriceLog` that keeps the package's `EventRecorder` or
-# `TraceRecorder` inside is refused.
+# The check starts from a file that holds a line and runs four unseen questions, one with a broken tool, one whose
+# model never answers. Keeping `EventRecorder` or `TraceRecorder` inside is refused.
 
 # %%
 class PriceLog(Observer):
@@ -300,6 +297,14 @@ reveal(guess_squares, reached[-1]["squares"], "the squares of the last state rea
 
 # %% [markdown]
 # ### Exercise 12.4: `route(state)`, after the model node
+#
+# Notebook 13's graph; `route` picks the way out of `model`:
+#
+# ```
+# START -> model -> route: END (stopped) | give_up -> END (over budget)
+#                         | Send("errand", ...) x k, one per ToolCall
+# errand (k branches, one superstep) -> model
+# ```
 #
 # The model node (yours, in notebook 13) sets `stopped` when the run is over and takes each reply's `ToolCall`s off
 # `calls_left`. Write the router that runs after it:

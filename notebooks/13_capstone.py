@@ -9,7 +9,7 @@
 # - an agent that **stops a repeated batch**, checked on one of those real runs;
 # - a **reading** of the other real run's trace: where did it first go wrong?
 #
-# **Prerequisites:** notebooks 01 to 12. **Time:** about 80 minutes (estimated from length: see "How long" in 00).
+# **Prerequisites:** notebooks 01 to 12. **Time:** about 83 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models, **replayed**
 # from their trace files.
@@ -24,6 +24,9 @@ from typing import Annotated, TypedDict
 from mingraph_lite import ReplayLLM, ScriptedLLM, UserMessage, read_trace  # noqa: F401 (13.3)
 from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage  # noqa: F401 (for 13.1 and 13.2)
 from mingraph_lite.graph import END, START, StateGraph  # noqa: F401 (your graph in 13.1 needs them)
+# your own notebook-12 pieces, pasted below, use these names: import them here so the paste runs
+from mingraph_lite import Observer, ToolArgsError, ToolCall  # noqa: F401
+from mingraph_lite.graph import Send  # noqa: F401
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, price_manager, price_tools
 from lessons.exercises import check
 from lessons.local_prompt import local_prompt
@@ -108,6 +111,23 @@ class PriceState(TypedDict):
 #   them). Give `compile(max_steps=...)` that room, as it counts supersteps, not model calls.
 
 # %% [markdown]
+# The graph to build, as the package draws it (`graph.draw_ascii()`; the cell after the check asserts this drawing
+# of the notebook's own agent). An arrow with a label is one `route` can take:
+#
+# ```
+# [START]
+#     -----> model
+# [model]
+#     --errand--> errand
+#     --give_up--> give_up
+#     --END--> END
+# [errand]
+#     -----> model
+# [give_up]
+#     -----> END
+# [END]
+# ```
+#
 # **Yours to choose** (the check judges only what a run does): what each node returns (the graph needs a model
 # node and the nodes your `route` names); in which order the model node tests its reasons to stop; how it learns
 # that a tool failed (the state's `failed` field is there for it; a branch can tell a broken tool by its errand's
@@ -117,7 +137,7 @@ class PriceState(TypedDict):
 #
 # **A suggested order:** `graph` and `run` with a model node that only calls the model and stops on an answer;
 # then `run_errand`, until `price_manager()` answers the coffee question; then the ceiling, the budget
-# (`give_up`) and the broken tool; the hooks last.
+# (`give_up`) and the broken tool; the hooks last. The check tests in this order, so its hint names the next step.
 #
 # The check runs your agent on unseen questions at two window sizes, recording every hook call and what each call
 # read; on a model that never stops, a broken tool and a reply over budget; then it **replays two recorded runs of
@@ -157,7 +177,7 @@ check("13.1", PriceAgent)
 # %% [markdown]
 # From here on, some cells use the notebook's own `PriceAgent` (`ours`), loaded from the solutions without being
 # printed, so they run whether or not your exercises are done. Its run on the coffee question, with the superstep
-# listing above, and its graph as the package draws it:
+# listing above, and its graph as drawn in 13.1's spec:
 
 # %%
 ours = reference("13_capstone")
@@ -170,6 +190,18 @@ never_stops = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 9
 stuck = ours.PriceAgent(never_stops, price_tools(), SYSTEM_PROMPT, max_steps=3).graph()  # stopped at the ceiling: 2*3+1
 stuck.invoke({"messages": [UserMessage(QUESTION)], "failed": [], "model_calls": 0, "calls_left": 8, "stopped": None})
 assert [", ".join(ran) for ran in stuck.steps][-3:] == ["model", "errand", "model"] and len(stuck.steps) == 2 * 3 + 1
+DRAWN = """[START]
+    -----> model
+[model]
+    --errand--> errand
+    --give_up--> give_up
+    --END--> END
+[errand]
+    -----> model
+[give_up]
+    -----> END
+[END]"""
+assert graph.draw_ascii().strip() == DRAWN  # the drawing shown in 13.1's spec
 print(graph.draw_ascii())
 
 # %% [markdown]
@@ -297,8 +329,10 @@ assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sor
 # - **Better models, better prompts.** Neither shipped model answered this question in its recorded run. To try
 #   one that might, record a run with the demo command (`--task notebooks/lessons/capstone.py`, a model of your
 #   choice), then replay it through your `PriceAgent` as above.
-# - **Your own task.** A task file is small: tools, a system prompt, a question and a scripted model. Write one for
-#   a task you care about; your agent, log and window work on it unchanged.
+# - **Your own task.** A task file is a Python file that defines four names: `TOOLS` (a `ToolRegistry`),
+#   `SYSTEM_PROMPT`, `QUESTION` and `SCRIPTED` (a function that returns its scripted model); `--task` reads
+#   those four and nothing else. `notebooks/lessons/capstone.py` is one. Write one for a task you care about;
+#   your agent, log and window work on it unchanged.
 
 # %% [markdown]
 # ## Questions
@@ -342,7 +376,7 @@ check("13.Q3", q3)
 # it: write `RefusePlaceholders`, a subclass of your `PriceAgent` (or of `reference("13.1")`), whose run ends with
 # answer `None` and reason `"placeholder"` when the reply that would end it `"answered"` is the placeholder
 # (`is_placeholder`); `on_finish` hears the same (`None`, `"placeholder"`), as in 13.2. The check replays Gemma's
-# run through it, and a scripted run that answers for real.
+# run through it, and scripted runs that answer for real (one answer holds a `<`).
 
 # %%
 class RefusePlaceholders(PriceAgent):

@@ -221,6 +221,18 @@ class PriceLog(Observer):
         self.write({"answer": answer, "reason": reason, "model_calls": self.model_calls})
 
 
+class LogWritesToolErrors(PriceLog):  # a second line for a failure that on_tool_return logs anyway
+    def on_tool_error(self, call, error):
+        self.write({"tool": call.name, "arguments": dict(call.arguments), "result": str(error), "error": True})
+
+
+class LogArgumentsAsText(PriceLog):  # the arguments as a JSON string inside the JSON line
+    def on_tool_return(self, result):
+        call = self.asked.get(result.tool_call_id)
+        self.write({"tool": result.name, "arguments": json.dumps(dict(call.arguments)) if call else None,
+                    "result": result.content, "error": result.is_error})
+
+
 class LogEmptiesOnStart(PriceLog):  # a fresh file in __init__, "w": the lines it held are lost
     def __init__(self, path):
         super().__init__(path)
@@ -415,7 +427,9 @@ WRONG = {
              (errand_nested, "already returns a ToolMessage"),
              (errand_by_the_package, "registry.answer"),
              (errand_by_package_helpers, "fix_answer")],
-    "12.3": [(LogCountsSlips, "model replies"),
+    "12.3": [(LogWritesToolErrors, "on_tool_error must not write another"),
+             (LogArgumentsAsText, "store the dict"),
+             (LogCountsSlips, "model replies"),
              (LogOverwrites, "append"),
              (LogRewritesAll, "empties it first"),
              (LogEmptiesOnStart, "in __init__ too"),

@@ -337,6 +337,13 @@ class RefusesEveryAnswer(PriceAgent):
         return {**update, "stopped": "placeholder"} if update.get("stopped") == "answered" else update
 
 
+class RefusesAngleBrackets(PriceAgent):  # any "<" counts as the blank, so "Rome: <1.50 USD" is refused too
+    def model(self, state):
+        update = super().model(state)
+        stop = update.get("stopped") == "answered" and "<" in update["messages"][-1].content
+        return {**update, "stopped": "placeholder"} if stop else update
+
+
 class RefusesEveryBlankReply(PriceAgent):  # tests replies that ask for tools too
     def model(self, state):
         update = super().model(state)
@@ -408,5 +415,6 @@ WRONG = {
     "13.Q4": [(PriceAgent, "is_placeholder"), (PlaceholderOtherWords, "the reason 'placeholder'"),
               (PlaceholderToldAsAnswer, "on_finish heard"),
               (RefusesEveryAnswer, "still ends it 'answered'"),
-              (RefusesEveryBlankReply, "asks for tools is no answer")],
+              (RefusesEveryBlankReply, "asks for tools is no answer"),
+              (RefusesAngleBrackets, "a '<' alone is no placeholder")],
 }

@@ -362,8 +362,14 @@ def _compare_lines(lines: list[Any], want: list[dict[str, Any]], stale: list[Any
                    else "start counting again at each run (on_run_start)")
             raise Hint(f"a finish line counts {got.get('model_calls')} model calls where the run made "
                        f"{expected['model_calls']}: {fix}")
+        if expected.get("error") and lines[index + 1:index + 2] == [expected]:
+            raise Hint(f"one line too many before the line for {expected['result']!r}: on_tool_return already "
+                       "wrote this failure (its ToolMessage has is_error); on_tool_error must not write another")
         if _same_but(got, expected, "error"):
             raise Hint("a line's error flag is wrong: copy the ToolMessage's is_error")
+        if "tool" in expected and _same_but(got, expected, "arguments") and isinstance(got.get("arguments"), str):
+            raise Hint(f"the line for {expected['result']!r} stores its arguments as the text "
+                       f"{got['arguments']!r}: store the dict, not its JSON text")
         if "tool" in expected and _same_but(got, expected, "arguments") \
                 and got.get("arguments") == stale[index]:
             raise Hint(f"the line for {expected['result']!r} has the arguments {got.get('arguments')} of an earlier "

@@ -40,6 +40,14 @@ def _stub_piece(error: BaseException) -> str | None:
     return PIECES.get(name or "")
 
 
+def _stub_method(error: BaseException, cls: Any) -> str | None:
+    """Which of the agent's own methods raised the stub's error, if one did."""
+    tb, name = error.__traceback__, None
+    while tb is not None:
+        name, tb = tb.tb_frame.f_code.co_name, tb.tb_next
+    return name if name and callable(getattr(cls, name, None)) else None
+
+
 def _kinds(recorder: EventRecorder) -> list[str]:
     return [e["event"] for e in recorder.events]
 
@@ -58,22 +66,29 @@ def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, record
         if stub is not None and _stub_piece(stub):
             raise Hint(f"your agent uses a piece that is still a stub: finish exercise {_stub_piece(stub)} "
                        "first (its function is called from your agent)") from None
+        if stub is not None and _stub_method(stub, cls) not in (None, "run", "graph"):
+            raise Hint(f"your graph runs, and your {_stub_method(stub, cls)} is still a stub: write it next "
+                       "(the suggested order says which)") from None
         if stub is not None:
             raise NotDone from None
         why = ("; a branch let a ToolCall's error out: answer every ToolCall with your errand, which never raises"
                if isinstance(e, (ToolArgsError, ConnectionError)) else
                "; a replay hands back a real run's replies only while your agent sends what the recorded agent "
-               "sent: the question, then each reply followed by its ToolMessages, in its ToolCalls' order"
+               "sent: the question word for word, then each reply followed by its ToolMessages, in its ToolCalls' order"
                if isinstance(e, ReplayMismatch) else
-               "; the compiled graph's own ceiling counts supersteps, not model calls: give it room for every "
-               "superstep a run of max_steps model calls can take" if type(e).__name__ == "GraphStepLimit" else "")
+               "" if type(e).__name__ == "GraphStepLimit" else "")
+        if type(e).__name__ == "GraphStepLimit":
+            raise Hint(f"on {question!r} your graph hit its own superstep limit. compile(max_steps=...) counts "
+                       "supersteps, not model calls: give it 2*max_steps+1") from None
         raise Hint(f"on {question!r} your agent raised {type(e).__name__}: {e}{why}") from None
     if not isinstance(result, dict) or "answer" not in result or "reason" not in result:
         raise Hint('run returns {"answer": ..., "reason": ...}')
     return result, _kinds(recorder)
 
 
-def _check_held_out(cls: Any) -> None:
+def _check_held_out(cls: Any) -> list[tuple[Any, ...]]:
+    """The runs' endings, reads and answers; returns what each run's listeners heard, for the hooks' stage."""
+    heard = []
     for item, cities in HELD_OUT:
         for window in (6, 2):
             question, recorder = question_for(item, cities), EventRecorder()
@@ -84,9 +99,6 @@ def _check_held_out(cls: Any) -> None:
             mine = EventRecorder()
             got, kinds = _run_yours(cls, llm, price_tools(), question, mine, max_steps=6, max_calls=8,
                                     window=window)
-            if not kinds:
-                raise Hint("your agent called no hook on its listeners: tell each one in observers what happens "
-                           "(on_run_start, on_step_start, on_model_reply, on_tool_call, on_tool_return, on_finish)")
             _same_ending(got, len(llm.calls), len(package.llm.calls), question)
             read = [len(messages) for messages, _ in llm.calls]
             allowed = [len(messages) for messages, _ in package.llm.calls]
@@ -96,7 +108,16 @@ def _check_held_out(cls: Any) -> None:
             if got["answer"] != want:
                 raise Hint(f"on {question!r} (window={window}) your agent returned {got['answer']!r}; expected "
                            f"{want!r}: the answer is the text of the model's last reply")
-            _same_announcements(_announced(mine.events), _announced(recorder.events), question)
+            heard.append((kinds, _announced(mine.events), _announced(recorder.events), question))
+    return heard
+
+
+def _check_hooks(heard: list[tuple[Any, ...]]) -> None:
+    for kinds, mine, want, question in heard:
+        if not kinds:
+            raise Hint("your agent called no hook on its listeners: tell each one in observers what happens "
+                       "(on_run_start, on_step_start, on_model_reply, on_tool_call, on_tool_return, on_finish)")
+        _same_announcements(mine, want, question)
 
 
 def _same_ending(got: dict[str, Any], calls: int, due: int, question: str) -> None:
@@ -135,7 +156,7 @@ def _same_announcements(mine: list[tuple[Any, ...]], want: list[tuple[Any, ...]]
                "on_tool_call and on_tool_return, and on_finish once at the end")
 
 
-def _check_stops(cls: Any) -> None:
+def _check_stops(cls: Any) -> tuple[list[str], EventRecorder]:
     looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 20, name="scripted: never stops")
     try:
         got, _ = _run_yours(cls, looping, price_tools(), "What does tea cost in Lima?", max_steps=3, max_calls=20,
@@ -149,15 +170,16 @@ def _check_stops(cls: Any) -> None:
     if got["answer"] is not None:
         raise Hint("a run that did not finish must answer None, never a made-up sentence: the caller has to tell "
                    "'I gave up' from an answer")
-    _check_budget(cls)
+    budget = _check_budget(cls)
     broken = price_manager("bread", ("Oslo", "Lima"))
     got, _ = _run_yours(cls, broken, broken_tools(), question_for("bread", ("Oslo", "Lima")), max_steps=6, window=6)
     if got != {"answer": None, "reason": "tool failed"} or len(broken.calls) != 2:
         raise Hint(f"when the rate service is down the run ended {got} after {len(broken.calls)} model calls: the "
                    "model cannot fix a broken tool, so after that round the run ends 'tool failed', no more calls")
+    return budget
 
 
-def _check_budget(cls: Any) -> None:
+def _check_budget(cls: Any) -> tuple[list[str], EventRecorder]:
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     greedy, recorder = price_manager("coffee", cities), EventRecorder()
     got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), recorder, max_steps=6,
@@ -165,6 +187,10 @@ def _check_budget(cls: Any) -> None:
     if got != {"answer": None, "reason": "call budget"}:
         raise Hint(f"five ToolCalls in one reply against max_calls=4 ended {got}: a batch that would take "
                    "calls_left below zero runs not at all, and the run ends 'call budget' with no answer")
+    return kinds, recorder
+
+
+def _check_budget_hooks(kinds: list[str], recorder: EventRecorder) -> None:
     if "tool_call" in kinds:
         raise Hint(f"over the budget, your agent called on_tool_call {kinds.count('tool_call')} times: those "
                    "ToolCalls are refused, never run, so no listener should hear them as calls; call only "
@@ -182,7 +208,8 @@ def _check_budget(cls: Any) -> None:
                    "so the model and the log learn why it never ran")
 
 
-def _check_replays(cls: Any) -> None:
+def _check_replays(cls: Any, hooks: bool = False) -> None:
+    """The replayed runs' endings; with hooks, also what their listeners heard of each ToolCall."""
     for model, path in REAL_RUNS.items():
         events, recorder = read_trace(path), EventRecorder()
         replay = ReplayLLM.from_trace(path)
@@ -194,12 +221,14 @@ def _check_replays(cls: Any) -> None:
                 if e["event"] in ("tool_call", "tool_return")]
         replies = sum(e["event"] == "model_reply" for e in events)
         if len(replay.calls) != replies or (got["answer"], got["reason"]) != (events[-1]["answer"],
-                                                                             events[-1]["reason"]) or mine != want:
+                                                                             events[-1]["reason"]) or (
+                                                                             hooks and mine != want):
             rule = ("; the last reply's ToolCalls still run before the run stops at the ceiling"
-                    if events[-1]["reason"] == "step limit" and len(mine) < len(want) else "")
+                    if hooks and events[-1]["reason"] == "step limit" and len(mine) < len(want) else "")
+            told = (f" and {len(mine) // 2} ToolMessages", f" and {len(want) // 2}, with the same ToolCalls and "
+                    "ToolMessages") if hooks else ("", "")
             raise Hint(f"the recorded {model} run, replayed, ended {got['reason']!r} after {len(replay.calls)} model "
-                       f"calls and {len(mine) // 2} ToolMessages; the recording: {events[-1]['reason']!r}, "
-                       f"{replies} and {len(want) // 2}, with the same ToolCalls and ToolMessages{rule}")
+                       f"calls{told[0]}; the recording: {events[-1]['reason']!r} after {replies}{told[1]}{rule}")
 
 
 @exercise("13.1", kind="code", title="the capstone: the price agent, as a graph of your pieces",
@@ -207,9 +236,13 @@ def _check_replays(cls: Any) -> None:
 def check_agent(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (PriceAgent), not an instance of it")
-    _check_held_out(cls)
-    _check_stops(cls)
+    # in the notebook's suggested order: the loop, its stops, the real runs; the hooks last
+    heard = _check_held_out(cls)
+    budget = _check_stops(cls)
     _check_replays(cls)
+    _check_hooks(heard)
+    _check_budget_hooks(*budget)
+    _check_replays(cls, hooks=True)
     return (f"your agent answered {len(HELD_OUT)} held-out questions at two window sizes, stopped at the ceiling, "
             f"the call budget and a broken tool, and reproduced {len(REAL_RUNS)} recorded real runs")
 

@@ -190,6 +190,12 @@ def check_placeholder(cls: Any) -> str:
     if got["reason"] != "answered":
         raise Hint(f"the scripted manager's real answer ended {got['reason']!r}: only a reply that is the "
                    "placeholder ends the run 'placeholder'; any other answer still ends it 'answered'")
+    under = "Rome: <1.50 USD, Osaka: 2.97 USD"  # a real answer with a "<" in it, as the notebook's assert shows
+    got, _ = _run_yours(cls, ScriptedLLM([under], name="scripted: answers at once"), price_tools(), question,
+                        max_steps=6, max_calls=8, window=6)
+    if got["reason"] != "answered":
+        raise Hint(f"the scripted answer {under!r} ended the run {got['reason']!r}: a '<' alone is no placeholder "
+                   "(a price can be under 1.50); test for the format's blank itself, as is_placeholder does")
     item, cities = HELD_OUT[1]
     blank = AssistantMessage("<your answer>", tool_calls=tuple(ToolCall(f"p{i}", "get_price", {"item": item, "city": c})
                                                               for i, c in enumerate(cities)))
