@@ -75,7 +75,7 @@ print(inspect.getsource(sticky_note_loop))
 
 # %%
 class Desk:
-    """What the cards work with: the manager, the menu, the folder, the ceiling (and, later, a human)."""
+    """What the cards work with: the manager, the menu, the folder, the ceiling, the errands card (later, a human)."""
 
     def __init__(self, llm, registry, system_prompt, *, max_steps=10, human=None, errands=None):
         self.llm, self.registry, self.max_steps, self.human = llm, registry, max_steps, human
