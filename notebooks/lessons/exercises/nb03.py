@@ -114,7 +114,7 @@ def check_expected_cards(expected_cards: Any) -> str:
 # --- 03.2 and 03.3: ask a human when a city is unknown ----------------------------------------------
 
 #: A reply holding a slip filled in wrong: the model's to fix, never a question for a person.
-MISWRITTEN = [("get_weather", "Paris"), ("to_fahrenheit", -500)]
+MISWRITTEN = [("get_weather", "Paris"), ("to_fahrenheit", -300)]  # not the notebook's -500
 
 
 def _lets_a_miswritten_slip_raise(run: Callable[[ScriptedHuman], Any]) -> None:
@@ -130,7 +130,7 @@ def _lets_a_miswritten_slip_raise(run: Callable[[ScriptedHuman], Any]) -> None:
         raise
     except Exception as e:
         what = f"your code crashed with {type(e).__name__}: {e}"
-    raise Hint(f"a reply holding a slip filled in wrong (to_fahrenheit with celsius=-500): "
+    raise Hint(f"a reply holding a slip filled in wrong (to_fahrenheit with celsius=-300): "
                f"{f'you asked the human about {human.asked}' if human.asked else what}. Ask the human only about a "
                "get_weather slip whose city knows() refuses, checked before it runs; catching ToolArgsError catches "
                "every slip filled in wrong, which is the model's to fix, not a person's. Let registry.run raise "
