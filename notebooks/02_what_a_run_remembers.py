@@ -7,17 +7,15 @@
 # **What you will be able to do at the end**
 #
 # - recognise the "sticky note" version of the loop (`situation == ...`) and what it costs;
-# - list what a run must remember, and keep it in one record (you write `remembering_loop`);
-# - spot the shared mutable default trap, and fix it (you write `FixedAgent`);
-# - read two real models' recorded runs, and find a made-up number in a run's events (you write `first_made_up`);
+# - keep what a run must remember in one record, and fix the shared mutable default trap;
+# - read two real models' recorded runs, and find a made-up number in a run's events;
 # - say why a real run's right numbers are not yet a clean answer.
 #
 # **Prerequisites:** notebook 01 (the loop and `max_steps`). **Time:** about 88 minutes (estimated from length: see "How long" in 00).
 #
 # **Sources.** The sticky note and the phone-call picture come from the article *The State and Observer
 # Patterns in a Python Agent Loop*, and the list of what a run has to remember from the article *Why an
-# agent needs more than a message list* (no author is named in either). The real runs are the course's own,
-# recorded by its experiment command.
+# agent needs more than a message list* (no author is named in either). The real runs are the course's own.
 
 # %% [markdown]
 # ## Setup
@@ -76,11 +74,11 @@ print(llm.name)
 print("answer:", sticky_note_loop(llm, registry, QUESTION))
 
 # %% [markdown]
-# It works. But look at its shape:
+# Look at its shape:
 #
 # - every rule for every situation lives in one block, and each one begins by checking the note;
-# - the note, the step counter and the answer are loose variables that every branch must keep in sync
-#   (`step` is bumped in one branch and read in another);
+# - the note, the step counter and the answer are loose variables that the branches must keep in sync
+#   (nothing stops a branch from bumping `step` or forgetting to: question 5);
 # - a new situation means editing that block and every check in it (notebook 03 has you do it).
 #
 # ## What a run has to remember
@@ -95,7 +93,7 @@ print("answer:", sticky_note_loop(llm, registry, QUESTION))
 # | **scratch pad** | values that are neither a message nor a tool result | nowhere yet (notebook 07: the worksheet) |
 # | **done** | the answer, and the flag that stops the loop | `answer`, `situation == "hung up"` |
 #
-# One dataclass holds them all. Note `field(default_factory=...)`: it matters in a minute.
+# One dataclass holds them all. Note `field(default_factory=...)`.
 
 # %%
 from dataclasses import dataclass, field
@@ -136,8 +134,8 @@ except ValueError as e:
 # %% [markdown]
 # ## The shared mutable default trap
 #
-# If the caller passes no memory (folder), the obvious default is a fresh `KeepAll`, written as below. **Predict first:** two agents built without a memory; how many
-# folders exist? Write your guess in the next cell.
+# With no memory (folder) passed, the obvious default is a fresh `KeepAll`, as below. **Predict first:** two agents built without a memory; how many
+# folders exist?
 
 # %%
 my_guess_folders = ...  # how many folders do the two agents have between them?
@@ -184,8 +182,7 @@ show_folder(greeter_llm.calls[0][0])
 # Write `FixedAgent`, a subclass of `NaiveAgent` that keeps its `memory` parameter and its `run`, and behaves
 # like this: two agents built without a memory never share a folder; each such folder starts with *that
 # agent's own* system prompt; and a memory the caller hands in is used as it is, even a new, empty one. The
-# check builds agents you have not seen, and refuses a `FixedAgent` that borrows the package's `Agent` (its
-# `.memory`, say): that would test the package's fix, not yours.
+# check builds agents you have not seen, and refuses a `FixedAgent` that borrows the package's `Agent`.
 
 # %%
 class FixedAgent(NaiveAgent):
@@ -212,8 +209,7 @@ check("02.1", FixedAgent)
 #   unfinished** (`answer` stays `None`, so `done` is `False`): the caller sees how far the run got.
 #
 # The check runs it with another menu and other managers, twice in a row (two runs must share nothing), and
-# refuses a loop that hands the run to the package's `Agent` or its `CallModel` and `RunTools` steps: they
-# keep a record of their own, and the record is yours to keep.
+# refuses a loop that hands the run to the package's `Agent` or its steps: the record is yours to keep.
 
 # %%
 def remembering_loop(llm, registry, system_prompt, question, *, max_steps=10):
@@ -226,18 +222,11 @@ check("02.2", remembering_loop)
 # %% [markdown]
 # ## Real models on the same loop: two recorded runs, replayed
 #
-# Now **real** managers: the course's two small models, run on this question and menu by the course's
-# experiment command, each run recorded to a trace file (definition `finish-right`, variant "zero-shot": our
-# system prompt and question, nothing else). A trace is the run's remembered record: the
-# messages, steps and answer of the table above, one event each. 02.3 reads it.
-#
-# | model | weights | run | settings |
-# |---|---|---|---|
-# | SmolLM2-135M-Instruct (135 million parameters) | Q4_1 GGUF | #0 | in-process llama.cpp, sampling at temperature 0.7, seed 100, `max_steps=6` |
-# | Gemma 3 270M (270 million parameters) | Q4_K_M GGUF | #3 | the same runtime and settings, seed 103 |
-#
-# `ReplayLLM` hands back the recorded replies in order:
-# no model needed.
+# Now **real** managers: the course's two small models on this question and menu, with our system prompt
+# only (definition `finish-right`, variant "zero-shot"). Each run was recorded to a trace file: the messages,
+# steps and answer of the table above, one event each (02.3 reads them). The runs: SmolLM2-135M-Instruct #0
+# and Gemma 3 270M #3, by llama.cpp at temperature 0.7, `max_steps=6`. `ReplayLLM` hands back the recorded
+# replies in order: no model needed.
 #
 # **Predict first:** will each model (a) answer right, (b) answer wrong, or (c) hit the step limit without
 # answering?
@@ -272,6 +261,9 @@ for label, trace in RECORDED.items():
 draw_rounds({f"{label} (recorded, replayed)": recorder for label, recorder in real.items()})
 
 # %% [markdown]
+# Bottom: the tokens each model call read. SmolLM2's climb by 40 a round (measured below), as it reads its
+# whole folder each time: question 2 uses that.
+#
 # **SmolLM2-135M: a made-up number, six times.** Its first slip asks to convert 30 °C. No `get_weather`
 # had run, and neither the question nor the instructions contain a 30: the model **made up** the number.
 # It sent the same slip five more times, each time reading the answer slip `86`, until the ceiling
@@ -298,8 +290,8 @@ print("first slip:", slips[0], "| identical slips:", len(slips), "| folder grew 
 show_sampled_runs(RUNS)  # tests/lessons/test_replies.py checks these counts against the traces
 
 # %% [markdown]
-# The made-up number changes from run to run; the mistake comes back in 15 of the 16 SmolLM2 runs. Some of
-# Gemma's slips arrive cut short, their arguments kept as text (`tests/lessons/test_replies.py` counts them): 02.3 has to handle those.
+# The made-up number changes; the mistake comes back in 15 of the 16 SmolLM2 runs. Some of
+# Gemma's slips arrive cut short, their arguments kept as text: 02.3 has to handle those.
 
 # %% [markdown]
 # **Gemma 3 270M: an answer that is not one.** Gemma called no tool at all. Its only reply is the text
@@ -317,8 +309,8 @@ assert "<your answer>" in prompt and gemma.startswith("<your answer>") and not g
 assert not real["Gemma 3 270M"].of("tool_call") and real["Gemma 3 270M"].of("finish")[0]["reason"] == "answered"
 
 # %% [markdown]
-# The model copied the reply format's placeholder `<your answer>` instead of filling it in. No slips, so the loop ended after one call. The ceiling cannot catch this: the loop checks
-# *whether* the model answered, not *what*.
+# The model copied the placeholder `<your answer>` instead of filling it in. No slips, so the loop ended
+# after one call. The ceiling cannot catch this: the loop checks *whether* the model answered, not *what*.
 
 # %% [markdown]
 # ### Exercise 02.3: find the made-up number in any run
@@ -355,13 +347,11 @@ check("02.3", first_made_up)
 # The same model can finish right. `data/experiments/finish-right-3.toml` changed what the model reads and
 # how it samples, never the loop or weights: a system prompt that spells out the steps, tool results that
 # name their input (`Paris: 18°C`), three worked examples on other cities before the question, a one-line
-# answer, temperature 0.1. The run replayed here, unedited:
-#
-# | model | weights | definition, variant | run | settings |
-# |---|---|---|---|---|
-# | SmolLM2-135M-Instruct | Q4_1 GGUF | `finish-right-3`, "named, T=0.1" | #0, seed 300 | in-process llama.cpp (`xllamacpp`), temperature 0.1, `max_steps=6` |
+# answer, temperature 0.1. The run replayed here, unedited, is SmolLM2's #0 of "named, T=0.1" (seed 300).
 
 # %%
+import csv
+
 from mingraph_lite.course.definition import load
 
 WORKS = Path("..") / "data" / "experiments" / "finish-right-3"
@@ -391,9 +381,15 @@ assert "For each city, call get_weather" in named["named, T=0.1"].system_prompt 
 # One run is not a rate: `data/experiments/README.md` (section `finish-right-3`) gives each variant's rate
 # over 16 seeds, with 95% intervals.
 #
-# Gemma 3 270M got the numbers right only with the answer form "named, copy" (run #6, seed 306,
-# `named-copy-06.jsonl`), never cleanly: `Paris: 18°C = 64°F, Tokyo: 24°C = 75°F`, then stray text.
-# Right numbers and a clean answer are two checks.
+# Gemma 3 270M got the numbers right in 13 of 16 runs with the answer form "named, copy", and in none with
+# the other two forms; all 13 replies (#6, seed 306, `named-copy-06.jsonl`, is one) run on past the answer
+# line with stray text (checked below). Right numbers and a clean answer are two checks.
+
+# %%
+right = [r for r in csv.DictReader(open(WORKS / "gemma3-270m" / "results.csv", encoding="utf-8")) if r["outcome"] == "right"]
+line = "Paris: 18°C = 64°F, Tokyo: 24°C = 75°F"  # the 13 right runs: all "named, copy", none clean
+assert len(right) == 13 and all(r["variant"] == "named, copy" and r["answer"].strip() != line for r in right)
+assert all(r["answer"].startswith(line) for r in right)
 
 # %% [markdown]
 # ## Your model, same loop
@@ -434,8 +430,8 @@ print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, 
 #    get an answer?
 # 4. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
 #    Gemma's?
-# 5. In `sticky_note_loop`, `step` is bumped in one branch and read in another. Would moving `step += 1` into
-#    the "errands" branch break the ceiling? Which one-line change would?
+# 5. In `sticky_note_loop`, the "waiting" branch both bumps `step` and checks it against the ceiling. Would
+#    moving `step += 1` into the "errands" branch break the ceiling? Which one-line change would?
 
 # %%
 answer_q1 = ...  # a number of messages

@@ -9,8 +9,8 @@ of 03.3 run on their own: question 03.Q1's check walks them, and ``lessons.diffs
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolCall,
-                           ToolMessage, UserMessage)
+from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolArgsError,
+                           ToolCall, ToolMessage, UserMessage)
 from mingraph_lite.course.scripts import SYSTEM_PROMPT
 from mingraph_lite.course.weather import WEATHER, weather_registry
 
@@ -120,6 +120,16 @@ def cards_up_to_the_answer(replies, max_steps):
     return ["CallingModel", "RunningTools"] * rounds + ["CallingModel", "Finished"]
 
 
+def cards_falling_off_at_the_ceiling(replies, max_steps):
+    """Returns only when the manager answers: at the ceiling it falls off the loop and returns None."""
+    cards = []
+    for n in replies[:max_steps]:
+        cards.append("CallingModel")
+        if n == 0:
+            return cards + ["Finished"]
+        cards.append("RunningTools")
+
+
 def cards_by_running(replies, max_steps):
     """Reads the cards off a run of the package's Agent instead of working them out."""
     script = [[("get_weather", {"city": "Oslo"})] * n if n else "done" for n in replies]
@@ -176,6 +186,40 @@ def sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)
             while pending and not (pending[0].name == "get_weather" and not knows(pending[0].arguments["city"])):
                 folder.append(registry.run(pending.pop(0)))
             situation = "asking human" if pending else "waiting"
+        elif situation == "asking human":
+            slip = pending.pop(0)
+            folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
+            situation = "errands"
+    if answer is None:
+        raise StepLimitReached(f"no answer after {max_steps} model calls", steps=step)
+    return answer
+
+
+def sticky_asks_on_any_args_error(llm, registry, question, human, *, max_steps=10):
+    """Runs every slip and asks the human whenever the registry refuses one, a slip filled in wrong included."""
+    folder = [SystemMessage(SYSTEM_PROMPT), UserMessage(question)]
+    situation, step, answer, pending = "waiting", 0, None, []
+    while situation != "hung up":
+        if situation == "waiting":
+            if step == max_steps:
+                situation = "hung up"
+                continue
+            step += 1
+            response = llm.generate(folder, registry.tools)
+            folder.append(response.message)
+            if response.message.tool_calls:
+                situation, pending = "errands", list(response.message.tool_calls)
+            else:
+                answer, situation = response.message.content, "hung up"
+        elif situation == "errands":
+            situation = "waiting"
+            while pending:
+                try:
+                    folder.append(registry.run(pending[0]))
+                except ToolArgsError:
+                    situation = "asking human"
+                    break
+                pending.pop(0)
         elif situation == "asking human":
             slip = pending.pop(0)
             folder.append(ToolMessage(human(slip.arguments["city"]), tool_call_id=slip.id, name=slip.name))
@@ -426,6 +470,27 @@ class AskingHumanStepsAhead(AskingHuman):
 
 
 @dataclass(frozen=True)
+class RunningToolsAsksOnAnyArgsError(PlainRunningTools):
+    """Runs every slip and hands over AskingHuman whenever the registry refuses one, a miswritten slip included."""
+
+    def run(self, desk):
+        for i, slip in enumerate(self.slips):
+            try:
+                desk.folder.append(desk.registry.run(slip))
+            except ToolArgsError:
+                return AskingHumanToTheCatcher(slip, self.slips[i + 1:], self.step)
+        return CallingModel(self.step + 1)
+
+
+@dataclass(frozen=True)
+class AskingHumanToTheCatcher(AskingHuman):
+    def run(self, desk):
+        desk.folder.append(ToolMessage(desk.human(self.slip.arguments.get("city", "?")), self.slip.id,
+                                       name=self.slip.name))
+        return RunningToolsAsksOnAnyArgsError(self.rest, self.step)
+
+
+@dataclass(frozen=True)
 class RunningToolsRunsFirst(PlainRunningTools):
     """Runs the slip, then checks the city: get_weather has already refused it."""
 
@@ -502,7 +567,7 @@ WRONG = {
     "03.1": [(cards_one_per_slip, "however many slips"), (cards_no_extra_at_the_limit, "one more CallingModel"),
              (cards_by_running, "runs a manager"), (cards_by_card_loop, "runs a manager"), (cards_up_to_the_answer, "first reply that is the answer"),
              (cards_with_underscores, "without the leading underscore"),
-             (cards_stopping_a_call_early, "not >="),
+             (cards_stopping_a_call_early, "(>, not >=)"), (cards_falling_off_at_the_ceiling, "returned None"),
              (cards_raising_at_the_limit, "your function raised StepLimitReached")],
     "03.2": [(sticky_asks_about_every_city, "exactly the unknown cities"),
              (sticky_forgets_the_rest, "must still run"),
@@ -511,6 +576,7 @@ WRONG = {
              (sticky_reads_the_slips_off_the_folder, "the folder's last message"),
              (sticky_checks_every_slip_for_a_city, "only get_weather slips carry a city"),
              (sticky_returns_a_note, "instead of raising StepLimitReached"),
+             (sticky_asks_on_any_args_error, "slip filled in wrong"),
              (sticky_asks_inside_errands, 'never said "asking human"'),
              (sticky_with_a_dead_branch, 'never said "asking human"'),
              (sticky_with_a_case_sensitive_test, "use knows(city)")],
@@ -521,7 +587,8 @@ WRONG = {
              ((RunningToolsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),
              ((RunningToolsForgetsTheRest, AskingHuman), "AskingHuman(slip, rest, step)"),
              ((RunningToolsReadsEveryCity, AskingHuman), "only get_weather slips carry a city"),
-             ((RunningToolsCaseSensitive, AskingHuman), "use knows(city)")],
+             ((RunningToolsCaseSensitive, AskingHuman), "use knows(city)"),
+             ((RunningToolsAsksOnAnyArgsError, AskingHumanToTheCatcher), "slip filled in wrong")],
     "03.Q1": [(3, "the last errands card"), (4, "the last errands card")],
     "03.Q2": [("a", "which card raises it"), ("c", "which card raises it")],
     "03.Q3": [({"answer slips": 2, "marked is_error": 1}, "every slip of the reply"),

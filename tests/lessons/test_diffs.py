@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from lessons.diffs import ask_a_human_costs, cost, show_ask_a_human_costs
 
 
@@ -25,3 +27,24 @@ def test_notebook_03_prints_the_count_it_diffs(capsys):
     out = capsys.readouterr().out
     assert f"sticky note: {sticky_lines} lines changed in {sticky_places} places" in out
     assert f"cards:       {card_lines} lines in {card_places} place of RunningTools.run + a {new_card}-line" in out
+
+
+def test_the_learners_own_count_waits_for_written_code_then_diffs_it(capsys):
+    from lessons.diffs import show_your_costs
+    from lessons.reference import reference
+
+    def stub(*args):
+        raise NotImplementedError  # your code here
+
+    ours = reference("03_state_cards")
+    show_your_costs(stub, ours.PlainRunningTools.run, stub, stub)
+    assert capsys.readouterr().out.count("not written yet") == 2
+    show_your_costs(ours.sticky_note_loop_with_human, ours.PlainRunningTools.run, ours.RunningToolsAskingHuman.run,
+                    ours.AskingHuman.run)
+    from lessons.sticky_note import sticky_note_loop
+
+    card = cost(inspect.getsource(ours.PlainRunningTools.run), inspect.getsource(ours.RunningToolsAskingHuman.run))
+    sticky = cost(inspect.getsource(sticky_note_loop), inspect.getsource(ours.sticky_note_loop_with_human))
+    out = capsys.readouterr().out
+    assert "not written yet" not in out and f"card edit: {card[1]} lines in {card[0]} place(s)" in out
+    assert f"sticky-note edit: {sticky[1]} lines in {sticky[0]} place(s)" in out and sticky[0] > card[0] > 0

@@ -89,18 +89,19 @@ def check_expected_cards(expected_cards: Any) -> str:
         except (IndexError, KeyError, TypeError, ValueError) as e:
             raise Hint(f"replies {replies}, max_steps={ceiling}: your function crashed ({type(e).__name__}: {e}); "
                        "does it handle a ceiling smaller than the replies, and a first reply that is the answer?") from None
-        if list(got or []) == want:
+        if got is None:
+            raise Hint(f"replies {replies}, max_steps={ceiling}: your function returned None: end every way out "
+                       "with `return` and the list")
+        if list(got) == want:
             continue
-        if [str(name).lstrip("_") for name in got or []] == want:
+        if [str(name).lstrip("_") for name in got] == want:
             raise Hint('write the names without the leading underscore ("CallingModel", "RunningTools", '
                        '"Finished"): the package\'s classes carry one, the names asked for do not')
-        if list(got or []).count("RunningTools") < want.count("RunningTools"):
-            raise Hint(f"replies {replies}, max_steps={ceiling}: your list stops before the Agent's last model "
-                       f"call ({list(got or []).count('RunningTools')} RunningTools cards, the run has "
-                       f"{want.count('RunningTools')}): the Agent makes max_steps model calls, and only a "
-                       "CallingModel card whose step is *past* max_steps stops (step > max_steps, not >=)")
-        answered = 0 in replies[:ceiling]
-        if answered:
+        if (mine := list(got).count("RunningTools")) < want.count("RunningTools"):
+            raise Hint(f"replies {replies}, max_steps={ceiling}: your list stops before the Agent's last model call "
+                       f"({mine} RunningTools cards, the run has {want.count('RunningTools')}): the Agent makes "
+                       "max_steps model calls; only a CallingModel card *past* max_steps stops (>, not >=)")
+        if 0 in replies[:ceiling]:  # the manager answered before the ceiling
             raise Hint(f"replies {replies}, max_steps={ceiling}: each model call is one CallingModel card; "
                        "every reply with slips is followed by one RunningTools card, however many slips it "
                        "holds; the Finished card makes no call and ends the list")
@@ -112,6 +113,28 @@ def check_expected_cards(expected_cards: Any) -> str:
 
 # --- 03.2 and 03.3: ask a human when a city is unknown ----------------------------------------------
 
+#: A reply holding a slip filled in wrong: the model's to fix, never a question for a person.
+MISWRITTEN = [("get_weather", "Paris"), ("to_fahrenheit", -300)]  # not the notebook's -500
+
+
+def _lets_a_miswritten_slip_raise(run: Callable[[ScriptedHuman], Any]) -> None:
+    """``run(human)`` meets ``MISWRITTEN``: it must raise ToolArgsError and ask nobody."""
+    human = ScriptedHuman({})
+    try:
+        run(human)
+        what = "nothing raised"
+    except ToolArgsError:
+        if not human.asked:
+            return
+    except (NotImplementedError, Hint):
+        raise
+    except Exception as e:
+        what = f"your code crashed with {type(e).__name__}: {e}"
+    raise Hint(f"a reply holding a slip filled in wrong (to_fahrenheit with celsius=-300): "
+               f"{f'you asked the human about {human.asked}' if human.asked else what}. Ask the human only about a "
+               "get_weather slip whose city knows() refuses, checked before it runs; catching ToolArgsError catches "
+               "every slip filled in wrong, which is the model's to fix, not a person's. Let registry.run raise "
+               "it, as sticky_note_loop does") from None
 
 
 def _by_id(messages: list[Message], calls: tuple[ToolCall, ...]) -> list[str]:
@@ -235,10 +258,13 @@ def check_sticky_human(loop: Any) -> str:
         if answer != _expected(cities, notes):
             raise Hint("the human's answer is the answer slip of the get_weather slip it replaces: "
                        "ToolMessage(answer, tool_call_id=slip.id, name=slip.name)")
+    script = [[(name, {"city": arg} if name == "get_weather" else {"celsius": arg}) for name, arg in MISWRITTEN]]
+    _lets_a_miswritten_slip_raise(lambda human: loop(ScriptedLLM(script + ["done"], name="scripted: miswrites"),
+                                                     weather_registry(), "?", human, max_steps=6))
     _at_the_ceiling(loop)
     _has_its_own_note(loop)
-    return ("your sticky-note loop asks the human about unknown cities only, every slip gets its answer, and a "
-            "manager that never stops meets the ceiling")
+    return ("your sticky-note loop asks the human about unknown cities only (a slip filled in wrong still raises), "
+            "every slip gets its answer, and a manager that never stops meets the ceiling")
 
 
 def _has_its_own_note(loop: Any) -> None:
@@ -357,4 +383,15 @@ def check_card_human(cards: Any) -> str:
             raise Hint(f"the errands ended on CallingModel(step={getattr(last, 'step', None)}), not 5 (they began on step 4): "
                        "AskingHuman hands the same step back, and only the errands card raises it, once, with "
                        "CallingModel(self.step + 1)")
-    return "one new card and one changed card: the human is asked about unknown cities only, and nothing else moved"
+    _lets_a_miswritten_slip_raise(lambda human: _walk_raw(cards, _Desk(human, MISWRITTEN)))
+    return ("one new card and one changed card: the human is asked about unknown cities only (a slip filled in "
+            "wrong still raises), and nothing else moved")
+
+
+def _walk_raw(cards: tuple[type, type], desk: _Desk) -> None:
+    """The learner's cards on one reply, exceptions left as they are (a bounded walk)."""
+    card = cards[0](desk.slips, 4)
+    for _ in range(3 * len(desk.slips) + 3):
+        if card is None or type(card).__name__ == "CallingModel":
+            return
+        card = card.run(desk)
