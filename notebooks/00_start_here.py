@@ -189,7 +189,7 @@ except Exception as e:  # a missing server, key or package: show the reason inst
 # **How long.** A header's time is worked out from the notebook's length: 130 words and 7 lines of code a minute,
 # 12 minutes an exercise, 3 a question. Those rates were fitted to the times reviewers gave after working the
 # notebooks as learners (agents asked for a learner's time: nobody has timed a person yet). In the newest full
-# reading they took 35 to 110 minutes a notebook, 7 more than the headers on average: read a header as a floor.
+# reading they took 40 to 115 minutes a notebook, 8 more than the headers on average: read a header as a floor.
 
 # %%
 from lessons.exercises.nb00 import COURSE
