@@ -187,6 +187,12 @@ def wire_by_the_course(nodes, router, hold):
     return _agent_with_router(router, nodes.llm, hold=hold)
 
 
+def wire_hold_back_to_model(nodes, router, hold):
+    builder = wire_without_hold_to_end(nodes, router, hold)
+    builder.add_edge("hold", "model")  # gives up, then asks the model again
+    return builder
+
+
 def wire_without_hold_to_end(nodes, router, hold):
     from mingraph_lite.graph import END, START, AgentState, StateGraph
 
@@ -228,7 +234,8 @@ WRONG = {
              (wire_without_repeat_in_the_map, "does not compile"),
              (wire_and_compile, "return the StateGraph you built, not compiled"),
              (wire_by_the_course, "this exercise already written"),
-             (wire_without_hold_to_end, "hold has no edge to END")],
+             (wire_without_hold_to_end, "hold has no edge to END"),
+             (wire_hold_back_to_model, "would call the model again after giving up")],
     "09.Q1": [(1, "checked for a whole batch before it starts"), (2, "allows one handler, and the first batch asks"),
               (2.0, "a whole number")],
     "09.Q4": [(2, "not before a tools visit"), (6, "allows three model calls, not six"), ("three", "a whole number")],

@@ -39,6 +39,9 @@ def _run(wire_agent: Any, llm: Any, max_tool_calls: int, what: str, why: str) ->
         raise Hint(f"wire_agent returned a {type(builder).__name__}: return the StateGraph you built, not compiled "
                    "(the check compiles it with the step bound)")
     if "hold" in builder.nodes and END not in builder._edges.get("hold", []) and "hold" not in builder._branches:
+        if elsewhere := [str(target) for target in builder._edges.get("hold", [])]:
+            raise Hint(f"hold goes on to {', '.join(elsewhere)}, not END: model does not read stop_reason, so the run "
+                       "would call the model again after giving up; hold's only edge is add_edge(\"hold\", END)")
         raise Hint("hold has no edge to END: add_edge(\"hold\", END). Without it the run still stops at hold, but "
                    "only because this engine ends a run at a node with no way on; the wiring asked for says so itself")
     try:
