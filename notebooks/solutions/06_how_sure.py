@@ -371,7 +371,8 @@ QUESTIONS = {
              "(Gemma's final replies came without any get_weather), the only place where 18 could be misread as °F. The second: 0 of 8 still allows a true share up to about 32%, and two groups with no right run have the "
              "same interval, so by 06.3's rule these runs cannot tell the variants apart. The experiment shows the "
              "unit helped the article's 0.8b model; for these two models it shows nothing either way.",
-    "06.Q6": "About 95% (the simulation gives 93.05%): 95% is how often the interval, built afresh in each "
-             "experiment, contains the true share. At 8 runs the count moves in steps of one run, so the score "
-             "interval lands near 95%, here a little under it; at p = 0.75 the same simulation gives 97%.",
+    "06.Q6": "About 93% (the simulation gives 93.05%), not the 95% the interval is built for: 95% is how often "
+             "it should contain the true share, built afresh in each experiment, but at 8 runs the count moves in "
+             "steps of one run, so the score interval lands near 95%, here a little under it; at p = 0.75 the same "
+             "simulation gives 97%.",
 }
