@@ -151,6 +151,27 @@ def route_reads_done_first(state):
     return "done"
 
 
+
+def route_skips_last_step(state):
+    """Off by one: with done = len(plan) - 1 the last step is still to run, and this calls the plan done."""
+    if state["failed"]:
+        return "replan" if state["replans"] < MAX_REPLANS else "give up"
+    return "next" if state["done"] < len(state["plan"]) - 1 else "done"
+
+
+def route_for_three_steps(state):
+    """Built for the notebook's plans only: three steps and one re-plan, written in as numbers."""
+    if state["failed"]:
+        return "replan" if state["replans"] == 0 else "give up"
+    return "next" if state["done"] < 3 else "done"
+
+
+def route_budget_written_in(state):
+    """Reads the plan's length, but writes the budget's value in instead of reading MAX_REPLANS."""
+    if state["failed"]:
+        return "replan" if state["replans"] < 1 else "give up"
+    return "next" if state["done"] < len(state["plan"]) else "done"
+
 # 11.3 ---------------------------------------------------------------- a re-plan node
 REPLAN_PROMPT = "A step of the plan failed. Write the remaining steps as a numbered list, one per line."
 
@@ -259,7 +280,9 @@ WRONG = {
              (ask_through_a_renamed_class, "package's SubagentTool ran the helper")],
     "11.2": [(route_gives_up_at_once, "giving up at once"), (route_ignores_budget, "the re-plan budget is spent"),
              (route_budget_off_by_one, "the re-plan budget is spent"), (route_never_stops, "there is no next step"),
-             (route_reads_done_first, "read state['failed'] first")],
+             (route_reads_done_first, "read state['failed'] first"),
+             (route_skips_last_step, "still leaves the last step"), (route_for_three_steps, "plans come in any length"),
+             (route_budget_written_in, "MAX_REPLANS itself")],
     "11.3": [(replan_whole_plan, "the steps already done changed"), (replan_keeps_failed, "failed is still set"),
              (replan_without_the_reason, "not told which step failed"), (replan_uncounted, "count the re-plans"),
              (replan_with_results, "leave results and done out"),

@@ -145,20 +145,33 @@ def second_chance(fn: Any) -> str:
 # --- 11.2: the router after the executor ---------------------------------------------------------------------
 
 MAX_REPLANS = 1  # the notebook's budget: the cases below are read against it
-_PLAN = ["Look up Lima.", "Look up Oslo.", "Write the answer."]
-ROUTE_CASES = (  # (what the state holds, done, failed, replans, the label the router should return)
-    ("the first step done", 1, None, 0, "next"),
-    ("every step done", 3, None, 0, "done"),
-    ("every step done after a re-plan", 3, None, 1, "done"),
-    ("step 2 failed, no re-plan used yet", 1, "step 2 stopped without a result", 0, "replan"),
-    ("step 1 failed, no re-plan used yet", 0, "step 1 stopped without a result", 0, "replan"),
-    ("step 2 failed again, the one re-plan used", 1, "step 2 stopped without a result", 1, "give up"),
-    ("the last step failed, the re-plan used", 2, "step 3 stopped without a result", 1, "give up"),
+ROUTE_CASES = (  # (what the state holds, plan length, done, failed, replans, the label the router should return)
+    ("the first step done", 3, 1, None, 0, "next"),
+    ("all but the last step done", 3, 2, None, 0, "next"),
+    ("three steps of five done", 5, 3, None, 0, "next"),
+    ("all but the last step of five done", 5, 4, None, 1, "next"),
+    ("every step of five done", 5, 5, None, 0, "done"),
+    ("a one-step plan, not started", 1, 0, None, 0, "next"),
+    ("a one-step plan, done", 1, 1, None, 0, "done"),
+    ("every step done after a re-plan", 3, 3, None, 1, "done"),
+    ("step 2 failed, no re-plan used yet", 3, 1, "step 2 stopped without a result", 0, "replan"),
+    ("step 1 failed, no re-plan used yet", 3, 0, "step 1 stopped without a result", 0, "replan"),
+    ("step 4 of five failed, no re-plan used yet", 5, 3, "step 4 stopped without a result", 0, "replan"),
+    ("step 2 failed again, the one re-plan used", 3, 1, "step 2 stopped without a result", 1, "give up"),
+    ("the last step failed, the re-plan used", 3, 2, "step 3 stopped without a result", 1, "give up"),
+)
+BUDGET_OF_TWO = (  # the same router with MAX_REPLANS set to 2 while it runs: the budget is the constant, not 1
+    ("step 2 failed, one of two re-plans used", 4, 1, "step 2 stopped without a result", 1, "replan"),
+    ("step 2 failed, both re-plans used", 4, 1, "step 2 stopped without a result", 2, "give up"),
 )
 
 
-def _route_hint(what: str, state: dict, got: Any, want: str) -> str:
-    seen = f"for {what} (done={state['done']} of {len(state['plan'])}, replans={state['replans']}), you returned {got!r}"
+def _route_hint(what: str, state: dict, got: Any, want: str, budget: int) -> str:
+    seen = (f"for {what} (done={state['done']} of {len(state['plan'])}, replans={state['replans']}, "
+            f"MAX_REPLANS={budget}), you returned {got!r}")
+    if budget != MAX_REPLANS and got != want:
+        return (f"{seen}: the check set MAX_REPLANS to {budget} for this run, and your router did not follow it: "
+                "compare state['replans'] with MAX_REPLANS itself, read when the router runs, not with its value 1")
     if want == "replan" and got == "give up":
         return f"{seen}: a first failure deserves a re-plan while replans < MAX_REPLANS; giving up at once wastes it"
     if want == "give up" and got == "replan":
@@ -170,20 +183,49 @@ def _route_hint(what: str, state: dict, got: Any, want: str) -> str:
     if want == "done":
         return (f"{seen}: when done reaches len(plan) there is no next step (plan[done] does not exist): return "
                 "'done', or the executor is sent to a step that is not there")
+    if want == "next" and got == "done" and state["done"] == len(state["plan"]) - 1:
+        return (f"{seen}: done counts the steps carried out, so done = len(plan) - 1 still leaves the last step "
+                "(plan[done]) to run; 'done' here would skip it: steps are left while done < len(plan)")
+    if want == "next" and got == "done":
+        return (f"{seen}: plans come in any length (a re-plan changes it), so read len(state['plan']) rather than "
+                "a number written in")
     return f"{seen}: with no failure and steps left, return 'next' (one of 'next', 'done', 'replan', 'give up')"
+
+
+def _route_state(plan_length: int, done: int, failed: str | None, replans: int) -> dict:
+    return {"task": "Times in Lima and Oslo.", "plan": [f"Step {n}." for n in range(1, plan_length + 1)],
+            "done": done, "results": ["ok"] * done, "failed": failed, "skipped": [], "replans": replans,
+            "answer": None, "status": "working"}
+
+
+@contextmanager
+def _budget(route: Any, budget: int) -> Iterator[None]:
+    """While the router runs, its module's MAX_REPLANS is ``budget`` (a router that reads the constant follows it)."""
+    space = getattr(route, "__globals__", {})
+    had, old = "MAX_REPLANS" in space, space.get("MAX_REPLANS")
+    space["MAX_REPLANS"] = budget
+    try:
+        yield
+    finally:
+        if had:
+            space["MAX_REPLANS"] = old
+        else:
+            del space["MAX_REPLANS"]
 
 
 @exercise("11.2", kind="code", title="the router after the executor")
 def route_check(route: Any) -> str:
     if not callable(route):
         raise Hint("pass your function itself: route_after_execute, without calling it")
-    for what, done, failed, replans, want in ROUTE_CASES:
-        state = {"task": "Times in Lima and Oslo.", "plan": list(_PLAN), "done": done, "results": ["ok"] * done,
-                 "failed": failed, "skipped": [], "replans": replans, "answer": None, "status": "working"}
-        got = route(state)
-        if got != want:
-            raise Hint(_route_hint(what, state, got, want))
-    return f"your router sent {len(ROUTE_CASES)} states the right way, failures and budget included"
+    for budget, cases in ((MAX_REPLANS, ROUTE_CASES), (2, BUDGET_OF_TWO)):
+        with _budget(route, budget):
+            for what, plan_length, done, failed, replans, want in cases:
+                state = _route_state(plan_length, done, failed, replans)
+                got = route(state)
+                if got != want:
+                    raise Hint(_route_hint(what, state, got, want, budget))
+    return (f"your router sent {len(ROUTE_CASES) + len(BUDGET_OF_TWO)} states the right way: plans of 1, 3, 4 and 5 "
+            "steps, failures, and a re-plan budget of 1 and of 2")
 
 
 REPLAN_CASES = (
@@ -310,9 +352,9 @@ def empty_task(answer: Any) -> str:
         raise Hint('answer with one letter: "A", "B" or "C"')
     truth, read = _empty_task_ending()
     if answer != truth:
-        raise Hint("the run says otherwise: an empty task is a mistake the manager can fix (it chose the argument, "
-                   "as with any tool's bad argument in notebook 03), so it is answered, not raised, and the "
-                   "helper's model is never called")
+        raise Hint("the run says otherwise: find what kind of error an empty task is (import "
+                   "mingraph_lite.subagents and read its docstring), then Part 1's sentence on which kind of error "
+                   "the loop answers for the model to fix instead of ending the run")
     return f"right: the manager's next call reads {read!r}, and the helper is never run"
 
 
