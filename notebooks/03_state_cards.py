@@ -302,8 +302,10 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Once 03.3 is done, your cards in a whole run (the desk's `errands` is your card), and what each of your
-# edits changed, counted as below.
+# Your cards need one more line to run: the **hand-over line**, which makes `CallingModel` hand slips to the
+# new errands card (below, `Desk(..., errands=RunningToolsAskingHuman)`). Once 03.3 is done, the cell runs
+# your cards and counts both your edits with `cost` (from `lessons.diffs`): a **place** is a run of changed
+# lines; the new card and the hand-over line count as one place each, with all their lines.
 
 # %%
 try:
@@ -316,20 +318,20 @@ else:
     answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", show=False)
     print(f"your cards: {' -> '.join(picked)}")
     print("answer:", answer, "| asked the human about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
-show_your_costs(sticky_note_loop_with_human, RunningTools.run, RunningToolsAskingHuman.run, AskingHuman.run)
+show_your_costs(sticky_note_loop_with_human, RunningTools.run, RunningToolsAskingHuman.run, AskingHuman)
 
 
 # %% [markdown]
-# `show_ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
-# that changed (runs of changed lines) and the lines in them; a new card counts whole.
+# Our own versions, counted the same way:
 
 # %%
-show_ask_a_human_costs()  # our versions of 03.2 and 03.3, diffed unprinted; it asserts fewer places, more lines
+show_ask_a_human_costs()  # our 03.2 and 03.3, diffed unprinted; it asserts the card edit's claim below
 
 # %% [markdown]
-# Lines are not effort. The cards cost *more* lines, but the edit stays in the cards the new situation
-# touches; the sticky note reopened the one function every situation runs. **A new situation is a new
-# card.** Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
+# The lines may go either way (compare yours with ours). What differs is *where* the edit lands: the
+# sticky-note edit reopens the one function every situation runs; the card edit changes only the errands
+# card's rules (ours in one place, fewer than the note's: the cell asserts it) and adds the rest as new code
+# that only the new situation runs. **A new situation is a new card.** Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
 # pushdown machines, for situations that overlap.
 
 # %% [markdown]
