@@ -38,7 +38,7 @@ def test_the_learners_own_count_waits_for_written_code_then_counts_it_like_ours(
         raise NotImplementedError  # your code here
 
     ours = reference("03_state_cards")
-    show_your_costs(stub, ours.PlainRunningTools.run, stub, stub)
+    show_your_costs(stub, ours.PlainRunningTools.run, stub, ours.AskingHuman)
     assert "not written yet" in capsys.readouterr().out
     show_your_costs(ours.sticky_note_loop_with_human, ours.PlainRunningTools.run, ours.RunningToolsAskingHuman.run,
                     ours.AskingHuman)
@@ -47,3 +47,12 @@ def test_the_learners_own_count_waits_for_written_code_then_counts_it_like_ours(
     assert "not written yet" not in out
     assert f"your sticky-note edit: {sticky_lines:>2} lines in {sticky_places} place(s)" in out
     assert f"your card edit:        {card_lines:>2} lines in {card_places} place(s)" in out
+
+
+def test_a_new_card_is_counted_by_its_fields_and_methods_like_its_whole_source():
+    import inspect
+
+    from lessons.diffs import _card_lines
+
+    card = reference("03_state_cards").AskingHuman
+    assert _card_lines(card) == len([line for line in inspect.getsource(card).splitlines() if line.strip()])

@@ -125,3 +125,24 @@ def test_the_packages_errands_card_answers_a_bad_slip_with_what_to_fix_and_the_r
     assert agent.run({"question": "18°C in Fahrenheit?"})["answer"] == "64°F." and len(fixer.calls) == 3
     answers = [m for m in agent.memory.messages() if m.role == "tool"]
     assert [m.is_error for m in answers] == [True, False] and "Please fix your mistakes" in answers[0].content
+
+
+def test_a_failing_tool_stops_the_agent_outside_the_cards_and_every_open_slip_is_answered_first():
+    """03 says the Agent handles a failure outside the cards (its `_stop`), answering every open slip before the
+    error goes up. The stop is a BaseException, so a tool's own `except Exception` cannot swallow it."""
+    from lessons.errands import flaky_weather, two_city_manager
+    from lessons.folders import unanswered
+    from mingraph_lite import agents
+
+    assert issubclass(agents._Stopped, BaseException) and not issubclass(agents._Stopped, Exception)
+    service, flaky = flaky_weather()
+    agent = Agent(two_city_manager("Paris", "Tokyo", runs=2), flaky, SYSTEM_PROMPT)
+    service["up"] = False
+    try:
+        agent.run({"question": QUESTION})
+    except ConnectionError:
+        pass
+    else:
+        raise AssertionError("the failing tool's error must reach the caller")
+    folder = agent.memory.messages()
+    assert [m for m in folder if getattr(m, "is_error", False)] and not unanswered(folder)

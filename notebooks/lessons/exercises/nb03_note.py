@@ -23,13 +23,14 @@ _GIVEN = sticky_note_loop.__code__
 
 
 def _pass_line(loop: Any) -> int | None:
-    """The line each pass of the function's outermost loop starts on (its body's first statement), if any."""
+    """The line each pass of the function's outermost loop starts on (its body's first statement): 0 if it has
+    no loop, None if its source cannot be read (compiled from a string)."""
     try:
         lines, start = inspect.getsourcelines(loop)
     except (OSError, TypeError):
         return None
     loops = [n for n in ast.walk(ast.parse(textwrap.dedent("".join(lines)))) if isinstance(n, (ast.While, ast.For))]
-    return start + loops[0].body[0].lineno - 1 if loops else None
+    return start + loops[0].body[0].lineno - 1 if loops else 0
 
 
 def _is_given(frame: Any) -> bool:  # the given loop under any name: its code runs
@@ -64,10 +65,10 @@ def has_its_own_note(loop: Any, run: Callable[[Callable[[Any], Any]], Any]) -> N
         raise Hint("your function runs the given sticky_note_loop (the human hidden in a wrapped registry, or "
                    "however it is reached): the exercise is the edit to the loop itself, a note value and a branch "
                    "of its own, because that edit is what the cost cell compares with the cards' edit")
-    if code is not None and line is None:
+    if code is not None and line == 0:
         raise Hint("your function has no while loop of its own: copy sticky_note_loop's lines and add the "
                    "new situation to its note")
-    if code is None or not asked_in:
+    if code is None or line is None or not asked_in:
         return  # not a plain function, or no source to read: the runs above are all we can judge
     for seen in asked_in:
         names = [k for k, v in seen.items() if v == "asking human"]
