@@ -146,3 +146,13 @@ def test_a_failing_tool_stops_the_agent_outside_the_cards_and_every_open_slip_is
         raise AssertionError("the failing tool's error must reach the caller")
     folder = agent.memory.messages()
     assert [m for m in folder if getattr(m, "is_error", False)] and not unanswered(folder)
+
+
+def test_question_answers_are_read_as_a_learner_writes_them():
+    """Round 20's reader: "B", "b " and 5.0 were refused for their form; the same answers are now judged."""
+    from lessons.exercises import verdict
+    from lessons.reference import reference
+
+    assert verdict("03.Q2", " B ").status == verdict("03.Q2", reference("03.Q2")).status == "passed"
+    assert verdict("03.Q1", float(reference("03.Q1"))).status == "passed"
+    assert verdict("03.Q1", float(reference("03.Q1")) + 0.5).status == "not yet"
