@@ -6,7 +6,7 @@
 #
 # **What you will be able to do at the end**
 #
-# - read the card loop (the State pattern), ours and the package's, and predict the cards a run picks up;
+# - read the card loop (the State pattern), ours and the package's, and predict its cards;
 # - add a situation ("ask a human") to a sticky-note loop and to the cards, and compare the edits;
 # - tell **the folder** (what has happened) from **the card** (where the run is);
 # - sort a failure by who can fix it, and keep the folder valid.
@@ -328,9 +328,10 @@ show_your_costs(sticky_note_loop_with_human, RunningTools.run, RunningToolsAskin
 show_ask_a_human_costs()  # our 03.2 and 03.3, diffed unprinted; it asserts the card edit's claim below
 
 # %% [markdown]
-# Lines may go either way. What differs is *where* each edit lands: the sticky note's reopens the one
-# function every situation runs; the cards' changes only the errands card's rules (ours in one place, fewer
-# than the note's) and adds code only the new situation runs. **A new situation is a new card.** Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
+# Lines may go either way. What differs is *where* each edit lands: the sticky-note edit reopens the one
+# function every situation runs; the card edit changes only the errands card's rules (ours in one place,
+# fewer than the note's) and adds code only the new situation runs. **A new situation is a new card.**
+# Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
 # pushdown machines, for situations that overlap.
 
 # %% [markdown]
