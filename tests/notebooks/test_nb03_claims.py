@@ -156,3 +156,22 @@ def test_question_answers_are_read_as_a_learner_writes_them():
     assert verdict("03.Q2", " B ").status == verdict("03.Q2", reference("03.Q2")).status == "passed"
     assert verdict("03.Q1", float(reference("03.Q1"))).status == "passed"
     assert verdict("03.Q1", float(reference("03.Q1")) + 0.5).status == "not yet"
+
+
+def test_a_loop_with_a_for_loop_before_its_while_is_judged_on_its_while(tmp_path, monkeypatch):
+    """03.2's note rule watches each pass of the learner's main loop: a small for loop ahead of it must not hide it."""
+    import importlib
+    import inspect
+
+    from lessons.exercises import verdict
+    from lessons.reference import reference
+
+    source = inspect.getsource(reference("03.2")).replace('"""The notebook\'s own answer to 03.2', '"""Mine')
+    source = source.replace("    while situation", "    for _ in range(1):\n        step += 0\n    while situation", 1)
+    (tmp_path / "mine032.py").write_text("from mingraph_lite import *\nfrom mingraph_lite.course.scripts import "
+                                         "SYSTEM_PROMPT\nfrom mingraph_lite.course.weather import WEATHER\n\n\n"
+                                         "def knows(city):\n    return city.strip().lower() in {n.lower() for n in "
+                                         "WEATHER}\n\n\n" + source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mine = importlib.import_module("mine032").sticky_note_loop_with_human
+    assert verdict("03.2", mine).status == "passed", str(verdict("03.2", mine))

@@ -23,13 +23,14 @@ _GIVEN = sticky_note_loop.__code__
 
 
 def _pass_line(loop: Any) -> int | None:
-    """The line each pass of the function's outermost loop starts on (its body's first statement): 0 if it has
+    """The line each pass of the function's outermost (while) loop starts on (its body's first statement): 0 if it has
     no loop, None if its source cannot be read (compiled from a string)."""
     try:
         lines, start = inspect.getsourcelines(loop)
     except (OSError, TypeError):
         return None
-    loops = [n for n in ast.walk(ast.parse(textwrap.dedent("".join(lines)))) if isinstance(n, (ast.While, ast.For))]
+    nodes = list(ast.walk(ast.parse(textwrap.dedent("".join(lines)))))  # outer loops first; a while before a for
+    loops = [n for n in nodes if isinstance(n, ast.While)] or [n for n in nodes if isinstance(n, ast.For)]
     return start + loops[0].body[0].lineno - 1 if loops else 0
 
 
