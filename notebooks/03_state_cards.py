@@ -6,7 +6,7 @@
 #
 # **What you will be able to do at the end**
 #
-# - read the card loop (the State pattern), ours and the package's, and predict the cards a run picks up;
+# - read the card loop (the State pattern), ours and the package's, and predict its cards;
 # - add a situation ("ask a human") to a sticky-note loop and to the cards, and compare the edits;
 # - tell **the folder** (what has happened) from **the card** (where the run is);
 # - sort a failure by who can fix it, and keep the folder valid.
@@ -123,8 +123,8 @@ class Finished:
 draw_three_cards(CallingModel)
 
 # %% [markdown]
-# And the loop. It never asks where it is: the card in hand is the answer. With `show`, it prints the card
-# and the folder's size each time it picks up a card.
+# And the loop. It never asks where it is: the card in hand is the answer. With `show`, it prints each card
+# it picks up and the folder's size.
 #
 # **Predict first:** with the three-round manager, how many times will you pick up the *CallingModel* card?
 # Once your guess is right, the cell prints the run card by card.
@@ -152,20 +152,21 @@ if my_guess_waiting == picked.count("CallingModel"):  # right: now watch the sam
     print("answer:", card_loop(Desk(three_round_manager(), registry, SYSTEM_PROMPT), QUESTION)[0])
 
 # %% [markdown]
-# In the `agent.cards` table of the next section (and in the print above, once your guess is right), the
-# card **flips back and forth** while the folder's size **only climbs**. Both are called "state":
+# In the print above (once your guess is right) and in `agent.cards` below, the card **flips back and
+# forth** while the folder's size **only climbs**. Both are called "state":
 #
 # | | the folder | the card |
 # |---|---|---|
-# | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `_CallingModel`, `_RunningTools`, `_Finished` |
+# | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `CallingModel`, `RunningTools`, `Finished` in `agent.cards` |
 # | answers | what has happened so far? | where am I, so what do I do now? |
 # | changes | on every message; with `KeepAll`, only grows | when something happens; flips back and forth |
 #
 #
 # ## The package's `Agent`: the same cards
 #
-# The package's `Agent` (`mingraph_lite/agents.py`) runs the same three cards, named with a leading `_`.
-# After a run, `agent.cards` lists each card picked up and the folder's size then.
+# The package's `Agent` (`mingraph_lite/agents.py`) runs the same three cards. Their classes are private
+# (`_CallingModel`, ...); after a run, `agent.cards` lists each card picked up, without the `_`, and the
+# folder's size then.
 
 # %%
 from mingraph_lite import agents  # the package's insides, read only to show its cards: not a path to build on
@@ -176,12 +177,11 @@ print(agent.llm.name, "->", agent.run({"question": QUESTION})["answer"])
 print("\n".join(f"{card:<14} | folder: {size:>2} messages" for card, size in agent.cards))
 assert [n for _, n in agent.cards] == sorted(n for _, n in agent.cards)  # the folder only climbs
 assert agent.cards[0][0] == agent.cards[2][0] != agent.cards[1][0]     # the card flips back and forth
-assert issubclass(agents._Stopped, BaseException) and "open_calls" in inspect.getsource(agents.Agent._stop)
 
 # %% [markdown]
 # The differences: the package's desk is `_Run` (with `announce`, for notebook 04); `_Finished` also carries
-# why the run ended; a failure is raised as the exception `_Stopped`, and the `Agent`'s own method `_stop`
-# (not a card) answers every open slip before the error goes up.
+# why the run ended; a failure is raised as an exception, which the `Agent` handles outside the cards (the
+# last section shows how).
 
 # %% [markdown]
 # ### Exercise 03.1: which cards, in which order?
@@ -232,7 +232,7 @@ except ToolArgsError as e:
     print(f"{type(e).__name__}: {e}")
 
 # %% [markdown]
-# No better slip will put Reykjavik in our data, but a person might know. So we add a situation: **when a
+# No better slip will help, but a person might. So we add a situation: **when a
 # slip asks about an unknown city, ask a human before running it, and hand their answer back as the answer
 # slip**. The human is scripted (`ScriptedHuman`): it answers from notes, and lists who was asked about.
 
@@ -249,9 +249,10 @@ def knows(city):  # is this city in the teaching data? (get_weather would refuse
 # a `get_weather` slip whose city is not `knows(...)` must not run; instead the note says `"asking human"`,
 # and that branch puts `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` in the folder.
 # The other slips of the same reply, before *and after* the unknown one, still run. A slip filled in wrong
-# (`to_fahrenheit` with `celsius=-500`) still raises `ToolArgsError`, as in `sticky_note_loop`: it is the
-# model's mistake, not a question for a person. Notice everything you
-# have to touch. The check uses cities, answers and a ceiling you have not seen.
+# (`to_fahrenheit` with `celsius=-500`) still raises `ToolArgsError`: it is the model's mistake, not a
+# question for a person. Notice everything you touch. The check uses cities, answers and a ceiling you have
+# not seen, wants the human asked in a pass of your loop that began with the
+# note saying `"asking human"`, and refuses running the given `sticky_note_loop`.
 #
 # *Hint:* once a human's answer slip is in the folder, `folder[-1]` is no longer the reply: keep a list of the
 # slips still waiting.
@@ -270,13 +271,12 @@ check("03.2", sticky_note_loop_with_human)
 # %% [markdown]
 # ### Exercise 03.3: ask a human, as a card
 #
-# The same situation, as cards. `RunningTools` needs one change: before running a `get_weather` slip, check
+# `RunningTools` needs one change: before running a `get_weather` slip, check
 # the city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips
 # left after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
-# folder, and hands back `RunningToolsAskingHuman` with the slips that are left. Write both below (the errands card
-# as a subclass, so this notebook's `RunningTools` stays as it is). A slip filled in wrong still raises, as
-# in 03.2. `Finished` and `CallingModel` do not change: the cost cell puts your card on the desk. The check
-# runs your two cards on their own, with replies and a human you have not seen.
+# folder, and hands back `RunningToolsAskingHuman` with the slips that are left. Write both below (the errands
+# card as a subclass, so our `RunningTools` stays as it is). A slip filled in wrong still raises. `Finished`
+# and `CallingModel` do not change. The check runs your two cards on their own, on runs you have not seen.
 
 # %%
 @dataclass(frozen=True)
@@ -302,8 +302,10 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Once 03.3 is done, your cards in a whole run (the desk's `errands` is your card), and what each of your
-# edits changed, counted as below.
+# Your cards need one more line, the **hand-over line** that makes `CallingModel` hand slips to the new
+# errands card (below: `errands=RunningToolsAskingHuman`). Once 03.3 is done, the cell runs your cards and
+# counts both your edits: a **place** is a run of changed lines; the new card and the hand-over line are
+# one place each.
 
 # %%
 try:
@@ -316,26 +318,26 @@ else:
     answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", show=False)
     print(f"your cards: {' -> '.join(picked)}")
     print("answer:", answer, "| asked the human about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
-show_your_costs(sticky_note_loop_with_human, RunningTools.run, RunningToolsAskingHuman.run, AskingHuman.run)
+show_your_costs(sticky_note_loop_with_human, RunningTools.run, RunningToolsAskingHuman.run, AskingHuman)
 
 
 # %% [markdown]
-# `show_ask_a_human_costs` compares our code before and after each exercise, and counts the **places**
-# that changed (runs of changed lines) and the lines in them; a new card counts whole.
+# Our own versions, counted the same way:
 
 # %%
-show_ask_a_human_costs()  # our versions of 03.2 and 03.3, diffed unprinted; it asserts fewer places, more lines
+show_ask_a_human_costs()  # our 03.2 and 03.3, diffed unprinted; it asserts the card edit's claim below
 
 # %% [markdown]
-# Lines are not effort. The cards cost *more* lines, but the edit stays in the cards the new situation
-# touches; the sticky note reopened the one function every situation runs. **A new situation is a new
-# card.** Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
+# Lines may go either way. What differs is *where* each edit lands: the sticky-note edit reopens the one
+# function every situation runs; the card edit changes only the errands card's rules (ours in one place,
+# fewer than the note's) and adds code only the new situation runs. **A new situation is a new card.**
+# Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
 # pushdown machines, for situations that overlap.
 
 # %% [markdown]
 # ## When an errand goes wrong: who can fix it?
 #
-# Two failures look alike from the loop (an exception while running a slip), and they need opposite handling:
+# Two failures look alike from the loop (an exception while running a slip) but need opposite handling:
 #
 # 1. **The slip is filled in wrong** (a wrong type, an unknown tool, a value the tool refuses): the registry
 #    raises `ToolArgsError`, and the manager *can* write a better slip if told what was wrong.
@@ -399,14 +401,13 @@ miswrites = ScriptedLLM([[("to_fahrenheit", {"celsius": -500})], "done"], name="
 assert Agent(miswrites, registry, SYSTEM_PROMPT).run({"question": "?"})["answer"] == "done"  # the package goes on
 
 # %% [markdown]
-# The package splits failures the same way, in two places: its `_RunningTools` card answers a slip filled in
-# wrong and goes on, and raises any other failure as `_Stopped`; `Agent._stop` then answers the failed slip
-# and every later one (the run below checks that no slip is left open). That split is a design choice. LangGraph's `ToolNode`
-# (LangGraph 1.2) sends every failure back with `handle_tool_errors=True`, and by default only arguments that
-# fail the tool's schema, raising the rest, even an unknown city that ours sends back
+# The package splits failures the same way: its `_RunningTools` card answers a slip filled in wrong and goes
+# on, and raises any other failure out of the cards. That split is a choice. LangGraph's `ToolNode`
+# (LangGraph 1.2) with `handle_tool_errors=True` sends every failure back; by default it sends back only
+# schema failures and raises the rest, even a tool's own refusal like our unknown city
 # (`tests/notebooks/test_nb03_claims.py` checks both).
 #
-# Now two runs on one package `Agent`: run 1 with the service down, run 2 after it comes back.
+# Now one package `Agent`, run twice: run 1 with the service down, run 2 once it is back.
 #
 # **Predict first:** after run 1 fails, how many slips in the agent's folder have no answer slip?
 
@@ -421,12 +422,15 @@ try:
 except ConnectionError as e:
     print(f"run 1: {type(e).__name__}: {e}")
 reveal(my_guess_open, len(unanswered(agent.memory.messages())), "slips with no answer slip after run 1", gated=True)
-assert not unanswered(agent.memory.messages())  # Agent._stop answered them, before the error went up
+assert not unanswered(agent.memory.messages())
 service["up"] = True                                    # the service comes back; the same agent, asked again
 print("run 2:", agent.run({"question": QUESTION})["answer"], "| cards:", " -> ".join(c for c, _ in agent.cards))
 assert not unanswered(agent.memory.messages())  # every slip, the failed run's included, has its answer slip
 
 # %% [markdown]
+# No slip was left open: the `Agent`'s own method `_stop` (not a card) answered the failed slip and every later
+# one before the error went up, so run 2 starts from a valid folder.
+#
 # ## What is still open
 #
 # - **The folder carries over between runs**, paid for every round (notebook 10).

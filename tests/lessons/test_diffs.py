@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import inspect
 
-from lessons.diffs import ask_a_human_costs, cost, show_ask_a_human_costs
+from lessons.diffs import ask_a_human_costs, cost, edit_costs, show_ask_a_human_costs, show_your_costs
+from lessons.reference import reference
 
 
 def test_cost_counts_places_and_lines_and_skips_the_def_line():
@@ -14,37 +15,44 @@ def test_cost_counts_places_and_lines_and_skips_the_def_line():
     assert cost(before, "def f():\n    a = 5\n    b = 2\n    c = 3\n    d = 4\n    return a + b\n") == (2, 3)
 
 
-def test_the_ask_a_human_count_diffs_our_versions_against_the_code_before_the_edit():
-    """Notebook 03 prints these without loading our versions itself; the errands card's edit stays in one place."""
-    (sticky_places, sticky_lines), (card_places, card_lines), new_card = ask_a_human_costs()
-    assert card_places == 1 and card_places + 1 < sticky_places
-    assert card_lines + 1 + new_card > sticky_lines and new_card > 5
+def test_the_card_edit_counts_the_new_card_whole_and_the_hand_over_line():
+    ours = reference("03_state_cards")
+    _, (places, lines) = edit_costs(ours.sticky_note_loop_with_human, ours.PlainRunningTools.run,
+                                    ours.RunningToolsAskingHuman.run, ours.AskingHuman)
+    run_places, run_lines = cost(*(inspect.getsource(f) for f in (ours.PlainRunningTools.run,
+                                                                  ours.RunningToolsAskingHuman.run)))
+    assert places == run_places + 2 and lines > run_lines + 5  # AskingHuman's lines and the hand-over line
 
 
-def test_notebook_03_prints_the_count_it_diffs(capsys):
+def test_notebook_03_prints_our_count_and_the_card_edit_changes_fewer_places_of_old_code(capsys):
     show_ask_a_human_costs()
-    (sticky_places, sticky_lines), (card_places, card_lines), new_card = ask_a_human_costs()
+    (sticky_places, sticky_lines), (card_places, card_lines) = ask_a_human_costs()
     out = capsys.readouterr().out
-    assert f"sticky note: {sticky_lines} lines changed in {sticky_places} places" in out
-    assert f"cards:       {card_lines} lines in {card_places} place of RunningTools.run + a {new_card}-line" in out
+    assert card_places - 2 < sticky_places  # the card edit's places in code that ran before it
+    assert f"our sticky-note edit: {sticky_lines:>2} lines in {sticky_places} place(s)" in out
+    assert f"our card edit:        {card_lines:>2} lines in {card_places} place(s)" in out
 
 
-def test_the_learners_own_count_waits_for_written_code_then_diffs_it(capsys):
-    from lessons.diffs import show_your_costs
-    from lessons.reference import reference
-
+def test_the_learners_own_count_waits_for_written_code_then_counts_it_like_ours(capsys):
     def stub(*args):
         raise NotImplementedError  # your code here
 
     ours = reference("03_state_cards")
-    show_your_costs(stub, ours.PlainRunningTools.run, stub, stub)
-    assert capsys.readouterr().out.count("not written yet") == 2
+    show_your_costs(stub, ours.PlainRunningTools.run, stub, ours.AskingHuman)
+    assert "not written yet" in capsys.readouterr().out
     show_your_costs(ours.sticky_note_loop_with_human, ours.PlainRunningTools.run, ours.RunningToolsAskingHuman.run,
-                    ours.AskingHuman.run)
-    from lessons.sticky_note import sticky_note_loop
-
-    card = cost(inspect.getsource(ours.PlainRunningTools.run), inspect.getsource(ours.RunningToolsAskingHuman.run))
-    sticky = cost(inspect.getsource(sticky_note_loop), inspect.getsource(ours.sticky_note_loop_with_human))
+                    ours.AskingHuman)
+    (sticky_places, sticky_lines), (card_places, card_lines) = ask_a_human_costs()
     out = capsys.readouterr().out
-    assert "not written yet" not in out and f"card edit: {card[1]} lines in {card[0]} place(s)" in out
-    assert f"sticky-note edit: {sticky[1]} lines in {sticky[0]} place(s)" in out and sticky[0] > card[0] > 0
+    assert "not written yet" not in out
+    assert f"your sticky-note edit: {sticky_lines:>2} lines in {sticky_places} place(s)" in out
+    assert f"your card edit:        {card_lines:>2} lines in {card_places} place(s)" in out
+
+
+def test_a_new_card_is_counted_by_its_fields_and_methods_like_its_whole_source():
+    import inspect
+
+    from lessons.diffs import _card_lines
+
+    card = reference("03_state_cards").AskingHuman
+    assert _card_lines(card) == len([line for line in inspect.getsource(card).splitlines() if line.strip()])

@@ -125,3 +125,53 @@ def test_the_packages_errands_card_answers_a_bad_slip_with_what_to_fix_and_the_r
     assert agent.run({"question": "18°C in Fahrenheit?"})["answer"] == "64°F." and len(fixer.calls) == 3
     answers = [m for m in agent.memory.messages() if m.role == "tool"]
     assert [m.is_error for m in answers] == [True, False] and "Please fix your mistakes" in answers[0].content
+
+
+def test_a_failing_tool_stops_the_agent_outside_the_cards_and_every_open_slip_is_answered_first():
+    """03 says the Agent handles a failure outside the cards (its `_stop`), answering every open slip before the
+    error goes up. The stop is a BaseException, so a tool's own `except Exception` cannot swallow it."""
+    from lessons.errands import flaky_weather, two_city_manager
+    from lessons.folders import unanswered
+    from mingraph_lite import agents
+
+    assert issubclass(agents._Stopped, BaseException) and not issubclass(agents._Stopped, Exception)
+    service, flaky = flaky_weather()
+    agent = Agent(two_city_manager("Paris", "Tokyo", runs=2), flaky, SYSTEM_PROMPT)
+    service["up"] = False
+    try:
+        agent.run({"question": QUESTION})
+    except ConnectionError:
+        pass
+    else:
+        raise AssertionError("the failing tool's error must reach the caller")
+    folder = agent.memory.messages()
+    assert [m for m in folder if getattr(m, "is_error", False)] and not unanswered(folder)
+
+
+def test_question_answers_are_read_as_a_learner_writes_them():
+    """Round 20's reader: "B", "b " and 5.0 were refused for their form; the same answers are now judged."""
+    from lessons.exercises import verdict
+    from lessons.reference import reference
+
+    assert verdict("03.Q2", " B ").status == verdict("03.Q2", reference("03.Q2")).status == "passed"
+    assert verdict("03.Q1", float(reference("03.Q1"))).status == "passed"
+    assert verdict("03.Q1", float(reference("03.Q1")) + 0.5).status == "not yet"
+
+
+def test_a_loop_with_a_for_loop_before_its_while_is_judged_on_its_while(tmp_path, monkeypatch):
+    """03.2's note rule watches each pass of the learner's main loop: a small for loop ahead of it must not hide it."""
+    import importlib
+    import inspect
+
+    from lessons.exercises import verdict
+    from lessons.reference import reference
+
+    source = inspect.getsource(reference("03.2")).replace('"""The notebook\'s own answer to 03.2', '"""Mine')
+    source = source.replace("    while situation", "    for _ in range(1):\n        step += 0\n    while situation", 1)
+    (tmp_path / "mine032.py").write_text("from mingraph_lite import *\nfrom mingraph_lite.course.scripts import "
+                                         "SYSTEM_PROMPT\nfrom mingraph_lite.course.weather import WEATHER\n\n\n"
+                                         "def knows(city):\n    return city.strip().lower() in {n.lower() for n in "
+                                         "WEATHER}\n\n\n" + source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mine = importlib.import_module("mine032").sticky_note_loop_with_human
+    assert verdict("03.2", mine).status == "passed", str(verdict("03.2", mine))

@@ -7,10 +7,8 @@ package (``Agent.cards``, ``ToolRegistry``) or from the folder the learner's cod
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -22,6 +20,7 @@ from mingraph_lite.course.weather import WEATHER, lookup, to_fahrenheit, weather
 from ..calls import watching
 from ..errands import ScriptedHuman  # the notebook's own scripted person at the desk
 from . import Hint, exercise
+from .nb03_note import has_its_own_note
 
 # --- 03.1: which cards, in which order ------------------------------------------------------------
 
@@ -262,42 +261,11 @@ def check_sticky_human(loop: Any) -> str:
     _lets_a_miswritten_slip_raise(lambda human: loop(ScriptedLLM(script + ["done"], name="scripted: miswrites"),
                                                      weather_registry(), "?", human, max_steps=6))
     _at_the_ceiling(loop)
-    _has_its_own_note(loop)
+    cities, notes = HUMAN_CASES[0]
+    has_its_own_note(loop, lambda spy: loop(_asker(cities), weather_registry(), "?", spy(ScriptedHuman(dict(notes))),
+                                            max_steps=6))
     return ("your sticky-note loop asks the human about unknown cities only (a slip filled in wrong still raises), "
             "every slip gets its answer, and a manager that never stops meets the ceiling")
-
-
-def _has_its_own_note(loop: Any) -> None:
-    """The exercise asks for the new situation as a note value of its own: what the cost comparison measures.
-
-    Judged by behaviour: during a run with an unknown city, some variable of the learner's code must hold
-    "asking human" (a dead branch that merely names the value does not count)."""
-    code = getattr(loop, "__code__", None)
-    if code is None:  # not a plain function: the runs above are all we can judge
-        return
-    values: set[str] = set()
-    ours = (str(Path(sys.modules["mingraph_lite"].__file__).parent), str(Path(__file__).parents[1]))  # not our code
-
-    def local(frame: Any, event: str, arg: Any) -> Any:
-        if event == "line":
-            values.update(v for v in frame.f_locals.values() if isinstance(v, str))
-        return local
-
-    def start(frame: Any, event: str, arg: Any) -> Any:
-        return None if frame.f_code.co_filename.startswith(ours) else local
-
-    cities, notes = HUMAN_CASES[0]
-    old = sys.gettrace()
-    sys.settrace(start)
-    try:
-        loop(_asker(cities), weather_registry(), "?", ScriptedHuman(dict(notes)), max_steps=6)
-    finally:
-        sys.settrace(old)
-    if "asking human" not in values:
-        raise Hint('it runs right, but during a run with an unknown city your note never said "asking human": '
-                   "the exercise asks for the new situation on the sticky note, a value the note takes and a "
-                   "branch of its own that asks; asking inside the errands branch hides one situation inside "
-                   "another")
 
 
 def _at_the_ceiling(loop: Any) -> None:

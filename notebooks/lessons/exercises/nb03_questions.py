@@ -22,6 +22,8 @@ def check_cards_with_a_human(answer: Any) -> str:
                  [("get_weather", "Paris"), ("get_weather", "Reykjavik"), ("get_weather", "Quito")])
     _, seen = _walk(reference("03.3"), desk, step=1)
     between = seen[:-1]  # the last one is the next CallingModel
+    if isinstance(answer, float) and answer.is_integer():  # 5.0 is a whole number too (round 20's reader)
+        answer = int(answer)
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Hint("answer with a whole number of cards")
     if answer != len(between):
@@ -44,6 +46,7 @@ def _frozen_step_calls(bound: int) -> int:
 
 @exercise("03.Q2", kind="reasoning", title="what if RunningTools forgot the + 1?")
 def check_frozen_step(answer: Any) -> str:
+    answer = answer.strip().lower() if isinstance(answer, str) else answer  # "B" and "b " mean "b"
     if answer not in ("a", "b", "c"):
         raise Hint("answer with one letter: 'a', 'b' or 'c'")
     calls = _frozen_step_calls(bound=50)
