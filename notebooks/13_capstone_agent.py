@@ -233,7 +233,7 @@ assert graph.draw_ascii().strip() == DRAWN  # the drawing shown above
 print(graph.draw_ascii())
 
 # %% [markdown]
-# Did the window save much? On runs this short, little: the system prompt and the tool schemas are read on every
+# Did the window save much? On runs as short as the coffee question's, little: the system prompt and the tool schemas are read on every
 # call, and a run of a few calls never outgrows a window of 6. A longer run, **scripted**: a model that asks for
 # one price a call, ten calls, then answers, run by the notebook's `PriceAgent` with the whole run in view and with
 # a window of 6. Each call's reading is measured as the characters of the prompt the local adapter would write
