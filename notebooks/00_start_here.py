@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 00 · Start here
 #
-# This course takes an LLM agent apart. An agent is a model calling tools in a loop; in notebooks 01 to 13
+# This course takes an LLM agent apart. An agent is a model calling tools in a loop; in notebooks 01 to 14
 # you write that loop yourself, split it into the pieces a real framework has, learn to read what a run did,
 # and build an agent for a new task from your own pieces.
 #
@@ -16,7 +16,7 @@
 # **Prerequisites:** Python you can write (functions, classes, dicts, `try`/`finally`); no machine-learning
 # background.
 # **Time:** about 42 minutes (estimated from length, as in every header: see "How long" below); the whole course
-# takes about 18.9 hours by the same estimate, in fourteen notebooks: this one and 01 to 13.
+# takes about 20.1 hours by the same estimate, in fifteen notebooks: this one and 01 to 14.
 
 # %% [markdown]
 # ## How to run the course
@@ -196,7 +196,7 @@ from lessons.exercises.nb00 import COURSE
 
 for name, idea in COURSE.items():
     print(f"{name:<27} {idea}")
-assert len(COURSE) == 1 + 13  # this notebook and the thirteen after it, 01 to 13, as the introduction says
+assert len(COURSE) == 1 + 14  # this notebook and the fourteen after it, 01 to 14, as the introduction says
 from pathlib import Path
 
 assert sorted(p.stem for p in Path(".").glob("[0-9][0-9]_*.ipynb")) == sorted(COURSE)  # the notebooks beside this one

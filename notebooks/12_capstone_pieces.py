@@ -1,8 +1,8 @@
 # %% [markdown]
 # # 12 · Capstone, part 1: the pieces
 #
-# The capstone is an agent for a new task, made of pieces you write. This notebook builds the pieces; notebook 13
-# joins them:
+# The capstone is an agent for a new task, made of pieces you write. This notebook, part 1 of 3, builds the
+# pieces; notebook 13 joins them; 14 replays real runs:
 #
 # - a **memory window** that keeps the question in view and never splits a `ToolCall` from its `ToolMessage`
 #   (notebook 10);
@@ -364,4 +364,4 @@ check("12.Q3", q3)
 #
 # 5. What would happen if your window kept a `ToolMessage` but not the reply that holds its `ToolCall`?
 #
-# **Next, notebook 13:** the agent, a graph of these four pieces, checked on held-out questions and real runs.
+# **Next:** notebook 13 builds the agent; 14 replays real runs through it.

@@ -144,7 +144,7 @@ def price_manager(item: str = "coffee", cities: Sequence[str] = ("Rome", "Osaka"
     return ScriptedLLM([_ask_prices(item, cities), _convert, _report(item)], name="scripted: price manager")
 
 
-# --- held-out cases: the capstone's checks use them; notebooks 12 and 13 never show them ----------------
+# --- held-out cases: the capstone's checks use them; notebooks 12 to 14 never show them ----------------
 
 #: Other items, other cities, and a city with no prices.
 HELD_OUT = (("bread", ("Lima", "Oslo", "Nairobi")), ("tea", ("Rome", "Atlantis")), ("coffee", ("Nairobi",)))

@@ -2,7 +2,7 @@
 
 Later cells never depend on the learner's code, and the answer must not be printed where the learner can copy it
 (issue 21): ``reference("01.4")`` returns the reference object without printing it, and
-``reference("13_capstone")`` the whole solutions module (``.PriceAgent`` ...). Nothing stops a learner from asking
+``reference("13_capstone_agent")`` the whole solutions module (``.PriceAgent`` ...). Nothing stops a learner from asking
 ``inspect.getsource`` for it, as nothing stops them opening the solutions file; what the checks refuse is an answer
 that is, or runs, the reference (``watch``), or is its code pasted back in (``lessons/copies.py``).
 """

@@ -25,7 +25,7 @@ from lessons.capstone import (
 )
 from lessons.exercises import verdict
 from lessons.exercises.nb12_route import q1_options, q2_runs, q3_squares
-from lessons.exercises.nb13_runs import first_wrong_call, right_call
+from lessons.exercises.nb14 import first_wrong_call, right_call
 from mingraph_lite import (
     Agent,
     AssistantMessage,
@@ -42,10 +42,12 @@ from mingraph_lite import (
 
 ROOT = Path(__file__).resolve().parents[2]
 PIECES_NOTEBOOK = ROOT / "notebooks" / "12_capstone_pieces.py"
-NOTEBOOK = ROOT / "notebooks" / "13_capstone.py"
+NOTEBOOK = ROOT / "notebooks" / "13_capstone_agent.py"
+RUNS_NOTEBOOK = ROOT / "notebooks" / "14_capstone.py"
 RUNS = ROOT / "data" / "runs"
 PIECES = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "12_capstone_pieces.py"), run_name="solutions_11")
-SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "13_capstone.py"), run_name="solutions_12")
+SOLVED = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "13_capstone_agent.py"), run_name="solutions_13")
+REPLAYS = runpy.run_path(str(ROOT / "notebooks" / "solutions" / "14_capstone.py"), run_name="solutions_14")
 
 
 def test_get_price_reads_the_table_whatever_the_case_and_names_what_it_knows():
@@ -119,7 +121,7 @@ def test_the_broken_tools_fail_on_conversion_only():
 
 
 def test_the_notebooks_never_show_a_held_out_question():
-    text = NOTEBOOK.read_text(encoding="utf-8") + PIECES_NOTEBOOK.read_text(encoding="utf-8")
+    text = "".join(n.read_text(encoding="utf-8") for n in (PIECES_NOTEBOOK, NOTEBOOK, RUNS_NOTEBOOK))
     for item, cities in HELD_OUT:
         assert question_for(item, cities) not in text
     assert "Atlantis" not in text and "bread" not in text
@@ -139,14 +141,14 @@ def test_the_pieces_questions_are_answered_by_runs():
 
 
 def test_gemmas_first_wrong_step_is_its_second_conversion_of_osakas_price():
-    """Backs 13.3: Gemma asked for both prices, then converted 450 JPY twice and 1.3 EUR never."""
+    """Backs 14.2: Gemma asked for both prices, then converted 450 JPY twice and 1.3 EUR never."""
     events = read_trace(RUNS / "capstone-gemma3-270m.jsonl")
     calls = [e for e in events if e["event"] == "tool_call"]
     assert [c["name"] for c in calls] == ["get_price", "get_price", "to_usd", "to_usd"]
     assert calls[2]["arguments"] == calls[3]["arguments"] == {"amount": 450, "currency": "JPY"}
     assert first_wrong_call(RUNS / "capstone-gemma3-270m.jsonl") == calls[3]["id"]
-    assert right_call(RUNS / "capstone-gemma3-270m.jsonl") == SOLVED["SOLUTIONS"]["13.3"]
-    assert SOLVED["SOLUTIONS"]["13.3"] == ("to_usd", {"amount": 1.3, "currency": "EUR"})  # Rome's, never converted
+    assert right_call(RUNS / "capstone-gemma3-270m.jsonl") == REPLAYS["SOLUTIONS"]["14.2"]
+    assert REPLAYS["SOLUTIONS"]["14.2"] == ("to_usd", {"amount": 1.3, "currency": "EUR"})  # Rome's, never converted
     assert {"name": "get_price", "content": "Rome coffee: 1.3 EUR"}.items() <= next(
         e for e in events if e["event"] == "tool_return" and "Rome" in e["content"]).items()
     smol = read_trace(RUNS / "capstone-smollm2-135m.jsonl")
@@ -156,7 +158,7 @@ def test_gemmas_first_wrong_step_is_its_second_conversion_of_osakas_price():
 
 def test_stop_repeats_ends_smollm2s_replay_at_its_first_repeat():
     replay = ReplayLLM.from_trace(RUNS / "capstone-smollm2-135m.jsonl")
-    result = SOLVED["StopRepeats"](replay, price_tools(), SYSTEM_PROMPT).run({"question": QUESTION})
+    result = REPLAYS["StopRepeats"](replay, price_tools(), SYSTEM_PROMPT).run({"question": QUESTION})
     assert result == {"answer": None, "reason": "repeated"} and len(replay.calls) == 2
 
 
@@ -258,9 +260,10 @@ def test_the_reference_graph_fans_out_one_branch_per_slip():
     assert graph.steps == (("model",), ("errand",) * 3, ("model",), ("errand",) * 3, ("model",))
 
 
-@pytest.mark.parametrize("ex", sorted(PIECES["SOLUTIONS"]) + sorted(SOLVED["SOLUTIONS"]))
+@pytest.mark.parametrize("ex", [*sorted(PIECES["SOLUTIONS"]), *sorted(SOLVED["SOLUTIONS"]),
+                                *sorted(REPLAYS["SOLUTIONS"])])
 def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex):
-    solved = PIECES if ex.startswith("12.") else SOLVED
+    solved = {"12": PIECES, "13": SOLVED, "14": REPLAYS}[ex[:2]]
     assert verdict(ex, solved["SOLUTIONS"][ex]).passed, str(verdict(ex, solved["SOLUTIONS"][ex]))
     for answer, hint in solved["WRONG"][ex]:
         result = verdict(ex, answer)
@@ -268,7 +271,8 @@ def test_every_capstone_solution_passes_and_every_wrong_answer_gets_its_hint(ex)
 
 
 def test_every_question_has_an_answer_and_three_are_checked():
-    for number, notebook, solved in (("12", PIECES_NOTEBOOK, PIECES), ("13", NOTEBOOK, SOLVED)):
+    for number, notebook, solved in (("12", PIECES_NOTEBOOK, PIECES), ("13", NOTEBOOK, SOLVED),
+                                     ("14", RUNS_NOTEBOOK, REPLAYS)):
         _questions_answered_and_checked(number, notebook, solved)
 
 
@@ -299,10 +303,10 @@ def test_the_cheat_sheet_names_the_real_signatures():
     assert "max_steps" in inspect.signature(StateGraph.compile).parameters and ".compile(max_steps=N)" in sheet
 
 
-def test_12_1_judges_behaviour_so_another_design_passes():
+def test_13_judges_behaviour_so_another_design_passes():
     # Other choices than the reference's: failure spotted from is_error plus the tool's own exception text, the
     # stops tested in the other order, other words for a refused call, and far more room in the compiled graph.
-    from lessons.exercises.nb13 import check_agent
+    from lessons.exercises.nb13 import check_agent, check_limits, check_loop
     from mingraph_lite import ToolMessage
 
     class OtherDesign(SOLVED["PriceAgent"]):
@@ -329,14 +333,15 @@ def test_12_1_judges_behaviour_so_another_design_passes():
             return graph
 
     assert "recorded real runs" in check_agent(OtherDesign)
+    assert "unseen questions" in check_loop(OtherDesign) and "broken tool" in check_limits(OtherDesign)
 
 
-def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
-    """13.2 may use 13.1's own version (and 11's pieces inside it): a subclass of reference("13.1") passes, while
+def test_a_learner_stuck_on_13_may_subclass_the_notebooks_agent_for_14_1():
+    """14.1 may use 13.3's own version (and 12's pieces inside it): a subclass of reference("13.3") passes, while
     the reference itself, or a subclass that only inherits it, does not."""
     from lessons.reference import reference
 
-    class Mine(reference("13.1")):
+    class Mine(reference("13.3")):
         def model(self, state):
             update = super().model(state)
             before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
@@ -348,9 +353,9 @@ def test_a_learner_stuck_on_12_1_may_subclass_the_notebooks_agent_for_12_2():
     def asks(reply):
         return [(call.name, call.arguments) for call in reply.tool_calls]
 
-    assert verdict("13.2", Mine).passed, str(verdict("13.2", Mine))
-    assert not verdict("13.2", reference("13.1")).passed
-    assert not verdict("13.2", type("Bare", (reference("13.1"),), {})).passed
+    assert verdict("14.1", Mine).passed, str(verdict("14.1", Mine))
+    assert not verdict("14.1", reference("13.3")).passed
+    assert not verdict("14.1", type("Bare", (reference("13.3"),), {})).passed
 
 
 def test_show_messages_prints_one_line_a_message_naming_each_toolcall_and_its_answer(capsys):

@@ -1,5 +1,6 @@
-"""Reader r19f's fixes to notebooks 12 and 13: a learner's own 12 pieces paste into 13 and run; 13's texts name
-what the code does."""
+"""Reader r19f's fixes to notebooks 12 and 13 (13 since split into 13_capstone_agent and 14_capstone): a learner's
+own 12 pieces paste into 13 and 14 and run; their texts name what the code does; 13's milestones check in the order
+the notebook builds the agent."""
 
 from __future__ import annotations
 
@@ -34,15 +35,15 @@ def _globals_used(obj: object) -> set[str]:
     return names
 
 
-def _first_cells_namespace(upto: str) -> dict:
-    """Run 13's code cells until the one containing ``upto`` (not included), as the kernel would."""
-    text = (NB / "13_capstone.py").read_text(encoding="utf-8")
+def _first_cells_namespace(upto: str, stem: str = "13_capstone_agent") -> dict:
+    """Run a notebook's code cells until the one containing ``upto`` (not included), as the kernel would."""
+    text = (NB / f"{stem}.py").read_text(encoding="utf-8")
     cells = [c for c in text.split("\n# %%") if not c.lstrip().startswith("[markdown]")]
     namespace: dict = {"__name__": "__main__"}
     for cell in cells:
         if upto in cell:
             return namespace
-        exec(compile(cell.removeprefix(" %%"), "13_capstone", "exec"), namespace)
+        exec(compile(cell.removeprefix(" %%"), stem, "exec"), namespace)
     raise AssertionError(f"no cell with {upto!r}")
 
 
@@ -59,15 +60,33 @@ def test_names_of_12s_answers_are_defined_before_13_1(monkeypatch):
     assert not missing, f"13 lacks {missing} before 13.1: pasted 12 pieces would raise NameError"
 
 
+def test_names_of_12s_and_13s_answers_are_defined_before_14_1(monkeypatch):
+    """14 says: paste your PriceAgent from 13 (with its PriceState and your 12 pieces) to use it instead."""
+    monkeypatch.chdir(NB)
+    monkeypatch.syspath_prepend(str(NB))
+    used = {"Observer", "ToolArgsError", "Send"}
+    for stem, ids in (("12_capstone_pieces", ("12.1", "12.2", "12.3", "12.4")), ("13_capstone_agent", ("13.3",))):
+        sol = _solutions(stem)
+        for id in ids:
+            used |= {n for n in _globals_used(sol.SOLUTIONS[id]) if n in vars(sol)}
+    used |= {n for n in _globals_used(_solutions("13_capstone_agent").PriceState) if n != "TypedDict"}
+    used |= {"operator", "Annotated", "TypedDict"}  # what PriceState's own lines name
+    used -= {"PriceState", "BUDGET_SPENT"}  # the paste defines these itself
+    namespace = _first_cells_namespace("class StopRepeats(", "14_capstone")
+    missing = sorted(n for n in used if n not in namespace and not hasattr(builtins, n))
+    assert not missing, f"14 lacks {missing} before 14.1: a pasted PriceAgent would raise NameError"
+
+
 def _verdict(ex: str, answer: object):
     from lessons.exercises import verdict
     return verdict(ex, answer)
 
 
-def test_13_1_hints_follow_the_suggested_order(monkeypatch):
-    """A learner at "the ceiling" step (no ceiling, no hooks yet) hears about the ceiling, not the hooks."""
+def test_13s_milestones_check_in_the_suggested_order(monkeypatch):
+    """A learner at "the ceiling" step (no ceiling, no hooks yet) has passed 13.1 and hears about the ceiling in
+    13.2, not the hooks; hooks come up only in 13.3."""
     monkeypatch.syspath_prepend(str(NB))
-    sol = _solutions("13_capstone")
+    sol = _solutions("13_capstone_agent")
 
     class NoCeilingNoHooks(sol.NoCeilingAgent):
         def tell(self, hook, *args):
@@ -81,8 +100,15 @@ def test_13_1_hints_follow_the_suggested_order(monkeypatch):
         def run_errand(self, packet):
             raise NotImplementedError
 
-    assert "ceiling" in _verdict("13.1", NoCeilingNoHooks).message
-    assert "listeners" in _verdict("13.1", OnlyNoHooks).message
+    class LoopOnly(OnlyNoHooks):
+        def give_up(self, state):
+            raise NotImplementedError
+
+    assert _verdict("13.1", LoopOnly).passed and not _verdict("13.2", LoopOnly).passed
+    assert "give_up is still a stub" in _verdict("13.2", LoopOnly).message
+    assert "ceiling" in _verdict("13.2", NoCeilingNoHooks).message
+    assert _verdict("13.2", OnlyNoHooks).passed
+    assert "listeners" in _verdict("13.3", OnlyNoHooks).message
     assert "run_errand is still a stub" in _verdict("13.1", ErrandStub).message
 
 
@@ -104,10 +130,10 @@ def SCRIPTED():
 '''
 
 
-def test_what_13_says_a_task_file_defines_is_what_task_reads(tmp_path, monkeypatch):
+def test_what_14_says_a_task_file_defines_is_what_task_reads(tmp_path, monkeypatch):
     from mingraph_lite import cli
 
-    text = (NB / "13_capstone.py").read_text(encoding="utf-8")
+    text = (NB / "14_capstone.py").read_text(encoding="utf-8")
     named = ("TOOLS", "SYSTEM_PROMPT", "QUESTION", "SCRIPTED")
     assert all(f"`{name}`" in text for name in named)
     task = tmp_path / "task.py"
@@ -125,7 +151,7 @@ def test_what_13_says_a_task_file_defines_is_what_task_reads(tmp_path, monkeypat
 
 
 def test_agent_log_and_window_work_unchanged_on_another_task(tmp_path, monkeypatch):
-    """13's claim: the notebook's PriceAgent, with 12's PriceLog and window, runs any task file unchanged."""
+    """14's claim: notebook 13's PriceAgent, with 12's PriceLog and window, runs any task file unchanged."""
     import json
 
     from mingraph_lite import cli
@@ -134,8 +160,8 @@ def test_agent_log_and_window_work_unchanged_on_another_task(tmp_path, monkeypat
     task.write_text(SHOUT_TASK, encoding="utf-8")
     tools, system_prompt, question, scripted = cli._task(str(task), False)
     PriceLog = _solutions("12_capstone_pieces").SOLUTIONS["12.3"]
-    agent = _solutions("13_capstone").PriceAgent(scripted(), tools, system_prompt,
-                                                 observers=[PriceLog(tmp_path / "log.jsonl")], window=2)
+    agent = _solutions("13_capstone_agent").PriceAgent(scripted(), tools, system_prompt,
+                                                       observers=[PriceLog(tmp_path / "log.jsonl")], window=2)
     assert agent.run({"question": question}) == {"answer": "HELLO!", "reason": "answered"}
     lines = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 2 and lines[-1]["reason"] == "answered"

@@ -18,7 +18,8 @@ from lessons.reference import _module
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 #: Notebooks whose answers have been taken out of view; add a notebook here once it is.
-STEMS = ("03_state_cards", "04_observers", "12_capstone_pieces", "13_capstone")
+STEMS = ("03_state_cards", "04_observers", "12_capstone_pieces", "13_capstone_agent",
+         "14_capstone")
 
 
 def _bodies(source: str) -> list[tuple[str, str]]:

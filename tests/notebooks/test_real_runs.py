@@ -128,10 +128,10 @@ def test_data_runs_readme_lists_every_replayed_run_under_its_notebook():
                        for line in table), (notebook, model, variant, index)
 
 
-def test_the_capstones_two_recorded_runs_are_replayed_in_notebook_12_and_listed_under_it():
+def test_the_capstones_two_recorded_runs_are_replayed_in_notebook_14_and_listed_under_it():
     readme = (ROOT / "data" / "runs" / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## The capstone's task (notebooks 12 and 13)"):]
-    notebook = (ROOT / "notebooks" / "13_capstone.py").read_text(encoding="utf-8")
+    section = readme[readme.index("## The capstone's task (notebooks 12 to 14)"):]
+    notebook = (ROOT / "notebooks" / "14_capstone.py").read_text(encoding="utf-8")
     for name in ("capstone-smollm2-135m.jsonl", "capstone-gemma3-270m.jsonl"):
         assert f"| `{name}` |" in section and f'"{name}"' in notebook and (ROOT / "data" / "runs" / name).is_file()
     assert "capstone-" not in (ROOT / "notebooks" / "12_capstone_pieces.py").read_text(encoding="utf-8")

@@ -26,7 +26,8 @@ COURSE = {
     "10_memory_and_cost": "what the model is read each round, and what it costs; a real conversation",
     "11_helpers_and_plans": "an agent behind one tool; plan-and-execute with a re-plan",
     "12_capstone_pieces": "capstone, part 1: a new task, and its pieces: memory window, errand, log, router",
-    "13_capstone": "capstone, part 2: the agent, a graph of your pieces, checked on real runs replayed",
+    "13_capstone_agent": "capstone, part 2: the agent, a graph of your pieces, built and checked in three milestones",
+    "14_capstone": "capstone, part 3: real runs replayed; stop a repeat, find a first wrong step, refuse a blank",
 }
 
 

@@ -1,5 +1,5 @@
 """Notebook 12's checks (the capstone's pieces), 12.1 to 12.3: each piece on cases the notebook never shows (the router's
-and the whole agent's are in nb12_route and nb13).
+and the whole agent's are in nb12_route and nb13; notebook 14's in nb14).
 
 Expected results come from the package (``Agent``, ``ToolRegistry``, ``EventRecorder``, ``ReplayLLM``) run on the
 same cases, never from numbers written here.

@@ -1,7 +1,8 @@
-"""Notebook 13's final check (13.1) and its checked questions: the learner's whole agent on held-out questions, a
-model that never stops, a broken tool, a spent budget and two replayed real runs; expectations come from the
-package's ``Agent`` run on the same cases (with the window rule as a memory), and from the recorded traces. The new
-exercises on the finished agent are in nb13_runs.
+"""Notebook 13's three milestone checks on one class, and its checked questions. 13.1: the learner's agent on
+held-out questions at two window sizes; 13.2: that again, then a model that never stops, a spent budget and a broken
+tool; 13.3: all of it, then two replayed real runs and every hook. Expectations come from the package's ``Agent`` run
+on the same cases (with the window rule as a memory), and from the recorded traces. The questions are in
+nb13_questions; notebook 14's exercises on the finished agent are in nb14.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from mingraph_lite import (Agent, EventRecorder, ReplayLLM, ReplayMismatch, Scri
 from mingraph_lite.agents import Agent as _PackageAgent
 from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
-from .nb12 import REAL_RUNS, _Leaned, _refusing
+from .nb12 import REAL_RUNS, _counting_tools, _Leaned, _refusing
 from .nb12_route import _Pinned
 
 
@@ -53,7 +54,9 @@ def _kinds(recorder: EventRecorder) -> list[str]:
 
 
 def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, recorder: EventRecorder | None = None,
-               **settings: Any) -> tuple[Any, list[str]]:
+               *, subclass: bool = False, **settings: Any) -> tuple[Any, list[str]]:
+    """Run the learner's agent class once; ``subclass``: the exercise only adds methods to a finished agent, so a
+    stub in one of its own methods means the exercise cell is not written yet."""
     recorder = recorder if recorder is not None else EventRecorder()
     from mingraph_lite.graph.agent_graph import AgentNodes
     try:
@@ -66,9 +69,10 @@ def _run_yours(cls: Any, llm: Any, registry: ToolRegistry, question: str, record
         if stub is not None and _stub_piece(stub):
             raise Hint(f"your agent uses a piece that is still a stub: finish exercise {_stub_piece(stub)} "
                        "first (its function is called from your agent)") from None
-        if stub is not None and _stub_method(stub, cls) not in (None, "run", "graph"):
+        own = subclass and _stub_method(stub, cls) in vars(cls) if stub is not None else False
+        if stub is not None and not own and _stub_method(stub, cls) not in (None, "run", "graph"):
             raise Hint(f"your graph runs, and your {_stub_method(stub, cls)} is still a stub: write it next "
-                       "(the suggested order says which)") from None
+                       "(the milestones 13.1 to 13.3 say which)") from None
         if stub is not None:
             raise NotDone from None
         why = ("; a branch let a ToolCall's error out: answer every ToolCall with your errand, which never raises"
@@ -158,8 +162,9 @@ def _same_announcements(mine: list[tuple[Any, ...]], want: list[tuple[Any, ...]]
 
 def _check_stops(cls: Any) -> tuple[list[str], EventRecorder]:
     looping = ScriptedLLM([[("get_price", {"item": "tea", "city": "Lima"})]] * 20, name="scripted: never stops")
+    counting, tries = _counting_tools()
     try:
-        got, _ = _run_yours(cls, looping, price_tools(), "What does tea cost in Lima?", max_steps=3, max_calls=20,
+        got, _ = _run_yours(cls, looping, counting, "What does tea cost in Lima?", max_steps=3, max_calls=20,
                             window=6)
     except Hint as hint:
         raise Hint(f"a model that never stops, with max_steps=3, was called {len(looping.calls)} times and then "
@@ -170,6 +175,9 @@ def _check_stops(cls: Any) -> tuple[list[str], EventRecorder]:
     if got["answer"] is not None:
         raise Hint("a run that did not finish must answer None, never a made-up sentence: the caller has to tell "
                    "'I gave up' from an answer")
+    if tries["get_price"] != 3:
+        raise Hint(f"at the ceiling (max_steps=3) your agent ran {tries['get_price']} of the 3 ToolCalls asked for: "
+                   "the last reply's ToolCalls still run before the run stops at the ceiling")
     budget = _check_budget(cls)
     broken = price_manager("bread", ("Oslo", "Lima"))
     got, _ = _run_yours(cls, broken, broken_tools(), question_for("bread", ("Oslo", "Lima")), max_steps=6, window=6)
@@ -231,12 +239,37 @@ def _check_replays(cls: Any, hooks: bool = False) -> None:
                        f"calls{told[0]}; the recording: {events[-1]['reason']!r} after {replies}{told[1]}{rule}")
 
 
-@exercise("13.1", kind="code", title="the capstone: the price agent, as a graph of your pieces",
-          may_use=("12.1", "12.2", "12.4"))
-def check_agent(cls: Any) -> str:
+def _is_class(cls: Any) -> None:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (PriceAgent), not an instance of it")
-    # in the notebook's suggested order: the loop, its stops, the real runs; the hooks last
+
+
+MAY_USE = ("12.1", "12.2", "12.4")
+
+
+@exercise("13.1", kind="code", title="the price agent, part 1: the loop that answers", may_use=MAY_USE)
+def check_loop(cls: Any) -> str:
+    _is_class(cls)
+    _check_held_out(cls)
+    return (f"your agent answered {len(HELD_OUT)} unseen questions at two window sizes, reading the pinned window "
+            "each call: now its limits (13.2)")
+
+
+@exercise("13.2", kind="code", title="the price agent, part 2: the ceiling, the call budget, a broken tool",
+          may_use=MAY_USE)
+def check_limits(cls: Any) -> str:
+    _is_class(cls)
+    _check_held_out(cls)  # 13.1's behaviour still holds
+    _check_stops(cls)
+    return ("your agent still answers the unseen questions, and stops at the ceiling, at the call budget and on a "
+            "broken tool: now its hooks and the real runs (13.3)")
+
+
+@exercise("13.3", kind="code", title="the price agent, part 3: the hooks, and two replayed real runs",
+          may_use=MAY_USE)
+def check_agent(cls: Any) -> str:
+    _is_class(cls)
+    # in the order of the milestones: the loop, its stops, the real runs; the hooks last
     heard = _check_held_out(cls)
     budget = _check_stops(cls)
     _check_replays(cls)
@@ -244,50 +277,5 @@ def check_agent(cls: Any) -> str:
     _check_budget_hooks(*budget)
     _check_replays(cls, hooks=True)
     return (f"your agent answered {len(HELD_OUT)} held-out questions at two window sizes, stopped at the ceiling, "
-            f"the call budget and a broken tool, and reproduced {len(REAL_RUNS)} recorded real runs")
-
-
-# --- questions checked against runs ---------------------------------------------------------------------
-
-
-Q1_CITIES = ("Rome", "Osaka", "Lima")
-
-
-@exercise("13.Q1", kind="reasoning", title="a rate service that is down: how often does to_usd run?")
-def check_down_service(answer: Any) -> str:
-    from ..reference import reference  # the notebook's own agent, as the question is about it
-    from .nb12 import _counting_tools
-
-    registry, tries = _counting_tools(fails=10**6)  # every run of to_usd raises TimeoutError
-    llm = price_manager("coffee", Q1_CITIES)
-    got = reference("13_capstone").PriceAgent(llm, registry, SYSTEM_PROMPT).run(
-        {"question": question_for("coffee", Q1_CITIES)})
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise Hint("answer with a number, such as 4 (not text)")
-    if answer == tries["to_usd"]:
-        return (f"right: to_usd ran {tries['to_usd']} times, and the run ended {got['reason']!r} after "
-                f"{len(llm.calls)} model calls")
-    if answer < tries["to_usd"]:
-        raise Hint("each errand gives a broken tool one more try: count the runs per ToolCall, then the ToolCalls")
-    raise Hint("after the round of conversions, the model node finds failed set and ends the run before "
-               "calling the model: no round of ToolCalls follows")
-
-
-@exercise("13.Q2", kind="reasoning", title="five cities against the call budget: how does the run end?")
-def check_five_cities(answer: Any) -> str:
-    from ..reference import reference  # the notebook's own agent, as the question is about it
-
-    cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
-    llm = price_manager("coffee", cities)
-    got = reference("13_capstone").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
-        {"question": question_for("coffee", cities)})
-    truth = {"answered": "A", "call budget": "B"}.get(got["reason"], "C")
-    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
-        return f"right: the run ended {got['reason']!r} after {len(llm.calls)} model calls"
-    if answer.strip().upper() == "A":
-        raise Hint("count the ToolCalls of each reply against the budget of 8: five prices, then five conversions")
-    raise Hint(f"the ceiling is 6 model calls, and this run made {len(llm.calls)}: something else ended it")
-
-
+            f"the call budget and a broken tool, told its listeners every step, and reproduced {len(REAL_RUNS)} "
+            "recorded real runs")

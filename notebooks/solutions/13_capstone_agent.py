@@ -1,4 +1,5 @@
-"""Reference answers for notebook 13 (the capstone's agent), and plausible wrong ones with the hint each must get."""
+"""Reference answers for notebook 13 (the capstone's agent, built in three milestones: 13.1 the loop, 13.2 its limits,
+13.3 its hooks and the replayed real runs), and plausible wrong ones with the hint each must get."""
 
 import operator
 from typing import Annotated, TypedDict
@@ -10,7 +11,7 @@ from mingraph_lite.graph import END, START, StateGraph
 # Notebook 12's pieces, its own versions (notebook 13 loads them the same way).
 pinned_window, errand, route = reference("12.1"), reference("12.2"), reference("12.4")
 
-# --- 13.1: the agent, as a graph -----------------------------------------------------------------
+# --- 13.1 to 13.3: the agent, as a graph -----------------------------------------------------------------
 
 
 class PriceState(TypedDict):
@@ -26,7 +27,7 @@ BUDGET_SPENT = "Error: not run, because the call budget is spent"
 
 class PriceAgent:
     def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
-        """The notebook's own answer to 13.1 (a reference answer, loaded unprinted)."""
+        """The notebook's own answer to 13.1 to 13.3, one class (a reference answer, loaded unprinted)."""
         self.llm, self.registry, self.system_prompt = llm, registry, system_prompt
         self.observers, self.max_steps, self.max_calls, self.window = list(observers), max_steps, max_calls, window
 
@@ -225,131 +226,6 @@ class PackageAgent:  # only wraps the package's Agent: the check must refuse it
         return {**self.agent.run(state), "reason": "answered"}
 
 
-
-
-# --- 13.2: an agent that stops a repeated batch --------------------------------------------------
-
-
-def _asks(reply):  # what a reply asks for, ids aside: a model makes up new ids every time
-    return [(call.name, call.arguments) for call in reply.tool_calls]
-
-
-class StopRepeats(PriceAgent):
-    def model(self, state):
-        """The notebook's own answer to 13.2 (a reference answer, loaded unprinted)."""
-        update = super().model(state)
-        new = update.get("messages", [])
-        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
-        if new and new[-1].tool_calls and before and _asks(new[-1]) == _asks(before[-1]):
-            return {**update, "stopped": "repeated"}  # the router ends the run: the batch never runs
-        return update
-
-
-class RepeatsRunFirst(PriceAgent):
-    def model(self, state):  # spots the repeat only before the next call, once the repeated batch has run
-        replies = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
-        if len(replies) >= 2 and _asks(replies[-1]) == _asks(replies[-2]):
-            return {"stopped": "repeated"}
-        return super().model(state)
-
-
-class RepeatsByIds(StopRepeats):
-    def model(self, state):  # compares the ToolCalls whole, ids too
-        update = PriceAgent.model(self, state)
-        new = update.get("messages", [])
-        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
-        if new and new[-1].tool_calls and before and list(new[-1].tool_calls) == list(before[-1].tool_calls):
-            return {**update, "stopped": "repeated"}
-        return update
-
-
-class RepeatsByNames(PriceAgent):
-    def model(self, state):  # the same tools, whatever their arguments
-        update = super().model(state)
-        new = update.get("messages", [])
-        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
-        if new and new[-1].tool_calls and before and [c.name for c in new[-1].tool_calls] == [
-                c.name for c in before[-1].tool_calls]:
-            return {**update, "stopped": "repeated"}
-        return update
-
-
-class RepeatsOfAnyReply(PriceAgent):
-    def model(self, state):  # any earlier reply, not only the one just before
-        update = super().model(state)
-        new = update.get("messages", [])
-        earlier = [_asks(m) for m in state["messages"] if getattr(m, "tool_calls", None)]
-        if new and new[-1].tool_calls and _asks(new[-1]) in earlier:
-            return {**update, "stopped": "repeated"}
-        return update
-
-
-class RepeatsInAnyOrder(PriceAgent):
-    def model(self, state):  # the same ToolCalls in any order (a sorted comparison)
-        update = super().model(state)
-        new = update.get("messages", [])
-        before = [m for m in state["messages"] if getattr(m, "tool_calls", None)]
-        if new and new[-1].tool_calls and before and sorted(map(repr, _asks(new[-1]))) == sorted(
-                map(repr, _asks(before[-1]))):
-            return {**update, "stopped": "repeated"}
-        return update
-
-
-class RepeatsAsStepLimit(StopRepeats):
-    def model(self, state):  # stops, but under another run's reason
-        update = super().model(state)
-        return {**update, "stopped": "step limit"} if update.get("stopped") == "repeated" else update
-
-
-# --- question 4: a run that refuses Gemma's placeholder --------------------------------------------
-
-
-def is_placeholder(text):  # the reply format's blank, copied instead of filled
-    return "<your answer>" in text
-
-
-class RefusePlaceholders(PriceAgent):
-    def model(self, state):
-        update = super().model(state)
-        if update.get("stopped") == "answered" and is_placeholder(update["messages"][-1].content):
-            return {**update, "stopped": "placeholder"}
-        return update
-
-
-class PlaceholderOtherWords(RefusePlaceholders):
-    def model(self, state):
-        update = super().model(state)
-        return {**update, "stopped": "no answer"} if update.get("stopped") == "placeholder" else update
-
-
-class PlaceholderToldAsAnswer(RefusePlaceholders):
-    """A reader's pass: run() answers None, but on_finish still hears the placeholder text as the answer."""
-
-    def tell(self, hook, *args):
-        if hook == "on_finish" and args[1] == "placeholder":
-            args = ("<your answer>", args[1])
-        super().tell(hook, *args)
-
-
-class RefusesEveryAnswer(PriceAgent):
-    def model(self, state):
-        update = super().model(state)
-        return {**update, "stopped": "placeholder"} if update.get("stopped") == "answered" else update
-
-
-class RefusesAngleBrackets(PriceAgent):  # any "<" counts as the blank, so "Rome: <1.50 USD" is refused too
-    def model(self, state):
-        update = super().model(state)
-        stop = update.get("stopped") == "answered" and "<" in update["messages"][-1].content
-        return {**update, "stopped": "placeholder"} if stop else update
-
-
-class RefusesEveryBlankReply(PriceAgent):  # tests replies that ask for tools too
-    def model(self, state):
-        update = super().model(state)
-        return {**update, "stopped": "placeholder"} if is_placeholder(update["messages"][-1].content) else update
-
-
 # --- questions -------------------------------------------------------------------------------------
 
 QUESTIONS = {
@@ -361,60 +237,50 @@ QUESTIONS = {
              "conversions, which would leave -2, so the router sends that batch to give_up: two model calls, no "
              "conversion run, and the run ends 'call budget'. The package's Agent has no call budget and would "
              "make three calls.",
-    "13.Q3": "Yes. Each later call is compared only on its newest messages (the last reply and its "
-             "ToolMessages), and a window that keeps exchanges whole always keeps those, whatever n is. So the replay "
-             "cannot notice what a window drops from the older part, not even the question after the first call; "
-             "the check's scripted runs, which count what each call read, catch that.",
-    "13.Q4": "The model node: before ending a run 'answered', test the reply's text with is_placeholder and, if "
-             "it is the blank, end the run 'placeholder' (the run then answers None), so the caller never takes "
-             "the placeholder for an answer. RefusePlaceholders above does it in four lines.",
-    "13.Q5": "A scripted manager answers whatever it is sent; a replay hands back the recorded replies only while "
-             "the agent sends what the recorded agent sent: the question word for word, each reply followed by its "
-             "ToolMessages in order. An agent that rewords the question passes every scripted run and fails the "
-             "replay.",
+    "13.Q3": "9, that is 2*4+1: four model supersteps, each followed by a superstep of errands (the fourth reply's "
+             "ToolCall still runs), then one last model node that finds the ceiling reached and stops the run "
+             "without calling the model.",
+    "13.Q4": "on_tool_return five times, one per refused ToolCall with its error ToolMessage, then on_finish. No "
+             "on_tool_call: a refused ToolCall never runs, as in the package's Agent.",
+    "13.Q5": "Because a stop that is tested after the call has already paid for that call: the ceiling bounds the "
+             "calls, so it must be checked before the one it would forbid, and a broken tool is known before the "
+             "model is asked again.",
+    "13.Q6": "Every ToolCall in a conversation needs its ToolMessage, or the conversation is invalid for any later "
+             "call (and a real API refuses it); the error text also tells the model and the log why the call never "
+             "ran, where a silent stop would leave both guessing.",
 }
 
-SOLUTIONS = {"13.1": PriceAgent, "13.2": StopRepeats, "13.3": ("to_usd", {"amount": 1.3, "currency": "EUR"}),
-             "13.Q1": 6, "13.Q2": "B", "13.Q3": "yes",
-             "13.Q4": RefusePlaceholders}
+SOLUTIONS = {"13.1": PriceAgent, "13.2": PriceAgent, "13.3": PriceAgent,
+             "13.Q1": 6, "13.Q2": "B", "13.Q3": 9,
+             "13.Q4": ["on_tool_return"] * 5 + ["on_finish"]}
 
 WRONG = {
-    "13.1": [(NoCeilingAgent, "ceiling"),
-             (KeepAllAgent, "window"),
-             (GiveUpSilently, "unanswered"),
-             (GiveUpOtherWords, "call budget is spent"),
-             (GiveUpUnheard, "on_tool_return"),
-             (GiveUpAnnouncesCalls, "never run"),
+    "13.1": [(KeepAllAgent, "window"),
+             (RawErrandAgent, "answer every ToolCall with your errand"),
+             (ToolArgsErrorFailsAgent, "the model's to fix"),
+             (StubRouteAgent, "finish exercise 12.4 first"),
+             (PackageAgent, "package's Agent")],
+    "13.2": [(NoCeilingAgent, "ceiling"),
              (CeilingAsGraphSteps, "counts supersteps, not model calls"),
              (TooLittleRoom, "counts supersteps, not model calls"),
              (CeilingSkipsLastBatch, "still run before the run stops"),
-             (ToolArgsErrorFailsAgent, "the model's to fix"),
+             (FakeAnswerAgent, "None"),
+             (KeepAllAgent, "window")],
+    "13.3": [(GiveUpSilently, "unanswered"),
+             (GiveUpOtherWords, "call budget is spent"),
+             (GiveUpUnheard, "on_tool_return"),
+             (GiveUpAnnouncesCalls, "never run"),
              (RunStartQuestionOnly, "as a SystemMessage, then the question"),
              (StepsFromZero, "from 1"),
-             (FakeAnswerAgent, "None"),
              (SilentAgent, "listeners"),
-             (RawErrandAgent, "answer every ToolCall with your errand"),
              (NoFinishAgent, "on_finish is due"),
-             (StubRouteAgent, "finish exercise 12.4 first"),
              (ChattyQuestionAgent, "word for word"),
              (ModelReadsOtherWords, "what the recorded agent sent"),
-             (PackageAgent, "package's Agent")],
-    "13.2": [(RepeatsRunFirst, "ran"),
-             (RepeatsByIds, "ids"),
-             (RepeatsByNames, "arguments"),
-             (RepeatsOfAnyReply, "just before"),
-             (RepeatsInAnyOrder, "in their order"),
-             (RepeatsAsStepLimit, "'repeated'")],
-    "13.3": [(("to_usd", {"amount": 450, "currency": "JPY"}), "already been converted"),
-             (("get_price", {"item": "coffee", "city": "Rome"}), "missing is a conversion"),
-             (("to_usd", {"amount": 1.4, "currency": "EUR"}), "converts no price"),
-             ("call_e5043ba409a5", "not with an id"), (3, "a pair")],
+             (NoCeilingAgent, "ceiling")],
     "13.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "13.Q2": [("A", "budget"), ("C", "ceiling")],
-    "13.Q3": [("no", "newest messages"), ("maybe", "yes")],
-    "13.Q4": [(PriceAgent, "is_placeholder"), (PlaceholderOtherWords, "the reason 'placeholder'"),
-              (PlaceholderToldAsAnswer, "on_finish heard"),
-              (RefusesEveryAnswer, "still ends it 'answered'"),
-              (RefusesEveryBlankReply, "asks for tools is no answer"),
-              (RefusesAngleBrackets, "a '<' alone is no placeholder")],
+    "13.Q3": [(8, "one more model node"), (4, "not model calls"), ("9", "a number")],
+    "13.Q4": [(["on_tool_call", "on_tool_return"] * 5 + ["on_finish"], "never runs"),
+              (["on_tool_return", "on_finish"], "its own error ToolMessage"),
+              (["on_tool_return"] * 5, "last"), ("on_finish", "a list")],
 }

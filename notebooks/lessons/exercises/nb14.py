@@ -1,6 +1,6 @@
-"""Notebook 13's exercises on the finished agent: 13.2 stops a repeated batch (checked on a replayed real run and on
-scripted runs the notebook never shows), 13.3 names a recorded run's first wrong step (checked against the trace),
-the question on a replay with a window of 1, and the one that refuses Gemma's placeholder.
+"""Notebook 14's exercises on the finished agent: 14.1 stops a repeated batch (checked on a replayed real run and on
+scripted runs the notebook never shows), 14.2 names a recorded run's first wrong step (checked against the trace),
+14.3 refuses Gemma's placeholder; and the checked questions, each verified by running the notebook's own agents.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from . import Hint, exercise
 from .nb12 import REAL_RUNS
 from .nb13 import _run_yours
 
+MAY_USE = ("13.3", "12.1", "12.2", "12.4")  # a subclass of notebook 13's own agent is fine
 PRICE = re.compile(r"^(\w[\w ]*) (\w+): ([\d.]+) ([A-Z]{3})$")
 
 
@@ -25,8 +26,8 @@ def _tool_runs(recorder: EventRecorder) -> int:
 def _smol_repeat(cls: Any) -> None:
     replay, recorder = ReplayLLM.from_trace(REAL_RUNS["SmolLM2-135M"]), EventRecorder()
     events = read_trace(REAL_RUNS["SmolLM2-135M"])
-    got, _ = _run_yours(cls, replay, price_tools(), events[0]["messages"][-1]["content"], recorder, max_steps=6,
-                        max_calls=8, window=6)
+    got, _ = _run_yours(cls, replay, price_tools(), events[0]["messages"][-1]["content"], recorder, subclass=True,
+                        max_steps=6, max_calls=8, window=6)
     if got["reason"] == "step limit" and len(replay.calls) == 6:
         raise Hint("SmolLM2's replayed run still spent all 6 calls, no repeat spotted: its replies ask for the same "
                    "to_usd each time, each ToolCall with new ids, so compare names and arguments, not ids")
@@ -65,8 +66,7 @@ def _no_false_stops(cls: Any) -> None:
                    "repeat of the reply before")
 
 
-@exercise("13.2", kind="code", title="an agent that stops a repeated batch before it runs",
-          may_use=("13.1", "12.1", "12.2", "12.4"))
+@exercise("14.1", kind="code", title="an agent that stops a repeated batch before it runs", may_use=MAY_USE)
 def check_stop_repeats(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (StopRepeats), not an instance of it")
@@ -122,7 +122,7 @@ def _as_call(answer: Any) -> tuple[str, dict[str, Any]]:
     return answer[0], answer[1]
 
 
-@exercise("13.3", kind="reasoning", title="Gemma's recorded run: the call its first wrong step should have been")
+@exercise("14.2", kind="reasoning", title="Gemma's recorded run: the call its first wrong step should have been")
 def check_first_wrong(answer: Any) -> str:
     path = REAL_RUNS["Gemma 3 270M"]
     wrong, (name, arguments) = first_wrong_call(path), right_call(path)
@@ -144,7 +144,7 @@ def check_first_wrong(answer: Any) -> str:
                "amount and currency")
 
 
-@exercise("13.Q3", kind="reasoning", title="a replay with a window of 1: does it pass?")
+@exercise("14.Q1", kind="reasoning", title="a replay with a window of 1: does it pass?")
 def check_window_one(answer: Any) -> str:
     from ..capstone import SYSTEM_PROMPT
     from ..reference import reference  # the notebook's own agent, as the question is about it
@@ -152,7 +152,7 @@ def check_window_one(answer: Any) -> str:
     replay = ReplayLLM.from_trace(REAL_RUNS["SmolLM2-135M"])
     events = read_trace(REAL_RUNS["SmolLM2-135M"])
     try:
-        got = reference("13_capstone").PriceAgent(replay, price_tools(), SYSTEM_PROMPT, window=1).run(
+        got = reference("13_capstone_agent").PriceAgent(replay, price_tools(), SYSTEM_PROMPT, window=1).run(
             {"question": events[0]["messages"][-1]["content"]})
         passed = got["reason"] == events[-1]["reason"] and len(replay.calls) == 6
     except Exception:
@@ -165,14 +165,14 @@ def check_window_one(answer: Any) -> str:
                "ToolMessages): does a window of 1 that keeps exchanges whole still send those?")
 
 
-@exercise("13.Q4", kind="reasoning", title="Gemma's placeholder: a run that refuses it",
-          may_use=("13.1", "12.1", "12.2", "12.4"))
+@exercise("14.3", kind="code", title="Gemma's placeholder: a run that refuses it", may_use=MAY_USE)
 def check_placeholder(cls: Any) -> str:
     if not isinstance(cls, type):
         raise Hint("pass the class itself (RefusePlaceholders), not an instance of it")
     gemma, recorder = ReplayLLM.from_trace(REAL_RUNS["Gemma 3 270M"]), EventRecorder()
     question = read_trace(REAL_RUNS["Gemma 3 270M"])[0]["messages"][-1]["content"]
-    got, _ = _run_yours(cls, gemma, price_tools(), question, recorder, max_steps=6, max_calls=8, window=6)
+    got, _ = _run_yours(cls, gemma, price_tools(), question, recorder, subclass=True, max_steps=6, max_calls=8,
+                        window=6)
     if got["reason"] == "answered":
         raise Hint(f"Gemma's replayed run still ended 'answered' with {str(got['answer'])[:30]!r}...: in the model "
                    "node, test a reply without ToolCalls with is_placeholder before ending the run 'answered'")
@@ -206,3 +206,44 @@ def check_placeholder(cls: Any) -> str:
                    f"{got['reason']!r}: a reply that asks for tools is no answer, so test only a reply without "
                    "ToolCalls, the one that would end the run 'answered'")
     return "Gemma's replay now ends 'placeholder' with answer None, and a real answer still ends 'answered'"
+
+
+def _smol(agent: Any, **settings: Any) -> tuple[dict[str, Any], ReplayLLM]:
+    from ..capstone import SYSTEM_PROMPT
+
+    replay = ReplayLLM.from_trace(REAL_RUNS["SmolLM2-135M"])
+    question = read_trace(REAL_RUNS["SmolLM2-135M"])[0]["messages"][-1]["content"]
+    return agent(replay, price_tools(), SYSTEM_PROMPT, **settings).run({"question": question}), replay
+
+
+@exercise("14.Q3", kind="reasoning", title="StopRepeats at a ceiling of 1: how does SmolLM2's replay end?")
+def check_repeat_or_ceiling(answer: Any) -> str:
+    from ..reference import reference  # the notebook's own StopRepeats, as the question is about it
+
+    got, replay = _smol(reference("14.1"), max_steps=1)
+    if not isinstance(answer, str) or answer.strip().lower() not in ("repeated", "step limit", "answered"):
+        raise Hint('answer with a reason: "repeated", "step limit" or "answered"')
+    if answer.strip().lower() == got["reason"]:
+        return f"right: {got['reason']!r} after {len(replay.calls)} model call"
+    if answer.strip().lower() == "repeated":
+        raise Hint("a repeat needs a second reply to compare with the first: is a second model call ever made?")
+    raise Hint("SmolLM2's only reply asks for a tool, so that run never answers")
+
+
+@exercise("14.Q4", kind="reasoning", title="Gemma's replay through StopRepeats: how does it end?")
+def check_gemma_repeats(answer: Any) -> str:
+    from ..capstone import SYSTEM_PROMPT
+    from ..reference import reference  # the notebook's own StopRepeats, as the question is about it
+
+    replay = ReplayLLM.from_trace(REAL_RUNS["Gemma 3 270M"])
+    question = read_trace(REAL_RUNS["Gemma 3 270M"])[0]["messages"][-1]["content"]
+    got = reference("14.1")(replay, price_tools(), SYSTEM_PROMPT).run({"question": question})
+    truth = {"answered": "A", "repeated": "B"}.get(got["reason"], "C")
+    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
+        raise Hint('answer with one letter: "A", "B" or "C"')
+    if answer.strip().upper() == truth:
+        return f"right: {got['reason']!r} after {len(replay.calls)} model calls, with the placeholder as its answer"
+    if answer.strip().upper() == "B":
+        raise Hint("Gemma asked for the same conversion twice, but inside one reply: StopRepeats compares a reply "
+                   "with the reply just before it")
+    raise Hint("Gemma's third reply has no ToolCalls: what does a reply without ToolCalls end a run with?")
