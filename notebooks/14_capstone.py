@@ -39,12 +39,31 @@ from lessons.reference import reference
 # `PriceState` and `PriceAgent` from 13 (and your notebook-12 pieces) into a cell after it. The exercises
 # below subclass `PriceAgent`, whichever it is; `reference("13.3")` names the notebook's own. A subclass can change
 # one node: the model node `model(state)` returns the node's update, a dict you can read and change before
-# returning it.
+# returning it. After a model call it holds `messages` (the new reply), `model_calls`, `calls_left` and `stopped`.
+# Any reason put in `stopped` ends the run there: `route` goes to END, and `run` returns it with answer `None`
+# (unless it is `"answered"`), which `on_finish` hears too. Your own `PriceAgent` must do the same for 14.1 and 14.3.
 
 # %%
 pinned_window, errand, PriceLog, route = reference("12.1"), reference("12.2"), reference("12.3"), reference("12.4")
 PriceAgent = reference("13.3")
 ours = reference("14_capstone")  # this notebook's own answers, for the cells after the exercises
+
+
+class StopsAtOnce(PriceAgent):  # a reason of its own, set on the first reply
+    def model(self, state):
+        update = super().model(state)
+        print(sorted(update))  # the keys of a model call's update
+        return {**update, "stopped": "my reason"}
+
+
+class HearsTheFinish(Observer):
+    def on_finish(self, answer, reason):
+        self.heard = (answer, reason)
+
+
+llm, ear = ScriptedLLM([[("get_price", {"item": "coffee", "city": "Rome"})]], name="scripted: one ToolCall"), HearsTheFinish()
+result = StopsAtOnce(llm, price_tools(), SYSTEM_PROMPT, observers=[ear]).run({"question": QUESTION})
+assert result == {"answer": None, "reason": "my reason"} and ear.heard == (None, "my reason")
 
 # %% [markdown]
 # ## The real runs, replayed
@@ -109,7 +128,7 @@ check("14.1", StopRepeats)
 # Gemma's run ended `"answered"`, but its answer is no answer. Read its price log above (or its trace:
 # `read_trace(RUNS / "capstone-gemma3-270m.jsonl")`) and find the **first** `ToolCall` that did no work the
 # question needs: a price not asked for or asked twice, or a conversion of an amount no price returned or that was
-# already converted. Answer with the call that should have been made (the conversion the question still lacked),
+# already asked for. Answer with the call that should have been made (the conversion the question still lacked),
 # as `(name, arguments)`. The check walks the trace by that rule.
 
 # %%

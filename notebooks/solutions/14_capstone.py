@@ -166,7 +166,7 @@ WRONG = {
              (RepeatsOfAnyReply, "just before"),
              (RepeatsInAnyOrder, "in their order"),
              (RepeatsAsStepLimit, "'repeated'")],
-    "14.2": [(("to_usd", {"amount": 450, "currency": "JPY"}), "already been converted"),
+    "14.2": [(("to_usd", {"amount": 450, "currency": "JPY"}), "already been asked for"),
              (("get_price", {"item": "coffee", "city": "Rome"}), "missing is a conversion"),
              (("to_usd", {"amount": 1.4, "currency": "EUR"}), "converts no price"),
              ("call_e5043ba409a5", "not with an id"), (3, "a pair")],

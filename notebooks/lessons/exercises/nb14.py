@@ -30,7 +30,8 @@ def _smol_repeat(cls: Any) -> None:
                         max_steps=6, max_calls=8, window=6)
     if got["reason"] == "step limit" and len(replay.calls) == 6:
         raise Hint("SmolLM2's replayed run still spent all 6 calls, no repeat spotted: its replies ask for the same "
-                   "to_usd each time, each ToolCall with new ids, so compare names and arguments, not ids")
+                   "to_usd each time, each ToolCall with new ids: compare each reply with the reply just before it, by names and "
+                   "arguments, not ids")
     if got["reason"] != "repeated" or got["answer"] is not None:
         raise Hint(f"SmolLM2's replayed run ended {got}: a repeat ends it with reason 'repeated' and answer None")
     if (len(replay.calls), _tool_runs(recorder)) != (2, 1):
@@ -78,7 +79,7 @@ def check_stop_repeats(cls: Any) -> str:
 
 def _first_wrong(path: Path) -> tuple[str | None, list[tuple[float, str]]]:
     """A recorded run's first ToolCall that does no work the question needs (a price not asked for, or asked again;
-    a conversion of an amount no price returned, or one already converted), with the prices not yet converted."""
+    a conversion of an amount no price returned, or one already asked for), with the prices not yet converted."""
     events = read_trace(path)
     question = events[0]["messages"][-1]["content"]
     asked, prices, calls = set(), [], {}
@@ -130,10 +131,10 @@ def check_first_wrong(answer: Any) -> str:
     got_name, got_args = _as_call(answer)
     if got_name == name and set(got_args) == set(arguments) and str(got_args["currency"]).upper() == arguments["currency"] \
             and isinstance(got_args["amount"], (int, float)) and float(got_args["amount"]) == arguments["amount"]:
-        return (f"right: Gemma's {wrong} asked {made['name']}({made['arguments']}), an amount already converted, "
+        return (f"right: Gemma's {wrong} asked {made['name']}({made['arguments']}), an amount already asked for, "
                 f"where {name}({arguments}) was due: Rome's price never got its conversion")
     if (got_name, got_args) == (made["name"], made["arguments"]):
-        raise Hint("that is the call Gemma made, and that amount had already been converted: which price came back "
+        raise Hint("that is the call Gemma made, and that amount had already been asked for: which price came back "
                    "and was never converted?")
     if got_name == "get_price":
         raise Hint("both prices had come back by then: what was missing is a conversion")
