@@ -1,22 +1,21 @@
 # %% [markdown]
 # # 03 · State cards
 #
-# Notebook 02's loop asks "what does the sticky note say?" before every move. This notebook splits that rulebook
-# into **cards**, one per situation, has you add a situation to both, then makes the run survive failures.
+# Notebook 02's loop asks "what does the sticky note say?" before every move. Here that rulebook becomes
+# **cards**, one per situation. You add a situation to both versions, then make the run survive failures.
 #
 # **What you will be able to do at the end**
 #
-# - read the card loop (the State pattern), ours and the package's, and predict its cards;
-# - add a situation ("ask a human") to a sticky-note loop and to the cards, and compare the edits;
+# - read the card loop (the State pattern) and predict its cards;
+# - add a situation to a sticky-note loop and to the cards, and compare the edits;
 # - tell **the folder** (what has happened) from **the card** (where the run is);
 # - sort a failure by who can fix it, and keep the folder valid.
 #
 # **Prerequisites:** notebooks 01 (the loop, `max_steps`) and 02 (the sticky note); Python dataclasses.
-# **Time:** about 88 minutes (estimated from length: see "How long" in 00).
+# **Time:** about 84 minutes (estimated from length: see "How long" in 00).
 #
-# The cards, the folder-versus-card table and the split of errors by who
-# can fix them follow the article *The State and
-# Observer Patterns in a Python Agent Loop* (no author is named).
+# The cards, the folder-versus-card table and the split of errors by who can fix them follow the article
+# *The State and Observer Patterns in a Python Agent Loop* (no author is named).
 #
 # **Words and their code names:**
 #
@@ -29,13 +28,14 @@
 # | **ceiling** | `max_steps` |
 # | **sticky note** | 02's `situation` variable |
 # | **card** (one situation) | a class: `CallingModel`, `RunningTools`, `Finished` |
-# | **desk** (what every card may read and write) | `Desk` |
+# | **errands card** (runs the slips) | `desk.errands` (`RunningTools` at first) |
+# | **desk** (what the cards share) | `Desk` |
 
 # %%
 import inspect
 from dataclasses import dataclass
 
-from mingraph_lite import (Agent, AssistantMessage, ScriptedLLM, StepLimitReached, SystemMessage, ToolArgsError,
+from mingraph_lite import (Agent, AssistantMessage, SystemMessage, ToolArgsError,
                            ToolCall, ToolMessage, UserMessage)
 from lessons.diffs import show_ask_a_human_costs, show_your_costs  # places and lines an edit changed, by difflib
 from lessons.errands import ScriptedHuman, flaky_weather, two_city_manager
@@ -43,7 +43,7 @@ from lessons.exercises import check
 from lessons.folders import show_folder, unanswered  # one line per message; slips with no answer slip
 from lessons.pictures import card_transitions, draw_three_cards
 from lessons.predict import reveal
-from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, looping_manager, three_round_manager
+from mingraph_lite.course.scripts import QUESTION, SYSTEM_PROMPT, four_round_manager, three_round_manager
 from mingraph_lite.course.weather import WEATHER, weather_registry
 
 registry = weather_registry()
@@ -63,19 +63,18 @@ print(inspect.getsource(sticky_note_loop))
 # ## From a sticky note to cards
 #
 # The State pattern keeps the rules and drops the checking: **each situation becomes a card** with its own
-# rules on it, and the last rule on each card says which card to pick up next.
+# rules, and the last rule says which card to pick up next.
 #
-# - **CallingModel**: "hand the manager the folder; if it passed slips, pick up *RunningTools* with those
-#   slips; if it answered, pick up *Finished*."
-# - **RunningTools**: "run every slip, put the answer slips in the folder, pick up *CallingModel*."
-# - **Finished**: "nothing more to do."
+# - **CallingModel**: call the manager; slips → *RunningTools*, an answer → *Finished*.
+# - **RunningTools**: run every slip, file the answer slips → *CallingModel*.
+# - **Finished**: nothing more to do.
 #
-# The loop's only habit: *do what the card says, then pick up the card it hands you.* Each card carries its
-# own data (the step, the slips to run); the desk holds what every card shares.
+# The loop does what the card says, then picks up the card it hands back. Each card carries its own
+# data (the step, the slips); the desk holds what they share.
 
 # %%
 class Desk:
-    """What the cards work with: the manager, the menu, the folder, the ceiling, the errands card (later, a human)."""
+    """What the cards work with: the manager, the menu, the folder, the ceiling, the errands card and, later, a human."""
 
     def __init__(self, llm, registry, system_prompt, *, max_steps=10, human=None, errands=None):
         self.llm, self.registry, self.max_steps, self.human = llm, registry, max_steps, human
@@ -117,56 +116,51 @@ class Finished:
 
 
 # %% [markdown]
-# The diagram is read from the code: each `run`'s return annotation names the cards it can hand over.
+# The diagram is drawn from each `run`'s return annotation.
 
 # %%
 draw_three_cards(CallingModel)
 
 # %% [markdown]
-# And the loop. It never asks where it is: the card in hand is the answer. With `show`, it prints each card
-# it picks up and the folder's size.
+# The loop never asks where it is: the card in hand says.
 #
-# **Predict first:** with the three-round manager, how many times will you pick up the *CallingModel* card?
-# Once your guess is right, the cell prints the run card by card.
+# **Predict first:** with the three-round manager, how many *CallingModel* cards will it pick up? Once your
+# guess is right, the cell prints the run card by card.
 
 # %%
 my_guess_waiting = ...  # a number
 
 
 # %%
-def card_loop(desk, question, *, show=True):
+def card_loop(desk, question):
     desk.folder.append(UserMessage(question))
-    card = CallingModel(step=1)
-    picked = []
+    card, picked = CallingModel(step=1), []
     while card is not None:
         picked.append(type(card).__name__)
-        if show:
-            print(f"  holding: {type(card).__name__:<23} | folder has {len(desk.folder)} messages")
         last, card = card, card.run(desk)   # do what the card says; it hands back the next one
     return last.answer, picked
 
 
-picked = card_loop(Desk(three_round_manager(), registry, SYSTEM_PROMPT), QUESTION, show=False)[1]
+answer, picked = card_loop(Desk(three_round_manager(), registry, SYSTEM_PROMPT), QUESTION)
 reveal(my_guess_waiting, picked.count("CallingModel"), "times CallingModel was picked up", gated=True)
-if my_guess_waiting == picked.count("CallingModel"):  # right: now watch the same run, card by card
-    print("answer:", card_loop(Desk(three_round_manager(), registry, SYSTEM_PROMPT), QUESTION)[0])
+if my_guess_waiting == picked.count("CallingModel"):  # right: now see the whole run
+    print(" -> ".join(picked), "| answer:", answer)
 
 # %% [markdown]
-# In the print above (once your guess is right) and in `agent.cards` below, the card **flips back and
-# forth** while the folder's size **only climbs**. Both are called "state":
+# In `agent.cards` below, the card **flips back and forth** while the folder **only grows**. Both are called
+# "state":
 #
 # | | the folder | the card |
 # |---|---|---|
-# | in the package's `Agent` | `agent.memory` (`KeepAll` by default) | `CallingModel`, `RunningTools`, `Finished` in `agent.cards` |
+# | in the package's `Agent` | `agent.memory` | `agent.cards` |
 # | answers | what has happened so far? | where am I, so what do I do now? |
-# | changes | on every message; with `KeepAll`, only grows | when something happens; flips back and forth |
+# | changes | with each message; here it only grows | when something happens; flips back and forth |
 #
 #
 # ## The package's `Agent`: the same cards
 #
-# The package's `Agent` (`mingraph_lite/agents.py`) runs the same three cards. Their classes are private
-# (`_CallingModel`, ...); after a run, `agent.cards` lists each card picked up, without the `_`, and the
-# folder's size then.
+# `mingraph_lite/agents.py` runs the same three cards as private classes (`_CallingModel`, ...). After a
+# run, `agent.cards` lists each card picked up (without the `_`) and the folder's size then.
 
 # %%
 from mingraph_lite import agents  # the package's insides, read only to show its cards: not a path to build on
@@ -179,20 +173,15 @@ assert [n for _, n in agent.cards] == sorted(n for _, n in agent.cards)  # the f
 assert agent.cards[0][0] == agent.cards[2][0] != agent.cards[1][0]     # the card flips back and forth
 
 # %% [markdown]
-# The differences: the package's desk is `_Run` (with `announce`, for notebook 04); `_Finished` also carries
-# why the run ended; a failure is raised as an exception, which the `Agent` handles outside the cards (the
-# last section shows how).
-
-# %% [markdown]
 # ### Exercise 03.1: which cards, in which order?
 #
-# Write `expected_cards(replies, max_steps)`. `replies` describes a scripted manager: one number per reply,
-# how many slips that reply holds (`0` means the reply is the answer), and the manager has more replies than
-# you will need. Return the list of card names the package's `Agent` picks up, from `"CallingModel"`,
-# `"RunningTools"` and `"Finished"`. For the three-round manager that is `expected_cards([2, 2, 0], 10)`.
-# First read `if self.step > desk.max_steps` in `CallingModel.run`: which card meets the ceiling, and does
-# it call the model? The check runs the real `Agent` on shapes and ceilings you have not seen, and refuses
-# a function that runs a manager, the `Agent` or the cards.
+# Write `expected_cards(replies, max_steps)`. `replies` describes a scripted manager (`ScriptedLLM`): one
+# number per reply, how many slips (`ToolCall`s) it holds, `0` for the answer. There are more replies than
+# you will need. Return the card names the package's `Agent` picks up (`"CallingModel"`, `"RunningTools"`,
+# `"Finished"`); for the three-round manager, `expected_cards([2, 2, 0], 10)`. First read
+# `if self.step > desk.max_steps` in `CallingModel.run`: which card meets the ceiling, and does it call the
+# model? The check runs the real `Agent` on unseen cases and refuses a function that runs a
+# manager, the `Agent` or the cards.
 
 # %%
 def expected_cards(replies, max_steps):
@@ -203,22 +192,12 @@ def expected_cards(replies, max_steps):
 check("03.1", expected_cards)
 
 # %% [markdown]
-# ## When the manager never answers: no fake answers
+# ## At the ceiling: no fake answers
 #
-# Our `CallingModel` card returns `Finished(None)` at the ceiling. A note in the answer slot ("Stopped:
-# reached the step limit") would look like an answer to whoever reads it next. The package's `_Finished`
-# card **raises** `StepLimitReached` when it holds no answer.
-
-# %%
-stuck = Agent(looping_manager(), registry, SYSTEM_PROMPT, max_steps=3)
-try:
-    stuck.run({"question": QUESTION})
-except StepLimitReached as e:
-    print(f"{type(e).__name__}: {e}")
-print("model calls:", len(stuck.llm.calls), "| cards:", " -> ".join(card for card, _ in stuck.cards))
-
-# %% [markdown]
-# Three model calls, four `CallingModel` cards: the last only meets the ceiling.
+# At the ceiling our `CallingModel` returns `Finished(None)`; the package's `_Finished` card **raises**
+# `StepLimitReached`, as notebook 01's loop did, so giving up never passes for an answer. A manager that
+# never answers, with `max_steps=3`, makes three model calls and four `CallingModel` cards: the last only
+# meets the ceiling (`tests/notebooks/test_nb03_claims.py`).
 
 # %% [markdown]
 # ## A new situation: ask a human when a city is unknown
@@ -232,9 +211,9 @@ except ToolArgsError as e:
     print(f"{type(e).__name__}: {e}")
 
 # %% [markdown]
-# No better slip will help, but a person might. So we add a situation: **when a
-# slip asks about an unknown city, ask a human before running it, and hand their answer back as the answer
-# slip**. The human is scripted (`ScriptedHuman`): it answers from notes, and lists who was asked about.
+# No better slip will help, but a person might. The new situation: **when a slip asks about an unknown
+# city, ask a human instead, and their answer is the answer slip**. The human is scripted (`ScriptedHuman`):
+# it answers from notes and records each city in `asked`.
 
 # %%
 def knows(city):  # is this city in the teaching data? (get_weather would refuse it otherwise)
@@ -244,17 +223,17 @@ def knows(city):  # is this city in the teaching data? (get_weather would refuse
 # %% [markdown]
 # ### Exercise 03.2: ask a human, in the sticky-note loop
 #
-# Copy `sticky_note_loop` (printed at the top) into the cell below as
+# Copy `sticky_note_loop` (printed above) into the cell below as
 # `sticky_note_loop_with_human(llm, registry, question, human, *, max_steps=10)` and add the new situation:
-# a `get_weather` slip whose city is not `knows(...)` must not run; instead the note says `"asking human"`,
-# and that branch puts `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` in the folder.
-# The other slips of the same reply, before *and after* the unknown one, still run. A slip filled in wrong
-# (`to_fahrenheit` with `celsius=-500`) still raises `ToolArgsError`: it is the model's mistake, not a
-# question for a person. Notice everything you touch. The check uses cities, answers and a ceiling you have
-# not seen, wants the human asked in a pass of your loop that began with the
-# note saying `"asking human"`, and refuses running the given `sticky_note_loop`.
+# a `get_weather` `ToolCall` (slip) whose city is not `knows(...)` must not run. Instead the note
+# (`situation`) says `"asking human"`, and that branch appends
+# `ToolMessage(human(city), tool_call_id=slip.id, name=slip.name)` to `folder`. The other slips of the same
+# reply, before *and after* the unknown one, still run. A slip filled in wrong (`to_fahrenheit` with
+# `celsius=-500`) still raises `ToolArgsError`: the model's mistake, not a question for a person. The
+# check uses unseen cases, wants the human asked in a pass that began with
+# `situation == "asking human"`, and refuses running the given `sticky_note_loop`.
 #
-# *Hint:* once a human's answer slip is in the folder, `folder[-1]` is no longer the reply: keep a list of the
+# *Hint:* once a human's answer slip is in `folder`, `folder[-1]` is no longer the reply: keep a list of the
 # slips still waiting.
 
 # %%
@@ -271,12 +250,12 @@ check("03.2", sticky_note_loop_with_human)
 # %% [markdown]
 # ### Exercise 03.3: ask a human, as a card
 #
-# `RunningTools` needs one change: before running a `get_weather` slip, check
-# the city, and if it is unknown, **hand over a new card** `AskingHuman` that carries the slip, the slips
-# left after it, and the step. `AskingHuman.run(desk)` asks `desk.human(city)`, puts the answer slip in the
-# folder, and hands back `RunningToolsAskingHuman` with the slips that are left. Write both below (the errands
-# card as a subclass, so our `RunningTools` stays as it is). A slip filled in wrong still raises. `Finished`
-# and `CallingModel` do not change. The check runs your two cards on their own, on runs you have not seen.
+# Change the errands card, as a subclass `RunningToolsAskingHuman` so our `RunningTools` stays as it is:
+# before running a `get_weather` `ToolCall` (slip), check the city with `knows`. If it is unknown, **hand
+# over a new card** `AskingHuman` with the slip, the slips after it (`rest`) and the step.
+# `AskingHuman.run(desk)` calls `desk.human(city)`, appends the answer slip (`ToolMessage`) to `desk.folder`,
+# and hands back `RunningToolsAskingHuman` with the slips left. A slip filled in wrong still raises. The
+# check runs your two cards on unseen runs and wants `desk.human` called only while `AskingHuman` runs.
 
 # %%
 @dataclass(frozen=True)
@@ -302,49 +281,45 @@ check("03.3", (RunningToolsAskingHuman, AskingHuman))
 # %% [markdown]
 # ### What did each version cost?
 #
-# Your cards need one more line, the **hand-over line** that makes `CallingModel` hand slips to the new
-# errands card (below: `errands=RunningToolsAskingHuman`). Once 03.3 is done, the cell runs your cards and
-# counts both your edits: a **place** is a run of changed lines; the new card and the hand-over line are
-# one place each.
+# Your cards need one more line, the **hand-over line** `errands=RunningToolsAskingHuman`, so that
+# `CallingModel` hands slips to the new errands card (`desk.errands`). The cell runs your cards and counts
+# both your edits. A **place** is a run of changed lines; the new card and the hand-over line are one each.
 
 # %%
+human = ScriptedHuman({"Reykjavik": "9"})
+desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human, errands=RunningToolsAskingHuman)
 try:
-    RunningToolsAskingHuman((), 1).run(Desk(None, registry, ""))   # no slips: a done card hands back CallingModel(2)
+    answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?")
+    print(" -> ".join(picked), "| asked:", human.asked, "| open slips:", unanswered(desk.folder), "|", answer)
 except NotImplementedError:
-    print("03.3 not done yet: do it first, and this cell runs your cards")
-else:
-    human = ScriptedHuman({"Reykjavik": "9"})
-    desk = Desk(two_city_manager("Paris", "Reykjavik"), registry, SYSTEM_PROMPT, human=human, errands=RunningToolsAskingHuman)
-    answer, picked = card_loop(desk, "Paris and Reykjavik, in Fahrenheit?", show=False)
-    print(f"your cards: {' -> '.join(picked)}")
-    print("answer:", answer, "| asked the human about:", human.asked, "| unanswered slips:", unanswered(desk.folder))
+    print("03.3 not written yet: once it is, this cell runs your cards")
 show_your_costs(sticky_note_loop_with_human, RunningTools.run, RunningToolsAskingHuman.run, AskingHuman)
 
 
 # %% [markdown]
-# Our own versions, counted the same way:
+# Ours, counted the same way:
 
 # %%
 show_ask_a_human_costs()  # our 03.2 and 03.3, diffed unprinted; it asserts the card edit's claim below
 
 # %% [markdown]
-# Lines may go either way. What differs is *where* each edit lands: the sticky-note edit reopens the one
-# function every situation runs; the card edit changes only the errands card's rules (ours in one place,
-# fewer than the note's) and adds code only the new situation runs. **A new situation is a new card.**
-# Robert Nystrom's chapter "State" (*Game Programming Patterns*) goes on to hierarchical and
-# pushdown machines, for situations that overlap.
+# The first line is the one that counts: the sticky-note edit reopens, in several places, the one function
+# every situation runs; the card edit touches code that already ran in one place (the errands card's check)
+# and adds the rest as new code. Lines may go either way. **A new situation is a new card.** Robert Nystrom's
+# "State" (*Game Programming Patterns*) goes on to hierarchical and pushdown machines, for situations that
+# overlap.
 
 # %% [markdown]
 # ## When an errand goes wrong: who can fix it?
 #
-# Two failures look alike from the loop (an exception while running a slip) but need opposite handling:
+# Two failures look alike to the loop (an exception from a slip) but need opposite handling:
 #
-# 1. **The slip is filled in wrong** (a wrong type, an unknown tool, a value the tool refuses): the registry
-#    raises `ToolArgsError`, and the manager *can* write a better slip if told what was wrong.
-# 2. **The slip is fine, the service is down.** A corrected slip won't bring it back.
+# 1. **The slip is filled in wrong** (wrong type, unknown tool, refused value): the registry raises
+#    `ToolArgsError`, and once told what was wrong, the manager *can* write a better slip.
+# 2. **The slip is fine, the service is down**: no corrected slip will help.
 #
 # `flaky_weather()`'s `get_weather` raises `ConnectionError` while `service["up"]` is `False`. Our
-# `RunningTools` card (no `try`) meets it on a desk whose folder ends with two slips:
+# `RunningTools` card (no `try`) meets it with two slips in hand:
 
 # %%
 service, flaky = flaky_weather()
@@ -366,11 +341,13 @@ print("slips without an answer slip:", unanswered(desk.folder))
 
 
 # %% [markdown]
-# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400, as in
-# [this report](https://github.com/langchain-ai/open_deep_research/issues/164)), and the **next** question too.
+# Two unanswered slips. OpenAI's chat API refuses such a conversation (error 400,
+# [a report](https://github.com/langchain-ai/open_deep_research/issues/164)). The folder carries them into
+# every later request, so the **next** question fails too ([a report](https://github.com/ThinkInAIXYZ/deepchat/issues/1090),
+# on DeepSeek's OpenAI-style API).
 #
-# The card below handles both: a bad slip is answered with what to fix (`ToolNode`'s wording), and the run
-# goes on; a failing tool's slip and every later one are answered, then its exception goes up unchanged.
+# The card below handles both: a bad slip gets what to fix (`ToolNode`'s wording) and the run goes on; a
+# failing tool's slip and every later one are answered, then the exception goes up.
 
 # %%
 @dataclass(frozen=True)
@@ -397,17 +374,13 @@ except ConnectionError as e:
     print(f"the tool failed and the caller hears it: {type(e).__name__}: {e}")
 show_folder(desk.folder[3:])
 assert not unanswered(desk.folder)
-miswrites = ScriptedLLM([[("to_fahrenheit", {"celsius": -500})], "done"], name="scripted: miswrites")
-assert Agent(miswrites, registry, SYSTEM_PROMPT).run({"question": "?"})["answer"] == "done"  # the package goes on
 
 # %% [markdown]
-# The package splits failures the same way: its `_RunningTools` card answers a slip filled in wrong and goes
-# on, and raises any other failure out of the cards. That split is a choice. LangGraph's `ToolNode`
-# (LangGraph 1.2) with `handle_tool_errors=True` sends every failure back; by default it sends back only
-# schema failures and raises the rest, even a tool's own refusal like our unknown city
-# (`tests/notebooks/test_nb03_claims.py` checks both).
+# The package's `_RunningTools` card splits failures the same way. LangGraph's `ToolNode` (1.2) does not: by
+# default it raises even a tool's own refusal, and with `handle_tool_errors=True` it sends every failure
+# back (`tests/notebooks/test_nb03_claims.py`).
 #
-# Now one package `Agent`, run twice: run 1 with the service down, run 2 once it is back.
+# One package `Agent`, run twice: run 1 with the service down, run 2 with it back.
 #
 # **Predict first:** after run 1 fails, how many slips in the agent's folder have no answer slip?
 
@@ -422,33 +395,29 @@ try:
 except ConnectionError as e:
     print(f"run 1: {type(e).__name__}: {e}")
 reveal(my_guess_open, len(unanswered(agent.memory.messages())), "slips with no answer slip after run 1", gated=True)
-assert not unanswered(agent.memory.messages())
 service["up"] = True                                    # the service comes back; the same agent, asked again
 print("run 2:", agent.run({"question": QUESTION})["answer"], "| cards:", " -> ".join(c for c, _ in agent.cards))
 assert not unanswered(agent.memory.messages())  # every slip, the failed run's included, has its answer slip
 
 # %% [markdown]
-# No slip was left open: the `Agent`'s own method `_stop` (not a card) answered the failed slip and every later
-# one before the error went up, so run 2 starts from a valid folder.
-#
-# ## What is still open
-#
-# - **The folder carries over between runs**, paid for every round (notebook 10).
+# No slip was left open: the `Agent`'s method `_stop` (not a card) answered the failed slip and every later
+# one before the error went up, so run 2 starts from a valid folder. The folder carries over between runs,
+# and every round pays for it (notebook 10).
 
 # %% [markdown]
 # ## Questions
 #
-# Answers are in the solutions; the cells below check questions 1 to 3.
+# Answers are in the solutions; cells below check questions 1 to 3.
 #
-# 1. With our cards that ask a human, one reply holds three `get_weather` slips: Paris, Reykjavik, Quito (the
-#    last two unknown). How many cards are picked up after that reply's `CallingModel` and before the next one?
-# 2. What would happen if our `RunningTools` card handed back `CallingModel(self.step)` instead of `CallingModel(self.step + 1)`?
-#    (a) the run stops one model call earlier; (b) a manager that never stops is called again and again, with no
-#    limit; (c) nothing changes: `max_steps` still counts model calls.
-# 3. One reply holds three slips, and the tool of the second one raises `ConnectionError`. After the run stops,
-#    how many answer slips for that reply are in the package's folder, and how many of them are marked `is_error`?
-# 4. The folder and the card are both called "state". Which one would you save to resume a run tomorrow, and why
-#    can the other be worked out from it?
+# 1. Our cards that ask a human get a reply with three `get_weather` slips: Paris, Reykjavik, Quito (the last
+#    two unknown). How many cards are picked up between that reply's `CallingModel` and the next one?
+# 2. What if our `RunningTools` card handed back `CallingModel(self.step)`, not `CallingModel(self.step + 1)`?
+#    (a) the run stops one model call earlier; (b) a manager that never stops is called forever;
+#    (c) nothing changes: `max_steps` still counts model calls.
+# 3. One reply holds three slips; the second one's tool raises `ConnectionError`. After the run stops, how many
+#    answer slips for that reply are in the package's folder, and how many are marked `is_error`?
+# 4. The folder and the card are both "state". Which would you save to resume a run tomorrow, and how can the
+#    other be worked out from it?
 # 5. What would go wrong if our `AskingHuman` handed back `CallingModel(self.step + 1)` instead of
 #    `RunningToolsAskingHuman` with the slips left?
 

@@ -44,10 +44,10 @@ def ask_a_human_costs() -> tuple[tuple[int, int], ...]:
 
 
 def _print_costs(whose: str, sticky: tuple[int, int], cards: tuple[int, int]) -> None:
-    print(f"{whose} sticky-note edit: {sticky[1]:>2} lines in {sticky[0]} place(s), all in the one function every "
-          "situation runs")
-    print(f"{whose} card edit:        {cards[1]:>2} lines in {cards[0]} place(s): {cards[0] - 2} in RunningTools.run, "
-          "then two new: AskingHuman whole, the hand-over line")
+    """The count the claim rests on first (places in code that already ran), then new code, then all lines."""
+    print(f"{whose} edits, places changed in code that already ran: note {sticky[0]}, cards {cards[0] - 2}")
+    print(f"{whose} edits, new code only the new situation runs:   note 0, cards 2 (AskingHuman, the hand-over line)")
+    print(f"{whose} edits, lines changed or added in all:           note {sticky[1]}, cards {cards[1]}")
 
 
 def show_ask_a_human_costs() -> None:

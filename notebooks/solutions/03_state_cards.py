@@ -502,6 +502,25 @@ class AskingHumanHandsBackPlain(AskingHuman):
 
 
 @dataclass(frozen=True)
+class RunningToolsAsksThenHandsOver(PlainRunningTools):
+    """Asks the human itself, then hands over an AskingHuman that only passes the slips left on."""
+
+    def run(self, desk):
+        for i, slip in enumerate(self.slips):
+            if slip.name == "get_weather" and not knows(slip.arguments["city"]):
+                desk.folder.append(ToolMessage(desk.human(slip.arguments["city"]), slip.id, name=slip.name))
+                return AskingHumanPassesOn(slip, self.slips[i + 1:], self.step)
+            desk.folder.append(desk.registry.run(slip))
+        return CallingModel(self.step + 1)
+
+
+@dataclass(frozen=True)
+class AskingHumanPassesOn(AskingHuman):
+    def run(self, desk):
+        return RunningToolsAsksThenHandsOver(self.rest, self.step)
+
+
+@dataclass(frozen=True)
 class RunningToolsToAStepAhead(RunningToolsAskingHuman):
     def run(self, desk):
         card = super().run(desk)
@@ -632,6 +651,7 @@ WRONG = {
              (sticky_with_a_case_sensitive_test, "use knows(city)")],
     "03.3": [((RunningToolsAskingInline, AskingHuman), "on its own card"),
              ((RunningToolsStartingOver, AskingHumanStartsOver), "hand each other over forever"),
+             ((RunningToolsAsksThenHandsOver, AskingHumanPassesOn), "not in the errands card"),
              ((RunningToolsToAPlainHandBack, AskingHumanHandsBackPlain), "hand back RunningToolsAskingHuman"),
              ((RunningToolsRunsFirst, AskingHuman), "check the city before running"),
              ((RunningToolsToAStepAhead, AskingHumanStepsAhead), "hands the same step back"),

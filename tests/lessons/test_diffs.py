@@ -29,8 +29,8 @@ def test_notebook_03_prints_our_count_and_the_card_edit_changes_fewer_places_of_
     (sticky_places, sticky_lines), (card_places, card_lines) = ask_a_human_costs()
     out = capsys.readouterr().out
     assert card_places - 2 < sticky_places  # the card edit's places in code that ran before it
-    assert f"our sticky-note edit: {sticky_lines:>2} lines in {sticky_places} place(s)" in out
-    assert f"our card edit:        {card_lines:>2} lines in {card_places} place(s)" in out
+    assert f"our edits, places changed in code that already ran: note {sticky_places}, cards {card_places - 2}" in out
+    assert f"our edits, lines changed or added in all:           note {sticky_lines}, cards {card_lines}" in out
 
 
 def test_the_learners_own_count_waits_for_written_code_then_counts_it_like_ours(capsys):
@@ -45,8 +45,8 @@ def test_the_learners_own_count_waits_for_written_code_then_counts_it_like_ours(
     (sticky_places, sticky_lines), (card_places, card_lines) = ask_a_human_costs()
     out = capsys.readouterr().out
     assert "not written yet" not in out
-    assert f"your sticky-note edit: {sticky_lines:>2} lines in {sticky_places} place(s)" in out
-    assert f"your card edit:        {card_lines:>2} lines in {card_places} place(s)" in out
+    assert f"your edits, places changed in code that already ran: note {sticky_places}, cards {card_places - 2}" in out
+    assert f"your edits, lines changed or added in all:           note {sticky_lines}, cards {card_lines}" in out
 
 
 def test_a_new_card_is_counted_by_its_fields_and_methods_like_its_whole_source():

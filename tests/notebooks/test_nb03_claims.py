@@ -21,6 +21,10 @@ def test_every_model_call_is_one_calling_model_card_and_the_ceiling_adds_one_tha
     assert answered.count("CallingModel") == calls == 3 and answered[-1] == "Finished"
     stopped, calls = _cards(looping_manager(), max_steps=3)
     assert stopped.count("CallingModel") == calls + 1 == 4 and stopped[-1] == "Finished"
+    import pytest
+
+    with pytest.raises(StepLimitReached):  # the Finished card with no answer raises: no fake answer
+        Agent(looping_manager(), weather_registry(), SYSTEM_PROMPT, max_steps=3).run({"question": QUESTION})
 
 
 def test_langgraph_tool_node_default_sends_bad_arguments_back_and_raises_a_failing_tool():

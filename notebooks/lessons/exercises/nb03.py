@@ -307,14 +307,15 @@ CARD_CASES = (([("get_weather", "Paris"), ("get_weather", "Reykjavik")], {"Reykj
 
 def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[str]]:
     errands, asking = cards
-    card, seen = errands(desk.slips, step), []
+    card, seen, human = errands(desk.slips, step), [], desk.human
+    desk.human = lambda city: _asked_on(card, asking) and human(city)  # which card asks? (only AskingHuman may)
     for _ in range(3 * len(desk.slips) + 3):
         seen.append(type(card).__name__)
         if type(card).__name__ == "CallingModel":
             return card, seen
         try:
             card = card.run(desk)
-        except NotImplementedError:
+        except (NotImplementedError, Hint):
             raise
         except Exception as e:
             if isinstance(e, ToolArgsError) and type(card) not in (errands, asking):
@@ -325,6 +326,13 @@ def _walk(cards: tuple[type, type], desk: _Desk, step: int) -> tuple[Any, list[s
             raise Hint("the errand cards must end by handing over CallingModel(step + 1), never None")
     raise Hint("your cards hand each other over forever: AskingHuman should hand back the errands card "
                "with only the slips after the one it answered")
+
+
+def _asked_on(card: Any, asking: type) -> bool:
+    if not isinstance(card, asking):
+        raise Hint(f"your {type(card).__name__} card called desk.human: ask the human on its own card, AskingHuman, "
+                   "not in the errands card (the errands card only hands AskingHuman over; AskingHuman asks)")
+    return True
 
 
 @exercise("03.3", kind="code", title="ask a human, as a card")
