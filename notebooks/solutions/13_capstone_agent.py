@@ -123,6 +123,15 @@ class KeepAllAgent(PriceAgent):
         return super().model(state)
 
 
+class BudgetOneShort(PriceAgent):
+    def run(self, state):  # starts calls_left one short, so a budget spent exactly counts as overspent
+        self.max_calls -= 1
+        try:
+            return super().run(state)
+        finally:
+            self.max_calls += 1
+
+
 class GiveUpSilently(PriceAgent):
     def give_up(self, state):  # stops, but leaves the batch's calls without answers
         return {"stopped": "call budget"}
@@ -166,6 +175,12 @@ class FakeAnswerAgent(PriceAgent):
 class SilentAgent(PriceAgent):
     def tell(self, hook, *args):
         pass
+
+
+class WholeListReturned(PriceAgent):
+    def model(self, state):  # returns the run so far with the reply: the messages reducer adds it all again
+        update = super().model(state)
+        return {**update, "messages": state["messages"] + update["messages"]} if "messages" in update else update
 
 
 class RawErrandAgent(PriceAgent):
@@ -256,6 +271,7 @@ SOLUTIONS = {"13.1": PriceAgent, "13.2": PriceAgent, "13.3": PriceAgent,
 
 WRONG = {
     "13.1": [(KeepAllAgent, "window"),
+             (WholeListReturned, "only its new messages"),
              (RawErrandAgent, "answer every ToolCall with your errand"),
              (ToolArgsErrorFailsAgent, "the model's to fix"),
              (StubRouteAgent, "finish exercise 12.4 first"),
@@ -265,6 +281,7 @@ WRONG = {
              (TooLittleRoom, "counts supersteps, not model calls"),
              (CeilingSkipsLastBatch, "still run before the run stops"),
              (FakeAnswerAgent, "None"),
+             (BudgetOneShort, "a budget spent exactly is not overspent"),
              (KeepAllAgent, "window")],
     "13.3": [(GiveUpSilently, "unanswered"),
              (GiveUpOtherWords, "call budget is spent"),
