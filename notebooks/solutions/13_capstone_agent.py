@@ -232,6 +232,15 @@ class ModelReadsOtherWords(PriceAgent):
         return super().model({**state, "messages": [first, *state["messages"][1:]]})
 
 
+class BatchReversed(PriceAgent):
+    def model(self, state):  # reads the newest batch's ToolMessages in reverse order: a replay's later call differs
+        messages = list(state["messages"])
+        cut = len(messages)
+        while cut > 0 and isinstance(messages[cut - 1], ToolMessage):
+            cut -= 1
+        return super().model({**state, "messages": messages[:cut] + messages[cut:][::-1]})
+
+
 class PackageAgent:  # only wraps the package's Agent: the check must refuse it
     def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
         from mingraph_lite import Agent
@@ -293,6 +302,7 @@ WRONG = {
              (NoFinishAgent, "on_finish is due"),
              (ChattyQuestionAgent, "word for word"),
              (ModelReadsOtherWords, "what the recorded agent sent"),
+             (BatchReversed, "in its ToolCalls' order"),
              (NoCeilingAgent, "ceiling")],
     "13.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "13.Q2": [("A", "budget"), ("C", "ceiling")],
