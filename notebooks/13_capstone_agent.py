@@ -11,7 +11,7 @@
 #
 # Notebook 14 (part 3) then reads those real runs and changes the agent where they went wrong.
 #
-# **Prerequisites:** notebooks 01 to 12. **Time:** about 81 minutes (estimated from length: see "How long" in 00).
+# **Prerequisites:** notebooks 01 to 12. **Time:** about 82 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted** (no model, no network), except, in 13.3's check, two recorded runs of real
 # models, **replayed** from their trace files.
@@ -282,6 +282,7 @@ whole, windowed = prompt_sizes(10_000), prompt_sizes(6)
 saved = {calls: 1 - sum(windowed[:calls]) / sum(whole[:calls]) for calls in (3, 6, 11)}
 assert saved[3] == 0 < saved[6] < 0.05 and 0.12 < saved[11] < 0.2  # the figures the text below states
 assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sorted(set(whole))
+assert 2 * whole[0] > max(whole)  # the first call's prompt, read again by every call, is most of each (the hint)
 share = "ABCD"[sum(saved[11] >= edge for edge in (0.05, 0.10, 0.25))]  # the band the measured share falls in
 reveal(guess_share, share, "the band of the share saved over eleven calls", gated=True,
        hint="more: the whole run's prompt grows by one exchange a call, and the window's stops growing"
