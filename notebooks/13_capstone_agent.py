@@ -11,7 +11,7 @@
 #
 # Notebook 14 (part 3) then reads those real runs and changes the agent where they went wrong.
 #
-# **Prerequisites:** notebooks 01 to 12. **Time:** about 78 minutes (estimated from length: see "How long" in 00).
+# **Prerequisites:** notebooks 01 to 12. **Time:** about 82 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted** (no model, no network), except, in 13.3's check, two recorded runs of real
 # models, **replayed** from their trace files.
@@ -21,7 +21,7 @@ import json  # noqa: F401 (a pasted PriceLog needs it)
 import operator
 from typing import Annotated, TypedDict
 
-from mingraph_lite import ScriptedLLM, UserMessage
+from mingraph_lite import ConsoleLogger, ScriptedLLM, UserMessage
 from mingraph_lite import AssistantMessage, SystemMessage, ToolMessage  # noqa: F401 (for your PriceAgent)
 from mingraph_lite.graph import END, START, StateGraph  # noqa: F401 (your graph in 13.1 needs them)
 # your own notebook-12 pieces, pasted below, use these names: import them here so the paste runs
@@ -30,6 +30,7 @@ from mingraph_lite.graph import Send  # noqa: F401
 from lessons.capstone import QUESTION, SYSTEM_PROMPT, price_manager, price_tools
 from lessons.exercises import check
 from lessons.local_prompt import local_prompt
+from lessons.predict import reveal
 from lessons.reference import reference
 
 # %% [markdown]
@@ -109,11 +110,12 @@ class PriceState(TypedDict):
 # [END]
 # ```
 #
-# **Yours to choose** (the checks judge only what a run does): what each node returns (the graph needs a model
-# node and the nodes your `route` names); in which order the model node tests its reasons to stop; how it learns
-# that a tool failed; and what a refused `ToolMessage` says beyond the budget. The methods of the stub are one way
-# to split the work; merge or rename any but `__init__` and `run`. An agent that wraps the package's `Agent` (or
-# its agent graph) is refused.
+# **What is given, and what is yours.** The state, the router and the graph's shape are given above, so most of
+# the design is fixed: the work is the code inside the nodes, written so that each rule holds. Yours to decide:
+# what each node returns, how the model node counts the budget and the calls, how a branch reports a broken tool,
+# and what a refused `ToolMessage` says beyond naming the budget. The checks judge only what a run does. The
+# stub's methods are one way to split the work; merge or rename any but `__init__` and `run`. An agent that wraps
+# the package's `Agent` (or its agent graph) is refused.
 
 # %% [markdown]
 # ### Exercise 13.1: the loop
@@ -159,6 +161,22 @@ class PriceAgent:
 check("13.1", PriceAgent)
 
 # %% [markdown]
+# Watch your agent run the coffee question. Its `ConsoleLogger` prints nothing until your hooks tell it (13.3);
+# the supersteps after the answer come from your graph. Nothing later uses this run.
+
+# %%
+try:
+    watched = PriceAgent(price_manager("coffee", ("Rome", "Osaka")), price_tools(), SYSTEM_PROMPT,
+                         observers=[ConsoleLogger()])
+    your_graph = watched.graph()
+    watched.graph = lambda: your_graph  # your run uses this graph, so its supersteps can be printed after it
+    print(watched.run({"question": QUESTION}))
+    for number, ran in enumerate(your_graph.steps, start=1):
+        print(f"superstep {number}: {', '.join(ran)}")
+except NotImplementedError:
+    print("not written yet")
+
+# %% [markdown]
 # ### Exercise 13.2: the limits
 #
 # Three more ways a run ends; unless it is `"answered"`, the answer is `None`:
@@ -169,15 +187,17 @@ check("13.1", PriceAgent)
 #   `failed` field is there for it: a branch can tell a broken tool by its errand's text, which starts
 #   `"Error: tool failed twice"`.
 # - **`"call budget"`**: a reply whose `ToolCall`s would take `calls_left` below zero. None of them runs: `give_up`
-#   answers each with an error `ToolMessage` saying the call budget is spent.
+#   answers each with an error `ToolMessage` saying the call budget is spent. A batch that takes it to zero runs:
+#   a budget spent exactly is not overspent.
 #
 # **Supersteps.** The answered run above makes 3 model calls in `2*3-1` supersteps. A run stopped at the ceiling
 # also runs its last batch, then one model node that stops it: `2*max_steps+1`. Give `compile(max_steps=...)` that
 # room, as it counts supersteps, not model calls.
 #
 # Add these to your `PriceAgent` above and re-run that cell, then this check. It runs 13.1's questions again, then a
-# model that never stops (`max_steps=3`, counting the `ToolCall`s that run), a rate service that is down, and five
-# `ToolCall`s in one reply against `max_calls=4`.
+# model that never stops (`max_steps=3`, counting the `ToolCall`s that run), a rate service that is down, the coffee
+# question at `max_calls=4` (its four `ToolCall`s spend the budget exactly), and five `ToolCall`s in one reply against
+# `max_calls=4`.
 
 # %%
 check("13.2", PriceAgent)
@@ -238,6 +258,13 @@ print(graph.draw_ascii())
 # one price a call, ten calls, then answers, run by the notebook's `PriceAgent` with the whole run in view and with
 # a window of 6. Each call's reading is measured as the characters of the prompt the local adapter would write
 # (`local_prompt`, the code that wrote the real runs' prompts).
+#
+# **Predict first:** over all eleven calls, what share of the characters does the window of 6 save?
+# **A:** under 5 per cent; **B:** 5 to 10 per cent; **C:** 10 to 25 per cent; **D:** more than 25 per cent.
+# The figures show once your guess is right.
+
+# %%
+guess_share = ...  # "A", "B", "C" or "D"
 
 # %%
 cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
@@ -252,13 +279,20 @@ def prompt_sizes(window):
 
 
 whole, windowed = prompt_sizes(10_000), prompt_sizes(6)
-print("characters read per call, whole run:  ", whole)
-print("characters read per call, window of 6:", windowed)
 saved = {calls: 1 - sum(windowed[:calls]) / sum(whole[:calls]) for calls in (3, 6, 11)}
-for calls, share in saved.items():
-    print(f"over the first {calls:>2} calls the window reads {share:.0%} fewer characters")
 assert saved[3] == 0 < saved[6] < 0.05 and 0.12 < saved[11] < 0.2  # the figures the text below states
 assert max(windowed) - min(windowed[3:]) < 0.02 * max(windowed) and whole == sorted(set(whole))
+assert 2 * whole[0] > max(whole)  # the first call's prompt, read again by every call, is most of each (the hint)
+share = "ABCD"[sum(saved[11] >= edge for edge in (0.05, 0.10, 0.25))]  # the band the measured share falls in
+reveal(guess_share, share, "the band of the share saved over eleven calls", gated=True,
+       hint="more: the whole run's prompt grows by one exchange a call, and the window's stops growing"
+       if guess_share in ("A", "B") else "less: the system prompt and the tool schemas, read by every call, are "
+       "most of each prompt")
+if guess_share == share:
+    print("characters read per call, whole run:  ", whole)
+    print("characters read per call, window of 6:", windowed)
+    for calls, part in saved.items():
+        print(f"over the first {calls:>2} calls the window reads {part:.0%} fewer characters")
 
 # %% [markdown]
 # Over three calls, the length of a run that goes right, the window saves nothing; over six, a few per cent; over

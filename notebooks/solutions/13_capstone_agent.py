@@ -123,6 +123,15 @@ class KeepAllAgent(PriceAgent):
         return super().model(state)
 
 
+class BudgetOneShort(PriceAgent):
+    def run(self, state):  # starts calls_left one short, so a budget spent exactly counts as overspent
+        self.max_calls -= 1
+        try:
+            return super().run(state)
+        finally:
+            self.max_calls += 1
+
+
 class GiveUpSilently(PriceAgent):
     def give_up(self, state):  # stops, but leaves the batch's calls without answers
         return {"stopped": "call budget"}
@@ -166,6 +175,12 @@ class FakeAnswerAgent(PriceAgent):
 class SilentAgent(PriceAgent):
     def tell(self, hook, *args):
         pass
+
+
+class WholeListReturned(PriceAgent):
+    def model(self, state):  # returns the run so far with the reply: the messages reducer adds it all again
+        update = super().model(state)
+        return {**update, "messages": state["messages"] + update["messages"]} if "messages" in update else update
 
 
 class RawErrandAgent(PriceAgent):
@@ -217,6 +232,15 @@ class ModelReadsOtherWords(PriceAgent):
         return super().model({**state, "messages": [first, *state["messages"][1:]]})
 
 
+class BatchReversed(PriceAgent):
+    def model(self, state):  # reads the newest batch's ToolMessages in reverse order: a replay's later call differs
+        messages = list(state["messages"])
+        cut = len(messages)
+        while cut > 0 and isinstance(messages[cut - 1], ToolMessage):
+            cut -= 1
+        return super().model({**state, "messages": messages[:cut] + messages[cut:][::-1]})
+
+
 class PackageAgent:  # only wraps the package's Agent: the check must refuse it
     def __init__(self, llm, registry, system_prompt, *, observers=(), max_steps=6, max_calls=8, window=6):
         from mingraph_lite import Agent
@@ -256,6 +280,7 @@ SOLUTIONS = {"13.1": PriceAgent, "13.2": PriceAgent, "13.3": PriceAgent,
 
 WRONG = {
     "13.1": [(KeepAllAgent, "window"),
+             (WholeListReturned, "only its new messages"),
              (RawErrandAgent, "answer every ToolCall with your errand"),
              (ToolArgsErrorFailsAgent, "the model's to fix"),
              (StubRouteAgent, "finish exercise 12.4 first"),
@@ -265,6 +290,7 @@ WRONG = {
              (TooLittleRoom, "counts supersteps, not model calls"),
              (CeilingSkipsLastBatch, "still run before the run stops"),
              (FakeAnswerAgent, "None"),
+             (BudgetOneShort, "a budget spent exactly is not overspent"),
              (KeepAllAgent, "window")],
     "13.3": [(GiveUpSilently, "unanswered"),
              (GiveUpOtherWords, "call budget is spent"),
@@ -276,6 +302,7 @@ WRONG = {
              (NoFinishAgent, "on_finish is due"),
              (ChattyQuestionAgent, "word for word"),
              (ModelReadsOtherWords, "what the recorded agent sent"),
+             (BatchReversed, "in its ToolCalls' order"),
              (NoCeilingAgent, "ceiling")],
     "13.Q1": [(3, "one more try"), (12, "before calling the model"), ("6 times", "a number")],
     "13.Q2": [("A", "budget"), ("C", "ceiling")],

@@ -12,7 +12,7 @@ from typing import Any
 from mingraph_lite import (Agent, EventRecorder, ReplayLLM, ReplayMismatch, ScriptedLLM, ToolArgsError, ToolRegistry,
                            read_trace)
 from mingraph_lite.agents import Agent as _PackageAgent
-from ..capstone import HELD_OUT, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
+from ..capstone import HELD_OUT, QUESTION, SYSTEM_PROMPT, broken_tools, price_manager, price_tools, question_for
 from . import Hint, NotDone, exercise
 from .nb12 import REAL_RUNS, _counting_tools, _Leaned, _refusing
 from .nb12_route import _Pinned
@@ -106,6 +106,10 @@ def _check_held_out(cls: Any) -> list[tuple[Any, ...]]:
             _same_ending(got, len(llm.calls), len(package.llm.calls), question)
             read = [len(messages) for messages, _ in llm.calls]
             allowed = [len(messages) for messages, _ in package.llm.calls]
+            if read != allowed and _read_twice(llm.calls):
+                raise Hint(f"with window={window}, one model call read the same message twice, so your state holds "
+                           "it twice. A node returns only its new messages: PriceState's messages reducer "
+                           "(operator.add) appends them")
             if read != allowed:
                 raise Hint(f"with window={window}, your agent read the model {read} messages per call where the "
                            f"pinned window allows {allowed}: read it the window, not the whole run")
@@ -114,6 +118,12 @@ def _check_held_out(cls: Any) -> list[tuple[Any, ...]]:
                            f"{want!r}: the answer is the text of the model's last reply")
             heard.append((kinds, _announced(mine.events), _announced(recorder.events), question))
     return heard
+
+
+def _read_twice(calls: list[tuple[list[Any], Any]]) -> bool:
+    """Whether a call read one message twice (the same object, or an equal one): a state that holds a run twice."""
+    return any(m is other or m == other for messages, _ in calls
+               for i, m in enumerate(messages) for other in messages[:i])
 
 
 def _check_hooks(heard: list[tuple[Any, ...]]) -> None:
@@ -188,6 +198,12 @@ def _check_stops(cls: Any) -> tuple[list[str], EventRecorder]:
 
 
 def _check_budget(cls: Any) -> tuple[list[str], EventRecorder]:
+    exact = price_manager("coffee", ("Rome", "Osaka"))  # two prices, then two conversions: four ToolCalls
+    got, _ = _run_yours(cls, exact, price_tools(), QUESTION, max_steps=6, max_calls=4, window=6)
+    if got["reason"] != "answered" or len(exact.calls) != 3:
+        raise Hint(f"the coffee question's four ToolCalls against max_calls=4 ended {got['reason']!r} after "
+                   f"{len(exact.calls)} model calls; expected 'answered' after 3: a budget spent exactly is not "
+                   "overspent (calls_left may reach zero; only a batch that takes it below zero is refused)")
     cities = ("Rome", "Osaka", "Lima", "Oslo", "Nairobi")
     greedy, recorder = price_manager("coffee", cities), EventRecorder()
     got, kinds = _run_yours(cls, greedy, price_tools(), question_for("coffee", cities), recorder, max_steps=6,
@@ -216,8 +232,10 @@ def _check_budget_hooks(kinds: list[str], recorder: EventRecorder) -> None:
                    "so the model and the log learn why it never ran")
 
 
-def _check_replays(cls: Any, hooks: bool = False) -> None:
-    """The replayed runs' endings; with hooks, also what their listeners heard of each ToolCall."""
+def _check_replays(cls: Any, hooks: bool = False) -> list[str]:
+    """The replayed runs' endings; with hooks, also what their listeners heard of each ToolCall. Returns how each
+    replayed run ended, for the pass message."""
+    endings = []
     for model, path in REAL_RUNS.items():
         events, recorder = read_trace(path), EventRecorder()
         replay = ReplayLLM.from_trace(path)
@@ -237,6 +255,8 @@ def _check_replays(cls: Any, hooks: bool = False) -> None:
                     "ToolMessages") if hooks else ("", "")
             raise Hint(f"the recorded {model} run, replayed, ended {got['reason']!r} after {len(replay.calls)} model "
                        f"calls{told[0]}; the recording: {events[-1]['reason']!r} after {replies}{told[1]}{rule}")
+        endings.append(f"{model} ended {got['reason']!r} after {replies} model calls")
+    return endings
 
 
 def _is_class(cls: Any) -> None:
@@ -261,8 +281,8 @@ def check_limits(cls: Any) -> str:
     _is_class(cls)
     _check_held_out(cls)  # 13.1's behaviour still holds
     _check_stops(cls)
-    return ("your agent still answers the unseen questions, and stops at the ceiling, at the call budget and on a "
-            "broken tool: now its hooks and the real runs (13.3)")
+    return ("your agent still answers the unseen questions, and stops at the ceiling, at the call budget (not at a "
+            "budget spent exactly) and on a broken tool: now its hooks and the real runs (13.3)")
 
 
 @exercise("13.3", kind="code", title="the price agent, part 3: the hooks, and two replayed real runs",
@@ -275,7 +295,7 @@ def check_agent(cls: Any) -> str:
     _check_replays(cls)
     _check_hooks(heard)
     _check_budget_hooks(*budget)
-    _check_replays(cls, hooks=True)
+    endings = _check_replays(cls, hooks=True)
     return (f"your agent answered {len(HELD_OUT)} held-out questions at two window sizes, stopped at the ceiling, "
-            f"the call budget and a broken tool, told its listeners every step, and reproduced {len(REAL_RUNS)} "
-            "recorded real runs")
+            f"the call budget and a broken tool, told its listeners every step, and ran {len(REAL_RUNS)} recorded "
+            f"real runs, replayed, as they ran when recorded: {'; '.join(endings)}")
