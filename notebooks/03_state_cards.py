@@ -254,7 +254,7 @@ check("03.2", sticky_note_loop_with_human)
 # before running a `get_weather` `ToolCall` (slip), check the city with `knows`. If it is unknown, **hand
 # over a new card** `AskingHuman` with the slip, the slips after it (`rest`) and the step.
 # `AskingHuman.run(desk)` calls `desk.human(city)`, appends the answer slip (`ToolMessage`) to `desk.folder`,
-# and hands back `RunningToolsAskingHuman` with the slips left. A slip filled in wrong still raises. The
+# and hands back `RunningToolsAskingHuman` with the slips left and the same step. A slip filled in wrong still raises. The
 # check runs your two cards on unseen runs and wants `desk.human` called only while `AskingHuman` runs.
 
 # %%
@@ -376,9 +376,10 @@ show_folder(desk.folder[3:])
 assert not unanswered(desk.folder)
 
 # %% [markdown]
-# The package's `_RunningTools` card splits failures the same way. LangGraph's `ToolNode` (1.2) does not: by
-# default it raises even a tool's own refusal, and with `handle_tool_errors=True` it sends every failure
-# back (`tests/notebooks/test_nb03_claims.py`).
+# The package's `_RunningTools` card splits failures the same way. LangGraph's `ToolNode` (langgraph-prebuilt 1.1)
+# splits them elsewhere: by default it sends back arguments that fail the tool's schema but raises whatever the
+# tool raises, our unknown-city refusal included; `handle_tool_errors=True` sends every failure back
+# (`tests/notebooks/test_nb03_claims.py`).
 #
 # One package `Agent`, run twice: run 1 with the service down, run 2 with it back.
 #
@@ -397,6 +398,8 @@ except ConnectionError as e:
 reveal(my_guess_open, len(unanswered(agent.memory.messages())), "slips with no answer slip after run 1", gated=True)
 service["up"] = True                                    # the service comes back; the same agent, asked again
 print("run 2:", agent.run({"question": QUESTION})["answer"], "| cards:", " -> ".join(c for c, _ in agent.cards))
+
+# %%
 assert not unanswered(agent.memory.messages())  # every slip, the failed run's included, has its answer slip
 
 # %% [markdown]
