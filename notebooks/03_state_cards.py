@@ -12,7 +12,7 @@
 # - sort a failure by who can fix it, and keep the folder valid.
 #
 # **Prerequisites:** notebooks 01 (the loop, `max_steps`) and 02 (the sticky note); Python dataclasses.
-# **Time:** about 84 minutes (estimated from length: see "How long" in 00).
+# **Time:** about 85 minutes (estimated from length: see "How long" in 00).
 #
 # The cards, the folder-versus-card table and the split of errors by who can fix them follow the article
 # *The State and Observer Patterns in a Python Agent Loop* (no author is named).

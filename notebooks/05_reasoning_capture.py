@@ -9,7 +9,7 @@
 #
 # **Prerequisites:** notebooks 01, 02 and 04.
 #
-# **Time:** about 66 minutes (estimated from length: see "How long" in 00).
+# **Time:** about 67 minutes (estimated from length: see "How long" in 00).
 #
 # **Sources.** No thinking model runs offline. **The only real thinking here is what the article *The State and
 # Observer Patterns in a Python Agent Loop* printed**: one line of a 0.8b run, one sentence of a 2b run. The rest

@@ -9,7 +9,7 @@
 #
 # **Prerequisites:** notebook 07's brief, run loop and reducers. Without LangGraph
 # (`pip install 'mingraph-lite[langgraph]'`), its cells use the package's engine or skip.
-# **Time:** about 78 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
+# **Time:** about 79 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
 
 # %%
 import inspect

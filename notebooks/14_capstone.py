@@ -9,7 +9,7 @@
 # - a **reading** of the other run's trace: where did it first go wrong? (14.2);
 # - an agent that **refuses a placeholder** answer (14.3).
 #
-# **Prerequisites:** notebooks 01 to 13. **Time:** about 70 minutes (estimated from length: see "How long" in 00).
+# **Prerequisites:** notebooks 01 to 13. **Time:** about 72 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted** (no model, no network), except two recorded runs of real models, **replayed**
 # from their trace files.
