@@ -211,7 +211,7 @@ check("13.2", PriceAgent)
 #    then the question;
 # 2. per model call: `on_step_start(number)` (1 for the first) before it, `on_model_reply(response)` after it;
 # 3. per `ToolCall` that runs: `on_tool_call(call)` before the errand, `on_tool_return(message)` after it;
-# 4. per refused `ToolCall`: only `on_tool_return(message)`, as it never runs (as in the package's `Agent`);
+# 4. per refused `ToolCall`: only `on_tool_return(message)`, as it never runs (as the package's `Agent` does for the calls a stopped run leaves unrun);
 # 5. `on_finish(answer, reason)` once, at the end.
 #
 # Add them to your `PriceAgent` above and re-run that cell, then this check. It runs everything 13.1 and 13.2 ran,

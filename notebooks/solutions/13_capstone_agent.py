@@ -109,6 +109,15 @@ class NoCeilingAgent(PriceAgent):
             self.max_steps = ceiling
 
 
+class CeilingOneLate(PriceAgent):
+    def model(self, state):  # tests model_calls > max_steps: lets one call past the ceiling
+        ceiling, self.max_steps = self.max_steps, self.max_steps + 1
+        try:
+            return super().model(state)
+        finally:
+            self.max_steps = ceiling
+
+
 class CeilingSkipsLastBatch(PriceAgent):
     def model(self, state):  # ends the run at the max_steps-th reply, before its ToolCalls run
         update = super().model(state)
@@ -286,6 +295,7 @@ WRONG = {
              (StubRouteAgent, "finish exercise 12.4 first"),
              (PackageAgent, "package's Agent")],
     "13.2": [(NoCeilingAgent, "ceiling"),
+             (CeilingOneLate, "is tested before the call (model_calls >= max_steps)"),
              (CeilingAsGraphSteps, "counts supersteps, not model calls"),
              (TooLittleRoom, "counts supersteps, not model calls"),
              (CeilingSkipsLastBatch, "still run before the run stops"),

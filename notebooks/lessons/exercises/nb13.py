@@ -177,6 +177,9 @@ def _check_stops(cls: Any) -> tuple[list[str], EventRecorder]:
         got, _ = _run_yours(cls, looping, counting, "What does tea cost in Lima?", max_steps=3, max_calls=20,
                             window=6)
     except Hint as hint:
+        if len(looping.calls) > 3:  # the graph's own limit only caught a ceiling that let a fourth call through
+            raise Hint(f"your model node called the model {len(looping.calls)} times at max_steps=3: the ceiling "
+                       "is tested before the call (model_calls >= max_steps) and ends the run with 'step limit'") from None
         raise Hint(f"a model that never stops, with max_steps=3, was called {len(looping.calls)} times and then "
                    f"{hint}: the ceiling counts model calls and ends the run with 'step limit'") from None
     if len(looping.calls) != 3 or got["reason"] != "step limit":
