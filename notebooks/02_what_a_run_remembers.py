@@ -426,7 +426,7 @@ print(f"model: {mine.llm.name} | model calls: {len(recorder.of('step_start'))}, 
 #    memory and asked "Hi!". How many messages does its manager read on its first call?
 # 2. SmolLM2's folder grew by the same number of tokens every round. Had the ceiling been 10 instead of 6 and
 #    the model kept sending the same slip, how many tokens would its tenth call have read?
-# 3. SmolLM2's run #0 replayed with `max_steps=3` instead of 6: how many errands run, and does the caller
+# 3. SmolLM2's run #0 replayed through `Agent` with `max_steps=3` instead of 6: how many errands run, and does the caller
 #    get an answer?
 # 4. Why can the ceiling catch SmolLM2's failure but not Gemma's? What would you add to the loop to catch
 #    Gemma's?

@@ -229,7 +229,8 @@ print_live_run(os.environ.get("MINGRAPH_LLM", ""))  # each reply's reasoning_tok
 # 2 to 4 are checked below.
 #
 # 1. Why keep thinking out of the folder? Which provider forces it in?
-# 2. If `get_weather` answered `"18°C"`, would the re-enactment's verdict be the same or different?
+# 2. If `get_weather` answered `"18°C"`, would the scripted re-enactment's verdict (its script reads only the
+#    number) be the same or different?
 # 3. A script converts Paris's **18** twice, then Tokyo's 24, and answers "Paris: 64°F, Tokyo: 75°F". Which
 #    outcome does `classify` give?
 # 4. Replayed without the worked example, would run #10 give the same verdict, another, or a refusal?

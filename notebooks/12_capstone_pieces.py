@@ -10,7 +10,7 @@
 # - an **observer** whose hooks write this task's log as JSON Lines (notebook 04);
 # - a **router** that sends each `ToolCall` down its own branch (notebooks 07 and 08).
 #
-# **Prerequisites:** notebooks 01 to 10. **Time:** about 88 minutes (estimated from length: see "How long" in 00).
+# **Prerequisites:** notebooks 01 to 10. **Time:** about 89 minutes (estimated from length: see "How long" in 00).
 #
 # Every run here is **scripted**.
 
@@ -326,6 +326,8 @@ check("12.4", route)
 
 # %% [markdown]
 # ## Questions
+#
+# Answer in a sentence or two; three of them have a check cell. The answers are in the solutions.
 #
 # 1. The question "What does tea cost in Oslo and in Rome and in Osaka, in US dollars?", asked of an agent
 # whose window is your pinned window at `n=2`, with the scripted manager above. Its final answer? **A:**

@@ -36,7 +36,7 @@ class Observer:
         """A tool call is about to be run."""
 
     def on_tool_return(self, result: ToolMessage) -> None:
-        """A tool call was answered (also when the answer is an error the model can fix)."""
+        """A tool call got its answer: every call gets one, errors and calls never run included."""
 
     def on_tool_error(self, call: ToolCall, error: BaseException) -> None:
         """A tool failed in a way the model cannot fix; the run stops after this."""

@@ -25,7 +25,8 @@ def check_q2(answer: Any) -> str:
     return _number(answer, len(final["events"]), {
         7: "7 is what the reducer gives (one event per node, one more for the second city); without it each "
            "slip's events replace the list", 6: "6 is one event per node: without a reducer each slip replaces the list"},
-        "entries")
+        "entries", "without a reducer each slip replaces `events`: which node wrote it last, and how many entries did "
+        "that one slip hold?")
 
 
 @exercise("07.Q4", kind="reasoning", title="the stubborn writer's path length")

@@ -84,8 +84,8 @@ def _wrong_fan_out(what: str, got: Any, want: list[Send]) -> None:
         raise Hint(f"for {what}, you sent {len(got)} branches for the {len(want)} ToolCalls of the last message: "
                    "send only state['messages'][-1].tool_calls; earlier replies' ToolCalls have their answers")
     if len(got) != len(want):
-        raise Hint(f"for {what}, you sent {len(got)} branches for {len(want)} ToolCalls: one ToolCall per branch, and "
-                   "check the budget before sending")
+        raise Hint(f"for {what}, you sent {len(got)} branch(es) for the {len(want)} ToolCalls of the last message: one ToolCall "
+                   "per branch, for each ToolCall of state['messages'][-1], sent only once the budget is checked")
     raise Hint(f"for {what}, each Send goes to 'errand' with the packet {{'call': the ToolCall}}, in the ToolCalls' order")
 
 
