@@ -240,7 +240,7 @@ print("Summarise(keep_last=1, trigger=7): questions whose answer is \"I can't se
 # %% [markdown]
 # ### A real conversation under each memory
 #
-# This section is about the **token column** only. The model is so small that it answers none of the four questions
+# This section is about **tokens** only. The model is so small that it answers none of the four questions
 # under any memory, so it cannot show remembering or forgetting; it does show what each memory costs a real model to
 # read. One real conversation (four questions, one agent), recorded once with a small local model under `KeepAll`
 # (keep-all), `LastN(SYSTEM_PROMPT, 4)` (last-4) and `Summarise(SYSTEM_PROMPT, <the same model>, keep_last=2,
