@@ -251,6 +251,14 @@ def _smallest_hint(name: str, got: int, truth: int, history: list[Message]) -> H
                 "after it, on a message that is not an answer slip, so it does not move back")
 
 
+def smallest_cases() -> list[tuple[str, list[Message]]]:
+    """10.2's conversations. Each ends with its final answer, as the exercise says, so an answer that drops the last
+    message always and one that drops it only when it is a final answer both read the same history."""
+    unseen = [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[0][5:]]
+    return [("the notebook's conversation", _conversation(QUESTIONS)),
+            *((f"a conversation you have not seen (#{k})", h) for k, h in enumerate(unseen, 1))]
+
+
 @exercise("10.2", kind="code", title="smallest_n(history): how wide must the window be?")
 def smallest_window(smallest_n: Any) -> str:
     if not callable(smallest_n):
@@ -259,9 +267,7 @@ def smallest_window(smallest_n: Any) -> str:
     if used:
         raise Hint(f"your function calls the package's {used}: that tries the package's windows. Work it out from "
                    "the history itself, or try windows with a rule you write")
-    cases = [("the notebook's conversation", _conversation(QUESTIONS)), *(
-        (f"a conversation you have not seen (#{k})", h) for k, h in enumerate(
-            [_conversation(QUESTIONS[:5]), _conversation(QUESTIONS[3:9]), histories()[0], histories()[2]], 1))]
+    cases = smallest_cases()
     for name, history in cases:
         ran: list[str] = []
         with _package_reads_watched(ran):
