@@ -106,8 +106,8 @@ assert loop_log[6:] == [(7, ["c2", "meet"]), (8, ["meet"])]  # lap 2's meet: bes
 
 # %% [markdown]
 # The brief as such a dict: a `collect_<city>` branch per city out of `START`, joined at `write_draft`. Each branch
-# is `collect_one(city)`, a first try written as in 07: its slip repeats the worksheet's readings, then adds its
-# city's (harmless on empty worksheets; 08.1 does better). Without a reducer on `readings`, our loop refuses:
+# is `collect_one(city)`, a first try: its slip repeats the worksheet's readings, then adds its city's (harmless on
+# empty worksheets; 08.1 does better). Without a reducer on `readings`, our loop refuses:
 
 # %%
 try:  # a reducer on events only

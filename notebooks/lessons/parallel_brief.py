@@ -23,7 +23,7 @@ def reducers_of(state_type: type) -> dict[str, Callable]:
 
 
 def collect_one(city: str) -> Callable[[dict], dict]:
-    """A first try at one branch, written as in notebook 07: its slip repeats the worksheet's readings, then its city's."""
+    """A first try at one branch: its slip repeats the worksheet's readings, then adds its city's."""
     CALLS.append(city)
 
     def collect(state: dict) -> dict:
