@@ -5,11 +5,12 @@
 #
 # - run parallel branches in *supersteps*, join them, and say why a shared field needs a reducer;
 # - declare a fan-out and a join on the real LangGraph;
-# - write a branch's node, a loop whose join waits on every pass, and a `Send` fan-out for the items not yet done.
+# - write a branch's node, a loop with a join, a `Send` fan-out.
 #
-# **Prerequisites:** notebook 07's brief, run loop and reducers. Without LangGraph
-# (`pip install 'mingraph-lite[langgraph]'`), its cells use the package's engine or skip.
-# **Time:** about 79 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
+# **Prerequisites:** 07's brief, run loop and reducers. Without LangGraph (`pip install 'mingraph-lite[langgraph]'`),
+# its cells use the package's engine or skip.
+# **Words:** our worksheet = LangGraph's *state*; slip = *update* (a node's returned dict); packet = a `Send`'s `arg`.
+# **Time:** about 75 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
 
 # %%
 import inspect
@@ -20,9 +21,9 @@ from typing import Annotated, TypedDict
 from lessons.exercises import check
 from lessons.exercises.nb08_send import brief_with_entry  # 08.3's brief, with a router at START
 from lessons.langgraph_runs import compare_engines, loop_on_engines, uneven_joins
-from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel, reducers_of
+from lessons.parallel_brief import brief_in_parallel, collect_one, declare_parallel
 from lessons.reference import reference
-from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, connect_brief, initial_state
+from mingraph_lite.course.brief import BriefNodes, BriefState, build_brief_graph, initial_state
 from mingraph_lite.course.weather import WEATHER  # your 08.1 reads it
 from mingraph_lite.graph import END, START, Send, StateGraph
 
@@ -30,20 +31,18 @@ try:
     from langgraph.graph import StateGraph as LangGraphStateGraph  # the real LangGraph, for the cells you write on it
 except ImportError:  # without it, the package's StateGraph takes the same calls
     LangGraphStateGraph = StateGraph
-state = initial_state(["Tokyo", "Paris"])
 
 # %% [markdown]
 # ## Parallel branches: several nodes in one superstep
 #
-# A **superstep** is one round in which several nodes run. Each reads the *same* worksheet, and their slips merge
-# only after all have run. A *fan-out* (several edges out of one node) starts several nodes in one superstep. A
-# *join* is a node that waits until all of its sources have run.
+# A **superstep** is one round in which several nodes run, all reading the *same* worksheet; their slips merge after
+# all have run. A *fan-out* (several edges out of one node) starts several nodes at once. A *join* is a node that
+# waits for all of its sources.
 #
-# Our superstep loop is 07's run loop with a *set* of active nodes; the graph's `"joins"` names each join and what
-# it waits for. Each pass:
+# Our loop is 07's with a *set* of active nodes; `"joins"` names each join's sources. Each pass:
 #
 # 1. the first set is `START`'s targets;
-# 2. every active node runs on its own copy of the worksheet, so all read the same one;
+# 2. every active node runs on its own copy of the worksheet;
 # 3. slips merge in sorted node-name order; two writes to a field with no reducer are refused;
 # 4. next: every target of the nodes that ran; a join target once all its sources are `done`.
 
@@ -78,7 +77,7 @@ def run_supersteps(graph, state):
 
 # %% [markdown]
 # `done` keeps every node that ran: right for a join reached once, wrong inside a loop. Two laps of
-# `lap -> (c -> c2, d) -> meet`, a join on `c2` and `d`:
+# `lap -> (c -> c2, d) -> meet`:
 
 # %%
 def logs(name):  # a node whose slip only logs its name
@@ -96,9 +95,7 @@ def again_or_stop(state):  # meet's router: a second lap, then the end
 loop = {"nodes": {"lap": lap, "c": logs("c"), "c2": logs("c2"), "d": logs("d"), "meet": logs("meet")},
         "edges": {START: ["lap"], "lap": ["c", "d"], "c": ["c2"], "c2": ["meet"], "d": ["meet"]},
         "routers": {"meet": (again_or_stop, {"again": "lap", "stop": END})},
-        "joins": {"meet": {"c2", "d"}},
-        "reducers": {"log": operator.add},
-        "max_steps": 12}
+        "joins": {"meet": {"c2", "d"}}, "reducers": {"log": operator.add}, "max_steps": 12}
 _, loop_log = run_supersteps(loop, {"log": [], "laps": 0})
 print("\n".join(f"  superstep {step}: {', '.join(ran)}" for step, ran in loop_log))
 assert loop_log[6:] == [(7, ["c2", "meet"]), (8, ["meet"])]  # lap 2's meet: beside c2, then again
@@ -108,27 +105,24 @@ assert loop_log[6:] == [(7, ["c2", "meet"]), (8, ["meet"])]  # lap 2's meet: bes
 
 
 # %% [markdown]
-# The brief as such a dict: one `collect_<city>` branch per city, each an edge out of `START`, all joined at
-# `write_draft`. `collect_one` (in `lessons/parallel_brief.py`) is a first try at a branch: it writes its city's
-# reading.
+# The brief as such a dict: a `collect_<city>` branch per city out of `START`, joined at `write_draft`. Each branch
+# is `collect_one(city)`, a first try: its slip repeats the worksheet's readings, then adds its city's (harmless on
+# empty worksheets; 08.1 does better). Without a reducer on `readings`, our loop refuses:
 
 # %%
-parallel = brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, reducers_of(BriefState))
-print(parallel["edges"], "\nwrite_draft waits for:", sorted(parallel["joins"]["write_draft"]))
-
-# %% [markdown]
-# Without a reducer on `readings`, which both branches write, our loop refuses:
-
-# %%
-try:  # a first sketch: only `events` has a reducer
-    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, {"events": operator.add}), state)
+try:  # a reducer on events only
+    run_supersteps(brief_in_parallel(BriefNodes(), ["Tokyo", "Paris"], collect_one, {"events": operator.add}),
+                   initial_state(["Tokyo", "Paris"]))
 except ValueError as error:
     print("our loop:", error)
 
 # %% [markdown]
 # **Try it on LangGraph.** A fan-out is one `add_edge(START, branch)` per branch; a join is one edge from a *list*
-# of sources, such as `add_edge(["collect_Tokyo", "collect_Paris"], "report")`. Add the four edges the comment asks
-# for and run the cell. Then give `readings` the reducer `operator.add` and run it again.
+# of sources, such as `add_edge(["collect_Tokyo", "collect_Paris"], "report")`.
+#
+# 1. Add the four edges the comment asks for and run the cell: it prints `InvalidUpdateError` at key `'readings'`
+#    (our loop named the nodes; "last one wins" would drop a city).
+# 2. Write `readings: Annotated[list, operator.add]` and run it again: it prints `both cities came back`.
 
 # %%
 class FirstSketch(TypedDict):  # `readings` without a reducer, as above
@@ -143,24 +137,22 @@ sketch.add_node("report", lambda state: {"events": ["report"]})
 # your edges: START to each branch, one join edge into "report", and "report" to END
 
 try:
-    print("readings:", [r["city"] for r in sketch.compile().invoke({"readings": [], "events": []})["readings"]])
-except Exception as error:  # whatever the engine says, on one line
+    cities = sorted(r["city"] for r in sketch.compile().invoke({"readings": [], "events": []})["readings"])
+    assert cities == ["Paris", "Tokyo"], f"only {cities} came back: START needs an edge to each branch"
+    print("both cities came back:", cities)
+except Exception as error:  # whatever the engine (or the assert) says, on one line
     print(f"{type(error).__name__}: {str(error).splitlines()[0]}")
-
-# %% [markdown]
-# With the edges in, LangGraph raises `InvalidUpdateError` naming the key; our loop named the nodes. Last one
-# wins would silently drop a city. The fix is a reducer, as in `BriefState`.
 
 
 # %% [markdown]
 # ### Exercise 08.1: one branch's node
 #
-# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that one city. Rules:
+# Write `collect_city(city)`: it returns a **node** (a function of the worksheet) for that city:
 #
-# 1. if the worksheet already holds a reading for `city`, the slip adds no reading, only one event that names the
-#    city (say, `"Oslo already collected"`);
-# 2. otherwise the slip changes only `readings` and `events`, each a one-item list: the new reading (a dict with the
-#    city's `city`, `celsius` and `conditions` from `WEATHER`) and one event naming the city;
+# 1. if the worksheet already holds a reading for `city`, the slip adds only one event naming the city (say,
+#    `"Oslo already collected"`);
+# 2. otherwise the slip holds only `readings` and `events`, each a one-item list: the new reading (`city`, and
+#    `celsius` and `conditions` from `WEATHER`) and one event naming the city;
 # 3. the node never changes the worksheet it is handed.
 #
 # The package's `BriefNodes.collect_city` is refused.
@@ -180,7 +172,7 @@ our_collect_city = reference("08.1")  # the notebook's version, unprinted, under
 # %% [markdown]
 # ## The parallel brief on the real LangGraph, and on ours
 #
-# The package's `StateGraph` takes LangGraph's calls, so one declaration of the whole brief serves both engines:
+# Our `StateGraph` takes LangGraph's calls: one declaration serves both engines.
 
 # %%
 print(inspect.getsource(declare_parallel))
@@ -191,7 +183,7 @@ def our_declare_parallel(builder, nodes, cities):  # the brief with 08.1's branc
 
 
 # %% [markdown]
-# Three cities, each writer of notebook 07, on both engines: same supersteps, same final worksheet?
+# Three cities, each writer of 07: same supersteps, same worksheet on both engines?
 
 # %%
 three = initial_state(["Tokyo", "Paris", "Oslo"])
@@ -201,7 +193,7 @@ assert all(same_steps and same_end for _, same_steps, same_end in rows)
 # %% [markdown]
 # ### Why the join edge matters
 #
-# Branches `a -> a2` and `b` into `write`, with and without a join, on both engines:
+# Branches `a -> a2` and `b` into `write`, with and without a join.
 
 # %%
 _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph_runs.py)
@@ -210,10 +202,9 @@ _ = uneven_joins()  # builds both declarations on each engine (lessons/langgraph
 # ### Exercise 08.2: a join inside a loop
 #
 # Write `run_looping_supersteps(graph, state)`: `run_supersteps`, except that a join target starts only once each of
-# its sources has run **since that join last started**; a source that runs in the same superstep as its join counts
-# for the join's next pass. The check runs `loop` above (`meet` once per lap, alone, in supersteps 4 and 8) and graphs
-# of its own. Hint: per join, keep the sources run since it last started
-# (for `meet`: which of `c2`, `d`); empty that set as the join starts, before its superstep runs.
+# its sources has run **since that join last started**; a source that runs beside its join counts for the join's
+# next pass. The check runs `loop` (`meet` alone in supersteps 4 and 8) and graphs of its own. Hint: per join, a set
+# of its sources run since it last started, emptied as the join starts.
 
 # %%
 def run_looping_supersteps(graph, state):
@@ -230,7 +221,7 @@ except NotImplementedError:
     print("not written yet")
 
 # %% [markdown]
-# `loop` on both engines, its join declared as `add_edge(["c2", "d"], "meet")`: `meet` runs once per lap.
+# `loop` on both engines, with `add_edge(["c2", "d"], "meet")`: `meet` once per lap.
 
 # %%
 for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
@@ -242,7 +233,7 @@ for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
 #
 # | | LangGraph | The package's engine |
 # |---|---|---|
-# | A superstep's nodes | may run concurrently; writes applied in a fixed order (`apply_writes` sorts the tasks) | run one by one; slips merge by node name, packets in `Send` order |
+# | A superstep's nodes | may run concurrently; writes applied in a fixed order | run one by one; slips merge by node name, packets in `Send` order |
 # | Two writes to a plain field | `InvalidUpdateError` | `GraphExecutionError` |
 #
 # The rest: [`docs/graph.md`](../docs/graph.md).
@@ -250,71 +241,44 @@ for ran in loop_on_engines(loop["nodes"], again_or_stop).values():
 # %% [markdown]
 # ## A replacing reducer: the latest reading per city
 #
-# `operator.add` is right while each city is collected once. Start from an earlier run's Tokyo at 19°C: the
-# package's brief collects every city again, while 08.1's branch skips Tokyo.
+# `operator.add` is right while each city is collected once. Skipping a city already collected (08.1, 08.3) suits a
+# kept reading that is good enough; to show today's values, collect again with a reducer that *replaces* a city's
+# old reading (`readings: Annotated[list, latest_per_city]`):
 
 # %%
-stale = initial_state(["Tokyo", "Paris"])
+def latest_per_city(old, new):  # a city's new reading takes its old one's place; a new city goes at the end
+    fresh = {reading["city"]: reading for reading in new}
+    return [fresh.pop(reading["city"], reading) for reading in old] + list(fresh.values())
+
+
+stale = initial_state(["Tokyo", "Paris"])  # an earlier run left Tokyo at 19°C
 stale["readings"] = [{"city": "Tokyo", "celsius": 19, "conditions": "rain", "source": "an earlier run"}]
-doubled = build_brief_graph("complete").invoke(stale)
-print(f"the package's brief: {doubled['status']}\n{doubled['answer']}")
-skipped = our_declare_parallel(StateGraph(BriefState), BriefNodes("complete"), stale["cities"]).compile().invoke(stale)
-print(f"\nwith 08.1's collect_city, which skips a city already collected: {skipped['status']}\n{skipped['answer']}")
-assert skipped["status"] == "published" and "Tokyo: 19°C" in skipped["answer"] and WEATHER["Tokyo"]["celsius"] != 19
-
-# %% [markdown]
-# The package's brief shows Tokyo twice, one row stale, yet publishes: `check_draft` compares the rows with
-# `readings`, not with `WEATHER`. 08.1's branch keeps the stale 19°C. A reducer `(old, new) -> merged` that
-# *replaces* a city's old reading keeps only the latest:
-
-# %%
-def latest_per_city(old, new):  # a new reading takes its city's old place; a new city goes at the end
-    merged, where = list(old), {reading["city"]: i for i, reading in enumerate(old)}
-    for reading in new:
-        if reading["city"] in where:
-            merged[where[reading["city"]]] = reading
-        else:
-            where[reading["city"]] = len(merged)
-            merged.append(reading)
-    return merged  # a new list: the engine may still hold old
-
-
-class FreshBrief(BriefState):  # BriefState with latest_per_city on readings
-    readings: Annotated[list, latest_per_city]
-
-
-fresh = connect_brief(StateGraph(FreshBrief), BriefNodes("complete")).compile().invoke(stale)
-print(fresh["answer"])
-assert [(r["city"], r["celsius"]) for r in fresh["readings"] if r["city"] == "Tokyo"] == [("Tokyo", 24)]
-
-# %% [markdown]
-# Which one? Skip a city already collected (08.1's node, 08.3's router) when a kept reading is good enough
-# and a lookup costs. Collect again and replace (this reducer) when the page must show today's values.
+now = [{"city": city, **WEATHER[city]} for city in stale["cities"]]
+assert latest_per_city(stale["readings"], now) == now and WEATHER["Tokyo"]["celsius"] != 19  # 19°C gone, Paris added
 
 # %% [markdown]
 # ## `Send`: one branch per missing city
 #
-# A *packet* is `Send(node, arg)`: run `node` on `arg`, not on the worksheet. A node runs once
-# per packet, all in one superstep; their slips merge in `Send` order. Use `Send` when the number of branches is
-# known only at run time (here: how many cities lack a reading); fixed edges name their branches when you write
-# the graph. `collect_city -> write_draft` needs no join: all packets run in one superstep, so `write_draft`
-# starts once, in the next.
+# A *packet* is `Send(node, arg)`: run `node` on `arg`, not on the worksheet. A node runs once per packet, all in
+# one superstep, slips merged in `Send` order. Use `Send` when the number of branches is known only at run
+# time (here: how many cities lack a reading). `collect_city -> write_draft` needs no join: `write_draft` runs
+# once, next.
 
 # %%
 sent = build_brief_graph("complete")
 sent.invoke(three)
 print("supersteps:", sent.steps, "\none packet:", BriefNodes.fan_out(three, Send)[0])
 assert sent.steps[0] == ("collect_city",) * 3 and sent.steps[1] == ("write_draft",)
-print(*[line.strip() for line in inspect.getsource(brief_with_entry).splitlines()  # the router's wiring below
-        if "START" in line or '"collect_city", "write_draft"' in line], sep="\n")
+wiring = [line.strip() for line in inspect.getsource(brief_with_entry).splitlines() if "builder.add" in line]
+print(*[line for line in wiring if "START" in line or '"collect_city", "write_draft"' in line], sep="\n")
 
 # %% [markdown]
 # ### Exercise 08.3: `send_missing(state, send)`
 #
-# Write the router at START. Rules:
+# The router at START. Rules:
 #
 # 1. one `send("collect_city", {"city": city})` per city of `state["cities"]` with no reading in `state["readings"]`,
-#    in the order `cities` lists them, built with the `send` you are handed;
+#    in `cities`' order, built with the `send` you are handed;
 # 2. if none is missing, return the route `"write_draft"` (an empty list starts no node: the run ends with no draft).
 
 # %%
@@ -337,16 +301,14 @@ except NotImplementedError:
 #
 # Answers: `QUESTIONS` in `notebooks/solutions/08_parallel_branches.py`; the cells below check three.
 #
-# 1. Why does `readings` need a reducer in parallel, but not in notebook 07? What does our loop do without one, and
-#    why is that better than "last one wins"?
-# 2. Three cities in parallel, the stubborn writer, `max_revisions=2`, on our engine: how many supersteps does the run
-#    take?
+# 1. Why does `readings` need a reducer in parallel, but not in 07? Why is our loop's refusal better than "last one
+#    wins"?
+# 2. Three cities in parallel, the stubborn writer, `max_revisions=2`, our engine: how many supersteps?
 # 3. In the uneven graph, make `b` two nodes long too (`b -> b2`) with **no** join (edges from `a2` and `b2` into
 #    `write`). How many times does `write` run?
 # 4. Which line of `run_supersteps` makes a superstep's nodes read the same worksheet and fixes their merge order?
-#    Which part does each job?
-# 5. 08.3's `send_missing` at START, the complete writer, three cities of which one already has a reading: how many
-#    supersteps does the run take, and how many times does `collect_city` run?
+# 5. 08.3's `send_missing` at START, the complete writer, three cities, one already read: how many supersteps, and
+#    how many runs of `collect_city`?
 
 # %%
 answer_q2 = ...  # a number

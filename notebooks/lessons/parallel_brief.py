@@ -23,12 +23,12 @@ def reducers_of(state_type: type) -> dict[str, Callable]:
 
 
 def collect_one(city: str) -> Callable[[dict], dict]:
-    """A first try at one branch: it collects its city and writes ``readings`` and ``events``, reading nothing."""
+    """A first try at one branch: its slip repeats the worksheet's readings, then adds its city's."""
     CALLS.append(city)
 
     def collect(state: dict) -> dict:
         CALLS.append(city)
-        return {"readings": [{"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+        return {"readings": [*state["readings"], {"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
 
     return collect
 

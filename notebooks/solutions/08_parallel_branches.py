@@ -50,6 +50,15 @@ def collect_city_repeats_the_past(city):
     return collect
 
 
+def collect_city_copies_the_first_try(city):  # collect_one's slip plus the "already collected" rule
+    def collect(state):
+        if any(reading["city"] == city for reading in state["readings"]):
+            return {"events": [f"{city} already collected"]}
+        return {"readings": [*state["readings"], {"city": city, **WEATHER[city]}], "events": [f"collected {city}"]}
+
+    return collect
+
+
 def collect_city_bare_reading(city):
     def collect(state):
         return {"readings": {"city": city, **WEATHER[city]}, "events": [f"collected {city}"]}
@@ -381,6 +390,7 @@ SOLUTIONS = {"08.1": collect_city, "08.2": run_looping_supersteps, "08.3": send_
 WRONG = {
     "08.1": [(collect_city_ignores_the_worksheet, "look in state['readings'] first"),
              (collect_city_repeats_the_past, "send only the new one"),
+             (collect_city_copies_the_first_try, "send only the new one"),
              (collect_city_bare_reading, "one-item lists"),
              (collect_city_in_place, "changed the state it was handed"),
              (collect_city_returns_the_slip, "it must return a node"),

@@ -19,10 +19,12 @@ def test_each_city_is_a_branch_from_start_and_the_draft_waits_for_all_of_them():
     assert path_map == {"accept": "publish", "revise": "revise_draft", "hold": "hold"}
 
 
-def test_the_first_try_branch_writes_its_city_only():
+def test_the_first_try_branch_repeats_the_worksheets_readings_then_adds_its_city():
     slip = collect_one("Cairo")({"readings": []})
     assert slip["readings"] == [{"city": "Cairo", **WEATHER["Cairo"]}]
     assert slip["events"] == ["collected Cairo"]
+    kept = {"city": "Oslo", **WEATHER["Oslo"]}
+    assert collect_one("Cairo")({"readings": [kept]})["readings"] == [kept, {"city": "Cairo", **WEATHER["Cairo"]}]
 
 
 def test_reducers_of_finds_each_annotated_fields_reducer_and_nothing_else():
