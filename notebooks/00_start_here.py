@@ -16,7 +16,7 @@
 # **Prerequisites:** Python you can write (functions, classes, dicts, `try`/`finally`); no machine-learning
 # background.
 # **Time:** about 44 minutes (estimated from length, as in every header: see "How long" below); the whole course
-# takes about 20.1 hours by the same estimate, in fifteen notebooks: this one and 01 to 14.
+# takes about 20.2 hours by the same estimate, in fifteen notebooks: this one and 01 to 14.
 
 # %% [markdown]
 # ## How to run the course

@@ -10,7 +10,7 @@
 # **Prerequisites:** 07's brief, run loop and reducers. Without LangGraph (`pip install 'mingraph-lite[langgraph]'`),
 # its cells use the package's engine or skip.
 # **Words:** our worksheet = LangGraph's *state*; slip = *update* (a node's returned dict); packet = a `Send`'s `arg`.
-# **Time:** about 75 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
+# **Time:** about 76 minutes (estimated from length: see "How long" in 00). Nothing here calls a model.
 
 # %%
 import inspect
@@ -295,6 +295,10 @@ try:  # the brief with your send_missing at START, on `stale`: only Paris is col
     print(yours["status"], yours["answer"], sep="\n")
 except NotImplementedError:
     print("not written yet")
+
+# %% [markdown]
+# Tokyo keeps `stale`'s earlier reading there: a router that skips kept readings never refreshes them. To show
+# today's values, send every city and give `readings` the replacing reducer above.
 
 # %% [markdown]
 # ## Questions
