@@ -244,6 +244,13 @@ def number_answer(answer: Any, want: int, hints: dict[int, str], what: str, how:
     return f"right, {want}: the run shows the same ({what})"
 
 
+def letter_answer(answer: Any, letters: str = "ABC") -> str:
+    """A multiple-choice answer as its upper-case letter, or a hint naming the letters to choose from."""
+    if not isinstance(answer, str) or answer.strip().upper() not in tuple(letters):
+        raise Hint("answer with one letter: " + ", ".join(f'"{x}"' for x in letters[:-1]) + f' or "{letters[-1]}"')
+    return answer.strip().upper()
+
+
 def check(id: str, answer: Any) -> None:
     """The check cell: print the verdict (never raise, so the notebook runs on with a stub)."""
     print(verdict(id, answer))

@@ -10,7 +10,7 @@ from typing import Annotated, Any, TypedDict
 from mingraph_lite import Agent, AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 from mingraph_lite.graph import END, START, Send, StateGraph
 from ..capstone import SYSTEM_PROMPT, price_manager, price_tools, question_for
-from . import Hint, exercise
+from . import Hint, exercise, letter_answer
 from .nb12 import _shortest
 
 
@@ -119,9 +119,7 @@ def check_small_window(answer: Any) -> str:
     said = Agent(price_manager("tea", Q1_CITIES), price_tools(), SYSTEM_PROMPT,
                  memory=_Pinned(SYSTEM_PROMPT, 2)).run({"question": question_for("tea", Q1_CITIES)})["answer"]
     truth = next((letter for letter, text in q1_options().items() if text == said), "C")
-    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
+    if letter_answer(answer) == truth:
         return f"right: the manager said {said!r}"
     raise Hint("the question is pinned, but what does the third call read besides it? Only the newest exchange: "
                "the to_usd ToolCalls and ToolMessages, not which city each price came from")
@@ -209,9 +207,7 @@ def q3_squares(failing: int | None = 4, audit_fails: bool = False) -> list[int]:
 @exercise("12.Q3", kind="reasoning", title="a node after the join raises: which squares are kept?")
 def check_audit_fails(answer: Any) -> str:
     truth = next((k for k, v in Q3_OPTIONS.items() if v == q3_squares(None, audit_fails=True)), None)
-    if not isinstance(answer, str) or answer.strip().upper() not in Q3_OPTIONS:
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
+    if letter_answer(answer, "".join(Q3_OPTIONS)) == truth:
         return f"right: the last state reached holds squares {Q3_OPTIONS[truth]}"
     raise Hint("a superstep that raises merges nothing of itself, and only of itself: the squares' superstep had "
                "finished, and merged, before audit ran in the next one")

@@ -8,7 +8,7 @@ from typing import Any
 
 from mingraph_lite import EventRecorder, ScriptedLLM, UserMessage
 from ..capstone import QUESTION, SYSTEM_PROMPT, price_manager, price_tools, question_for
-from . import Hint, exercise
+from . import Hint, exercise, letter_answer
 
 
 # --- questions checked against runs ---------------------------------------------------------------------
@@ -46,11 +46,10 @@ def check_five_cities(answer: Any) -> str:
     got = reference("13_capstone_agent").PriceAgent(llm, price_tools(), SYSTEM_PROMPT).run(
         {"question": question_for("coffee", cities)})
     truth = {"answered": "A", "call budget": "B"}.get(got["reason"], "C")
-    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
+    letter = letter_answer(answer)
+    if letter == truth:
         return f"right: the run ended {got['reason']!r} after {len(llm.calls)} model calls"
-    if answer.strip().upper() == "A":
+    if letter == "A":
         raise Hint("count the ToolCalls of each reply against the budget of 8: five prices, then five conversions")
     raise Hint(f"the ceiling is 6 model calls, and this run made {len(llm.calls)}: something else ended it")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from mingraph_lite import AssistantMessage, EventRecorder, ReplayLLM, ScriptedLLM, ToolCall, read_trace
 from ..capstone import HELD_OUT, _convert, _report, price_manager, price_tools, question_for
-from . import Hint, exercise
+from . import Hint, exercise, letter_answer
 from .nb12 import REAL_RUNS
 from .nb13 import _run_yours
 
@@ -240,11 +240,10 @@ def check_gemma_repeats(answer: Any) -> str:
     question = read_trace(REAL_RUNS["Gemma 3 270M"])[0]["messages"][-1]["content"]
     got = reference("14.1")(replay, price_tools(), SYSTEM_PROMPT).run({"question": question})
     truth = {"answered": "A", "repeated": "B"}.get(got["reason"], "C")
-    if not isinstance(answer, str) or answer.strip().upper() not in ("A", "B", "C"):
-        raise Hint('answer with one letter: "A", "B" or "C"')
-    if answer.strip().upper() == truth:
+    letter = letter_answer(answer)
+    if letter == truth:
         return f"right: {got['reason']!r} after {len(replay.calls)} model calls, with the placeholder as its answer"
-    if answer.strip().upper() == "B":
+    if letter == "B":
         raise Hint("Gemma asked for the same conversion twice, but inside one reply: StopRepeats compares a reply "
                    "with the reply just before it")
     raise Hint("Gemma's third reply has no ToolCalls: what does a reply without ToolCalls end a run with?")
